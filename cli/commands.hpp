@@ -1,0 +1,17 @@
+#pragma once
+// The dlbkit subcommands. Each registers its options on the CLI11 app and returns the
+// function that runs it (after parsing) and yields the exit status.
+
+#include <CLI/CLI.hpp>
+#include <functional>
+
+namespace dlbkit::cli {
+
+using Run = std::function<int()>;
+
+Run add_list(CLI::App& app);
+Run add_topology(CLI::App& app);
+Run add_simulate(CLI::App& app);
+Run add_demo(CLI::App& app);
+
+}  // namespace dlbkit::cli

@@ -1,0 +1,45 @@
+// dlbkit: the command-line tool. Bad input prints one line naming the problem and exits 2.
+
+#include "commands.hpp"
+
+#include <dlbkit/error.hpp>
+
+#include <cstdio>
+#include <fmt/format.h>
+#include <map>
+#include <string>
+
+int main(int argc, char** argv) {
+  CLI::App app{"dlbkit: dynamic load balancing strategies on simulated and real multicomputers"};
+  app.require_subcommand(1);
+  std::map<CLI::App*, dlbkit::cli::Run> commands;
+  const auto add = [&](dlbkit::cli::Run (*adder)(CLI::App&)) {
+    dlbkit::cli::Run run = adder(app);
+    commands[app.get_subcommands({}).back()] = std::move(run);
+  };
+  add(dlbkit::cli::add_list);
+  add(dlbkit::cli::add_topology);
+  add(dlbkit::cli::add_simulate);
+  add(dlbkit::cli::add_demo);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    fmt::print(stderr, "dlbkit: error: {}\n", e.what());
+    return 2;
+  }
+  try {
+    for (auto& [sub, run] : commands)
+      if (sub->parsed()) return run();
+  } catch (const dlbkit::InputError& e) {
+    fmt::print(stderr, "dlbkit: error: {}\n", e.what());
+    return 2;
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "dlbkit: failed: {}\n", e.what());
+    return 1;
+  }
+  return 0;
+}

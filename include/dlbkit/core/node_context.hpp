@@ -1,0 +1,45 @@
+#pragma once
+/// \file
+/// What one node may see and do: its own state, the (common-knowledge) topology, and
+/// messages. A strategy never reads another node's state; it asks by message, as on a
+/// real multicomputer. Each engine (simulator, threads, MPI) implements this interface.
+
+#include <dlbkit/core/message.hpp>
+#include <dlbkit/core/random.hpp>
+#include <dlbkit/core/time.hpp>
+#include <dlbkit/topology/topology.hpp>
+
+#include <cstdint>
+#include <span>
+
+namespace dlbkit {
+
+class NodeContext {
+public:
+  virtual NodeId self() const = 0;
+  virtual const Topology& topology() const = 0;
+
+  /// Tasks on this node not yet completed, the executing one included (WLR93 Sec. II).
+  virtual std::int64_t load() const = 0;
+  /// Tasks that may migrate now: the queued ones, not the executing one (WLR93 IV-A fn. 2).
+  virtual std::int64_t migratable() const = 0;
+  /// Current time on this node's processor (simulated or real).
+  virtual SimTime now() const = 0;
+  /// This node's own random stream.
+  virtual Rng& rng() = 0;
+
+  /// Sends a message to any node; a non-neighbour costs its hop count in the simulator.
+  virtual void send(NodeId to, const Message& message) = 0;
+  /// Selects up to `amount` migratable tasks and ships them to `to`, as many messages as
+  /// the engine's tasks-per-message allows. Returns how many tasks left.
+  virtual std::int64_t migrate(NodeId to, std::int64_t amount) = 0;
+  /// Calls Strategy::on_timer(tag) on this node after `delay`.
+  virtual void set_timer(SimTime delay, std::uint64_t tag) = 0;
+
+  std::span<const NodeId> neighbors() const { return topology().neighbors(self()); }
+
+protected:
+  ~NodeContext() = default;
+};
+
+}  // namespace dlbkit

@@ -1,0 +1,69 @@
+#pragma once
+/// \file
+/// Typed, validated parameters for strategies, workloads and cost models.
+/// A component declares its parameters as ParamSpecs; user text ("u=0.9", "l_low=inf") is
+/// checked against them once, at the edge, and an unknown name or a bad value is an
+/// InputError that names it and lists what is accepted.
+
+#include <map>
+#include <nlohmann/json_fwd.hpp>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace dlbkit {
+
+enum class ParamType { integer, real, duration, boolean, choice };
+
+struct ParamSpec {
+  std::string name;
+  ParamType type = ParamType::real;
+  std::string default_value;  ///< in user syntax; "auto" where the component derives it
+  std::string description;
+  double min = -1e300;        ///< inclusive bounds for integer, real and duration (in ns)
+  double max = 1e300;
+  bool allow_inf = false;     ///< a real that may be "inf"
+  bool allow_auto = false;    ///< the value "auto" means: the component derives it
+  std::vector<std::string> choices;  ///< for ParamType::choice
+
+  /// "real in [0, 1]", "integer >= 1, or auto", "one of: sender, receiver".
+  std::string accepted() const;
+};
+
+/// Parameter values after validation. Reading a name that was not declared is a bug
+/// (asserted), not an input error.
+class Parameters {
+public:
+  Parameters() = default;
+
+  /// Validates `given` (name -> text) against `specs`; missing names take their defaults.
+  /// `owner` names the component in error messages ("strategy rid").
+  static Parameters parse(std::span<const ParamSpec> specs, const std::map<std::string, std::string>& given,
+                          const std::string& owner);
+
+  double real(const std::string& name) const;        ///< real or integer; inf allowed if declared
+  long long integer(const std::string& name) const;
+  long long duration(const std::string& name) const; ///< nanoseconds
+  bool boolean(const std::string& name) const;
+  const std::string& text(const std::string& name) const;  ///< the value as written (choices)
+  bool is_auto(const std::string& name) const;
+
+  /// {name: value}, numbers as numbers, so a run can be repeated from its JSON.
+  nlohmann::json to_json() const;
+  /// "u=0.9 l_low=auto ...", in declaration order.
+  std::string to_string() const;
+
+private:
+  struct Value {
+    ParamType type;
+    std::string text;
+    double number = 0;
+  };
+  const Value& get(const std::string& name) const;
+  std::vector<std::pair<std::string, Value>> values_;
+};
+
+/// Splits "name=value" into its two parts; throws InputError naming `text` otherwise.
+std::pair<std::string, std::string> split_assignment(const std::string& text, const std::string& what);
+
+}  // namespace dlbkit

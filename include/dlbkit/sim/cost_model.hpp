@@ -1,0 +1,51 @@
+#pragma once
+/// \file
+/// What computation and communication cost on the simulated multicomputer. Presets carry
+/// documented numbers (docs/cost-models.md); every field can be overridden by name.
+///
+/// A message sent at processor time t by a node costs the sender `send_overhead` of
+/// processor time, reaches a node at distance h after
+///     latency + (h - 1) * per_hop + tasks * per_task
+/// and costs the receiver `handle_cost` when handled. A busy node handles messages only at
+/// its poll points, every `poll_interval` of task execution (0: on arrival); an idle node
+/// handles them at once.
+
+#include <dlbkit/core/parameters.hpp>
+#include <dlbkit/core/time.hpp>
+
+#include <map>
+#include <nlohmann/json_fwd.hpp>
+#include <string>
+#include <vector>
+
+namespace dlbkit {
+
+struct CostModel {
+  std::string name;
+  SimTime loop_time = 0;      ///< one loop of the artificial workload's busy loops
+  SimTime poll_interval = 0;  ///< task execution between two message checks; 0 = on arrival
+  SimTime send_overhead = 0;  ///< sender's processor time per message
+  SimTime handle_cost = 0;    ///< receiver's processor time per message
+  SimTime latency = 0;        ///< network time to a neighbour
+  SimTime per_hop = 0;        ///< network time per further hop
+  SimTime per_task = 0;       ///< network time per task carried
+  int tasks_per_message = 1;  ///< most tasks one task message carries
+
+  nlohmann::json to_json() const;
+};
+
+struct CostModelPreset {
+  std::string name;
+  std::string description;
+};
+
+/// ideal, ipsc2, ...
+const std::vector<CostModelPreset>& cost_model_presets();
+/// The fields as parameters (durations and one integer), for overrides and help texts.
+const std::vector<ParamSpec>& cost_model_params();
+
+/// A preset with some fields overridden ("latency" -> "500us"). Unknown preset or field,
+/// or a bad value, throws InputError naming it and what is accepted.
+CostModel make_cost_model(const std::string& preset, const std::map<std::string, std::string>& overrides = {});
+
+}  // namespace dlbkit

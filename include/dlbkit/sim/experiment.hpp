@@ -1,0 +1,34 @@
+#pragma once
+/// \file
+/// One measured comparison, as WLR93 Table IV reports it: a strategy and NOBAL on the same
+/// tasks (same workload and seed), with the optimal time, the speedup over NOBAL and the
+/// normalised performance Pi of eq. (36).
+
+#include <dlbkit/sim/simulator.hpp>
+
+#include <nlohmann/json.hpp>
+
+namespace dlbkit {
+
+struct ExperimentSetup {
+  Topology topology;
+  StrategyChoice strategy;
+  WorkloadChoice workload;
+  CostModel cost;
+  std::uint64_t seed = 1;
+};
+
+struct ExperimentResult {
+  SimulationResult balanced;
+  SimulationResult nobal;
+  double optimal = 0;  ///< T_op = T_uni / N in seconds: the total work spread evenly
+  double speedup = 0;  ///< T_nobal / T_bal
+  double pi = 0;       ///< (T_nobal - T_bal) / (T_nobal - T_op), eq. (36)
+};
+
+ExperimentResult run_experiment(const ExperimentSetup& setup);
+
+/// The inputs (enough to rerun) and the figures, as printed by `dlbkit simulate --json`.
+nlohmann::json to_json(const ExperimentSetup& setup, const ExperimentResult& result, bool per_node = false);
+
+}  // namespace dlbkit

@@ -1,0 +1,65 @@
+#pragma once
+/// \file
+/// Where tasks come from: a static pool at time 0 (WLR93), tasks created when others
+/// complete (tree searches), and arrivals from outside over time (open systems).
+/// A workload object serves one simulation run; create a fresh one per run.
+
+#include <dlbkit/core/parameters.hpp>
+#include <dlbkit/core/random.hpp>
+#include <dlbkit/core/registry.hpp>
+#include <dlbkit/core/task.hpp>
+#include <dlbkit/sim/cost_model.hpp>
+#include <dlbkit/topology/topology.hpp>
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <nlohmann/json_fwd.hpp>
+#include <optional>
+
+namespace dlbkit {
+
+/// Receives the tasks a workload creates; the engine assigns the task ids.
+class TaskSink {
+public:
+  virtual void add(NodeId node, SimTime work, std::uint32_t tag = 0) = 0;
+
+protected:
+  ~TaskSink() = default;
+};
+
+struct Arrival {
+  SimTime time;
+  NodeId node;
+  SimTime work;
+  std::uint32_t tag = 0;
+};
+
+class Workload {
+public:
+  virtual ~Workload() = default;
+  /// The tasks present at time 0. `rng` is the workload's own stream.
+  virtual void initial_tasks(const Topology& topology, const CostModel& cost, Rng& rng, TaskSink& sink) = 0;
+  /// Tasks created when `done` completes on `node` (children in a tree search).
+  virtual void on_completed(const Task& /*done*/, NodeId /*node*/, Rng& /*rng*/, TaskSink& /*sink*/) {}
+  /// The next arrival from outside at or after `now`, or none: called once at the start and
+  /// again each time the previous arrival has happened.
+  virtual std::optional<Arrival> next_arrival(SimTime /*now*/, Rng& /*rng*/) { return std::nullopt; }
+};
+
+struct WorkloadInfo {
+  static constexpr const char* kind = "workload";
+  std::string name;
+  std::string description;
+  std::string source;
+  std::vector<ParamSpec> params;
+  std::function<std::unique_ptr<Workload>(const Parameters&)> create;
+};
+
+using WorkloadRegistry = Registry<WorkloadInfo>;
+using WorkloadChoice = Choice<WorkloadInfo>;
+
+/// Every workload dlbkit ships. Immutable, built on first use.
+const WorkloadRegistry& builtin_workloads();
+
+}  // namespace dlbkit

@@ -1,0 +1,147 @@
+#include <dlbkit/core/parameters.hpp>
+#include <dlbkit/core/time.hpp>
+#include <dlbkit/error.hpp>
+
+#include <algorithm>
+#include <cassert>
+#include <charconv>
+#include <cmath>
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+namespace dlbkit {
+
+namespace {
+
+std::string bound_text(double v, ParamType type) {
+  if (type == ParamType::duration) return format_duration(static_cast<SimTime>(v));
+  return fmt::format("{}", v);
+}
+
+std::string range_text(const ParamSpec& spec) {
+  const bool has_min = spec.min > -1e299, has_max = spec.max < 1e299;
+  if (has_min && has_max) return fmt::format(" in [{}, {}]", bound_text(spec.min, spec.type), bound_text(spec.max, spec.type));
+  if (has_min) return fmt::format(" >= {}", bound_text(spec.min, spec.type));
+  if (has_max) return fmt::format(" <= {}", bound_text(spec.max, spec.type));
+  return "";
+}
+
+bool parse_number(const std::string& text, double& out) {
+  const char* last = text.data() + text.size();
+  auto [end, ec] = std::from_chars(text.data(), last, out);
+  return ec == std::errc() && end == last && std::isfinite(out);
+}
+
+}  // namespace
+
+std::string ParamSpec::accepted() const {
+  std::string text;
+  switch (type) {
+    case ParamType::integer: text = "an integer" + range_text(*this); break;
+    case ParamType::real: text = "a real number" + range_text(*this); break;
+    case ParamType::duration: text = "a duration such as 350us or 25ms" + range_text(*this); break;
+    case ParamType::boolean: text = "true or false"; break;
+    case ParamType::choice: text = "one of: " + fmt::format("{}", fmt::join(choices, ", ")); break;
+  }
+  if (allow_inf) text += ", or inf";
+  if (allow_auto) text += ", or auto";
+  return text;
+}
+
+std::pair<std::string, std::string> split_assignment(const std::string& text, const std::string& what) {
+  const auto eq = text.find('=');
+  if (eq == std::string::npos || eq == 0 || eq + 1 == text.size())
+    throw InputError(fmt::format("{}: '{}' is not of the form name=value", what, text));
+  return {text.substr(0, eq), text.substr(eq + 1)};
+}
+
+Parameters Parameters::parse(std::span<const ParamSpec> specs, const std::map<std::string, std::string>& given,
+                             const std::string& owner) {
+  for (const auto& [name, value] : given) {
+    const bool known = std::any_of(specs.begin(), specs.end(), [&](const ParamSpec& s) { return s.name == name; });
+    if (!known) {
+      std::vector<std::string> names;
+      for (const auto& s : specs) names.push_back(s.name);
+      throw InputError(fmt::format("{}: unknown parameter '{}'; accepted: {}", owner, name,
+                                   names.empty() ? std::string("none") : fmt::format("{}", fmt::join(names, ", "))));
+    }
+  }
+  Parameters out;
+  for (const auto& spec : specs) {
+    const auto it = given.find(spec.name);
+    const std::string text = it != given.end() ? it->second : spec.default_value;
+    Value v{spec.type, text, 0};
+    const auto bad = [&] {
+      throw InputError(fmt::format("{}: parameter {}={} is not accepted; accepted: {}", owner, spec.name, text, spec.accepted()));
+    };
+    if (spec.allow_auto && text == "auto") {
+      v.number = std::nan("");
+    } else if (spec.allow_inf && (text == "inf" || text == "infinity")) {
+      v.number = INFINITY;
+    } else {
+      switch (spec.type) {
+        case ParamType::integer:
+          if (!parse_number(text, v.number) || v.number != std::floor(v.number)) bad();
+          break;
+        case ParamType::real:
+          if (!parse_number(text, v.number)) bad();
+          break;
+        case ParamType::duration:
+          try {
+            v.number = static_cast<double>(parse_duration(text, owner + " parameter " + spec.name));
+          } catch (const InputError&) {
+            bad();
+          }
+          break;
+        case ParamType::boolean:
+          if (text == "true" || text == "1") v.number = 1;
+          else if (text == "false" || text == "0") v.number = 0;
+          else bad();
+          break;
+        case ParamType::choice:
+          if (std::find(spec.choices.begin(), spec.choices.end(), text) == spec.choices.end()) bad();
+          break;
+      }
+      if (spec.type != ParamType::boolean && spec.type != ParamType::choice && (v.number < spec.min || v.number > spec.max)) bad();
+    }
+    out.values_.emplace_back(spec.name, std::move(v));
+  }
+  return out;
+}
+
+const Parameters::Value& Parameters::get(const std::string& name) const {
+  for (const auto& [n, v] : values_)
+    if (n == name) return v;
+  assert(false && "parameter not declared");
+  throw std::logic_error("undeclared parameter " + name);
+}
+
+double Parameters::real(const std::string& name) const { return get(name).number; }
+long long Parameters::integer(const std::string& name) const { return static_cast<long long>(get(name).number); }
+long long Parameters::duration(const std::string& name) const { return static_cast<long long>(get(name).number); }
+bool Parameters::boolean(const std::string& name) const { return get(name).number != 0; }
+const std::string& Parameters::text(const std::string& name) const { return get(name).text; }
+bool Parameters::is_auto(const std::string& name) const { return get(name).text == "auto"; }
+
+nlohmann::json Parameters::to_json() const {
+  nlohmann::json j = nlohmann::json::object();
+  for (const auto& [name, v] : values_) {
+    if (v.text == "auto" || v.type == ParamType::choice || v.type == ParamType::duration || std::isinf(v.number))
+      j[name] = v.text;
+    else if (v.type == ParamType::boolean)
+      j[name] = v.number != 0;
+    else if (v.type == ParamType::integer)
+      j[name] = static_cast<long long>(v.number);
+    else
+      j[name] = v.number;
+  }
+  return j;
+}
+
+std::string Parameters::to_string() const {
+  std::string s;
+  for (const auto& [name, v] : values_) s += (s.empty() ? "" : " ") + name + "=" + v.text;
+  return s;
+}
+
+}  // namespace dlbkit

@@ -1,0 +1,43 @@
+#include <dlbkit/core/time.hpp>
+#include <dlbkit/error.hpp>
+
+#include <charconv>
+#include <cmath>
+#include <fmt/format.h>
+
+namespace dlbkit {
+
+SimTime parse_duration(const std::string& text, const std::string& what) {
+  const auto fail = [&] {
+    throw InputError(fmt::format("{}: '{}' is not a duration; accepted: a non-negative number with a unit "
+                                 "ns, us, ms or s (e.g. 350us, 1.3us, 25ms), or 0",
+                                 what, text));
+  };
+  double value = 0;
+  const char* first = text.data();
+  const char* last = text.data() + text.size();
+  auto [end, ec] = std::from_chars(first, last, value);
+  if (ec != std::errc() || !std::isfinite(value) || value < 0) fail();
+  const std::string unit(end, last);
+  double scale = 0;
+  if (unit == "ns") scale = 1;
+  else if (unit == "us") scale = 1e3;
+  else if (unit == "ms") scale = 1e6;
+  else if (unit == "s") scale = 1e9;
+  else if (unit.empty() && value == 0) scale = 1;
+  else fail();
+  const double ns = std::round(value * scale);
+  if (ns > 9.2e18) fail();
+  return static_cast<SimTime>(ns);
+}
+
+std::string format_duration(SimTime t) {
+  const auto in = [t](double unit, const char* name) { return fmt::format("{:.4g}{}", static_cast<double>(t) / unit, name); };
+  const SimTime a = t < 0 ? -t : t;
+  if (a >= kSecond) return in(1e9, "s");
+  if (a >= kMillisecond) return in(1e6, "ms");
+  if (a >= kMicrosecond) return in(1e3, "us");
+  return fmt::format("{}ns", t);
+}
+
+}  // namespace dlbkit

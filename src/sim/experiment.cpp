@@ -1,0 +1,84 @@
+#include <dlbkit/sim/experiment.hpp>
+#include <dlbkit/strategies/builtin.hpp>
+
+#include <algorithm>
+#include <cmath>
+
+namespace dlbkit {
+
+namespace {
+
+SimulationResult run_once(const ExperimentSetup& s, const StrategyChoice& strategy) {
+  auto workload = s.workload.create();
+  SimulationConfig config{.topology = &s.topology, .strategy = strategy, .workload = workload.get(), .cost = s.cost, .seed = s.seed};
+  return simulate(config);
+}
+
+nlohmann::json number_or_null(double x) { return std::isfinite(x) ? nlohmann::json(x) : nlohmann::json(nullptr); }
+
+}  // namespace
+
+ExperimentResult run_experiment(const ExperimentSetup& setup) {
+  ExperimentResult r;
+  r.balanced = run_once(setup, setup.strategy);
+  r.nobal = setup.strategy.name() == "none" ? r.balanced : run_once(setup, builtin_strategies().configure("none", {}));
+  const double t_bal = to_seconds(r.balanced.makespan);
+  const double t_nobal = to_seconds(r.nobal.makespan);
+  r.optimal = to_seconds(r.balanced.total_work) / static_cast<double>(setup.topology.size());
+  r.speedup = t_nobal / t_bal;
+  r.pi = (t_nobal - t_bal) / (t_nobal - r.optimal);  // eq. (36)
+  return r;
+}
+
+nlohmann::json to_json(const ExperimentSetup& s, const ExperimentResult& r, bool per_node) {
+  using nlohmann::json;
+  const SimulationResult& b = r.balanced;
+  json messages = json::object();
+  for (std::size_t k = 0; k < b.message_kinds.size(); ++k) messages[b.message_kinds[k]] = b.messages_by_kind[k];
+  messages["total"] = b.messages();
+
+  // Per-node time split, summarised (and listed with per_node).
+  const double makespan = to_seconds(b.makespan);
+  double busy_min = 1e300, busy_max = 0, busy_sum = 0, idle_sum = 0, overhead_sum = 0;
+  json nodes = json::array();
+  for (const NodeStats& n : b.nodes) {
+    const double busy = to_seconds(n.busy), overhead = to_seconds(n.overhead);
+    const double idle = std::max(0.0, makespan - busy - overhead);
+    busy_min = std::min(busy_min, busy);
+    busy_max = std::max(busy_max, busy);
+    busy_sum += busy;
+    idle_sum += idle;
+    overhead_sum += overhead;
+    if (per_node)
+      nodes.push_back({{"busy", busy}, {"overhead", overhead}, {"idle", idle}, {"finish", to_seconds(n.finish)},
+                       {"tasks_executed", n.tasks_executed}, {"tasks_sent", n.tasks_sent},
+                       {"tasks_received", n.tasks_received}, {"messages_sent", n.messages_sent}});
+  }
+  const double count = static_cast<double>(b.nodes.size());
+
+  json j;
+  j["inputs"] = {
+      {"topology", s.topology.spec()},
+      {"strategy", {{"name", s.strategy.name()}, {"params", s.strategy.params.to_json()}}},
+      {"workload", {{"name", s.workload.name()}, {"params", s.workload.params.to_json()}}},
+      {"cost_model", s.cost.to_json()},
+      {"seed", s.seed},
+  };
+  j["makespan"] = makespan;
+  j["optimal"] = r.optimal;
+  j["nobal_makespan"] = to_seconds(r.nobal.makespan);
+  j["speedup"] = number_or_null(r.speedup);
+  j["pi"] = number_or_null(r.pi);
+  j["tasks"] = b.tasks_completed;
+  j["tasks_transferred"] = b.tasks_transferred;
+  j["messages"] = messages;
+  j["events"] = b.events;
+  j["wall_seconds"] = b.wall_seconds;
+  j["events_per_second"] = b.wall_seconds > 0 ? static_cast<double>(b.events) / b.wall_seconds : 0.0;
+  j["nodes"] = {{"busy_mean", busy_sum / count}, {"busy_min", busy_min}, {"busy_max", busy_max},
+                {"idle_mean", idle_sum / count}, {"overhead_mean", overhead_sum / count}};
+  if (per_node) j["per_node"] = nodes;
+  return j;
+}
+
+}  // namespace dlbkit

@@ -1,0 +1,412 @@
+#include <dlbkit/error.hpp>
+#include <dlbkit/sim/event_queue.hpp>
+#include <dlbkit/sim/simulator.hpp>
+
+#include <algorithm>
+#include <cassert>
+#include <chrono>
+#include <deque>
+#include <fmt/format.h>
+#include <numeric>
+#include <stdexcept>
+
+namespace dlbkit {
+
+std::uint64_t SimulationResult::messages() const {
+  return std::accumulate(messages_by_kind.begin(), messages_by_kind.end(), std::uint64_t{0});
+}
+
+namespace {
+
+enum class EventType : std::uint8_t { delivery, wake, arrival };
+
+struct Event {
+  SimTime time;
+  std::uint64_t key;  // sequence number << 2 | type: unique, so (time, key) is a total order
+  NodeId node;
+  std::uint32_t ref;  // delivery: in-flight slot; wake: the node's wake version
+  EventType type() const { return static_cast<EventType>(key & 3); }
+};
+
+// Something on its way to a node's inbox.
+enum class Delivery : std::uint8_t { message, tasks, timer, local_arrival };
+
+struct InFlight {
+  NodeId from;
+  Delivery type;
+  std::uint32_t batch;  // tasks and local_arrival: index into the batch pool
+  Message message;      // message: the message; timer: the tag in the body
+};
+
+enum class Mode : std::uint8_t { idle, running, overhead };
+
+// One node's state; the fields touched by every event come first (one cache line).
+struct Node {
+  Mode mode = Mode::idle;
+  bool has_current = false;
+  bool poll_scheduled = false;  // while running: the pending wake is a poll point
+  bool idle_notified = false;
+  std::uint32_t wake_version = 0;
+  SimTime progress = 0;       // work done on `current` when its segment started
+  SimTime segment_start = 0;  // when `current` last resumed
+  Task current{};
+  std::int64_t notified_load = 0;
+  std::vector<std::uint32_t> inbox;  // in-flight slots arrived and not yet handled
+  std::deque<Task> queue;            // pending, front executes next
+  NodeStats stats;
+};
+
+class Engine final : public NodeContext, private TaskSink {
+public:
+  explicit Engine(const SimulationConfig& config)
+      : config_(config),
+        topology_(*config.topology),
+        cost_(config.cost),
+        observers_(config.observers),
+        nodes_(topology_.size()),
+        workload_rng_(config.seed, 0) {
+    const auto n = topology_.size();
+    agents_.reserve(n);
+    rngs_.reserve(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      agents_.push_back(config.strategy.create());
+      rngs_.emplace_back(config.seed, i + 1);
+    }
+    result_.message_kinds = config.strategy.info->message_kinds;
+    result_.message_kinds.push_back("task_transfer");
+    task_kind_ = static_cast<int>(result_.message_kinds.size() - 1);
+    result_.messages_by_kind.assign(result_.message_kinds.size(), 0);
+    result_.nodes.reserve(n);
+  }
+
+  SimulationResult run() {
+    const auto wall_start = std::chrono::steady_clock::now();
+    config_.workload->initial_tasks(topology_, cost_, workload_rng_, *this);
+    schedule_next_arrival(0);
+    for (NodeId v = 0; v < nodes_.size(); ++v) {
+      nodes_[v].notified_load = node_load(nodes_[v]);
+      begin(v, 0);
+      agents_[v]->on_start(*this);
+      finish(v, 0);
+    }
+    while (!heap_.empty() && !(result_.tasks_completed == result_.tasks_created && !arrival_pending_)) {
+      const Event e = heap_.pop();
+      Node& node = nodes_[e.node];
+      if (e.type() == EventType::wake && e.ref != node.wake_version) continue;  // superseded
+      if (++result_.events > config_.event_limit) fail_event_limit(e.time);
+      switch (e.type()) {
+        case EventType::delivery: deliver(e.node, e.ref, e.time); break;
+        case EventType::wake: wake(e.node, e.time); break;
+        case EventType::arrival: arrive(e.time); break;
+      }
+    }
+    for (const Node& node : nodes_) result_.nodes.push_back(node.stats);
+    result_.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+    return std::move(result_);
+  }
+
+  // --- NodeContext: what the strategy of node `current_` sees during a callback ---
+  NodeId self() const override { return current_; }
+  const Topology& topology() const override { return topology_; }
+  std::int64_t load() const override { return node_load(nodes_[current_]); }
+  std::int64_t migratable() const override { return static_cast<std::int64_t>(nodes_[current_].queue.size()); }
+  SimTime now() const override { return cursor_; }
+  Rng& rng() override { return rngs_[current_]; }
+
+  void send(NodeId to, const Message& message) override {
+    assert(message.kind < task_kind_ && "message kind not declared in StrategyInfo::message_kinds");
+    cursor_ += cost_.send_overhead;
+    ++result_.messages_by_kind[message.kind];
+    ++nodes_[current_].stats.messages_sent;
+    for (Observer* o : observers_) o->on_message_sent(current_, to, message.kind, cursor_);
+    const std::uint32_t slot = new_slot(InFlight{current_, Delivery::message, 0, message});
+    push(cursor_ + transit(to, 0), EventType::delivery, to, slot);
+  }
+
+  std::int64_t migrate(NodeId to, std::int64_t amount) override {
+    assert(to != current_ && to < nodes_.size());
+    Node& node = nodes_[current_];
+    const std::int64_t moved = std::clamp<std::int64_t>(amount, 0, static_cast<std::int64_t>(node.queue.size()));
+    const std::int64_t per_message = cost_.tasks_per_message;
+    for (std::int64_t left = moved; left > 0;) {
+      const std::int64_t n = std::min(left, per_message);
+      left -= n;
+      const std::uint32_t batch = new_batch();
+      auto& tasks = batches_[batch];
+      for (std::int64_t i = 0; i < n; ++i) {  // task selection: the most recently queued
+        Task t = node.queue.back();
+        node.queue.pop_back();
+        ++t.hops;
+        for (Observer* o : observers_) o->on_task_migrated(current_, to, t, cursor_);
+        tasks.push_back(t);
+      }
+      cursor_ += cost_.send_overhead;
+      ++result_.messages_by_kind[static_cast<std::size_t>(task_kind_)];
+      ++nodes_[current_].stats.messages_sent;
+      for (Observer* o : observers_) o->on_message_sent(current_, to, task_kind_, cursor_);
+      const std::uint32_t slot = new_slot(InFlight{current_, Delivery::tasks, batch, {}});
+      push(cursor_ + transit(to, n), EventType::delivery, to, slot);
+    }
+    result_.tasks_transferred += static_cast<std::uint64_t>(moved);
+    nodes_[current_].stats.tasks_sent += static_cast<std::uint64_t>(moved);
+    return moved;
+  }
+
+  void set_timer(SimTime delay, std::uint64_t tag) override {
+    assert(delay >= 0);
+    Message m;
+    std::memcpy(m.body.data(), &tag, sizeof tag);
+    const std::uint32_t slot = new_slot(InFlight{current_, Delivery::timer, 0, m});
+    push(cursor_ + delay, EventType::delivery, current_, slot);
+  }
+
+private:
+  // --- TaskSink: tasks created by the workload land in a node's queue ---
+  void add(NodeId node, SimTime work, std::uint32_t tag) override {
+    assert(node < nodes_.size() && work >= 0);
+    const Task t{next_task_id_++, work, 0, tag};
+    nodes_[node].queue.push_back(t);
+    ++result_.tasks_created;
+    for (Observer* o : observers_) o->on_task_created(node, t, cursor_);
+  }
+
+  static std::int64_t node_load(const Node& n) {
+    return static_cast<std::int64_t>(n.queue.size()) + (n.has_current ? 1 : 0);
+  }
+
+  SimTime transit(NodeId to, std::int64_t tasks) const {
+    if (to == current_) return 0;
+    const int hops = topology_.distance(current_, to);
+    return cost_.latency + (hops - 1) * cost_.per_hop + tasks * cost_.per_task;
+  }
+
+  void push(SimTime time, EventType type, NodeId node, std::uint32_t ref) {
+    heap_.push(Event{time, (sequence_++ << 2) | static_cast<std::uint64_t>(type), node, ref});
+  }
+
+  void schedule_wake(NodeId v, SimTime time) { push(time, EventType::wake, v, ++nodes_[v].wake_version); }
+
+  std::uint32_t new_slot(const InFlight& item) {
+    if (free_slots_.empty()) {
+      in_flight_.push_back(item);
+      return static_cast<std::uint32_t>(in_flight_.size() - 1);
+    }
+    const std::uint32_t slot = free_slots_.back();
+    free_slots_.pop_back();
+    in_flight_[slot] = item;
+    return slot;
+  }
+
+  std::uint32_t new_batch() {
+    if (free_batches_.empty()) {
+      batches_.emplace_back();
+      return static_cast<std::uint32_t>(batches_.size() - 1);
+    }
+    const std::uint32_t b = free_batches_.back();
+    free_batches_.pop_back();
+    return b;
+  }
+
+  void release_batch(std::uint32_t b) {
+    batches_[b].clear();
+    free_batches_.push_back(b);
+  }
+
+  // Something reached node v's inbox: an idle node looks at once, a busy one at its next
+  // poll point, one busy with overhead when that is over.
+  void deliver(NodeId v, std::uint32_t slot, SimTime t) {
+    Node& node = nodes_[v];
+    node.inbox.push_back(slot);
+    if (node.mode == Mode::idle) {
+      settle(v, t);
+    } else if (node.mode == Mode::running && !node.poll_scheduled) {
+      const SimTime done = node.progress + (t - node.segment_start);
+      const SimTime p = cost_.poll_interval;
+      const SimTime poll = p == 0 ? done : (done + p - 1) / p * p;
+      if (poll < node.current.work) {  // otherwise the completion is the next check
+        schedule_wake(v, node.segment_start + (poll - node.progress));
+        node.poll_scheduled = true;
+      }
+    }
+  }
+
+  void wake(NodeId v, SimTime t) {
+    Node& node = nodes_[v];
+    if (node.mode == Mode::running) {
+      const SimTime done = node.progress + (t - node.segment_start);
+      if (done >= node.current.work) complete(v, t);
+      else node.progress = done;  // paused at a poll point
+    }
+    settle(v, t);
+  }
+
+  void complete(NodeId v, SimTime t) {
+    Node& node = nodes_[v];
+    const Task task = node.current;
+    node.has_current = false;
+    NodeStats& stats = node.stats;
+    stats.busy += task.work;
+    stats.finish = t;
+    ++stats.tasks_executed;
+    ++result_.tasks_completed;
+    result_.total_work += task.work;
+    result_.makespan = std::max(result_.makespan, t);
+    for (Observer* o : observers_) o->on_task_completed(v, task, t);
+    cursor_ = t;
+    config_.workload->on_completed(task, v, workload_rng_, *this);  // children join the queue
+  }
+
+  void arrive(SimTime t) {
+    arrival_pending_ = false;
+    const Arrival a = next_arrival_;
+    assert(a.node < nodes_.size());
+    const std::uint32_t batch = new_batch();
+    batches_[batch].push_back(Task{next_task_id_++, a.work, 0, a.tag});
+    ++result_.tasks_created;
+    for (Observer* o : observers_) o->on_task_created(a.node, batches_[batch].back(), t);
+    deliver(a.node, new_slot(InFlight{a.node, Delivery::local_arrival, batch, {}}), t);
+    schedule_next_arrival(t);
+  }
+
+  void schedule_next_arrival(SimTime now) {
+    if (auto a = config_.workload->next_arrival(now, workload_rng_)) {
+      if (a->time < now || a->node >= nodes_.size() || a->work < 0)
+        throw std::logic_error("workload produced an arrival in the past, at an unknown node or with negative work");
+      next_arrival_ = *a;
+      arrival_pending_ = true;
+      push(a->time, EventType::arrival, a->node, 0);
+    }
+  }
+
+  void begin(NodeId v, SimTime t) {
+    current_ = v;
+    cursor_ = t;
+  }
+
+  // Node v looks at its inbox at time t: each message costs handle_cost, each callback's
+  // sends cost send_overhead, then the strategy hears of a changed load.
+  void settle(NodeId v, SimTime t) {
+    begin(v, t);
+    Node& node = nodes_[v];
+    inbox_scratch_.swap(node.inbox);
+    Strategy& agent = *agents_[v];
+    for (std::uint32_t slot : inbox_scratch_) {
+      const InFlight item = in_flight_[slot];
+      free_slots_.push_back(slot);
+      switch (item.type) {
+        case Delivery::message:
+          cursor_ += cost_.handle_cost;
+          agent.on_message(*this, item.from, item.message);
+          break;
+        case Delivery::tasks: {
+          cursor_ += cost_.handle_cost;
+          auto& tasks = batches_[item.batch];
+          for (const Task& task : tasks) node.queue.push_back(task);
+          const auto count = static_cast<std::int64_t>(tasks.size());
+          nodes_[v].stats.tasks_received += static_cast<std::uint64_t>(count);
+          release_batch(item.batch);
+          agent.on_tasks_arrived(*this, item.from, count);
+          break;
+        }
+        case Delivery::timer:
+          agent.on_timer(*this, item.message.as<std::uint64_t>());
+          break;
+        case Delivery::local_arrival:
+          node.queue.push_back(batches_[item.batch].front());
+          release_batch(item.batch);
+          break;
+      }
+    }
+    inbox_scratch_.clear();
+    finish(v, t);
+  }
+
+  // After node v's callbacks at time t: report a changed load, then either stay busy with
+  // the overhead spent, or resume or start a task, or go idle.
+  void finish(NodeId v, SimTime t) {
+    Node& node = nodes_[v];
+    Strategy& agent = *agents_[v];
+    if (node_load(node) != node.notified_load) {
+      agent.on_load_change(*this);
+      node.notified_load = node_load(node);
+    }
+    if (node_load(node) == 0) {
+      if (!node.idle_notified) {
+        node.idle_notified = true;
+        agent.on_idle(*this);
+      }
+    } else {
+      node.idle_notified = false;
+    }
+    node.poll_scheduled = false;
+    if (cursor_ > t) {
+      nodes_[v].stats.overhead += cursor_ - t;
+      node.mode = Mode::overhead;
+      schedule_wake(v, cursor_);
+      return;
+    }
+    if (!node.has_current && !node.queue.empty()) {
+      node.current = node.queue.front();
+      node.queue.pop_front();
+      node.has_current = true;
+      node.progress = 0;
+      for (Observer* o : observers_) o->on_task_started(v, node.current, t);
+    }
+    if (node.has_current) {
+      node.mode = Mode::running;
+      node.segment_start = t;
+      schedule_wake(v, t + (node.current.work - node.progress));
+      result_.peak_pending_tasks =
+          std::max(result_.peak_pending_tasks, result_.tasks_created - result_.tasks_completed);
+    } else {
+      node.mode = Mode::idle;
+    }
+  }
+
+  [[noreturn]] void fail_event_limit(SimTime t) const {
+    throw std::runtime_error(fmt::format(
+        "simulation of strategy {} stopped after {} events at simulated time {}: {} of {} tasks not completed; "
+        "the strategy keeps the machine busy without finishing the work (raise the event limit if the run is "
+        "only long)",
+        config_.strategy.name(), config_.event_limit, format_duration(t),
+        result_.tasks_created - result_.tasks_completed, result_.tasks_created));
+  }
+
+  const SimulationConfig& config_;
+  const Topology& topology_;
+  const CostModel& cost_;
+  const std::vector<Observer*>& observers_;
+  std::vector<Node> nodes_;
+  std::vector<std::unique_ptr<Strategy>> agents_;
+  std::vector<Rng> rngs_;
+  Rng workload_rng_;
+  EventQueue<Event> heap_;
+  std::vector<InFlight> in_flight_;
+  std::vector<std::uint32_t> free_slots_;
+  std::vector<std::vector<Task>> batches_;
+  std::vector<std::uint32_t> free_batches_;
+  std::vector<std::uint32_t> inbox_scratch_;
+  std::uint64_t sequence_ = 0;
+  std::uint64_t next_task_id_ = 0;
+  int task_kind_ = 0;
+  Arrival next_arrival_{};
+  bool arrival_pending_ = false;
+  NodeId current_ = 0;
+  SimTime cursor_ = 0;
+  SimulationResult result_;
+};
+
+}  // namespace
+
+SimulationResult simulate(const SimulationConfig& config) {
+  if (config.topology == nullptr) throw InputError("simulate: no topology given");
+  if (config.workload == nullptr) throw InputError("simulate: no workload given");
+  if (config.strategy.info == nullptr) throw InputError("simulate: no strategy given");
+  if (config.cost.tasks_per_message < 1)
+    throw InputError(fmt::format("simulate: tasks_per_message={} cannot carry tasks; accepted: 1 or more",
+                                 config.cost.tasks_per_message));
+  Engine engine(config);
+  return engine.run();
+}
+
+}  // namespace dlbkit

@@ -1,0 +1,144 @@
+#include <dlbkit/strategies/load_update.hpp>
+#include <dlbkit/strategies/rid.hpp>
+
+#include <cassert>
+#include <cmath>
+#include <vector>
+
+namespace dlbkit {
+
+namespace {
+
+enum Kind : std::uint16_t { kLoadUpdate, kLoadRequest, kRequestAck };
+
+struct LoadRequest {
+  std::int64_t amount;
+};
+struct RequestAck {
+  std::int64_t granted;
+};
+
+class Rid final : public Strategy {
+public:
+  explicit Rid(const Parameters& p)
+      : l_low_(p.real("l_low")),
+        l_limit_auto_(p.is_auto("l_low")),
+        l_threshold_(p.real("l_threshold")),
+        delta_min_(p.integer("delta_min")),
+        retry_on_update_(p.boolean("retry_on_update")),
+        update_(p.real("u")) {}
+
+  void on_start(NodeContext& ctx) override {
+    // Table II: L_LOW = 1 + L_LIMIT/10. We take L_LIMIT as the node's initial load, which
+    // for the artificial workload is the granularity g (every node starts with g tasks).
+    if (l_limit_auto_) l_low_ = 1.0 + static_cast<double>(ctx.load()) / 10.0;
+    neighbor_load_.assign(ctx.neighbors().size(), 0);
+    update_.update_neighbors(ctx, kLoadUpdate);
+    balance(ctx);
+  }
+
+  void on_load_change(NodeContext& ctx) override {
+    update_.update_neighbors(ctx, kLoadUpdate);
+    balance(ctx);
+  }
+
+  void on_message(NodeContext& ctx, NodeId from, const Message& m) override {
+    switch (m.kind) {
+      case kLoadUpdate: {
+        const int k = neighbor_index(ctx, from);
+        assert(k >= 0);
+        neighbor_load_[static_cast<std::size_t>(k)] = m.as<LoadUpdate>().load;
+        if (retry_on_update_) balance(ctx);
+        break;
+      }
+      case kLoadRequest: {
+        // III-C: fulfil a request only up to half of the current load; only queued
+        // (not executing) tasks can move.
+        const std::int64_t asked = m.as<LoadRequest>().amount;
+        std::int64_t granted = std::min({asked, ctx.load() / 2, ctx.migratable()});
+        if (granted < 0) granted = 0;
+        ctx.send(from, Message::make(kRequestAck, RequestAck{granted}));
+        if (granted > 0) ctx.migrate(from, granted);
+        break;
+      }
+      case kRequestAck:
+        --pending_acks_;
+        expected_tasks_ += m.as<RequestAck>().granted;
+        if (!outstanding()) balance(ctx);
+        break;
+      default:
+        assert(false && "unknown RID message kind");
+    }
+  }
+
+  void on_tasks_arrived(NodeContext&, NodeId, std::int64_t count) override { expected_tasks_ -= count; }
+
+private:
+  // No new requests while earlier ones are unanswered or their tasks are still on the way.
+  bool outstanding() const { return pending_acks_ > 0 || expected_tasks_ > 0; }
+
+  void balance(NodeContext& ctx) {
+    const auto l_p = static_cast<double>(ctx.load());
+    if (l_p >= l_low_ || outstanding()) return;
+    const std::size_t K = neighbor_load_.size();
+    double sum = l_p;
+    for (std::int64_t l : neighbor_load_) sum += static_cast<double>(l);
+    const double average = sum / static_cast<double>(K + 1);  // eq. (8)
+    if (average - l_p <= l_threshold_) return;                 // eq. (16)
+    double surplus = 0;                                        // H_p, eq. (11) with h_k of (17)
+    for (std::int64_t l : neighbor_load_)
+      if (static_cast<double>(l) > average) surplus += static_cast<double>(l) - average;
+    if (surplus <= 0) return;
+    const auto nb = ctx.neighbors();
+    for (std::size_t k = 0; k < K; ++k) {
+      const auto l_k = static_cast<double>(neighbor_load_[k]);
+      if (l_k <= average) continue;
+      const double delta = (average - l_p) * (l_k - average) / surplus;  // eq. (18)
+      const auto amount = static_cast<std::int64_t>(std::floor(delta));
+      if (amount < delta_min_) continue;
+      ctx.send(nb[k], Message::make(kLoadRequest, LoadRequest{amount}));
+      ++pending_acks_;
+    }
+  }
+
+  double l_low_;
+  bool l_limit_auto_;
+  double l_threshold_;
+  std::int64_t delta_min_;
+  bool retry_on_update_;
+  LoadUpdatePolicy update_;
+  std::vector<std::int64_t> neighbor_load_;
+  int pending_acks_ = 0;
+  std::int64_t expected_tasks_ = 0;
+};
+
+}  // namespace
+
+StrategyInfo rid_strategy_info() {
+  return StrategyInfo{
+      .name = "rid",
+      .description = "Receiver Initiated Diffusion: underloaded nodes request tasks from above-average neighbours",
+      .source = "WLR93 Sec. III-C, III-F, Table II",
+      .params =
+          {
+              {.name = "l_low", .type = ParamType::real, .default_value = "auto",
+               .description = "L_LOW: balance when the own load drops below it; auto = 1 + L_LIMIT/10 with "
+                              "L_LIMIT the node's initial load",
+               .min = 0, .allow_inf = true, .allow_auto = true},
+              {.name = "l_threshold", .type = ParamType::real, .default_value = "1",
+               .description = "L_threshold of eq. (16): minimum deficiency below the domain average", .min = 0},
+              {.name = "delta_min", .type = ParamType::integer, .default_value = "1",
+               .description = "delta_MIN: smallest request sent to one neighbour", .min = 1},
+              {.name = "u", .type = ParamType::real, .default_value = "0.9",
+               .description = "load update factor of Sec. III-F (report when the load changes by factor u)",
+               .min = 1e-9, .max = 1},
+              {.name = "retry_on_update", .type = ParamType::boolean, .default_value = "false",
+               .description = "also rebalance when a neighbour's update arrives (not in WLR93, which triggers "
+                              "on the own load only)"},
+          },
+      .message_kinds = {"load_update", "load_request", "request_ack"},
+      .create = [](const Parameters& p) { return std::make_unique<Rid>(p); },
+  };
+}
+
+}  // namespace dlbkit

@@ -1,0 +1,290 @@
+#include "conservation.hpp"
+
+#include <dlbkit/error.hpp>
+#include <dlbkit/sim/experiment.hpp>
+#include <dlbkit/sim/simulator.hpp>
+#include <dlbkit/strategies/builtin.hpp>
+#include <dlbkit/topology/topology.hpp>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+using namespace dlbkit;
+using dlbkit::test::ConservationObserver;
+
+namespace {
+
+// A hostile strategy for the engine: on timers it ships random amounts to random nodes,
+// near or far, and pings random nodes, a bounded number of times.
+class Chaos final : public Strategy {
+public:
+  void on_start(NodeContext& ctx) override { ctx.set_timer(static_cast<SimTime>(ctx.rng().below(2000)) * kMicrosecond, 0); }
+  void on_timer(NodeContext& ctx, std::uint64_t) override {
+    const auto n = static_cast<NodeId>(ctx.topology().size());
+    const NodeId to = static_cast<NodeId>(ctx.rng().below(n));
+    if (to != ctx.self()) {
+      ctx.migrate(to, static_cast<std::int64_t>(ctx.rng().below(static_cast<std::uint64_t>(ctx.migratable() + 2))));
+      ctx.send(to, Message::make(0, std::int64_t{1}));
+    }
+    if (++rounds_ < 40) ctx.set_timer(static_cast<SimTime>(1 + ctx.rng().below(3000)) * kMicrosecond, 0);
+  }
+  void on_message(NodeContext& ctx, NodeId from, const Message&) override {
+    if (ctx.migratable() > 3) ctx.migrate(from, 1);
+  }
+
+private:
+  int rounds_ = 0;
+};
+
+const StrategyInfo kChaosInfo{.name = "chaos",
+                              .description = "test only",
+                              .source = "test",
+                              .message_kinds = {"ping"},
+                              .create = [](const Parameters&) { return std::make_unique<Chaos>(); }};
+
+// Tasks that spawn children when they complete, and arrivals from outside over time.
+class Dynamic final : public Workload {
+public:
+  void initial_tasks(const Topology& t, const CostModel&, Rng& rng, TaskSink& sink) override {
+    for (int i = 0; i < 20; ++i)
+      sink.add(static_cast<NodeId>(rng.below(t.size())), static_cast<SimTime>(1 + rng.below(900)) * kMicrosecond, 2);
+    nodes_ = t.size();
+  }
+  void on_completed(const Task& done, NodeId node, Rng& rng, TaskSink& sink) override {
+    if (done.tag == 0) return;
+    for (int c = 0; c < 2; ++c) sink.add(node, static_cast<SimTime>(1 + rng.below(700)) * kMicrosecond, done.tag - 1);
+  }
+  std::optional<Arrival> next_arrival(SimTime now, Rng& rng) override {
+    if (arrivals_++ == 60) return std::nullopt;
+    return Arrival{now + static_cast<SimTime>(rng.exponential(1.0 / 200e3)), static_cast<NodeId>(rng.below(nodes_)),
+                   static_cast<SimTime>(1 + rng.below(500)) * kMicrosecond, 1};
+  }
+
+private:
+  std::size_t nodes_ = 1;
+  int arrivals_ = 0;
+};
+
+StrategyChoice choose(const std::string& name, std::map<std::string, std::string> params = {}) {
+  return builtin_strategies().configure(name, params);
+}
+
+std::unique_ptr<Workload> artificial(long long g) {
+  return builtin_workloads().configure("artificial", {{"granularity", std::to_string(g)}}).create();
+}
+
+}  // namespace
+
+TEST(Simulator, EveryTaskIsExecutedExactlyOnce) {
+  const std::vector<std::string> topologies = {"hypercube:3", "hypercube:5", "torus:4x4", "mesh:3x5", "ring:7",
+                                               "tree:binary:4", "complete:6", "odd:3", "bisectional:5"};
+  const std::vector<std::pair<std::string, std::map<std::string, std::string>>> costs = {
+      {"ideal", {}},
+      {"ipsc2", {}},
+      {"ipsc2", {{"latency", "2s"}}},  // every piece of load information is stale on arrival
+      {"ipsc2", {{"tasks_per_message", "3"}, {"poll_interval", "0"}}},
+      {"ideal", {{"poll_interval", "50us"}, {"handle_cost", "20us"}, {"per_hop", "1ms"}}},
+  };
+  Rng pick(2024);
+  int runs = 0;
+  for (const auto& spec : topologies) {
+    const Topology topology = parse_topology(spec);
+    for (const auto& [preset, overrides] : costs) {
+      for (const auto& strategy : {choose("none"), choose("rid"), choose("rid", {{"l_low", "inf"}, {"u", "1"}}),
+                                   choose("rid", {{"retry_on_update", "true"}}), StrategyChoice{&kChaosInfo, {}}}) {
+        ConservationObserver check;
+        auto workload = pick.below(3) == 0 ? std::unique_ptr<Workload>(std::make_unique<Dynamic>())
+                                           : artificial(static_cast<long long>(1 + pick.below(40)));
+        SimulationConfig config{.topology = &topology,
+                                .strategy = strategy,
+                                .workload = workload.get(),
+                                .cost = make_cost_model(preset, overrides),
+                                .seed = pick.next(),
+                                .observers = {&check}};
+        const SimulationResult r = simulate(config);
+        SCOPED_TRACE(spec + " " + preset + " " + strategy.name());
+        check.expect_all_done();
+        EXPECT_EQ(r.tasks_completed, r.tasks_created);
+        EXPECT_EQ(r.tasks_completed, check.completed());
+        std::uint64_t executed = 0;
+        for (const NodeStats& n : r.nodes) executed += n.tasks_executed;
+        EXPECT_EQ(executed, r.tasks_completed);
+        ++runs;
+      }
+    }
+  }
+  EXPECT_EQ(runs, 9 * 5 * 5);
+}
+
+TEST(Simulator, SameInputsGiveByteIdenticalJson) {
+  const auto run = [](std::uint64_t seed) {
+    const ExperimentSetup setup{.topology = parse_topology("hypercube:4"),
+                                .strategy = choose("rid"),
+                                .workload = builtin_workloads().configure("artificial", {{"granularity", "30"}}),
+                                .cost = make_cost_model("ipsc2"),
+                                .seed = seed};
+    nlohmann::json j = to_json(setup, run_experiment(setup), true);
+    j.erase("wall_seconds");  // wall-clock fields are the only ones allowed to differ
+    j.erase("events_per_second");
+    return j.dump();
+  };
+  EXPECT_EQ(run(5), run(5));
+  EXPECT_NE(run(5), run(6));
+}
+
+TEST(Simulator, BusyNodeHandlesMessagesAtPollPoints) {
+  // Node 0 runs one 1 ms task; node 1 sends it a message at time 0 that arrives after
+  // 30 us. With polls every 100 us of execution, node 0 handles it at 100 us, and the
+  // 20 us of handling delays the task's completion to 1.02 ms.
+  struct Recorder final : Strategy {
+    SimTime* handled_at;
+    explicit Recorder(SimTime* h) : handled_at(h) {}
+    void on_start(NodeContext& ctx) override {
+      if (ctx.self() == 1) ctx.send(0, Message::make(0, 0));
+    }
+    void on_message(NodeContext& ctx, NodeId, const Message&) override { *handled_at = ctx.now(); }
+  };
+  SimTime handled_at = -1;
+  const StrategyInfo info{.name = "recorder", .message_kinds = {"m"}, .create = [&](const Parameters&) {
+                            return std::make_unique<Recorder>(&handled_at);
+                          }};
+  struct OneTask final : Workload {
+    void initial_tasks(const Topology&, const CostModel&, Rng&, TaskSink& sink) override { sink.add(0, kMillisecond); }
+  } workload;
+  const Topology pair = parse_topology("complete:2");
+  const CostModel cost =
+      make_cost_model("ideal", {{"poll_interval", "100us"}, {"latency", "30us"}, {"handle_cost", "20us"}});
+  const SimulationResult r = simulate({.topology = &pair, .strategy = {&info, {}}, .workload = &workload, .cost = cost});
+  EXPECT_EQ(handled_at, 100 * kMicrosecond + 20 * kMicrosecond);  // now() after the handling cost
+  EXPECT_EQ(r.makespan, kMillisecond + 20 * kMicrosecond);
+  EXPECT_EQ(r.nodes[0].overhead, 20 * kMicrosecond);
+  EXPECT_EQ(r.nodes[0].busy, kMillisecond);
+}
+
+TEST(Simulator, IdleNodeHandlesMessagesAtOnceAndSendingCostsTime) {
+  // Node 0 has no task: a message arriving at 30 us is handled at once (now = 30 + 20 us).
+  // Node 1 pays 5 us to send before it starts its own 1 ms task.
+  struct Recorder final : Strategy {
+    SimTime* handled_at;
+    explicit Recorder(SimTime* h) : handled_at(h) {}
+    void on_start(NodeContext& ctx) override {
+      if (ctx.self() == 1) ctx.send(0, Message::make(0, 0));
+    }
+    void on_message(NodeContext& ctx, NodeId, const Message&) override { *handled_at = ctx.now(); }
+  };
+  SimTime handled_at = -1;
+  const StrategyInfo info{.name = "recorder", .message_kinds = {"m"}, .create = [&](const Parameters&) {
+                            return std::make_unique<Recorder>(&handled_at);
+                          }};
+  struct OneTask final : Workload {
+    void initial_tasks(const Topology&, const CostModel&, Rng&, TaskSink& sink) override { sink.add(1, kMillisecond); }
+  } workload;
+  const Topology pair = parse_topology("complete:2");
+  const CostModel cost = make_cost_model(
+      "ideal", {{"poll_interval", "100us"}, {"latency", "30us"}, {"handle_cost", "20us"}, {"send_overhead", "5us"}});
+  const SimulationResult r = simulate({.topology = &pair, .strategy = {&info, {}}, .workload = &workload, .cost = cost});
+  EXPECT_EQ(handled_at, 55 * kMicrosecond);  // sent at 5 us, arrives at 35 us, handled for 20 us
+  EXPECT_EQ(r.makespan, kMillisecond + 5 * kMicrosecond);
+}
+
+TEST(Simulator, TaskMessagesCarryAtMostTasksPerMessageAndCostPerHop) {
+  struct ShipAll final : Strategy {
+    void on_start(NodeContext& ctx) override {
+      if (ctx.self() == 0) ctx.migrate(3, 7);  // node 3 is three hops away on a ring of 6
+    }
+  };
+  const StrategyInfo info{.name = "ship", .create = [](const Parameters&) { return std::make_unique<ShipAll>(); }};
+  struct Seven final : Workload {
+    void initial_tasks(const Topology&, const CostModel&, Rng&, TaskSink& sink) override {
+      for (int i = 0; i < 8; ++i) sink.add(0, kMillisecond);
+    }
+  } workload;
+  const Topology ring = parse_topology("ring:6");
+  const CostModel cost = make_cost_model(
+      "ideal", {{"tasks_per_message", "3"}, {"latency", "100us"}, {"per_hop", "50us"}, {"per_task", "10us"}});
+  ConservationObserver check;
+  const SimulationResult r =
+      simulate({.topology = &ring, .strategy = {&info, {}}, .workload = &workload, .cost = cost, .observers = {&check}});
+  check.expect_all_done();
+  EXPECT_EQ(r.tasks_transferred, 7u);
+  EXPECT_EQ(r.messages_by_kind.back(), 3u);  // 3 + 3 + 1 tasks
+  EXPECT_EQ(r.nodes[3].tasks_received, 7u);
+  // All three messages leave at 0 (no send overhead): the one-task batch is the lightest
+  // and arrives first, at 100 + 2 * 50 + 10 us; node 3 then runs the seven tasks back to back.
+  EXPECT_EQ(r.makespan, 210 * kMicrosecond + 7 * kMillisecond);
+}
+
+TEST(Simulator, ConfigErrorsAreReported) {
+  const Topology t = parse_topology("ring:3");
+  auto w = artificial(2);
+  EXPECT_THROW(simulate({.topology = nullptr, .strategy = choose("none"), .workload = w.get()}), InputError);
+  EXPECT_THROW(simulate({.topology = &t, .strategy = choose("none"), .workload = nullptr}), InputError);
+  EXPECT_THROW(make_cost_model("ipsc3"), InputError);
+  EXPECT_THROW(make_cost_model("ipsc2", {{"latency", "-1us"}}), InputError);
+  EXPECT_THROW(make_cost_model("ipsc2", {{"tasks_per_message", "0"}}), InputError);
+  EXPECT_THROW(make_cost_model("ipsc2", {{"bandwidth", "1"}}), InputError);
+}
+
+TEST(Simulator, EventLimitStopsARunawayStrategy) {
+  struct PingPong final : Strategy {  // keeps bouncing its tasks and never lets them run
+    void on_start(NodeContext& ctx) override { bounce(ctx); }
+    void on_tasks_arrived(NodeContext& ctx, NodeId, std::int64_t) override { bounce(ctx); }
+    static void bounce(NodeContext& ctx) { ctx.migrate(ctx.self() ^ 1u, ctx.migratable()); }
+  };
+  const StrategyInfo info{.name = "pingpong", .create = [](const Parameters&) { return std::make_unique<PingPong>(); }};
+  struct Two final : Workload {
+    void initial_tasks(const Topology&, const CostModel&, Rng&, TaskSink& sink) override {
+      sink.add(0, kSecond);
+      sink.add(0, kSecond);
+    }
+  } workload;
+  const Topology pair = parse_topology("complete:2");
+  SimulationConfig config{.topology = &pair, .strategy = {&info, {}}, .workload = &workload,
+                          .cost = make_cost_model("ipsc2"), .event_limit = 10000};
+  EXPECT_THROW(simulate(config), std::runtime_error);
+}
+
+TEST(Experiment, RidBeatsNobalOnTheWlr93Workload) {
+  // WLR93 Table IV setting; the paper measured a speedup of 1.50 over NOBAL.
+  for (std::uint64_t seed : {1, 2, 3}) {
+    const ExperimentSetup setup{.topology = parse_topology("hypercube:5"),
+                                .strategy = choose("rid"),
+                                .workload = builtin_workloads().configure("artificial", {{"granularity", "100"}}),
+                                .cost = make_cost_model("ipsc2"),
+                                .seed = seed};
+    const ExperimentResult r = run_experiment(setup);
+    EXPECT_GT(r.speedup, 1.2) << "seed " << seed;
+    EXPECT_GT(r.pi, 0.3) << "seed " << seed;
+    EXPECT_GT(r.balanced.tasks_transferred, 0u);
+    EXPECT_EQ(r.nobal.tasks_transferred, 0u);
+    EXPECT_EQ(r.nobal.total_work, r.balanced.total_work);  // the same tasks in both runs
+    EXPECT_LT(r.optimal, to_seconds(r.balanced.makespan));
+  }
+}
+
+TEST(Workload, ArtificialMatchesTable3) {
+  // g tasks per node; L = 2.5e7 N loops in expectation (8e8 at N = 32).
+  struct Sum final : Observer {
+    std::vector<std::uint64_t> per_node = std::vector<std::uint64_t>(32);
+    SimTime work = 0;
+    void on_task_created(NodeId n, const Task& t, SimTime) override {
+      ++per_node[n];
+      work += t.work;
+    }
+  };
+  const Topology cube = parse_topology("hypercube:5");
+  double total_loops = 0;
+  const int runs = 100;
+  for (int seed = 1; seed <= runs; ++seed) {
+    Sum sum;
+    auto w = artificial(100);
+    simulate({.topology = &cube, .strategy = choose("none"), .workload = w.get(),
+              .cost = make_cost_model("ideal"), .seed = static_cast<std::uint64_t>(seed), .observers = {&sum}});
+    for (auto c : sum.per_node) EXPECT_EQ(c, 100u);
+    total_loops += static_cast<double>(sum.work) / 1300.0;
+  }
+  // One run's total has a standard deviation of about 0.82e8 loops (32 node loads uniform
+  // in (0, 5e7)), so the mean of 100 runs is within 3 sigma = 0.25e8 of 8e8.
+  // (Table III's data sets total 7.97e8 to 8.24e8.)
+  EXPECT_NEAR(total_loops / runs, 8e8, 0.25e8);
+}
