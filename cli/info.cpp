@@ -23,7 +23,7 @@ void print_components(const char* title, const std::vector<Info>& items) {
     fmt::print("  {:<18} {}\n", item.name, item.description);
     if (!item.source.empty()) fmt::print("  {:<18} source: {}\n", "", item.source);
     for (const ParamSpec& p : item.params)
-      fmt::print("  {:<18}   {}={:<8} {} ({})\n", "", p.name, p.default_value, p.description, p.accepted());
+      fmt::print("  {:<18}   {:<22} {} ({})\n", "", p.name + "=" + p.default_value, p.description, p.accepted());
   }
 }
 
@@ -36,10 +36,10 @@ Run add_list(CLI::App& app) {
       ->check(CLI::IsMember({"strategies", "workloads", "cost-models", "topologies", "all"}));
   return [what] {
     const bool all = *what == "all";
-    if (all || *what == "strategies") print_components("strategies (-p name=value):", builtin_strategies().all());
-    if (all || *what == "workloads") print_components("workloads (-w name=value):", builtin_workloads().all());
+    if (all || *what == "strategies") print_components("strategies (-p/--param name=value):", builtin_strategies().all());
+    if (all || *what == "workloads") print_components("workloads (--workload-param name=value):", builtin_workloads().all());
     if (all || *what == "cost-models") {
-      fmt::print("cost models (-c name=value overrides a field):\n");
+      fmt::print("cost models (--cost-param name=value overrides a field):\n");
       for (const auto& p : cost_model_presets()) {
         fmt::print("  {:<18} {}\n", p.name, p.description);
         fmt::print("  {:<18}   {}\n", "", make_cost_model(p.name).to_json().dump());

@@ -6,7 +6,9 @@
 #include <dlbkit/sim/experiment.hpp>
 #include <dlbkit/strategies/builtin.hpp>
 
+#include <charconv>
 #include <fmt/format.h>
+#include <limits>
 #include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -22,6 +24,16 @@ std::map<std::string, std::string> assignments(const std::vector<std::string>& i
     if (!out.emplace(name, value).second) throw InputError(fmt::format("{}: '{}' is given twice", what, name));
   }
   return out;
+}
+
+std::uint64_t parse_seed(const std::string& text) {
+  std::uint64_t seed = 0;
+  const char* last = text.data() + text.size();
+  auto [end, ec] = std::from_chars(text.data(), last, seed);
+  if (ec != std::errc() || end != last || text.empty())
+    throw InputError(fmt::format("--seed: '{}' is not accepted; accepted: an integer from 0 to {}", text,
+                                 std::numeric_limits<std::uint64_t>::max()));
+  return seed;
 }
 
 void print_report(const ExperimentSetup& s, const ExperimentResult& r) {
@@ -55,7 +67,7 @@ Run add_simulate(CLI::App& app) {
     std::string strategy, topology, workload = "artificial", cost = "ipsc2";
     std::vector<std::string> params, workload_params, cost_params;
     long long granularity = 0;
-    std::uint64_t seed = 1;
+    std::string seed = "1";
     bool json = false, per_node = false;
   };
   auto o = std::make_shared<Options>();
@@ -64,15 +76,16 @@ Run add_simulate(CLI::App& app) {
   cmd->add_option("-t,--topology", o->topology, "topology spec, e.g. hypercube:5")->required();
   cmd->add_option("-w,--workload", o->workload, "workload name (dlbkit list workloads)")->capture_default_str();
   cmd->add_option("--workload-param", o->workload_params, "workload parameter name=value (repeatable)");
-  cmd->add_option("-g,--granularity", o->granularity, "tasks per node: the workload's granularity parameter");
+  auto* granularity =
+      cmd->add_option("-g,--granularity", o->granularity, "tasks per node: the workload's granularity parameter");
   cmd->add_option("-c,--cost", o->cost, "cost model preset (dlbkit list cost-models)")->capture_default_str();
   cmd->add_option("--cost-param", o->cost_params, "override a cost model field, e.g. latency=500us (repeatable)");
-  cmd->add_option("--seed", o->seed, "random seed: the same seed gives the same run")->capture_default_str();
+  cmd->add_option("--seed", o->seed, "random seed, 0 to 2^64-1: the same seed gives the same run")->capture_default_str();
   cmd->add_flag("--json", o->json, "print one JSON document with the inputs and the figures");
   cmd->add_flag("--per-node", o->per_node, "with --json: list each node's busy, overhead and idle time");
-  return [o] {
+  return [o, granularity] {
     auto wparams = assignments(o->workload_params, "--workload-param");
-    if (o->granularity != 0) {
+    if (granularity->count() > 0) {
       if (wparams.count("granularity")) throw InputError("granularity is given both by --granularity and --workload-param");
       wparams["granularity"] = std::to_string(o->granularity);
     }
@@ -81,7 +94,7 @@ Run add_simulate(CLI::App& app) {
         .strategy = builtin_strategies().configure(o->strategy, assignments(o->params, "--param")),
         .workload = builtin_workloads().configure(o->workload, wparams),
         .cost = make_cost_model(o->cost, assignments(o->cost_params, "--cost-param")),
-        .seed = o->seed,
+        .seed = parse_seed(o->seed),
     };
     const ExperimentResult result = run_experiment(setup);
     if (o->json) fmt::print("{}\n", to_json(setup, result, o->per_node).dump(2));

@@ -40,4 +40,9 @@ std::string format_duration(SimTime t) {
   return fmt::format("{}ns", t);
 }
 
+std::string exact_duration(SimTime t) {
+  const std::string human = format_duration(t);
+  return t >= 0 && parse_duration(human, "duration") == t ? human : fmt::format("{}ns", t);
+}
+
 }  // namespace dlbkit

@@ -53,7 +53,7 @@ CostModel ipsc2() {
 nlohmann::json CostModel::to_json() const {
   nlohmann::json j;
   j["name"] = name;
-  for (const Field& f : kFields) j[f.name] = format_duration(this->*(f.member));
+  for (const Field& f : kFields) j[f.name] = exact_duration(this->*(f.member));
   j["tasks_per_message"] = tasks_per_message;
   return j;
 }

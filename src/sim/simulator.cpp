@@ -51,6 +51,7 @@ struct Node {
   SimTime segment_start = 0;  // when `current` last resumed
   Task current{};
   std::int64_t notified_load = 0;
+  SimTime overhead_until = 0;        // end of the latest overhead spell
   std::vector<std::uint32_t> inbox;  // in-flight slots arrived and not yet handled
   std::deque<Task> queue;            // pending, front executes next
   NodeStats stats;
@@ -75,6 +76,7 @@ public:
     result_.message_kinds = config.strategy.info->message_kinds;
     result_.message_kinds.push_back("task_transfer");
     task_kind_ = static_cast<int>(result_.message_kinds.size() - 1);
+    instant_limit_ = std::max<std::uint64_t>(10'000'000, 64 * (topology_.edge_count() + n));
     result_.messages_by_kind.assign(result_.message_kinds.size(), 0);
     result_.nodes.reserve(n);
   }
@@ -94,13 +96,23 @@ public:
       Node& node = nodes_[e.node];
       if (e.type() == EventType::wake && e.ref != node.wake_version) continue;  // superseded
       if (++result_.events > config_.event_limit) fail_event_limit(e.time);
+      if (e.time != instant_) {
+        instant_ = e.time;
+        instant_events_ = 0;
+      } else if (++instant_events_ > instant_limit_) {
+        fail_time_stands_still(e.time);
+      }
       switch (e.type()) {
         case EventType::delivery: deliver(e.node, e.ref, e.time); break;
         case EventType::wake: wake(e.node, e.time); break;
         case EventType::arrival: arrive(e.time); break;
       }
     }
-    for (const Node& node : nodes_) result_.nodes.push_back(node.stats);
+    for (Node& node : nodes_) {
+      // The run ends with the last task; overhead spent after it is not part of the run.
+      node.stats.overhead -= std::max<SimTime>(0, node.overhead_until - result_.makespan);
+      result_.nodes.push_back(node.stats);
+    }
     result_.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
     return std::move(result_);
   }
@@ -340,7 +352,8 @@ private:
     }
     node.poll_scheduled = false;
     if (cursor_ > t) {
-      nodes_[v].stats.overhead += cursor_ - t;
+      node.stats.overhead += cursor_ - t;
+      node.overhead_until = cursor_;
       node.mode = Mode::overhead;
       schedule_wake(v, cursor_);
       return;
@@ -361,6 +374,14 @@ private:
     } else {
       node.mode = Mode::idle;
     }
+  }
+
+  [[noreturn]] void fail_time_stands_still(SimTime t) const {
+    throw std::runtime_error(fmt::format(
+        "simulation of strategy {} stopped at simulated time {}: {} events happened without time passing, so the "
+        "strategy is moving tasks or messages back and forth in zero time; give the cost model a nonzero latency "
+        "or handle_cost",
+        config_.strategy.name(), format_duration(t), instant_limit_));
   }
 
   [[noreturn]] void fail_event_limit(SimTime t) const {
@@ -393,6 +414,11 @@ private:
   bool arrival_pending_ = false;
   NodeId current_ = 0;
   SimTime cursor_ = 0;
+  // Zero-time livelock guard: far more events at one instant than a start-up broadcast of
+  // every node to every neighbour can produce.
+  SimTime instant_ = -1;
+  std::uint64_t instant_events_ = 0;
+  std::uint64_t instant_limit_ = 0;
   SimulationResult result_;
 };
 

@@ -244,6 +244,28 @@ TEST(Simulator, EventLimitStopsARunawayStrategy) {
   EXPECT_THROW(simulate(config), std::runtime_error);
 }
 
+TEST(Simulator, ZeroTimeLivelockIsReportedNotRunForever) {
+  // Two nodes hand their tasks back and forth on arrival; with free, instant messages
+  // simulated time never advances.
+  struct Juggle final : Strategy {
+    void on_tasks_arrived(NodeContext& ctx, NodeId from, std::int64_t) override { ctx.migrate(from, ctx.migratable()); }
+    void on_start(NodeContext& ctx) override { ctx.migrate(ctx.self() ^ 1u, ctx.migratable()); }
+  };
+  const StrategyInfo info{.name = "juggle", .create = [](const Parameters&) { return std::make_unique<Juggle>(); }};
+  struct Some final : Workload {
+    void initial_tasks(const Topology&, const CostModel&, Rng&, TaskSink& sink) override {
+      for (int i = 0; i < 4; ++i) sink.add(0, kSecond);
+    }
+  } workload;
+  const Topology pair = parse_topology("complete:2");
+  try {
+    simulate({.topology = &pair, .strategy = {&info, {}}, .workload = &workload, .cost = make_cost_model("ideal")});
+    FAIL() << "the livelock was not detected";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("without time passing"), std::string::npos) << e.what();
+  }
+}
+
 TEST(Experiment, RidBeatsNobalOnTheWlr93Workload) {
   // WLR93 Table IV setting; the paper measured a speedup of 1.50 over NOBAL.
   for (std::uint64_t seed : {1, 2, 3}) {

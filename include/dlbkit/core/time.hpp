@@ -21,7 +21,10 @@ constexpr double to_seconds(SimTime t) { return static_cast<double>(t) / static_
 /// Throws InputError naming `what` and the accepted forms for anything else or a negative value.
 SimTime parse_duration(const std::string& text, const std::string& what);
 
-/// "1.3us", "25ms", "66.3s": the shortest exact-enough human form.
+/// "1.3us", "25ms", "66.3s": a short human form (4 significant digits).
 std::string format_duration(SimTime t);
+/// The human form when it reads back exactly, else the nanoseconds ("123456ns"): for
+/// output that must rerun the same run.
+std::string exact_duration(SimTime t);
 
 }  // namespace dlbkit

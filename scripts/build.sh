@@ -1,0 +1,7 @@
+#!/usr/bin/env bash
+# Configures and builds dlbkit in build/ (the CLI lands in build/bin/dlbkit).
+# Extra arguments go to the CMake configure step.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release "$@" >/dev/null
+cmake --build build -j "$(nproc)"
