@@ -135,30 +135,42 @@ public:
     push(cursor_ + transit(to, 0), EventType::delivery, to, slot);
   }
 
-  std::int64_t migrate(NodeId to, std::int64_t amount) override {
+  std::int64_t migrate(NodeId to, std::int64_t amount, std::uint32_t max_hops) override {
     assert(to != current_ && to < nodes_.size());
     Node& node = nodes_[current_];
-    const std::int64_t moved = std::clamp<std::int64_t>(amount, 0, static_cast<std::int64_t>(node.queue.size()));
-    const std::int64_t per_message = cost_.tasks_per_message;
-    for (std::int64_t left = moved; left > 0;) {
-      const std::int64_t n = std::min(left, per_message);
-      left -= n;
-      const std::uint32_t batch = new_batch();
-      auto& tasks = batches_[batch];
-      for (std::int64_t i = 0; i < n; ++i) {  // task selection: the most recently queued
-        Task t = node.queue.back();
-        node.queue.pop_back();
-        ++t.hops;
-        for (Observer* o : observers_) o->on_task_migrated(current_, to, t, cursor_);
-        tasks.push_back(t);
+    // Task selection: the most recently queued tasks that may still travel; the ones
+    // passed over go back in their order.
+    std::int64_t moved = 0;
+    while (moved < amount && !node.queue.empty()) {
+      Task t = node.queue.back();
+      node.queue.pop_back();
+      if (t.hops >= max_hops) {
+        passed_over_.push_back(t);
+        continue;
       }
+      ++t.hops;
+      for (Observer* o : observers_) o->on_task_migrated(current_, to, t, cursor_);
+      outgoing_.push_back(t);
+      ++moved;
+    }
+    while (!passed_over_.empty()) {
+      node.queue.push_back(passed_over_.back());
+      passed_over_.pop_back();
+    }
+    const std::size_t per_message = static_cast<std::size_t>(cost_.tasks_per_message);
+    for (std::size_t first = 0; first < outgoing_.size(); first += per_message) {
+      const std::size_t n = std::min(per_message, outgoing_.size() - first);
+      const std::uint32_t batch = new_batch();
+      batches_[batch].assign(outgoing_.begin() + static_cast<std::ptrdiff_t>(first),
+                             outgoing_.begin() + static_cast<std::ptrdiff_t>(first + n));
       cursor_ += cost_.send_overhead;
       ++result_.messages_by_kind[static_cast<std::size_t>(task_kind_)];
       ++nodes_[current_].stats.messages_sent;
       for (Observer* o : observers_) o->on_message_sent(current_, to, task_kind_, cursor_);
       const std::uint32_t slot = new_slot(InFlight{current_, Delivery::tasks, batch, {}});
-      push(cursor_ + transit(to, n), EventType::delivery, to, slot);
+      push(cursor_ + transit(to, static_cast<std::int64_t>(n)), EventType::delivery, to, slot);
     }
+    outgoing_.clear();
     result_.tasks_transferred += static_cast<std::uint64_t>(moved);
     nodes_[current_].stats.tasks_sent += static_cast<std::uint64_t>(moved);
     return moved;
@@ -407,6 +419,7 @@ private:
   std::vector<std::vector<Task>> batches_;
   std::vector<std::uint32_t> free_batches_;
   std::vector<std::uint32_t> inbox_scratch_;
+  std::vector<Task> outgoing_, passed_over_;  // migrate()'s scratch
   std::uint64_t sequence_ = 0;
   std::uint64_t next_task_id_ = 0;
   int task_kind_ = 0;

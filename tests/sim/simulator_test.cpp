@@ -214,6 +214,40 @@ TEST(Simulator, TaskMessagesCarryAtMostTasksPerMessageAndCostPerHop) {
   EXPECT_EQ(r.makespan, 210 * kMicrosecond + 7 * kMillisecond);
 }
 
+TEST(Simulator, MigrateSkipsTasksAtTheirHopLimit) {
+  // Node 0 ships everything to node 1 with a hop limit of 1; node 1 tries to pass it all
+  // on to node 2, but every task has used its one hop, so nothing leaves node 1.
+  struct Forward final : Strategy {
+    void on_start(NodeContext& ctx) override {
+      if (ctx.self() == 0) ctx.migrate(1, 100, 1);
+    }
+    void on_tasks_arrived(NodeContext& ctx, NodeId, std::int64_t) override {
+      if (ctx.self() == 1) moved += ctx.migrate(2, 100, 1);
+    }
+    std::int64_t moved = 0;
+  };
+  std::vector<Forward*> agents;
+  const StrategyInfo info{.name = "forward", .create = [&](const Parameters&) {
+                            auto a = std::make_unique<Forward>();
+                            agents.push_back(a.get());
+                            return a;
+                          }};
+  struct Five final : Workload {
+    void initial_tasks(const Topology&, const CostModel&, Rng&, TaskSink& sink) override {
+      for (int i = 0; i < 5; ++i) sink.add(0, kMillisecond);
+    }
+  } workload;
+  const Topology ring = parse_topology("ring:3");
+  ConservationObserver check;
+  const SimulationResult r = simulate({.topology = &ring, .strategy = {&info, {}}, .workload = &workload,
+                                       .cost = make_cost_model("ipsc2"), .observers = {&check}});
+  check.expect_all_done();
+  EXPECT_EQ(r.nodes[0].tasks_sent, 5u);  // on_start comes before the first task starts
+  EXPECT_EQ(r.nodes[1].tasks_sent, 0u);
+  EXPECT_EQ(r.nodes[1].tasks_executed, 5u);
+  EXPECT_EQ(agents[1]->moved, 0);
+}
+
 TEST(Simulator, ConfigErrorsAreReported) {
   const Topology t = parse_topology("ring:3");
   auto w = artificial(2);

@@ -27,7 +27,7 @@ public:
   SimTime now() const override { return 0; }
   Rng& rng() override { return rng_; }
   void send(NodeId to, const Message& m) override { sent.push_back({to, m}); }
-  std::int64_t migrate(NodeId to, std::int64_t amount) override {
+  std::int64_t migrate(NodeId to, std::int64_t amount, std::uint32_t = kNoHopLimit) override {
     const std::int64_t moved = std::min(amount, migratable());
     migrations.push_back({to, moved});
     load_ -= moved;

@@ -14,6 +14,8 @@
 
 namespace dlbkit {
 
+inline constexpr std::uint32_t kNoHopLimit = 0xFFFFFFFFu;
+
 class NodeContext {
 public:
   virtual NodeId self() const = 0;
@@ -30,9 +32,11 @@ public:
 
   /// Sends a message to any node; a non-neighbour costs its hop count in the simulator.
   virtual void send(NodeId to, const Message& message) = 0;
-  /// Selects up to `amount` migratable tasks and ships them to `to`, as many messages as
-  /// the engine's tasks-per-message allows. Returns how many tasks left.
-  virtual std::int64_t migrate(NodeId to, std::int64_t amount) = 0;
+  /// Selects up to `amount` migratable tasks, the most recently queued first, skipping
+  /// tasks that have already migrated `max_hops` times (GM's hop counter, WLR93 Sec. V),
+  /// and ships them to `to` in as many messages as the engine's tasks-per-message needs.
+  /// Returns how many tasks left.
+  virtual std::int64_t migrate(NodeId to, std::int64_t amount, std::uint32_t max_hops = kNoHopLimit) = 0;
   /// Calls Strategy::on_timer(tag) on this node after `delay`.
   virtual void set_timer(SimTime delay, std::uint64_t tag) = 0;
 
