@@ -31,11 +31,14 @@ struct Event {
 // Something on its way to a node's inbox.
 enum class Delivery : std::uint8_t { message, tasks, timer, local_arrival };
 
+constexpr std::uint32_t kNone = 0xFFFFFFFFu;
+
 struct InFlight {
   NodeId from;
   Delivery type;
   std::uint32_t batch;  // tasks and local_arrival: index into the batch pool
   Message message;      // message: the message; timer: the tag in the body
+  std::uint32_t next = kNone;  // the next slot in the receiver's inbox
 };
 
 enum class Mode : std::uint8_t { idle, running, overhead };
@@ -47,13 +50,14 @@ struct Node {
   bool poll_scheduled = false;  // while running: the pending wake is a poll point
   bool idle_notified = false;
   std::uint32_t wake_version = 0;
+  std::uint32_t inbox_head = kNone;  // arrived and not yet handled: a list through the slots
+  std::uint32_t inbox_tail = kNone;
   SimTime progress = 0;       // work done on `current` when its segment started
   SimTime segment_start = 0;  // when `current` last resumed
   Task current{};
   std::int64_t notified_load = 0;
-  SimTime overhead_until = 0;        // end of the latest overhead spell
-  std::vector<std::uint32_t> inbox;  // in-flight slots arrived and not yet handled
-  std::deque<Task> queue;            // pending, front executes next
+  SimTime overhead_until = 0;  // end of the latest overhead spell
+  std::deque<Task> queue;      // pending, front executes next
   NodeStats stats;
 };
 
@@ -240,7 +244,10 @@ private:
   // poll point, one busy with overhead when that is over.
   void deliver(NodeId v, std::uint32_t slot, SimTime t) {
     Node& node = nodes_[v];
-    node.inbox.push_back(slot);
+    in_flight_[slot].next = kNone;
+    if (node.inbox_tail == kNone) node.inbox_head = slot;
+    else in_flight_[node.inbox_tail].next = slot;
+    node.inbox_tail = slot;
     if (node.mode == Mode::idle) {
       settle(v, t);
     } else if (node.mode == Mode::running && !node.poll_scheduled) {
@@ -312,11 +319,13 @@ private:
   void settle(NodeId v, SimTime t) {
     begin(v, t);
     Node& node = nodes_[v];
-    inbox_scratch_.swap(node.inbox);
     Strategy& agent = *agents_[v];
-    for (std::uint32_t slot : inbox_scratch_) {
+    std::uint32_t slot = node.inbox_head;
+    node.inbox_head = node.inbox_tail = kNone;
+    while (slot != kNone) {
       const InFlight item = in_flight_[slot];
       free_slots_.push_back(slot);
+      slot = item.next;
       switch (item.type) {
         case Delivery::message:
           cursor_ += cost_.handle_cost;
@@ -341,7 +350,6 @@ private:
           break;
       }
     }
-    inbox_scratch_.clear();
     finish(v, t);
   }
 
@@ -418,7 +426,6 @@ private:
   std::vector<std::uint32_t> free_slots_;
   std::vector<std::vector<Task>> batches_;
   std::vector<std::uint32_t> free_batches_;
-  std::vector<std::uint32_t> inbox_scratch_;
   std::vector<Task> outgoing_, passed_over_;  // migrate()'s scratch
   std::uint64_t sequence_ = 0;
   std::uint64_t next_task_id_ = 0;
@@ -444,6 +451,7 @@ SimulationResult simulate(const SimulationConfig& config) {
   if (config.cost.tasks_per_message < 1)
     throw InputError(fmt::format("simulate: tasks_per_message={} cannot carry tasks; accepted: 1 or more",
                                  config.cost.tasks_per_message));
+  if (config.strategy.info->check_topology) config.strategy.info->check_topology(*config.topology);
   Engine engine(config);
   return engine.run();
 }

@@ -69,6 +69,9 @@ struct StrategyInfo {
   std::vector<ParamSpec> params;
   std::vector<std::string> message_kinds;  ///< Message::kind indexes this list
   std::function<std::unique_ptr<Strategy>(const Parameters&)> create;
+  /// Where set, throws InputError when the strategy cannot run on the topology, naming the
+  /// topology and what is accepted. simulate() calls it before the run.
+  std::function<void(const Topology&)> check_topology;
 };
 
 using StrategyRegistry = Registry<StrategyInfo>;
