@@ -2,6 +2,7 @@
 // (WLR93's granularity), and heap bytes per pending task at the peak.
 // Target (issue: Foundation): >= 5 M events/s on one core at hypercube:16, < 100 B/task.
 
+#include <dlbkit/apps/workloads.hpp>
 #include <dlbkit/sim/simulator.hpp>
 #include <dlbkit/strategies/builtin.hpp>
 

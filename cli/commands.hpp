@@ -13,6 +13,7 @@ Run add_list(CLI::App& app);
 Run add_topology(CLI::App& app);
 Run add_simulate(CLI::App& app);
 Run add_demo(CLI::App& app);
+Run add_reproduce(CLI::App& app);
 Run add_tardiness(CLI::App& app);
 
 }  // namespace dlbkit::cli

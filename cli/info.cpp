@@ -2,6 +2,7 @@
 
 #include "commands.hpp"
 
+#include <dlbkit/apps/workloads.hpp>
 #include <dlbkit/sim/cost_model.hpp>
 #include <dlbkit/sim/workload.hpp>
 #include <dlbkit/strategies/builtin.hpp>

@@ -1,9 +1,6 @@
-// The registry of every workload dlbkit ships. It lives in the apps layer because it
-// knows the applications' workloads as well as the simulator's own.
-
 #include <dlbkit/apps/bnb_workload.hpp>
+#include <dlbkit/apps/workloads.hpp>
 #include <dlbkit/sim/artificial.hpp>
-#include <dlbkit/sim/workload.hpp>
 
 namespace dlbkit {
 

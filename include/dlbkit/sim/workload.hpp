@@ -59,7 +59,4 @@ struct WorkloadInfo {
 using WorkloadRegistry = Registry<WorkloadInfo>;
 using WorkloadChoice = Choice<WorkloadInfo>;
 
-/// Every workload dlbkit ships. Immutable, built on first use.
-const WorkloadRegistry& builtin_workloads();
-
 }  // namespace dlbkit

@@ -1,0 +1,17 @@
+#pragma once
+/// \file
+/// The registry of every workload dlbkit ships: the simulator's own (`artificial`) and the
+/// applications' (`bnb`). It sits in the apps layer because it knows them all.
+///
+/// ```
+/// auto workload = dlbkit::builtin_workloads().configure("artificial", {{"granularity", "100"}}).create();
+/// ```
+
+#include <dlbkit/sim/workload.hpp>
+
+namespace dlbkit {
+
+/// Immutable, built on first use.
+const WorkloadRegistry& builtin_workloads();
+
+}  // namespace dlbkit

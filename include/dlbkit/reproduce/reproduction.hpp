@@ -1,0 +1,48 @@
+#pragma once
+/// \file
+/// A reproduction regenerates one table or figure of a paper: it runs the experiments,
+/// prints our numbers beside the paper's, and writes CSV and a gnuplot figure.
+///
+/// ```
+/// const auto& table4 = dlbkit::builtin_reproductions().find("wlr93-table4");
+/// dlbkit::ReproductionReport report = table4.run({.out_dir = "out/wlr93-table4", .runs = 10});
+/// std::fputs(report.text.c_str(), stdout);
+/// ```
+
+#include <dlbkit/core/registry.hpp>
+
+#include <functional>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+namespace dlbkit {
+
+struct ReproductionOptions {
+  std::string out_dir;  ///< where CSV and figures go; created if missing
+  int runs = 10;        ///< seeds 1..runs per point (random load distributions)
+  unsigned jobs = 2;    ///< simulations run at once
+};
+
+struct ReproductionReport {
+  std::string text;      ///< the table(s), ours beside the paper's
+  nlohmann::json data;   ///< the same figures, and the inputs
+  std::vector<std::string> files;  ///< CSV and figures written
+};
+
+struct ReproductionInfo {
+  static constexpr const char* kind = "reproduction";
+  std::string name;
+  std::string description;
+  std::string source;
+  std::vector<ParamSpec> params;  ///< none so far; kept for the registry's shape
+  int default_runs = 10;          ///< seeds per point when --runs is not given
+  std::function<ReproductionReport(const ReproductionOptions&)> run;
+};
+
+using ReproductionRegistry = Registry<ReproductionInfo>;
+
+/// Every reproduction dlbkit ships.
+const ReproductionRegistry& builtin_reproductions();
+
+}  // namespace dlbkit

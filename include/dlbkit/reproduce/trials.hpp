@@ -1,0 +1,40 @@
+#pragma once
+/// \file
+/// Running many independent simulations at once, and what reproductions share: CSV and
+/// gnuplot output.
+
+#include <dlbkit/sim/simulator.hpp>
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace dlbkit {
+
+/// Calls f(0) .. f(count - 1), `jobs` at a time on separate threads. Each call must be
+/// independent (simulations are: they share no state). Exceptions propagate.
+void parallel_for(std::size_t count, unsigned jobs, const std::function<void(std::size_t)>& f);
+
+/// One strategy run and NOBAL on the same tasks: makespans in seconds.
+struct Trial {
+  double makespan = 0;
+  double nobal = 0;
+  double optimal = 0;
+  std::uint64_t tasks_transferred = 0;
+  std::uint64_t messages = 0;
+  double speedup() const { return nobal / makespan; }
+  double pi() const { return (nobal - makespan) / (nobal - optimal); }  // WLR93 eq. (36)
+};
+
+/// Writes a CSV file (header line, then rows); throws std::runtime_error naming the path.
+void write_csv(const std::string& path, const std::vector<std::string>& header,
+               const std::vector<std::vector<std::string>>& rows);
+
+/// Runs gnuplot on `script` (which sets its own output file). Throws std::runtime_error
+/// when gnuplot is missing (naming the Debian package gnuplot-nox) or fails.
+void run_gnuplot(const std::string& script_path, const std::string& script);
+
+/// Creates the directory (and parents); throws naming it when it cannot.
+void make_directory(const std::string& path);
+
+}  // namespace dlbkit

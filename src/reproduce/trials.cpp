@@ -1,0 +1,72 @@
+#include <dlbkit/reproduce/trials.hpp>
+
+#include <atomic>
+#include <cstdio>
+#include <exception>
+#include <filesystem>
+#include <fmt/format.h>
+#include <fstream>
+#include <mutex>
+#include <stdexcept>
+#include <thread>
+
+namespace dlbkit {
+
+void parallel_for(std::size_t count, unsigned jobs, const std::function<void(std::size_t)>& f) {
+  std::atomic<std::size_t> next{0};
+  std::exception_ptr error;
+  std::mutex error_mutex;
+  const auto worker = [&] {
+    for (std::size_t i; (i = next.fetch_add(1)) < count;) {
+      try {
+        f(i);
+      } catch (...) {
+        const std::lock_guard lock(error_mutex);
+        if (!error) error = std::current_exception();
+        next = count;  // stop handing out work
+      }
+    }
+  };
+  std::vector<std::thread> threads;
+  for (unsigned j = 1; j < std::max(1u, jobs); ++j) threads.emplace_back(worker);
+  worker();
+  for (auto& t : threads) t.join();
+  if (error) std::rethrow_exception(error);
+}
+
+void write_csv(const std::string& path, const std::vector<std::string>& header,
+               const std::vector<std::vector<std::string>>& rows) {
+  std::ofstream out(path);
+  if (!out) throw std::runtime_error("cannot write " + path);
+  out << fmt::format("{}\n", fmt::join(header, ","));
+  for (const auto& row : rows) out << fmt::format("{}\n", fmt::join(row, ","));
+  if (!out) throw std::runtime_error("cannot write " + path);
+}
+
+void run_gnuplot(const std::string& script_path, const std::string& script) {
+  {
+    std::ofstream out(script_path);
+    out << script;
+    if (!out) throw std::runtime_error("cannot write " + script_path);
+  }
+  const std::string command = fmt::format("gnuplot '{}' 2>&1", script_path);
+  std::FILE* pipe = popen(command.c_str(), "r");
+  if (pipe == nullptr) throw std::runtime_error("cannot start gnuplot");
+  std::string output;
+  char buffer[512];
+  while (std::fgets(buffer, sizeof buffer, pipe) != nullptr) output += buffer;
+  const int status = pclose(pipe);
+  if (status != 0) {
+    if (output.find("not found") != std::string::npos)
+      throw std::runtime_error("gnuplot is not installed (Debian package gnuplot-nox); the CSV files were written");
+    throw std::runtime_error(fmt::format("gnuplot failed on {}: {}", script_path, output));
+  }
+}
+
+void make_directory(const std::string& path) {
+  std::error_code ec;
+  std::filesystem::create_directories(path, ec);
+  if (ec) throw std::runtime_error(fmt::format("cannot create directory {}: {}", path, ec.message()));
+}
+
+}  // namespace dlbkit

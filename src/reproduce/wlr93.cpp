@@ -1,0 +1,327 @@
+// WLR93 reproductions: Table IV and Figs 6-7 (artificial workload on the iPSC/2 model).
+// The paper's figures survive only as captions in our copy of the text; where the paper
+// gives no numbers we print the shape it describes instead.
+
+#include <dlbkit/apps/workloads.hpp>
+#include <dlbkit/reproduce/reproduction.hpp>
+#include <dlbkit/reproduce/trials.hpp>
+#include <dlbkit/reproduce/wlr93.hpp>
+#include <dlbkit/strategies/builtin.hpp>
+
+#include <cmath>
+#include <fmt/format.h>
+#include <map>
+
+namespace dlbkit {
+
+namespace {
+
+struct Column {
+  std::string label;
+  std::string strategy;
+  std::map<std::string, std::string> params;
+};
+
+// The strategies as WLR93 ran them (Table II defaults); alpha = 1 + L_LIMIT/10.
+const std::vector<Column> kStrategies = {
+    {"DEM", "dem", {}},
+    {"RID a", "rid", {}},
+    {"RID inf", "rid", {{"l_low", "inf"}}},
+    {"SID a", "sid", {{"l_low", "auto"}}},
+    {"SID inf", "sid", {}},
+    {"HBM", "hbm", {}},
+    {"GM", "gm", {}},
+};
+
+// One column of each strategy for the figures (the paper does not say which L_LOW).
+const std::vector<Column> kFigureStrategies = {
+    {"DEM", "dem", {}}, {"RID", "rid", {}}, {"SID", "sid", {}}, {"HBM", "hbm", {}}, {"GM", "gm", {}},
+};
+
+struct Table4Paper {
+  double T, pi, transfers, speedup;
+};
+// Table IV, rows T, Pi, delta_total and speedup, for DEM, RID a, RID inf, SID a, SID inf, HBM, GM.
+const Table4Paper kTable4Paper[] = {
+    {43.7, 0.67, 645, 1.52},  {44.1, 0.65, 2862, 1.50}, {44.2, 0.65, 2820, 1.50}, {53.4, 0.38, 3952, 1.24},
+    {49.8, 0.49, 4155, 1.33}, {44.3, 0.65, 6694, 1.50}, {51.8, 0.43, 5324, 1.28},
+};
+constexpr double kPaperOptimal = 32.8, kPaperNobal = 66.3, kPaperOptimalSpeedup = 2.02;
+
+// Mean over seeds 1..runs of every column, plus NOBAL and optimal, at one setting.
+struct Point {
+  double optimal = 0, nobal = 0;
+  std::vector<Trial> mean;      // per column, averaged
+  std::vector<std::vector<Trial>> runs;  // [column][run]
+};
+
+Point measure(const std::string& topology_spec, const WorkloadChoice& workload, const std::vector<Column>& columns,
+              const ReproductionOptions& options) {
+  const Topology topology = parse_topology(topology_spec);
+  const CostModel cost = make_cost_model("ipsc2");
+  std::vector<StrategyChoice> strategies{builtin_strategies().configure("none", {})};
+  for (const Column& c : columns) strategies.push_back(builtin_strategies().configure(c.strategy, c.params));
+
+  const auto runs = static_cast<std::size_t>(options.runs);
+  std::vector<std::vector<SimulationResult>> results(strategies.size(), std::vector<SimulationResult>(runs));
+  parallel_for(strategies.size() * runs, options.jobs, [&](std::size_t i) {
+    const std::size_t s = i / runs, r = i % runs;
+    auto w = workload.create();
+    results[s][r] = simulate({.topology = &topology, .strategy = strategies[s], .workload = w.get(), .cost = cost,
+                              .seed = r + 1});
+  });
+
+  Point p;
+  p.mean.resize(columns.size());
+  p.runs.assign(columns.size(), std::vector<Trial>(runs));
+  for (std::size_t r = 0; r < runs; ++r) {
+    const SimulationResult& nobal = results[0][r];
+    const double optimal = to_seconds(nobal.total_work) / static_cast<double>(topology.size());
+    p.optimal += optimal / static_cast<double>(runs);
+    p.nobal += to_seconds(nobal.makespan) / static_cast<double>(runs);
+    for (std::size_t c = 0; c < columns.size(); ++c) {
+      const SimulationResult& b = results[c + 1][r];
+      Trial t{to_seconds(b.makespan), to_seconds(nobal.makespan), optimal, b.tasks_transferred, b.messages()};
+      p.runs[c][r] = t;
+      Trial& m = p.mean[c];
+      const double n = static_cast<double>(runs);
+      m.makespan += t.makespan / n;
+      m.nobal += t.nobal / n;
+      m.optimal += t.optimal / n;
+      m.tasks_transferred += t.tasks_transferred;
+      m.messages += t.messages;
+    }
+  }
+  for (Trial& m : p.mean) {
+    m.tasks_transferred /= runs;
+    m.messages /= runs;
+  }
+  return p;
+}
+
+WorkloadChoice artificial(long long granularity) {
+  return builtin_workloads().configure("artificial", {{"granularity", std::to_string(granularity)}});
+}
+
+// Mean of per-run ratios, as the paper averages per-run figures.
+double mean_of(const std::vector<Trial>& runs, double (Trial::*f)() const) {
+  double sum = 0;
+  for (const Trial& t : runs) sum += (t.*f)();
+  return sum / static_cast<double>(runs.size());
+}
+
+std::string path_in(const ReproductionOptions& o, const std::string& file) { return o.out_dir + "/" + file; }
+
+ReproductionReport table4(const ReproductionOptions& options) {
+  make_directory(options.out_dir);
+  const Point p = measure("hypercube:5", artificial(100), kStrategies, options);
+  ReproductionReport report;
+  std::string& out = report.text;
+  out += fmt::format("WLR93 Table IV: hypercube:5, artificial workload g = 100, L = 8e8 loops, cost model ipsc2, "
+                     "{} runs (seeds 1..{})\n\n",
+                     options.runs, options.runs);
+  out += fmt::format("{:<22}{:>9}{:>9}", "", "optimal", "NOBAL");
+  for (const Column& c : kStrategies) out += fmt::format("{:>9}", c.label);
+  out += "\n";
+  const auto row = [&](const char* title, double optimal, double nobal, auto ours, const char* format) {
+    out += fmt::format("{:<22}{:>9}{:>9}", title, optimal < 0 ? "" : fmt::format(fmt::runtime(format), optimal),
+                       fmt::format(fmt::runtime(format), nobal));
+    for (std::size_t c = 0; c < kStrategies.size(); ++c) out += fmt::format("{:>9}", fmt::format(fmt::runtime(format), ours(c)));
+    out += "\n";
+  };
+  row("T (s), dlbkit", p.optimal, p.nobal, [&](std::size_t c) { return p.mean[c].makespan; }, "{:.1f}");
+  row("T (s), paper", kPaperOptimal, kPaperNobal, [&](std::size_t c) { return kTable4Paper[c].T; }, "{:.1f}");
+  row("Pi, dlbkit", 1.0, 0.0, [&](std::size_t c) { return mean_of(p.runs[c], &Trial::pi); }, "{:.2f}");
+  row("Pi, paper", 1.0, 0.0, [&](std::size_t c) { return kTable4Paper[c].pi; }, "{:.2f}");
+  row("tasks moved, dlbkit", -1, 0, [&](std::size_t c) { return static_cast<double>(p.mean[c].tasks_transferred); }, "{:.0f}");
+  row("tasks moved, paper", -1, 0, [&](std::size_t c) { return kTable4Paper[c].transfers; }, "{:.0f}");
+  row("speedup, dlbkit", p.nobal / p.optimal, 1.0, [&](std::size_t c) { return mean_of(p.runs[c], &Trial::speedup); }, "{:.2f}");
+  row("speedup, paper", kPaperOptimalSpeedup, 1.0, [&](std::size_t c) { return kTable4Paper[c].speedup; }, "{:.2f}");
+  out += "\nT is the mean makespan; Pi = (T_nobal - T_bal) / (T_nobal - T_op), eq. (36); speedup is over NOBAL.\n"
+         "a = 1 + L_LIMIT/10 (L_LIMIT = the node's initial load, 100 here).\n";
+
+  std::vector<std::vector<std::string>> rows;
+  for (std::size_t c = 0; c < kStrategies.size(); ++c)
+    for (std::size_t r = 0; r < p.runs[c].size(); ++r) {
+      const Trial& t = p.runs[c][r];
+      rows.push_back({kStrategies[c].label, std::to_string(r + 1), fmt::format("{:.4f}", t.optimal),
+                      fmt::format("{:.4f}", t.nobal), fmt::format("{:.4f}", t.makespan),
+                      std::to_string(t.tasks_transferred), std::to_string(t.messages)});
+    }
+  const std::string csv = path_in(options, "wlr93-table4.csv");
+  write_csv(csv, {"strategy", "run", "optimal_s", "nobal_s", "makespan_s", "tasks_transferred", "messages"}, rows);
+  std::vector<std::vector<std::string>> bars;
+  for (std::size_t c = 0; c < kStrategies.size(); ++c)
+    bars.push_back({'"' + kStrategies[c].label + '"', fmt::format("{:.3f}", mean_of(p.runs[c], &Trial::speedup)),
+                    fmt::format("{:.2f}", kTable4Paper[c].speedup)});
+  const std::string bars_csv = path_in(options, "wlr93-table4-speedup.csv");
+  write_csv(bars_csv, {"strategy", "dlbkit", "paper"}, bars);
+  const std::string png = path_in(options, "wlr93-table4.png");
+  run_gnuplot(path_in(options, "wlr93-table4.gp"),
+              fmt::format("set terminal pngcairo size 800,480\nset output '{}'\nset datafile separator ','\n"
+                          "set title 'WLR93 Table IV: speedup over NOBAL, hypercube:5, g = 100'\n"
+                          "set style data histograms\nset style histogram clustered gap 1\nset style fill solid 0.8\n"
+                          "set yrange [0:*]\nset ylabel 'speedup over NOBAL'\nset key top right autotitle columnhead\n"
+                          "plot '{}' using 2:xtic(1) title 'dlbkit', '' using 3 title 'paper'\n",
+                          png, bars_csv));
+  report.files = {csv, bars_csv, png};
+
+  nlohmann::json columns = nlohmann::json::array();
+  for (std::size_t c = 0; c < kStrategies.size(); ++c)
+    columns.push_back({{"label", kStrategies[c].label},
+                       {"strategy", kStrategies[c].strategy},
+                       {"params", kStrategies[c].params},
+                       {"T", p.mean[c].makespan},
+                       {"pi", mean_of(p.runs[c], &Trial::pi)},
+                       {"tasks_transferred", p.mean[c].tasks_transferred},
+                       {"speedup", mean_of(p.runs[c], &Trial::speedup)},
+                       {"paper", {{"T", kTable4Paper[c].T}, {"pi", kTable4Paper[c].pi},
+                                  {"tasks_transferred", kTable4Paper[c].transfers},
+                                  {"speedup", kTable4Paper[c].speedup}}}});
+  report.data = {{"inputs", {{"topology", "hypercube:5"}, {"granularity", 100}, {"cost_model", "ipsc2"},
+                             {"runs", options.runs}}},
+                 {"optimal", p.optimal},
+                 {"nobal", p.nobal},
+                 {"paper", {{"optimal", kPaperOptimal}, {"nobal", kPaperNobal}}},
+                 {"columns", columns}};
+  return report;
+}
+
+// Speedup over NOBAL against one swept variable: Figs 6, 7 and 8. Each point averages
+// over its workloads and, for each, over seeds 1..runs.
+struct SweepPoint {
+  long long x;
+  std::string topology;
+  std::vector<WorkloadChoice> workloads;
+};
+
+struct Sweep {
+  std::string name, title, xlabel;
+  std::vector<SweepPoint> points;
+  bool log_x;
+  std::string paper_shape;
+};
+
+ReproductionReport sweep(const Sweep& s, const ReproductionOptions& options) {
+  make_directory(options.out_dir);
+  ReproductionReport report;
+  std::string& out = report.text;
+  out += s.title + "\n\n" + fmt::format("{:>8}{:>9}", s.xlabel, "optimal");
+  for (const Column& c : kFigureStrategies) out += fmt::format("{:>8}", c.label);
+  out += "\n";
+  std::vector<std::vector<std::string>> rows;
+  nlohmann::json points = nlohmann::json::array();
+  for (const SweepPoint& point : s.points) {
+    double optimal_speedup = 0;
+    std::vector<double> speedup(kFigureStrategies.size());
+    for (const WorkloadChoice& workload : point.workloads) {
+      const Point p = measure(point.topology, workload, kFigureStrategies, options);
+      const double n = static_cast<double>(point.workloads.size());
+      optimal_speedup += p.nobal / p.optimal / n;
+      for (std::size_t c = 0; c < kFigureStrategies.size(); ++c) speedup[c] += mean_of(p.runs[c], &Trial::speedup) / n;
+    }
+    std::vector<std::string> row{std::to_string(point.x), fmt::format("{:.3f}", optimal_speedup)};
+    out += fmt::format("{:>8}{:>9.2f}", point.x, optimal_speedup);
+    nlohmann::json by_strategy;
+    for (std::size_t c = 0; c < kFigureStrategies.size(); ++c) {
+      row.push_back(fmt::format("{:.3f}", speedup[c]));
+      out += fmt::format("{:>8.2f}", speedup[c]);
+      by_strategy[kFigureStrategies[c].label] = speedup[c];
+    }
+    out += "\n";
+    rows.push_back(row);
+    nlohmann::json workloads = nlohmann::json::array();
+    for (const WorkloadChoice& w : point.workloads) workloads.push_back({{"name", w.name()}, {"params", w.params.to_json()}});
+    points.push_back({{s.xlabel, point.x}, {"topology", point.topology}, {"workloads", workloads},
+                      {"optimal_speedup", optimal_speedup}, {"speedup", by_strategy}});
+  }
+  out += fmt::format("\nspeedup over NOBAL, mean over the point's workloads and seeds 1..{}; 'optimal' is NOBAL / "
+                     "(work / N).\npaper: {}\n",
+                     options.runs, s.paper_shape);
+
+  std::vector<std::string> header{s.xlabel, "optimal"};
+  for (const Column& c : kFigureStrategies) header.push_back(c.label);
+  const std::string csv = path_in(options, s.name + ".csv");
+  write_csv(csv, header, rows);
+  const std::string png = path_in(options, s.name + ".png");
+  run_gnuplot(path_in(options, s.name + ".gp"),
+              fmt::format("set terminal pngcairo size 800,480\nset output '{}'\nset datafile separator ','\n"
+                          "set key autotitle columnhead left top\nset title '{}'\nset xlabel '{}'\n"
+                          "set ylabel 'speedup over NOBAL'\nset yrange [0:*]\n{}"
+                          "plot for [i=2:{}] '{}' using 1:i with linespoints\n",
+                          png, s.title, s.xlabel, s.log_x ? "set logscale x 2\n" : "", kFigureStrategies.size() + 2, csv));
+  report.files = {csv, png};
+  report.data = {{"inputs", {{"runs", options.runs}, {"cost_model", "ipsc2"}}}, {"points", points}};
+  return report;
+}
+
+ReproductionReport fig6(const ReproductionOptions& options) {
+  Sweep s{.name = "wlr93-fig6",
+          .title = "WLR93 Fig. 6: speedup vs system size, artificial workload g = 100, L = 2.5e7 N loops, ipsc2",
+          .xlabel = "N",
+          .log_x = true,
+          .paper_shape = "every strategy beats NOBAL; GM and SID are ineffective for small N and improve as N "
+                         "grows, approaching the others (Fig. 6 is given only as a plot; up to N = 64)"};
+  for (int d = 1; d <= 10; ++d) s.points.push_back({1LL << d, "hypercube:" + std::to_string(d), {artificial(100)}});
+  return sweep(s, options);
+}
+
+ReproductionReport fig7(const ReproductionOptions& options) {
+  Sweep s{.name = "wlr93-fig7",
+          .title = "WLR93 Fig. 7: speedup vs granularity (Table III), hypercube:5, L = 8e8 loops, ipsc2",
+          .xlabel = "g",
+          .log_x = true,
+          .paper_shape = "DEM outperforms all others; all perform best at mid granularity (g = 100); HBM and GM "
+                         "degrade at small granularity; RID beats SID (Fig. 7 is given only as a plot)"};
+  for (long long g : {10, 20, 50, 100, 200, 500, 1000}) s.points.push_back({g, "hypercube:5", {artificial(g)}});
+  return sweep(s, options);
+}
+
+// The five "schedule requirements" of Fig. 8, read as five tardiness thresholds on one
+// instance: the optimum and 5, 10, 20 and 30 percent above it.
+ReproductionReport fig8(const ReproductionOptions& options) {
+  Sweep s{.name = "wlr93-fig8",
+          .title = "WLR93 Fig. 8: branch and bound, n = 11, speedup vs task dimension m, hypercube:5, ipsc2",
+          .xlabel = "m",
+          .log_x = false,
+          .paper_shape = "DEM and RID outperform the others; HBM is comparable at coarse grain (m = 9) but suffers "
+                         "at fine grain; every strategy suffers at m = 6, where a task costs about as much to move "
+                         "as to run (Fig. 8 is given only as a plot)"};
+  for (long long m : {6, 7, 8, 9}) {
+    SweepPoint point{m, "hypercube:5", {}};
+    for (const char* slack : {"0", "0.05", "0.1", "0.2", "0.3"})
+      point.workloads.push_back(builtin_workloads().configure(
+          "bnb", {{"m", std::to_string(m)}, {"instance_seed", "1"}, {"slack", slack}}));
+    s.points.push_back(std::move(point));
+  }
+  return sweep(s, options);
+}
+
+}  // namespace
+
+std::vector<ReproductionInfo> wlr93_reproductions() {
+  return {
+      {.name = "wlr93-table4",
+       .description = "artificial loads, g = 100, 32-node iPSC/2: T, Pi, tasks moved, speedup of every strategy",
+       .source = "WLR93 Table IV",
+       .default_runs = 10,
+       .run = table4},
+      {.name = "wlr93-fig6",
+       .description = "speedup over NOBAL vs system size, N = 2..1024",
+       .source = "WLR93 Fig. 6",
+       .default_runs = 10,
+       .run = fig6},
+      {.name = "wlr93-fig7",
+       .description = "speedup over NOBAL vs granularity, g = 10..1000, N = 32",
+       .source = "WLR93 Fig. 7",
+       .default_runs = 10,
+       .run = fig7},
+      {.name = "wlr93-fig8",
+       .description = "branch and bound (n = 11): speedup over NOBAL vs task dimension m = 6..9, mean of 5 thresholds",
+       .source = "WLR93 Fig. 8, Table V",
+       .default_runs = 1,
+       .run = fig8},
+  };
+}
+
+}  // namespace dlbkit

@@ -1,0 +1,140 @@
+#include <dlbkit/strategies/gm.hpp>
+#include <dlbkit/strategies/load_update.hpp>
+
+#include <algorithm>
+#include <cassert>
+#include <vector>
+
+namespace dlbkit {
+
+namespace {
+
+enum Kind : std::uint16_t { kProximity };
+
+struct Proximity {
+  std::int32_t proximity;
+};
+
+// ceil(log2 n) for n >= 1.
+std::uint32_t ceil_log2(std::size_t n) {
+  std::uint32_t bits = 0;
+  while ((std::size_t{1} << bits) < n) ++bits;
+  return bits;
+}
+
+class Gm final : public Strategy {
+public:
+  explicit Gm(const Parameters& p)
+      : lwm_auto_(p.is_auto("lwm")),
+        hwm_auto_(p.is_auto("hwm")),
+        max_hops_auto_(p.is_auto("max_hops")),
+        lwm_(lwm_auto_ ? 0 : p.real("lwm")),
+        hwm_(hwm_auto_ ? 0 : p.real("hwm")),
+        delta_(p.integer("delta")),
+        act_on_proximity_(p.boolean("act_on_proximity")),
+        max_hops_(max_hops_auto_ ? 0 : static_cast<std::uint32_t>(p.integer("max_hops"))) {}
+
+  void on_start(NodeContext& ctx) override {
+    // Table II: LWM = 1 + L_LIMIT/10 with L_LIMIT the node's initial load, as in rid;
+    // HWM = 2 LWM; max_hops = log N, rounded up.
+    if (lwm_auto_) lwm_ = 1.0 + static_cast<double>(ctx.load()) / 10.0;
+    if (hwm_auto_) hwm_ = 2.0 * lwm_;
+    if (max_hops_auto_) max_hops_ = ceil_log2(ctx.topology().size());
+    w_max_ = ctx.topology().diameter();
+    proximity_ = w_max_;  // every node starts at w_max, so only changes need telling
+    neighbor_proximity_.assign(ctx.neighbors().size(), w_max_);
+    update_proximity(ctx);
+    send_load(ctx);
+  }
+
+  void on_load_change(NodeContext& ctx) override {
+    update_proximity(ctx);
+    send_load(ctx);
+  }
+
+  void on_message(NodeContext& ctx, NodeId from, const Message& m) override {
+    assert(m.kind == kProximity);
+    const int k = neighbor_index(ctx, from);
+    assert(k >= 0);
+    neighbor_proximity_[static_cast<std::size_t>(k)] = m.as<Proximity>().proximity;
+    update_proximity(ctx);
+    if (act_on_proximity_) send_load(ctx);
+  }
+
+  void on_tasks_arrived(NodeContext& ctx, NodeId, std::int64_t count) override {
+    // A task keeps moving until it reaches a light node or a node with no lower neighbour.
+    if (light(ctx)) return;
+    const std::size_t k = lowest_neighbor();
+    if (neighbor_proximity_[k] < proximity_) ctx.migrate(ctx.neighbors()[k], count, max_hops_);
+  }
+
+private:
+  bool light(const NodeContext& ctx) const { return static_cast<double>(ctx.load()) < lwm_; }
+  bool heavy(const NodeContext& ctx) const { return static_cast<double>(ctx.load()) > hwm_; }
+
+  // The neighbour of lowest proximity; ties go to the lowest neighbour index.
+  std::size_t lowest_neighbor() const {
+    return static_cast<std::size_t>(std::min_element(neighbor_proximity_.begin(), neighbor_proximity_.end()) -
+                                    neighbor_proximity_.begin());
+  }
+
+  // eq. (5), capped at w_max; a change is told to every neighbour.
+  void update_proximity(NodeContext& ctx) {
+    int p = 0;
+    if (!light(ctx)) {
+      const int nearest = neighbor_proximity_.empty() ? w_max_ : neighbor_proximity_[lowest_neighbor()];
+      p = std::min(nearest + 1, w_max_);
+    }
+    if (p == proximity_) return;
+    proximity_ = p;
+    const Message m = Message::make(kProximity, Proximity{p});
+    for (NodeId n : ctx.neighbors()) ctx.send(n, m);
+  }
+
+  // A heavy node sends delta tasks toward the nearest light node, when there is one.
+  void send_load(NodeContext& ctx) {
+    if (neighbor_proximity_.empty() || !heavy(ctx)) return;
+    const std::size_t k = lowest_neighbor();
+    if (neighbor_proximity_[k] < w_max_) ctx.migrate(ctx.neighbors()[k], delta_, max_hops_);
+  }
+
+  bool lwm_auto_, hwm_auto_, max_hops_auto_;
+  double lwm_, hwm_;
+  std::int64_t delta_;
+  bool act_on_proximity_;
+  std::uint32_t max_hops_;
+  int w_max_ = 0;
+  int proximity_ = 0;
+  std::vector<int> neighbor_proximity_;
+};
+
+}  // namespace
+
+StrategyInfo gm_strategy_info() {
+  return StrategyInfo{
+      .name = "gm",
+      .description = "Gradient Model: heavy nodes send tasks down a proximity map toward the nearest light node",
+      .source = "WLR93 Sec. III-A, V, Table II",
+      .params =
+          {
+              {.name = "lwm", .type = ParamType::real, .default_value = "auto",
+               .description = "Low-Water-Mark: light below it; auto = 1 + L_LIMIT/10 with L_LIMIT the node's "
+                              "initial load, as in rid",
+               .min = 0, .allow_auto = true},
+              {.name = "hwm", .type = ParamType::real, .default_value = "auto",
+               .description = "High-Water-Mark: heavy above it; auto = 2 LWM", .min = 0, .allow_auto = true},
+              {.name = "delta", .type = ParamType::integer, .default_value = "1",
+               .description = "delta: tasks a heavy node sends each time it acts", .min = 1},
+              {.name = "max_hops", .type = ParamType::integer, .default_value = "auto",
+               .description = "most moves of one task (the hop counter of Sec. V); auto = ceil(log2 N)", .min = 1,
+               .allow_auto = true},
+              {.name = "act_on_proximity", .type = ParamType::boolean, .default_value = "false",
+               .description = "a heavy node also sends delta tasks on each proximity message, not only when its "
+                              "own load changes"},
+          },
+      .message_kinds = {"proximity"},
+      .create = [](const Parameters& p) { return std::make_unique<Gm>(p); },
+  };
+}
+
+}  // namespace dlbkit

@@ -1,0 +1,101 @@
+#include <dlbkit/strategies/load_update.hpp>
+#include <dlbkit/strategies/sid.hpp>
+
+#include <cassert>
+#include <cmath>
+#include <vector>
+
+namespace dlbkit {
+
+namespace {
+
+enum Kind : std::uint16_t { kLoadUpdate };
+
+class Sid final : public Strategy {
+public:
+  explicit Sid(const Parameters& p)
+      : l_low_(p.is_auto("l_low") ? 0 : p.real("l_low")),
+        l_limit_auto_(p.is_auto("l_low")),
+        l_threshold_(p.real("l_threshold")),
+        delta_min_(p.integer("delta_min")),
+        update_(p.real("u")) {}
+
+  void on_start(NodeContext& ctx) override {
+    // Table IV's second SID column: L_LOW = 1 + L_LIMIT/10, L_LIMIT the initial load (as RID).
+    if (l_limit_auto_) l_low_ = 1.0 + static_cast<double>(ctx.load()) / 10.0;
+    neighbor_load_.assign(ctx.neighbors().size(), 0);
+    update_.update_neighbors(ctx, kLoadUpdate);
+  }
+
+  void on_load_change(NodeContext& ctx) override { update_.update_neighbors(ctx, kLoadUpdate); }
+
+  void on_message(NodeContext& ctx, NodeId from, const Message& m) override {
+    assert(m.kind == kLoadUpdate);
+    const int k = neighbor_index(ctx, from);
+    assert(k >= 0);
+    const std::int64_t l_k = m.as<LoadUpdate>().load;
+    neighbor_load_[static_cast<std::size_t>(k)] = l_k;
+    // III-B, IV-A 1: SID balances when a neighbour reports a load below L_LOW.
+    if (static_cast<double>(l_k) < l_low_) balance(ctx);
+  }
+
+private:
+  void balance(NodeContext& ctx) {
+    const auto l_p = static_cast<double>(ctx.load());
+    const std::size_t K = neighbor_load_.size();
+    double sum = l_p;
+    for (std::int64_t l : neighbor_load_) sum += static_cast<double>(l);
+    const double average = sum / static_cast<double>(K + 1);  // eq. (8)
+    const double excess = l_p - average;
+    if (excess <= l_threshold_) return;  // eq. (9)
+    double deficiency = 0;               // H_p, eq. (10-11)
+    for (std::int64_t l : neighbor_load_)
+      if (static_cast<double>(l) < average) deficiency += average - static_cast<double>(l);
+    if (deficiency <= 0) return;
+    const auto nb = ctx.neighbors();
+    for (std::size_t k = 0; k < K; ++k) {
+      const auto l_k = static_cast<double>(neighbor_load_[k]);
+      if (l_k >= average) continue;
+      const double delta = excess * (average - l_k) / deficiency;  // eq. (12)
+      const auto amount = static_cast<std::int64_t>(std::floor(delta));
+      if (amount < delta_min_) continue;
+      // What the node sent is known here before the neighbour's next update says so.
+      neighbor_load_[k] += ctx.migrate(nb[k], amount);
+    }
+  }
+
+  double l_low_;
+  bool l_limit_auto_;
+  double l_threshold_;
+  std::int64_t delta_min_;
+  LoadUpdatePolicy update_;
+  std::vector<std::int64_t> neighbor_load_;
+};
+
+}  // namespace
+
+StrategyInfo sid_strategy_info() {
+  return StrategyInfo{
+      .name = "sid",
+      .description = "Sender Initiated Diffusion: overloaded nodes apportion their excess to below-average neighbours",
+      .source = "WLR93 Sec. III-B, III-F, Table II",
+      .params =
+          {
+              {.name = "l_low", .type = ParamType::real, .default_value = "inf",
+               .description = "L_LOW: balance when a neighbour reports a load below it (Table II: inf, i.e. on "
+                              "every update); auto = 1 + L_LIMIT/10 with L_LIMIT the node's initial load, as in rid",
+               .min = 0, .allow_inf = true, .allow_auto = true},
+              {.name = "l_threshold", .type = ParamType::real, .default_value = "1",
+               .description = "L_threshold of eq. (9): minimum excess over the domain average", .min = 0},
+              {.name = "delta_min", .type = ParamType::integer, .default_value = "1",
+               .description = "delta_MIN: smallest amount sent to one neighbour", .min = 1},
+              {.name = "u", .type = ParamType::real, .default_value = "0.9",
+               .description = "load update factor of Sec. III-F (report when the load changes by factor u)",
+               .min = 1e-9, .max = 1},
+          },
+      .message_kinds = {"load_update"},
+      .create = [](const Parameters& p) { return std::make_unique<Sid>(p); },
+  };
+}
+
+}  // namespace dlbkit
