@@ -52,4 +52,21 @@ Run add_reproduce(CLI::App& app) {
   };
 }
 
+Run add_demo(CLI::App& app) {
+  auto* cmd = app.add_subcommand("demo",
+                                 "The main job: WLR93 Table IV, every strategy beside NOBAL and the paper's numbers on a "
+                                 "32-node iPSC/2 hypercube (= reproduce wlr93-table4)");
+  auto runs = std::make_shared<int>(10);
+  auto out = std::make_shared<std::string>("out");
+  cmd->add_option("--runs", *runs, "random load distributions (seeds 1..runs)")->check(CLI::Range(1, 10000))->capture_default_str();
+  cmd->add_option("--out", *out, "directory for the CSV and the figure")->capture_default_str();
+  return [runs, out] {
+    const ReproductionInfo& table4 = builtin_reproductions().find("wlr93-table4");
+    const ReproductionReport report = table4.run(
+        {.out_dir = *out + "/" + table4.name, .runs = *runs, .jobs = std::max(1u, std::thread::hardware_concurrency())});
+    fmt::print("{}\nwrote {}\n", report.text, fmt::join(report.files, ", "));
+    return 0;
+  };
+}
+
 }  // namespace dlbkit::cli

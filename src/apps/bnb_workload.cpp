@@ -57,7 +57,12 @@ public:
     for (std::size_t i = 0; i < s; ++i) {
       const std::uint64_t steps = count_schedules_within(instance, threshold, tasks.tasks[i].prefix).steps;
       const auto node = static_cast<NodeId>(cyclic_ ? i % N : i * N / s);
-      sink.add(node, static_cast<SimTime>(steps) * step_time_, static_cast<std::uint32_t>(i));
+      SimTime work;
+      if (__builtin_mul_overflow(static_cast<SimTime>(steps), step_time_, &work) || work > 1'000'000 * kSecond)
+        throw InputError(fmt::format("bnb: a task of {} search steps at step_time={} takes more than 1e6 s; accepted: "
+                                     "a shorter step_time or a smaller task dimension m",
+                                     steps, format_duration(step_time_)));
+      sink.add(node, work, static_cast<std::uint32_t>(i));
     }
   }
 

@@ -43,6 +43,13 @@ Jobs jobs_of(const TardinessInstance& instance, std::span<const int> order = {})
 using JobSet = std::uint32_t;  ///< bit j set: job j is not yet scheduled
 static_assert(kMaxTardinessJobs <= 32);
 
+[[noreturn]] void fail_step_budget() {
+  throw InputError(fmt::format("the branch-and-bound search passed {:.0e} steps (about a minute) and was stopped; "
+                               "accepted: instances and thresholds that search fewer (fewer jobs, a lower threshold, "
+                               "or a larger task dimension)",
+                               static_cast<double>(kTardinessStepBudget)));
+}
+
 /// Iterative depth-first branch and bound below one node (Sec. V-C). The node is at
 /// `depth` with the jobs `free` still to schedule, completion time `time` and partial
 /// tardiness `tardiness`. A child whose partial tardiness exceeds `bound` is pruned; a
@@ -72,7 +79,7 @@ std::uint64_t search(const Jobs& jobs, int depth, JobSet free, std::int64_t time
     const auto jj = static_cast<std::size_t>(j);
     const std::int64_t completion = time_at[k] + jobs.e[jj];
     const std::int64_t partial = tardiness_at[k] + std::max<std::int64_t>(0, completion - jobs.d[jj]);  // eq. (37)
-    ++steps;
+    if (++steps > kTardinessStepBudget) fail_step_budget();
     if (partial > bound) continue;
     prefix[k] = j;
     if (depth + 1 == stop) {
@@ -266,6 +273,10 @@ TardinessDecomposition decompose_tardiness(const TardinessInstance& instance, in
   std::array<int, kMaxTardinessJobs> prefix{};
   const std::int64_t bound = threshold;
   out.steps_above = search(jobs_of(instance), 0, all_jobs(n), 0, 0, depth, bound, prefix, [&](std::int64_t partial) {
+    if (out.tasks.size() == kMaxTardinessTasks)
+      throw InputError(fmt::format("task dimension m = {} cuts this {}-job tree into more than {} tasks; accepted: a "
+                                   "larger m or a lower threshold",
+                                   task_dimension, n, kMaxTardinessTasks));
     out.tasks.push_back(TardinessTask{std::vector<int>(prefix.begin(), prefix.begin() + depth), partial});
   });
   return out;

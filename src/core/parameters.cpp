@@ -26,6 +26,13 @@ std::string range_text(const ParamSpec& spec) {
   return "";
 }
 
+// A whole number as written: no exponent, no fraction, within 64 bits.
+bool parse_whole(const std::string& text, long long& out) {
+  const char* last = text.data() + text.size();
+  auto [end, ec] = std::from_chars(text.data(), last, out);
+  return ec == std::errc() && end == last && !text.empty();
+}
+
 bool parse_number(const std::string& text, double& out) {
   const char* last = text.data() + text.size();
   auto [end, ec] = std::from_chars(text.data(), last, out);
@@ -39,7 +46,7 @@ std::string ParamSpec::accepted() const {
   switch (type) {
     case ParamType::integer: text = "an integer" + range_text(*this); break;
     case ParamType::real: text = "a real number" + range_text(*this); break;
-    case ParamType::duration: text = "a duration such as 350us or 25ms" + range_text(*this); break;
+    case ParamType::duration: text = "a duration such as 350us or 25ms (whole ns, at most 1e6 s)" + range_text(*this); break;
     case ParamType::boolean: text = "true or false"; break;
     case ParamType::choice: text = "one of: " + fmt::format("{}", fmt::join(choices, ", ")); break;
   }
@@ -70,7 +77,7 @@ Parameters Parameters::parse(std::span<const ParamSpec> specs, const std::map<st
   for (const auto& spec : specs) {
     const auto it = given.find(spec.name);
     const std::string text = it != given.end() ? it->second : spec.default_value;
-    Value v{spec.type, text, 0};
+    Value v{spec.type, text, 0, 0};
     const auto bad = [&] {
       throw InputError(fmt::format("{}: parameter {}={} is not accepted; accepted: {}", owner, spec.name, text, spec.accepted()));
     };
@@ -81,17 +88,19 @@ Parameters Parameters::parse(std::span<const ParamSpec> specs, const std::map<st
     } else {
       switch (spec.type) {
         case ParamType::integer:
-          if (!parse_number(text, v.number) || v.number != std::floor(v.number)) bad();
+          if (!parse_whole(text, v.whole)) bad();
+          v.number = static_cast<double>(v.whole);
           break;
         case ParamType::real:
           if (!parse_number(text, v.number)) bad();
           break;
         case ParamType::duration:
           try {
-            v.number = static_cast<double>(parse_duration(text, owner + " parameter " + spec.name));
+            v.whole = parse_duration(text, owner + " parameter " + spec.name);
           } catch (const InputError&) {
             bad();
           }
+          v.number = static_cast<double>(v.whole);
           break;
         case ParamType::boolean:
           if (text == "true" || text == "1") v.number = 1;
@@ -117,8 +126,8 @@ const Parameters::Value& Parameters::get(const std::string& name) const {
 }
 
 double Parameters::real(const std::string& name) const { return get(name).number; }
-long long Parameters::integer(const std::string& name) const { return static_cast<long long>(get(name).number); }
-long long Parameters::duration(const std::string& name) const { return static_cast<long long>(get(name).number); }
+long long Parameters::integer(const std::string& name) const { return get(name).whole; }
+long long Parameters::duration(const std::string& name) const { return get(name).whole; }
 bool Parameters::boolean(const std::string& name) const { return get(name).number != 0; }
 const std::string& Parameters::text(const std::string& name) const { return get(name).text; }
 bool Parameters::is_auto(const std::string& name) const { return get(name).text == "auto"; }
@@ -131,7 +140,7 @@ nlohmann::json Parameters::to_json() const {
     else if (v.type == ParamType::boolean)
       j[name] = v.number != 0;
     else if (v.type == ParamType::integer)
-      j[name] = static_cast<long long>(v.number);
+      j[name] = v.whole;
     else
       j[name] = v.number;
   }

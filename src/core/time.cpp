@@ -9,8 +9,9 @@ namespace dlbkit {
 
 SimTime parse_duration(const std::string& text, const std::string& what) {
   const auto fail = [&] {
-    throw InputError(fmt::format("{}: '{}' is not a duration; accepted: a non-negative number with a unit "
-                                 "ns, us, ms or s (e.g. 350us, 1.3us, 25ms), or 0",
+    throw InputError(fmt::format("{}: '{}' is not a duration; accepted: a non-negative whole number of "
+                                 "nanoseconds up to 1e6 s, written with a unit ns, us, ms or s (e.g. 350us, "
+                                 "1.3us, 25ms), or 0",
                                  what, text));
   };
   double value = 0;
@@ -26,8 +27,11 @@ SimTime parse_duration(const std::string& text, const std::string& what) {
   else if (unit == "s") scale = 1e9;
   else if (unit.empty() && value == 0) scale = 1;
   else fail();
-  const double ns = std::round(value * scale);
-  if (ns > 9.2e18) fail();
+  const double exact = value * scale;
+  const double ns = std::round(exact);
+  // Whole nanoseconds only (1.3us is 1300 ns, 0.4ns is not a time the engine can hold),
+  // and a bound that keeps sums of many of them far from overflowing 64 bits.
+  if (std::abs(exact - ns) > 1e-6 * std::max(1.0, exact) || ns > 1e15) fail();
   return static_cast<SimTime>(ns);
 }
 

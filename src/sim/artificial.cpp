@@ -1,7 +1,10 @@
 #include <dlbkit/sim/artificial.hpp>
 
+#include <dlbkit/error.hpp>
+
 #include <algorithm>
 #include <cmath>
+#include <fmt/format.h>
 
 namespace dlbkit {
 
@@ -23,6 +26,14 @@ public:
     const double omega = omega_per_g_ * g;                // task weight
     const double psi = h_ / omega;                        // loop size, h = omega psi
     const double loop = static_cast<double>(cost.loop_time);
+    if (g * N > 1e9)
+      throw InputError(fmt::format("artificial: granularity {} on {} nodes makes {:.0f} tasks; accepted: at most 1e9",
+                                   g_, topology.size(), g * N));
+    // The largest task takes psi * 2 omega l_max / g = 4 L / (N g) loops.
+    if (4.0 * L / (N * g) * loop > 1e6 * static_cast<double>(kSecond))
+      throw InputError(fmt::format("artificial: total_load={:g} loops makes tasks of up to {:.3g} s at loop_time={}; "
+                                   "accepted: tasks of at most 1e6 s",
+                                   L, 4.0 * L / (N * g) * loop / 1e9, format_duration(cost.loop_time)));
     for (NodeId i = 0; i < topology.size(); ++i) {
       const double l_i = rng.uniform(0.0, 2.0 * L / (h_ * N));   // eq. (33)
       for (long long j = 0; j < g_; ++j) {

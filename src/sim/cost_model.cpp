@@ -69,10 +69,12 @@ const std::vector<CostModelPreset>& cost_model_presets() {
 const std::vector<ParamSpec>& cost_model_params() {
   static const std::vector<ParamSpec> specs = [] {
     std::vector<ParamSpec> s;
-    for (const Field& f : kFields)
-      s.push_back({.name = f.name, .type = ParamType::duration, .default_value = "0", .description = f.description, .min = 0});
+    for (const Field& f : kFields)  // a loop of zero time would make every task free
+      s.push_back({.name = f.name, .type = ParamType::duration,
+                   .default_value = f.member == &CostModel::loop_time ? "1.3us" : "0", .description = f.description,
+                   .min = f.member == &CostModel::loop_time ? 1.0 : 0.0});
     s.push_back({.name = "tasks_per_message", .type = ParamType::integer, .default_value = "1",
-                 .description = "most tasks one task message carries", .min = 1, .max = 1e9});
+                 .description = "most tasks one task message carries", .min = 1, .max = 1e6});
     return s;
   }();
   return specs;

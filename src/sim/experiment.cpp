@@ -30,6 +30,22 @@ ExperimentResult run_experiment(const ExperimentSetup& setup) {
   return r;
 }
 
+NodeTimes node_times(const SimulationResult& r) {
+  NodeTimes t;
+  if (r.nodes.empty()) return t;
+  t.busy_min = 1e300;
+  const double makespan = to_seconds(r.makespan), count = static_cast<double>(r.nodes.size());
+  for (const NodeStats& n : r.nodes) {
+    const double busy = to_seconds(n.busy), overhead = to_seconds(n.overhead);
+    t.busy_min = std::min(t.busy_min, busy);
+    t.busy_max = std::max(t.busy_max, busy);
+    t.busy_mean += busy / count;
+    t.overhead_mean += overhead / count;
+    t.idle_mean += (makespan - busy - overhead) / count;
+  }
+  return t;
+}
+
 nlohmann::json to_json(const ExperimentSetup& s, const ExperimentResult& r, bool per_node) {
   using nlohmann::json;
   const SimulationResult& b = r.balanced;
@@ -37,24 +53,16 @@ nlohmann::json to_json(const ExperimentSetup& s, const ExperimentResult& r, bool
   for (std::size_t k = 0; k < b.message_kinds.size(); ++k) messages[b.message_kinds[k]] = b.messages_by_kind[k];
   messages["total"] = b.messages();
 
-  // Per-node time split, summarised (and listed with per_node).
-  const double makespan = to_seconds(b.makespan);
-  double busy_min = 1e300, busy_max = 0, busy_sum = 0, idle_sum = 0, overhead_sum = 0;
   json nodes = json::array();
-  for (const NodeStats& n : b.nodes) {
-    const double busy = to_seconds(n.busy), overhead = to_seconds(n.overhead);
-    const double idle = std::max(0.0, makespan - busy - overhead);
-    busy_min = std::min(busy_min, busy);
-    busy_max = std::max(busy_max, busy);
-    busy_sum += busy;
-    idle_sum += idle;
-    overhead_sum += overhead;
-    if (per_node)
-      nodes.push_back({{"busy", busy}, {"overhead", overhead}, {"idle", idle}, {"finish", to_seconds(n.finish)},
-                       {"tasks_executed", n.tasks_executed}, {"tasks_sent", n.tasks_sent},
-                       {"tasks_received", n.tasks_received}, {"messages_sent", n.messages_sent}});
-  }
-  const double count = static_cast<double>(b.nodes.size());
+  if (per_node)
+    for (const NodeStats& n : b.nodes) {
+      const double busy = to_seconds(n.busy), overhead = to_seconds(n.overhead);
+      nodes.push_back({{"busy", busy}, {"overhead", overhead}, {"idle", to_seconds(b.makespan) - busy - overhead},
+                       {"finish", to_seconds(n.finish)}, {"tasks_executed", n.tasks_executed},
+                       {"tasks_sent", n.tasks_sent}, {"tasks_received", n.tasks_received},
+                       {"messages_sent", n.messages_sent}});
+    }
+  const NodeTimes times = node_times(b);
 
   json j;
   j["inputs"] = {
@@ -64,7 +72,7 @@ nlohmann::json to_json(const ExperimentSetup& s, const ExperimentResult& r, bool
       {"cost_model", s.cost.to_json()},
       {"seed", s.seed},
   };
-  j["makespan"] = makespan;
+  j["makespan"] = to_seconds(b.makespan);
   j["optimal"] = r.optimal;
   j["nobal_makespan"] = to_seconds(r.nobal.makespan);
   j["speedup"] = number_or_null(r.speedup);
@@ -75,8 +83,8 @@ nlohmann::json to_json(const ExperimentSetup& s, const ExperimentResult& r, bool
   j["events"] = b.events;
   j["wall_seconds"] = b.wall_seconds;
   j["events_per_second"] = b.wall_seconds > 0 ? static_cast<double>(b.events) / b.wall_seconds : 0.0;
-  j["nodes"] = {{"busy_mean", busy_sum / count}, {"busy_min", busy_min}, {"busy_max", busy_max},
-                {"idle_mean", idle_sum / count}, {"overhead_mean", overhead_sum / count}};
+  j["nodes"] = {{"busy_mean", times.busy_mean}, {"busy_min", times.busy_min}, {"busy_max", times.busy_max},
+                {"idle_mean", times.idle_mean}, {"overhead_mean", times.overhead_mean}};
   if (per_node) j["per_node"] = nodes;
   return j;
 }

@@ -18,6 +18,23 @@ std::uint64_t SimulationResult::messages() const {
 
 namespace {
 
+// Simulated time must stay within 64 bits: a run whose costs add up past that is refused.
+SimTime later(SimTime t, SimTime delta) {
+  SimTime sum;
+  if (__builtin_add_overflow(t, delta, &sum))
+    throw std::runtime_error(fmt::format("simulated time overflows 64-bit nanoseconds ({} + {}); the cost model's "
+                                         "or the workload's durations are too large",
+                                         t, delta));
+  return sum;
+}
+
+SimTime times(SimTime unit, std::int64_t count) {
+  SimTime product;
+  if (__builtin_mul_overflow(unit, count, &product))
+    throw std::runtime_error(fmt::format("simulated time overflows 64-bit nanoseconds ({} x {})", unit, count));
+  return product;
+}
+
 enum class EventType : std::uint8_t { delivery, wake, arrival };
 
 struct Event {
@@ -80,7 +97,8 @@ public:
     result_.message_kinds = config.strategy.info->message_kinds;
     result_.message_kinds.push_back("task_transfer");
     task_kind_ = static_cast<int>(result_.message_kinds.size() - 1);
-    instant_limit_ = std::max<std::uint64_t>(10'000'000, 64 * (topology_.edge_count() + n));
+    instant_limit_ = config.instant_event_limit != 0 ? config.instant_event_limit
+                                                    : std::max<std::uint64_t>(10'000'000, 64 * (topology_.edge_count() + n));
     result_.messages_by_kind.assign(result_.message_kinds.size(), 0);
     result_.nodes.reserve(n);
   }
@@ -112,6 +130,11 @@ public:
         case EventType::arrival: arrive(e.time); break;
       }
     }
+    if (result_.tasks_completed != result_.tasks_created)
+      throw std::logic_error(fmt::format("simulation of strategy {} ran out of events with {} of {} tasks not "
+                                         "completed",
+                                         config_.strategy.name(), result_.tasks_created - result_.tasks_completed,
+                                         result_.tasks_created));
     for (Node& node : nodes_) {
       // The run ends with the last task; overhead spent after it is not part of the run.
       node.stats.overhead -= std::max<SimTime>(0, node.overhead_until - result_.makespan);
@@ -131,12 +154,12 @@ public:
 
   void send(NodeId to, const Message& message) override {
     assert(message.kind < task_kind_ && "message kind not declared in StrategyInfo::message_kinds");
-    cursor_ += cost_.send_overhead;
+    cursor_ = later(cursor_, cost_.send_overhead);
     ++result_.messages_by_kind[message.kind];
     ++nodes_[current_].stats.messages_sent;
     for (Observer* o : observers_) o->on_message_sent(current_, to, message.kind, cursor_);
     const std::uint32_t slot = new_slot(InFlight{current_, Delivery::message, 0, message});
-    push(cursor_ + transit(to, 0), EventType::delivery, to, slot);
+    push(later(cursor_, transit(to, 0)), EventType::delivery, to, slot);
   }
 
   std::int64_t migrate(NodeId to, std::int64_t amount, std::uint32_t max_hops) override {
@@ -167,12 +190,12 @@ public:
       const std::uint32_t batch = new_batch();
       batches_[batch].assign(outgoing_.begin() + static_cast<std::ptrdiff_t>(first),
                              outgoing_.begin() + static_cast<std::ptrdiff_t>(first + n));
-      cursor_ += cost_.send_overhead;
+      cursor_ = later(cursor_, cost_.send_overhead);
       ++result_.messages_by_kind[static_cast<std::size_t>(task_kind_)];
       ++nodes_[current_].stats.messages_sent;
       for (Observer* o : observers_) o->on_message_sent(current_, to, task_kind_, cursor_);
       const std::uint32_t slot = new_slot(InFlight{current_, Delivery::tasks, batch, {}});
-      push(cursor_ + transit(to, static_cast<std::int64_t>(n)), EventType::delivery, to, slot);
+      push(later(cursor_, transit(to, static_cast<std::int64_t>(n))), EventType::delivery, to, slot);
     }
     outgoing_.clear();
     result_.tasks_transferred += static_cast<std::uint64_t>(moved);
@@ -185,13 +208,13 @@ public:
     Message m;
     std::memcpy(m.body.data(), &tag, sizeof tag);
     const std::uint32_t slot = new_slot(InFlight{current_, Delivery::timer, 0, m});
-    push(cursor_ + delay, EventType::delivery, current_, slot);
+    push(later(cursor_, delay), EventType::delivery, current_, slot);
   }
 
 private:
   // --- TaskSink: tasks created by the workload land in a node's queue ---
   void add(NodeId node, SimTime work, std::uint32_t tag) override {
-    assert(node < nodes_.size() && work >= 0);
+    check_task(node, work);
     const Task t{next_task_id_++, work, 0, tag};
     nodes_[node].queue.push_back(t);
     ++result_.tasks_created;
@@ -204,8 +227,12 @@ private:
 
   SimTime transit(NodeId to, std::int64_t tasks) const {
     if (to == current_) return 0;
-    const int hops = topology_.distance(current_, to);
-    return cost_.latency + (hops - 1) * cost_.per_hop + tasks * cost_.per_task;
+    // Strategies talk to neighbours almost always: no distance query for them (a file
+    // topology answers distance() by breadth-first search).
+    const auto nb = topology_.neighbors(current_);
+    const bool neighbour = std::find(nb.begin(), nb.end(), to) != nb.end();
+    const SimTime hops = neighbour ? 1 : topology_.distance(current_, to);
+    return later(later(cost_.latency, times(cost_.per_hop, hops - 1)), times(cost_.per_task, tasks));
   }
 
   void push(SimTime time, EventType type, NodeId node, std::uint32_t ref) {
@@ -301,8 +328,8 @@ private:
 
   void schedule_next_arrival(SimTime now) {
     if (auto a = config_.workload->next_arrival(now, workload_rng_)) {
-      if (a->time < now || a->node >= nodes_.size() || a->work < 0)
-        throw std::logic_error("workload produced an arrival in the past, at an unknown node or with negative work");
+      if (a->time < now) throw std::logic_error("workload produced an arrival in the past");
+      check_task(a->node, a->work);
       next_arrival_ = *a;
       arrival_pending_ = true;
       push(a->time, EventType::arrival, a->node, 0);
@@ -328,11 +355,11 @@ private:
       slot = item.next;
       switch (item.type) {
         case Delivery::message:
-          cursor_ += cost_.handle_cost;
+          cursor_ = later(cursor_, cost_.handle_cost);
           agent.on_message(*this, item.from, item.message);
           break;
         case Delivery::tasks: {
-          cursor_ += cost_.handle_cost;
+          cursor_ = later(cursor_, cost_.handle_cost);
           auto& tasks = batches_[item.batch];
           for (const Task& task : tasks) node.queue.push_back(task);
           const auto count = static_cast<std::int64_t>(tasks.size());
@@ -388,12 +415,23 @@ private:
     if (node.has_current) {
       node.mode = Mode::running;
       node.segment_start = t;
-      schedule_wake(v, t + (node.current.work - node.progress));
+      schedule_wake(v, later(t, node.current.work - node.progress));
       result_.peak_pending_tasks =
           std::max(result_.peak_pending_tasks, result_.tasks_created - result_.tasks_completed);
     } else {
       node.mode = Mode::idle;
     }
+  }
+
+  // A workload's task must be at a node that exists and take between 0 and a million
+  // seconds (bad workload parameters, such as a huge total load, end up here).
+  void check_task(NodeId node, SimTime work) const {
+    if (node >= nodes_.size())
+      throw std::logic_error(fmt::format("workload placed a task at node {} of {}", node, nodes_.size()));
+    if (work < 0 || work > 1'000'000 * kSecond)
+      throw std::runtime_error(fmt::format("workload produced a task of {} ns; accepted: 0 to 1e6 s (check the "
+                                           "workload's parameters and the cost model's loop_time)",
+                                           work));
   }
 
   [[noreturn]] void fail_time_stands_still(SimTime t) const {

@@ -55,10 +55,8 @@ public:
         // III-C: fulfil a request only up to half of the current load; only queued
         // (not executing) tasks can move.
         const std::int64_t asked = m.as<LoadRequest>().amount;
-        std::int64_t granted = std::min({asked, ctx.load() / 2, ctx.migratable()});
-        if (granted < 0) granted = 0;
-        ctx.send(from, Message::make(kRequestAck, RequestAck{granted}));
-        if (granted > 0) ctx.migrate(from, granted);
+        const std::int64_t granted = ctx.migrate(from, std::max<std::int64_t>(0, std::min(asked, ctx.load() / 2)));
+        ctx.send(from, Message::make(kRequestAck, RequestAck{granted}));  // what actually left
         break;
       }
       case kRequestAck:

@@ -40,6 +40,11 @@ namespace dlbkit {
 
 /// The most jobs an instance may have: 20! < 2^63, so every count fits in 64 bits.
 inline constexpr int kMaxTardinessJobs = 20;
+/// A single search that forms more nodes than this stops with an InputError instead of
+/// running for hours (n = 14 and up with a loose threshold): about a minute of search.
+inline constexpr std::uint64_t kTardinessStepBudget = 20'000'000'000ULL;
+/// The most tasks a decomposition may produce (each holds its prefix).
+inline constexpr std::size_t kMaxTardinessTasks = 10'000'000;
 /// The threshold that prunes nothing.
 inline constexpr std::int64_t kNoTardinessThreshold = std::numeric_limits<std::int64_t>::max();
 

@@ -22,7 +22,8 @@ struct Message {
   static constexpr std::size_t kBodyBytes = 32;
 
   std::uint16_t kind = 0;  ///< index into the strategy's message_kinds (StrategyInfo)
-  alignas(8) std::array<std::byte, kBodyBytes> body{};
+  std::uint16_t reserved[3] = {};  ///< zero: every byte of a message is defined
+  std::array<std::byte, kBodyBytes> body{};
 
   template <class Body>
   static Message make(std::uint16_t kind, const Body& value) {
@@ -44,5 +45,6 @@ struct Message {
 };
 
 static_assert(std::is_trivially_copyable_v<Message>);
+static_assert(sizeof(Message) == 8 + Message::kBodyBytes, "no padding: messages travel as bytes");
 
 }  // namespace dlbkit

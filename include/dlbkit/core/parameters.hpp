@@ -57,7 +57,8 @@ private:
   struct Value {
     ParamType type;
     std::string text;
-    double number = 0;
+    double number = 0;   // every numeric type; NaN for auto
+    long long whole = 0; // integer and duration (ns), exact
   };
   const Value& get(const std::string& name) const;
   std::vector<std::pair<std::string, Value>> values_;

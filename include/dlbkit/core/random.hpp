@@ -14,7 +14,10 @@ class Rng {
 public:
   /// Stream `stream` of seed `seed`; different streams are statistically independent.
   explicit Rng(std::uint64_t seed, std::uint64_t stream = 0) {
-    std::uint64_t x = seed ^ (0x9E3779B97F4A7C15ULL * (stream + 1));
+    // Seed and stream each pass through splitmix64 before they meet, so no choice of
+    // (seed, stream) lands on another pair's sequence by simple arithmetic.
+    std::uint64_t a = seed, b = ~stream;
+    std::uint64_t x = splitmix64(a) ^ rotl(splitmix64(b), 32);
     for (auto& word : s_) word = splitmix64(x);
   }
 

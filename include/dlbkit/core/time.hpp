@@ -17,7 +17,8 @@ inline constexpr SimTime kSecond = 1'000'000'000;
 
 constexpr double to_seconds(SimTime t) { return static_cast<double>(t) / static_cast<double>(kSecond); }
 
-/// Parses a duration such as "350us", "1.3us", "25ms", "0.5s", "120ns" or "0".
+/// Parses a duration such as "350us", "1.3us", "25ms", "0.5s", "120ns" or "0": whole
+/// nanoseconds, at most 1e6 s.
 /// Throws InputError naming `what` and the accepted forms for anything else or a negative value.
 SimTime parse_duration(const std::string& text, const std::string& what);
 

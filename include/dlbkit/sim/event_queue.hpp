@@ -48,9 +48,9 @@ private:
   // the 128-bit key (time in the upper half).
   std::size_t bucket_of(const Item& item) const {
     const auto t = static_cast<std::uint64_t>(item.time) ^ static_cast<std::uint64_t>(last_.time);
-    if (t != 0) return 129 - static_cast<std::size_t>(__builtin_clzll(t));
+    if (t != 0) return 128 - static_cast<std::size_t>(__builtin_clzll(t));  // 65 + bit index
     const std::uint64_t k = item.key ^ last_.key;
-    return k == 0 ? 0 : 65 - static_cast<std::size_t>(__builtin_clzll(k));
+    return k == 0 ? 0 : 64 - static_cast<std::size_t>(__builtin_clzll(k));  // 1 + bit index
   }
 
   void put(const Item& item) {
@@ -75,7 +75,7 @@ private:
     bucket.clear();
   }
 
-  std::array<std::vector<Item>, 130> buckets_;
+  std::array<std::vector<Item>, 129> buckets_;
   std::array<std::uint64_t, 3> occupied_{};  // bit b: bucket b is not empty
   Item last_{};
   std::size_t size_ = 0;

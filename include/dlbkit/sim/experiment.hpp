@@ -28,6 +28,13 @@ struct ExperimentResult {
 
 ExperimentResult run_experiment(const ExperimentSetup& setup);
 
+/// How the nodes spent the run, in seconds: busy executing tasks, overhead sending and
+/// handling messages, idle the rest of the makespan.
+struct NodeTimes {
+  double busy_mean = 0, busy_min = 0, busy_max = 0, overhead_mean = 0, idle_mean = 0;
+};
+NodeTimes node_times(const SimulationResult& result);
+
 /// The inputs (enough to rerun) and the figures, as printed by `dlbkit simulate --json`.
 nlohmann::json to_json(const ExperimentSetup& setup, const ExperimentResult& result, bool per_node = false);
 

@@ -44,6 +44,10 @@ struct SimulationConfig {
   /// A run that handles more events than this stops with an error naming the strategy,
   /// instead of running forever (a strategy that keeps moving tasks without executing them).
   std::uint64_t event_limit = 20'000'000'000ULL;
+  /// A run with more events than this at one simulated instant stops with an error (a
+  /// strategy juggling tasks in zero time). 0: 64 (edges + nodes), at least ten million,
+  /// far above a start-up broadcast of every node to every neighbour.
+  std::uint64_t instant_event_limit = 0;
 };
 
 struct NodeStats {
@@ -74,8 +78,9 @@ struct SimulationResult {
 };
 
 /// Runs the simulation to the completion of the last task. Throws InputError for an
-/// unusable config (no topology or workload, a cost model that cannot carry tasks) and
-/// std::runtime_error when the event limit is reached.
+/// unusable config (no topology or workload, a cost model that cannot carry tasks, a
+/// strategy that cannot run on the topology) and std::runtime_error when a limit is
+/// reached or simulated time would overflow.
 SimulationResult simulate(const SimulationConfig& config);
 
 }  // namespace dlbkit
