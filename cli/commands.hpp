@@ -15,5 +15,7 @@ Run add_simulate(CLI::App& app);
 Run add_demo(CLI::App& app);
 Run add_reproduce(CLI::App& app);
 Run add_tardiness(CLI::App& app);
+Run add_analyze(CLI::App& app);
+Run add_rounds(CLI::App& app);
 
 }  // namespace dlbkit::cli

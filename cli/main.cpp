@@ -6,16 +6,17 @@
 
 #include <cstdio>
 #include <fmt/format.h>
-#include <map>
 #include <string>
+#include <utility>
+#include <vector>
 
 int main(int argc, char** argv) {
   CLI::App app{"dlbkit: dynamic load balancing strategies on simulated and real multicomputers"};
   app.require_subcommand(1);
-  std::map<CLI::App*, dlbkit::cli::Run> commands;
+  std::vector<std::pair<CLI::App*, dlbkit::cli::Run>> commands;
   const auto add = [&](dlbkit::cli::Run (*adder)(CLI::App&)) {
     dlbkit::cli::Run run = adder(app);
-    commands[app.get_subcommands({}).back()] = std::move(run);
+    commands.emplace_back(app.get_subcommands({}).back(), std::move(run));
   };
   add(dlbkit::cli::add_list);
   add(dlbkit::cli::add_topology);
@@ -23,6 +24,8 @@ int main(int argc, char** argv) {
   add(dlbkit::cli::add_demo);
   add(dlbkit::cli::add_reproduce);
   add(dlbkit::cli::add_tardiness);
+  add(dlbkit::cli::add_analyze);
+  add(dlbkit::cli::add_rounds);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -40,7 +40,7 @@ public:
       for (std::size_t k = 0; k < t.degree(ctx.self()); ++k) partner_.push_back(ctx.self() ^ (NodeId{1} << k));
     } else {
       const EdgeColoring coloring = edge_coloring(t);
-      for (int c = 0; c < coloring.colors; ++c) partner_.push_back(coloring.partner(t, ctx.self(), c));
+      for (std::uint32_t c = 0; c < coloring.colors(); ++c) partner_.push_back(coloring.partner(t, ctx.self(), c));
     }
     below_ = static_cast<double>(ctx.load()) < l_low_;
     wants_ = below_;

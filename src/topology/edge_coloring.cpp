@@ -2,10 +2,13 @@
 
 #include <algorithm>
 #include <cassert>
+#include <limits>
 
 namespace dlbkit {
 
 namespace {
+
+constexpr std::uint32_t kUncolored = std::numeric_limits<std::uint32_t>::max();
 
 // Index of u in v's neighbour list.
 std::size_t index_of(const Topology& t, NodeId v, NodeId u) {
@@ -31,66 +34,62 @@ bool by_dimension(const Topology& t) {
 }
 
 // The dimension colour of the edge from v (< u) to its i-th neighbour u.
-int dimension_color(const Topology& t, NodeId v, std::size_t i, NodeId u) {
+std::uint32_t dimension_color(const Topology& t, NodeId v, std::size_t i, NodeId u) {
   const int axis = t.edge_dimension(v, i)->axis;
-  if (t.kind() == TopologyKind::hypercube) return axis;
+  if (t.kind() == TopologyKind::hypercube) return static_cast<std::uint32_t>(axis);
   const auto extents = t.extents();
   std::uint64_t stride = 1;
   for (int a = 0; a < axis; ++a) stride *= static_cast<std::uint64_t>(extents[static_cast<std::size_t>(a)]);
   const auto extent = static_cast<std::uint64_t>(extents[static_cast<std::size_t>(axis)]);
   const std::uint64_t cv = v / stride % extent, cu = u / stride % extent;
   const std::uint64_t up_from = (cv + 1) % extent == cu ? cv : cu;  // the end the edge steps up from
-  return 2 * axis + static_cast<int>(up_from % 2);
+  return static_cast<std::uint32_t>(2 * axis) + static_cast<std::uint32_t>(up_from % 2);
 }
 
 }  // namespace
 
-std::optional<NodeId> EdgeColoring::partner(const Topology& topology, NodeId v, int color) const {
-  const auto& colors_of_v = of[v];
-  for (std::size_t i = 0; i < colors_of_v.size(); ++i)
-    if (colors_of_v[i] == color) return topology.neighbors(v)[i];
+std::optional<NodeId> EdgeColoring::partner(const Topology& topology, NodeId v, std::uint32_t color) const {
+  const auto nb = topology.neighbors(v);
+  for (std::size_t i = 0; i < nb.size(); ++i)
+    if (color_of_slot_[offsets_[v] + i] == color) return nb[i];
   return std::nullopt;
 }
 
 EdgeColoring edge_coloring(const Topology& topology) {
   const std::size_t n = topology.size();
   EdgeColoring c;
-  c.of.resize(n);
-  for (NodeId v = 0; v < n; ++v) c.of[v].assign(topology.degree(v), -1);
+  c.offsets_.assign(n + 1, 0);
+  for (NodeId v = 0; v < n; ++v) c.offsets_[v + 1] = c.offsets_[v] + topology.degree(v);
+  c.color_of_slot_.assign(c.offsets_.back(), kUncolored);
   const bool dimension = by_dimension(topology);
-  std::vector<std::vector<bool>> used(n);  // greedy: colours taken at each node
+  std::vector<char> used(2 * topology.max_degree(), 0);  // greedy: colours taken at the two ends
   for (NodeId v = 0; v < n; ++v) {
     const auto nb = topology.neighbors(v);
     for (std::size_t i = 0; i < nb.size(); ++i) {
       const NodeId u = nb[i];
-      if (u < v) continue;
-      int color = 0;
+      if (u < v) continue;  // coloured from its lower end
+      std::uint32_t color = 0;
       if (dimension) {
         color = dimension_color(topology, v, i, u);
       } else {
-        auto& at_v = used[v];
-        auto& at_u = used[u];
-        while ((static_cast<std::size_t>(color) < at_v.size() && at_v[static_cast<std::size_t>(color)]) ||
-               (static_cast<std::size_t>(color) < at_u.size() && at_u[static_cast<std::size_t>(color)]))
-          ++color;
-        for (auto* at : {&at_v, &at_u}) {
-          if (at->size() <= static_cast<std::size_t>(color)) at->resize(static_cast<std::size_t>(color) + 1, false);
-          (*at)[static_cast<std::size_t>(color)] = true;
-        }
+        std::fill(used.begin(), used.end(), 0);
+        for (NodeId end : {v, u})
+          for (std::size_t k = c.offsets_[end]; k < c.offsets_[end + 1]; ++k)
+            if (c.color_of_slot_[k] != kUncolored) used[c.color_of_slot_[k]] = 1;
+        // At most 2 (max degree - 1) colours are taken at the two ends, so one is free.
+        color = static_cast<std::uint32_t>(std::find(used.begin(), used.end(), 0) - used.begin());
       }
-      c.of[v][i] = color;
-      c.of[u][index_of(topology, u, v)] = color;
+      c.color_of_slot_[c.offsets_[v] + i] = color;
+      c.color_of_slot_[c.offsets_[u] + index_of(topology, u, v)] = color;
     }
   }
   // Number the colours that occur 0..colors-1 (a mesh axis of extent 1 or 2 leaves gaps).
-  std::vector<int> present;
-  for (const auto& row : c.of) present.insert(present.end(), row.begin(), row.end());
+  std::vector<std::uint32_t> present(c.color_of_slot_);
   std::sort(present.begin(), present.end());
   present.erase(std::unique(present.begin(), present.end()), present.end());
-  for (auto& row : c.of)
-    for (int& color : row)
-      color = static_cast<int>(std::lower_bound(present.begin(), present.end(), color) - present.begin());
-  c.colors = static_cast<int>(present.size());
+  for (std::uint32_t& color : c.color_of_slot_)
+    color = static_cast<std::uint32_t>(std::lower_bound(present.begin(), present.end(), color) - present.begin());
+  c.colors_ = present.size();
   return c;
 }
 

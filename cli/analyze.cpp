@@ -1,0 +1,98 @@
+// dlbkit analyze diffusion: Cybenko's convergence analysis of one diffusion matrix.
+
+#include "commands.hpp"
+
+#include <dlbkit/analysis/diffusion_analysis.hpp>
+#include <dlbkit/error.hpp>
+#include <dlbkit/topology/topology.hpp>
+
+#include <charconv>
+#include <cmath>
+#include <fmt/format.h>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <string>
+
+namespace dlbkit::cli {
+
+namespace {
+
+double parse_number(const std::string& text, const std::string& what, const std::string& accepted) {
+  double x = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), x);
+  if (ec != std::errc() || end != text.data() + text.size())
+    throw InputError(fmt::format("{} '{}' is not accepted; accepted: {}", what, text, accepted));
+  return x;
+}
+
+std::string steps_text(const std::optional<std::uint64_t>& steps) {
+  return steps ? fmt::format("{}", *steps) : std::string("never (gamma = 1)");
+}
+
+void print_analysis(const DiffusionAnalysis& a) {
+  fmt::print("diffusion on {} ({} nodes), {}\n\n", a.topology, a.nodes, a.alpha);
+  fmt::print("  {}\n\n", a.theorem1.explanation());
+  fmt::print("  lambda_2                 {:.12g}\n", a.lambda_2);
+  fmt::print("  lambda_n                 {:.12g}\n", a.lambda_n);
+  fmt::print("  gamma(M)                 {:.12g}   (1 - gamma = {:.6g}; {} eigen-solver)\n", a.gamma,
+             a.spectral_gap, a.spectrum.method);
+  fmt::print("  Lemma 2 kappa            {:.12g}{}\n", a.kappa,
+             a.kappa_at_feasibility_bound ? "   (at the feasibility bound -min m_jj)" : "");
+  fmt::print("  gamma(M(kappa))          {:.12g}\n", a.gamma_kappa);
+  fmt::print("  optimal uniform alpha    {:.12g}{}   (gamma {:.12g})\n", a.optimal.alpha,
+             a.optimal.capped_by_degree ? " (capped at 1/max degree)" : "", a.optimal.gamma);
+  if (std::isfinite(a.variance_factor))
+    fmt::print("  1/(1 - gamma^2)          {:.6g}   (Theorem 2)\n", a.variance_factor);
+  else
+    fmt::print("  1/(1 - gamma^2)          infinite   (Theorem 2)\n");
+  fmt::print("  steps to shrink by {:<6g} {}   (eq. 11; with M(kappa): {})\n", a.factor, steps_text(a.steps),
+             steps_text(a.steps_kappa));
+}
+
+}  // namespace
+
+Run add_analyze(CLI::App& app) {
+  auto* cmd = app.add_subcommand("analyze", "Spectral analyses of balancing schemes");
+  cmd->require_subcommand(1);
+  auto* diffusion = cmd->add_subcommand(
+      "diffusion", "Cybenko's diffusion matrix M: Theorem 1, gamma, Lemma 2, optimal alpha, steps (eq. 11)");
+  struct Options {
+    std::string topology, alpha = "optimal";
+    double factor = 1000;
+    bool json = false;
+  };
+  auto o = std::make_shared<Options>();
+  diffusion->add_option("--topology", o->topology, "e.g. hypercube:10, torus:64x64 (see 'dlbkit list topologies')")
+      ->required();
+  diffusion
+      ->add_option("--alpha", o->alpha,
+                   "a number in (0, 1/max degree], 'optimal', or file:PATH with lines 'u v alpha' (unlisted edges 0)")
+      ->capture_default_str();
+  diffusion->add_option("--factor", o->factor, "error reduction factor for the step count of eq. 11 (> 1)")
+      ->capture_default_str();
+  diffusion->add_flag("--json", o->json, "print one JSON document");
+  return [o, diffusion]() -> int {
+    if (!diffusion->parsed()) return 0;
+    if (!(o->factor > 1))
+      throw InputError(fmt::format("--factor {} is not accepted; accepted: a number > 1", o->factor));
+    const Topology t = parse_topology(o->topology);
+    const LaplacianExtremes graph = graph_laplacian_extremes(t);
+    const DiffusionMatrix m = [&] {
+      if (o->alpha == "optimal") return DiffusionMatrix::uniform(t, optimal_uniform_alpha(t, graph).alpha);
+      if (o->alpha.starts_with("file:")) return DiffusionMatrix::from_edge_file(t, o->alpha.substr(5));
+      return DiffusionMatrix::uniform(
+          t, parse_number(o->alpha, "--alpha", "a number in (0, 1/max degree], 'optimal' or file:PATH"));
+    }();
+    const DiffusionAnalysis a = analyze_diffusion(m, graph, o->factor);
+    if (o->json) {
+      nlohmann::json j = to_json(a);
+      j["inputs"] = {{"topology", o->topology}, {"alpha", o->alpha}, {"factor", o->factor}};
+      fmt::print("{}\n", j.dump(2));
+    } else {
+      print_analysis(a);
+    }
+    return 0;
+  };
+}
+
+}  // namespace dlbkit::cli

@@ -1,0 +1,141 @@
+// dlbkit rounds: the synchronous round engine (diffusion, dimension exchange, GDE).
+
+#include "commands.hpp"
+
+#include <dlbkit/analysis/diffusion_analysis.hpp>
+#include <dlbkit/error.hpp>
+#include <dlbkit/rounds/diffusion_kernel.hpp>
+#include <dlbkit/rounds/dimension_exchange.hpp>
+#include <dlbkit/rounds/initial_load.hpp>
+#include <dlbkit/rounds/round_engine.hpp>
+#include <dlbkit/topology/topology.hpp>
+
+#include <charconv>
+#include <fmt/format.h>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <string>
+
+namespace dlbkit::cli {
+
+namespace {
+
+struct Options {
+  std::string algorithm, topology, init, until, alpha, lambda;
+  std::uint64_t max_steps = 1'000'000, seed = 1;
+  int threads = 1;
+  bool integer = false, json = false, trace = false;
+};
+
+double parse_number(const std::string& text, const std::string& what, const std::string& accepted) {
+  double x = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), x);
+  if (text.empty() || ec != std::errc() || end != text.data() + text.size())
+    throw InputError(fmt::format("{} '{}' is not accepted; accepted: {}", what, text, accepted));
+  return x;
+}
+
+std::unique_ptr<RoundKernel> make_kernel(const Options& o, const Topology& t) {
+  if (o.algorithm == "diffusion") {
+    if (!o.lambda.empty()) throw InputError("--lambda applies to gde only; diffusion takes --alpha");
+    if (o.alpha.empty())
+      return std::make_unique<DiffusionKernel>(
+          DiffusionMatrix::uniform(t, 1.0 / static_cast<double>(t.max_degree() + 1)));
+    if (o.alpha == "optimal")
+      return std::make_unique<DiffusionKernel>(
+          DiffusionMatrix::uniform(t, optimal_uniform_alpha(t, graph_laplacian_extremes(t)).alpha));
+    if (o.alpha.starts_with("file:"))
+      return std::make_unique<DiffusionKernel>(DiffusionMatrix::from_edge_file(t, o.alpha.substr(5)));
+    return std::make_unique<DiffusionKernel>(DiffusionMatrix::uniform(
+        t, parse_number(o.alpha, "--alpha", "a number in (0, 1/max degree], 'optimal' or file:PATH")));
+  }
+  if (!o.alpha.empty())
+    throw InputError(fmt::format("--alpha applies to diffusion only, not to {}", o.algorithm));
+  if (o.algorithm == "dimension-exchange") {
+    if (!o.lambda.empty())
+      throw InputError("--lambda applies to gde only; dimension-exchange always halves (lambda = 1/2)");
+    return std::make_unique<DimensionExchangeKernel>(DimensionExchangeKernel::hypercube(t));
+  }
+  if (o.algorithm == "gde") {
+    const double lambda =
+        o.lambda.empty() ? 0.5 : parse_number(o.lambda, "--lambda", "a number with 0 < lambda < 1");
+    return std::make_unique<DimensionExchangeKernel>(
+        DimensionExchangeKernel::generalized(t, edge_coloring(t), lambda));
+  }
+  throw InputError(fmt::format("algorithm '{}' is not accepted; accepted: diffusion, dimension-exchange, gde",
+                               o.algorithm));
+}
+
+// The parameters the kernel runs with, defaults included: "alpha=0.2", "lambda=0.5, 7 colours".
+std::string kernel_description(const RoundKernel& kernel) {
+  if (const auto* d = dynamic_cast<const DiffusionKernel*>(&kernel)) return d->matrix().description();
+  const auto& x = dynamic_cast<const DimensionExchangeKernel&>(kernel);
+  return fmt::format("lambda={}, {} colours", x.lambda(), x.colours());
+}
+
+}  // namespace
+
+Run add_rounds(CLI::App& app) {
+  auto* cmd = app.add_subcommand("rounds", "Run a synchronous balancing scheme on a load vector (round engine)");
+  auto o = std::make_shared<Options>();
+  cmd->add_option("--algorithm", o->algorithm, "diffusion, dimension-exchange (hypercube) or gde (any graph)")
+      ->required();
+  cmd->add_option("--topology", o->topology, "e.g. hypercube:20, torus:1024x1024 (see 'dlbkit list topologies')")
+      ->required();
+  cmd->add_option("--init", o->init, "initial load: spike, spike:AMOUNT, uniform:MAX or file:PATH (one per line)")
+      ->required();
+  cmd->add_option("--until", o->until, "stop rule: steps:N, eps:X (relative error) or balanced:TOL (max - min)")
+      ->required();
+  cmd->add_option("--alpha", o->alpha,
+                  "diffusion: a number, 'optimal' or file:PATH ('u v alpha' lines); default 1/(max degree + 1)");
+  cmd->add_option("--lambda", o->lambda, "gde: exchange parameter in (0, 1); default 0.5");
+  cmd->add_option("--max-steps", o->max_steps, "stop here even if the rule is not met")->capture_default_str();
+  cmd->add_flag("--integer", o->integer, "integer loads (exactly conserved; rounding toward zero per edge)");
+  cmd->add_option("--threads", o->threads, "1 or 2 (identical results)")->capture_default_str();
+  cmd->add_option("--seed", o->seed, "seed of uniform:MAX")->capture_default_str();
+  cmd->add_flag("--json", o->json, "print one JSON document");
+  cmd->add_flag("--trace", o->trace, "report the error norm ||w - w_bar|| after every step");
+  return [o] {
+    const Topology t = parse_topology(o->topology);
+    const std::unique_ptr<RoundKernel> kernel = make_kernel(*o, t);
+    RunOptions run{.until = StopRule::parse(o->until), .max_steps = o->max_steps, .threads = o->threads,
+                   .trace = o->trace};
+    RoundsResult r;
+    if (o->integer) {
+      std::vector<std::int64_t> w = integer_initial_load(o->init, t.size(), o->seed);
+      r = run_rounds(*kernel, w, run);
+    } else {
+      std::vector<double> w = continuous_initial_load(o->init, t.size(), o->seed);
+      r = run_rounds(*kernel, w, run);
+    }
+    const double rate = r.seconds > 0 ? static_cast<double>(r.steps) * static_cast<double>(t.size()) / r.seconds : 0;
+    if (o->json) {
+      nlohmann::json j = to_json(r);
+      j["inputs"] = {{"algorithm", o->algorithm}, {"topology", t.spec()},  {"init", o->init},
+                     {"until", run.until.to_string()}, {"alpha", o->alpha}, {"lambda", o->lambda},
+                     {"max_steps", o->max_steps}, {"integer", o->integer}, {"threads", o->threads},
+                     {"seed", o->seed}};
+      j["node_updates_per_second"] = rate;
+      j["kernel"] = kernel_description(*kernel);
+      fmt::print("{}\n", j.dump(2));
+      return 0;
+    }
+    fmt::print("{} ({}) on {} ({} nodes), {} loads from {}, until {}\n\n", kernel->name(), kernel_description(*kernel),
+               t.spec(), t.size(),
+               o->integer ? "integer" : "continuous", o->init, run.until.to_string());
+    fmt::print("  steps                {}{}\n", r.steps,
+               r.stop_rule_met ? "" : "   (stop rule NOT met: --max-steps reached)");
+    fmt::print("  max - min            {:.6g}\n", r.max_min_difference);
+    fmt::print("  ||w - w_bar||        {:.6g}   (initially {:.6g}; relative {:.3g})\n", r.final_error, r.initial_error,
+               r.relative_error);
+    fmt::print("  total load           {:.17g}   (initially {:.17g})\n", r.total_final, r.total_initial);
+    fmt::print("  time                 {:.3f} s   ({:.3g} node-updates/s)\n", r.seconds, rate);
+    if (o->trace) {
+      fmt::print("\n  step  ||w - w_bar||\n");
+      for (std::size_t s = 0; s < r.trace.size(); ++s) fmt::print("  {:>4}  {:.9g}\n", s, r.trace[s]);
+    }
+    return 0;
+  };
+}
+
+}  // namespace dlbkit::cli

@@ -1,0 +1,91 @@
+#include <dlbkit/core/random.hpp>
+#include <dlbkit/error.hpp>
+#include <dlbkit/rounds/initial_load.hpp>
+
+#include <fmt/format.h>
+
+#include <charconv>
+#include <cmath>
+#include <fstream>
+
+namespace dlbkit {
+
+namespace {
+
+constexpr const char* kAccepted = "spike, spike:AMOUNT, uniform:MAX or file:PATH";
+
+template <class T>
+bool parse_exact(const std::string& text, T& x) {
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), x);
+  return !text.empty() && ec == std::errc() && end == text.data() + text.size();
+}
+
+template <class Load>
+Load parse_amount(const std::string& text, const std::string& what) {
+  Load x{};
+  if (!parse_exact(text, x) || !(x >= 0) || !std::isfinite(static_cast<double>(x)))
+    throw InputError(fmt::format("{} '{}' is not accepted; accepted: a {} >= 0", what, text,
+                                 std::is_integral_v<Load> ? "whole number" : "number"));
+  return x;
+}
+
+template <class Load>
+std::vector<Load> read_file(const std::string& path, std::size_t nodes) {
+  std::ifstream in(path);
+  if (!in) throw InputError(fmt::format("initial load file {}: cannot be opened", path));
+  std::vector<Load> w;
+  std::string line;
+  for (int number = 1; std::getline(in, line); ++number) {
+    std::string body = line.substr(0, line.find('#'));
+    const auto first = body.find_first_not_of(" \t\r");
+    if (first == std::string::npos) continue;
+    body = body.substr(first, body.find_last_not_of(" \t\r") - first + 1);
+    Load x{};
+    if (!parse_exact(body, x) || !(x >= 0))
+      throw InputError(fmt::format("initial load file {} line {}: '{}' is not accepted; accepted: one {} >= 0 per line",
+                                   path, number, line, std::is_integral_v<Load> ? "whole number" : "number"));
+    w.push_back(x);
+  }
+  if (w.size() != nodes)
+    throw InputError(fmt::format("initial load file {}: {} loads for {} nodes; accepted: exactly one per node", path,
+                                 w.size(), nodes));
+  return w;
+}
+
+template <class Load>
+std::vector<Load> initial_load(const std::string& spec, std::size_t nodes, std::uint64_t seed) {
+  const auto colon = spec.find(':');
+  const std::string kind = spec.substr(0, colon);
+  const std::string value = colon == std::string::npos ? std::string() : spec.substr(colon + 1);
+  if (kind == "spike") {
+    std::vector<Load> w(nodes, 0);
+    w[0] = colon == std::string::npos ? static_cast<Load>(nodes) : parse_amount<Load>(value, "spike amount");
+    return w;
+  }
+  if (kind == "uniform" && colon != std::string::npos) {
+    const Load max = parse_amount<Load>(value, "uniform maximum");
+    Rng rng(seed);
+    std::vector<Load> w(nodes);
+    for (Load& x : w) {
+      if constexpr (std::is_integral_v<Load>)
+        x = static_cast<Load>(rng.below(static_cast<std::uint64_t>(max) + 1));
+      else
+        x = max * rng.uniform();
+    }
+    return w;
+  }
+  if (kind == "file" && !value.empty()) return read_file<Load>(value, nodes);
+  throw InputError(fmt::format("initial load '{}' is not accepted; accepted: {}", spec, kAccepted));
+}
+
+}  // namespace
+
+std::vector<double> continuous_initial_load(const std::string& spec, std::size_t nodes, std::uint64_t seed) {
+  return initial_load<double>(spec, nodes, seed);
+}
+
+std::vector<std::int64_t> integer_initial_load(const std::string& spec, std::size_t nodes, std::uint64_t seed) {
+  return initial_load<std::int64_t>(spec, nodes, seed);
+}
+
+}  // namespace dlbkit
