@@ -12,6 +12,7 @@
 
 #include <charconv>
 #include <fmt/format.h>
+#include <limits>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -22,7 +23,7 @@ namespace {
 
 struct Options {
   std::string algorithm, topology, init, until, alpha, lambda;
-  std::uint64_t max_steps = 1'000'000, seed = 1;
+  std::string max_steps = "1000000", seed = "1";
   int threads = 1;
   bool integer = false, json = false, trace = false;
 };
@@ -98,14 +99,16 @@ Run add_rounds(CLI::App& app) {
   return [o] {
     const Topology t = parse_topology(o->topology);
     const std::unique_ptr<RoundKernel> kernel = make_kernel(*o, t);
-    RunOptions run{.until = StopRule::parse(o->until), .max_steps = o->max_steps, .threads = o->threads,
+    const std::uint64_t seed = parse_unsigned(o->seed, "--seed", std::numeric_limits<std::uint64_t>::max());
+    const std::uint64_t max_steps = parse_unsigned(o->max_steps, "--max-steps", std::numeric_limits<std::uint64_t>::max());
+    RunOptions run{.until = StopRule::parse(o->until), .max_steps = max_steps, .threads = o->threads,
                    .trace = o->trace};
     RoundsResult r;
     if (o->integer) {
-      std::vector<std::int64_t> w = integer_initial_load(o->init, t.size(), o->seed);
+      std::vector<std::int64_t> w = integer_initial_load(o->init, t.size(), seed);
       r = run_rounds(*kernel, w, run);
     } else {
-      std::vector<double> w = continuous_initial_load(o->init, t.size(), o->seed);
+      std::vector<double> w = continuous_initial_load(o->init, t.size(), seed);
       r = run_rounds(*kernel, w, run);
     }
     const double rate = r.seconds > 0 ? static_cast<double>(r.steps) * static_cast<double>(t.size()) / r.seconds : 0;
@@ -113,8 +116,8 @@ Run add_rounds(CLI::App& app) {
       nlohmann::json j = to_json(r);
       j["inputs"] = {{"algorithm", o->algorithm}, {"topology", t.spec()},  {"init", o->init},
                      {"until", run.until.to_string()}, {"alpha", o->alpha}, {"lambda", o->lambda},
-                     {"max_steps", o->max_steps}, {"integer", o->integer}, {"threads", o->threads},
-                     {"seed", o->seed}};
+                     {"max_steps", max_steps}, {"integer", o->integer}, {"threads", o->threads},
+                     {"seed", seed}};
       j["node_updates_per_second"] = rate;
       j["kernel"] = kernel_description(*kernel);
       fmt::print("{}\n", j.dump(2));

@@ -7,7 +7,6 @@
 #include <dlbkit/sim/experiment.hpp>
 #include <dlbkit/strategies/builtin.hpp>
 
-#include <charconv>
 #include <fmt/format.h>
 #include <limits>
 #include <map>
@@ -25,16 +24,6 @@ std::map<std::string, std::string> assignments(const std::vector<std::string>& i
     if (!out.emplace(name, value).second) throw InputError(fmt::format("{}: '{}' is given twice", what, name));
   }
   return out;
-}
-
-std::uint64_t parse_seed(const std::string& text) {
-  std::uint64_t seed = 0;
-  const char* last = text.data() + text.size();
-  auto [end, ec] = std::from_chars(text.data(), last, seed);
-  if (ec != std::errc() || end != last || text.empty())
-    throw InputError(fmt::format("--seed: '{}' is not accepted; accepted: an integer from 0 to {}", text,
-                                 std::numeric_limits<std::uint64_t>::max()));
-  return seed;
 }
 
 void print_report(const ExperimentSetup& s, const ExperimentResult& r) {
@@ -96,7 +85,7 @@ Run add_simulate(CLI::App& app) {
         .strategy = builtin_strategies().configure(o->strategy, assignments(o->params, "--param")),
         .workload = builtin_workloads().configure(o->workload, wparams),
         .cost = make_cost_model(o->cost, assignments(o->cost_params, "--cost-param")),
-        .seed = parse_seed(o->seed),
+        .seed = parse_unsigned(o->seed, "--seed", std::numeric_limits<std::uint64_t>::max()),
     };
     const ExperimentResult result = run_experiment(setup);
     if (o->json) fmt::print("{}\n", to_json(setup, result, o->per_node).dump(2));

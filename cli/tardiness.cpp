@@ -7,7 +7,6 @@
 #include <dlbkit/error.hpp>
 
 #include <algorithm>
-#include <charconv>
 #include <chrono>
 #include <fmt/format.h>
 #include <limits>
@@ -18,15 +17,6 @@
 namespace dlbkit::cli {
 
 namespace {
-
-std::uint64_t parse_unsigned(const std::string& text, const std::string& option, std::uint64_t max) {
-  std::uint64_t value = 0;
-  const char* last = text.data() + text.size();
-  auto [end, ec] = std::from_chars(text.data(), last, value);
-  if (ec != std::errc() || end != last || text.empty() || value > max)
-    throw InputError(fmt::format("{}: '{}' is not accepted; accepted: an integer from 0 to {}", option, text, max));
-  return value;
-}
 
 std::int64_t parse_threshold(const std::string& text) {
   if (text == "inf" || text == "infinity") return kNoTardinessThreshold;

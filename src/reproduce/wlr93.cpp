@@ -246,7 +246,7 @@ ReproductionReport sweep(const Sweep& s, const ReproductionOptions& options) {
   const std::string png = path_in(options, s.name + ".png");
   run_gnuplot(path_in(options, s.name + ".gp"),
               fmt::format("set terminal pngcairo size 800,480\nset output '{}'\nset datafile separator ','\n"
-                          "set key autotitle columnhead left top\nset title '{}'\nset xlabel '{}'\n"
+                          "set key autotitle columnhead right bottom\nset title '{}'\nset xlabel '{}'\n"
                           "set ylabel 'speedup over NOBAL'\nset yrange [0:*]\n{}"
                           "plot for [i=2:{}] '{}' using 1:i with linespoints\n",
                           png, s.title, s.xlabel, s.log_x ? "set logscale x 2\n" : "", kFigureStrategies.size() + 2, csv));
@@ -271,8 +271,8 @@ ReproductionReport fig7(const ReproductionOptions& options) {
           .title = "WLR93 Fig. 7: speedup vs granularity (Table III), hypercube:5, L = 8e8 loops, ipsc2",
           .xlabel = "g",
           .log_x = true,
-          .paper_shape = "DEM outperforms all others; all perform best at mid granularity (g = 100); HBM and GM "
-                         "degrade at small granularity; RID beats SID (Fig. 7 is given only as a plot)"};
+          .paper_shape = "DEM outperforms all others; all perform best at mid granularity (g = 100); HBM and GM degrade "
+                         "with small tasks (large g); RID beats SID (Fig. 7 is given only as a plot)"};
   for (long long g : {10, 20, 50, 100, 200, 500, 1000}) s.points.push_back({g, "hypercube:5", {artificial(g)}});
   return sweep(s, options);
 }
