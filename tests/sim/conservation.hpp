@@ -1,8 +1,10 @@
 #pragma once
 // Test support: an observer that follows every task through the simulation and fails the
-// test when a task is lost, duplicated, or executed where it is not.
+// test when a task is lost, duplicated, or executed where it is not; a workload that
+// exercises every way tasks appear.
 
 #include <dlbkit/sim/observer.hpp>
+#include <dlbkit/sim/workload.hpp>
 
 #include <gtest/gtest.h>
 #include <unordered_map>
@@ -45,6 +47,29 @@ public:
 private:
   std::unordered_map<std::uint64_t, NodeId> where_;
   std::uint64_t created_ = 0, completed_ = 0;
+};
+
+// Tasks that spawn children when they complete, and arrivals from outside over time.
+class DynamicWorkload final : public Workload {
+public:
+  void initial_tasks(const Topology& t, const CostModel&, Rng& rng, TaskSink& sink) override {
+    for (int i = 0; i < 20; ++i)
+      sink.add(static_cast<NodeId>(rng.below(t.size())), static_cast<SimTime>(1 + rng.below(900)) * kMicrosecond, 2);
+    nodes_ = t.size();
+  }
+  void on_completed(const Task& done, NodeId node, Rng& rng, TaskSink& sink) override {
+    if (done.tag == 0) return;
+    for (int c = 0; c < 2; ++c) sink.add(node, static_cast<SimTime>(1 + rng.below(700)) * kMicrosecond, done.tag - 1);
+  }
+  std::optional<Arrival> next_arrival(SimTime now, Rng& rng) override {
+    if (arrivals_++ == 60) return std::nullopt;
+    return Arrival{now + static_cast<SimTime>(rng.exponential(1.0 / 200e3)), static_cast<NodeId>(rng.below(nodes_)),
+                   static_cast<SimTime>(1 + rng.below(500)) * kMicrosecond, 1};
+  }
+
+private:
+  std::size_t nodes_ = 1;
+  int arrivals_ = 0;
 };
 
 }  // namespace dlbkit::test

@@ -43,28 +43,19 @@ const StrategyInfo kChaosInfo{.name = "chaos",
                               .message_kinds = {"ping"},
                               .create = [](const Parameters&) { return std::make_unique<Chaos>(); }};
 
-// Tasks that spawn children when they complete, and arrivals from outside over time.
-class Dynamic final : public Workload {
-public:
-  void initial_tasks(const Topology& t, const CostModel&, Rng& rng, TaskSink& sink) override {
-    for (int i = 0; i < 20; ++i)
-      sink.add(static_cast<NodeId>(rng.below(t.size())), static_cast<SimTime>(1 + rng.below(900)) * kMicrosecond, 2);
-    nodes_ = t.size();
-  }
-  void on_completed(const Task& done, NodeId node, Rng& rng, TaskSink& sink) override {
-    if (done.tag == 0) return;
-    for (int c = 0; c < 2; ++c) sink.add(node, static_cast<SimTime>(1 + rng.below(700)) * kMicrosecond, done.tag - 1);
-  }
-  std::optional<Arrival> next_arrival(SimTime now, Rng& rng) override {
-    if (arrivals_++ == 60) return std::nullopt;
-    return Arrival{now + static_cast<SimTime>(rng.exponential(1.0 / 200e3)), static_cast<NodeId>(rng.below(nodes_)),
-                   static_cast<SimTime>(1 + rng.below(500)) * kMicrosecond, 1};
-  }
-
-private:
-  std::size_t nodes_ = 1;
-  int arrivals_ = 0;
-};
+// Node 1 sends node 0 one message at the start; node 0 records when it handled it.
+StrategyInfo recorder_info(SimTime* handled_at) {
+  struct Recorder final : Strategy {
+    explicit Recorder(SimTime* h) : handled_at(h) {}
+    void on_start(NodeContext& ctx) override {
+      if (ctx.self() == 1) ctx.send(0, Message::make(0, 0));
+    }
+    void on_message(NodeContext& ctx, NodeId, const Message&) override { *handled_at = ctx.now(); }
+    SimTime* handled_at;
+  };
+  return {.name = "recorder", .message_kinds = {"m"},
+          .create = [handled_at](const Parameters&) { return std::make_unique<Recorder>(handled_at); }};
+}
 
 StrategyChoice choose(const std::string& name, std::map<std::string, std::string> params = {}) {
   return builtin_strategies().configure(name, params);
@@ -94,7 +85,7 @@ TEST(Simulator, EveryTaskIsExecutedExactlyOnce) {
       for (const auto& strategy : {choose("none"), choose("rid"), choose("rid", {{"l_low", "inf"}, {"u", "1"}}),
                                    choose("rid", {{"retry_on_update", "true"}}), StrategyChoice{&kChaosInfo, {}}}) {
         ConservationObserver check;
-        auto workload = pick.below(3) == 0 ? std::unique_ptr<Workload>(std::make_unique<Dynamic>())
+        auto workload = pick.below(3) == 0 ? std::unique_ptr<Workload>(std::make_unique<test::DynamicWorkload>())
                                            : artificial(static_cast<long long>(1 + pick.below(40)));
         SimulationConfig config{.topology = &topology,
                                 .strategy = strategy,
@@ -137,18 +128,8 @@ TEST(Simulator, BusyNodeHandlesMessagesAtPollPoints) {
   // Node 0 runs one 1 ms task; node 1 sends it a message at time 0 that arrives after
   // 30 us. With polls every 100 us of execution, node 0 handles it at 100 us, and the
   // 20 us of handling delays the task's completion to 1.02 ms.
-  struct Recorder final : Strategy {
-    SimTime* handled_at;
-    explicit Recorder(SimTime* h) : handled_at(h) {}
-    void on_start(NodeContext& ctx) override {
-      if (ctx.self() == 1) ctx.send(0, Message::make(0, 0));
-    }
-    void on_message(NodeContext& ctx, NodeId, const Message&) override { *handled_at = ctx.now(); }
-  };
   SimTime handled_at = -1;
-  const StrategyInfo info{.name = "recorder", .message_kinds = {"m"}, .create = [&](const Parameters&) {
-                            return std::make_unique<Recorder>(&handled_at);
-                          }};
+  const StrategyInfo info = recorder_info(&handled_at);
   struct OneTask final : Workload {
     void initial_tasks(const Topology&, const CostModel&, Rng&, TaskSink& sink) override { sink.add(0, kMillisecond); }
   } workload;
@@ -165,18 +146,8 @@ TEST(Simulator, BusyNodeHandlesMessagesAtPollPoints) {
 TEST(Simulator, IdleNodeHandlesMessagesAtOnceAndSendingCostsTime) {
   // Node 0 has no task: a message arriving at 30 us is handled at once (now = 30 + 20 us).
   // Node 1 pays 5 us to send before it starts its own 1 ms task.
-  struct Recorder final : Strategy {
-    SimTime* handled_at;
-    explicit Recorder(SimTime* h) : handled_at(h) {}
-    void on_start(NodeContext& ctx) override {
-      if (ctx.self() == 1) ctx.send(0, Message::make(0, 0));
-    }
-    void on_message(NodeContext& ctx, NodeId, const Message&) override { *handled_at = ctx.now(); }
-  };
   SimTime handled_at = -1;
-  const StrategyInfo info{.name = "recorder", .message_kinds = {"m"}, .create = [&](const Parameters&) {
-                            return std::make_unique<Recorder>(&handled_at);
-                          }};
+  const StrategyInfo info = recorder_info(&handled_at);
   struct OneTask final : Workload {
     void initial_tasks(const Topology&, const CostModel&, Rng&, TaskSink& sink) override { sink.add(1, kMillisecond); }
   } workload;

@@ -40,32 +40,8 @@ bool accepts(const std::string& strategy, const Topology& t) {
   }
 }
 
-// Tasks that spawn children when they complete, and arrivals from outside over time: loads
-// rise again after dropping, which restarts every strategy's balancing.
-class Dynamic final : public Workload {
-public:
-  void initial_tasks(const Topology& t, const CostModel&, Rng& rng, TaskSink& sink) override {
-    nodes_ = t.size();
-    for (int i = 0; i < 30; ++i)
-      sink.add(static_cast<NodeId>(rng.below(nodes_)), static_cast<SimTime>(1 + rng.below(900)) * kMicrosecond, 2);
-  }
-  void on_completed(const Task& done, NodeId node, Rng& rng, TaskSink& sink) override {
-    if (done.tag == 0) return;
-    for (int c = 0; c < 2; ++c) sink.add(node, static_cast<SimTime>(1 + rng.below(700)) * kMicrosecond, done.tag - 1);
-  }
-  std::optional<Arrival> next_arrival(SimTime now, Rng& rng) override {
-    if (arrivals_++ == 60) return std::nullopt;
-    return Arrival{now + static_cast<SimTime>(rng.exponential(1.0 / 200e3)), static_cast<NodeId>(rng.below(nodes_)),
-                   static_cast<SimTime>(1 + rng.below(500)) * kMicrosecond, 1};
-  }
-
-private:
-  std::size_t nodes_ = 1;
-  int arrivals_ = 0;
-};
-
 std::unique_ptr<Workload> workload(int which) {
-  if (which == 0) return std::make_unique<Dynamic>();
+  if (which == 0) return std::make_unique<test::DynamicWorkload>();
   return builtin_workloads().configure("artificial", {{"granularity", which == 1 ? "3" : "25"}}).create();
 }
 
