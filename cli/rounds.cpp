@@ -8,9 +8,11 @@
 #include <dlbkit/rounds/dimension_exchange.hpp>
 #include <dlbkit/rounds/initial_load.hpp>
 #include <dlbkit/rounds/round_engine.hpp>
+#include <dlbkit/rounds/stochastic.hpp>
 #include <dlbkit/topology/topology.hpp>
 
 #include <charconv>
+#include <cmath>
 #include <fmt/format.h>
 #include <limits>
 #include <memory>
@@ -24,6 +26,7 @@ namespace {
 struct Options {
   std::string algorithm, topology, init, until, alpha, lambda;
   std::string max_steps = "1000000", seed = "1";
+  std::string arrivals, work = "0", warmup = "0", steps_per_period = "1";
   int threads = 1;
   bool integer = false, json = false, trace = false;
 };
@@ -74,6 +77,70 @@ std::string kernel_description(const RoundKernel& kernel) {
   return fmt::format("lambda={}, {} colours", x.lambda(), x.colours());
 }
 
+// --arrivals: the stochastic model of Cyb89 eq. (12)/(17), measured beside Theorems 2 and 5.
+int run_stochastic_model(const Options& o, const Topology& t, const RoundKernel& kernel, std::uint64_t seed) {
+  const StopRule until = StopRule::parse(o.until);
+  if (until.kind != StopRule::Kind::steps)
+    throw InputError(fmt::format("--until {} is not accepted with --arrivals; accepted: steps:N (N periods)", o.until));
+  if (o.integer) throw InputError("--integer is not accepted with --arrivals: the stochastic model is continuous");
+  if (o.threads != 1) throw InputError(fmt::format("--threads {} is not accepted with --arrivals; accepted: 1", o.threads));
+  const auto max = std::numeric_limits<std::uint64_t>::max();
+  StochasticOptions so{.arrivals = ArrivalDistribution::parse(o.arrivals),
+                       .work = parse_number(o.work, "--work", "a number >= 0"),
+                       .periods = until.steps,
+                       .warmup = parse_unsigned(o.warmup, "--warmup", max),
+                       .steps_per_period = parse_unsigned(o.steps_per_period, "--steps-per-period", max),
+                       .trace = o.trace};
+  std::vector<double> w = continuous_initial_load(o.init, t.size(), seed);
+  const StochasticResult r = run_stochastic(kernel, w, so, seed);
+  const double sigma2 = so.arrivals.variance();
+  // The paper's bound for the scheme and, on the hypercube, the exact stationary value (stochastic.hpp).
+  double bound = HUGE_VAL, exact = HUGE_VAL;
+  std::string theorem;
+  const bool cube = t.kind() == TopologyKind::hypercube;
+  const auto d = static_cast<unsigned>(t.extents().size());
+  if (const auto* diffusion = dynamic_cast<const DiffusionKernel*>(&kernel)) {
+    theorem = "Theorem 2";
+    bound = theorem2_bound(t.size(), sigma2, analyze_diffusion(diffusion->matrix(), 10.0).gamma, so.steps_per_period);
+    if (cube && diffusion->matrix().uniform_alpha())
+      exact = hypercube_diffusion_variance(d, *diffusion->matrix().uniform_alpha(), so.steps_per_period, sigma2);
+  } else if (o.algorithm == "dimension-exchange") {
+    theorem = "Theorem 5";
+    bound = theorem5_bound(t.size(), sigma2);
+    exact = hypercube_exchange_variance(d, so.steps_per_period, sigma2);
+  }
+  const auto finite = [](double x) { return std::isfinite(x) ? nlohmann::json(x) : nlohmann::json(nullptr); };
+  if (o.json) {
+    nlohmann::json j = to_json(r, so);
+    j["inputs"] = {{"algorithm", o.algorithm}, {"topology", t.spec()}, {"init", o.init}, {"until", until.to_string()},
+                   {"alpha", o.alpha}, {"lambda", o.lambda}, {"seed", seed}};
+    j["kernel"] = kernel_description(kernel);
+    j["bound"] = finite(bound);
+    j["bound_theorem"] = theorem.empty() ? nlohmann::json(nullptr) : nlohmann::json(theorem);
+    j["exact_stationary_variance"] = finite(exact);
+    fmt::print("{}\n", j.dump(2));
+    return 0;
+  }
+  fmt::print("{} ({}) on {} ({} nodes), arrivals {} (mu {:.6g}, sigma^2 {:.6g}), work c = {:.6g}, "
+             "{} kernel step(s) per period\n\n",
+             kernel.name(), kernel_description(kernel), t.spec(), t.size(), so.arrivals.to_string(),
+             so.arrivals.mean(), sigma2, so.work, so.steps_per_period);
+  fmt::print("  periods              {} ({} kernel steps), time average over the last {} after a warm-up of {}\n",
+             r.periods, r.kernel_steps, r.samples, so.warmup);
+  fmt::print("  E||w - w_bar||^2     {:.6g} +- {:.2g} (standard error, batch means)\n", r.variance, r.variance_stderr);
+  if (!theorem.empty()) fmt::print("  bound ({})    {:.6g}\n", theorem, bound);
+  if (std::isfinite(exact)) fmt::print("  exact stationary     {:.6g}\n", exact);
+  fmt::print("  mean load            {:.6g}   (expected {:.6g} = mean w0 + periods (mu - c))\n", r.mean_load,
+             r.expected_mean_load);
+  fmt::print("  max - min            {:.6g}\n", r.max_min_difference);
+  fmt::print("  time                 {:.3f} s\n", r.seconds);
+  if (o.trace) {
+    fmt::print("\n  period  ||w - w_bar||^2\n");
+    for (std::size_t s = 0; s < r.trace.size(); ++s) fmt::print("  {:>6}  {:.9g}\n", s, r.trace[s]);
+  }
+  return 0;
+}
+
 }  // namespace
 
 Run add_rounds(CLI::App& app) {
@@ -93,13 +160,24 @@ Run add_rounds(CLI::App& app) {
   cmd->add_option("--max-steps", o->max_steps, "stop here even if the rule is not met")->capture_default_str();
   cmd->add_flag("--integer", o->integer, "integer loads (exactly conserved; rounding toward zero per edge)");
   cmd->add_option("--threads", o->threads, "1 or 2 (identical results)")->capture_default_str();
-  cmd->add_option("--seed", o->seed, "seed of uniform:MAX")->capture_default_str();
+  cmd->add_option("--seed", o->seed, "seed of uniform:MAX and of --arrivals")->capture_default_str();
+  cmd->add_option("--arrivals", o->arrivals,
+                  "stochastic model (Cyb89 eq. 12/17): new work per node and period, normal:MU:SIGMA, uniform:LO:HI "
+                  "or exponential:MEAN; --until steps:N then counts periods");
+  cmd->add_option("--work", o->work, "with --arrivals: work c completed per node and period")->capture_default_str();
+  cmd->add_option("--warmup", o->warmup, "with --arrivals: periods before the time average starts")
+      ->capture_default_str();
+  cmd->add_option("--steps-per-period", o->steps_per_period, "with --arrivals: kernel steps between arrivals")
+      ->capture_default_str();
   cmd->add_flag("--json", o->json, "print one JSON document");
   cmd->add_flag("--trace", o->trace, "report the error norm ||w - w_bar|| after every step");
   return [o] {
     const Topology t = parse_topology(o->topology);
     const std::unique_ptr<RoundKernel> kernel = make_kernel(*o, t);
     const std::uint64_t seed = parse_unsigned(o->seed, "--seed", std::numeric_limits<std::uint64_t>::max());
+    if (!o->arrivals.empty()) return run_stochastic_model(*o, t, *kernel, seed);
+    if (o->work != "0" || o->warmup != "0" || o->steps_per_period != "1")
+      throw InputError("--work, --warmup and --steps-per-period apply with --arrivals only");
     const std::uint64_t max_steps = parse_unsigned(o->max_steps, "--max-steps", std::numeric_limits<std::uint64_t>::max());
     RunOptions run{.until = StopRule::parse(o->until), .max_steps = max_steps, .threads = o->threads,
                    .trace = o->trace};

@@ -1,3 +1,5 @@
+#include <dlbkit/reproduce/cybenko.hpp>
+#include <dlbkit/reproduce/cybenko_table2.hpp>
 #include <dlbkit/reproduce/reproduction.hpp>
 #include <dlbkit/reproduce/wlr93.hpp>
 
@@ -7,6 +9,8 @@ const ReproductionRegistry& builtin_reproductions() {
   static const ReproductionRegistry registry = [] {
     ReproductionRegistry r;
     for (auto& info : wlr93_reproductions()) r.add(std::move(info));
+    for (auto& info : cybenko_reproductions()) r.add(std::move(info));
+    r.add(cybenko_table2_reproduction());
     return r;
   }();
   return registry;
