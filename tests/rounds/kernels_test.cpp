@@ -171,24 +171,28 @@ TEST(Diffusion, IntegerRoundingRuleTruncatesEachEdgeFlow) {
 }
 
 TEST(Diffusion, StencilPathsMatchTheGeneralPathBitForBit) {
-  for (const std::string spec : {"hypercube:10", "torus:16x9", "torus:3x3", "torus:40x7"}) {
+  for (const std::string spec : {"hypercube:10", "hypercube:15", "torus:16x9", "torus:3x3", "torus:40x7"}) {
     const auto t = parse_topology(spec);
     const double alpha = 1.0 / (t.max_degree() + 1);
     const DiffusionKernel stencil(DiffusionMatrix::uniform(t, alpha));
     const DiffusionKernel general(
         DiffusionMatrix::from_edge_alphas(t, std::vector<double>(t.size() * t.max_degree(), alpha)));
-    std::vector<double> a = continuous_initial_load("uniform:1", t.size(), 4), b = a;
-    // Odd ranges exercise the start of the stencil's coordinate walk.
+    std::vector<double> a = continuous_initial_load("uniform:1", t.size(), 4), b = a, c = a;
+    // Odd ranges exercise the start of the stencil's coordinate walk; whole ranges its
+    // vectorised paths.
     for (int s = 0; s < 7; ++s) {
-      std::vector<double> na(a.size()), nb(b.size());
+      std::vector<double> na(a.size()), nb(b.size()), nc(c.size());
       const auto n = static_cast<NodeId>(t.size());
       stencil.update(0, a, na, 0, n / 3);
       stencil.update(0, a, na, n / 3, n);
+      stencil.update(0, c, nc, 0, n);
       general.update(0, b, nb, 0, n);
       a = na;
       b = nb;
+      c = nc;
     }
     EXPECT_EQ(a, b) << spec;
+    EXPECT_EQ(c, b) << spec;
     std::vector<std::int64_t> ia = integer_initial_load("uniform:1000", t.size(), 4), ib = ia;
     for (int s = 0; s < 7; ++s) {
       ia = step_once(stencil, ia);
