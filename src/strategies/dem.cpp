@@ -39,7 +39,8 @@ public:
     if (hypercube_) {
       for (std::size_t k = 0; k < t.degree(ctx.self()); ++k) partner_.push_back(ctx.self() ^ (NodeId{1} << k));
     } else {
-      const EdgeColoring coloring = edge_coloring(t);
+      // One colouring per network, not per node (it costs O(N E) to compute).
+      const auto& coloring = t.shared<EdgeColoring>("edge_coloring", edge_coloring);
       for (std::uint32_t c = 0; c < coloring.colors(); ++c) partner_.push_back(coloring.partner(t, ctx.self(), c));
     }
     below_ = static_cast<double>(ctx.load()) < l_low_;

@@ -12,7 +12,9 @@
 #include <cassert>
 #include <cstdlib>
 #include <limits>
+#include <map>
 #include <mutex>
+#include <utility>
 
 namespace dlbkit {
 
@@ -38,6 +40,9 @@ struct Topology::Data {
   mutable int diameter = 0;
   mutable std::once_flag bipartite_once;
   mutable bool bipartite = false;
+  // Topology::shared: derived structure, any kind of graph.
+  mutable std::mutex shared_mutex;
+  mutable std::map<std::pair<std::type_index, std::string>, std::shared_ptr<const void>> shared;
 
   std::size_t size() const { return offsets.size() - 1; }
   int bfs(NodeId source, std::vector<int>& dist, std::vector<NodeId>& queue,
@@ -160,6 +165,14 @@ Topology TopologyBuilder::finish() {
 
 Topology::Topology(std::shared_ptr<const Data> data) : data_(std::move(data)) {}
 Topology::~Topology() = default;
+
+const void* Topology::shared_value(std::type_index type, const std::string& key,
+                                   const std::function<std::shared_ptr<const void>()>& make) const {
+  const std::lock_guard lock(data_->shared_mutex);
+  auto& slot = data_->shared[{type, key}];
+  if (!slot) slot = make();
+  return slot.get();
+}
 
 Topology Topology::from_adjacency(std::string spec, const std::vector<std::vector<NodeId>>& adjacency) {
   const std::size_t n = adjacency.size();

@@ -12,10 +12,12 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <span>
 #include <string>
+#include <typeindex>
 #include <vector>
 
 namespace dlbkit {
@@ -68,6 +70,20 @@ public:
   /// The dimension of the edge from v to its i-th neighbour, where the network has one.
   std::optional<EdgeDimension> edge_dimension(NodeId v, std::size_t neighbor_index) const;
 
+  /// Structure every node derives alike from the graph (an edge colouring, a scheduler set):
+  /// `make(*this)` runs on first use and its result is shared by all copies of this topology
+  /// and all threads until the last copy goes. One value per (T, key). Thread-safe.
+  /// ```
+  /// const auto& colouring = t.shared<EdgeColoring>("edge_coloring", edge_coloring);
+  /// ```
+  template <class T, class Make>
+  const T& shared(const std::string& key, Make&& make) const {
+    const auto value = shared_value(typeid(T), key, [&]() -> std::shared_ptr<const void> {
+      return std::make_shared<const T>(make(*this));
+    });
+    return *static_cast<const T*>(value);
+  }
+
   Topology(const Topology&) = default;
   Topology(Topology&&) noexcept = default;
   Topology& operator=(const Topology&) = default;
@@ -75,6 +91,8 @@ public:
   ~Topology();
 
 private:
+  const void* shared_value(std::type_index type, const std::string& key,
+                           const std::function<std::shared_ptr<const void>()>& make) const;
   struct Data;
   explicit Topology(std::shared_ptr<const Data> data);
   std::shared_ptr<const Data> data_;
