@@ -1,0 +1,223 @@
+#include <dlbkit/error.hpp>
+#include <dlbkit/sim/dynamic_load.hpp>
+#include <dlbkit/sim/load_metrics.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <fmt/format.h>
+#include <optional>
+
+namespace dlbkit {
+
+namespace {
+
+// Where a relocated process goes: a neighbour of its old node (probability q) or a node of
+// the current hot spot's domain, the hot spot moving after `g` arrivals.
+class Placement {
+public:
+  Placement(const Topology& t, double q, double g) : topology_(&t), q_(q), g_(std::max(1.0, g)) {}
+
+  NodeId destination(NodeId from, Rng& rng) {
+    const auto nb = topology_->neighbors(from);
+    if (!nb.empty() && rng.uniform() < q_) return nb[rng.below(nb.size())];
+    if (!hot_ready_ || received_ >= g_) {
+      hot_ = static_cast<NodeId>(rng.below(topology_->size()));
+      hot_ready_ = true;
+      received_ = 0;
+    }
+    received_ += 1;
+    const auto domain = topology_->neighbors(hot_);
+    const auto pick = rng.below(domain.size() + 1);
+    return pick == domain.size() ? hot_ : domain[pick];
+  }
+
+private:
+  const Topology* topology_;
+  double q_, g_;
+  NodeId hot_ = 0;
+  bool hot_ready_ = false;
+  double received_ = 0;
+};
+
+// The load process alone: every node with load relocates at rate r (the Poisson stream of
+// completions of a busy processor-sharing node thinned by p), measured over `events`
+// relocations with the paper's indicators.
+LoadChange measure_model(const Topology& t, double g, double r, double q, SimTime delta_t, int events) {
+  const std::size_t n = t.size();
+  Rng rng(0x5A4D, 7);  // fixed: calibration is deterministic
+  Placement place(t, q, g);
+  std::vector<double> load(n, g), change(n, 0.0);
+  const double dt = static_cast<double>(delta_t) * 1e-9;
+  double time = 0, mu = g;
+  long long interval = 0;
+  LoadChange sum;
+  auto close = [&] {
+    const LoadChange c = load_change(t, change, mu);
+    sum.dsigma += c.dsigma;
+    sum.ddelta += c.ddelta;
+    std::fill(change.begin(), change.end(), 0.0);
+  };
+  for (int e = 0; e < events; ++e) {
+    time += rng.exponential(r * static_cast<double>(n));
+    const auto k = static_cast<long long>(time / dt);
+    if (k != interval) {
+      close();
+      interval = k;
+    }
+    NodeId from;
+    do from = static_cast<NodeId>(rng.below(n));
+    while (load[from] < 1);
+    const NodeId to = place.destination(from, rng);
+    load[from] -= 1;
+    load[to] += 1;
+    change[from] -= 1;
+    change[to] += 1;
+  }
+  close();
+  const double seconds = time;
+  return {sum.dsigma / seconds, sum.ddelta / seconds};
+}
+
+constexpr int kCalibrationEvents = 4000;
+
+class DynamicLoad final : public Workload {
+public:
+  explicit DynamicLoad(const Parameters& p)
+      : g_(p.integer("granularity")),
+        dynamicity_(p.real("dynamicity")),
+        dispersion_(p.real("dispersion")),
+        work_(p.duration("work")),
+        delta_t_(p.duration("delta_t")),
+        duration_(p.duration("duration")),
+        initial_(p.text("initial")),
+        gradient_(p.real("gradient")) {}
+
+  void initial_tasks(const Topology& topology, const CostModel&, Rng& rng, TaskSink& sink) override {
+    const auto n = topology.size();
+    const double g = static_cast<double>(g_);
+    if (dynamicity_ > 0) {
+      const DynamicLoadCalibration c = calibrate_dynamic_load(topology, g, dynamicity_, dispersion_, delta_t_);
+      p_ = c.relocation_rate * static_cast<double>(work_) * 1e-9;
+      if (p_ > 1)
+        throw InputError(fmt::format("dynamic_load: dynamicity={:g} needs {:.3g} relocations per node per second, "
+                                     "but processes of work={} complete at most {:.3g} per node per second; accepted: "
+                                     "a shorter work or a lower dynamicity",
+                                     dynamicity_, c.relocation_rate, format_duration(work_),
+                                     1e9 / static_cast<double>(work_)));
+      placement_.emplace(topology, c.near_fraction, g);
+    } else {
+      placement_.emplace(topology, 1.0, g);
+    }
+    std::vector<int> distance;
+    double diameter = 1;
+    if (initial_ == "gradient") {
+      distance = topology.bfs_distances(0);
+      diameter = std::max(1, topology.diameter());
+    }
+    for (NodeId i = 0; i < n; ++i) {
+      long long count = g_;
+      if (initial_ == "random") count = static_cast<long long>(rng.below(static_cast<std::uint64_t>(2 * g_ + 1)));
+      else if (initial_ == "gradient")
+        count = std::llround(g * (1.0 + gradient_ * (2.0 * distance[i] / diameter - 1.0)));
+      for (long long j = 0; j < count; ++j) sink.add(i, draw_work(rng));
+    }
+    budget_ = static_cast<long long>(std::llround(static_cast<double>(duration_) / static_cast<double>(work_) *
+                                                  static_cast<double>(n)));
+  }
+
+  void on_completed(const Task&, NodeId node, Rng& rng, TaskSink& sink) override {
+    if (replaced_ >= budget_) return;
+    ++replaced_;
+    const NodeId to = p_ > 0 && rng.uniform() < p_ ? placement_->destination(node, rng) : node;
+    sink.add(to, draw_work(rng));
+  }
+
+private:
+  SimTime draw_work(Rng& rng) const {
+    return std::max<SimTime>(1, std::llround(rng.exponential(1.0 / static_cast<double>(work_))));
+  }
+
+  long long g_;
+  double dynamicity_, dispersion_;
+  SimTime work_, delta_t_, duration_;
+  std::string initial_;
+  double gradient_;
+  double p_ = 0;
+  std::optional<Placement> placement_;
+  long long budget_ = 0, replaced_ = 0;
+};
+
+}  // namespace
+
+DynamicLoadCalibration calibrate_dynamic_load(const Topology& topology, double granularity, double dynamicity,
+                                              double dispersion, SimTime delta_t) {
+  DynamicLoadCalibration c;
+  if (dynamicity <= 0) return c;
+  // Sparse changes: each relocation adds 2 to sum dL^2, so delta-sigma per second =
+  // sqrt(2 r / delta_t) / mu. Start there, then correct by measurement.
+  const double dt = static_cast<double>(delta_t) * 1e-9;
+  double r = (dynamicity * granularity) * (dynamicity * granularity) * dt / 2.0;
+  auto ratio = [&](double q) {
+    const LoadChange m = measure_model(topology, granularity, r, q, delta_t, kCalibrationEvents);
+    return m.ddelta / m.dsigma;
+  };
+  auto fit_q = [&] {
+    const double lo = ratio(1.0), hi = ratio(0.0);  // all to neighbours, all to hot spots
+    if (dispersion < lo - 0.01 || dispersion > hi + 0.01)
+      throw InputError(fmt::format("dynamic_load: dispersion={:g} is out of reach at dynamicity={:g} on {}; "
+                                   "accepted: {:.2f} to {:.2f}",
+                                   dispersion, dynamicity, topology.spec(), lo, hi));
+    double a = 0, b = 1;  // ratio falls as q grows
+    for (int i = 0; i < 14; ++i) {
+      const double m = (a + b) / 2;
+      (ratio(m) > dispersion ? a : b) = m;
+    }
+    return (a + b) / 2;
+  };
+  for (int iteration = 0; iteration < 3; ++iteration) {
+    c.near_fraction = fit_q();
+    const LoadChange m = measure_model(topology, granularity, r, c.near_fraction, delta_t, kCalibrationEvents);
+    r *= (dynamicity / m.dsigma) * (dynamicity / m.dsigma);
+  }
+  c.near_fraction = fit_q();
+  c.relocation_rate = r;
+  const LoadChange m = measure_model(topology, granularity, r, c.near_fraction, delta_t, kCalibrationEvents);
+  c.dsigma_per_second = m.dsigma;
+  c.ddelta_per_second = m.ddelta;
+  return c;
+}
+
+WorkloadInfo dynamic_load_workload_info() {
+  return WorkloadInfo{
+      .name = "dynamic_load",
+      .description = "Zambonelli's dummy processes: g per node, relocated at a calibrated dynamicity "
+                     "(delta-sigma/s) and dispersion (delta-delta/delta-sigma); use with --execution ps",
+      .source = "Zambonelli Sec. 4, 4.1 (indicators); generator model ours (docs/reproductions/zambonelli.md)",
+      .params =
+          {
+              {.name = "granularity", .type = ParamType::integer, .default_value = "20",
+               .description = "g: processes per node on average (Sec. 4: 20)", .min = 1, .max = 1e6},
+              {.name = "dynamicity", .type = ParamType::real, .default_value = "1",
+               .description = "delta-sigma per second of the generated load (0: static)", .min = 0, .max = 1e4},
+              {.name = "dispersion", .type = ParamType::real, .default_value = "0.5",
+               .description = "delta-delta / delta-sigma of the generated load (Sec. 4: 0.3 to 0.7)", .min = 0,
+               .max = 1},
+              {.name = "work", .type = ParamType::duration, .default_value = "50ms",
+               .description = "mean work of a process (exponential)", .min = 1e3, .max = 1e12},
+              {.name = "delta_t", .type = ParamType::duration, .default_value = "10ms",
+               .description = "the interval Delta t of the indicators (Sec. 4.1)", .min = 1e3, .max = 1e12},
+              {.name = "duration", .type = ParamType::duration, .default_value = "20s",
+               .description = "replace completed processes for about this long (duration N / work of them)",
+               .min = 0, .max = 1e13},
+              {.name = "initial", .type = ParamType::choice, .default_value = "random",
+               .description = "initial loads: uniform (g each), random (uniform in 0..2g), gradient (g (1 + a "
+                              "(2 d / D - 1)), d the distance from node 0, D the diameter: Fig. 2)",
+               .choices = {"uniform", "random", "gradient"}},
+              {.name = "gradient", .type = ParamType::real, .default_value = "0.5",
+               .description = "a: the amplitude of the gradient initial loads", .min = 0, .max = 1},
+          },
+      .create = [](const Parameters& p) { return std::make_unique<DynamicLoad>(p); },
+  };
+}
+
+}  // namespace dlbkit
