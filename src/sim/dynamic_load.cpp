@@ -11,24 +11,33 @@ namespace dlbkit {
 
 namespace {
 
-// Where a relocated process goes: a neighbour of its old node (probability q) or a node of
-// the current hot spot's domain, the hot spot moving after `g` arrivals.
+// Where relocated processes go: to a random neighbour of the old node (probability q), or
+// to the current hot spot, whose domain (the hot spot and its neighbours) receives them as a
+// group, one process per node, once as many have been relocated; the hot spot moves to a
+// random node after receiving g processes.
 class Placement {
 public:
   Placement(const Topology& t, double q, double g) : topology_(&t), q_(q), g_(std::max(1.0, g)) {}
 
-  NodeId destination(NodeId from, Rng& rng) {
+  /// Appends where the replacement of a process relocated from `from` is created now (none
+  /// while a hot-spot group is still gathering).
+  void relocate(NodeId from, Rng& rng, std::vector<NodeId>& out) {
     const auto nb = topology_->neighbors(from);
-    if (!nb.empty() && rng.uniform() < q_) return nb[rng.below(nb.size())];
+    if (!nb.empty() && rng.uniform() < q_) {
+      out.push_back(nb[rng.below(nb.size())]);
+      return;
+    }
     if (!hot_ready_ || received_ >= g_) {
       hot_ = static_cast<NodeId>(rng.below(topology_->size()));
       hot_ready_ = true;
       received_ = 0;
     }
-    received_ += 1;
     const auto domain = topology_->neighbors(hot_);
-    const auto pick = rng.below(domain.size() + 1);
-    return pick == domain.size() ? hot_ : domain[pick];
+    if (++gathered_ <= domain.size()) return;
+    gathered_ = 0;
+    out.push_back(hot_);
+    out.insert(out.end(), domain.begin(), domain.end());
+    received_ += static_cast<double>(domain.size() + 1);
   }
 
 private:
@@ -37,6 +46,7 @@ private:
   NodeId hot_ = 0;
   bool hot_ready_ = false;
   double received_ = 0;
+  std::size_t gathered_ = 0;
 };
 
 // The load process alone: every node with load relocates at rate r (the Poisson stream of
@@ -51,6 +61,7 @@ LoadChange measure_model(const Topology& t, double g, double r, double q, SimTim
   double time = 0, mu = g;
   long long interval = 0;
   LoadChange sum;
+  std::vector<NodeId> to;
   auto close = [&] {
     const LoadChange c = load_change(t, change, mu);
     sum.dsigma += c.dsigma;
@@ -67,11 +78,14 @@ LoadChange measure_model(const Topology& t, double g, double r, double q, SimTim
     NodeId from;
     do from = static_cast<NodeId>(rng.below(n));
     while (load[from] < 1);
-    const NodeId to = place.destination(from, rng);
     load[from] -= 1;
-    load[to] += 1;
     change[from] -= 1;
-    change[to] += 1;
+    to.clear();
+    place.relocate(from, rng, to);
+    for (NodeId v : to) {
+      load[v] += 1;
+      change[v] += 1;
+    }
   }
   close();
   const double seconds = time;
@@ -90,13 +104,17 @@ public:
         delta_t_(p.duration("delta_t")),
         duration_(p.duration("duration")),
         initial_(p.text("initial")),
-        gradient_(p.real("gradient")) {}
+        gradient_(p.real("gradient")),
+        near_auto_(p.is_auto("near_fraction")),
+        near_fraction_(near_auto_ ? 0.0 : p.real("near_fraction")) {}
 
   void initial_tasks(const Topology& topology, const CostModel&, Rng& rng, TaskSink& sink) override {
     const auto n = topology.size();
     const double g = static_cast<double>(g_);
     if (dynamicity_ > 0) {
-      const DynamicLoadCalibration c = calibrate_dynamic_load(topology, g, dynamicity_, dispersion_, delta_t_);
+      const DynamicLoadCalibration c =
+          near_auto_ ? calibrate_dynamic_load(topology, g, dynamicity_, dispersion_, delta_t_)
+                     : calibrate_dynamic_load(topology, g, dynamicity_, -near_fraction_, delta_t_);
       p_ = c.relocation_rate * static_cast<double>(work_) * 1e-9;
       if (p_ > 1)
         throw InputError(fmt::format("dynamic_load: dynamicity={:g} needs {:.3g} relocations per node per second, "
@@ -108,17 +126,25 @@ public:
     } else {
       placement_.emplace(topology, 1.0, g);
     }
+    // Fig. 2: L(0) = g / 2 at node 0, then L(d) = floor(ratio L(d - 1)) at distance d, so that no
+    // neighbour pair differs by more than the ratio.
     std::vector<int> distance;
-    double diameter = 1;
+    std::vector<long long> by_distance;
     if (initial_ == "gradient") {
       distance = topology.bfs_distances(0);
-      diameter = std::max(1, topology.diameter());
+      by_distance.push_back(std::max<long long>(1, g_ / 2));
+      for (int d = 1; d <= topology.diameter(); ++d)
+        by_distance.push_back(static_cast<long long>(std::floor(gradient_ * static_cast<double>(by_distance.back()))));
+      if (by_distance.back() > 1'000'000)
+        throw InputError(fmt::format("dynamic_load: gradient={:g} over a diameter of {} makes {} processes on one "
+                                     "node; accepted: at most 1e6",
+                                     gradient_, topology.diameter(), by_distance.back()));
     }
     for (NodeId i = 0; i < n; ++i) {
       long long count = g_;
       if (initial_ == "random") count = static_cast<long long>(rng.below(static_cast<std::uint64_t>(2 * g_ + 1)));
       else if (initial_ == "gradient")
-        count = std::llround(g * (1.0 + gradient_ * (2.0 * distance[i] / diameter - 1.0)));
+        count = by_distance[static_cast<std::size_t>(distance[i])];
       for (long long j = 0; j < count; ++j) sink.add(i, draw_work(rng));
     }
     budget_ = static_cast<long long>(std::llround(static_cast<double>(duration_) / static_cast<double>(work_) *
@@ -128,8 +154,13 @@ public:
   void on_completed(const Task&, NodeId node, Rng& rng, TaskSink& sink) override {
     if (replaced_ >= budget_) return;
     ++replaced_;
-    const NodeId to = p_ > 0 && rng.uniform() < p_ ? placement_->destination(node, rng) : node;
-    sink.add(to, draw_work(rng));
+    if (!(p_ > 0 && rng.uniform() < p_)) {
+      sink.add(node, draw_work(rng));
+      return;
+    }
+    to_.clear();
+    placement_->relocate(node, rng, to_);
+    for (NodeId v : to_) sink.add(v, draw_work(rng));
   }
 
 private:
@@ -142,8 +173,11 @@ private:
   SimTime work_, delta_t_, duration_;
   std::string initial_;
   double gradient_;
+  bool near_auto_;
+  double near_fraction_;
   double p_ = 0;
   std::optional<Placement> placement_;
+  std::vector<NodeId> to_;
   long long budget_ = 0, replaced_ = 0;
 };
 
@@ -162,6 +196,7 @@ DynamicLoadCalibration calibrate_dynamic_load(const Topology& topology, double g
     return m.ddelta / m.dsigma;
   };
   auto fit_q = [&] {
+    if (dispersion < 0) return -dispersion;  // q given
     const double lo = ratio(1.0), hi = ratio(0.0);  // all to neighbours, all to hot spots
     if (dispersion < lo - 0.01 || dispersion > hi + 0.01)
       throw InputError(fmt::format("dynamic_load: dispersion={:g} is out of reach at dynamicity={:g} on {}; "
@@ -210,11 +245,15 @@ WorkloadInfo dynamic_load_workload_info() {
                .description = "replace completed processes for about this long (duration N / work of them)",
                .min = 0, .max = 1e13},
               {.name = "initial", .type = ParamType::choice, .default_value = "random",
-               .description = "initial loads: uniform (g each), random (uniform in 0..2g), gradient (g (1 + a "
-                              "(2 d / D - 1)), d the distance from node 0, D the diameter: Fig. 2)",
+               .description = "initial loads: uniform (g each), random (uniform in 0..2g), gradient (g/2 at node "
+                              "0, then floor(gradient x) per hop of distance from it: Fig. 2)",
                .choices = {"uniform", "random", "gradient"}},
-              {.name = "gradient", .type = ParamType::real, .default_value = "0.5",
-               .description = "a: the amplitude of the gradient initial loads", .min = 0, .max = 1},
+              {.name = "near_fraction", .type = ParamType::real, .default_value = "auto",
+               .description = "q: share of relocations to a neighbour, the rest to hot spots; auto = calibrated "
+                              "from dispersion (which a given q replaces)",
+               .min = 0, .max = 1, .allow_auto = true},
+              {.name = "gradient", .type = ParamType::real, .default_value = "1.2",
+               .description = "the gradient initial loads' ratio per hop", .min = 1, .max = 10},
           },
       .create = [](const Parameters& p) { return std::make_unique<DynamicLoad>(p); },
   };

@@ -248,9 +248,10 @@ private:
     const Task t{next_task_id_++, work, 0, tag};
     ++result_.tasks_created;
     for (Observer* o : observers_) o->on_task_created(node, t, cursor_);
-    if (shared_mode_ && started_) {
+    if (shared_mode_ && started_ && node != completing_) {
       // A running node's shares change only at its own events: the new process reaches it
-      // as a local arrival, handled like a message (and never re-entrantly).
+      // as a local arrival, handled like a message (and never re-entrantly). A process
+      // created where one completes joins at once.
       const std::uint32_t batch = new_batch();
       batches_[batch].push_back(t);
       push(cursor_, EventType::delivery, node, new_slot(InFlight{node, Delivery::local_arrival, batch, {}}));
@@ -400,7 +401,9 @@ private:
     }
     s.processes.resize(kept);
     cursor_ = t;
+    completing_ = v;
     for (const Task& task : finished_) record_completion(v, task, t);
+    completing_ = kNoNode;
     finished_.clear();
   }
 
@@ -601,6 +604,8 @@ private:
   bool started_ = false;                      // initial tasks placed
   std::vector<SharedNode> shared_;            // PS only: per node
   std::vector<Task> finished_;                // run_shared()'s scratch
+  static constexpr NodeId kNoNode = ~NodeId{0};
+  NodeId completing_ = kNoNode;               // PS: the node whose completions are being recorded
   std::uint64_t sequence_ = 0;
   std::uint64_t next_task_id_ = 0;
   int task_kind_ = 0;

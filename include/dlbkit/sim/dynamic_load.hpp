@@ -14,8 +14,9 @@
 ///   node relocates load at r = p / work per second.
 /// - The destination of a relocation is, with probability q, a random direct neighbour of
 ///   the node where the process completed (a local reshuffle: low dispersion), otherwise a
-///   random node of the domain of a moving hot spot (concentrated change: high dispersion);
-///   the hot spot moves to a random node after receiving g processes.
+///   hot spot: once as many processes as its domain has nodes have been relocated there, they
+///   are created together, one on each node of the domain (concentrated change: high
+///   dispersion); the hot spot moves to a random node after receiving g processes.
 /// - r and q are calibrated (calibrate_dynamic_load) by simulating this load process alone and
 ///   measuring delta-sigma and delta-delta per second with the interval delta_t.
 /// - After duration * N / work completions (about `duration` seconds with every node busy)
@@ -37,7 +38,8 @@ struct DynamicLoadCalibration {
 /// Finds r and q giving `dynamicity` (delta-sigma per second) and `dispersion` (delta-delta /
 /// delta-sigma) on `topology` with `granularity` processes per node, measured over intervals
 /// of `delta_t`. Deterministic. Throws InputError when the dispersion is out of the range the
-/// generator reaches at that dynamicity on that topology (the message gives the range).
+/// generator reaches at that dynamicity on that topology (the message gives the range). A
+/// negative `dispersion` fixes q = -dispersion and calibrates r only.
 DynamicLoadCalibration calibrate_dynamic_load(const Topology& topology, double granularity, double dynamicity,
                                               double dispersion, SimTime delta_t);
 
