@@ -143,6 +143,7 @@ public:
     for (NodeId i = 0; i < n; ++i) {
       long long count = g_;
       if (initial_ == "random") count = static_cast<long long>(rng.below(static_cast<std::uint64_t>(2 * g_ + 1)));
+      else if (initial_ == "halves") count = rng.below(2) == 0 ? 0 : 2 * g_;
       else if (initial_ == "gradient")
         count = by_distance[static_cast<std::size_t>(distance[i])];
       for (long long j = 0; j < count; ++j) sink.add(i, draw_work(rng));
@@ -187,16 +188,18 @@ DynamicLoadCalibration calibrate_dynamic_load(const Topology& topology, double g
                                               double dispersion, SimTime delta_t) {
   DynamicLoadCalibration c;
   if (dynamicity <= 0) return c;
-  // Sparse changes: each relocation adds 2 to sum dL^2, so delta-sigma per second =
-  // sqrt(2 r / delta_t) / mu. Start there, then correct by measurement.
-  const double dt = static_cast<double>(delta_t) * 1e-9;
-  double r = (dynamicity * granularity) * (dynamicity * granularity) * dt / 2.0;
+  // Sparse changes (at most one relocation per interval): each gives partial-sigma =
+  // sqrt(2 / N) / mu, so delta-sigma per second = r N sqrt(2 / N) / mu. Start there, then
+  // correct by measurement: delta-sigma grows like r^a with a <= 1 (a = 1/2 when every node
+  // changes in every interval), so scaling r by target / measured approaches from one side.
+  const auto n = static_cast<double>(topology.size());
+  double r = dynamicity * granularity / std::sqrt(2.0 * n);
   auto ratio = [&](double q) {
     const LoadChange m = measure_model(topology, granularity, r, q, delta_t, kCalibrationEvents);
     return m.ddelta / m.dsigma;
   };
   auto fit_q = [&] {
-    if (dispersion < 0) return -dispersion;  // q given
+    if (std::signbit(dispersion)) return -dispersion;  // q given
     const double lo = ratio(1.0), hi = ratio(0.0);  // all to neighbours, all to hot spots
     if (dispersion < lo - 0.01 || dispersion > hi + 0.01)
       throw InputError(fmt::format("dynamic_load: dispersion={:g} is out of reach at dynamicity={:g} on {}; "
@@ -209,10 +212,10 @@ DynamicLoadCalibration calibrate_dynamic_load(const Topology& topology, double g
     }
     return (a + b) / 2;
   };
-  for (int iteration = 0; iteration < 3; ++iteration) {
-    c.near_fraction = fit_q();
+  for (int iteration = 0; iteration < 6; ++iteration) {
+    if (iteration < 2) c.near_fraction = fit_q();
     const LoadChange m = measure_model(topology, granularity, r, c.near_fraction, delta_t, kCalibrationEvents);
-    r *= (dynamicity / m.dsigma) * (dynamicity / m.dsigma);
+    r *= dynamicity / m.dsigma;
   }
   c.near_fraction = fit_q();
   c.relocation_rate = r;
@@ -245,9 +248,10 @@ WorkloadInfo dynamic_load_workload_info() {
                .description = "replace completed processes for about this long (duration N / work of them)",
                .min = 0, .max = 1e13},
               {.name = "initial", .type = ParamType::choice, .default_value = "random",
-               .description = "initial loads: uniform (g each), random (uniform in 0..2g), gradient (g/2 at node "
+               .description = "initial loads: uniform (g each), random (uniform in 0..2g), halves (each node 0 or "
+                              "2g, evenly likely), gradient (g/2 at node "
                               "0, then floor(gradient x) per hop of distance from it: Fig. 2)",
-               .choices = {"uniform", "random", "gradient"}},
+               .choices = {"uniform", "random", "halves", "gradient"}},
               {.name = "near_fraction", .type = ParamType::real, .default_value = "auto",
                .description = "q: share of relocations to a neighbour, the rest to hot spots; auto = calibrated "
                               "from dispersion (which a given q replaces)",

@@ -39,7 +39,7 @@ struct DynamicLoadCalibration {
 /// delta-sigma) on `topology` with `granularity` processes per node, measured over intervals
 /// of `delta_t`. Deterministic. Throws InputError when the dispersion is out of the range the
 /// generator reaches at that dynamicity on that topology (the message gives the range). A
-/// negative `dispersion` fixes q = -dispersion and calibrates r only.
+/// negative `dispersion` (-0.0 included) fixes q = -dispersion and calibrates r only.
 DynamicLoadCalibration calibrate_dynamic_load(const Topology& topology, double granularity, double dynamicity,
                                               double dispersion, SimTime delta_t);
 

@@ -56,7 +56,10 @@ struct LoadMetricsSummary {
   std::uint64_t migrations = 0;   ///< processes migrated in the window (a process moved twice counts twice)
   double migrations_per_dsigma = 0;  ///< migrations / (dsigma_per_second * seconds)
   std::uint64_t completed = 0;    ///< processes completed in the window
-  double response_time = 0;       ///< their mean response time (completion - creation), s
+  double in_system = 0;           ///< time average of the processes created and not completed
+  /// Mean process response time (s) by Little's law: in_system / (completed / seconds). (The
+  /// mean over the processes that complete in a finite window favours the short ones.)
+  double response_time = 0;
 };
 
 struct LoadSample {
@@ -89,10 +92,10 @@ private:
   const Topology& topology_;
   LoadMetricsOptions options_;
   std::vector<double> load_, generated_, generated_before_, scratch_;
-  std::vector<SimTime> created_at_;  // by task id
+  double in_system_ = 0;
   SimTime next_sample_ = 0;
   std::uint64_t samples_ = 0, migrations_ = 0, completed_ = 0;
-  double sigma_sum_ = 0, delta_sum_ = 0, load_sum_ = 0, dsigma_sum_ = 0, ddelta_sum_ = 0, response_sum_ = 0;
+  double sigma_sum_ = 0, delta_sum_ = 0, load_sum_ = 0, dsigma_sum_ = 0, ddelta_sum_ = 0, in_system_sum_ = 0;
   std::vector<LoadSample> trace_;
 };
 
