@@ -268,17 +268,17 @@ private:
 
   // A task joins node v: the queue's back (FCFS), or the running processes (PS).
   void admit(NodeId v, const Task& t) {
-    if (!shared_mode_) {
-      nodes_[v].queue.push_back(t);
-      return;
-    }
+    if (shared_mode_) [[unlikely]] admit_shared(v, t);
+    else nodes_[v].queue.push_back(t);
+  }
+  [[gnu::cold, gnu::noinline]] void admit_shared(NodeId v, const Task& t) {
     shared_[v].processes.push_back(Process{t, static_cast<double>(t.work)});
     for (Observer* o : observers_) o->on_task_started(v, t, cursor_);
   }
 
   // PS task selection for migrate(): the newest processes that may still travel. A process
   // leaves with its remaining work; the part done here counts as this node's busy time.
-  std::int64_t select_processes(NodeId to, std::int64_t amount, std::uint32_t max_hops) {
+  [[gnu::cold, gnu::noinline]] std::int64_t select_processes(NodeId to, std::int64_t amount, std::uint32_t max_hops) {
     auto& processes = shared_[current_].processes;
     NodeStats& stats = nodes_[current_].stats;
     std::int64_t moved = 0;
@@ -351,17 +351,11 @@ private:
     node.inbox_tail = slot;
     if (node.mode == Mode::idle) {
       settle(v, t);
-    } else if (node.mode == Mode::running && !node.poll_scheduled && shared_mode_) {
-      // Poll points are counted in the node's processor time, whatever it is shared among.
-      const SharedNode& s = shared_[v];
-      const SimTime done = s.executed + (t - node.segment_start);
-      const SimTime p = cost_.poll_interval;
-      const SimTime at = node.segment_start + ((p == 0 ? done : (done + p - 1) / p * p) - s.executed);
-      if (at < s.next_completion) {
-        schedule_wake(v, at);
-        node.poll_scheduled = true;
-      }
     } else if (node.mode == Mode::running && !node.poll_scheduled) {
+      if (shared_mode_) [[unlikely]] {
+        poll_shared(v, t);
+        return;
+      }
       const SimTime done = node.progress + (t - node.segment_start);
       const SimTime p = cost_.poll_interval;
       const SimTime poll = p == 0 ? done : (done + p - 1) / p * p;
@@ -372,9 +366,22 @@ private:
     }
   }
 
+  // PS: poll points are counted in the node's processor time, whatever it is shared among.
+  [[gnu::cold, gnu::noinline]] void poll_shared(NodeId v, SimTime t) {
+    Node& node = nodes_[v];
+    const SharedNode& s = shared_[v];
+    const SimTime done = s.executed + (t - node.segment_start);
+    const SimTime p = cost_.poll_interval;
+    const SimTime at = node.segment_start + ((p == 0 ? done : (done + p - 1) / p * p) - s.executed);
+    if (at < s.next_completion) {
+      schedule_wake(v, at);
+      node.poll_scheduled = true;
+    }
+  }
+
   void wake(NodeId v, SimTime t) {
     Node& node = nodes_[v];
-    if (node.mode == Mode::running && shared_mode_) {
+    if (node.mode == Mode::running && shared_mode_) [[unlikely]] {
       run_shared(v, t);
     } else if (node.mode == Mode::running) {
       const SimTime done = node.progress + (t - node.segment_start);
@@ -386,7 +393,7 @@ private:
 
   // PS: node v ran from segment_start to t, each of its n processes getting 1/n of it;
   // those left with no work complete, in their order of admission.
-  void run_shared(NodeId v, SimTime t) {
+  [[gnu::cold, gnu::noinline]] void run_shared(NodeId v, SimTime t) {
     Node& node = nodes_[v];
     SharedNode& s = shared_[v];
     const SimTime elapsed = t - node.segment_start;
@@ -518,7 +525,7 @@ private:
       schedule_wake(v, cursor_);
       return;
     }
-    if (shared_mode_) {
+    if (shared_mode_) [[unlikely]] {
       resume_shared(v, t);
       return;
     }
@@ -541,7 +548,7 @@ private:
   }
 
   // PS: node v runs its processes from t until the first completes, or goes idle.
-  void resume_shared(NodeId v, SimTime t) {
+  [[gnu::cold, gnu::noinline]] void resume_shared(NodeId v, SimTime t) {
     Node& node = nodes_[v];
     SharedNode& s = shared_[v];
     if (s.processes.empty()) {
