@@ -10,7 +10,6 @@
 #include <dlbkit/sim/load_metrics.hpp>
 #include <dlbkit/strategies/builtin.hpp>
 
-#include <cmath>
 #include <fmt/format.h>
 #include <map>
 
@@ -207,9 +206,7 @@ ReproductionReport figure(const Figure& f, const ReproductionOptions& options) {
   out += "\n";
   std::vector<std::vector<std::string>> rows;
   for (const Point& p : points) {
-    const double nlb_value = f.measure == Measure::sigma ? p.nlb.sigma_mean
-                             : f.measure == Measure::nrt  ? 0.0
-                                                          : 0.0;
+    const double nlb_value = f.measure == Measure::sigma ? p.nlb.sigma_mean : 0.0;  // NLB migrates nothing, NRT 0
     out += fmt::format("{:>8.2f}{:>8.2f}{:>7.2f}{:>7.2f}", p.dynamicity, p.nlb.dsigma_per_second,
                        p.nlb.ddelta_per_second / p.nlb.dsigma_per_second, nlb_value);
     std::vector<std::string> row{fmt::format("{}", p.dynamicity), fmt::format("{:.4f}", p.nlb.dsigma_per_second),
