@@ -1,5 +1,6 @@
 // Simulator throughput: events per second for RID on hypercubes with 100 tasks per node
-// (WLR93's granularity), and heap bytes per pending task at the peak.
+// (WLR93's granularity), and heap bytes per pending task at the peak; and for Zambonelli's
+// direct-neighbour policy on processor-sharing nodes.
 // Target (issue: Foundation): >= 5 M events/s on one core at hypercube:16, < 100 B/task.
 
 #include <dlbkit/apps/workloads.hpp>
@@ -66,8 +67,29 @@ void BM_RidHypercube(benchmark::State& state) {
   state.counters["nodes"] = static_cast<double>(cube.size());
 }
 
+// Processor sharing: Zambonelli's setting (direct_neighbor, w = 0.5, extended, on mesh:10x10
+// with the dynamic_load generator at 1 delta-sigma per second, 10 s simulated).
+void BM_DirectNeighborProcessorSharing(benchmark::State& state) {
+  const dlbkit::Topology mesh = dlbkit::parse_topology("mesh:10x10");
+  const auto strategy = dlbkit::builtin_strategies().configure("direct_neighbor", {{"w", "0.5"}, {"extended", "true"}});
+  const auto workload_choice =
+      dlbkit::builtin_workloads().configure("dynamic_load", {{"dynamicity", "1"}, {"duration", "10s"}});
+  std::uint64_t events = 0;
+  for (auto _ : state) {
+    auto workload = workload_choice.create();
+    const dlbkit::SimulationResult r =
+        dlbkit::simulate({.topology = &mesh, .strategy = strategy, .workload = workload.get(),
+                          .cost = dlbkit::make_cost_model("meiko-cs1"), .seed = 1,
+                          .execution = dlbkit::Execution::processor_sharing});
+    events += r.events;
+    benchmark::DoNotOptimize(r.makespan);
+  }
+  state.counters["events_per_second"] = benchmark::Counter(static_cast<double>(events), benchmark::Counter::kIsRate);
+}
+
 }  // namespace
 
+BENCHMARK(BM_DirectNeighborProcessorSharing)->Unit(benchmark::kMillisecond)->MinTime(1.0);
 BENCHMARK(BM_RidHypercube)->Arg(10)->Unit(benchmark::kMillisecond)->MinTime(1.0);
 BENCHMARK(BM_RidHypercube)->Arg(16)->Unit(benchmark::kMillisecond)->Iterations(2);
 

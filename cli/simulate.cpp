@@ -28,8 +28,9 @@ std::map<std::string, std::string> assignments(const std::vector<std::string>& i
 
 void print_report(const ExperimentSetup& s, const ExperimentResult& r) {
   const SimulationResult& b = r.balanced;
-  fmt::print("{} on {}, workload {} ({}), cost model {}, seed {}\n\n", s.strategy.name(), s.topology.spec(),
-             s.workload.name(), s.workload.params.to_string(), s.cost.name, s.seed);
+  fmt::print("{} on {}, workload {} ({}), cost model {}, seed {}{}\n\n", s.strategy.name(), s.topology.spec(),
+             s.workload.name(), s.workload.params.to_string(), s.cost.name, s.seed,
+             s.execution == Execution::fcfs ? "" : ", processor sharing");
   if (!s.strategy.params.to_string().empty()) fmt::print("  strategy parameters  {}\n", s.strategy.params.to_string());
   fmt::print("  makespan             {:.4f} s\n", to_seconds(b.makespan));
   fmt::print("  optimal              {:.4f} s   (total work / N)\n", r.optimal);
@@ -57,7 +58,7 @@ Run add_simulate(CLI::App& app) {
     std::string strategy, topology, workload = "artificial", cost = "ipsc2";
     std::vector<std::string> params, workload_params, cost_params;
     long long granularity = 0;
-    std::string seed = "1";
+    std::string seed = "1", execution = "fcfs";
     bool json = false, per_node = false;
   };
   auto o = std::make_shared<Options>();
@@ -71,6 +72,9 @@ Run add_simulate(CLI::App& app) {
   cmd->add_option("-c,--cost", o->cost, "cost model preset (dlbkit list cost-models)")->capture_default_str();
   cmd->add_option("--cost-param", o->cost_params, "override a cost model field, e.g. latency=500us (repeatable)");
   cmd->add_option("--seed", o->seed, "random seed, 0 to 2^64-1: the same seed gives the same run")->capture_default_str();
+  cmd->add_option("--execution", o->execution,
+                  "how a node runs its tasks: fcfs (one at a time) or processor_sharing (ps: time-shared)")
+      ->capture_default_str();
   cmd->add_flag("--json", o->json, "print one JSON document with the inputs and the figures");
   cmd->add_flag("--per-node", o->per_node, "with --json: list each node's busy, overhead and idle time")
       ->needs("--json");
@@ -86,6 +90,7 @@ Run add_simulate(CLI::App& app) {
         .workload = builtin_workloads().configure(o->workload, wparams),
         .cost = make_cost_model(o->cost, assignments(o->cost_params, "--cost-param")),
         .seed = parse_unsigned(o->seed, "--seed", std::numeric_limits<std::uint64_t>::max()),
+        .execution = parse_execution(o->execution),
     };
     const ExperimentResult result = run_experiment(setup);
     if (o->json) fmt::print("{}\n", to_json(setup, result, o->per_node).dump(2));

@@ -10,7 +10,8 @@ namespace {
 
 SimulationResult run_once(const ExperimentSetup& s, const StrategyChoice& strategy) {
   auto workload = s.workload.create();
-  SimulationConfig config{.topology = &s.topology, .strategy = strategy, .workload = workload.get(), .cost = s.cost, .seed = s.seed};
+  SimulationConfig config{.topology = &s.topology, .strategy = strategy, .workload = workload.get(), .cost = s.cost, .seed = s.seed,
+                          .execution = s.execution};
   return simulate(config);
 }
 
@@ -71,6 +72,7 @@ nlohmann::json to_json(const ExperimentSetup& s, const ExperimentResult& r, bool
       {"workload", {{"name", s.workload.name()}, {"params", s.workload.params.to_json()}}},
       {"cost_model", s.cost.to_json()},
       {"seed", s.seed},
+      {"execution", to_string(s.execution)},
   };
   j["makespan"] = to_seconds(b.makespan);
   j["optimal"] = r.optimal;

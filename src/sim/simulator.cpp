@@ -5,12 +5,23 @@
 #include <algorithm>
 #include <cassert>
 #include <chrono>
+#include <cmath>
 #include <deque>
 #include <fmt/format.h>
 #include <numeric>
 #include <stdexcept>
 
 namespace dlbkit {
+
+Execution parse_execution(const std::string& text) {
+  if (text == "fcfs") return Execution::fcfs;
+  if (text == "processor_sharing" || text == "ps") return Execution::processor_sharing;
+  throw InputError(fmt::format("unknown execution mode '{}'; accepted: fcfs, processor_sharing (or ps)", text));
+}
+
+const char* to_string(Execution execution) {
+  return execution == Execution::fcfs ? "fcfs" : "processor_sharing";
+}
 
 std::uint64_t SimulationResult::messages() const {
   return std::accumulate(messages_by_kind.begin(), messages_by_kind.end(), std::uint64_t{0});
@@ -78,6 +89,20 @@ struct Node {
   NodeStats stats;
 };
 
+// Processor sharing: a node's processes, each progressing at 1/n of the processor while
+// the node runs. Remaining work is a double so that sharing needs no rounding; a process
+// is done when less than half a nanosecond of work remains.
+struct Process {
+  Task task;
+  double remaining;
+};
+struct SharedNode {
+  std::vector<Process> processes;  // in order of admission: the back is the newest
+  SimTime executed = 0;            // processor time spent executing, counts poll points
+  SimTime next_completion = 0;     // while running: when the first process completes
+};
+constexpr double kDoneBelow = 0.5;
+
 class Engine final : public NodeContext, private TaskSink {
 public:
   explicit Engine(const SimulationConfig& config)
@@ -86,8 +111,10 @@ public:
         cost_(config.cost),
         observers_(config.observers),
         nodes_(topology_.size()),
-        workload_rng_(config.seed, 0) {
+        workload_rng_(config.seed, 0),
+        shared_mode_(config.execution == Execution::processor_sharing) {
     const auto n = topology_.size();
+    if (shared_mode_) shared_.resize(n);
     agents_.reserve(n);
     rngs_.reserve(n);
     for (std::size_t i = 0; i < n; ++i) {
@@ -107,8 +134,9 @@ public:
     const auto wall_start = std::chrono::steady_clock::now();
     config_.workload->initial_tasks(topology_, cost_, workload_rng_, *this);
     schedule_next_arrival(0);
+    started_ = true;
     for (NodeId v = 0; v < nodes_.size(); ++v) {
-      nodes_[v].notified_load = node_load(nodes_[v]);
+      nodes_[v].notified_load = node_load(v);
       begin(v, 0);
       agents_[v]->on_start(*this);
       finish(v, 0);
@@ -147,8 +175,10 @@ public:
   // --- NodeContext: what the strategy of node `current_` sees during a callback ---
   NodeId self() const override { return current_; }
   const Topology& topology() const override { return topology_; }
-  std::int64_t load() const override { return node_load(nodes_[current_]); }
-  std::int64_t migratable() const override { return static_cast<std::int64_t>(nodes_[current_].queue.size()); }
+  std::int64_t load() const override { return node_load(current_); }
+  std::int64_t migratable() const override {
+    return shared_mode_ ? node_load(current_) : static_cast<std::int64_t>(nodes_[current_].queue.size());
+  }
   SimTime now() const override { return cursor_; }
   Rng& rng() override { return rngs_[current_]; }
 
@@ -167,8 +197,8 @@ public:
     Node& node = nodes_[current_];
     // Task selection: the most recently queued tasks that may still travel; the ones
     // passed over go back in their order.
-    std::int64_t moved = 0;
-    while (moved < amount && !node.queue.empty()) {
+    std::int64_t moved = shared_mode_ ? select_processes(to, amount, max_hops) : 0;
+    while (!shared_mode_ && moved < amount && !node.queue.empty()) {
       Task t = node.queue.back();
       node.queue.pop_back();
       if (t.hops >= max_hops) {
@@ -216,13 +246,57 @@ private:
   void add(NodeId node, SimTime work, std::uint32_t tag) override {
     check_task(node, work);
     const Task t{next_task_id_++, work, 0, tag};
-    nodes_[node].queue.push_back(t);
     ++result_.tasks_created;
     for (Observer* o : observers_) o->on_task_created(node, t, cursor_);
+    if (shared_mode_ && started_ && node != completing_) {
+      // A running node's shares change only at its own events: the new process reaches it
+      // as a local arrival, handled like a message (and never re-entrantly). A process
+      // created where one completes joins at once.
+      const std::uint32_t batch = new_batch();
+      batches_[batch].push_back(t);
+      push(cursor_, EventType::delivery, node, new_slot(InFlight{node, Delivery::local_arrival, batch, {}}));
+    } else {
+      admit(node, t);
+    }
   }
 
-  static std::int64_t node_load(const Node& n) {
-    return static_cast<std::int64_t>(n.queue.size()) + (n.has_current ? 1 : 0);
+  std::int64_t node_load(NodeId v) const {
+    const Node& n = nodes_[v];
+    const auto load = static_cast<std::int64_t>(n.queue.size()) + (n.has_current ? 1 : 0);
+    return shared_mode_ ? load + static_cast<std::int64_t>(shared_[v].processes.size()) : load;
+  }
+
+  // A task joins node v: the queue's back (FCFS), or the running processes (PS).
+  void admit(NodeId v, const Task& t) {
+    if (shared_mode_) [[unlikely]] admit_shared(v, t);
+    else nodes_[v].queue.push_back(t);
+  }
+  [[gnu::cold, gnu::noinline]] void admit_shared(NodeId v, const Task& t) {
+    shared_[v].processes.push_back(Process{t, static_cast<double>(t.work)});
+    for (Observer* o : observers_) o->on_task_started(v, t, cursor_);
+  }
+
+  // PS task selection for migrate(): the newest processes that may still travel. A process
+  // leaves with its remaining work; the part done here counts as this node's busy time.
+  [[gnu::cold, gnu::noinline]] std::int64_t select_processes(NodeId to, std::int64_t amount, std::uint32_t max_hops) {
+    auto& processes = shared_[current_].processes;
+    NodeStats& stats = nodes_[current_].stats;
+    std::int64_t moved = 0;
+    for (std::size_t i = processes.size(); i-- > 0 && moved < amount;) {
+      Task t = processes[i].task;
+      if (t.hops >= max_hops) continue;
+      const SimTime rest = std::clamp<SimTime>(static_cast<SimTime>(std::ceil(processes[i].remaining)), 1, t.work);
+      stats.busy += t.work - rest;
+      result_.total_work += t.work - rest;
+      t.work = rest;
+      ++t.hops;
+      processes.erase(processes.begin() + static_cast<std::ptrdiff_t>(i));
+      for (Observer* o : observers_) o->on_task_migrated(current_, to, t, cursor_);
+      outgoing_.push_back(t);
+      ++moved;
+    }
+    std::reverse(outgoing_.begin(), outgoing_.end());  // they travel in their order of admission
+    return moved;
   }
 
   SimTime transit(NodeId to, std::int64_t tasks) const {
@@ -278,6 +352,10 @@ private:
     if (node.mode == Mode::idle) {
       settle(v, t);
     } else if (node.mode == Mode::running && !node.poll_scheduled) {
+      if (shared_mode_) [[unlikely]] {
+        poll_shared(v, t);
+        return;
+      }
       const SimTime done = node.progress + (t - node.segment_start);
       const SimTime p = cost_.poll_interval;
       const SimTime poll = p == 0 ? done : (done + p - 1) / p * p;
@@ -288,9 +366,24 @@ private:
     }
   }
 
+  // PS: poll points are counted in the node's processor time, whatever it is shared among.
+  [[gnu::cold, gnu::noinline]] void poll_shared(NodeId v, SimTime t) {
+    Node& node = nodes_[v];
+    const SharedNode& s = shared_[v];
+    const SimTime done = s.executed + (t - node.segment_start);
+    const SimTime p = cost_.poll_interval;
+    const SimTime at = node.segment_start + ((p == 0 ? done : (done + p - 1) / p * p) - s.executed);
+    if (at < s.next_completion) {
+      schedule_wake(v, at);
+      node.poll_scheduled = true;
+    }
+  }
+
   void wake(NodeId v, SimTime t) {
     Node& node = nodes_[v];
-    if (node.mode == Mode::running) {
+    if (node.mode == Mode::running && shared_mode_) [[unlikely]] {
+      run_shared(v, t);
+    } else if (node.mode == Mode::running) {
       const SimTime done = node.progress + (t - node.segment_start);
       if (done >= node.current.work) complete(v, t);
       else node.progress = done;  // paused at a poll point
@@ -298,11 +391,38 @@ private:
     settle(v, t);
   }
 
+  // PS: node v ran from segment_start to t, each of its n processes getting 1/n of it;
+  // those left with no work complete, in their order of admission.
+  [[gnu::cold, gnu::noinline]] void run_shared(NodeId v, SimTime t) {
+    Node& node = nodes_[v];
+    SharedNode& s = shared_[v];
+    const SimTime elapsed = t - node.segment_start;
+    s.executed += elapsed;
+    node.segment_start = t;
+    const double served = static_cast<double>(elapsed) / static_cast<double>(s.processes.size());
+    std::size_t kept = 0;
+    for (Process& p : s.processes) {
+      p.remaining -= served;
+      if (p.remaining < kDoneBelow) finished_.push_back(p.task);
+      else s.processes[kept++] = p;
+    }
+    s.processes.resize(kept);
+    cursor_ = t;
+    completing_ = v;
+    for (const Task& task : finished_) record_completion(v, task, t);
+    completing_ = kNoNode;
+    finished_.clear();
+  }
+
   void complete(NodeId v, SimTime t) {
     Node& node = nodes_[v];
     const Task task = node.current;
     node.has_current = false;
-    NodeStats& stats = node.stats;
+    record_completion(v, task, t);
+  }
+
+  void record_completion(NodeId v, const Task& task, SimTime t) {
+    NodeStats& stats = nodes_[v].stats;
     stats.busy += task.work;
     stats.finish = t;
     ++stats.tasks_executed;
@@ -361,7 +481,7 @@ private:
         case Delivery::tasks: {
           cursor_ = later(cursor_, cost_.handle_cost);
           auto& tasks = batches_[item.batch];
-          for (const Task& task : tasks) node.queue.push_back(task);
+          for (const Task& task : tasks) admit(v, task);
           const auto count = static_cast<std::int64_t>(tasks.size());
           nodes_[v].stats.tasks_received += static_cast<std::uint64_t>(count);
           release_batch(item.batch);
@@ -372,7 +492,7 @@ private:
           agent.on_timer(*this, item.message.as<std::uint64_t>());
           break;
         case Delivery::local_arrival:
-          node.queue.push_back(batches_[item.batch].front());
+          admit(v, batches_[item.batch].front());
           release_batch(item.batch);
           break;
       }
@@ -385,11 +505,11 @@ private:
   void finish(NodeId v, SimTime t) {
     Node& node = nodes_[v];
     Strategy& agent = *agents_[v];
-    if (node_load(node) != node.notified_load) {
+    if (node_load(v) != node.notified_load) {
       agent.on_load_change(*this);
-      node.notified_load = node_load(node);
+      node.notified_load = node_load(v);
     }
-    if (node_load(node) == 0) {
+    if (node_load(v) == 0) {
       if (!node.idle_notified) {
         node.idle_notified = true;
         agent.on_idle(*this);
@@ -403,6 +523,10 @@ private:
       node.overhead_until = cursor_;
       node.mode = Mode::overhead;
       schedule_wake(v, cursor_);
+      return;
+    }
+    if (shared_mode_) [[unlikely]] {
+      resume_shared(v, t);
       return;
     }
     if (!node.has_current && !node.queue.empty()) {
@@ -421,6 +545,24 @@ private:
     } else {
       node.mode = Mode::idle;
     }
+  }
+
+  // PS: node v runs its processes from t until the first completes, or goes idle.
+  [[gnu::cold, gnu::noinline]] void resume_shared(NodeId v, SimTime t) {
+    Node& node = nodes_[v];
+    SharedNode& s = shared_[v];
+    if (s.processes.empty()) {
+      node.mode = Mode::idle;
+      return;
+    }
+    double least = s.processes.front().remaining;
+    for (const Process& p : s.processes) least = std::min(least, p.remaining);
+    const auto n = static_cast<double>(s.processes.size());
+    node.mode = Mode::running;
+    node.segment_start = t;
+    s.next_completion = later(t, std::max<SimTime>(1, static_cast<SimTime>(std::ceil(least * n))));
+    schedule_wake(v, s.next_completion);
+    result_.peak_pending_tasks = std::max(result_.peak_pending_tasks, result_.tasks_created - result_.tasks_completed);
   }
 
   // A workload's task must be at a node that exists and take between 0 and a million
@@ -465,6 +607,12 @@ private:
   std::vector<std::vector<Task>> batches_;
   std::vector<std::uint32_t> free_batches_;
   std::vector<Task> outgoing_, passed_over_;  // migrate()'s scratch
+  bool shared_mode_;                          // Execution::processor_sharing
+  bool started_ = false;                      // initial tasks placed
+  std::vector<SharedNode> shared_;            // PS only: per node
+  std::vector<Task> finished_;                // run_shared()'s scratch
+  static constexpr NodeId kNoNode = ~NodeId{0};
+  NodeId completing_ = kNoNode;               // PS: the node whose completions are being recorded
   std::uint64_t sequence_ = 0;
   std::uint64_t next_task_id_ = 0;
   int task_kind_ = 0;

@@ -1,5 +1,6 @@
 #include <dlbkit/strategies/builtin.hpp>
 #include <dlbkit/strategies/dem.hpp>
+#include <dlbkit/strategies/direct_neighbor.hpp>
 #include <dlbkit/strategies/gm.hpp>
 #include <dlbkit/strategies/hbm.hpp>
 #include <dlbkit/strategies/none.hpp>
@@ -17,6 +18,7 @@ const StrategyRegistry& builtin_strategies() {
     r.add(gm_strategy_info());
     r.add(hbm_strategy_info());
     r.add(dem_strategy_info());
+    r.add(direct_neighbor_strategy_info());
     return r;
   }();
   return registry;

@@ -140,7 +140,8 @@ std::vector<std::string> command_from_inputs(const json& in) {
                                    "-s", in.at("strategy").at("name").get<std::string>(),
                                    "-w", in.at("workload").at("name").get<std::string>(),
                                    "-c", in.at("cost_model").at("name").get<std::string>(),
-                                   "--seed", std::to_string(in.at("seed").get<std::uint64_t>())};
+                                   "--seed", std::to_string(in.at("seed").get<std::uint64_t>()),
+                                   "--execution", in.at("execution").get<std::string>()};
   for (const auto& [name, value] : in.at("strategy").at("params").items()) {
     args.push_back("-p");
     args.push_back(name + "=" + as_text(value));
@@ -353,6 +354,10 @@ TEST(CliSimulate, RerunFromJsonInputsGivesTheSameRun) {
 
 TEST(CliSimulate, RerunFromJsonKeepsDurationsExactly) {
   // Durations that do not fit in four significant digits must survive the JSON unrounded.
+  expect_rerun_reproduces({"simulate", "--json", "-s", "direct_neighbor", "-p", "w=0.5", "-t", "mesh:4x4", "-w",
+                           "dynamic_load", "--workload-param", "duration=1s", "-c", "meiko-cs1", "--execution", "ps"});
+  expect_usage_error({"simulate", "-s", "rid", "-t", "hypercube:3", "--execution", "lifo"},
+                     {"lifo", "fcfs", "processor_sharing"});
   expect_rerun_reproduces({"simulate", "--json", "-s", "rid", "-t", "hypercube:4", "-g", "30", "--seed", "2",
                            "--cost-param", "poll_interval=123456ns", "--cost-param", "send_overhead=123456ns"});
 }

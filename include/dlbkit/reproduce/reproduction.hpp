@@ -22,6 +22,7 @@ struct ReproductionOptions {
   std::string out_dir;  ///< where CSV and figures go; created if missing
   int runs = 10;        ///< seeds 1..runs per point (random load distributions)
   unsigned jobs = 2;    ///< simulations run at once
+  bool tiny = false;    ///< a few small points only, for tests (where a reproduction supports it)
 };
 
 struct ReproductionReport {

@@ -16,6 +16,7 @@ struct ExperimentSetup {
   WorkloadChoice workload;
   CostModel cost;
   std::uint64_t seed = 1;
+  Execution execution = Execution::fcfs;
 };
 
 struct ExperimentResult {

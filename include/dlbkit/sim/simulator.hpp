@@ -17,8 +17,9 @@
 /// ```
 /// Events are ordered by (time, sequence number), every node and the workload draw from
 /// their own random streams, so the same config gives the same result bit for bit. Each
-/// node executes one task at a time, first come first served; the cost model fixes what
-/// messages cost and when a busy node looks at them. A simulation holds no global state:
+/// node executes one task at a time, first come first served, or shares its processor
+/// among all its tasks (Execution::processor_sharing); the cost model fixes what messages
+/// cost and when a busy node looks at them. A simulation holds no global state:
 /// several may run at once in different threads.
 
 #include <dlbkit/core/registry.hpp>
@@ -34,6 +35,17 @@
 
 namespace dlbkit {
 
+/// How a node runs its tasks (docs/simulator.md).
+enum class Execution : std::uint8_t {
+  fcfs,               ///< one task at a time, first come first served; queued tasks may migrate
+  processor_sharing,  ///< every task progresses at 1/n of the processor (time-shared
+                      ///< processes); any task may migrate, carrying its remaining work
+};
+
+/// "fcfs" or "processor_sharing" (also "ps"); anything else throws InputError.
+Execution parse_execution(const std::string& text);
+const char* to_string(Execution execution);
+
 struct SimulationConfig {
   const Topology* topology = nullptr;
   StrategyChoice strategy;
@@ -48,6 +60,7 @@ struct SimulationConfig {
   /// strategy juggling tasks in zero time). 0: 64 (edges + nodes), at least ten million,
   /// far above a start-up broadcast of every node to every neighbour.
   std::uint64_t instant_event_limit = 0;
+  Execution execution = Execution::fcfs;
 };
 
 struct NodeStats {

@@ -1,0 +1,233 @@
+// direct_neighbor (Zambonelli Sec. 2, 3.1, 3.2): the distorted load of Figs 3 and 4, the
+// equalising action, the threshold, receiver initiation, extended distribution, and the
+// Fig. 2 case in the simulator.
+#include "fake_context.hpp"
+#include "../sim/conservation.hpp"
+
+#include <dlbkit/apps/workloads.hpp>
+#include <dlbkit/sim/simulator.hpp>
+#include <dlbkit/strategies/builtin.hpp>
+#include <dlbkit/strategies/direct_neighbor.hpp>
+
+#include <gtest/gtest.h>
+
+using namespace dlbkit;
+using dlbkit::test::FakeContext;
+
+namespace {
+
+constexpr std::uint16_t kLoadInfo = 0, kLoadRequest = 1;
+
+std::unique_ptr<Strategy> make(std::map<std::string, std::string> params = {}) {
+  return builtin_strategies().configure("direct_neighbor", params).create();
+}
+
+Message info(double load) { return Message::make(kLoadInfo, load); }
+
+// The last load information sent to `to`.
+double last_info_to(const FakeContext& ctx, NodeId to) {
+  double value = -1;
+  for (const auto& s : ctx.of_kind(kLoadInfo))
+    if (s.to == to) value = s.message.as<double>();
+  return value;
+}
+
+}  // namespace
+
+TEST(DirectNeighbor, Figure3DistortedLoadAndTheLoadItAttracts) {
+  // Sec. 3.1, Fig. 3: w = 0.5, L_i = 6, i's other neighbours 2, 3, 1: DL_i = 0.5*6 + 0.5/3*6 = 4.
+  const std::vector<double> others{2, 3, 1};
+  EXPECT_DOUBLE_EQ(distorted_load(0.5, 6, others), 4.0);
+  // j (load 10 in the figure) equalises with 4 and sends 3: L_j(t+1) = (10 + 4) / 2 = 7.
+  EXPECT_EQ(equalising_amount(10, 4), 3);
+  EXPECT_DOUBLE_EQ(distorted_load(1.0, 6, others), 6.0);  // w = 1: undistorted
+}
+
+TEST(DirectNeighbor, Figure4DistortedLoadAndTheLoadItHoldsBack) {
+  // Fig. 4: L_i = 6 but i tells j 8, i's other neighbours being overloaded; the figure's loads
+  // are lost in our copy: with w = 0.5, 8 = 3 + (0.5/3) S needs S = 30, e.g. 10, 10, 10.
+  const std::vector<double> others{10, 10, 10};
+  EXPECT_DOUBLE_EQ(distorted_load(0.5, 6, others), 8.0);
+  // j (10, as in Fig. 3) sends only 1, not the 2 that i's real load would attract.
+  EXPECT_EQ(equalising_amount(10, 8), 1);
+  EXPECT_EQ(equalising_amount(10, 6), 2);
+  EXPECT_EQ(equalising_amount(8, 10), 0);
+  EXPECT_DOUBLE_EQ(distorted_load(0.3, 5, std::vector<double>{}), 5.0);  // one neighbour only: L_i
+}
+
+TEST(DirectNeighbor, NodeIofFigure3TellsJFour) {
+  // Node 4 of mesh:3x3 has neighbours 1, 3, 5, 7; it plays i with j = 7.
+  const Topology mesh = parse_topology("mesh:3x3");
+  FakeContext ctx(mesh, 4, 6);
+  auto s = make({{"w", "0.5"}, {"threshold", "10"}});  // information only: no migration
+  s->on_start(ctx);
+  EXPECT_DOUBLE_EQ(last_info_to(ctx, 7), 6.0);  // nothing known yet: the neighbours taken as equal
+  s->on_message(ctx, 1, info(2));
+  s->on_message(ctx, 3, info(3));
+  s->on_message(ctx, 5, info(1));
+  EXPECT_DOUBLE_EQ(last_info_to(ctx, 7), 4.0);
+  // Fig. 4 from the same node: the others at 10 make DL = 8.
+  FakeContext ctx4(mesh, 4, 6);
+  auto s4 = make({{"w", "0.5"}, {"threshold", "10"}});
+  s4->on_start(ctx4);
+  for (NodeId k : {1u, 3u, 5u}) s4->on_message(ctx4, k, info(10));
+  EXPECT_DOUBLE_EQ(last_info_to(ctx4, 7), 8.0);
+}
+
+TEST(DirectNeighbor, NodeJEqualisesWithTheDistortedLoad) {
+  // j with load 10 hears DL = 4 from i (Fig. 3) and migrates 3 to it; hearing 8 (Fig. 4), 1.
+  const Topology mesh = parse_topology("mesh:3x3");
+  for (auto [dl, moved] : {std::pair{4.0, 3}, std::pair{8.0, 1}}) {
+    FakeContext ctx(mesh, 7, 10);
+    auto s = make({{"w", "0.5"}, {"threshold", "0.1"}});
+    s->on_start(ctx);
+    s->on_message(ctx, 4, info(dl));
+    ASSERT_EQ(ctx.migrations.size(), 1u) << dl;
+    EXPECT_EQ(ctx.migrations[0].to, 4u);
+    EXPECT_EQ(ctx.migrations[0].amount, moved);
+  }
+}
+
+TEST(DirectNeighbor, TheThresholdIsAPercentageOfTheNeighboursLoad) {
+  const Topology ring = parse_topology("ring:3");
+  // 12 is exactly 20% above 10: no action; 13 is more.
+  for (auto [load, moves] : {std::pair{12, false}, std::pair{13, true}}) {
+    FakeContext ctx(ring, 0, load);
+    auto s = make();
+    s->on_start(ctx);
+    s->on_message(ctx, 1, info(10));
+    EXPECT_EQ(!ctx.migrations.empty(), moves) << load;
+  }
+  // It picks the least loaded neighbour, and counts what it sent until that one reports.
+  FakeContext ctx(ring, 0, 30);
+  auto s = make();
+  s->on_start(ctx);
+  s->on_message(ctx, 1, info(20));
+  s->on_message(ctx, 2, info(10));
+  ASSERT_EQ(ctx.migrations.size(), 2u);
+  EXPECT_EQ(ctx.migrations[0].to, 1u);  // 30 vs 20: 5
+  EXPECT_EQ(ctx.migrations[0].amount, 5);
+  EXPECT_EQ(ctx.migrations[1].to, 2u);  // 25 vs 10: 7
+  EXPECT_EQ(ctx.migrations[1].amount, 7);
+  s->on_load_change(ctx);  // 18 vs 17 (node 2 counted with what it was sent): nothing
+  EXPECT_EQ(ctx.migrations.size(), 2u);
+}
+
+TEST(DirectNeighbor, ReceiverInitiatedAsksTheMostLoadedNeighbour) {
+  const Topology ring = parse_topology("ring:3");
+  FakeContext ctx(ring, 0, 2);
+  auto s = make({{"initiation", "receiver"}});
+  s->on_start(ctx);
+  s->on_message(ctx, 1, info(6));
+  s->on_message(ctx, 2, info(12));
+  // 6 > 1.2 x 2: ask node 1 for (6 - 2) / 2; then node 2's 12 waits, one request at a time.
+  const auto requests = ctx.of_kind(kLoadRequest);
+  ASSERT_EQ(requests.size(), 1u);
+  EXPECT_EQ(requests[0].to, 1u);
+  EXPECT_EQ(requests[0].message.as<std::int64_t>(), 2);
+  FakeContext ctx2(ring, 0, 2);
+  auto s2 = make({{"initiation", "receiver"}});
+  s2->on_start(ctx2);
+  s2->on_message(ctx2, 2, info(12));
+  s2->on_message(ctx2, 1, info(6));
+  ASSERT_EQ(ctx2.of_kind(kLoadRequest).size(), 1u);
+  EXPECT_EQ(ctx2.of_kind(kLoadRequest)[0].to, 2u);
+  EXPECT_EQ(ctx2.of_kind(kLoadRequest)[0].message.as<std::int64_t>(), 5);
+  // The asked node grants at most half its load.
+  FakeContext giver(ring, 2, 12);
+  auto g = make({{"initiation", "receiver"}});
+  g->on_start(giver);
+  g->on_message(giver, 0, Message::make(kLoadRequest, std::int64_t{9}));
+  ASSERT_EQ(giver.migrations.size(), 1u);
+  EXPECT_EQ(giver.migrations[0].amount, 6);
+}
+
+TEST(DirectNeighbor, ExtendedDistributionForwardsArrivingLoadToALocalMinimum) {
+  // Sec. 3.2, Fig. 5: i had load 6 before 4 processes arrived from j; it knows k with 2 and
+  // forwards them on, without threshold; without the extension it keeps them.
+  const Topology ring = parse_topology("ring:3");
+  for (bool extended : {true, false}) {
+    FakeContext ctx(ring, 0, 6);
+    auto s = make({{"extended", extended ? "true" : "false"}, {"threshold", "10"}});
+    s->on_start(ctx);
+    s->on_message(ctx, 1, info(12));
+    s->on_message(ctx, 2, info(5.5));
+    ctx.set_load(10);
+    s->on_tasks_arrived(ctx, 1, 4);
+    if (extended) {
+      ASSERT_EQ(ctx.migrations.size(), 1u);
+      EXPECT_EQ(ctx.migrations[0].to, 2u);
+      EXPECT_EQ(ctx.migrations[0].amount, 4);
+    } else {
+      EXPECT_TRUE(ctx.migrations.empty());
+    }
+  }
+  // A node already minimal in its neighbourhood keeps what arrives.
+  FakeContext ctx(ring, 0, 2);
+  auto s = make({{"extended", "true"}});
+  s->on_start(ctx);
+  s->on_message(ctx, 1, info(12));
+  s->on_message(ctx, 2, info(3));
+  ctx.migrations.clear();
+  ctx.set_load(6);
+  s->on_tasks_arrived(ctx, 1, 4);
+  EXPECT_TRUE(ctx.migrations.empty());
+}
+
+TEST(DirectNeighbor, Figure2TheThresholdStopsTheUndistortedPolicyButNotTheDistortedOne) {
+  // Loads growing by at most 20% per hop from a corner of mesh:5x5, static for 2 s (then the
+  // load drains): no neighbour pair exceeds the threshold, so w = 1 never acts; w = 0.5 sees
+  // the wider gradient.
+  struct MigrationsBefore final : Observer {
+    void on_task_migrated(NodeId, NodeId, const Task&, SimTime t) override { count += t < 2 * kSecond ? 1 : 0; }
+    int count = 0;
+  };
+  const Topology mesh = parse_topology("mesh:5x5");
+  int moved[2];
+  for (int i = 0; i < 2; ++i) {
+    auto w = builtin_workloads()
+                 .configure("dynamic_load", {{"dynamicity", "0"}, {"initial", "gradient"}, {"duration", "3s"}})
+                 .create();
+    test::ConservationObserver check;
+    MigrationsBefore migrations;
+    simulate({.topology = &mesh,
+              .strategy = builtin_strategies().configure("direct_neighbor", {{"w", i == 0 ? "1" : "0.5"}}),
+              .workload = w.get(), .cost = make_cost_model("meiko-cs1"), .seed = 1, .observers = {&check, &migrations},
+              .execution = Execution::processor_sharing});
+    check.expect_all_done();
+    moved[i] = migrations.count;
+  }
+  EXPECT_EQ(moved[0], 0);
+  EXPECT_GT(moved[1], 20);
+}
+
+TEST(DirectNeighbor, ConservationAndDeterminismUnderBothExecutionModes) {
+  const std::vector<std::map<std::string, std::string>> variants = {
+      {}, {{"w", "0.5"}}, {{"w", "0.3"}, {"extended", "true"}}, {{"initiation", "receiver"}, {"w", "0.6"}},
+      {{"initiation", "receiver"}, {"extended", "true"}}};
+  int runs = 0;
+  for (const char* spec : {"mesh:4x4", "hypercube:4", "ring:6", "tree:binary:3"}) {
+    const Topology t = parse_topology(spec);
+    for (const auto& params : variants)
+      for (Execution e : {Execution::fcfs, Execution::processor_sharing})
+        for (const char* cost : {"ideal", "meiko-cs1"}) {
+          SCOPED_TRACE(std::string(spec) + " " + cost + " " + to_string(e) + " " +
+                       builtin_strategies().configure("direct_neighbor", params).params.to_string());
+          const auto run = [&](std::vector<Observer*> obs) {
+            test::DynamicWorkload w;
+            return simulate({.topology = &t, .strategy = builtin_strategies().configure("direct_neighbor", params),
+                             .workload = &w, .cost = make_cost_model(cost), .seed = 7 + static_cast<std::uint64_t>(runs),
+                             .observers = std::move(obs), .execution = e});
+          };
+          test::ConservationObserver check;
+          const SimulationResult a = run({&check});
+          check.expect_all_done();
+          const SimulationResult b = run({});
+          EXPECT_EQ(a.makespan, b.makespan);
+          EXPECT_EQ(a.events, b.events);
+          EXPECT_EQ(a.messages_by_kind, b.messages_by_kind);
+          ++runs;
+        }
+  }
+  EXPECT_EQ(runs, 4 * 5 * 2 * 2);
+}
