@@ -1,6 +1,7 @@
 #include <dlbkit/apps/bnb_workload.hpp>
 #include <dlbkit/apps/workloads.hpp>
 #include <dlbkit/sim/artificial.hpp>
+#include <dlbkit/sim/poisson.hpp>
 
 namespace dlbkit {
 
@@ -9,6 +10,7 @@ const WorkloadRegistry& builtin_workloads() {
     WorkloadRegistry r;
     r.add(artificial_workload_info());
     r.add(bnb_workload_info());
+    r.add(poisson_workload_info());
     return r;
   }();
   return registry;
