@@ -21,13 +21,15 @@ Run add_spheres(CLI::App& app) {
     std::string spec;
     int range = -1;
     bool json = false;
+    CLI::Option* range_option = nullptr;
   };
   auto o = std::make_shared<Options>();
   cmd->add_option("--topology", o->spec, "hypercube:n, bisectional:n or odd:n")->required();
-  cmd->add_option("--range", o->range, "also print Table III: how many spheres of this radius f share each node");
+  o->range_option = cmd->add_option("--range", o->range, "also print Table III: how many spheres of this radius f share each node");
   cmd->add_flag("--json", o->json, "print one JSON document");
   return [o] {
-    if (o->range != -1 && (o->range < 0 || o->range > 64))
+    if (o->range_option->count() == 0) o->range = -1;
+    else if (o->range < 0 || o->range > 64)
       throw InputError(fmt::format("--range {}: accepted: a radius from 0 to 64", o->range));
     const Topology t = parse_topology(o->spec);
     const SchedulerSet c = scheduler_set(t);

@@ -7,6 +7,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <tuple>
 #include <vector>
@@ -15,7 +16,15 @@ namespace dlbkit {
 
 namespace {
 
-enum Kind : std::uint16_t { kAssignUpdate, kLoadChange, kSphereLoadRequest, kSphereLoadReply };
+enum Kind : std::uint16_t {
+  kAssignUpdate,
+  kLoadChange,
+  kSphereLoadRequest,
+  kSphereLoadReply,
+  kPlaceRequest,  // routing=request: a node asks a scheduler where its new task goes
+  kPlaceAt,       // the scheduler's answer: the node to send it to
+  kRemotePlace,   // Step 7 for a task still at its node: the remote scheduler answers the node
+};
 
 struct NodeDelta {  // assign_update and load_change: node's load changed by delta
   NodeId node;
@@ -23,6 +32,9 @@ struct NodeDelta {  // assign_update and load_change: node's load changed by del
 };
 struct SphereLoadRequest {
   std::uint32_t probe;
+};
+struct NodeRef {  // place_at: the target; remote_place: the node holding the task
+  NodeId node;
 };
 struct SphereLoadReply {
   std::uint32_t probe;
@@ -91,7 +103,8 @@ public:
       : threshold1_(p.integer("threshold1")),
         threshold2_(p.integer("threshold2")),
         range_(p.is_auto("range") ? 0 : p.integer("range")),
-        range_auto_(p.is_auto("range")) {}
+        range_auto_(p.is_auto("range")),
+        by_request_(p.text("routing") == "request") {}
 
   void on_start(NodeContext& ctx) override {
     layout_ = layout_for(ctx.topology(), range_, range_auto_);
@@ -109,25 +122,29 @@ public:
   }
 
   // A task from outside: schedulers schedule it, other nodes route it to a scheduler of
-  // their sphere, chosen at random when the node is shared (AG91 Sec. 5.1).
+  // their sphere, chosen at random when the node is shared (AG91 Sec. 5.1): the task
+  // itself, or (routing=request) a request, the task waiting for the answer.
   void on_task_submitted(NodeContext& ctx) override {
     ++known_load_;
     if (me_ >= 0) {
-      schedule(ctx, false);
+      schedule(ctx, Job{ctx.self(), false}, false);
       return;
     }
     const auto& mine = layout_->member_of[ctx.self()];
-    const auto pick = mine[mine.size() == 1 ? 0 : ctx.rng().below(mine.size())].first;
-    known_load_ -= ctx.migrate(layout_->schedulers[pick], 1);
+    const NodeId scheduler = layout_->schedulers[mine[mine.size() == 1 ? 0 : ctx.rng().below(mine.size())].first];
+    if (by_request_) ctx.send(scheduler, Message::make(kPlaceRequest, NodeRef{ctx.self()}));
+    else known_load_ -= ctx.migrate(scheduler, 1);
   }
 
   void on_tasks_arrived(NodeContext& ctx, NodeId from, std::int64_t count) override {
     known_load_ += count;
     if (me_ < 0) return;  // a task a scheduler placed here: it stays
     // At a scheduler: a routed arrival runs Steps 1-7; a task from another scheduler was
-    // migrated between spheres and is placed here without moving on (Step 7).
+    // migrated between spheres and is placed here without moving on (Step 7). With
+    // routing=request, tasks only come from their nodes when this scheduler placed them here.
     const bool from_scheduler = layout_->scheduler_index[from] >= 0;
-    for (std::int64_t i = 0; i < count; ++i) schedule(ctx, from_scheduler);
+    if (by_request_ && !from_scheduler) return;
+    for (std::int64_t i = 0; i < count; ++i) schedule(ctx, Job{ctx.self(), false}, from_scheduler);
   }
 
   void on_load_change(NodeContext& ctx) override { report_change(ctx); }
@@ -149,9 +166,24 @@ public:
         assert(it != probes_.end());
         it->second.loads.emplace_back(from, reply.load);
         if (--it->second.remaining == 0) {
-          const std::vector<std::pair<NodeId, std::int64_t>> loads = std::move(it->second.loads);
+          const Probe probe = std::move(it->second);
           probes_.erase(it);
-          step7(ctx, loads);
+          step7(ctx, probe.job, probe.loads);
+        }
+        break;
+      }
+      case kPlaceRequest: schedule(ctx, Job{from, true}, false); break;
+      case kRemotePlace: step3(ctx, Job{m.as<NodeRef>().node, true}); break;
+      case kPlaceAt: {
+        const NodeId target = m.as<NodeRef>().node;
+        if (target == ctx.self()) break;  // counted here by the scheduler already
+        const std::int64_t moved = ctx.migrate(target, 1);
+        known_load_ -= moved;
+        if (moved == 0) {  // the task started here meanwhile: move the count back
+          for (auto [k, pos] : layout_->member_of[target])
+            ctx.send(layout_->schedulers[k], Message::make(kLoadChange, NodeDelta{target, -1}));
+          for (auto [k, pos] : layout_->member_of[ctx.self()])
+            ctx.send(layout_->schedulers[k], Message::make(kLoadChange, NodeDelta{ctx.self(), +1}));
         }
         break;
       }
@@ -164,7 +196,13 @@ private:
     std::int64_t load = 0;
     std::uint64_t stamp = 0;
   };
+  // A task to place: held here, or (remote) still at node `at`, waiting for place_at.
+  struct Job {
+    NodeId at;
+    bool remote;
+  };
   struct Probe {
+    Job job{};
     std::size_t remaining = 0;
     std::vector<std::pair<NodeId, std::int64_t>> loads;
   };
@@ -185,10 +223,9 @@ private:
   }
 
   std::uint32_t position_of(NodeId node) const {
-    for (auto [k, pos] : layout_->member_of[node])
-      if (static_cast<std::int32_t>(k) == me_) return pos;
-    assert(false && "update for a node outside the sphere");
-    return 0;
+    const auto pos = find_position(node);
+    assert(pos && "update for a node outside the sphere");
+    return pos.value_or(0);
   }
 
   // Steps 4-5: the node's place in the sorted list and the sphere's accumulated load.
@@ -201,31 +238,48 @@ private:
     sphere_load_ += delta;
   }
 
-  // Steps 1-2 (and 6): a task held here is placed in the sphere or looked after elsewhere.
-  void schedule(NodeContext& ctx, bool migrated_in) {
+  // Steps 1-2 (and 6): the task is placed in the sphere or looked after elsewhere.
+  void schedule(NodeContext& ctx, Job job, bool migrated_in) {
     const std::int64_t lightest = std::get<0>(*list_.begin());
     if (migrated_in || lightest <= threshold1_ || layout_->schedulers.size() == 1) {
-      step3(ctx);
+      step3(ctx, job);
       return;
     }
     // Step 6: the accumulated loads of the other spheres.
     const std::uint32_t id = next_probe_++;
     Probe& probe = probes_[id];
+    probe.job = job;
     probe.remaining = layout_->schedulers.size() - 1;
     for (NodeId s : layout_->schedulers)
       if (s != ctx.self()) ctx.send(s, Message::make(kSphereLoadRequest, SphereLoadRequest{id}));
   }
 
-  // Step 3: the task goes to the least-loaded node of the sphere (possibly this one).
-  void step3(NodeContext& ctx) {
-    const std::uint32_t pos = std::get<2>(*list_.begin());
+  // Step 3: the task goes to the least-loaded node of the sphere (possibly where it is).
+  void step3(NodeContext& ctx, Job job) {
+    std::uint32_t pos = std::get<2>(*list_.begin());
     NodeId target = layout_->members[static_cast<std::size_t>(me_)][pos];
-    if (target != ctx.self()) {
+    if (job.remote) {
+      // Among the least-loaded nodes, the one holding the task saves its transfer.
+      if (const auto where = find_position(job.at); where && view_[*where].load == view_[pos].load) {
+        pos = *where;
+        target = job.at;
+      }
+      ctx.send(job.at, Message::make(kPlaceAt, NodeRef{target}));
+    } else if (target != ctx.self()) {
       const std::int64_t moved = ctx.migrate(target, 1);
       known_load_ -= moved;
-      if (moved == 0) target = ctx.self();  // the held task is already executing here
+      if (moved == 0) {  // the held task is already executing here
+        target = ctx.self();
+        pos = position_of(target);
+      }
     }
-    place(ctx, target == ctx.self() ? position_of(ctx.self()) : pos, target);
+    place(ctx, pos, target);
+  }
+
+  std::optional<std::uint32_t> find_position(NodeId node) const {
+    for (auto [k, pos] : layout_->member_of[node])
+      if (static_cast<std::int32_t>(k) == me_) return pos;
+    return std::nullopt;
   }
 
   void place(NodeContext& ctx, std::uint32_t pos, NodeId target) {
@@ -237,23 +291,28 @@ private:
 
   // Step 7: a random remote sphere lighter than this one by threshold2 or more gets the
   // task; with none, Step 3.
-  void step7(NodeContext& ctx, const std::vector<std::pair<NodeId, std::int64_t>>& loads) {
+  void step7(NodeContext& ctx, Job job, const std::vector<std::pair<NodeId, std::int64_t>>& loads) {
     candidates_.clear();
     for (auto [s, load] : loads)
       if (sphere_load_ - load >= threshold2_) candidates_.push_back(s);
     if (!candidates_.empty()) {
       const NodeId to = candidates_[ctx.rng().below(candidates_.size())];
+      if (job.remote) {
+        ctx.send(to, Message::make(kRemotePlace, NodeRef{job.at}));
+        return;
+      }
       const std::int64_t moved = ctx.migrate(to, 1);
       known_load_ -= moved;
       if (moved == 1) return;
     }
-    step3(ctx);
+    step3(ctx, job);
   }
 
   std::int64_t threshold1_;
   std::int64_t threshold2_;
   long long range_;
   bool range_auto_;
+  bool by_request_;
   std::shared_ptr<const Layout> layout_;
   std::int32_t me_ = -1;           // scheduler index, or -1
   std::int64_t known_load_ = 0;    // own load as last reported or accounted for
@@ -287,8 +346,14 @@ StrategyInfo semi_distributed_strategy_info() {
               {.name = "range", .type = ParamType::integer, .default_value = "auto",
                .description = "f: radius of the spheres; auto = the covering radius r", .min = 0, .max = 64,
                .allow_auto = true},
+              {.name = "routing", .type = ParamType::choice, .default_value = "task",
+               .description = "how an arrival reaches its scheduler: task = the task travels there (one more "
+                              "transfer); request = a message asks where to send it, and the task travels once, "
+                              "as if it had arrived at the scheduler (AG91 Sec. 5.1)",
+               .choices = {"task", "request"}},
           },
-      .message_kinds = {"assign_update", "load_change", "sphere_load_request", "sphere_load_reply"},
+      .message_kinds = {"assign_update", "load_change", "sphere_load_request", "sphere_load_reply", "place_request",
+                        "place_at", "remote_place"},
       .create = [](const Parameters& p) { return std::make_unique<SemiDistributed>(p); },
       .check_topology = [](const Topology& t) { (void)scheduler_set(t); },
   };

@@ -54,18 +54,21 @@ std::uint64_t kind_count(const SimulationResult& r, const std::string& kind) {
 TEST(AhmadStrategies, EveryTaskCompletesExactlyOnce) {
   const std::vector<std::pair<std::string, std::map<std::string, std::string>>> costs = {
       {"ahmad91", {}}, {"ideal", {}}, {"ipsc2", {}}, {"ipsc2", {{"latency", "2s"}}}, {"ipsc2", {{"tasks_per_message", "3"}}}};
+  const std::vector<std::pair<std::string, std::map<std::string, std::string>>> variants = {
+      {"semi_distributed", {}}, {"semi_distributed", {{"routing", "request"}}}, {"fully_distributed", {}}};
   int runs = 0;
   for (const char* spec : {"hypercube:3", "hypercube:5", "bisectional:7", "odd:4"})
-    for (const char* strategy : {"semi_distributed", "fully_distributed"})
+    for (const auto& [strategy, params] : variants)
       for (const auto& [preset, overrides] : costs)
         for (int which = 0; which < 2; ++which) {
-          SCOPED_TRACE(std::string(strategy) + " on " + spec + ", " + preset + ", workload " + std::to_string(which));
+          SCOPED_TRACE(strategy + (params.empty() ? "" : " routing=request") + " on " + spec + ", " + preset +
+                       ", workload " + std::to_string(which));
           const CostModel cost = make_cost_model(preset, overrides);
           // The poisson workload in seconds, or the test workload (initial tasks, children
           // and arrivals in microseconds, so the latencies above are long).
           test::DynamicWorkload dynamic;
           ConservationObserver check;
-          const Outcome r = run(spec, strategy, {}, 0.9, 600, cost, 7 + static_cast<std::uint64_t>(runs),
+          const Outcome r = run(spec, strategy, params, 0.9, 600, cost, 7 + static_cast<std::uint64_t>(runs),
                             which == 1 ? &dynamic : nullptr, {&check});
           check.expect_all_done();
           EXPECT_EQ(r.result.tasks_completed, r.result.tasks_created);
@@ -74,7 +77,7 @@ TEST(AhmadStrategies, EveryTaskCompletesExactlyOnce) {
           EXPECT_EQ(received, r.result.tasks_transferred);
           ++runs;
         }
-  EXPECT_EQ(runs, 4 * 2 * 5 * 2);
+  EXPECT_EQ(runs, 4 * 3 * 5 * 2);
 }
 
 TEST(AhmadStrategies, SemiDistributedRunsOnlyWhereASchedulerSetExists) {
@@ -166,4 +169,17 @@ TEST(AhmadStrategies, FullyDistributedMovesToTheLightestNeighbourOnlyWhenLighter
   still->on_start(quiet);
   still->on_task_submitted(quiet);
   EXPECT_TRUE(quiet.sent.empty());
+}
+
+TEST(AhmadStrategies, RoutingByRequestSavesTheTransferToTheScheduler) {
+  // routing=request: the task travels once, from its node to the one its scheduler chose
+  // (or not at all), as if it had arrived at the scheduler (AG91 Sec. 5.1).
+  const CostModel cost = make_cost_model("ahmad91");
+  const Outcome task = run("hypercube:8", "semi_distributed", {}, 0.6, 4000, cost, 4);
+  const Outcome request = run("hypercube:8", "semi_distributed", {{"routing", "request"}}, 0.6, 4000, cost, 4);
+  EXPECT_LT(request.result.tasks_transferred, task.result.tasks_transferred);
+  EXPECT_LT(request.metrics.mean_response, task.metrics.mean_response);
+  EXPECT_LT(request.metrics.mean_response, 1.06);
+  EXPECT_GT(kind_count(request.result, "place_request"), 0u);
+  EXPECT_EQ(kind_count(request.result, "place_at"), kind_count(request.result, "place_request"));  // one answer each
 }
