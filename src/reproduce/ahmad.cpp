@@ -117,11 +117,17 @@ struct Column {
   const char* label;
   const char* strategy;
 };
-const Column kColumns[] = {{"none", "none"}, {"semi", "semi_distributed"}, {"fully", "fully_distributed"}};
+// "semi" routes by request: the task travels once, as AG91 Sec. 5.1 counts it ("tasks are
+// assumed to originate at schedulers"); "semi/task" ships it to the scheduler first.
+const Column kColumns[] = {
+    {"none", "none"}, {"semi", "semi_distributed"}, {"fully", "fully_distributed"}, {"semi/task", "semi_distributed"}};
 
 QueueingSetup setup_for(const std::string& network, int column, double load, double rate, long long tasks) {
   QueueingSetup s{spec_of(network), kColumns[column].strategy, {}, load, rate, tasks};
-  if (column == 1) s.params = semi_params(network, load);
+  if (column == 1 || column == 3) {
+    s.params = semi_params(network, load);
+    s.params["routing"] = column == 1 ? "request" : "task";
+  }
   return s;
 }
 
@@ -165,7 +171,7 @@ ReproductionReport table4(const ReproductionOptions& options) {
   std::vector<QueueingSetup> setups;
   for (const auto& p : kTable4Paper)
     for (double load : kTable4Loads)
-      for (int c = 0; c < 3; ++c) setups.push_back(setup_for(p.network, c, load, 20, tasks_for(p.network)));
+      for (int c = 0; c < 4; ++c) setups.push_back(setup_for(p.network, c, load, 20, tasks_for(p.network)));
   const auto est = run_queueing(setups, options.runs, options.jobs);
 
   ReproductionReport report;
@@ -174,37 +180,42 @@ ReproductionReport table4(const ReproductionOptions& options) {
       "AG91 Table IV: % improvement of the mean response time over no balancing (ours: mean +- 95% CI over {} "
       "replications; transfer rate 20, thresholds of Sec. 6.1)\n",
       options.runs);
-  text += fmt::format("{:<4} {:>4} {:>6}  {:>15} {:>6}  {:>15} {:>6}  {:>7} {:>6} {:>6} {:>6}\n", "net", "load", "T1/T2",
-                      "semi (ours)", "paper", "fully (ours)", "paper", "R none", "M/M/1", "R semi", "R fully");
+  text += fmt::format("{:<4} {:>4} {:>6}  {:>15} {:>6}  {:>15} {:>6}  {:>15}  {:>7} {:>6} {:>6} {:>6}\n", "net", "load",
+                      "T1/T2", "semi (ours)", "paper", "fully (ours)", "paper", "semi/task (ours)", "R none", "M/M/1",
+                      "R semi", "R fully");
   std::vector<std::vector<std::string>> rows;
   nlohmann::json data = nlohmann::json::array();
   std::size_t i = 0;
   for (const auto& p : kTable4Paper)
     for (int l = 0; l < 3; ++l) {
-      const QueueingEstimate &none = est[i], &semi = est[i + 1], &fully = est[i + 2];
+      const QueueingEstimate &none = est[i], &semi = est[i + 1], &fully = est[i + 2], &semi_task = est[i + 3];
       const auto params = setups[i + 1].params;
-      i += 3;
-      const Estimate is = improvement(none, semi), iff = improvement(none, fully);
+      i += 4;
+      const Estimate is = improvement(none, semi), iff = improvement(none, fully), it = improvement(none, semi_task);
       const double load = kTable4Loads[l];
-      text += fmt::format("{:<4} {:>4} {:>6}  {:>15} {:>6.2f}  {:>15} {:>6.2f}  {:>7.3f} {:>6.2f} {:>6.3f} {:>6.3f}\n",
-                          p.network, load, params.at("threshold1") + "/" + params.at("threshold2"), pm(is), p.semi[l],
-                          pm(iff), p.fully[l], none.response.mean, mm1_response(load), semi.response.mean,
-                          fully.response.mean);
+      text += fmt::format(
+          "{:<4} {:>4} {:>6}  {:>15} {:>6.2f}  {:>15} {:>6.2f}  {:>15}  {:>7.3f} {:>6.2f} {:>6.3f} {:>6.3f}\n", p.network,
+          load, params.at("threshold1") + "/" + params.at("threshold2"), pm(is), p.semi[l], pm(iff), p.fully[l], pm(it),
+          none.response.mean, mm1_response(load), semi.response.mean, fully.response.mean);
       rows.push_back({p.network, fmt::format("{}", load), fmt::format("{:.3f}", is.mean), fmt::format("{:.3f}", is.half_width),
                       fmt::format("{}", p.semi[l]), fmt::format("{:.3f}", iff.mean), fmt::format("{:.3f}", iff.half_width),
-                      fmt::format("{}", p.fully[l]), fmt::format("{:.4f}", none.response.mean),
+                      fmt::format("{}", p.fully[l]), fmt::format("{:.3f}", it.mean), fmt::format("{:.4f}", none.response.mean),
                       fmt::format("{:.4f}", semi.response.mean), fmt::format("{:.4f}", fully.response.mean)});
       data.push_back({{"network", p.network},
                       {"load", load},
                       {"semi_params", params},
                       {"semi", {{"mean", is.mean}, {"ci", is.half_width}, {"paper", p.semi[l]}}},
                       {"fully", {{"mean", iff.mean}, {"ci", iff.half_width}, {"paper", p.fully[l]}}},
+                      {"semi_task_routing", {{"mean", it.mean}, {"ci", it.half_width}}},
                       {"response", {{"none", none.response.mean}, {"semi", semi.response.mean}, {"fully", fully.response.mean}}}});
     }
-  text += "(R: mean response time in units of the mean service time; M/M/1: the steady-state response time of a node "
-          "without balancing, 1/(1 - load))\n";
+  text += "(semi: routing=request, the task travels once; semi/task: routing=task, the task travels to its scheduler "
+          "first. R: mean response time in units of the mean service time; M/M/1: the steady-state response time of a "
+          "node without balancing, 1/(1 - load))\n";
   const std::string csv = path_in(options, "ahmad-table4.csv"), png = path_in(options, "ahmad-table4.png");
-  write_csv(csv, {"network", "load", "semi", "semi_ci", "semi_paper", "fully", "fully_ci", "fully_paper", "R_none", "R_semi", "R_fully"},
+  write_csv(csv,
+            {"network", "load", "semi", "semi_ci", "semi_paper", "fully", "fully_ci", "fully_paper", "semi_task", "R_none",
+             "R_semi", "R_fully"},
             rows);
   run_gnuplot(path_in(options, "ahmad-table4.gp"),
               fmt::format("set terminal pngcairo size 900,500\nset output '{}'\nset datafile separator ','\n"
@@ -251,7 +262,7 @@ ReproductionReport sweep(const SweepPlot& s, const ReproductionOptions& options)
   std::vector<QueueingSetup> setups;
   for (const auto& net : s.networks)
     for (double x : s.xs)
-      for (int c = 0; c < 3; ++c) {
+      for (int c = 0; c < 4; ++c) {
         const bool needed = c == 0 || std::find(s.columns.begin(), s.columns.end(), c) != s.columns.end();
         if (!needed) continue;
         const double load = s.over_rate ? s.load : x, rate = s.over_rate ? x : 20.0;
