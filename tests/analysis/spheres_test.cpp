@@ -163,6 +163,22 @@ TEST(Spheres, Table3SharingInQ8) {
   EXPECT_EQ(rows[0].spheres, (std::map<std::size_t, std::size_t>{{1, 16}}));
   EXPECT_EQ(rows[1].spheres, (std::map<std::size_t, std::size_t>{{1, 128}}));
   EXPECT_EQ(rows[2].spheres, (std::map<std::size_t, std::size_t>{{4, 112}}));
+  // Every column of Table III: the paper's rows for distances 1 and 2 as printed; its
+  // distance-0 row (0 0 14 14 14 14 15) leaves out the scheduler's own sphere.
+  const std::size_t d0[] = {0, 0, 14, 14, 14, 14, 15}, d1[] = {1, 8, 8, 15, 15, 16, 16}, d2[] = {4, 4, 12, 12, 16, 16, 16};
+  for (int f = 2; f <= 8; ++f) {
+    const auto t3 = sharing_distribution(q8, c, f);
+    const auto i = static_cast<std::size_t>(f - 2);
+    EXPECT_EQ(t3[0].spheres, (std::map<std::size_t, std::size_t>{{d0[i] + 1, 16}})) << "f = " << f;
+    EXPECT_EQ(t3[1].spheres, (std::map<std::size_t, std::size_t>{{d1[i], 128}})) << "f = " << f;
+    EXPECT_EQ(t3[2].spheres, (std::map<std::size_t, std::size_t>{{d2[i], 112}})) << "f = " << f;
+  }
+  // B9 (Sec. 6.5): "a node is shared in either 1 or 3 spheres".
+  const Topology b9 = parse_topology("bisectional:9");
+  std::map<std::size_t, std::size_t> shared;
+  for (const auto& row : sharing_distribution(b9, scheduler_set(b9), 2))
+    for (auto [k, nodes] : row.spheres) shared[k] += nodes;
+  EXPECT_EQ(shared, (std::map<std::size_t, std::size_t>{{1, 200}, {3, 56}}));
   // f = 8 = diameter: every node in all 16 spheres (the centralised limit).
   for (const auto& row : sharing_distribution(q8, c, 8))
     EXPECT_EQ(row.spheres, (std::map<std::size_t, std::size_t>{{16, row.nodes}}));

@@ -33,7 +33,8 @@ struct QueueingEstimate {
   Estimate mean_in_system;  ///< time-average tasks in the system
   Estimate little;          ///< arrival rate x mean response (Little's law: = mean_in_system)
   Estimate utilisation_sd;
-  Estimate control_messages;  ///< per task
+  Estimate control_messages;      ///< per task, every kind but task_transfer
+  Estimate information_messages;  ///< the same without semi_distributed's routing requests (AG91 Sec. 6.5)
   std::vector<std::string> message_kinds;
   std::vector<double> messages_per_task;  ///< by kind, mean over replications
   std::vector<double> responses;          ///< per replication
