@@ -314,8 +314,11 @@ ReproductionReport sweep(const SweepPlot& s, const ReproductionOptions& options)
   run_gnuplot(path_in(options, s.name + ".gp"),
               fmt::format("set terminal pngcairo size 800,500\nset output '{}'\nset datafile separator ','\n"
                           "set key autotitle columnhead left top\nset title '{}'\nset xlabel '{}'\nset ylabel '{}'\n"
-                          "set yrange [0:*]\nplot for [i=2:{}:2] '{}' using 1:i:i+1 with yerrorlines\n",
-                          png, s.title, s.xlabel, s.ylabel, header.size(), csv));
+                          "{}plot for [i=2:{}:2] '{}' using 1:i:i+1 with yerrorlines\n",
+                          png, s.title, s.xlabel, s.ylabel,
+                          s.measure == SweepPlot::Measure::information_messages ? "set logscale y\nset key outside right\n"
+                                                                                : "set yrange [0:*]\n",
+                          header.size(), csv));
   report.files = {csv, png};
   report.data = {{"runs", options.runs}, {"points", data}};
   return report;

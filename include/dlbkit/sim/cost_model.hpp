@@ -7,9 +7,9 @@
 /// processor time, reaches a node at distance h after
 ///     latency + (h - 1) * per_hop + tasks * per_task
 /// and costs the receiver `handle_cost` when handled; with `transfer = exponential` the
-/// tasks' part is drawn from an exponential distribution of that mean (AG91 Sec. 6). A busy node handles messages only at
-/// its poll points, every `poll_interval` of task execution (0: on arrival); an idle node
-/// handles them at once.
+/// tasks' part is drawn from an exponential distribution of that mean (AG91 Sec. 6). A
+/// busy node handles messages only at its poll points, every `poll_interval` of task
+/// execution (0: on arrival); an idle node handles them at once.
 
 #include <dlbkit/core/parameters.hpp>
 #include <dlbkit/core/time.hpp>
