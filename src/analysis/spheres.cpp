@@ -65,6 +65,59 @@ std::string family_sizes(TopologyKind kind, int lo, int hi, int step, const char
   return fmt::format("{}:{{{}}}", name, text);
 }
 
+// Breadth-first search from `source` out to `radius` only: calls visit(node, distance)
+// for every node of the ball, so a sphere costs its own size, not the network's.
+class Ball {
+public:
+  explicit Ball(const Topology& t) : topology_(t), seen_(t.size(), 0) {}
+
+  template <class Visit>
+  void walk(NodeId source, int radius, Visit&& visit) {
+    ++stamp_;
+    frontier_.assign(1, source);
+    seen_[source] = stamp_;
+    for (int d = 0; !frontier_.empty(); ++d) {
+      for (NodeId v : frontier_) visit(v, d);
+      if (d == radius) break;
+      next_.clear();
+      for (NodeId v : frontier_)
+        for (NodeId u : topology_.neighbors(v))
+          if (seen_[u] != stamp_) {
+            seen_[u] = stamp_;
+            next_.push_back(u);
+          }
+      frontier_.swap(next_);
+    }
+  }
+
+private:
+  const Topology& topology_;
+  std::vector<std::uint32_t> seen_;
+  std::uint32_t stamp_ = 0;
+  std::vector<NodeId> frontier_, next_;
+};
+
+// Every node's distance to the nearest node of `set`: one breadth-first search from all.
+std::vector<int> distance_to_set(const Topology& topology, const std::vector<NodeId>& set) {
+  std::vector<int> dist(topology.size(), -1);
+  std::deque<NodeId> frontier;
+  for (NodeId x : set)
+    if (dist[x] < 0) {
+      dist[x] = 0;
+      frontier.push_back(x);
+    }
+  while (!frontier.empty()) {
+    const NodeId v = frontier.front();
+    frontier.pop_front();
+    for (NodeId u : topology.neighbors(v))
+      if (dist[u] < 0) {
+        dist[u] = dist[v] + 1;
+        frontier.push_back(u);
+      }
+  }
+  return dist;
+}
+
 }  // namespace
 
 std::string scheduler_set_sizes() {
@@ -166,28 +219,12 @@ SphereStructure analyze_spheres(const Topology& topology, const SchedulerSet& se
     }
   if (c.size() < 2) s.min_distance = 0;
   // Covering radius: multi-source BFS from C (AG91 Sec. 3 definition).
-  std::vector<int> dist(topology.size(), -1);
-  std::deque<NodeId> frontier;
-  for (NodeId x : c)
-    if (dist[x] < 0) {
-      dist[x] = 0;
-      frontier.push_back(x);
-    }
-  while (!frontier.empty()) {
-    const NodeId v = frontier.front();
-    frontier.pop_front();
-    for (NodeId u : topology.neighbors(v))
-      if (dist[u] < 0) {
-        dist[u] = dist[v] + 1;
-        frontier.push_back(u);
-      }
-  }
+  const std::vector<int> dist = distance_to_set(topology, c);
   s.covering_radius = *std::max_element(dist.begin(), dist.end());
+  Ball ball(topology);
   for (std::size_t k = 0; k < c.size(); ++k) {
-    const std::vector<int> from = topology.bfs_distances(c[k]);
     std::vector<std::size_t> v(static_cast<std::size_t>(s.covering_radius) + 1, 0);
-    for (int d : from)
-      if (d <= s.covering_radius) ++v[static_cast<std::size_t>(d)];
+    ball.walk(c[k], s.covering_radius, [&](NodeId, int d) { ++v[static_cast<std::size_t>(d)]; });
     if (k == 0) s.valencies = v;
     else if (v != s.valencies)
       throw std::logic_error(fmt::format("{}: spheres of schedulers 0 and {} differ in size", topology.spec(), k));
@@ -199,33 +236,23 @@ SphereStructure analyze_spheres(const Topology& topology, const SchedulerSet& se
 std::vector<std::vector<std::uint32_t>> sphere_membership(const Topology& topology, const std::vector<NodeId>& schedulers,
                                                           int range) {
   std::vector<std::vector<std::uint32_t>> member(topology.size());
-  for (std::uint32_t k = 0; k < schedulers.size(); ++k) {
-    const std::vector<int> from = topology.bfs_distances(schedulers[k]);
-    for (NodeId v = 0; v < from.size(); ++v)
-      if (from[v] <= range) member[v].push_back(k);
-  }
+  Ball ball(topology);
+  for (std::uint32_t k = 0; k < schedulers.size(); ++k)
+    ball.walk(schedulers[k], range, [&](NodeId v, int) { member[v].push_back(k); });
   return member;
 }
 
 std::vector<SharingRow> sharing_distribution(const Topology& topology, const SchedulerSet& set, int range) {
   if (range < 0) throw InputError(fmt::format("range {}: accepted: 0 or more", range));
-  const auto& c = set.schedulers;
-  std::vector<int> nearest(topology.size(), std::numeric_limits<int>::max());
-  std::vector<std::size_t> count(topology.size(), 0);
-  for (NodeId s : c) {
-    const std::vector<int> from = topology.bfs_distances(s);
-    for (NodeId v = 0; v < from.size(); ++v) {
-      nearest[v] = std::min(nearest[v], from[v]);
-      if (from[v] <= range) ++count[v];
-    }
-  }
+  const std::vector<int> nearest = distance_to_set(topology, set.schedulers);
+  const auto member = sphere_membership(topology, set.schedulers, range);
   const int r = *std::max_element(nearest.begin(), nearest.end());
   std::vector<SharingRow> rows(static_cast<std::size_t>(r) + 1);
   for (int d = 0; d <= r; ++d) rows[static_cast<std::size_t>(d)].distance = d;
   for (NodeId v = 0; v < topology.size(); ++v) {
     SharingRow& row = rows[static_cast<std::size_t>(nearest[v])];
     ++row.nodes;
-    ++row.spheres[count[v]];
+    ++row.spheres[member[v].size()];
   }
   return rows;
 }
