@@ -2,6 +2,7 @@
 #include <dlbkit/apps/workloads.hpp>
 #include <dlbkit/sim/artificial.hpp>
 #include <dlbkit/sim/dynamic_load.hpp>
+#include <dlbkit/sim/poisson.hpp>
 
 namespace dlbkit {
 
@@ -11,6 +12,7 @@ const WorkloadRegistry& builtin_workloads() {
     r.add(artificial_workload_info());
     r.add(bnb_workload_info());
     r.add(dynamic_load_workload_info());
+    r.add(poisson_workload_info());
     return r;
   }();
   return registry;

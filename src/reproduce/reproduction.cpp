@@ -1,3 +1,4 @@
+#include <dlbkit/reproduce/ahmad.hpp>
 #include <dlbkit/reproduce/cybenko.hpp>
 #include <dlbkit/reproduce/cybenko_table2.hpp>
 #include <dlbkit/reproduce/reproduction.hpp>
@@ -13,6 +14,7 @@ const ReproductionRegistry& builtin_reproductions() {
     for (auto& info : cybenko_reproductions()) r.add(std::move(info));
     r.add(cybenko_table2_reproduction());
     for (auto& info : zambonelli_reproductions()) r.add(std::move(info));
+    for (auto& info : ahmad_reproductions()) r.add(std::move(info));
     return r;
   }();
   return registry;

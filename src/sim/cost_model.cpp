@@ -65,6 +65,17 @@ CostModel meiko_cs1() {
   return c;
 }
 
+// AG91 Sec. 6: time in units of the mean service time (1 s here), task transfers
+// exponential with rate 20 per unit, control messages free and instant.
+CostModel ahmad91() {
+  CostModel c;
+  c.name = "ahmad91";
+  c.loop_time = 1'300;
+  c.per_task = 50 * kMillisecond;  // 1 / (20 tasks per time unit)
+  c.transfer = TransferDistribution::exponential;
+  return c;
+}
+
 }  // namespace
 
 nlohmann::json CostModel::to_json() const {
@@ -72,6 +83,7 @@ nlohmann::json CostModel::to_json() const {
   j["name"] = name;
   for (const Field& f : kFields) j[f.name] = exact_duration(this->*(f.member));
   j["tasks_per_message"] = tasks_per_message;
+  j["transfer"] = transfer == TransferDistribution::exponential ? "exponential" : "fixed";
   return j;
 }
 
@@ -80,6 +92,8 @@ const std::vector<CostModelPreset>& cost_model_presets() {
       {"ideal", "free and instant communication, messages handled on arrival; a loop costs 1.3 us"},
       {"ipsc2", "Intel iPSC/2 as in WLR93 Sec. V: 1.3 us loops, messages checked every 130 us, 350 us per message"},
       {"meiko-cs1", "Meiko CS-1 transputers as in Zambonelli's Sec. 4: 25 ms per migrated process, 60 us messages"},
+      {"ahmad91", "AG91 Sec. 6: free instant control messages, task transfers exponential with mean 50 ms (rate 20 "
+                  "per 1 s service time)"},
   };
   return presets;
 }
@@ -93,6 +107,9 @@ const std::vector<ParamSpec>& cost_model_params() {
                    .min = f.member == &CostModel::loop_time ? 1.0 : 0.0});
     s.push_back({.name = "tasks_per_message", .type = ParamType::integer, .default_value = "1",
                  .description = "most tasks one task message carries", .min = 1, .max = 1e6});
+    s.push_back({.name = "transfer", .type = ParamType::choice, .default_value = "fixed",
+                 .description = "distribution of the per_task time: fixed, or exponential with mean per_task",
+                 .choices = {"fixed", "exponential"}});
     return s;
   }();
   return specs;
@@ -103,6 +120,7 @@ CostModel make_cost_model(const std::string& preset, const std::map<std::string,
   if (preset == "ideal") c = ideal();
   else if (preset == "ipsc2") c = ipsc2();
   else if (preset == "meiko-cs1") c = meiko_cs1();
+  else if (preset == "ahmad91") c = ahmad91();
   else {
     std::string names;
     for (const auto& p : cost_model_presets()) names += (names.empty() ? "" : ", ") + p.name;
@@ -113,6 +131,8 @@ CostModel make_cost_model(const std::string& preset, const std::map<std::string,
   for (const Field& f : kFields)
     if (overrides.count(f.name)) c.*(f.member) = given.duration(f.name);
   if (overrides.count("tasks_per_message")) c.tasks_per_message = static_cast<int>(given.integer("tasks_per_message"));
+  if (overrides.count("transfer"))
+    c.transfer = given.text("transfer") == "exponential" ? TransferDistribution::exponential : TransferDistribution::fixed;
   return c;
 }
 

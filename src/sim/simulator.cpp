@@ -306,7 +306,14 @@ private:
     const auto nb = topology_.neighbors(current_);
     const bool neighbour = std::find(nb.begin(), nb.end(), to) != nb.end();
     const SimTime hops = neighbour ? 1 : topology_.distance(current_, to);
-    return later(later(cost_.latency, times(cost_.per_hop, hops - 1)), times(cost_.per_task, tasks));
+    return later(later(cost_.latency, times(cost_.per_hop, hops - 1)), task_time(tasks));
+  }
+
+  // The network time of `tasks` tasks: fixed, or exponential with that mean (AG91 Sec. 6).
+  SimTime task_time(std::int64_t tasks) const {
+    const SimTime mean = times(cost_.per_task, tasks);
+    if (cost_.transfer != TransferDistribution::exponential || mean == 0) return mean;
+    return static_cast<SimTime>(std::llround(network_rng_.exponential(1.0 / static_cast<double>(mean))));
   }
 
   void push(SimTime time, EventType type, NodeId node, std::uint32_t ref) {
@@ -494,6 +501,7 @@ private:
         case Delivery::local_arrival:
           admit(v, batches_[item.batch].front());
           release_batch(item.batch);
+          agent.on_task_submitted(*this);
           break;
       }
     }
@@ -601,6 +609,7 @@ private:
   std::vector<std::unique_ptr<Strategy>> agents_;
   std::vector<Rng> rngs_;
   Rng workload_rng_;
+  mutable Rng network_rng_{config_.seed, ~std::uint64_t{0}};  // random transfer times; apart from the nodes' streams
   EventQueue<Event> heap_;
   std::vector<InFlight> in_flight_;
   std::vector<std::uint32_t> free_slots_;

@@ -1,10 +1,12 @@
 #include <dlbkit/strategies/builtin.hpp>
 #include <dlbkit/strategies/dem.hpp>
 #include <dlbkit/strategies/direct_neighbor.hpp>
+#include <dlbkit/strategies/fully_distributed.hpp>
 #include <dlbkit/strategies/gm.hpp>
 #include <dlbkit/strategies/hbm.hpp>
 #include <dlbkit/strategies/none.hpp>
 #include <dlbkit/strategies/rid.hpp>
+#include <dlbkit/strategies/semi_distributed.hpp>
 #include <dlbkit/strategies/sid.hpp>
 
 namespace dlbkit {
@@ -19,6 +21,8 @@ const StrategyRegistry& builtin_strategies() {
     r.add(hbm_strategy_info());
     r.add(dem_strategy_info());
     r.add(direct_neighbor_strategy_info());
+    r.add(semi_distributed_strategy_info());
+    r.add(fully_distributed_strategy_info());
     return r;
   }();
   return registry;

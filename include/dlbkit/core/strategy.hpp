@@ -23,6 +23,9 @@ public:
   virtual void on_message(NodeContext&, NodeId /*from*/, const Message&) {}
   /// `count` tasks sent by `from` were added to the local queue.
   virtual void on_tasks_arrived(NodeContext&, NodeId /*from*/, std::int64_t /*count*/) {}
+  /// A task arrived from outside (an open workload's arrival) and joined the end of the
+  /// local queue, where migrate() takes it first.
+  virtual void on_task_submitted(NodeContext&) {}
   virtual void on_timer(NodeContext&, std::uint64_t /*tag*/) {}
   /// The node has just run out of tasks.
   virtual void on_idle(NodeContext&) {}

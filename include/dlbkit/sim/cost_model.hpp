@@ -6,9 +6,10 @@
 /// A message sent at processor time t by a node costs the sender `send_overhead` of
 /// processor time, reaches a node at distance h after
 ///     latency + (h - 1) * per_hop + tasks * per_task
-/// and costs the receiver `handle_cost` when handled. A busy node handles messages only at
-/// its poll points, every `poll_interval` of task execution (0: on arrival); an idle node
-/// handles them at once.
+/// and costs the receiver `handle_cost` when handled; with `transfer = exponential` the
+/// tasks' part is drawn from an exponential distribution of that mean (AG91 Sec. 6). A
+/// busy node handles messages only at its poll points, every `poll_interval` of task
+/// execution (0: on arrival); an idle node handles them at once.
 
 #include <dlbkit/core/parameters.hpp>
 #include <dlbkit/core/time.hpp>
@@ -20,6 +21,8 @@
 
 namespace dlbkit {
 
+enum class TransferDistribution { fixed, exponential };
+
 struct CostModel {
   std::string name;
   SimTime loop_time = 0;      ///< one loop of the artificial workload's busy loops
@@ -30,6 +33,7 @@ struct CostModel {
   SimTime per_hop = 0;        ///< network time per further hop
   SimTime per_task = 0;       ///< network time per task carried
   int tasks_per_message = 1;  ///< most tasks one task message carries
+  TransferDistribution transfer = TransferDistribution::fixed;  ///< of the per_task part
 
   nlohmann::json to_json() const;
 };
@@ -39,9 +43,9 @@ struct CostModelPreset {
   std::string description;
 };
 
-/// ideal, ipsc2, ...
+/// ideal, ipsc2, ahmad91, ...
 const std::vector<CostModelPreset>& cost_model_presets();
-/// The fields as parameters (durations and one integer), for overrides and help texts.
+/// The fields as parameters (durations, an integer, a choice), for overrides and help texts.
 const std::vector<ParamSpec>& cost_model_params();
 
 /// A preset with some fields overridden ("latency" -> "500us"). Unknown preset or field,

@@ -1,0 +1,460 @@
+// AG91 reproductions: Table II (structure), Table IV, Figs 5, 8, 9, 12-17 (open queueing
+// simulations). The paper's figures survive only as captions in our copy of the text; where
+// it gives no numbers we print the shape it describes.
+
+#include <dlbkit/analysis/spheres.hpp>
+#include <dlbkit/apps/workloads.hpp>
+#include <dlbkit/reproduce/ahmad.hpp>
+#include <dlbkit/reproduce/trials.hpp>
+#include <dlbkit/sim/queueing_metrics.hpp>
+#include <dlbkit/strategies/builtin.hpp>
+
+#include <cmath>
+#include <fmt/format.h>
+#include <map>
+#include <memory>
+
+namespace dlbkit {
+
+namespace {
+
+std::string path_in(const ReproductionOptions& o, const std::string& file) { return o.out_dir + "/" + file; }
+
+std::string spec_of(const std::string& network) {
+  // "Q10" -> hypercube:10, "B9" -> bisectional:9, "O6" -> odd:6
+  const std::string n = network.substr(1);
+  if (network[0] == 'Q') return "hypercube:" + n;
+  if (network[0] == 'B') return "bisectional:" + n;
+  return "odd:" + n;
+}
+
+// ---- Table II -------------------------------------------------------------------------
+
+struct Table2Paper {
+  const char* network;
+  int N, n, delta, C, r;
+  int v[3];  // 0 where the paper prints "-"
+  int sphere;
+};
+// AG91 Table II as printed (OCR'd; B9's v_3 reads "1" where the row has r = 2).
+const Table2Paper kTable2Paper[] = {
+    {"Q7", 128, 7, 4, 14, 1, {8, 0, 0}, 9},          {"Q8", 256, 8, 4, 16, 2, {8, 28, 0}, 37},
+    {"Q9", 512, 9, 5, 16, 2, {9, 36, 0}, 46},        {"Q10", 1024, 10, 5, 16, 3, {10, 45, 120}, 176},
+    {"B7", 64, 7, 3, 8, 1, {7, 0, 0}, 8},            {"B9", 256, 9, 4, 8, 2, {9, 36, 1}, 46},
+    {"B11", 1024, 11, 5, 12, 3, {11, 55, 165}, 232}, {"O4", 35, 4, 3, 7, 1, {4, 0, 0}, 5},
+    {"O6", 462, 6, 5, 11, 3, {6, 30, 75}, 112},
+};
+
+ReproductionReport table2(const ReproductionOptions& options) {
+  make_directory(options.out_dir);
+  ReproductionReport report;
+  std::string& text = report.text;
+  text += "AG91 Table II: semi-distributed structure (paper's row, then ours; * marks a difference)\n";
+  text += fmt::format("{:<5} {:<6} {:>5} {:>3} {:>6} {:>4} {:>3} {:>5} {:>5} {:>5} {:>8}   {}\n", "net", "row", "N", "n",
+                      "delta", "|C|", "r", "v_1", "v_2", "v_3", "|S_r(x)|", "scheduler pair distances (ours)");
+  std::vector<std::vector<std::string>> rows;
+  nlohmann::json data = nlohmann::json::array();
+  const auto cell = [](int v) { return v == 0 ? std::string("-") : std::to_string(v); };
+  for (const Table2Paper& p : kTable2Paper) {
+    const Topology t = parse_topology(spec_of(p.network));
+    const SchedulerSet c = scheduler_set(t);
+    const SphereStructure s = analyze_spheres(t, c);
+    int v[3] = {0, 0, 0};
+    for (std::size_t i = 1; i < s.valencies.size() && i <= 3; ++i) v[i - 1] = static_cast<int>(s.valencies[i]);
+    const int ours[] = {static_cast<int>(s.nodes), s.degree, s.min_distance, static_cast<int>(c.schedulers.size()),
+                        s.covering_radius, v[0], v[1], v[2], static_cast<int>(s.sphere_size)};
+    const int paper[] = {p.N, p.n, p.delta, p.C, p.r, p.v[0], p.v[1], p.v[2], p.sphere};
+    std::string pairs;
+    for (auto [d, count] : s.pair_distances) pairs += fmt::format("{}{} at {}", pairs.empty() ? "" : ", ", count, d);
+    std::string paper_line = fmt::format("{:<5} {:<6}", p.network, "paper"), our_line = fmt::format("{:<5} {:<6}", "", "ours");
+    const int widths[] = {5, 3, 6, 4, 3, 5, 5, 5, 8};
+    std::vector<std::string> row = {p.network};
+    for (int i = 0; i < 9; ++i) {
+      const bool differs = ours[i] != paper[i];
+      paper_line += fmt::format(" {:>{}}", cell(paper[i]), widths[i]);
+      our_line += fmt::format(" {:>{}}", cell(ours[i]) + (differs ? "*" : ""), widths[i]);
+      row.push_back(std::to_string(paper[i]));
+      row.push_back(std::to_string(ours[i]));
+    }
+    text += paper_line + "\n" + our_line + "   " + pairs + "\n";
+    rows.push_back(row);
+    data.push_back({{"network", p.network},
+                    {"topology", t.spec()},
+                    {"paper", paper},
+                    {"ours", ours},
+                    {"rule", c.rule},
+                    {"hadamard", c.hadamard_construction}});
+  }
+  text += "(delta: least distance between two schedulers; the paper's Q_n deltas are ceil(n/2), see "
+          "docs/reproductions/ahmad.md)\n";
+  const std::string csv = path_in(options, "ahmad-table2.csv");
+  write_csv(csv,
+            {"network", "N_paper", "N", "n_paper", "n", "delta_paper", "delta", "C_paper", "C", "r_paper", "r", "v1_paper",
+             "v1", "v2_paper", "v2", "v3_paper", "v3", "sphere_paper", "sphere"},
+            rows);
+  report.files = {csv};
+  report.data = {{"rows", data}};
+  return report;
+}
+
+// ---- queueing runs -------------------------------------------------------------------
+
+// AG91 Sec. 6.1's thresholds: threshold-1 = 1 and threshold-2 = 2-3 at low and medium
+// load; at 0.9: 3 for Q8, 5 for B9 and Q9, 6 for Q10, and threshold-1 = 2 with
+// threshold-2 = 4 for B7 and Q7. O6 is not given: 5, as for the networks of its size.
+std::map<std::string, std::string> semi_params(const std::string& network, double load) {
+  int t1 = 1, t2 = load < 0.7 ? 2 : 3;
+  if (load >= 0.85) {
+    if (network == "B7" || network == "Q7") t1 = 2, t2 = 4;
+    else if (network == "Q8") t2 = 3;
+    else if (network == "B9" || network == "Q9" || network == "O6") t2 = 5;
+    else t2 = 6;
+  }
+  return {{"threshold1", std::to_string(t1)}, {"threshold2", std::to_string(t2)}};
+}
+
+struct Column {
+  const char* label;
+  const char* strategy;
+};
+// "semi" routes by request: the task travels once, as AG91 Sec. 5.1 counts it ("tasks are
+// assumed to originate at schedulers"); "semi/task" ships it to the scheduler first.
+const Column kColumns[] = {
+    {"none", "none"}, {"semi", "semi_distributed"}, {"fully", "fully_distributed"}, {"semi/task", "semi_distributed"}};
+
+QueueingSetup setup_for(const std::string& network, int column, double load, double rate, long long tasks) {
+  QueueingSetup s{spec_of(network), kColumns[column].strategy, {}, load, rate, tasks};
+  if (column == 1 || column == 3) {
+    s.params = semi_params(network, load);
+    s.params["routing"] = column == 1 ? "request" : "task";
+  }
+  return s;
+}
+
+// Tasks per run: AG91 used 20,000 to 100,000 "depending upon the size of the network".
+long long tasks_for(const std::string& network) {
+  const std::size_t n = parse_topology(spec_of(network)).size();
+  return n >= 1000 ? 40000 : n >= 400 ? 30000 : 20000;
+}
+
+double mm1_response(double load) { return 1.0 / (1.0 - load); }
+
+// Improvement (%) of a strategy over none in each replication (same seeds, so the same
+// arrivals), with its interval.
+Estimate improvement(const QueueingEstimate& none, const QueueingEstimate& other) {
+  std::vector<double> v;
+  for (std::size_t r = 0; r < none.responses.size(); ++r)
+    v.push_back(100.0 * (none.responses[r] - other.responses[r]) / none.responses[r]);
+  return confidence_95(v);
+}
+
+std::string pm(const Estimate& e, int digits = 2) {
+  return fmt::format("{:.{}f} +- {:.{}f}", e.mean, digits, e.half_width, digits);
+}
+
+// ---- Table IV -------------------------------------------------------------------------
+
+struct Table4Paper {
+  const char* network;
+  double semi[3], fully[3];  // loads 0.6, 0.8, 0.9
+};
+const Table4Paper kTable4Paper[] = {
+    {"B7", {73.64, 77.80, 72.58}, {71.22, 76.22, 73.22}},  {"Q7", {73.50, 77.71, 72.52}, {71.04, 77.80, 71.94}},
+    {"Q8", {73.62, 80.69, 74.42}, {69.08, 73.53, 69.22}},  {"B9", {73.55, 82.74, 75.52}, {71.05, 75.81, 70.47}},
+    {"O6", {73.25, 84.54, 75.61}, {70.50, 74.40, 61.57}},  {"Q9", {73.19, 84.93, 79.16}, {71.67, 74.52, 68.10}},
+    {"Q10", {72.77, 85.36, 82.04}, {71.49, 72.40, 62.57}},
+};
+constexpr double kTable4Loads[] = {0.6, 0.8, 0.9};
+
+ReproductionReport table4(const ReproductionOptions& options) {
+  make_directory(options.out_dir);
+  std::vector<QueueingSetup> setups;
+  for (const auto& p : kTable4Paper)
+    for (double load : kTable4Loads)
+      for (int c = 0; c < 4; ++c) setups.push_back(setup_for(p.network, c, load, 20, tasks_for(p.network)));
+  const auto est = run_queueing(setups, options.runs, options.jobs);
+
+  ReproductionReport report;
+  std::string& text = report.text;
+  text += fmt::format(
+      "AG91 Table IV: % improvement of the mean response time over no balancing (ours: mean +- 95% CI over {} "
+      "replications; transfer rate 20, thresholds of Sec. 6.1)\n",
+      options.runs);
+  text += fmt::format("{:<4} {:>4} {:>6}  {:>15} {:>6}  {:>15} {:>6}  {:>15}  {:>7} {:>6} {:>6} {:>6}\n", "net", "load",
+                      "T1/T2", "semi (ours)", "paper", "fully (ours)", "paper", "semi/task (ours)", "R none", "M/M/1",
+                      "R semi", "R fully");
+  std::vector<std::vector<std::string>> rows;
+  nlohmann::json data = nlohmann::json::array();
+  std::size_t i = 0;
+  for (const auto& p : kTable4Paper)
+    for (int l = 0; l < 3; ++l) {
+      const QueueingEstimate &none = est[i], &semi = est[i + 1], &fully = est[i + 2], &semi_task = est[i + 3];
+      const auto params = setups[i + 1].params;
+      i += 4;
+      const Estimate is = improvement(none, semi), iff = improvement(none, fully), it = improvement(none, semi_task);
+      const double load = kTable4Loads[l];
+      text += fmt::format(
+          "{:<4} {:>4} {:>6}  {:>15} {:>6.2f}  {:>15} {:>6.2f}  {:>15}  {:>7.3f} {:>6.2f} {:>6.3f} {:>6.3f}\n", p.network,
+          load, params.at("threshold1") + "/" + params.at("threshold2"), pm(is), p.semi[l], pm(iff), p.fully[l], pm(it),
+          none.response.mean, mm1_response(load), semi.response.mean, fully.response.mean);
+      rows.push_back({p.network, fmt::format("{}", load), fmt::format("{:.3f}", is.mean), fmt::format("{:.3f}", is.half_width),
+                      fmt::format("{}", p.semi[l]), fmt::format("{:.3f}", iff.mean), fmt::format("{:.3f}", iff.half_width),
+                      fmt::format("{}", p.fully[l]), fmt::format("{:.3f}", it.mean), fmt::format("{:.4f}", none.response.mean),
+                      fmt::format("{:.4f}", semi.response.mean), fmt::format("{:.4f}", fully.response.mean)});
+      data.push_back({{"network", p.network},
+                      {"load", load},
+                      {"semi_params", params},
+                      {"semi", {{"mean", is.mean}, {"ci", is.half_width}, {"paper", p.semi[l]}}},
+                      {"fully", {{"mean", iff.mean}, {"ci", iff.half_width}, {"paper", p.fully[l]}}},
+                      {"semi_task_routing", {{"mean", it.mean}, {"ci", it.half_width}}},
+                      {"response", {{"none", none.response.mean}, {"semi", semi.response.mean}, {"fully", fully.response.mean}}}});
+    }
+  text += "(semi: routing=request, the task travels once; semi/task: routing=task, the task travels to its scheduler "
+          "first. R: mean response time in units of the mean service time; M/M/1: the steady-state response time of a "
+          "node without balancing, 1/(1 - load))\n";
+  const std::string csv = path_in(options, "ahmad-table4.csv"), png = path_in(options, "ahmad-table4.png");
+  write_csv(csv,
+            {"network", "load", "semi", "semi_ci", "semi_paper", "fully", "fully_ci", "fully_paper", "semi_task", "R_none",
+             "R_semi", "R_fully"},
+            rows);
+  run_gnuplot(path_in(options, "ahmad-table4.gp"),
+              fmt::format("set terminal pngcairo size 900,500\nset output '{}'\nset datafile separator ','\n"
+                          "set title 'AG91 Table IV: improvement over no balancing (%), transfer rate 20'\n"
+                          "set style data histograms\nset style histogram clustered gap 1\nset style fill solid 0.8\n"
+                          "set yrange [0:115]\nset ylabel '% improvement of mean response time'\nset xtics rotate by -45\n"
+                          "set key top center horizontal\n"
+                          "plot '{}' using 3:xtic(stringcolumn(1).' '.stringcolumn(2)) title 'semi (dlbkit)', '' using 5 title "
+                          "'semi (paper)', '' using 6 title 'fully (dlbkit)', '' using 8 title 'fully (paper)'\n",
+                          png, csv));
+  report.files = {csv, png};
+  report.data = {{"runs", options.runs}, {"rows", data}};
+  return report;
+}
+
+// ---- Figures: sweeps over load or transfer rate -----------------------------------------
+
+struct SweepPlot {
+  std::string name, title, xlabel, ylabel;
+  std::vector<std::string> networks;
+  std::vector<int> columns;  // into kColumns
+  std::vector<double> xs;    // loads, or transfer rates when over_rate
+  bool over_rate = false;
+  double load = 0.8;  // when over_rate
+  enum class Measure { response, utilisation_sd, information_messages, improvement } measure;
+  std::string shape;  // what the paper says about the figure
+};
+
+double measure_of(const SweepPlot& s, const QueueingEstimate& none, const QueueingEstimate& e, double* ci) {
+  Estimate v;
+  switch (s.measure) {
+    case SweepPlot::Measure::response: v = e.response; break;
+    case SweepPlot::Measure::utilisation_sd: v = e.utilisation_sd; break;
+    case SweepPlot::Measure::information_messages: v = e.information_messages; break;
+    case SweepPlot::Measure::improvement: v = improvement(none, e); break;
+  }
+  *ci = v.half_width;
+  return v.mean;
+}
+
+ReproductionReport sweep(const SweepPlot& s, const ReproductionOptions& options) {
+  make_directory(options.out_dir);
+  // Every point also runs none, for the improvement.
+  std::vector<QueueingSetup> setups;
+  for (const auto& net : s.networks)
+    for (double x : s.xs)
+      for (int c = 0; c < 4; ++c) {
+        const bool needed = c == 0 || std::find(s.columns.begin(), s.columns.end(), c) != s.columns.end();
+        if (!needed) continue;
+        const double load = s.over_rate ? s.load : x, rate = s.over_rate ? x : 20.0;
+        setups.push_back(setup_for(net, c, load, rate, tasks_for(net)));
+      }
+  const auto est = run_queueing(setups, options.runs, options.jobs);
+
+  ReproductionReport report;
+  std::string& text = report.text;
+  text += fmt::format("{} (ours: mean +- 95% CI over {} replications)\n", s.title, options.runs);
+  std::vector<std::string> header = {s.over_rate ? "rate" : "load"};
+  std::vector<std::string> series;
+  for (const auto& net : s.networks)
+    for (int c : s.columns) {
+      series.push_back(fmt::format("{} {}", net, kColumns[c].label));
+      header.push_back(series.back());
+      header.push_back(series.back() + " ci");
+    }
+  text += fmt::format("{:>5}", header[0]);
+  for (const auto& name : series) text += fmt::format(" {:>17}", name);
+  text += "\n";
+  std::vector<std::vector<std::string>> rows(s.xs.size());
+  std::vector<std::string> lines(s.xs.size());
+  for (std::size_t xi = 0; xi < s.xs.size(); ++xi) {
+    rows[xi].push_back(fmt::format("{}", s.xs[xi]));
+    lines[xi] = fmt::format("{:>5}", s.xs[xi]);
+  }
+  nlohmann::json data = nlohmann::json::array();
+  std::size_t i = 0;
+  for (const auto& net : s.networks)
+    for (std::size_t xi = 0; xi < s.xs.size(); ++xi) {
+      const QueueingEstimate& none = est[i];
+      std::size_t j = i + 1;
+      for (int c : s.columns) {
+        const QueueingEstimate& e = c == 0 ? none : est[j++];
+        double ci = 0;
+        const double v = measure_of(s, none, e, &ci);
+        rows[xi].push_back(fmt::format("{:.4f}", v));
+        rows[xi].push_back(fmt::format("{:.4f}", ci));
+        lines[xi] += fmt::format(" {:>17}", fmt::format("{:.3f} +- {:.3f}", v, ci));
+        data.push_back({{"network", net}, {"strategy", kColumns[c].strategy}, {"x", s.xs[xi]}, {"value", v}, {"ci", ci}});
+      }
+      i = j;
+    }
+  for (const auto& line : lines) text += line + "\n";
+  text += "paper: " + s.shape + "\n";
+  const std::string csv = path_in(options, s.name + ".csv"), png = path_in(options, s.name + ".png");
+  write_csv(csv, header, rows);
+  run_gnuplot(path_in(options, s.name + ".gp"),
+              fmt::format("set terminal pngcairo size 800,500\nset output '{}'\nset datafile separator ','\n"
+                          "set key autotitle columnhead left top\nset title '{}'\nset xlabel '{}'\nset ylabel '{}'\n"
+                          "{}plot for [i=2:{}:2] '{}' using 1:i:i+1 with yerrorlines\n",
+                          png, s.title, s.xlabel, s.ylabel,
+                          s.measure == SweepPlot::Measure::information_messages ? "set logscale y\nset key outside right\n"
+                                                                                : "set yrange [0:*]\n",
+                          header.size(), csv));
+  report.files = {csv, png};
+  report.data = {{"runs", options.runs}, {"points", data}};
+  return report;
+}
+
+const std::vector<double> kLoads = {0.1, 0.3, 0.5, 0.6, 0.7, 0.8, 0.9};
+
+SweepPlot fig5() {
+  return {"ahmad-fig5", "AG91 Figs 5-7: mean response time vs load, Q10, B9, O6", "system load lambda/mu",
+          "mean response time (service times)", {"Q10", "B9", "O6"}, {0, 1, 2}, kLoads, false, 0,
+          SweepPlot::Measure::response,
+          "semi below fully below none at every load; semi about 1.0 up to load 0.8 on Q10 (Figs 5-7 are plots only)"};
+}
+
+SweepPlot fig8() {
+  return {"ahmad-fig8", "AG91 Fig 8: standard deviation of node utilisation vs load, Q10", "system load lambda/mu",
+          "std. dev. of node utilisation", {"Q10"}, {0, 1, 2}, kLoads, false, 0, SweepPlot::Measure::utilisation_sd,
+          "semi lowest, then fully, none highest; balancing strategies' spread falls as the load rises (plot only)"};
+}
+
+// Fig. 9(a) at load 0.6 and 9(b) at 0.9, one CSV and figure each.
+SweepPlot fig9(bool high) {
+  return {high ? "ahmad-fig9b" : "ahmad-fig9a",
+          fmt::format("AG91 Fig 9({}): improvement over none vs task transfer rate, load {}, Q7-Q10", high ? 'b' : 'a',
+                      high ? 0.9 : 0.6),
+          "task transfer rate (tasks per service time)", "% improvement of mean response time",
+          {"Q7", "Q8", "Q9", "Q10"}, {1, 2}, {4, 8, 12, 16, 20, 25, 30}, true, high ? 0.9 : 0.6,
+          SweepPlot::Measure::improvement,
+          high ? "semi above fully at every rate; semi's gain grows with the network and with the rate, fully "
+                 "saturates beyond rate 20 and falls with the network's size (plot only)"
+               : "semi above fully for all four networks even at slow transfer; fully's gain falls with the size; "
+                 "Q8 best and Q7 worst under semi (plot only)"};
+}
+
+ReproductionReport fig9_both(const ReproductionOptions& options) {
+  ReproductionReport a = sweep(fig9(false), options), b = sweep(fig9(true), options);
+  a.text += "\n" + b.text;
+  a.files.insert(a.files.end(), b.files.begin(), b.files.end());
+  a.data = {{"fig9a", a.data}, {"fig9b", b.data}};
+  return a;
+}
+
+SweepPlot fig12_17() {
+  return {"ahmad-fig12-17", "AG91 Figs 12-18: load-information messages per task vs load", "system load lambda/mu",
+          "messages per task", {"B7", "Q7", "Q8", "B9", "Q9", "Q10", "O6"}, {1, 2}, {0.2, 0.5, 0.8, 0.9}, false, 0,
+          SweepPlot::Measure::information_messages,
+          "semi low at low load, rising with load; fully about twice semi, except O6 and Q10 where sharing costs semi "
+          "more; B9 below Q8 (plots only)"};
+}
+
+ReproductionInfo sweep_info(SweepPlot (*make)(), std::string description, std::string source, int runs) {
+  const SweepPlot s = make();
+  return {s.name, std::move(description), std::move(source), {}, runs,
+          [make](const ReproductionOptions& o) { return sweep(make(), o); }};
+}
+
+}  // namespace
+
+std::vector<QueueingEstimate> run_queueing(const std::vector<QueueingSetup>& setups, int replications, unsigned jobs) {
+  std::map<std::string, std::unique_ptr<Topology>> topologies;
+  for (const auto& s : setups)
+    if (!topologies.count(s.topology)) topologies.emplace(s.topology, std::make_unique<Topology>(parse_topology(s.topology)));
+  std::vector<StrategyChoice> strategies;
+  for (const auto& s : setups) strategies.push_back(builtin_strategies().configure(s.strategy, s.params));
+  const auto reps = static_cast<std::size_t>(replications);
+  std::vector<std::vector<QueueingMetrics>> metrics(setups.size(), std::vector<QueueingMetrics>(reps));
+  // Largest networks first, so that the long runs do not finish last on their own.
+  std::vector<std::size_t> order(setups.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    return topologies.at(setups[a].topology)->size() * static_cast<std::size_t>(setups[a].tasks) >
+           topologies.at(setups[b].topology)->size() * static_cast<std::size_t>(setups[b].tasks);
+  });
+  parallel_for(setups.size() * reps, jobs, [&](std::size_t k) {
+    const std::size_t i = order[k / reps], r = k % reps;
+    const QueueingSetup& s = setups[i];
+    CostModel cost = make_cost_model("ahmad91");
+    cost.per_task = static_cast<SimTime>(std::llround(1e9 / s.transfer_rate));
+    auto w = builtin_workloads()
+                 .configure("poisson", {{"load", fmt::format("{}", s.load)}, {"tasks", std::to_string(s.tasks)}})
+                 .create();
+    QueueingObserver observer(static_cast<std::uint64_t>(s.tasks / 10));
+    const SimulationResult result = simulate({.topology = topologies.at(s.topology).get(),
+                                              .strategy = strategies[i],
+                                              .workload = w.get(),
+                                              .cost = cost,
+                                              .seed = r + 1,
+                                              .observers = {&observer}});
+    metrics[i][r] = observer.metrics(result);
+  });
+  std::vector<QueueingEstimate> out(setups.size());
+  for (std::size_t i = 0; i < setups.size(); ++i) {
+    std::vector<double> response, in_system, little, sd, control, information;
+    QueueingEstimate& e = out[i];
+    e.message_kinds = metrics[i][0].message_kinds;
+    e.messages_per_task.assign(e.message_kinds.size(), 0.0);
+    for (const QueueingMetrics& m : metrics[i]) {
+      response.push_back(m.mean_response);
+      in_system.push_back(m.mean_in_system);
+      little.push_back(m.arrival_rate * m.mean_response);
+      sd.push_back(m.utilisation_sd);
+      control.push_back(m.control_messages_per_task);
+      // AG91 Sec. 6.5 counts load information only: the routing of routing=request is not
+      // in it (its tasks "originate at schedulers").
+      double routing = 0;
+      for (std::size_t k = 0; k < m.message_kinds.size(); ++k)
+        if (m.message_kinds[k] == "place_request" || m.message_kinds[k] == "place_at" ||
+            m.message_kinds[k] == "remote_place")
+          routing += m.messages_per_task[k];
+      information.push_back(m.control_messages_per_task - routing);
+      for (std::size_t k = 0; k < e.messages_per_task.size(); ++k)
+        e.messages_per_task[k] += m.messages_per_task[k] / static_cast<double>(reps);
+    }
+    e.responses = response;
+    e.response = confidence_95(response);
+    e.mean_in_system = confidence_95(in_system);
+    e.little = confidence_95(little);
+    e.utilisation_sd = confidence_95(sd);
+    e.control_messages = confidence_95(control);
+    e.information_messages = confidence_95(information);
+  }
+  return out;
+}
+
+std::vector<ReproductionInfo> ahmad_reproductions() {
+  std::vector<ReproductionInfo> list;
+  list.push_back({"ahmad-table2", "AG91 Table II: schedulers, covering radius and spheres of nine networks",
+                  "AG91 Sec. 4.3, Table II", {}, 1, table2});
+  list.push_back({"ahmad-table4", "AG91 Table IV: response-time improvement of semi and fully distributed balancing",
+                  "AG91 Sec. 6.3, Table IV", {}, 5, table4});
+  list.push_back(sweep_info(fig5, "AG91 Figs 5-7: mean response time vs load on Q10, B9, O6", "AG91 Sec. 6.1", 3));
+  list.push_back(sweep_info(fig8, "AG91 Fig 8: spread of node utilisation vs load on Q10", "AG91 Sec. 6.2", 3));
+  list.push_back({"ahmad-fig9", "AG91 Fig 9: improvement vs task transfer rate at loads 0.6 and 0.9, Q7-Q10",
+                  "AG91 Sec. 6.4", {}, 3, fig9_both});
+  list.push_back(sweep_info(fig12_17, "AG91 Figs 12-18: load-information messages per task vs load", "AG91 Sec. 6.5", 3));
+  return list;
+}
+
+}  // namespace dlbkit

@@ -1,0 +1,91 @@
+// AG91 reproductions at tiny sizes, and `dlbkit spheres` run as a user would.
+#include <dlbkit/reproduce/ahmad.hpp>
+
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+#include <sys/wait.h>
+
+using namespace dlbkit;
+
+namespace {
+
+struct Outcome {
+  int status = -1;
+  std::string out;  // stdout and stderr
+};
+
+Outcome run_cli(const std::string& args) {
+  const std::string command = std::string(DLBKIT_CLI) + " " + args + " 2>&1";
+  Outcome o;
+  FILE* pipe = popen(command.c_str(), "r");
+  if (!pipe) return o;
+  std::array<char, 4096> buffer{};
+  std::size_t n = 0;
+  while ((n = fread(buffer.data(), 1, buffer.size(), pipe)) > 0) o.out.append(buffer.data(), n);
+  const int status = pclose(pipe);
+  o.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return o;
+}
+
+}  // namespace
+
+TEST(AhmadReproductions, Table2PrintsThePapersRowsBesideOurs) {
+  const auto dir = (std::filesystem::temp_directory_path() / "dlbkit-test-ahmad-table2").string();
+  const ReproductionReport r = builtin_reproductions().find("ahmad-table2").run({.out_dir = dir, .runs = 1, .jobs = 1});
+  const auto& rows = r.data.at("rows");
+  ASSERT_EQ(rows.size(), 9u);
+  for (const auto& row : rows) {
+    EXPECT_EQ(row.at("paper")[0], row.at("ours")[0]) << row.at("network");  // N
+    EXPECT_EQ(row.at("paper")[1], row.at("ours")[1]) << row.at("network");  // n
+  }
+  EXPECT_EQ(rows[1].at("network"), "Q8");
+  EXPECT_EQ(rows[1].at("paper"), rows[1].at("ours"));  // Q8 agrees in every column
+  EXPECT_NE(r.text.find("Q10"), std::string::npos);
+  for (const std::string& f : r.files) EXPECT_TRUE(std::filesystem::exists(f)) << f;
+}
+
+TEST(AhmadReproductions, QueueingReplicationsGiveIntervalsAndObeyLittlesLaw) {
+  const std::vector<QueueingSetup> setups = {
+      {"hypercube:4", "none", {}, 0.6, 20, 3000},
+      {"hypercube:4", "semi_distributed", {}, 0.6, 20, 3000},
+      {"hypercube:4", "fully_distributed", {}, 0.6, 20, 3000},
+  };
+  const auto a = run_queueing(setups, 3, 2);
+  const auto b = run_queueing(setups, 3, 1);
+  ASSERT_EQ(a.size(), 3u);
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    EXPECT_EQ(a[i].responses, b[i].responses) << "replications depend on the number of jobs";
+    EXPECT_EQ(a[i].responses.size(), 3u);
+    EXPECT_GT(a[i].response.half_width, 0);
+    EXPECT_LE(std::abs(a[i].mean_in_system.mean - a[i].little.mean), a[i].mean_in_system.half_width + 0.05);
+  }
+  EXPECT_LT(a[1].response.mean, a[0].response.mean);
+  EXPECT_EQ(a[0].control_messages.mean, 0);
+  EXPECT_GT(a[2].control_messages.mean, 0);
+}
+
+TEST(SpheresCli, PrintsTheTable2RowAndTable3) {
+  const Outcome o = run_cli("spheres --topology hypercube:8 --range 2");
+  EXPECT_EQ(o.status, 0) << o.out;
+  EXPECT_NE(o.out.find("256   8     4   16   2  8 28"), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("distance 2: 112 nodes: 4 x 112"), std::string::npos) << o.out;
+  const Outcome j = run_cli("spheres --topology odd:6 --json");
+  ASSERT_EQ(j.status, 0) << j.out;
+  const auto doc = nlohmann::json::parse(j.out);
+  EXPECT_EQ(doc["C"], 11);
+  EXPECT_EQ(doc["r"], 3);
+  EXPECT_EQ(doc["sphere_size"], 112);
+}
+
+TEST(SpheresCli, SizesWithoutASchedulerSetAreOneLineErrors) {
+  for (const char* args : {"spheres --topology odd:7", "spheres --topology torus:4x4", "spheres --topology hypercube:8 --range -3"}) {
+    const Outcome o = run_cli(args);
+    EXPECT_EQ(o.status, 2) << args << "\n" << o.out;
+    EXPECT_EQ(o.out.rfind("dlbkit: error: ", 0), 0u) << o.out;
+    EXPECT_EQ(o.out.find('\n'), o.out.size() - 1) << o.out;
+  }
+  EXPECT_NE(run_cli("spheres --topology odd:7").out.find("odd:{2, 4, 6, 8, 10, 12}"), std::string::npos);
+}
