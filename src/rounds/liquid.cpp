@@ -1,33 +1,13 @@
 // The Liquid model, Henrich Sec. 3.2, Table 1 and Definition 1 (see liquid.hpp).
 
-#include <dlbkit/error.hpp>
 #include <dlbkit/rounds/liquid.hpp>
 
-#include <fmt/format.h>
 
 #include <algorithm>
 
 namespace dlbkit {
 
 namespace {
-
-// [C_{i,d}] of Table 1 as 0 or 1, from the loads of the predecessor, the processor and its
-// successor in dimension d. Written without branches so that the run loop vectorises.
-template <ShiftCondition C, class Load>
-inline Load shifts(Load pred, Load self, Load succ) {
-  const bool c0 = self > 0;
-  const bool c1 = self > 1;
-  const bool c2 = c1 | ((self == 1) & (pred > 1));
-  const bool not_less = self >= succ;
-  bool c = false;
-  if constexpr (C == ShiftCondition::c0) c = c0;
-  if constexpr (C == ShiftCondition::c1) c = c1;
-  if constexpr (C == ShiftCondition::c2) c = c2;
-  if constexpr (C == ShiftCondition::c3) c = c1 & not_less;
-  if constexpr (C == ShiftCondition::c4) c = c2 & not_less;
-  if constexpr (C == ShiftCondition::c5) c = c0 & not_less;
-  return static_cast<Load>(c);
-}
 
 // Definition 1 for `count` processors at w[0..count) whose predecessor's predecessor,
 // predecessor and successor lie at the fixed offsets pp, p and s.
@@ -76,24 +56,6 @@ void reference(const Load* w, Load* next, std::size_t begin, std::size_t end, st
 }
 
 }  // namespace
-
-ShiftCondition parse_shift_condition(const std::string& text) {
-  if (text.size() == 2 && (text[0] == 'c' || text[0] == 'C') && text[1] >= '0' && text[1] <= '5')
-    return static_cast<ShiftCondition>(text[1] - '0');
-  throw InputError(fmt::format("shift condition '{}' is not accepted; accepted: c0, c1, c2, c3, c4, c5 "
-                               "(Henrich Table 1)",
-                               text));
-}
-
-std::string to_string(ShiftCondition c) { return fmt::format("c{}", static_cast<int>(c)); }
-
-void check_liquid_topology(const Topology& topology) {
-  const TopologyKind k = topology.kind();
-  if (k != TopologyKind::torus && k != TopologyKind::ring && k != TopologyKind::hypercube)
-    throw InputError(fmt::format("the Liquid model runs on a D-dimensional torus, not on {}; accepted: torus:AxBx..., "
-                                 "ring:N or hypercube:d (the torus 2x2x...x2)",
-                                 topology.spec()));
-}
 
 LiquidKernel::LiquidKernel(const Topology& topology, ShiftCondition condition, LiquidPath path)
     : condition_(condition), path_(path) {

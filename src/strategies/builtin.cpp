@@ -2,6 +2,8 @@
 #include <dlbkit/strategies/dem.hpp>
 #include <dlbkit/strategies/gm.hpp>
 #include <dlbkit/strategies/hbm.hpp>
+#include <dlbkit/strategies/liquid.hpp>
+#include <dlbkit/strategies/nna.hpp>
 #include <dlbkit/strategies/none.hpp>
 #include <dlbkit/strategies/rid.hpp>
 #include <dlbkit/strategies/sid.hpp>
@@ -17,6 +19,8 @@ const StrategyRegistry& builtin_strategies() {
     r.add(gm_strategy_info());
     r.add(hbm_strategy_info());
     r.add(dem_strategy_info());
+    r.add(liquid_strategy_info());
+    r.add(nna_strategy_info());
     return r;
   }();
   return registry;

@@ -8,16 +8,7 @@
 ///
 ///     L_i <- L_i + [C_{i-1_d,d}] - [C_{i,d}]
 ///
-/// The shift conditions of Table 1 (L_i own load, L_{i-1} predecessor, L_{i+1} successor in d):
-///
-/// | condition | shifts when |
-/// |---|---|
-/// | c0 | L_i > 0 |
-/// | c1 | L_i > 1 |
-/// | c2 | c1 or (L_i = 1 and L_{i-1} > 1) |
-/// | c3 | c1 and L_i >= L_{i+1} |
-/// | c4 | c2 and L_i >= L_{i+1} |
-/// | c5 | c0 and L_i >= L_{i+1} |
+/// with the shift conditions C0..C5 of Table 1 (strategies/local_rules.hpp).
 ///
 /// One kernel step is one sub-step (one shift, the paper's time unit): step t works in
 /// dimension t mod D, so one load-balancing step of Definition 1 is D kernel steps. Loads are
@@ -33,23 +24,18 @@
 /// Both give identical results. Immutable: update() is safe from several threads.
 
 #include <dlbkit/rounds/round_kernel.hpp>
+#include <dlbkit/strategies/local_rules.hpp>
 
 #include <string>
 #include <vector>
 
 namespace dlbkit {
 
-enum class ShiftCondition { c0, c1, c2, c3, c4, c5 };
-
-/// "c0".."c5" (or "C0".."C5"); throws InputError naming the text and the accepted names.
-ShiftCondition parse_shift_condition(const std::string& text);
-std::string to_string(ShiftCondition c);
-
 enum class LiquidPath { fast, reference };
 
 class LiquidKernel final : public RoundKernel {
 public:
-  /// Throws InputError when `topology` is not a torus, ring or hypercube.
+  /// Throws InputError when `topology` is not a torus, ring or hypercube (check_liquid_topology).
   LiquidKernel(const Topology& topology, ShiftCondition condition, LiquidPath path = LiquidPath::fast);
 
   void update(std::uint64_t step, std::span<const double> current, std::span<double> next, NodeId begin,
@@ -75,9 +61,5 @@ private:
   ShiftCondition condition_;
   LiquidPath path_;
 };
-
-/// Checks that the Liquid model can run on `topology` (torus, ring or hypercube); throws
-/// InputError naming the topology and what is accepted.
-void check_liquid_topology(const Topology& topology);
 
 }  // namespace dlbkit

@@ -33,18 +33,17 @@
 /// Immutable: update() is safe from several threads.
 
 #include <dlbkit/rounds/round_kernel.hpp>
+#include <dlbkit/strategies/local_rules.hpp>
 
 #include <string>
 
 namespace dlbkit {
 
-enum class NnaTransfer { net, gross };
 enum class NnaTime { sequential, simultaneous };
 
-/// "net" or "gross" / "sequential" or "simultaneous"; InputError naming the text otherwise.
-NnaTransfer parse_nna_transfer(const std::string& text);
+/// "sequential" or "simultaneous"; InputError naming the text otherwise. (NnaTransfer:
+/// strategies/local_rules.hpp.)
 NnaTime parse_nna_time(const std::string& text);
-std::string to_string(NnaTransfer t);
 std::string to_string(NnaTime t);
 
 class NnaKernel final : public RoundKernel {
