@@ -232,6 +232,25 @@ TEST(LiquidPaths, FastAndReferenceAgreeBitForBitOnAnySplit) {
   }
 }
 
+// Vectors of 2^22 processors and more take the streaming-store path of the default kernel.
+TEST(LiquidPaths, TheStreamingPathAgreesWithTheReferenceOnALargeTorus) {
+  const Topology t = parse_topology("torus:2048x2048");
+  Rng rng(4);
+  const Loads w = random_loads(t.size(), 6, rng);
+  const auto n = static_cast<NodeId>(t.size());
+  for (const ShiftCondition c : {ShiftCondition::c2, ShiftCondition::c5}) {
+    const LiquidKernel fast(t, c), reference(t, c, LiquidPath::reference);
+    for (std::uint64_t s = 0; s < 2; ++s) {
+      Loads a(w.size()), b(w.size());
+      const NodeId cut = 1'234'567;  // an odd split: unaligned starts
+      fast.update(s, w, a, 0, cut);
+      fast.update(s, w, a, cut, n);
+      reference.update(s, w, b, 0, n);
+      ASSERT_TRUE(a == b) << to_string(c) << " step " << s;
+    }
+  }
+}
+
 TEST(LiquidErrors, BadConditionsTopologiesAndLoadsAreRefused) {
   EXPECT_EQ(parse_shift_condition("c3"), ShiftCondition::c3);
   EXPECT_EQ(parse_shift_condition("C5"), ShiftCondition::c5);
