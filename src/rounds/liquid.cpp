@@ -2,7 +2,6 @@
 
 #include <dlbkit/rounds/liquid.hpp>
 
-
 #include <algorithm>
 #include <cstdint>
 #if defined(__SSE2__)

@@ -31,30 +31,49 @@ void NnaKernel::update(std::uint64_t, std::span<const double> w, std::span<doubl
     next[i] = (w[(i + n - 1) % n] + w[i] + w[(i + 1) % n]) / static_cast<double>(kNnaPortions);  // eq. (3)
 }
 
+namespace {
+
+// The new load of a processor from its predecessor's, its own and its successor's.
+inline std::int64_t nna_step(NnaTransfer transfer, std::int64_t pred, std::int64_t self, std::int64_t succ) {
+  if (transfer == NnaTransfer::net) return self - nna_net_flow(self, succ) + nna_net_flow(pred, self);
+  return self - nna_right(self) - nna_left(self) + nna_right(pred) + nna_left(succ);  // eq. (5)
+}
+
+}  // namespace
+
 void NnaKernel::update(std::uint64_t, std::span<const std::int64_t> w, std::span<std::int64_t> next, NodeId begin,
                        NodeId end) const {
   const std::size_t n = size_;
-  for (std::size_t i = begin; i < end; ++i) {
-    const std::int64_t pred = w[(i + n - 1) % n], self = w[i], succ = w[(i + 1) % n];
-    if (transfer_ == NnaTransfer::net) {
-      next[i] = self - nna_net_flow(self, succ) + nna_net_flow(pred, self);
-    } else {  // eq. (5): ceil(L/3) to the right, floor(L/3) to the left
-      next[i] = self - nna_right(self) - nna_left(self) + nna_right(pred) + nna_left(succ);
-    }
+  const auto at = [&](std::size_t i) {
+    return nna_step(transfer_, w[(i + n - 1) % n], w[i], w[(i + 1) % n]);
+  };
+  std::size_t i = begin;
+  if (i == 0 && i < end) {
+    next[0] = at(0);
+    i = 1;
   }
+  const std::size_t interior_end = std::min<std::size_t>(end, n - 1);  // neighbours i - 1, i + 1
+  if (transfer_ == NnaTransfer::net) {
+    for (; i < interior_end; ++i) next[i] = nna_step(NnaTransfer::net, w[i - 1], w[i], w[i + 1]);
+  } else {
+    for (; i < interior_end; ++i) next[i] = nna_step(NnaTransfer::gross, w[i - 1], w[i], w[i + 1]);
+  }
+  for (; i < end; ++i) next[i] = at(i);
 }
 
 std::uint64_t NnaKernel::shifts(std::span<const std::int64_t> w) const {
   const std::size_t n = size_;
   std::int64_t right = 0, left = 0;
-  for (std::size_t i = 0; i < n; ++i) {
-    if (transfer_ == NnaTransfer::net) {
-      const std::int64_t f = nna_net_flow(w[i], w[(i + 1) % n]);
+  if (transfer_ == NnaTransfer::net) {
+    for (std::size_t i = 0; i < n; ++i) {
+      const std::int64_t f = nna_net_flow(w[i], w[i + 1 == n ? 0 : i + 1]);
       right = std::max(right, f);
       left = std::max(left, -f);
-    } else {
-      right = std::max(right, nna_right(w[i]));
-      left = std::max(left, nna_left(w[i]));
+    }
+  } else {
+    for (const std::int64_t x : w) {
+      right = std::max(right, nna_right(x));
+      left = std::max(left, nna_left(x));
     }
   }
   return static_cast<std::uint64_t>(time_ == NnaTime::sequential ? right + left : std::max(right, left));
