@@ -97,6 +97,11 @@ std::string gnuplot_header(const std::string& png, int width = 900, int height =
 
 // ----- henrich-table3 -----
 
+std::int64_t spread(const Loads& w) {
+  const auto [lo, hi] = std::minmax_element(w.begin(), w.end());
+  return *hi - *lo;
+}
+
 std::string loads_text(const Loads& w) {
   std::string s;
   for (const std::int64_t x : w) s += fmt::format("{:>3}", x);
@@ -152,26 +157,29 @@ ReproductionReport henrich_table3(const ReproductionOptions& options) {
   for (const BalanceSnapshot& s : lm5.trace) {
     std::vector<std::string> row{"lm-c5", std::to_string(s.shifts)};
     for (const std::int64_t x : s.loads) row.push_back(std::to_string(x));
+    row.push_back(std::to_string(spread(s.loads)));
     rows.push_back(row);
     lm_rows.push_back({{"shifts", s.shifts}, {"loads", s.loads}});
   }
   for (const BalanceSnapshot& s : nn.trace) {
     std::vector<std::string> row{"nna", std::to_string(s.shifts)};
     for (const std::int64_t x : s.loads) row.push_back(std::to_string(x));
+    row.push_back(std::to_string(spread(s.loads)));
     rows.push_back(row);
     nna_rows.push_back({{"shifts", s.shifts}, {"loads", s.loads}});
   }
   const std::string csv = path_in(options, "henrich-table3.csv");
-  write_csv(csv, {"method", "shifts", "p0", "p1", "p2", "p3", "p4", "p5", "p6", "p7"}, rows);
+  write_csv(csv, {"method", "shifts", "p0", "p1", "p2", "p3", "p4", "p5", "p6", "p7", "max_minus_min"}, rows);
   const std::string png = path_in(options, "henrich-table3.png");
   run_gnuplot(path_in(options, "henrich-table3.gp"),
               gnuplot_header(png, 800, 440) +
-                  fmt::format("set title 'Henrich Table 3: ring of 8, 16 elements on P0: load of P0 and P7 over T'\n"
-                              "set xlabel 'T (shifts)'\nset ylabel 'load elements'\nset key right top\n"
-                              "plot '{0}' using (strcol(1) eq 'lm-c5' ? $2 : NaN):3 with linespoints pt 7 title 'LM-C5, P0', "
-                              "'' using (strcol(1) eq 'lm-c5' ? $2 : NaN):10 with linespoints pt 5 title 'LM-C5, P7', "
-                              "'' using (strcol(1) eq 'nna' ? $2 : NaN):3 with linespoints pt 6 title 'NNA, P0', "
-                              "'' using (strcol(1) eq 'nna' ? $2 : NaN):10 with linespoints pt 4 title 'NNA, P7'\n",
+                  fmt::format("set title 'Henrich Table 3: ring of 8, 16 elements on P0: max - min over T'\n"
+                              "set xlabel 'T (shifts)'\nset ylabel 'max - min (load elements)'\nset key right top\n"
+                              "set yrange [0:17]\n"
+                              "plot '{0}' using (strcol(1) eq 'lm-c5' ? $2 : NaN):11 with steps lw 2 title 'LM-C5', "
+                              "'' using (strcol(1) eq 'nna' ? $2 : NaN):11 with steps lw 2 title 'NNA (net, sequential)', "
+                              "'' using (strcol(1) eq 'lm-c5' ? $2 : NaN):11 with points pt 7 notitle, "
+                              "'' using (strcol(1) eq 'nna' ? $2 : NaN):11 with points pt 6 notitle\n",
                               csv));
   report.files = {csv, png};
   nlohmann::json other = nlohmann::json::object();
