@@ -159,6 +159,7 @@ int run_liquid_or_nna(const Options& o, const Topology& t, std::uint64_t seed) {
   bo.max_shifts = parse_unsigned(o.max_steps, "--max-steps", std::numeric_limits<std::uint64_t>::max());
   bo.record = o.trace;
   if (o.until == "balanced") {
+    // Definition 2: the default tolerance D.
   } else if (o.until.starts_with("balanced:")) {
     bo.tolerance = static_cast<std::int64_t>(parse_unsigned(o.until.substr(9), "--until balanced:TOL",
                                                             std::numeric_limits<std::int64_t>::max()));
