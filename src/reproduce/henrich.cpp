@@ -673,7 +673,7 @@ std::vector<ReproductionInfo> henrich_reproductions() {
        .default_runs = 1,
        .run = [](const ReproductionOptions& o) { return henrich_fig5(o, {}); }},
       {.name = "henrich-fig5-large",
-       .description = "Fig. 5 on to P = 65536 for NNA and LM-C3..C5 (several minutes)",
+       .description = "Fig. 5 on to P = 65536 for NNA and LM-C3..C5 (about 7 minutes)",
        .source = "Henrich Fig. 5, Sec. 5",
        .default_runs = 1,
        .run = [](const ReproductionOptions& o) { return henrich_fig5(o, {.fig5_long_max_p = 65536}); }},

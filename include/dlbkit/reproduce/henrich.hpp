@@ -6,7 +6,7 @@
 /// |---|---|
 /// | henrich-table3 | Table 3: ring of 8, 16 elements on one processor, LM-C5 and NNA step by step |
 /// | henrich-fig5 | Fig. 5: rings P = 8..4096 (NNA and LM-C3..C5 on to 16384), c = 5: shifts to balancing and to sharing of NNA and LM-C0..C5, NNA/LM ratios, fitted growth |
-/// | henrich-fig5-large | Fig. 5 on to P = 65536 for NNA and LM-C3..C5 (several minutes) |
+/// | henrich-fig5-large | Fig. 5 on to P = 65536 for NNA and LM-C3..C5 (about 7 minutes) |
 /// | henrich-fig6 | Fig. 6: NNA iterations to balance against P for several c, normalised at P = 512 |
 /// | henrich-fig7 | Fig. 7: square 2-D tori, worst case (c = 5) and uniform random 0..100, LM-C3..C5 |
 /// | henrich-theorem3 | Theorem 3: measured shifts to balance against D K L_diff on 1-, 2- and 3-D tori |
