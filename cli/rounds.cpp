@@ -1,9 +1,11 @@
-// dlbkit rounds: the synchronous round engine (diffusion, dimension exchange, GDE).
+// dlbkit rounds: the synchronous round engine (diffusion, dimension exchange, GDE) and the
+// time to sharing and balancing of the Liquid model and NNA.
 
 #include "commands.hpp"
 
 #include <dlbkit/analysis/diffusion_analysis.hpp>
 #include <dlbkit/error.hpp>
+#include <dlbkit/rounds/balance_time.hpp>
 #include <dlbkit/rounds/diffusion_kernel.hpp>
 #include <dlbkit/rounds/dimension_exchange.hpp>
 #include <dlbkit/rounds/initial_load.hpp>
@@ -27,6 +29,7 @@ struct Options {
   std::string algorithm, topology, init, until, alpha, lambda;
   std::string max_steps = "1000000", seed = "1";
   std::string arrivals, work = "0", warmup = "0", steps_per_period = "1";
+  std::string condition, nna_transfer, nna_time;
   int threads = 1;
   bool integer = false, json = false, trace = false;
 };
@@ -66,7 +69,7 @@ std::unique_ptr<RoundKernel> make_kernel(const Options& o, const Topology& t) {
     return std::make_unique<DimensionExchangeKernel>(
         DimensionExchangeKernel::generalized(t, edge_coloring(t), lambda));
   }
-  throw InputError(fmt::format("algorithm '{}' is not accepted; accepted: diffusion, dimension-exchange, gde",
+  throw InputError(fmt::format("algorithm '{}' is not accepted; accepted: diffusion, dimension-exchange, gde, lm, nna",
                                o.algorithm));
 }
 
@@ -141,23 +144,99 @@ int run_stochastic_model(const Options& o, const Topology& t, const RoundKernel&
   return 0;
 }
 
+// --algorithm lm | nna: integer loads until balanced (Definition 2) and shared, time in shifts.
+int run_liquid_or_nna(const Options& o, const Topology& t, std::uint64_t seed) {
+  const bool lm = o.algorithm == "lm";
+  if (!o.alpha.empty() || !o.lambda.empty() || !o.arrivals.empty())
+    throw InputError(fmt::format("--alpha, --lambda and --arrivals do not apply to {}", o.algorithm));
+  if (o.work != "0" || o.warmup != "0" || o.steps_per_period != "1")
+    throw InputError("--work, --warmup and --steps-per-period apply with --arrivals only");
+  if (o.threads != 1) throw InputError(fmt::format("--threads {} is not accepted with {}; accepted: 1", o.threads, o.algorithm));
+  if (lm && (!o.nna_transfer.empty() || !o.nna_time.empty()))
+    throw InputError("--nna-transfer and --nna-time apply to --algorithm nna only");
+  if (!lm && !o.condition.empty()) throw InputError("--condition applies to --algorithm lm only");
+  BalanceOptions bo;
+  bo.max_shifts = parse_unsigned(o.max_steps, "--max-steps", std::numeric_limits<std::uint64_t>::max());
+  bo.record = o.trace;
+  if (o.until == "balanced") {
+    // Definition 2: the default tolerance D.
+  } else if (o.until.starts_with("balanced:")) {
+    bo.tolerance = static_cast<std::int64_t>(parse_unsigned(o.until.substr(9), "--until balanced:TOL",
+                                                            std::numeric_limits<std::int64_t>::max()));
+  } else if (o.until.starts_with("steps:")) {
+    bo.stop_when_balanced = false;
+    bo.max_shifts = parse_unsigned(o.until.substr(6), "--until steps:N", std::numeric_limits<std::uint64_t>::max());
+  } else {
+    throw InputError(fmt::format("--until {} is not accepted with {}; accepted: balanced (Definition 2: max - min <= "
+                                 "D, and every node shared), balanced:TOL (max - min <= TOL) or steps:N (N shifts)",
+                                 o.until, o.algorithm));
+  }
+  std::vector<std::int64_t> w = integer_initial_load(o.init, t.size(), seed);
+  BalanceResult r;
+  std::string description;
+  if (lm) {
+    const LiquidKernel k(t, parse_shift_condition(o.condition.empty() ? "c5" : o.condition));
+    description = fmt::format("{} (Liquid model, condition {}, D = {})", k.name(), to_string(k.condition()),
+                              k.dimensions());
+    r = run_to_balance(k, w, bo);
+  } else {
+    const NnaKernel k(t, o.nna_transfer.empty() ? NnaTransfer::net : parse_nna_transfer(o.nna_transfer),
+                      o.nna_time.empty() ? NnaTime::sequential : parse_nna_time(o.nna_time));
+    description = fmt::format("nna (transfer {}, time {})", to_string(k.transfer()), to_string(k.time()));
+    r = run_to_balance(k, w, bo);
+  }
+  if (o.json) {
+    nlohmann::json j = to_json(r);
+    j["inputs"] = {{"algorithm", o.algorithm}, {"topology", t.spec()}, {"init", o.init}, {"until", o.until},
+                   {"condition", o.condition}, {"nna_transfer", o.nna_transfer}, {"nna_time", o.nna_time},
+                   {"max_steps", o.max_steps}, {"seed", seed}};
+    j["kernel"] = description;
+    fmt::print("{}\n", j.dump(2));
+    return 0;
+  }
+  const auto when = [](const std::optional<std::uint64_t>& x) { return x ? std::to_string(*x) : std::string("not reached"); };
+  const char* step_name = lm ? "sub-steps" : "iterations";
+  fmt::print("{} on {} ({} nodes), integer loads from {}, until {}\n\n", description, t.spec(), t.size(), o.init,
+             o.until);
+  fmt::print("  shifts to sharing    {}   ({} {})\n", when(r.shifts_to_sharing), when(r.steps_to_sharing), step_name);
+  fmt::print("  shifts to balancing  {}   ({} {}; balanced = max - min <= {})\n", when(r.shifts_to_balancing),
+             when(r.steps_to_balancing), step_name, r.tolerance);
+  const bool goal = r.balanced && (r.shared || r.total_initial < static_cast<std::int64_t>(t.size()));
+  fmt::print("  shifts run           {}{}\n", r.shifts,
+             !bo.stop_when_balanced || goal ? ""
+             : r.fixed_point              ? "   (a fixed point: the loads no longer change; never balanced)"
+                                          : "   (NOT balanced and shared: --max-steps reached)");
+  fmt::print("  max - min            {}\n", r.max_min_difference);
+  fmt::print("  total load           {}   (initially {})\n", r.total_final, r.total_initial);
+  fmt::print("  time                 {:.3f} s\n", r.seconds);
+  if (o.trace) {
+    fmt::print("\n  {:>6}  loads\n", "shifts");
+    for (const BalanceSnapshot& s : r.trace) fmt::print("  {:>6}  {}\n", s.shifts, fmt::join(s.loads, " "));
+  }
+  return 0;
+}
+
 }  // namespace
 
 Run add_rounds(CLI::App& app) {
   auto* cmd = app.add_subcommand("rounds", "Run a synchronous balancing scheme on a load vector (round engine)");
   auto o = std::make_shared<Options>();
-  cmd->add_option("--algorithm", o->algorithm, "diffusion, dimension-exchange (hypercube) or gde (any graph)")
+  cmd->add_option("--algorithm", o->algorithm,
+                  "diffusion, dimension-exchange (hypercube), gde (any graph), lm (Liquid model, torus) or nna (ring)")
       ->required();
   cmd->add_option("--topology", o->topology, "e.g. hypercube:20, torus:1024x1024 (see 'dlbkit list topologies')")
       ->required();
   cmd->add_option("--init", o->init, "initial load: spike, spike:AMOUNT, uniform:MAX or file:PATH (one per line)")
       ->required();
-  cmd->add_option("--until", o->until, "stop rule: steps:N, eps:X (relative error) or balanced:TOL (max - min)")
+  cmd->add_option("--until", o->until,
+                  "stop rule: steps:N, eps:X (relative error) or balanced:TOL (max - min); lm and nna: balanced "
+                  "(Definition 2 and shared), balanced:TOL or steps:N (shifts)")
       ->required();
   cmd->add_option("--alpha", o->alpha,
                   "diffusion: a number, 'optimal' or file:PATH ('u v alpha' lines); default 1/(max degree + 1)");
   cmd->add_option("--lambda", o->lambda, "gde: exchange parameter in (0, 1); default 0.5");
-  cmd->add_option("--max-steps", o->max_steps, "stop here even if the rule is not met")->capture_default_str();
+  cmd->add_option("--max-steps", o->max_steps, "stop here even if the rule is not met (lm, nna: shifts)")
+      ->capture_default_str();
   cmd->add_flag("--integer", o->integer, "integer loads (exactly conserved; rounding toward zero per edge)");
   cmd->add_option("--threads", o->threads, "1 or 2 (identical results)")->capture_default_str();
   cmd->add_option("--seed", o->seed, "seed of uniform:MAX and of --arrivals")->capture_default_str();
@@ -169,10 +248,18 @@ Run add_rounds(CLI::App& app) {
       ->capture_default_str();
   cmd->add_option("--steps-per-period", o->steps_per_period, "with --arrivals: kernel steps between arrivals")
       ->capture_default_str();
+  cmd->add_option("--condition", o->condition, "lm: shift condition c0..c5 (Henrich Table 1); default c5");
+  cmd->add_option("--nna-transfer", o->nna_transfer, "nna: net (default, fn. 3) or gross (eq. 5 as written)");
+  cmd->add_option("--nna-time", o->nna_time,
+                  "nna: shifts per iteration, sequential (default: right, then left) or simultaneous");
   cmd->add_flag("--json", o->json, "print one JSON document");
   cmd->add_flag("--trace", o->trace, "report the error norm ||w - w_bar|| after every step");
   return [o] {
     const Topology t = parse_topology(o->topology);
+    if (o->algorithm == "lm" || o->algorithm == "nna")
+      return run_liquid_or_nna(*o, t, parse_unsigned(o->seed, "--seed", std::numeric_limits<std::uint64_t>::max()));
+    if (!o->condition.empty() || !o->nna_transfer.empty() || !o->nna_time.empty())
+      throw InputError("--condition, --nna-transfer and --nna-time apply to --algorithm lm or nna only");
     const std::unique_ptr<RoundKernel> kernel = make_kernel(*o, t);
     const std::uint64_t seed = parse_unsigned(o->seed, "--seed", std::numeric_limits<std::uint64_t>::max());
     if (!o->arrivals.empty()) return run_stochastic_model(*o, t, *kernel, seed);

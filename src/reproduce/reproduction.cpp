@@ -1,6 +1,7 @@
 #include <dlbkit/reproduce/ahmad.hpp>
 #include <dlbkit/reproduce/cybenko.hpp>
 #include <dlbkit/reproduce/cybenko_table2.hpp>
+#include <dlbkit/reproduce/henrich.hpp>
 #include <dlbkit/reproduce/reproduction.hpp>
 #include <dlbkit/reproduce/wlr93.hpp>
 #include <dlbkit/reproduce/zambonelli.hpp>
@@ -13,6 +14,7 @@ const ReproductionRegistry& builtin_reproductions() {
     for (auto& info : wlr93_reproductions()) r.add(std::move(info));
     for (auto& info : cybenko_reproductions()) r.add(std::move(info));
     r.add(cybenko_table2_reproduction());
+    for (auto& info : henrich_reproductions()) r.add(std::move(info));
     for (auto& info : zambonelli_reproductions()) r.add(std::move(info));
     for (auto& info : ahmad_reproductions()) r.add(std::move(info));
     return r;

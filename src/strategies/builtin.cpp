@@ -4,6 +4,8 @@
 #include <dlbkit/strategies/fully_distributed.hpp>
 #include <dlbkit/strategies/gm.hpp>
 #include <dlbkit/strategies/hbm.hpp>
+#include <dlbkit/strategies/liquid.hpp>
+#include <dlbkit/strategies/nna.hpp>
 #include <dlbkit/strategies/none.hpp>
 #include <dlbkit/strategies/rid.hpp>
 #include <dlbkit/strategies/semi_distributed.hpp>
@@ -20,6 +22,8 @@ const StrategyRegistry& builtin_strategies() {
     r.add(gm_strategy_info());
     r.add(hbm_strategy_info());
     r.add(dem_strategy_info());
+    r.add(liquid_strategy_info());
+    r.add(nna_strategy_info());
     r.add(direct_neighbor_strategy_info());
     r.add(semi_distributed_strategy_info());
     r.add(fully_distributed_strategy_info());

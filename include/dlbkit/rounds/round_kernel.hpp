@@ -42,7 +42,7 @@ public:
 
   /// Number of nodes the kernel works on.
   virtual std::size_t size() const = 0;
-  /// "diffusion", "dimension-exchange" or "gde", for reports.
+  /// "diffusion", "dimension-exchange", "gde", "lm-c0".."lm-c5" or "nna", for reports.
   virtual std::string name() const = 0;
 };
 

@@ -1,0 +1,60 @@
+#include "shift_rounds.hpp"
+
+#include <dlbkit/strategies/liquid.hpp>
+#include <dlbkit/strategies/local_rules.hpp>
+
+#include <vector>
+
+namespace dlbkit {
+
+namespace {
+
+class Liquid final : public detail::ShiftRounds {
+public:
+  explicit Liquid(const Parameters& p)
+      : ShiftRounds(p.duration("period"), false), condition_(parse_shift_condition(p.text("condition"))) {}
+
+private:
+  // Definition 1: round r is the sub-step in dimension d = r mod D; the neighbours differ from
+  // this node by one in coordinate d, cyclically (mixed radix, axis 0 fastest; generators.hpp).
+  std::pair<NodeId, NodeId> neighbours(const NodeContext& ctx, std::uint64_t round) const override {
+    const auto extents = ctx.topology().extents();
+    const std::size_t d = round % extents.size();
+    std::size_t stride = 1;
+    for (std::size_t i = 0; i < d; ++i) stride *= static_cast<std::size_t>(extents[i]);
+    const auto k = static_cast<std::size_t>(extents[d]);
+    const std::size_t self = ctx.self(), c = self / stride % k, base = self - c * stride;
+    return {static_cast<NodeId>(base + (c + k - 1) % k * stride), static_cast<NodeId>(base + (c + 1) % k * stride)};
+  }
+
+  std::pair<std::int64_t, std::int64_t> transfers(std::int64_t pred, std::int64_t self,
+                                                  std::int64_t succ) const override {
+    return {0, shifts(condition_, pred, self, succ)};
+  }
+
+  ShiftCondition condition_;
+};
+
+}  // namespace
+
+StrategyInfo liquid_strategy_info() {
+  return StrategyInfo{
+      .name = "liquid",
+      .description = "Liquid model: synchronous rounds, one task to the successor in one dimension per round when "
+                     "the shift condition holds",
+      .source = "Henrich Sec. 3.2, Table 1, Definition 1",
+      .params =
+          {
+              {.name = "condition", .type = ParamType::choice, .default_value = "c5",
+               .description = "shift condition of Table 1 (c3..c5 balance; c0..c2 only share)",
+               .choices = {"c0", "c1", "c2", "c3", "c4", "c5"}},
+              {.name = "period", .type = ParamType::duration, .default_value = "10ms",
+               .description = "time from the end of one shift round to the start of the next", .min = 1},
+          },
+      .message_kinds = {"round_load", "round_shift"},
+      .create = [](const Parameters& p) { return std::make_unique<Liquid>(p); },
+      .check_topology = check_liquid_topology,
+  };
+}
+
+}  // namespace dlbkit
