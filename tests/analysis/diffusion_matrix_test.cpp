@@ -1,6 +1,8 @@
 // DiffusionMatrix (Cyb89 eq. 4): uniform and per-edge alphas, the constraints of Sec. 2 and
 // the alpha file format.
 
+#include "../support/temp_path.hpp"
+
 #include <dlbkit/analysis/diffusion_matrix.hpp>
 #include <dlbkit/error.hpp>
 #include <dlbkit/topology/topology.hpp>
@@ -15,7 +17,7 @@ namespace dlbkit {
 namespace {
 
 std::string write_file(const std::string& name, const std::string& text) {
-  const auto path = std::filesystem::temp_directory_path() / ("dlbkit_analysis_" + name);
+  const auto path = dlbkit::testing::temp_path("analysis_" + name);
   std::ofstream(path) << text;
   return path.string();
 }

@@ -1,6 +1,8 @@
 // End-to-end tests of `dlbkit tardiness`: the built binary (DLBKIT_CLI) must report what
 // the library computes, and reject bad input with exit status 2 and one stderr line.
 
+#include "../support/temp_path.hpp"
+
 #include <dlbkit/apps/tardiness.hpp>
 
 #include <gtest/gtest.h>
@@ -36,7 +38,7 @@ std::string quote(const std::string& s) {
 }
 
 Output run(const std::vector<std::string>& args) {
-  const auto err_path = std::filesystem::temp_directory_path() / ("dlbkit_tardiness_cli_" + std::to_string(::getpid()));
+  const auto err_path = dlbkit::testing::temp_path("tardiness_cli");
   std::string command = quote(DLBKIT_CLI) + " tardiness";
   for (const std::string& a : args) command += " " + quote(a);
   command += " 2>" + quote(err_path.string()) + " </dev/null";
@@ -61,7 +63,7 @@ Output run(const std::vector<std::string>& args) {
 }  // namespace
 
 TEST(TardinessCli, ReportsWhatTheLibraryComputes) {
-  const auto path = std::filesystem::temp_directory_path() / ("dlbkit_tardiness_cli_" + std::to_string(::getpid()) + ".txt");
+  const auto path = dlbkit::testing::temp_path("tardiness_cli.txt");
   const Output o = run({"--generate", "8", "--seed", "3", "--threshold", "300", "--task-dimension", "5", "--json", "--write",
                         path.string()});
   ASSERT_EQ(o.status, 0) << o.err;
@@ -85,7 +87,7 @@ TEST(TardinessCli, ReportsWhatTheLibraryComputes) {
 }
 
 TEST(TardinessCli, ReadsAnInstanceFileAndPrintsATable) {
-  const auto path = std::filesystem::temp_directory_path() / ("dlbkit_tardiness_in_" + std::to_string(::getpid()) + ".txt");
+  const auto path = dlbkit::testing::temp_path("tardiness_in.txt");
   save_tardiness_instance(path.string(), TardinessInstance{.processing = {4, 7, 2, 9, 5, 3}, .due = {6, 12, 3, 30, 10, 8}});
   const Output o = run({"--instance", path.string(), "--threshold", "inf"});
   std::filesystem::remove(path);

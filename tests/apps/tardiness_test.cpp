@@ -1,6 +1,8 @@
 // The total-tardiness branch and bound (WLR93 Sec. V-C) against exhaustive enumeration,
 // its decomposition (Table V), the generator and the file format.
 
+#include "../support/temp_path.hpp"
+
 #include <dlbkit/apps/tardiness.hpp>
 #include <dlbkit/error.hpp>
 
@@ -11,7 +13,6 @@
 #include <numeric>
 #include <set>
 #include <sstream>
-#include <unistd.h>
 
 using namespace dlbkit;
 
@@ -257,7 +258,7 @@ TEST(TardinessFile, RoundTrip) {
     write_tardiness_instance(text, jobs);
     EXPECT_EQ(read_tardiness_instance(text, "mem"), jobs);
   }
-  const auto path = std::filesystem::temp_directory_path() / ("dlbkit_tardiness_" + std::to_string(::getpid()) + ".txt");
+  const auto path = dlbkit::testing::temp_path("tardiness.txt");
   save_tardiness_instance(path.string(), example());
   EXPECT_EQ(load_tardiness_instance(path.string()), example());
   std::filesystem::remove(path);

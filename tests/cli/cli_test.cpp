@@ -3,6 +3,8 @@
 // Bad input must give exit status 2, nothing on stdout and exactly one stderr line
 // "dlbkit: error: ..." that names the bad value.
 
+#include "../support/temp_path.hpp"
+
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
@@ -431,7 +433,7 @@ TEST(CliSimulate, PerNodeTimesAddUpToTheMakespan) {
 // ---------------------------------------------------------------------------------- demo
 
 TEST(CliDemo, PrintsThePapersValuesBesideOurs) {
-  const std::string out_dir = (std::filesystem::temp_directory_path() / "dlbkit-cli-demo").string();
+  const std::string out_dir = dlbkit::testing::temp_path("cli-demo").string();
   std::filesystem::remove_all(out_dir);
   const Output o = run({"demo", "--runs", "2", "--out", out_dir});
   ASSERT_EQ(o.status, 0) << o.err;

@@ -1,4 +1,6 @@
 // AG91 reproductions at tiny sizes, and `dlbkit spheres` run as a user would.
+#include "../support/temp_path.hpp"
+
 #include <dlbkit/reproduce/ahmad.hpp>
 
 #include <array>
@@ -33,7 +35,7 @@ Outcome run_cli(const std::string& args) {
 }  // namespace
 
 TEST(AhmadReproductions, Table2PrintsThePapersRowsBesideOurs) {
-  const auto dir = (std::filesystem::temp_directory_path() / "dlbkit-test-ahmad-table2").string();
+  const auto dir = dlbkit::testing::temp_path("ahmad-table2").string();
   const ReproductionReport r = builtin_reproductions().find("ahmad-table2").run({.out_dir = dir, .runs = 1, .jobs = 1});
   const auto& rows = r.data.at("rows");
   ASSERT_EQ(rows.size(), 9u);

@@ -1,6 +1,8 @@
 // cybenko-table2: the measured variances sit on the exact stationary values, below the
 // paper's bounds where the paper gives bounds, and the CSV and figure are written.
 
+#include "../support/temp_path.hpp"
+
 #include <dlbkit/reproduce/cybenko_table2.hpp>
 
 #include <cmath>
@@ -10,7 +12,7 @@
 using namespace dlbkit;
 
 TEST(CybenkoTable2, MeasuredVariancesBesideTableII) {
-  const auto dir = (std::filesystem::temp_directory_path() / "dlbkit-test-cybenko-table2").string();
+  const auto dir = dlbkit::testing::temp_path("cybenko-table2").string();
   std::filesystem::remove_all(dir);
   const ReproductionInfo info = cybenko_table2_reproduction();
   EXPECT_EQ(info.name, "cybenko-table2");

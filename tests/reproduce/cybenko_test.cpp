@@ -1,3 +1,5 @@
+#include "../support/temp_path.hpp"
+
 #include <dlbkit/reproduce/cybenko.hpp>
 
 #include <algorithm>
@@ -17,7 +19,7 @@ const ReproductionInfo& find(const std::string& name) {
 }
 
 std::string temp_dir(const std::string& name) {
-  const auto dir = std::filesystem::temp_directory_path() / ("dlbkit-test-" + name);
+  const auto dir = dlbkit::testing::temp_path(name);
   std::filesystem::remove_all(dir);
   return dir.string();
 }

@@ -1,5 +1,7 @@
 // The Henrich reproductions at small sizes: what the paper states, checked on what they compute.
 
+#include "../support/temp_path.hpp"
+
 #include <dlbkit/reproduce/henrich.hpp>
 
 #include <algorithm>
@@ -12,7 +14,7 @@ using namespace dlbkit;
 namespace {
 
 ReproductionOptions options(const std::string& name, int runs = 1) {
-  const auto dir = std::filesystem::temp_directory_path() / ("dlbkit-test-" + name);
+  const auto dir = dlbkit::testing::temp_path(name);
   std::filesystem::remove_all(dir);
   return {.out_dir = dir.string(), .runs = runs, .jobs = 2};
 }

@@ -1,3 +1,5 @@
+#include "../support/temp_path.hpp"
+
 #include <dlbkit/error.hpp>
 #include <dlbkit/reproduce/reproduction.hpp>
 #include <dlbkit/reproduce/trials.hpp>
@@ -14,7 +16,7 @@ using namespace dlbkit;
 namespace {
 
 std::string temp_dir(const std::string& name) {
-  const auto dir = std::filesystem::temp_directory_path() / ("dlbkit-test-" + name);
+  const auto dir = dlbkit::testing::temp_path(name);
   std::filesystem::remove_all(dir);
   return dir.string();
 }

@@ -1,5 +1,7 @@
 // Zambonelli reproductions at tiny sizes: they run, write their files, and the Fig. 2 case
 // shows what the paper says it shows.
+#include "../support/temp_path.hpp"
+
 #include <dlbkit/reproduce/reproduction.hpp>
 
 #include <filesystem>
@@ -10,7 +12,7 @@ using namespace dlbkit;
 namespace {
 
 std::string temp_dir(const std::string& name) {
-  const auto dir = std::filesystem::temp_directory_path() / ("dlbkit-test-" + name);
+  const auto dir = dlbkit::testing::temp_path(name);
   std::filesystem::remove_all(dir);
   return dir.string();
 }
