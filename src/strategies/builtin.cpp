@@ -5,6 +5,7 @@
 #include <dlbkit/strategies/none.hpp>
 #include <dlbkit/strategies/rid.hpp>
 #include <dlbkit/strategies/sid.hpp>
+#include <dlbkit/strategies/work_stealing.hpp>
 
 namespace dlbkit {
 
@@ -17,6 +18,7 @@ const StrategyRegistry& builtin_strategies() {
     r.add(gm_strategy_info());
     r.add(hbm_strategy_info());
     r.add(dem_strategy_info());
+    r.add(work_stealing_strategy_info());
     return r;
   }();
   return registry;
