@@ -131,52 +131,72 @@ Topology threads_topology(const Options& o) {
   return parse_topology(fmt::format("complete:{}", n));
 }
 
-int run(const Options& o) {
-  const AppChoice app_choice = builtin_apps().configure(o.app, assignments(o.app_params, "--app-param"));
-  const StrategyChoice strategy = builtin_strategies().configure(o.strategy, assignments(o.params, "--param"));
-  RuntimeConfig config{.strategy = strategy,
-                       .seed = parse_unsigned(o.seed, "--seed", std::numeric_limits<std::uint64_t>::max()),
-                       .check_tasks = static_cast<std::uint32_t>(parse_unsigned(o.check_tasks, "--check-tasks", 1u << 30)),
-                       .poll_interval = parse_duration(o.poll_interval, "--poll-interval"),
-                       .max_delay = parse_duration(o.max_delay, "--max-delay")};
-  if (config.check_tasks == 0) throw InputError("--check-tasks: '0' is not accepted; accepted: 1 to 2^30");
-  auto app = app_choice.create();
-  if (o.engine == "threads") {
-    const Topology topology = threads_topology(o);
-    config.topology = &topology;
-    std::optional<RuntimeResult> seq;
-    if (!o.no_sequential) seq = run_sequential(*app, topology.size());
-    const RuntimeResult par = run_threads(*app, config);
-    report(o, app_choice, strategy, topology, *app, seq, par);
-    return seq && !same_result(*app, *seq, par) ? 1 : 0;
-  }
+struct Setup {
+  AppChoice app_choice;
+  StrategyChoice strategy;
+  RuntimeConfig config;
+  std::unique_ptr<AnyApplication> app;
+};
+
+Setup setup(const Options& o) {
+  Setup s{.app_choice = builtin_apps().configure(o.app, assignments(o.app_params, "--app-param")),
+          .strategy = builtin_strategies().configure(o.strategy, assignments(o.params, "--param"))};
+  s.config = RuntimeConfig{
+      .strategy = s.strategy,
+      .seed = parse_unsigned(o.seed, "--seed", std::numeric_limits<std::uint64_t>::max()),
+      .check_tasks = static_cast<std::uint32_t>(parse_unsigned(o.check_tasks, "--check-tasks", 1u << 30)),
+      .poll_interval = parse_duration(o.poll_interval, "--poll-interval"),
+      .max_delay = parse_duration(o.max_delay, "--max-delay")};
+  if (s.config.check_tasks == 0) throw InputError("--check-tasks: '0' is not accepted; accepted: 1 to 2^30");
+  s.app = s.app_choice.create();
+  return s;
+}
+
+int run_threads_engine(const Options& o) {
+  Setup s = setup(o);
+  const Topology topology = threads_topology(o);
+  s.config.topology = &topology;
+  std::optional<RuntimeResult> seq;
+  if (!o.no_sequential) seq = run_sequential(*s.app, topology.size());
+  const RuntimeResult par = run_threads(*s.app, s.config);
+  report(o, s.app_choice, s.strategy, topology, *s.app, seq, par);
+  return seq && !same_result(*s.app, *seq, par) ? 1 : 0;
+}
+
 #ifdef DLBKIT_HAS_MPI
-  if (o.engine == "mpi") {
+// Every rank checks the same input and finds the same error: rank 0 alone reports it (and
+// exits 2, which mpirun passes on); the other ranks leave quietly with 0, so that mpirun
+// does not stop rank 0 before it has said why.
+int run_mpi_engine(const Options& o) {
+  MpiSession mpi(nullptr, nullptr);
+  try {
     if (!o.workers.empty())
       throw InputError("--workers with --engine mpi; accepted: the rank count, given to mpirun -np");
-    MpiSession mpi(nullptr, nullptr);
-    try {
-      const Topology topology = mpi.topology(o.topology);
-      config.topology = &topology;
-      std::optional<RuntimeResult> seq;
-      if (!o.no_sequential && mpi.rank() == 0) seq = run_sequential(*app, topology.size());
-      mpi.barrier();
-      const RuntimeResult par = run_mpi(*app, config, mpi);
-      if (mpi.rank() != 0) return 0;
-      report(o, app_choice, strategy, topology, *app, seq, par);
-      return seq && !same_result(*app, *seq, par) ? 1 : 0;
-    } catch (const InputError&) {
-      if (mpi.rank() == 0) throw;  // every rank finds the same error: rank 0 alone tells it
-      return 2;
-    }
+    Setup s = setup(o);
+    const Topology topology = mpi.topology(o.topology);
+    s.config.topology = &topology;
+    std::optional<RuntimeResult> seq;
+    if (!o.no_sequential && mpi.rank() == 0) seq = run_sequential(*s.app, topology.size());
+    mpi.barrier();
+    const RuntimeResult par = run_mpi(*s.app, s.config, mpi);
+    if (mpi.rank() != 0) return 0;
+    report(o, s.app_choice, s.strategy, topology, *s.app, seq, par);
+    return seq && !same_result(*s.app, *seq, par) ? 1 : 0;
+  } catch (const InputError&) {
+    if (mpi.rank() == 0) throw;
+    return 0;
   }
-  if (o.engine != "threads" && o.engine != "mpi")
-    throw InputError(fmt::format("--engine '{}'; accepted: threads, mpi", o.engine));
-#else
-  if (o.engine == "mpi") throw InputError("--engine mpi: this dlbkit was built without MPI; accepted: threads");
-  throw InputError(fmt::format("--engine '{}'; accepted: threads", o.engine));
+}
 #endif
-  return 0;
+
+int run(const Options& o) {
+  if (o.engine == "threads") return run_threads_engine(o);
+#ifdef DLBKIT_HAS_MPI
+  if (o.engine == "mpi") return run_mpi_engine(o);
+  throw InputError(fmt::format("--engine '{}'; accepted: threads, mpi", o.engine));
+#else
+  throw InputError(fmt::format("--engine '{}'; accepted: threads (this dlbkit was built without MPI)", o.engine));
+#endif
 }
 
 }  // namespace
