@@ -89,6 +89,8 @@ double geo_log_1mp(const TreeParams& t, int depth) {
 }
 
 int geo_children(double u, double log_1mp) {
+  // b_d = 0 (p = 1): log(1 - u) / -inf is 0 for every u; skip the logarithm.
+  if (log_1mp == -HUGE_VAL) return 0;
   const double n = std::floor(std::log(1.0 - u) / log_1mp);
   // Truncated at kMaxChildren as in the reference; compared as a double so that a huge
   // draw is never converted to int.
@@ -269,6 +271,7 @@ TreeParams parse_tree(std::string_view text) {
   };
   std::map<std::string, std::string> given;
   for (std::size_t i = first; i < items.size(); ++i) {
+    if (items[i].empty()) throw InputError(fmt::format("UTS tree '{}': an empty item between commas", text));
     auto [key, value] = split_assignment(items[i], "UTS tree");
     if (!given.emplace(key, value).second) throw InputError(fmt::format("UTS tree: '{}' is given twice", key));
   }
