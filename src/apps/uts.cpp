@@ -24,7 +24,6 @@
 #include <cstring>
 #include <fmt/format.h>
 #include <map>
-#include <sstream>
 
 namespace dlbkit::uts {
 
@@ -226,9 +225,16 @@ void check(const TreeParams& t) {
     if (!(t.q >= 0 && t.q <= 1)) fail(fmt::format("q={} is not accepted; accepted: a real number in [0, 1]", t.q));
     if (t.m < 0 || t.m > kMaxChildren)
       fail(fmt::format("m={} is not accepted; accepted: an integer in [0, {}]", t.m, kMaxChildren));
-    if (!(t.m * t.q < 1))
-      fail(fmt::format("m={} with q={} gives m q = {} >= 1: the expected subtree size 1 / (1 - m q) is infinite; "
-                       "accepted: m q < 1",
+    // With m q < 1 every binomial subtree is finite (expected size 1 / (1 - m q)); with
+    // m q >= 1 it may be infinite. The one exception admitted is a standard tree:
+    // T3L has m q = 1.00007, and its published count shows that its seed gives a finite tree.
+    const auto standard = [&] {
+      return std::any_of(published_trees().begin(), published_trees().end(),
+                         [&](const PublishedTree& p) { return p.params == t; });
+    };
+    if (!(t.m * t.q < 1) && !standard())
+      fail(fmt::format("m={} with q={} gives m q = {} >= 1: the tree may be infinite; accepted: m q < 1 "
+                       "(or exactly the parameters of a standard tree, such as T3L, known finite by its published count)",
                        t.m, t.q, t.m * t.q));
   }
   if (t.type == TreeType::hybrid && !(t.shift >= 0 && t.shift <= 1))
@@ -236,12 +242,14 @@ void check(const TreeParams& t) {
 }
 
 TreeParams parse_tree(std::string_view text) {
-  std::vector<std::string> items;
-  {
-    std::stringstream in{std::string(text)};
-    for (std::string item; std::getline(in, item, ',');) items.push_back(item);
+  std::vector<std::string> items(1);
+  for (char c : text) {
+    if (c == ',')
+      items.emplace_back();
+    else
+      items.back() += c;
   }
-  if (items.empty() || items.front().empty())
+  if (items.front().empty())
     throw InputError(fmt::format("UTS tree '{}' is empty; accepted: a standard tree ({}), or key=value pairs such as "
                                  "type=geometric,shape=fixed,b0=4,depth=10,seed=19",
                                  text, names_text()));
@@ -271,7 +279,8 @@ TreeParams parse_tree(std::string_view text) {
   };
   std::map<std::string, std::string> given;
   for (std::size_t i = first; i < items.size(); ++i) {
-    if (items[i].empty()) throw InputError(fmt::format("UTS tree '{}': an empty item between commas", text));
+    if (items[i].empty())
+      throw InputError(fmt::format("UTS tree '{}' has an empty item; accepted: items separated by single commas", text));
     auto [key, value] = split_assignment(items[i], "UTS tree");
     if (!given.emplace(key, value).second) throw InputError(fmt::format("UTS tree: '{}' is given twice", key));
   }
