@@ -92,7 +92,10 @@ int geo_children(double u, double log_1mp) {
   if (log_1mp == -HUGE_VAL) return 0;
   const double n = std::floor(std::log(1.0 - u) / log_1mp);
   // Truncated at kMaxChildren as in the reference; compared as a double so that a huge
-  // draw is never converted to int.
+  // draw is never converted to int. log(1 - p) = 0 (p rounded to 0, b_d above 9e15) would
+  // give -inf or NaN: unreachable with checked parameters, and mapped to kMaxChildren so
+  // that the conversion stays defined.
+  if (!(n >= 0)) return kMaxChildren;
   return n < kMaxChildren ? static_cast<int>(n) : kMaxChildren;
 }
 
@@ -218,8 +221,6 @@ void check(const TreeParams& t) {
       fail(fmt::format("b0={} is not accepted with shape=expdec; accepted: b0 > 1 (with b0 <= 1 the branching factor "
                        "never falls below 1 and the tree may be infinite)",
                        t.b0));
-    if (t.shape == GeoShape::cyclic && !(t.b0 > 0))
-      fail(fmt::format("b0={} is not accepted with shape=cyclic; accepted: b0 > 0", t.b0));
   }
   if (t.type != TreeType::geometric) {
     if (!(t.q >= 0 && t.q <= 1)) fail(fmt::format("q={} is not accepted; accepted: a real number in [0, 1]", t.q));

@@ -92,8 +92,8 @@ std::string to_string(const TreeParams& params);
 /// Throws InputError unless the parameters define a finite tree this code can walk:
 /// b0 in [0, 2^31 - 1]; depth >= 1 (geometric, hybrid); q in [0, 1] and m in [0, 100]
 /// (binomial, hybrid) with m q < 1; seed in [0, 2^31 - 1]; shift in [0, 1] (hybrid);
-/// b0 > 1 for the expdec shape and b0 > 0 for cyclic. docs/apps/uts.md explains why these
-/// bounds keep every tree finite.
+/// b0 > 1 for a geometric tree of the expdec shape; m q >= 1 only with exactly a standard
+/// tree's parameters (T3L). docs/apps/uts.md explains why these bounds keep every tree finite.
 void check(const TreeParams& params);
 
 /// The root: SHA-1 of 16 zero bytes followed by root_id as 4 big-endian bytes (rng_init).
