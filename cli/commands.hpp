@@ -23,6 +23,7 @@ Run add_reproduce(CLI::App& app);
 Run add_tardiness(CLI::App& app);
 Run add_analyze(CLI::App& app);
 Run add_rounds(CLI::App& app);
+Run add_uts(CLI::App& app);
 Run add_run(CLI::App& app);
 
 }  // namespace dlbkit::cli

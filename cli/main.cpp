@@ -26,6 +26,7 @@ int main(int argc, char** argv) {
   add(dlbkit::cli::add_tardiness);
   add(dlbkit::cli::add_analyze);
   add(dlbkit::cli::add_rounds);
+  add(dlbkit::cli::add_uts);
   add(dlbkit::cli::add_run);
   try {
     app.parse(argc, argv);
