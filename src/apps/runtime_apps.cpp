@@ -7,6 +7,7 @@ const AppRegistry& builtin_apps() {
     AppRegistry r;
     r.add(busy_app_info());
     r.add(bnb_app_info());
+    r.add(uts_app_info());
     return r;
   }();
   return registry;

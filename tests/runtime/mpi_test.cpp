@@ -4,6 +4,7 @@
 #ifdef DLBKIT_MPIEXEC
 
 #include <dlbkit/apps/tardiness.hpp>
+#include <dlbkit/apps/uts.hpp>
 
 #include <array>
 #include <cstdio>
@@ -11,6 +12,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include <tuple>
 #include <string>
 #include <sys/wait.h>
 
@@ -97,11 +99,35 @@ TEST(MpiEngine, TerminatesExactlyWithDelayedMessages) {
   EXPECT_TRUE(j["same_result"].get<bool>());
 }
 
+TEST(MpiEngine, UtsCountsAsPublished) {
+  const std::vector<std::tuple<int, std::string, std::string>> runs = {
+      {2, "T1", "work_stealing"}, {2, "T1", "rid"}, {2, "T1", "sid"}, {2, "T1", "gm"},           {2, "T1", "hbm"},
+      {2, "T1", "dem"},           {2, "T1", "none"}, {4, "T3", "work_stealing"}, {4, "T3", "sid"}};
+  for (const auto& [ranks, tree, strategy] : runs) {
+    SCOPED_TRACE(strategy + " " + tree + " on " + std::to_string(ranks) + " ranks");
+    const dlbkit::uts::PublishedTree* published = nullptr;
+    for (const auto& t : dlbkit::uts::published_trees())
+      if (t.name == tree) published = &t;
+    ASSERT_NE(published, nullptr);
+    const Outcome o = mpirun(ranks, "--app uts --app-param tree=" + tree + " --json --no-sequential --strategy " +
+                                        strategy + params_for(strategy));
+    ASSERT_EQ(o.status, 0) << o.err;
+    const auto j = nlohmann::json::parse(o.out);
+    EXPECT_EQ(j["result"]["nodes"], published->nodes);
+    EXPECT_EQ(j["result"]["leaves"], published->leaves);
+    EXPECT_EQ(j["result"]["max_depth"], published->max_depth);
+    if (strategy != "none") {
+      EXPECT_GT(j["tasks_moved"].get<std::uint64_t>(), 0u);
+    }
+  }
+}
+
 TEST(MpiEngine, BadInputGivesOneErrorFromRankZeroAndEveryRankExits) {
   const std::vector<std::pair<std::string, std::string>> cases = {
       {"--app bnb --topology ring:4", "has 4 nodes but 2 MPI ranks run"},
       {"--app bnb --topology complete:3", "has 3 nodes but 2 MPI ranks run"},
       {"--app nope", "unknown app 'nope'"},
+      {"--app uts --app-param tree=T9", "T9"},
       {"--app bnb --strategy nope", "unknown strategy 'nope'"},
       {"--app bnb --strategy hbm --topology complete:3 --no-sequential", "strategy hbm needs 2^d nodes"},
   };
