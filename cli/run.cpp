@@ -51,6 +51,7 @@ nlohmann::json workers_json(const RuntimeResult& r) {
   for (const WorkerStats& w : r.workers)
     out.push_back({{"busy_seconds", to_seconds(w.busy)},
                    {"idle_seconds", to_seconds(w.idle)},
+                   {"cpu_seconds", to_seconds(w.cpu)},
                    {"tasks_executed", w.tasks_executed},
                    {"tasks_sent", w.tasks_sent},
                    {"tasks_received", w.tasks_received},
@@ -84,9 +85,12 @@ void report(const Options& o, const AppChoice& app_choice, const StrategyChoice&
         {"workers", workers_json(par)},
     };
     if (seq) {
-      j["sequential"] = {{"elapsed_seconds", seq->elapsed_seconds}, {"result", app.report_bytes(seq->result.data())}};
+      j["sequential"] = {{"elapsed_seconds", seq->elapsed_seconds},
+                         {"cpu_seconds", to_seconds(seq->workers[0].cpu)},
+                         {"result", app.report_bytes(seq->result.data())}};
       j["same_result"] = same_result(app, *seq, par);
       j["efficiency"] = efficiency(*seq, par);
+      j["cpu_efficiency"] = cpu_efficiency(*seq, par);
     }
     fmt::print("{}\n", j.dump(2));
     return;
@@ -99,6 +103,7 @@ void report(const Options& o, const AppChoice& app_choice, const StrategyChoice&
     fmt::print("  same as sequential   {}\n", same_result(app, *seq, par) ? "yes" : "NO");
     fmt::print("  elapsed              {:.4f} s   (sequential {:.4f} s)\n", par.elapsed_seconds, seq->elapsed_seconds);
     fmt::print("  efficiency           {:.1f} %   (T_seq / (P T_par))\n", 100 * efficiency(*seq, par));
+    fmt::print("  CPU efficiency       {:.1f} %   (sequential CPU / workers' CPU)\n", 100 * cpu_efficiency(*seq, par));
   } else {
     fmt::print("  elapsed              {:.4f} s\n", par.elapsed_seconds);
   }
@@ -108,11 +113,11 @@ void report(const Options& o, const AppChoice& app_choice, const StrategyChoice&
   for (std::size_t k = 0; k < par.message_kinds.size(); ++k)
     kinds += fmt::format("{}{} {}", kinds.empty() ? "" : ", ", par.message_kinds[k], par.messages_by_kind[k]);
   fmt::print("  messages             {}   ({})\n", par.messages(), kinds);
-  fmt::print("\n  worker   busy s    idle s   executed      sent  received\n");
+  fmt::print("\n  worker   busy s    idle s     CPU s   executed      sent  received\n");
   for (std::size_t w = 0; w < par.workers.size(); ++w) {
     const WorkerStats& s = par.workers[w];
-    fmt::print("  {:>6} {:>8.4f} {:>9.4f} {:>10} {:>9} {:>9}\n", w, to_seconds(s.busy), to_seconds(s.idle),
-               s.tasks_executed, s.tasks_sent, s.tasks_received);
+    fmt::print("  {:>6} {:>8.4f} {:>9.4f} {:>9.4f} {:>10} {:>9} {:>9}\n", w, to_seconds(s.busy), to_seconds(s.idle),
+               to_seconds(s.cpu), s.tasks_executed, s.tasks_sent, s.tasks_received);
   }
 }
 
@@ -216,8 +221,8 @@ Run add_run(CLI::App& app) {
   cmd->add_option("-e,--engine", o->engine, "threads, or mpi (under mpirun)")->capture_default_str();
   cmd->add_option("-n,--workers", o->workers, "threads engine with --topology auto: worker count (default: cores)");
   cmd->add_option("--seed", o->seed, "the workers' random streams")->capture_default_str();
-  cmd->add_option("--check-tasks", o->check_tasks, "tasks between a worker's check points")->capture_default_str();
-  cmd->add_option("--poll-interval", o->poll_interval, "least time between check points inside long tasks")
+  cmd->add_option("--check-tasks", o->check_tasks, "tasks between a worker's looks at the clock")->capture_default_str();
+  cmd->add_option("--poll-interval", o->poll_interval, "least time between a busy worker's check points")
       ->capture_default_str();
   cmd->add_option("--max-delay", o->max_delay, "testing: hold every received message up to this long")
       ->capture_default_str();

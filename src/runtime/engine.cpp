@@ -91,6 +91,13 @@ double efficiency(const RuntimeResult& sequential, const RuntimeResult& parallel
   return sequential.elapsed_seconds / (p * parallel.elapsed_seconds);
 }
 
+double cpu_efficiency(const RuntimeResult& sequential, const RuntimeResult& parallel) {
+  SimTime total = 0;
+  for (const auto& w : parallel.workers) total += w.cpu;
+  if (total <= 0 || sequential.workers.empty()) return 0;
+  return static_cast<double>(sequential.workers[0].cpu) / static_cast<double>(total);
+}
+
 bool same_result(const AnyApplication& app, const RuntimeResult& sequential, const RuntimeResult& parallel) {
   const nlohmann::json a = app.report_bytes(sequential.result.data());
   const nlohmann::json b = app.report_bytes(parallel.result.data());
@@ -123,6 +130,7 @@ RuntimeResult run_sequential(AnyApplication& app, std::size_t workers) {
   WorkerPort port(0, stack, bound, hooks);
   std::vector<std::byte> task(app.task_bytes());
   WorkerStats stats;
+  const SimTime cpu_start = runtime_detail::thread_cpu_ns();
   const SimTime start = runtime_detail::clock_ns();
   while (!stack.empty()) {
     stack.pop(task.data());
@@ -130,6 +138,7 @@ RuntimeResult run_sequential(AnyApplication& app, std::size_t workers) {
     ++stats.tasks_executed;
   }
   const SimTime elapsed = runtime_detail::clock_ns() - start;
+  stats.cpu = runtime_detail::thread_cpu_ns() - cpu_start;
   stats.busy = elapsed;
   RuntimeResult r;
   r.engine = "sequential";

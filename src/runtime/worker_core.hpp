@@ -16,9 +16,17 @@
 #include <deque>
 #include <memory>
 #include <thread>
+#include <time.h>
 #include <vector>
 
 namespace dlbkit::runtime_detail {
+
+/// Processor time of the calling thread.
+inline SimTime thread_cpu_ns() {
+  timespec t;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  return static_cast<SimTime>(t.tv_sec) * kSecond + t.tv_nsec;
+}
 
 inline SimTime clock_ns() {
   return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
@@ -78,6 +86,7 @@ public:
 
   /// Executes and balances until the transport says the run is over.
   void run() {
+    const SimTime cpu_start = thread_cpu_ns();
     last_check_ = clock_ns();
     notified_ = load();
     agent_->on_start(*this);
@@ -89,7 +98,8 @@ public:
         app_.execute_bytes(task_.data(), port_);
         executing_ = false;
         ++stats_.tasks_executed;
-        if (++since_check_ >= config_.check_tasks || mail_hint()) check_point();
+        if (mail_hint()) check_point();
+        else if (++since_check_ >= config_.check_tasks) poll_point();
       }
       check_point();
       if (!stack_.empty()) continue;
@@ -112,6 +122,7 @@ public:
       stats_.idle += clock_ns() - idle_start;
       if (over) break;
     }
+    stats_.cpu = thread_cpu_ns() - cpu_start;
   }
 
   /// An envelope for this worker, from its transport (during receive()).
@@ -165,6 +176,7 @@ public:
 
   // --- WorkerPort::Hooks ---
   void poll_point() override {
+    since_check_ = 0;
     if (mail_hint() || clock_ns() - last_check_ >= config_.poll_interval) check_point();
   }
   void bound_improved(std::int64_t bound) override { transport_.bound_improved(*this, bound); }
@@ -232,11 +244,13 @@ private:
     }
   }
 
-  // Waiting for work: spin briefly, then give the processor away (tests oversubscribe).
+  // Waiting for work: spin briefly, yield, then sleep from 10 us doubling up to 320 us,
+  // so that an idle worker leaves the processor to the busy ones.
   static void backoff(unsigned spins) {
     if (spins < 64) return;
-    if (spins < 256) std::this_thread::yield();
-    else std::this_thread::sleep_for(std::chrono::microseconds(20));
+    if (spins < 128) return std::this_thread::yield();
+    const unsigned doublings = std::min(5u, (spins - 128) / 8);
+    std::this_thread::sleep_for(std::chrono::microseconds(10u << doublings));
   }
 
   AnyApplication& app_;

@@ -15,9 +15,11 @@
 /// Each worker runs the same Strategy objects as the simulator through a NodeContext of
 /// real time (ns since the run started): load() is the tasks it holds, the executing one
 /// included; migrate() ships the tasks it would execute last (the bottom of its stack).
-/// A worker reaches a check point after every `check_tasks` tasks, at poll() calls
-/// `poll_interval` apart, and while idle: there it reads its mailbox, fires timers and
-/// calls on_load_change when its load differs from the previous check point.
+/// A worker reaches a check point when `poll_interval` has passed since the previous one
+/// (it looks at the clock after every `check_tasks` tasks and at each poll() call), at
+/// once when the threads engine sees mail, and while idle: there it reads its mailbox,
+/// fires timers and calls on_load_change when its load differs from the previous check
+/// point.
 
 #include <dlbkit/core/registry.hpp>
 #include <dlbkit/core/time.hpp>
@@ -35,8 +37,8 @@ struct RuntimeConfig {
   const Topology* topology = nullptr;  ///< one worker per node
   StrategyChoice strategy;
   std::uint64_t seed = 1;              ///< the workers' random streams (Rng(seed, worker + 1))
-  std::uint32_t check_tasks = 16;      ///< tasks between check points
-  SimTime poll_interval = 20 * kMicrosecond;  ///< least time between check points in poll()
+  std::uint32_t check_tasks = 16;      ///< tasks between looks at the clock
+  SimTime poll_interval = 20 * kMicrosecond;  ///< least time between check points while busy
   /// Tests: every message a worker receives is held for a random time in [0, max_delay]
   /// before it is handled (in order per sender), as if it were still in flight.
   SimTime max_delay = 0;
@@ -45,6 +47,7 @@ struct RuntimeConfig {
 struct WorkerStats {
   SimTime busy = 0;  ///< time holding tasks (executing them, and the strategy's work meanwhile)
   SimTime idle = 0;  ///< time without a task
+  SimTime cpu = 0;   ///< processor time the worker's thread (or rank) used: busy and idle spinning
   std::uint64_t tasks_executed = 0;
   std::uint64_t tasks_sent = 0;
   std::uint64_t tasks_received = 0;
@@ -74,6 +77,11 @@ RuntimeResult run_threads(AnyApplication& app, const RuntimeConfig& config);
 
 /// Efficiency of a parallel run against the sequential one: T_seq / (P T_par).
 double efficiency(const RuntimeResult& sequential, const RuntimeResult& parallel);
+
+/// The same from processor time, which other programs on the machine do not inflate:
+/// sequential CPU / the workers' total CPU. It shows the engine's overhead (balancing,
+/// spinning while idle) but not the waiting while a worker sleeps for work.
+double cpu_efficiency(const RuntimeResult& sequential, const RuntimeResult& parallel);
 
 /// Whether the parallel result equals the sequential one on the application's exact keys.
 bool same_result(const AnyApplication& app, const RuntimeResult& sequential, const RuntimeResult& parallel);

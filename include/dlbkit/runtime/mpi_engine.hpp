@@ -33,7 +33,7 @@ public:
   /// The topology for `spec`, "auto" giving complete:P for P ranks; throws InputError when
   /// its size differs from the rank count (on every rank alike).
   Topology topology(const std::string& spec) const;
-  /// MPI_Barrier on MPI_COMM_WORLD.
+  /// A barrier on MPI_COMM_WORLD that sleeps while it waits.
   void barrier() const;
 
 private:

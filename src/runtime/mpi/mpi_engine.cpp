@@ -20,7 +20,9 @@
 #include <dlbkit/runtime/mpi_engine.hpp>
 
 #include <fmt/format.h>
+#include <chrono>
 #include <list>
+#include <thread>
 #include <mpi.h>
 
 namespace dlbkit {
@@ -251,7 +253,17 @@ MpiSession::~MpiSession() {
   if (finalize_) MPI_Finalize();
 }
 
-void MpiSession::barrier() const { MPI_Barrier(MPI_COMM_WORLD); }
+// A barrier that sleeps while it waits, so that a rank waiting for rank 0's sequential run
+// leaves the processor to it.
+void MpiSession::barrier() const {
+  MPI_Request request;
+  MPI_Ibarrier(MPI_COMM_WORLD, &request);
+  for (int done = 0;;) {
+    MPI_Test(&request, &done, MPI_STATUS_IGNORE);
+    if (done) return;
+    std::this_thread::sleep_for(std::chrono::microseconds(200));
+  }
+}
 
 Topology MpiSession::topology(const std::string& spec) const {
   Topology t = parse_topology(spec == "auto" ? fmt::format("complete:{}", size_) : spec);
