@@ -2,13 +2,15 @@
 # Parallel efficiency of every strategy on UTS trees: the threads engine with 2 workers and
 # the MPI engine with 2 ranks, each beside its sequential run (dlbkit run --json). Prints a
 # Markdown table (docs/runtime.md). Usage: scripts/runtime-efficiency.sh [tree ...]
-# (default: T1L T3L). Run it on a quiet machine: efficiency is wall time.
+# (default: T1L T3L); STRATEGIES="work_stealing sid" limits the strategies. Run it on a
+# quiet machine: efficiency is wall time.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 dlbkit=build/bin/dlbkit
 trees=("$@")
 [ ${#trees[@]} -eq 0 ] && trees=(T1L T3L)
 strategies=(work_stealing "work_stealing -p neighbors=true" "rid -p retry_on_update=true" rid sid gm hbm dem none)
+if [ -n "${STRATEGIES:-}" ]; then read -r -a strategies <<<"$STRATEGIES"; fi
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 row() {  # strategy label, JSON of threads, JSON of MPI
   python3 - "$@" <<'PY'
