@@ -15,6 +15,7 @@
 #include <tuple>
 #include <string>
 #include <sys/wait.h>
+#include <unistd.h>
 
 namespace {
 
@@ -24,7 +25,10 @@ struct Outcome {
 };
 
 Outcome mpirun(int ranks, const std::string& args) {
-  const std::string err_file = ::testing::TempDir() + "dlbkit_mpi_test_err.txt";
+  // One file per call: ctest runs several of these tests at once.
+  static int calls = 0;
+  const std::string err_file = ::testing::TempDir() + "dlbkit_mpi_test_err_" + std::to_string(getpid()) + "_" +
+                               std::to_string(++calls) + ".txt";
   const std::string command = "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1 "
                               "timeout 120 " DLBKIT_MPIEXEC " --oversubscribe -np " +
                               std::to_string(ranks) + " " DLBKIT_CLI " run --engine mpi " + args + " 2>" + err_file;
@@ -39,6 +43,7 @@ Outcome mpirun(int ranks, const std::string& args) {
   std::stringstream ss;
   ss << in.rdbuf();
   o.err = ss.str();
+  std::remove(err_file.c_str());
   return o;
 }
 
