@@ -3,48 +3,24 @@
 // time limit (timeout 120 s), so a hang fails the test instead of stalling the suite.
 #ifdef DLBKIT_MPIEXEC
 
+#include "command.hpp"
+
 #include <dlbkit/apps/tardiness.hpp>
 #include <dlbkit/apps/uts.hpp>
 
-#include <array>
-#include <cstdio>
-#include <fstream>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
-#include <sstream>
 #include <tuple>
 #include <string>
-#include <sys/wait.h>
-#include <unistd.h>
 
 namespace {
 
-struct Outcome {
-  int status = -1;
-  std::string out, err;
-};
+using dlbkit::test::Outcome;
 
 Outcome mpirun(int ranks, const std::string& args) {
-  // One file per call: ctest runs several of these tests at once.
-  static int calls = 0;
-  const std::string err_file = ::testing::TempDir() + "dlbkit_mpi_test_err_" + std::to_string(getpid()) + "_" +
-                               std::to_string(++calls) + ".txt";
-  const std::string command = "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1 "
-                              "timeout 120 " DLBKIT_MPIEXEC " --oversubscribe -np " +
-                              std::to_string(ranks) + " " DLBKIT_CLI " run --engine mpi " + args + " 2>" + err_file;
-  Outcome o;
-  FILE* pipe = popen(command.c_str(), "r");
-  if (pipe == nullptr) return o;
-  std::array<char, 4096> buf;
-  while (std::size_t n = std::fread(buf.data(), 1, buf.size(), pipe)) o.out.append(buf.data(), n);
-  const int raw = pclose(pipe);
-  o.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
-  std::ifstream in(err_file);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  o.err = ss.str();
-  std::remove(err_file.c_str());
-  return o;
+  return dlbkit::test::run_shell("OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 timeout 120 " DLBKIT_MPIEXEC
+                                 " --oversubscribe -np " + std::to_string(ranks) + " " DLBKIT_CLI " run --engine mpi " +
+                                 args);
 }
 
 std::int64_t optimum_of(int n, std::uint64_t seed) {
