@@ -135,7 +135,6 @@ public:
         if (!token_.black && !black_ && token_.q + count_ == 0) {
           for (int r = 1; r < size_; ++r) post(r, kStop, {});
           stop_ = true;
-          rounds_ = token_.round;
         } else {
           start_round();
         }
@@ -165,8 +164,6 @@ public:
     for (auto& p : pending_) MPI_Wait(&p.request, MPI_STATUS_IGNORE);
     pending_.clear();
   }
-
-  int rounds() const { return rounds_; }
 
 private:
   struct Pending {
@@ -226,7 +223,6 @@ private:
   bool probing_ = false;
   Token token_{};
   std::int32_t round_ = 0;
-  int rounds_ = 0;
   bool stop_ = false;
 };
 
