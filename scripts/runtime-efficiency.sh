@@ -6,7 +6,7 @@
 # quiet machine: efficiency is wall time.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-dlbkit=build/bin/dlbkit
+dlbkit=${DLBKIT:-build/bin/dlbkit}  # DLBKIT=path: another binary
 trees=("$@")
 [ ${#trees[@]} -eq 0 ] && trees=(T1L T3L)
 strategies=(work_stealing "work_stealing -p neighbors=true" "rid -p retry_on_update=true" rid sid gm hbm dem none)

@@ -115,8 +115,10 @@ public:
           over = true;
           break;
         }
+        const std::uint64_t sent = stats_.messages_sent;
         check_point();
         if (!stack_.empty()) break;
+        if (stats_.messages_sent != sent) spins = 0;  // it asked for work: the answer comes soon
         backoff(spins);
       }
       stats_.idle += clock_ns() - idle_start;
@@ -245,7 +247,8 @@ private:
   }
 
   // Waiting for work: spin briefly, yield, then sleep from 10 us doubling up to 320 us,
-  // so that an idle worker leaves the processor to the busy ones.
+  // so that an idle worker leaves the processor to the busy ones; a worker that has just
+  // sent a message (a steal request, say) starts again from spinning.
   static void backoff(unsigned spins) {
     if (spins < 64) return;
     if (spins < 128) return std::this_thread::yield();
