@@ -7,6 +7,7 @@
 
 #include <dlbkit/apps/tardiness.hpp>
 #include <dlbkit/apps/uts.hpp>
+#include <dlbkit/strategies/builtin.hpp>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -44,7 +45,10 @@ TEST(MpiEngine, EveryStrategyFindsTheOptimumOn2And4Ranks) {
   const std::int64_t optimum = optimum_of(9, 3);
   for (int ranks : {2, 4}) {
     const std::string topology = ranks == 2 ? "hypercube:1" : "hypercube:2";
-    for (const std::string strategy : {"work_stealing", "rid", "sid", "gm", "hbm", "dem", "none"}) {
+    const dlbkit::Topology t = dlbkit::parse_topology(topology);
+    for (const auto& info : dlbkit::builtin_strategies().all()) {  // every strategy of the registry
+      const std::string& strategy = info.name;
+      if (info.check_topology) info.check_topology(t);  // hypercubes suit every strategy
       SCOPED_TRACE(strategy + " on " + std::to_string(ranks) + " ranks");
       const Outcome o = mpirun(ranks, "--app bnb --app-param n=9 --app-param instance_seed=3 --app-param m=5 --json "
                                       "--topology " + topology + " --strategy " + strategy + params_for(strategy));
