@@ -24,5 +24,7 @@ Run add_tardiness(CLI::App& app);
 Run add_analyze(CLI::App& app);
 Run add_rounds(CLI::App& app);
 Run add_spheres(CLI::App& app);
+Run add_uts(CLI::App& app);
+Run add_run(CLI::App& app);
 
 }  // namespace dlbkit::cli

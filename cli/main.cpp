@@ -27,6 +27,8 @@ int main(int argc, char** argv) {
   add(dlbkit::cli::add_analyze);
   add(dlbkit::cli::add_rounds);
   add(dlbkit::cli::add_spheres);
+  add(dlbkit::cli::add_uts);
+  add(dlbkit::cli::add_run);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -10,6 +10,7 @@
 #include <dlbkit/strategies/rid.hpp>
 #include <dlbkit/strategies/semi_distributed.hpp>
 #include <dlbkit/strategies/sid.hpp>
+#include <dlbkit/strategies/work_stealing.hpp>
 
 namespace dlbkit {
 
@@ -27,6 +28,7 @@ const StrategyRegistry& builtin_strategies() {
     r.add(direct_neighbor_strategy_info());
     r.add(semi_distributed_strategy_info());
     r.add(fully_distributed_strategy_info());
+    r.add(work_stealing_strategy_info());
     return r;
   }();
   return registry;

@@ -1,0 +1,234 @@
+// dlbkit run: an application executed for real by the threads or the MPI engine, beside
+// the sequential run of the same tasks (docs/runtime.md).
+
+#include "commands.hpp"
+
+#include <dlbkit/apps/runtime_apps.hpp>
+#include <dlbkit/error.hpp>
+#include <dlbkit/runtime/engine.hpp>
+#include <dlbkit/strategies/builtin.hpp>
+#ifdef DLBKIT_HAS_MPI
+#include <dlbkit/runtime/mpi_engine.hpp>
+#endif
+
+#include <fmt/format.h>
+#include <limits>
+#include <map>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <thread>
+
+namespace dlbkit::cli {
+
+namespace {
+
+struct Options {
+  std::string app, strategy = "work_stealing", topology = "auto", engine = "threads", seed = "1";
+  std::vector<std::string> app_params, params;
+  std::string workers;
+  std::string check_tasks = "16", poll_interval = "20us", max_delay = "0";
+  bool json = false, no_sequential = false;
+};
+
+std::map<std::string, std::string> assignments(const std::vector<std::string>& items, const std::string& what) {
+  std::map<std::string, std::string> out;
+  for (const std::string& item : items) {
+    auto [name, value] = split_assignment(item, what);
+    if (!out.emplace(name, value).second) throw InputError(fmt::format("{}: '{}' is given twice", what, name));
+  }
+  return out;
+}
+
+std::string result_text(const nlohmann::json& j) {
+  std::string out;
+  for (const auto& [k, v] : j.items()) out += fmt::format("{}{} {}", out.empty() ? "" : ", ", k, v.dump());
+  return out;
+}
+
+nlohmann::json workers_json(const RuntimeResult& r) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const WorkerStats& w : r.workers)
+    out.push_back({{"busy_seconds", to_seconds(w.busy)},
+                   {"idle_seconds", to_seconds(w.idle)},
+                   {"cpu_seconds", to_seconds(w.cpu)},
+                   {"tasks_executed", w.tasks_executed},
+                   {"tasks_sent", w.tasks_sent},
+                   {"tasks_received", w.tasks_received},
+                   {"messages_sent", w.messages_sent}});
+  return out;
+}
+
+void report(const Options& o, const AppChoice& app_choice, const StrategyChoice& strategy, const Topology& topology,
+            const AnyApplication& app, const std::optional<RuntimeResult>& seq, const RuntimeResult& par) {
+  const nlohmann::json result = app.report_bytes(par.result.data());
+  if (o.json) {
+    nlohmann::json messages = nlohmann::json::object();
+    for (std::size_t k = 0; k < par.message_kinds.size(); ++k) messages[par.message_kinds[k]] = par.messages_by_kind[k];
+    nlohmann::json j = {
+        {"inputs",
+         {{"app", app_choice.name()},
+          {"app_params", app_choice.params.to_json()},
+          {"strategy", strategy.name()},
+          {"strategy_params", strategy.params.to_json()},
+          {"topology", topology.spec()},
+          {"engine", par.engine},
+          {"workers", par.workers.size()},
+          {"seed", o.seed},
+          {"check_tasks", o.check_tasks},
+          {"poll_interval", o.poll_interval}}},
+        {"result", result},
+        {"elapsed_seconds", par.elapsed_seconds},
+        {"tasks_executed", par.tasks_executed()},
+        {"tasks_moved", par.tasks_moved()},
+        {"messages", messages},
+        {"workers", workers_json(par)},
+    };
+    if (seq) {
+      j["sequential"] = {{"elapsed_seconds", seq->elapsed_seconds},
+                         {"cpu_seconds", to_seconds(seq->workers[0].cpu)},
+                         {"result", app.report_bytes(seq->result.data())}};
+      j["same_result"] = same_result(app, *seq, par);
+      j["efficiency"] = efficiency(*seq, par);
+      j["cpu_efficiency"] = cpu_efficiency(*seq, par);
+    }
+    fmt::print("{}\n", j.dump(2));
+    return;
+  }
+  fmt::print("{} on {}, app {} ({}), {} engine, {} workers, seed {}\n\n", strategy.name(), topology.spec(),
+             app_choice.name(), app_choice.params.to_string(), par.engine, par.workers.size(), o.seed);
+  if (!strategy.params.to_string().empty()) fmt::print("  strategy parameters  {}\n", strategy.params.to_string());
+  fmt::print("  result               {}\n", result_text(result));
+  if (seq) {
+    fmt::print("  same as sequential   {}\n", same_result(app, *seq, par) ? "yes" : "NO");
+    fmt::print("  elapsed              {:.4f} s   (sequential {:.4f} s)\n", par.elapsed_seconds, seq->elapsed_seconds);
+    fmt::print("  efficiency           {:.1f} %   (T_seq / (P T_par))\n", 100 * efficiency(*seq, par));
+    fmt::print("  CPU efficiency       {:.1f} %   (sequential CPU / workers' CPU)\n", 100 * cpu_efficiency(*seq, par));
+  } else {
+    fmt::print("  elapsed              {:.4f} s\n", par.elapsed_seconds);
+  }
+  fmt::print("  tasks executed       {}\n", par.tasks_executed());
+  fmt::print("  tasks moved          {}\n", par.tasks_moved());
+  std::string kinds;
+  for (std::size_t k = 0; k < par.message_kinds.size(); ++k)
+    kinds += fmt::format("{}{} {}", kinds.empty() ? "" : ", ", par.message_kinds[k], par.messages_by_kind[k]);
+  fmt::print("  messages             {}   ({})\n", par.messages(), kinds);
+  fmt::print("\n  worker   busy s    idle s     CPU s   executed      sent  received\n");
+  for (std::size_t w = 0; w < par.workers.size(); ++w) {
+    const WorkerStats& s = par.workers[w];
+    fmt::print("  {:>6} {:>8.4f} {:>9.4f} {:>9.4f} {:>10} {:>9} {:>9}\n", w, to_seconds(s.busy), to_seconds(s.idle),
+               to_seconds(s.cpu), s.tasks_executed, s.tasks_sent, s.tasks_received);
+  }
+}
+
+Topology threads_topology(const Options& o) {
+  if (o.topology != "auto") {
+    Topology t = parse_topology(o.topology);
+    if (!o.workers.empty() && parse_unsigned(o.workers, "--workers", 4096) != t.size())
+      throw InputError(fmt::format("--workers {} but topology {} has {} nodes; accepted: the same number, or "
+                                   "--topology auto",
+                                   o.workers, t.spec(), t.size()));
+    return t;
+  }
+  const std::uint64_t n = o.workers.empty() ? std::max(1u, std::thread::hardware_concurrency())
+                                            : parse_unsigned(o.workers, "--workers", 4096);
+  if (n == 0) throw InputError("--workers: '0' is not accepted; accepted: an integer from 1 to 4096");
+  return parse_topology(fmt::format("complete:{}", n));
+}
+
+struct Setup {
+  AppChoice app_choice;
+  StrategyChoice strategy;
+  RuntimeConfig config;
+  std::unique_ptr<AnyApplication> app;
+};
+
+Setup setup(const Options& o) {
+  Setup s{.app_choice = builtin_apps().configure(o.app, assignments(o.app_params, "--app-param")),
+          .strategy = builtin_strategies().configure(o.strategy, assignments(o.params, "--param"))};
+  s.config = RuntimeConfig{
+      .strategy = s.strategy,
+      .seed = parse_unsigned(o.seed, "--seed", std::numeric_limits<std::uint64_t>::max()),
+      .check_tasks = static_cast<std::uint32_t>(parse_unsigned(o.check_tasks, "--check-tasks", 1u << 30)),
+      .poll_interval = parse_duration(o.poll_interval, "--poll-interval"),
+      .max_delay = parse_duration(o.max_delay, "--max-delay")};
+  if (s.config.check_tasks == 0) throw InputError("--check-tasks: '0' is not accepted; accepted: 1 to 2^30");
+  s.app = s.app_choice.create();
+  return s;
+}
+
+int run_threads_engine(const Options& o) {
+  Setup s = setup(o);
+  const Topology topology = threads_topology(o);
+  s.config.topology = &topology;
+  std::optional<RuntimeResult> seq;
+  if (!o.no_sequential) seq = run_sequential(*s.app, topology.size());
+  const RuntimeResult par = run_threads(*s.app, s.config);
+  report(o, s.app_choice, s.strategy, topology, *s.app, seq, par);
+  return seq && !same_result(*s.app, *seq, par) ? 1 : 0;
+}
+
+#ifdef DLBKIT_HAS_MPI
+// Every rank checks the same input and finds the same error: rank 0 alone reports it (and
+// exits 2, which mpirun passes on); the other ranks leave quietly with 0, so that mpirun
+// does not stop rank 0 before it has said why.
+int run_mpi_engine(const Options& o) {
+  MpiSession mpi(nullptr, nullptr);
+  try {
+    if (!o.workers.empty())
+      throw InputError("--workers with --engine mpi; accepted: the rank count, given to mpirun -np");
+    Setup s = setup(o);
+    const Topology topology = mpi.topology(o.topology);
+    s.config.topology = &topology;
+    std::optional<RuntimeResult> seq;
+    if (!o.no_sequential && mpi.rank() == 0) seq = run_sequential(*s.app, topology.size());
+    mpi.barrier();
+    const RuntimeResult par = run_mpi(*s.app, s.config, mpi);
+    if (mpi.rank() != 0) return 0;
+    report(o, s.app_choice, s.strategy, topology, *s.app, seq, par);
+    return seq && !same_result(*s.app, *seq, par) ? 1 : 0;
+  } catch (const InputError&) {
+    if (mpi.rank() == 0) throw;
+    return 0;
+  }
+}
+#endif
+
+int run(const Options& o) {
+  if (o.engine == "threads") return run_threads_engine(o);
+#ifdef DLBKIT_HAS_MPI
+  if (o.engine == "mpi") return run_mpi_engine(o);
+  throw InputError(fmt::format("--engine '{}'; accepted: threads, mpi", o.engine));
+#else
+  throw InputError(fmt::format("--engine '{}'; accepted: threads (this dlbkit was built without MPI)", o.engine));
+#endif
+}
+
+}  // namespace
+
+Run add_run(CLI::App& app) {
+  auto* cmd = app.add_subcommand("run", "Run an application for real on the threads or MPI engine, beside its "
+                                        "sequential run");
+  auto o = std::make_shared<Options>();
+  cmd->add_option("-a,--app", o->app, "application: busy, bnb, uts (dlbkit list apps)")->required();
+  cmd->add_option("--app-param", o->app_params, "application parameter name=value (repeatable)");
+  cmd->add_option("-s,--strategy", o->strategy, "strategy name (dlbkit list strategies)")->capture_default_str();
+  cmd->add_option("-p,--param", o->params, "strategy parameter name=value (repeatable)");
+  cmd->add_option("-t,--topology", o->topology,
+                  "virtual topology, one worker per node; auto = complete graph of the workers (threads) or of "
+                  "the ranks (mpi)")
+      ->capture_default_str();
+  cmd->add_option("-e,--engine", o->engine, "threads, or mpi (under mpirun)")->capture_default_str();
+  cmd->add_option("-n,--workers", o->workers, "threads engine with --topology auto: worker count (default: cores)");
+  cmd->add_option("--seed", o->seed, "the workers' random streams")->capture_default_str();
+  cmd->add_option("--check-tasks", o->check_tasks, "tasks between a worker's looks at the clock")->capture_default_str();
+  cmd->add_option("--poll-interval", o->poll_interval, "least time between a busy worker's check points")
+      ->capture_default_str();
+  cmd->add_option("--max-delay", o->max_delay, "testing: hold every received message up to this long")
+      ->capture_default_str();
+  cmd->add_flag("--no-sequential", o->no_sequential, "skip the sequential run (no efficiency, no result check)");
+  cmd->add_flag("--json", o->json, "print one JSON document with the inputs and the figures");
+  return [o] { return run(*o); };
+}
+
+}  // namespace dlbkit::cli

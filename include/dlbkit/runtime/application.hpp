@@ -1,0 +1,221 @@
+#pragma once
+/// \file
+/// The user's side of the runtimes: an application is a task type, the tasks a run starts
+/// with, a function that executes one task (it may spawn new tasks and adds to a result),
+/// and how two partial results combine. The engines (threads, MPI, sequential) move tasks
+/// between workers as bytes, so a task and a result are trivially copyable.
+///
+/// ```
+/// struct Count { std::uint64_t nodes; };
+/// struct Subtree { std::uint32_t depth; };
+/// class Tree final : public dlbkit::Application<Subtree, Count> {
+///   std::vector<Subtree> roots(dlbkit::NodeId worker, std::size_t) const override {
+///     return worker == 0 ? std::vector<Subtree>{{0}} : std::vector<Subtree>{};
+///   }
+///   void execute(const Subtree& t, dlbkit::TaskContext<Subtree, Count>& ctx) override {
+///     ++ctx.result().nodes;
+///     if (t.depth < 20) { ctx.spawn({t.depth + 1}); ctx.spawn({t.depth + 1}); }
+///   }
+///   void combine(Count& into, const Count& other) const override { into.nodes += other.nodes; }
+///   nlohmann::json report(const Count& c) const override { return {{"nodes", c.nodes}}; }
+/// };
+/// ```
+///
+/// Results: a sum is a result whose combine adds; a minimum with bound sharing (branch and
+/// bound) reads TaskContext::bound() to prune and calls offer_bound() with every better
+/// solution, which every worker sees soon after; any other associative and commutative
+/// combine is a custom result. A task that runs long calls TaskContext::poll() now and then
+/// (every few microseconds of work) so its worker still answers the strategy's messages.
+
+#include <dlbkit/core/time.hpp>
+#include <dlbkit/topology/topology.hpp>
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+namespace dlbkit {
+
+/// One worker's tasks: a stack of fixed-size byte records (the task and its hop count).
+/// The worker executes from the top (depth first); migrations take from the bottom, the
+/// tasks it would execute last. Not thread-safe: it belongs to one worker.
+class TaskStack {
+public:
+  explicit TaskStack(std::size_t task_bytes)
+      : bytes_(task_bytes), stride_((task_bytes + sizeof(std::uint32_t) + 7) / 8 * 8) {}
+
+  std::size_t task_bytes() const { return bytes_; }
+  std::size_t size() const { return (top_ - base_) / stride_; }
+  bool empty() const { return top_ == base_; }
+
+  void push(const void* task, std::uint32_t hops = 0) {
+    if (top_ + stride_ > data_.size()) grow();
+    std::memcpy(data_.data() + top_, task, bytes_);
+    std::memcpy(data_.data() + top_ + bytes_, &hops, sizeof hops);
+    top_ += stride_;
+  }
+  /// Copies the top task to `task` (task_bytes() bytes) and removes it.
+  void pop(void* task) {
+    top_ -= stride_;
+    std::memcpy(task, data_.data() + top_, bytes_);
+  }
+  /// Moves up to `amount` tasks from the bottom whose hop count is below `max_hops` into
+  /// `out` (records of task and incremented hop count); tasks passed over stay, in order.
+  /// Returns how many moved.
+  std::size_t take_bottom(std::size_t amount, std::uint32_t max_hops, std::vector<std::byte>& out);
+  /// Appends `count` records produced by take_bottom() on the top.
+  void push_records(const std::byte* records, std::size_t count);
+  std::size_t record_bytes() const { return stride_; }
+
+private:
+  void grow();
+
+  std::size_t bytes_, stride_;
+  std::size_t base_ = 0, top_ = 0;  // byte offsets of the bottom record and past the top one
+  std::vector<std::byte> data_;
+};
+
+/// What the engine lends an executing task. Belongs to one worker; not thread-safe.
+class WorkerPort {
+public:
+  /// The engine's side of poll() and offer_bound().
+  class Hooks {
+  public:
+    virtual void poll_point() = 0;
+    virtual void bound_improved(std::int64_t bound) = 0;
+
+  protected:
+    ~Hooks() = default;
+  };
+
+  WorkerPort(NodeId worker, TaskStack& stack, std::atomic<std::int64_t>& bound, Hooks& hooks)
+      : worker_(worker), stack_(&stack), bound_(&bound), hooks_(&hooks) {}
+
+  NodeId worker() const { return worker_; }
+  void spawn_bytes(const void* task) { stack_->push(task); }
+  std::int64_t bound() const { return bound_->load(std::memory_order_relaxed); }
+  /// Lowers the shared bound to `value` if it is lower; tells the engine when it was.
+  void offer_bound(std::int64_t value) {
+    std::int64_t seen = bound_->load(std::memory_order_relaxed);
+    while (value < seen)
+      if (bound_->compare_exchange_weak(seen, value, std::memory_order_relaxed)) {
+        hooks_->bound_improved(value);
+        return;
+      }
+  }
+  void poll() { hooks_->poll_point(); }
+
+private:
+  NodeId worker_;
+  TaskStack* stack_;
+  std::atomic<std::int64_t>* bound_;
+  Hooks* hooks_;
+};
+
+/// The engine-facing, type-erased application. Users derive from Application<Task, Result>.
+/// One object serves one run: the engine calls prepare() first, then execute() from
+/// several threads at once, each with its own worker's port.
+class AnyApplication {
+public:
+  virtual ~AnyApplication() = default;
+  virtual std::size_t task_bytes() const = 0;
+  virtual std::size_t result_bytes() const = 0;
+  /// Before a run of `workers` workers: every worker's partial result is reset.
+  virtual void prepare(std::size_t workers) = 0;
+  /// Pushes the tasks worker `worker` of `workers` starts with onto `stack`.
+  virtual void push_roots(NodeId worker, std::size_t workers, TaskStack& stack) const = 0;
+  /// Executes the task at `task` (task_bytes() bytes) on the port's worker.
+  virtual void execute_bytes(const std::byte* task, WorkerPort& port) = 0;
+  /// The partial result of `worker`, as result_bytes() bytes.
+  virtual std::vector<std::byte> partial(NodeId worker) const = 0;
+  /// into = combine(into, other), both result_bytes() bytes.
+  virtual void combine_bytes(std::byte* into, const std::byte* other) const = 0;
+  /// The result for people and for the check against the sequential run.
+  virtual nlohmann::json report_bytes(const std::byte* result) const = 0;
+  /// Keys of report_bytes() that must equal the sequential run's (all by default; a B&B
+  /// optimum is exact, the optimal schedule found first may differ).
+  virtual std::vector<std::string> exact_keys() const { return {}; }
+  /// The bound a run starts from (minimum results); the largest int64 when none.
+  virtual std::int64_t initial_bound() const { return std::numeric_limits<std::int64_t>::max(); }
+};
+
+template <class Task, class Result>
+class TaskContext {
+public:
+  TaskContext(WorkerPort& port, Result& result) : port_(port), result_(result) {}
+  /// A new task for this worker's stack; strategies may move it elsewhere.
+  void spawn(const Task& task) { port_.spawn_bytes(&task); }
+  /// This worker's partial result.
+  Result& result() { return result_; }
+  /// The best bound any worker has offered so far (or a little older: it travels).
+  std::int64_t bound() const { return port_.bound(); }
+  void offer_bound(std::int64_t value) { port_.offer_bound(value); }
+  /// Lets the worker handle messages during a long task.
+  void poll() { port_.poll(); }
+  NodeId worker() const { return port_.worker(); }
+
+private:
+  WorkerPort& port_;
+  Result& result_;
+};
+
+/// Derive from this: Task and Result trivially copyable.
+template <class Task, class Result>
+class Application : public AnyApplication {
+  static_assert(std::is_trivially_copyable_v<Task>, "a task travels as bytes: it must be trivially copyable");
+  static_assert(std::is_trivially_copyable_v<Result>, "a result travels as bytes: it must be trivially copyable");
+
+public:
+  /// The tasks worker `worker` of `workers` starts with (deterministic: every MPI rank
+  /// calls it for itself).
+  virtual std::vector<Task> roots(NodeId worker, std::size_t workers) const = 0;
+  virtual void execute(const Task& task, TaskContext<Task, Result>& ctx) = 0;
+  /// Associative and commutative.
+  virtual void combine(Result& into, const Result& other) const = 0;
+  virtual Result identity() const { return Result{}; }
+  virtual nlohmann::json report(const Result& result) const = 0;
+
+  std::size_t task_bytes() const final { return sizeof(Task); }
+  std::size_t result_bytes() const final { return sizeof(Result); }
+  void prepare(std::size_t workers) final { partials_.assign(workers, Slot{identity()}); }
+  void push_roots(NodeId worker, std::size_t workers, TaskStack& stack) const final {
+    for (const Task& t : roots(worker, workers)) stack.push(&t);
+  }
+  void execute_bytes(const std::byte* bytes, WorkerPort& port) final {
+    Task task;
+    std::memcpy(&task, bytes, sizeof task);
+    TaskContext<Task, Result> ctx(port, partials_[port.worker()].value);
+    execute(task, ctx);
+  }
+  std::vector<std::byte> partial(NodeId worker) const final {
+    std::vector<std::byte> out(sizeof(Result));
+    std::memcpy(out.data(), &partials_[worker].value, sizeof(Result));
+    return out;
+  }
+  void combine_bytes(std::byte* into, const std::byte* other) const final {
+    Result a, b;
+    std::memcpy(&a, into, sizeof a);
+    std::memcpy(&b, other, sizeof b);
+    combine(a, b);
+    std::memcpy(into, &a, sizeof a);
+  }
+  nlohmann::json report_bytes(const std::byte* bytes) const final {
+    Result r;
+    std::memcpy(&r, bytes, sizeof r);
+    return report(r);
+  }
+
+private:
+  struct alignas(64) Slot {  // one cache line each: workers never share one
+    Result value;
+  };
+  std::vector<Slot> partials_;
+};
+
+}  // namespace dlbkit

@@ -1,0 +1,89 @@
+#pragma once
+/// \file
+/// Running an application for real: the sequential run, the threads engine (one worker
+/// thread per virtual processor of a topology) and what they report. The MPI engine
+/// (runtime/mpi_engine.hpp) takes the same configuration and gives the same report.
+///
+/// ```
+/// auto topology = dlbkit::parse_topology("ring:4");
+/// dlbkit::RuntimeConfig config{.topology = &topology,
+///                              .strategy = dlbkit::builtin_strategies().configure("work_stealing", {})};
+/// dlbkit::RuntimeResult parallel = dlbkit::run_threads(app, config);
+/// dlbkit::RuntimeResult sequential = dlbkit::run_sequential(app, topology.size());
+/// ```
+///
+/// Each worker runs the same Strategy objects as the simulator through a NodeContext of
+/// real time (ns since the run started): load() is the tasks it holds, the executing one
+/// included; migrate() ships the tasks it would execute last (the bottom of its stack).
+/// A worker reaches a check point when `poll_interval` has passed since the previous one
+/// (it looks at the clock after every `check_tasks` tasks and at each poll() call), at
+/// once when the threads engine sees mail, and while idle: there it reads its mailbox,
+/// fires timers and calls on_load_change when its load differs from the previous check
+/// point.
+
+#include <dlbkit/core/registry.hpp>
+#include <dlbkit/core/time.hpp>
+#include <dlbkit/runtime/application.hpp>
+#include <dlbkit/topology/topology.hpp>
+
+#include <cstdint>
+#include <nlohmann/json_fwd.hpp>
+#include <string>
+#include <vector>
+
+namespace dlbkit {
+
+struct RuntimeConfig {
+  const Topology* topology = nullptr;  ///< one worker per node
+  StrategyChoice strategy;
+  std::uint64_t seed = 1;              ///< the workers' random streams (Rng(seed, worker + 1))
+  std::uint32_t check_tasks = 16;      ///< tasks between looks at the clock
+  SimTime poll_interval = 20 * kMicrosecond;  ///< least time between check points while busy
+  /// Tests: every message a worker receives is held for a random time in [0, max_delay]
+  /// before it is handled (in order per sender), as if it were still in flight.
+  SimTime max_delay = 0;
+};
+
+struct WorkerStats {
+  SimTime busy = 0;  ///< time holding tasks (executing them, and the strategy's work meanwhile)
+  SimTime idle = 0;  ///< time without a task
+  SimTime cpu = 0;   ///< processor time the worker's thread (or rank) used: busy and idle spinning
+  std::uint64_t tasks_executed = 0;
+  std::uint64_t tasks_sent = 0;
+  std::uint64_t tasks_received = 0;
+  std::uint64_t messages_sent = 0;  ///< strategy messages and task transfers
+};
+
+struct RuntimeResult {
+  std::string engine;                        ///< "sequential", "threads" or "mpi"
+  double elapsed_seconds = 0;                ///< from the first task to termination
+  std::vector<WorkerStats> workers;
+  std::vector<std::string> message_kinds;    ///< the strategy's, then "task_transfer"
+  std::vector<std::uint64_t> messages_by_kind;
+  std::vector<std::byte> result;             ///< the combined result, result_bytes() bytes
+
+  std::uint64_t tasks_executed() const;
+  std::uint64_t tasks_moved() const;
+  std::uint64_t messages() const;
+};
+
+/// Every task on one thread, no strategy: the baseline of efficiency. The tasks are the
+/// roots of all `workers` workers.
+RuntimeResult run_sequential(AnyApplication& app, std::size_t workers);
+
+/// One thread per node of config.topology. Throws InputError for a missing topology or a
+/// strategy that refuses the topology.
+RuntimeResult run_threads(AnyApplication& app, const RuntimeConfig& config);
+
+/// Efficiency of a parallel run against the sequential one: T_seq / (P T_par).
+double efficiency(const RuntimeResult& sequential, const RuntimeResult& parallel);
+
+/// The same from processor time, which other programs on the machine do not inflate:
+/// sequential CPU / the workers' total CPU. It shows the engine's overhead (balancing,
+/// spinning while idle) but not the waiting while a worker sleeps for work.
+double cpu_efficiency(const RuntimeResult& sequential, const RuntimeResult& parallel);
+
+/// Whether the parallel result equals the sequential one on the application's exact keys.
+bool same_result(const AnyApplication& app, const RuntimeResult& sequential, const RuntimeResult& parallel);
+
+}  // namespace dlbkit

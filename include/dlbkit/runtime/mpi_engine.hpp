@@ -1,0 +1,49 @@
+#pragma once
+/// \file
+/// The MPI engine: one worker per rank of MPI_COMM_WORLD, in the library `dlbkit_mpi`
+/// (target dlbkit::mpi; the core library needs no MPI). Start it with mpirun:
+///
+/// ```
+/// dlbkit::MpiSession mpi(&argc, &argv);                       // MPI_Init ... MPI_Finalize
+/// auto topology = dlbkit::parse_topology("ring:4");             // size = the rank count
+/// dlbkit::RuntimeResult r = dlbkit::run_mpi(app, {.topology = &topology, .strategy = ws}, mpi);
+/// if (mpi.rank() == 0) ...                                      // the whole result on rank 0
+/// ```
+///
+/// Envelopes travel with MPI_Isend as bytes (a header, then the 40-byte strategy message or
+/// the task records); MPI's non-overtaking rule keeps them in order per pair of ranks. The
+/// end of the run is detected with Safra's algorithm (Dijkstra, EWD 998): a token with a
+/// colour and a message count circles the ring of ranks; only task transfers count as
+/// messages, since a rank without tasks can send strategy messages but never create work.
+
+#include <dlbkit/runtime/engine.hpp>
+
+namespace dlbkit {
+
+/// MPI_Init on construction (unless MPI is already initialised), MPI_Finalize on
+/// destruction. One per process.
+class MpiSession {
+public:
+  MpiSession(int* argc, char*** argv);
+  ~MpiSession();
+  MpiSession(const MpiSession&) = delete;
+  MpiSession& operator=(const MpiSession&) = delete;
+  int rank() const { return rank_; }
+  int size() const { return size_; }
+  /// The topology for `spec`, "auto" giving complete:P for P ranks; throws InputError when
+  /// its size differs from the rank count (on every rank alike).
+  Topology topology(const std::string& spec) const;
+  /// A barrier on MPI_COMM_WORLD that sleeps while it waits.
+  void barrier() const;
+
+private:
+  int rank_ = 0, size_ = 1;
+  bool finalize_ = false;
+};
+
+/// Collective: every rank calls it with the same application and configuration. Returns
+/// the complete result (every worker's figures, the combined result) on rank 0 and this
+/// rank's own figures elsewhere.
+RuntimeResult run_mpi(AnyApplication& app, const RuntimeConfig& config, const MpiSession& session);
+
+}  // namespace dlbkit

@@ -1,0 +1,121 @@
+// The `busy` app: WLR93's artificial workload (Sec. V-A, eq. 33-35, Table III) with each
+// task a real busy loop of its number of loops. The tasks are drawn by the simulator's
+// `artificial` workload itself, with one loop as the unit of work.
+
+#include <dlbkit/apps/runtime_apps.hpp>
+#include <dlbkit/error.hpp>
+#include <dlbkit/sim/artificial.hpp>
+#include <dlbkit/topology/generators.hpp>
+
+#include <fmt/format.h>
+#include <map>
+
+namespace dlbkit {
+
+std::uint64_t busy_loop(std::uint64_t x) {
+  for (int i = 0; i < 1000; ++i) {  // xorshift64: a dependent chain the compiler cannot fold
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+  }
+  return x;
+}
+
+namespace {
+
+struct BusyTask {
+  std::uint64_t loops;
+  std::uint64_t seed;  // the task's index + 1: the loop's starting value
+};
+
+struct BusyResult {
+  std::uint64_t tasks;
+  std::uint64_t loops;
+  std::uint64_t checksum;  // sum of every task's final loop value: proof each task ran once
+};
+
+class Busy final : public Application<BusyTask, BusyResult> {
+public:
+  Busy(std::map<std::string, std::string> given, bool total_auto, std::uint64_t seed)
+      : given_(std::move(given)), total_auto_(total_auto), seed_(seed) {}
+
+  std::vector<BusyTask> roots(NodeId worker, std::size_t workers) const override {
+    // The same draw for every worker (each MPI rank takes its own share of it).
+    struct Sink final : TaskSink {
+      NodeId want;
+      std::vector<BusyTask> tasks;
+      std::uint64_t index = 0;
+      void add(NodeId node, SimTime work, std::uint32_t) override {
+        ++index;
+        if (node == want) tasks.push_back({static_cast<std::uint64_t>(work), index});
+      }
+    } sink;
+    sink.want = worker;
+    const Topology nodes = make_mesh({static_cast<int>(workers)});
+    CostModel unit;
+    unit.loop_time = 1;  // work in loops
+    Rng rng(seed_, 0);
+    auto given = given_;
+    if (total_auto_) given["total_load"] = fmt::format("{}", 2e5 * static_cast<double>(workers));
+    const WorkloadInfo artificial = artificial_workload_info();
+    artificial.create(Parameters::parse(artificial.params, given, "app busy"))->initial_tasks(nodes, unit, rng, sink);
+    return sink.tasks;
+  }
+
+  void execute(const BusyTask& t, TaskContext<BusyTask, BusyResult>& ctx) override {
+    std::uint64_t x = t.seed;
+    for (std::uint64_t i = 0; i < t.loops; ++i) {
+      x = busy_loop(x);
+      if ((i & 15) == 15) ctx.poll();
+    }
+    BusyResult& r = ctx.result();
+    ++r.tasks;
+    r.loops += t.loops;
+    r.checksum += x;
+  }
+
+  void combine(BusyResult& into, const BusyResult& o) const override {
+    into.tasks += o.tasks;
+    into.loops += o.loops;
+    into.checksum += o.checksum;
+  }
+
+  nlohmann::json report(const BusyResult& r) const override {
+    return {{"tasks", r.tasks}, {"loops", r.loops}, {"checksum", r.checksum}};
+  }
+
+private:
+  std::map<std::string, std::string> given_;  // the artificial workload's parameters
+  bool total_auto_;
+  std::uint64_t seed_;
+};
+
+}  // namespace
+
+AppInfo busy_app_info() {
+  const WorkloadInfo artificial = artificial_workload_info();
+  std::vector<ParamSpec> params = artificial.params;
+  for (auto& p : params)
+    if (p.name == "total_load") {
+      p.default_value = "auto";
+      p.description = "L: total loops; auto = 2e5 N (about 0.2 s per worker)";
+    }
+  params.push_back({.name = "seed", .type = ParamType::integer, .default_value = "1",
+                    .description = "the random draw of the tasks", .min = 0, .max = 9.0e15});
+  return AppInfo{
+      .name = "busy",
+      .description = "WLR93's artificial tasks as real busy loops (g tasks per worker, loads uniform around L/N)",
+      .source = "WLR93 Sec. V-A, eq. (33)-(35), Table III",
+      .params = params,
+      .create =
+          [](const Parameters& p) -> std::unique_ptr<AnyApplication> {
+        // The artificial workload's parameters; total_load's auto is resolved per run.
+        std::map<std::string, std::string> given;
+        for (const auto& name : {"granularity", "block", "omega_per_g"}) given[name] = p.text(name);
+        if (!p.is_auto("total_load")) given["total_load"] = p.text("total_load");
+        return std::make_unique<Busy>(given, p.is_auto("total_load"), static_cast<std::uint64_t>(p.integer("seed")));
+      },
+  };
+}
+
+}  // namespace dlbkit

@@ -1,0 +1,169 @@
+#include "worker_core.hpp"
+
+#include <dlbkit/error.hpp>
+#include <dlbkit/runtime/engine.hpp>
+
+#include <algorithm>
+#include <nlohmann/json.hpp>
+#include <numeric>
+
+namespace dlbkit {
+
+// --- TaskStack ---
+
+void TaskStack::grow() {
+  // Reuse the space below the bottom first (migrations take from there), else double.
+  if (base_ > 0 && base_ >= data_.size() / 2) {
+    std::memmove(data_.data(), data_.data() + base_, top_ - base_);
+    top_ -= base_;
+    base_ = 0;
+    if (top_ + stride_ <= data_.size()) return;
+  }
+  data_.resize(std::max<std::size_t>(64 * stride_, 2 * data_.size()));
+}
+
+std::size_t TaskStack::take_bottom(std::size_t amount, std::uint32_t max_hops, std::vector<std::byte>& out) {
+  amount = std::min(amount, size());
+  if (amount == 0) return 0;
+  const std::size_t hops_at = bytes_;
+  if (max_hops == 0xFFFFFFFFu) {  // no hop limit: one contiguous block
+    out.resize(amount * stride_);
+    std::memcpy(out.data(), data_.data() + base_, amount * stride_);
+    base_ += amount * stride_;
+    for (std::size_t i = 0; i < amount; ++i) {
+      std::uint32_t hops;
+      std::memcpy(&hops, out.data() + i * stride_ + hops_at, sizeof hops);
+      ++hops;
+      std::memcpy(out.data() + i * stride_ + hops_at, &hops, sizeof hops);
+    }
+    if (base_ == top_) base_ = top_ = 0;
+    return amount;
+  }
+  // GM's hop limit: tasks that travelled max_hops times stay, the others keep their order.
+  std::size_t moved = 0, kept = base_;
+  out.clear();
+  for (std::size_t at = base_; at < top_; at += stride_) {
+    std::uint32_t hops;
+    std::memcpy(&hops, data_.data() + at + hops_at, sizeof hops);
+    if (moved < amount && hops < max_hops) {
+      const std::size_t o = out.size();
+      out.resize(o + stride_);
+      std::memcpy(out.data() + o, data_.data() + at, stride_);
+      ++hops;
+      std::memcpy(out.data() + o + hops_at, &hops, sizeof hops);
+      ++moved;
+    } else {
+      if (kept != at) std::memmove(data_.data() + kept, data_.data() + at, stride_);
+      kept += stride_;
+    }
+  }
+  top_ = kept;
+  return moved;
+}
+
+void TaskStack::push_records(const std::byte* records, std::size_t count) {
+  for (std::size_t i = 0; i < count; ++i) {
+    if (top_ + stride_ > data_.size()) grow();
+    std::memcpy(data_.data() + top_, records + i * stride_, stride_);
+    top_ += stride_;
+  }
+}
+
+// --- results ---
+
+std::uint64_t RuntimeResult::tasks_executed() const {
+  std::uint64_t n = 0;
+  for (const auto& w : workers) n += w.tasks_executed;
+  return n;
+}
+std::uint64_t RuntimeResult::tasks_moved() const {
+  std::uint64_t n = 0;
+  for (const auto& w : workers) n += w.tasks_sent;
+  return n;
+}
+std::uint64_t RuntimeResult::messages() const {
+  return std::accumulate(messages_by_kind.begin(), messages_by_kind.end(), std::uint64_t{0});
+}
+
+double efficiency(const RuntimeResult& sequential, const RuntimeResult& parallel) {
+  const double p = static_cast<double>(parallel.workers.size());
+  if (parallel.elapsed_seconds <= 0 || p == 0) return 0;
+  return sequential.elapsed_seconds / (p * parallel.elapsed_seconds);
+}
+
+double cpu_efficiency(const RuntimeResult& sequential, const RuntimeResult& parallel) {
+  SimTime total = 0;
+  for (const auto& w : parallel.workers) total += w.cpu;
+  if (total <= 0 || sequential.workers.empty()) return 0;
+  return static_cast<double>(sequential.workers[0].cpu) / static_cast<double>(total);
+}
+
+bool same_result(const AnyApplication& app, const RuntimeResult& sequential, const RuntimeResult& parallel) {
+  const nlohmann::json a = app.report_bytes(sequential.result.data());
+  const nlohmann::json b = app.report_bytes(parallel.result.data());
+  const auto keys = app.exact_keys();
+  if (keys.empty()) return a == b;
+  for (const auto& k : keys)
+    if (a.value(k, nlohmann::json()) != b.value(k, nlohmann::json())) return false;
+  return true;
+}
+
+// --- the sequential run: a plain loop, the baseline of efficiency ---
+
+namespace {
+
+class NoHooks final : public WorkerPort::Hooks {
+public:
+  void poll_point() override {}
+  void bound_improved(std::int64_t) override {}
+};
+
+}  // namespace
+
+RuntimeResult run_sequential(AnyApplication& app, std::size_t workers) {
+  if (workers == 0) throw InputError("sequential run: the roots of 0 workers; accepted: at least 1");
+  app.prepare(1);
+  TaskStack stack(app.task_bytes());
+  for (NodeId w = 0; w < workers; ++w) app.push_roots(w, workers, stack);
+  std::atomic<std::int64_t> bound{app.initial_bound()};
+  NoHooks hooks;
+  WorkerPort port(0, stack, bound, hooks);
+  std::vector<std::byte> task(app.task_bytes());
+  WorkerStats stats;
+  const SimTime cpu_start = runtime_detail::thread_cpu_ns();
+  const SimTime start = runtime_detail::clock_ns();
+  while (!stack.empty()) {
+    stack.pop(task.data());
+    app.execute_bytes(task.data(), port);
+    ++stats.tasks_executed;
+  }
+  const SimTime elapsed = runtime_detail::clock_ns() - start;
+  stats.cpu = runtime_detail::thread_cpu_ns() - cpu_start;
+  stats.busy = elapsed;
+  RuntimeResult r;
+  r.engine = "sequential";
+  r.elapsed_seconds = to_seconds(elapsed);
+  r.workers = {stats};
+  r.message_kinds = {"task_transfer"};
+  r.messages_by_kind = {0};
+  r.result = app.partial(0);
+  return r;
+}
+
+namespace runtime_detail {
+
+RuntimeResult collect(const std::string& engine, const RuntimeConfig& config, double elapsed_seconds,
+                      const std::vector<WorkerStats>& workers, const std::vector<std::uint64_t>& messages_by_kind) {
+  RuntimeResult r;
+  r.engine = engine;
+  r.elapsed_seconds = elapsed_seconds;
+  r.workers = workers;
+  r.message_kinds = config.strategy.info->message_kinds;
+  r.message_kinds.push_back("task_transfer");
+  r.messages_by_kind = messages_by_kind;
+  return r;
+}
+
+}  // namespace runtime_detail
+
+}  // namespace dlbkit

@@ -1,0 +1,321 @@
+// The MPI engine: one worker per rank, envelopes as bytes with MPI_Isend, and Safra's
+// termination detection (E. W. Dijkstra, "Shmuel Safra's version of termination
+// detection", EWD 998, 1987).
+//
+// Safra's algorithm, as used here. The basic messages are the task transfers: a rank is
+// active while it holds tasks, and only a task transfer can make a passive rank active
+// (strategy messages never create work; they are control traffic, not counted). Each rank
+// keeps c = task transfers sent - task transfers received, and a colour, black after it
+// received a transfer. Rank 0, when passive, sends a white token with q = 0 to rank P-1
+// and turns white. A rank i > 0 keeps the token until it is passive, then passes it to
+// i - 1 with q += c_i, blackened if i is black, and turns white. When the token is back at
+// a passive rank 0, the run is over if the token is white, rank 0 is white and q + c_0 = 0;
+// otherwise rank 0 starts a new round. A transfer still in flight (sent, not yet received:
+// `--max-delay` holds received envelopes back for that) keeps q + c_0 above 0. Rank 0 then
+// tells every rank to stop.
+
+#include "worker_core.hpp"
+
+#include <dlbkit/error.hpp>
+#include <dlbkit/runtime/mpi_engine.hpp>
+
+#include <fmt/format.h>
+#include <chrono>
+#include <list>
+#include <thread>
+#include <mpi.h>
+
+namespace dlbkit {
+
+namespace {
+
+using runtime_detail::clock_ns;
+using runtime_detail::Envelope;
+using runtime_detail::WorkerCore;
+
+enum Tag : int { kData = 1, kToken = 2, kBound = 3, kStop = 4 };
+
+struct Header {
+  std::uint32_t from;
+  std::uint32_t type;
+  std::uint32_t count;
+  std::uint32_t reserved;
+};
+
+struct Token {
+  std::int64_t q;
+  std::int32_t black;
+  std::int32_t round;
+};
+
+class MpiTransport final : public runtime_detail::Transport {
+public:
+  MpiTransport(int rank, int size, std::atomic<std::int64_t>& bound) : rank_(rank), size_(size), bound_(bound) {}
+
+  void send(NodeId to, Envelope&& e) override {
+    const Header h{e.from, static_cast<std::uint32_t>(e.type), e.count, 0};
+    const std::size_t payload = e.type == Envelope::Type::message ? sizeof(Message) : e.records.size();
+    std::vector<std::byte> buf(sizeof h + payload);
+    std::memcpy(buf.data(), &h, sizeof h);
+    if (e.type == Envelope::Type::message) std::memcpy(buf.data() + sizeof h, &e.message, sizeof(Message));
+    else {
+      std::memcpy(buf.data() + sizeof h, e.records.data(), e.records.size());
+      ++count_;  // Safra: a basic message sent
+    }
+    post(static_cast<int>(to), kData, std::move(buf));
+  }
+
+  void receive(WorkerCore& core) override {
+    progress();
+    for (;;) {
+      int flag = 0;
+      MPI_Status st;
+      MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &flag, &st);
+      if (!flag) return;
+      int bytes = 0;
+      MPI_Get_count(&st, MPI_BYTE, &bytes);
+      in_.resize(static_cast<std::size_t>(bytes));
+      MPI_Recv(in_.data(), bytes, MPI_BYTE, st.MPI_SOURCE, st.MPI_TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      switch (st.MPI_TAG) {
+        case kData: {
+          Header h;
+          std::memcpy(&h, in_.data(), sizeof h);
+          Envelope e;
+          e.from = h.from;
+          e.type = static_cast<Envelope::Type>(h.type);
+          e.count = h.count;
+          if (e.type == Envelope::Type::message) std::memcpy(&e.message, in_.data() + sizeof h, sizeof(Message));
+          else e.records.assign(in_.begin() + sizeof h, in_.end());
+          core.accept(std::move(e));
+          break;
+        }
+        case kToken:
+          std::memcpy(&token_, in_.data(), sizeof token_);
+          has_token_ = true;
+          break;
+        case kBound: {
+          std::int64_t b;
+          std::memcpy(&b, in_.data(), sizeof b);
+          std::int64_t seen = bound_.load(std::memory_order_relaxed);
+          while (b < seen && !bound_.compare_exchange_weak(seen, b, std::memory_order_relaxed)) {
+          }
+          break;
+        }
+        case kStop: stop_ = true; break;
+        default: break;
+      }
+    }
+  }
+
+  void tasks_handled(WorkerCore&) override {
+    --count_;  // Safra: a basic message received
+    black_ = true;
+  }
+
+  void bound_improved(WorkerCore&, std::int64_t bound) override {
+    for (int r = 0; r < size_; ++r) {
+      if (r == rank_) continue;
+      std::vector<std::byte> buf(sizeof bound);
+      std::memcpy(buf.data(), &bound, sizeof bound);
+      post(r, kBound, std::move(buf));
+    }
+  }
+
+  bool idle(WorkerCore& core) override {
+    if (stop_) return true;
+    receive(core);
+    if (stop_ || core.held_tasks() > 0) return stop_;
+    // Passive: the token moves on.
+    if (size_ == 1) return stop_ = count_ == 0;
+    if (rank_ == 0) {
+      if (!probing_) {
+        start_round();
+      } else if (has_token_) {
+        has_token_ = false;
+        if (!token_.black && !black_ && token_.q + count_ == 0) {
+          for (int r = 1; r < size_; ++r) post(r, kStop, {});
+          stop_ = true;
+        } else {
+          start_round();
+        }
+      }
+    } else if (has_token_) {
+      has_token_ = false;
+      Token t = token_;
+      t.q += count_;
+      if (black_) t.black = 1;
+      black_ = false;
+      post(rank_ - 1, kToken, bytes_of(t));
+    }
+    return stop_;
+  }
+
+  /// After the run: take in and drop whatever still arrives until every rank has stopped,
+  /// then let the sends complete.
+  void drain() {
+    MPI_Request barrier;
+    MPI_Ibarrier(MPI_COMM_WORLD, &barrier);
+    for (int done = 0; !done;) {
+      discard_incoming();
+      progress();
+      MPI_Test(&barrier, &done, MPI_STATUS_IGNORE);
+    }
+    discard_incoming();
+    for (auto& p : pending_) MPI_Wait(&p.request, MPI_STATUS_IGNORE);
+    pending_.clear();
+  }
+
+private:
+  struct Pending {
+    MPI_Request request;
+    std::vector<std::byte> buf;
+  };
+
+  template <class T>
+  static std::vector<std::byte> bytes_of(const T& value) {
+    std::vector<std::byte> buf(sizeof value);
+    std::memcpy(buf.data(), &value, sizeof value);
+    return buf;
+  }
+
+  void start_round() {
+    probing_ = true;
+    black_ = false;
+    post(size_ - 1, kToken, bytes_of(Token{0, 0, ++round_}));
+  }
+
+  void post(int to, int tag, std::vector<std::byte>&& buf) {
+    pending_.push_back(Pending{MPI_REQUEST_NULL, std::move(buf)});
+    Pending& p = pending_.back();
+    MPI_Isend(p.buf.data(), static_cast<int>(p.buf.size()), MPI_BYTE, to, tag, MPI_COMM_WORLD, &p.request);
+  }
+
+  // Frees the buffers of completed sends.
+  void progress() {
+    for (auto it = pending_.begin(); it != pending_.end();) {
+      int done = 0;
+      MPI_Test(&it->request, &done, MPI_STATUS_IGNORE);
+      if (done) it = pending_.erase(it);
+      else ++it;
+    }
+  }
+
+  void discard_incoming() {
+    for (;;) {
+      int flag = 0;
+      MPI_Status st;
+      MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &flag, &st);
+      if (!flag) return;
+      int bytes = 0;
+      MPI_Get_count(&st, MPI_BYTE, &bytes);
+      in_.resize(static_cast<std::size_t>(bytes));
+      MPI_Recv(in_.data(), bytes, MPI_BYTE, st.MPI_SOURCE, st.MPI_TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    }
+  }
+
+  int rank_, size_;
+  std::atomic<std::int64_t>& bound_;
+  std::list<Pending> pending_;  // a list: MPI holds the buffers' addresses until completion
+  std::vector<std::byte> in_;
+  std::int64_t count_ = 0;      // Safra's c
+  bool black_ = false;
+  bool has_token_ = false;
+  bool probing_ = false;
+  Token token_{};
+  std::int32_t round_ = 0;
+  bool stop_ = false;
+};
+
+// Per rank, gathered on rank 0.
+struct RankReport {
+  WorkerStats stats;
+  double elapsed;
+};
+
+}  // namespace
+
+MpiSession::MpiSession(int* argc, char*** argv) {
+  int initialised = 0;
+  MPI_Initialized(&initialised);
+  if (!initialised) {
+    MPI_Init(argc, argv);
+    finalize_ = true;
+  }
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
+  MPI_Comm_size(MPI_COMM_WORLD, &size_);
+}
+
+MpiSession::~MpiSession() {
+  if (finalize_) MPI_Finalize();
+}
+
+// A barrier that sleeps while it waits, so that a rank waiting for rank 0's sequential run
+// leaves the processor to it.
+void MpiSession::barrier() const {
+  MPI_Request request;
+  MPI_Ibarrier(MPI_COMM_WORLD, &request);
+  for (int done = 0;;) {
+    MPI_Test(&request, &done, MPI_STATUS_IGNORE);
+    if (done) return;
+    std::this_thread::sleep_for(std::chrono::microseconds(200));
+  }
+}
+
+Topology MpiSession::topology(const std::string& spec) const {
+  Topology t = parse_topology(spec == "auto" ? fmt::format("complete:{}", size_) : spec);
+  if (t.size() != static_cast<std::size_t>(size_))
+    throw InputError(fmt::format("topology {} has {} nodes but {} MPI ranks run; accepted: a topology of {} nodes "
+                                 "(mpirun -np {} for this one), or --topology auto",
+                                 t.spec(), t.size(), size_, size_, t.size()));
+  return t;
+}
+
+RuntimeResult run_mpi(AnyApplication& app, const RuntimeConfig& config, const MpiSession& session) {
+  if (config.topology == nullptr) throw InputError("MPI engine: no topology");
+  if (config.topology->size() != static_cast<std::size_t>(session.size()))
+    throw InputError(fmt::format("MPI engine: topology {} has {} nodes but {} ranks run; accepted: {} nodes",
+                                 config.topology->spec(), config.topology->size(), session.size(), session.size()));
+  if (config.strategy.info == nullptr) throw InputError("MPI engine: no strategy given");
+  if (config.strategy.info->check_topology) config.strategy.info->check_topology(*config.topology);
+  if (config.check_tasks == 0) throw InputError("MPI engine: check_tasks 0; accepted: at least 1");
+
+  const int rank = session.rank(), size = session.size();
+  app.prepare(static_cast<std::size_t>(size));
+  std::atomic<std::int64_t> bound{app.initial_bound()};
+  MpiTransport transport(rank, size, bound);
+  session.barrier();
+  const SimTime start = clock_ns();
+  WorkerCore core(app, config, static_cast<NodeId>(rank), transport, bound, start);
+  core.push_roots();
+  core.run();
+  const SimTime elapsed = clock_ns() - start;
+  transport.drain();
+
+  // Every rank's figures and partial result to rank 0.
+  const RankReport mine{core.stats(elapsed), to_seconds(elapsed)};
+  std::vector<RankReport> reports(static_cast<std::size_t>(size));
+  MPI_Gather(&mine, sizeof mine, MPI_BYTE, reports.data(), sizeof mine, MPI_BYTE, 0, MPI_COMM_WORLD);
+  const auto kinds = static_cast<int>(core.messages_by_kind().size());
+  std::vector<std::uint64_t> by_kind(core.messages_by_kind().size(), 0);
+  MPI_Reduce(core.messages_by_kind().data(), by_kind.data(), kinds, MPI_UINT64_T, MPI_SUM, 0, MPI_COMM_WORLD);
+  const std::vector<std::byte> partial = app.partial(static_cast<NodeId>(rank));
+  const auto rb = static_cast<int>(partial.size());
+  std::vector<std::byte> partials(partial.size() * static_cast<std::size_t>(size));
+  MPI_Gather(partial.data(), rb, MPI_BYTE, partials.data(), rb, MPI_BYTE, 0, MPI_COMM_WORLD);
+
+  std::vector<WorkerStats> stats;
+  double longest = 0;
+  for (const RankReport& r : reports) {
+    stats.push_back(r.stats);
+    longest = std::max(longest, r.elapsed);
+  }
+  if (rank != 0) {
+    return runtime_detail::collect("mpi", config, to_seconds(elapsed), {mine.stats}, core.messages_by_kind());
+  }
+  RuntimeResult r = runtime_detail::collect("mpi", config, longest, stats, by_kind);
+  r.result.assign(partials.begin(), partials.begin() + rb);
+  for (int w = 1; w < size; ++w) app.combine_bytes(r.result.data(), partials.data() + static_cast<std::size_t>(w) * partial.size());
+  return r;
+}
+
+}  // namespace dlbkit

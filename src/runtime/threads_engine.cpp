@@ -1,0 +1,129 @@
+// The threads engine: one worker thread per node, mailboxes of moodycamel::ConcurrentQueue
+// (FIFO per producer, so the envelopes one worker sends another arrive in order).
+//
+// Termination: a shared count of live tasks (created and not completed, wherever they are:
+// stacks, executing, mailboxes). Workers add their own changes lazily: at idle check
+// points, and always before tasks leave them. Then the shared count is 0 only when no task
+// is left: a task whose creation is not yet added is still with the worker that created
+// it, and that worker's unfinished or unreported parent keeps the count above 0.
+
+#include "worker_core.hpp"
+
+#include <dlbkit/error.hpp>
+#include <dlbkit/runtime/engine.hpp>
+
+#include <concurrentqueue/concurrentqueue.h>
+
+#include <fmt/format.h>
+#include <thread>
+
+namespace dlbkit {
+
+namespace {
+
+using runtime_detail::Envelope;
+using runtime_detail::WorkerCore;
+
+struct alignas(64) Mailbox {
+  moodycamel::ConcurrentQueue<Envelope> queue;
+  alignas(64) std::atomic<std::uint64_t> posted{0};
+};
+
+class ThreadsTransport final : public runtime_detail::Transport {
+public:
+  ThreadsTransport(std::vector<Mailbox>& boxes, std::atomic<std::int64_t>& live) : boxes_(boxes), live_(live) {}
+
+  void send(NodeId to, Envelope&& e) override {
+    Mailbox& box = boxes_[to];
+    box.queue.enqueue(std::move(e));
+    box.posted.fetch_add(1, std::memory_order_release);
+  }
+
+  void receive(WorkerCore& core) override {
+    Mailbox& box = boxes_[core.self()];
+    const std::uint64_t posted = box.posted.load(std::memory_order_acquire);
+    if (posted == core.seen_posted()) return;
+    core.seen_posted() = posted;
+    Envelope batch[16];
+    for (;;) {
+      const std::size_t n = box.queue.try_dequeue_bulk(batch, 16);
+      for (std::size_t i = 0; i < n; ++i) core.accept(std::move(batch[i]));
+      if (n < 16) break;
+    }
+  }
+
+  void before_tasks_leave(WorkerCore& core) override { settle(core); }
+
+  bool idle(WorkerCore& core) override {
+    settle(core);
+    return live_.load(std::memory_order_acquire) == 0;
+  }
+
+private:
+  // Adds this worker's spawned - completed since the last time to the shared count.
+  void settle(WorkerCore& core) {
+    const std::int64_t held = core.held_tasks();
+    const std::int64_t delta = (held - reported_held_) + static_cast<std::int64_t>(core.tasks_out() - reported_out_) -
+                               static_cast<std::int64_t>(core.tasks_in() - reported_in_);
+    reported_held_ = held;
+    reported_out_ = core.tasks_out();
+    reported_in_ = core.tasks_in();
+    if (delta != 0) live_.fetch_add(delta, std::memory_order_acq_rel);
+  }
+
+  std::vector<Mailbox>& boxes_;
+  std::atomic<std::int64_t>& live_;
+  std::int64_t reported_held_ = 0;
+  std::uint64_t reported_out_ = 0, reported_in_ = 0;
+};
+
+}  // namespace
+
+RuntimeResult run_threads(AnyApplication& app, const RuntimeConfig& config) {
+  if (config.topology == nullptr || config.topology->size() == 0)
+    throw InputError("threads engine: no topology; accepted: a topology of at least one node");
+  if (config.strategy.info == nullptr) throw InputError("threads engine: no strategy given");
+  if (config.strategy.info->check_topology) config.strategy.info->check_topology(*config.topology);
+  if (config.check_tasks == 0) throw InputError("threads engine: check_tasks 0; accepted: at least 1");
+  const std::size_t n = config.topology->size();
+  if (n > 4096) throw InputError(fmt::format("threads engine: {} workers; accepted: at most 4096", n));
+
+  app.prepare(n);
+  std::vector<Mailbox> boxes(n);
+  std::atomic<std::int64_t> live{0};
+  std::atomic<std::int64_t> bound{app.initial_bound()};
+  std::vector<std::unique_ptr<ThreadsTransport>> transports;
+  std::vector<std::unique_ptr<WorkerCore>> cores;
+  const SimTime start = runtime_detail::clock_ns();
+  for (NodeId w = 0; w < n; ++w) {
+    transports.push_back(std::make_unique<ThreadsTransport>(boxes, live));
+    cores.push_back(std::make_unique<WorkerCore>(app, config, w, *transports.back(), bound, start));
+    cores.back()->watch(&boxes[w].posted);
+    cores.back()->push_roots();
+  }
+  // The roots are the first live tasks: each worker reports them as its own.
+  for (NodeId w = 0; w < n; ++w) transports[w]->before_tasks_leave(*cores[w]);
+
+  std::vector<std::thread> threads;
+  const SimTime run_start = runtime_detail::clock_ns();
+  for (NodeId w = 0; w < n; ++w)
+    threads.emplace_back([&cores, w] { cores[w]->run(); });
+  for (auto& t : threads) t.join();
+  const SimTime elapsed = runtime_detail::clock_ns() - run_start;
+
+  std::vector<WorkerStats> stats;
+  std::vector<std::uint64_t> by_kind(config.strategy.info->message_kinds.size() + 1, 0);
+  for (const auto& core : cores) {
+    stats.push_back(core->stats(elapsed));
+    for (std::size_t k = 0; k < by_kind.size(); ++k) by_kind[k] += core->messages_by_kind()[k];
+  }
+  RuntimeResult r = runtime_detail::collect("threads", config, to_seconds(elapsed), stats, by_kind);
+  r.result = app.partial(0);
+  for (NodeId w = 1; w < n; ++w) {
+    const auto p = app.partial(w);
+    app.combine_bytes(r.result.data(), p.data());
+  }
+  return r;
+}
+
+}  // namespace dlbkit

@@ -1,0 +1,289 @@
+#pragma once
+// One worker of a runtime engine: its task stack, its strategy agent and the NodeContext
+// the agent sees, check points, timers and injected delays. The engines differ only in
+// their Transport: how envelopes travel and how the end of the run is detected.
+// Private to the runtime (the threads engine and the MPI engine include it).
+
+#include <dlbkit/core/node_context.hpp>
+#include <dlbkit/core/random.hpp>
+#include <dlbkit/core/strategy.hpp>
+#include <dlbkit/runtime/engine.hpp>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <thread>
+#include <time.h>
+#include <vector>
+
+namespace dlbkit::runtime_detail {
+
+/// Processor time of the calling thread.
+inline SimTime thread_cpu_ns() {
+  timespec t;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  return static_cast<SimTime>(t.tv_sec) * kSecond + t.tv_nsec;
+}
+
+inline SimTime clock_ns() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+/// A strategy message or a batch of task records (TaskStack::take_bottom format).
+struct Envelope {
+  enum class Type : std::uint8_t { message, tasks };
+  NodeId from = 0;
+  Type type = Type::message;
+  std::uint32_t count = 0;  // tasks
+  Message message{};
+  std::vector<std::byte> records;
+};
+
+class WorkerCore;
+
+class Transport {
+public:
+  virtual void send(NodeId to, Envelope&& envelope) = 0;
+  /// Hands every envelope that has arrived for `core` to core.accept().
+  virtual void receive(WorkerCore& core) = 0;
+  /// Just before tasks leave `core` (the threads engine settles its task count here).
+  virtual void before_tasks_leave(WorkerCore&) {}
+  /// A batch of tasks was added to the worker's stack (the MPI engine's Safra counter).
+  virtual void tasks_handled(WorkerCore&) {}
+  virtual void bound_improved(WorkerCore&, std::int64_t) {}
+  /// Called again and again while the worker holds no task; true when the run is over.
+  virtual bool idle(WorkerCore& core) = 0;
+
+protected:
+  ~Transport() = default;
+};
+
+class WorkerCore final : public NodeContext, public WorkerPort::Hooks {
+public:
+  WorkerCore(AnyApplication& app, const RuntimeConfig& config, NodeId self, Transport& transport,
+             std::atomic<std::int64_t>& bound, SimTime start)
+      : app_(app),
+        config_(config),
+        topology_(*config.topology),
+        self_(self),
+        transport_(transport),
+        agent_(config.strategy.create()),
+        rng_(config.seed, self + 1),
+        delay_rng_(config.seed ^ 0x5DEECE66DULL, self + 1),
+        stack_(app.task_bytes()),
+        port_(self, stack_, bound, *this),
+        task_(app.task_bytes()),
+        start_(start) {
+    messages_by_kind_.assign(config.strategy.info->message_kinds.size() + 1, 0);
+  }
+
+  /// The tasks this worker starts with.
+  void push_roots() { app_.push_roots(self_, topology_.size(), stack_); }
+
+  /// Executes and balances until the transport says the run is over.
+  void run() {
+    const SimTime cpu_start = thread_cpu_ns();
+    last_check_ = clock_ns();
+    notified_ = load();
+    agent_->on_start(*this);
+    for (;;) {
+      if (!stack_.empty()) idle_notified_ = false;
+      while (!stack_.empty()) {
+        stack_.pop(task_.data());
+        executing_ = true;
+        app_.execute_bytes(task_.data(), port_);
+        executing_ = false;
+        ++stats_.tasks_executed;
+        if (mail_hint()) check_point();
+        else if (++since_check_ >= config_.check_tasks) poll_point();
+      }
+      check_point();
+      if (!stack_.empty()) continue;
+      if (!idle_notified_) {
+        idle_notified_ = true;
+        agent_->on_idle(*this);
+        continue;
+      }
+      const SimTime idle_start = clock_ns();
+      bool over = false;
+      for (unsigned spins = 0;; ++spins) {
+        if (transport_.idle(*this)) {
+          over = true;
+          break;
+        }
+        const std::uint64_t sent = stats_.messages_sent;
+        check_point();
+        if (!stack_.empty()) break;
+        if (stats_.messages_sent != sent) spins = 0;  // it asked for work: the answer comes soon
+        backoff(spins);
+      }
+      stats_.idle += clock_ns() - idle_start;
+      if (over) break;
+    }
+    stats_.cpu = thread_cpu_ns() - cpu_start;
+  }
+
+  /// An envelope for this worker, from its transport (during receive()).
+  void accept(Envelope&& e) {
+    if (config_.max_delay <= 0) return handle(e);
+    const SimTime now = clock_ns();
+    const SimTime wait = static_cast<SimTime>(delay_rng_.below(static_cast<std::uint64_t>(config_.max_delay) + 1));
+    last_release_ = std::max(last_release_, now + wait);  // in order of arrival
+    held_.push_back(Held{last_release_, std::move(e)});
+  }
+
+  // --- NodeContext ---
+  NodeId self() const override { return self_; }
+  const Topology& topology() const override { return topology_; }
+  std::int64_t load() const override { return held_tasks(); }
+  std::int64_t migratable() const override { return static_cast<std::int64_t>(stack_.size()); }
+  SimTime now() const override { return clock_ns() - start_; }
+  Rng& rng() override { return rng_; }
+
+  void send(NodeId to, const Message& message) override {
+    ++messages_by_kind_[message.kind];
+    ++stats_.messages_sent;
+    Envelope e;
+    e.from = self_;
+    e.type = Envelope::Type::message;
+    e.message = message;
+    transport_.send(to, std::move(e));
+  }
+
+  std::int64_t migrate(NodeId to, std::int64_t amount, std::uint32_t max_hops) override {
+    if (amount <= 0 || to == self_) return 0;
+    Envelope e;
+    e.from = self_;
+    e.type = Envelope::Type::tasks;
+    const std::size_t moved = stack_.take_bottom(static_cast<std::size_t>(amount), max_hops, e.records);
+    if (moved == 0) return 0;
+    e.count = static_cast<std::uint32_t>(moved);
+    tasks_out_ += moved;
+    stats_.tasks_sent += moved;
+    ++stats_.messages_sent;
+    ++messages_by_kind_.back();
+    transport_.before_tasks_leave(*this);
+    transport_.send(to, std::move(e));
+    return static_cast<std::int64_t>(moved);
+  }
+
+  void set_timer(SimTime delay, std::uint64_t tag) override {
+    timers_.push_back(Timer{clock_ns() + std::max<SimTime>(0, delay), tag});
+    std::push_heap(timers_.begin(), timers_.end());
+  }
+
+  // --- WorkerPort::Hooks ---
+  void poll_point() override {
+    since_check_ = 0;
+    if (mail_hint() || clock_ns() - last_check_ >= config_.poll_interval) check_point();
+  }
+  void bound_improved(std::int64_t bound) override { transport_.bound_improved(*this, bound); }
+
+  // --- for the transports and the engines ---
+  std::int64_t held_tasks() const { return static_cast<std::int64_t>(stack_.size()) + (executing_ ? 1 : 0); }
+  /// Held, sent and received task counts: spawned - completed = delta(held) + delta(sent) - delta(received).
+  std::uint64_t tasks_out() const { return tasks_out_; }
+  std::uint64_t tasks_in() const { return tasks_in_; }
+  bool holds_delayed() const { return !held_.empty(); }
+  /// The threads engine's mailbox counter: a cheap look per task for new mail.
+  void watch(const std::atomic<std::uint64_t>* posted) { posted_ = posted; }
+  std::uint64_t& seen_posted() { return seen_posted_; }
+  WorkerStats stats(SimTime elapsed) const {
+    WorkerStats s = stats_;
+    s.busy = std::max<SimTime>(0, elapsed - s.idle);
+    return s;
+  }
+  const std::vector<std::uint64_t>& messages_by_kind() const { return messages_by_kind_; }
+
+private:
+  struct Timer {
+    SimTime due;
+    std::uint64_t tag;
+    bool operator<(const Timer& o) const { return due > o.due; }  // a min-heap
+  };
+  struct Held {
+    SimTime release;
+    Envelope envelope;
+  };
+
+  bool mail_hint() const { return posted_ != nullptr && posted_->load(std::memory_order_relaxed) != seen_posted_; }
+
+  void handle(Envelope& e) {
+    if (e.type == Envelope::Type::message) {
+      agent_->on_message(*this, e.from, e.message);
+      return;
+    }
+    stack_.push_records(e.records.data(), e.count);
+    tasks_in_ += e.count;
+    stats_.tasks_received += e.count;
+    transport_.tasks_handled(*this);
+    agent_->on_tasks_arrived(*this, e.from, e.count);
+  }
+
+  void check_point() {
+    since_check_ = 0;
+    const SimTime now = clock_ns();
+    last_check_ = now;
+    transport_.receive(*this);
+    while (!held_.empty() && held_.front().release <= now) {
+      Envelope e = std::move(held_.front().envelope);
+      held_.pop_front();
+      handle(e);
+    }
+    while (!timers_.empty() && timers_.front().due <= now) {
+      std::pop_heap(timers_.begin(), timers_.end());
+      const std::uint64_t tag = timers_.back().tag;
+      timers_.pop_back();
+      agent_->on_timer(*this, tag);
+    }
+    if (load() != notified_) {
+      agent_->on_load_change(*this);
+      notified_ = load();
+    }
+  }
+
+  // Waiting for work: spin briefly, yield, then sleep from 10 us doubling up to 320 us,
+  // so that an idle worker leaves the processor to the busy ones; a worker that has just
+  // sent a message (a steal request, say) starts again from spinning.
+  static void backoff(unsigned spins) {
+    if (spins < 64) return;
+    if (spins < 128) return std::this_thread::yield();
+    const unsigned doublings = std::min(5u, (spins - 128) / 8);
+    std::this_thread::sleep_for(std::chrono::microseconds(10u << doublings));
+  }
+
+  AnyApplication& app_;
+  const RuntimeConfig& config_;
+  const Topology& topology_;
+  NodeId self_;
+  Transport& transport_;
+  std::unique_ptr<Strategy> agent_;
+  Rng rng_, delay_rng_;
+  TaskStack stack_;
+  WorkerPort port_;
+  std::vector<std::byte> task_;
+  SimTime start_;
+  bool executing_ = false;
+  bool idle_notified_ = false;
+  std::uint32_t since_check_ = 0;
+  SimTime last_check_ = 0;
+  std::int64_t notified_ = 0;
+  std::uint64_t tasks_out_ = 0, tasks_in_ = 0;
+  const std::atomic<std::uint64_t>* posted_ = nullptr;
+  std::uint64_t seen_posted_ = 0;
+  std::vector<Timer> timers_;
+  std::deque<Held> held_;
+  SimTime last_release_ = 0;
+  WorkerStats stats_;
+  std::vector<std::uint64_t> messages_by_kind_;
+};
+
+/// Sums the per-worker figures of an engine into a RuntimeResult (result left empty).
+RuntimeResult collect(const std::string& engine, const RuntimeConfig& config, double elapsed_seconds,
+                      const std::vector<WorkerStats>& workers, const std::vector<std::uint64_t>& messages_by_kind);
+
+}  // namespace dlbkit::runtime_detail

@@ -1,0 +1,131 @@
+// The MPI engine through `mpirun -np P dlbkit run --engine mpi`: exact optima for every
+// strategy on 2 and 4 ranks, termination with held messages, bad input. Each run has a
+// time limit (timeout 120 s), so a hang fails the test instead of stalling the suite.
+#ifdef DLBKIT_MPIEXEC
+
+#include "command.hpp"
+
+#include <dlbkit/apps/tardiness.hpp>
+#include <dlbkit/apps/uts.hpp>
+#include <dlbkit/strategies/builtin.hpp>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+#include <tuple>
+#include <string>
+
+namespace {
+
+using dlbkit::test::Outcome;
+
+Outcome mpirun(int ranks, const std::string& args) {
+  return dlbkit::test::run_shell("OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 timeout 120 " DLBKIT_MPIEXEC
+                                 " --oversubscribe -np " + std::to_string(ranks) + " " DLBKIT_CLI " run --engine mpi " +
+                                 args);
+}
+
+std::int64_t optimum_of(int n, std::uint64_t seed) {
+  dlbkit::Rng rng(seed);
+  return dlbkit::solve_tardiness(dlbkit::generate_tardiness_instance(n, rng)).tardiness;
+}
+
+std::string params_for(const std::string& strategy) {
+  return strategy == "rid" ? " -p retry_on_update=true" : "";
+}
+
+int count_of(const std::string& text, const std::string& what) {
+  int n = 0;
+  for (std::size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+  return n;
+}
+
+}  // namespace
+
+TEST(MpiEngine, EveryStrategyFindsTheOptimumOn2And4Ranks) {
+  const std::int64_t optimum = optimum_of(9, 3);
+  for (int ranks : {2, 4}) {
+    const std::string topology = ranks == 2 ? "hypercube:1" : "hypercube:2";
+    const dlbkit::Topology t = dlbkit::parse_topology(topology);
+    for (const auto& info : dlbkit::builtin_strategies().all()) {  // every strategy of the registry
+      const std::string& strategy = info.name;
+      if (info.check_topology) info.check_topology(t);  // hypercubes suit every strategy
+      SCOPED_TRACE(strategy + " on " + std::to_string(ranks) + " ranks");
+      const Outcome o = mpirun(ranks, "--app bnb --app-param n=9 --app-param instance_seed=3 --app-param m=5 --json "
+                                      "--topology " + topology + " --strategy " + strategy + params_for(strategy));
+      ASSERT_EQ(o.status, 0) << o.err;
+      const auto j = nlohmann::json::parse(o.out);
+      EXPECT_EQ(j["result"]["optimum"], optimum);
+      EXPECT_TRUE(j["same_result"].get<bool>());
+      EXPECT_EQ(j["workers"].size(), static_cast<std::size_t>(ranks));
+      EXPECT_EQ(j["inputs"]["engine"], "mpi");
+    }
+  }
+}
+
+// Safra's detection with transfers in flight: each rank holds every received envelope up
+// to 500 us while it may already be passive and pass the token on.
+TEST(MpiEngine, TerminatesExactlyWithDelayedMessages) {
+  const std::int64_t optimum = optimum_of(9, 5);
+  for (const std::string strategy : {"work_stealing", "sid", "gm"}) {
+    SCOPED_TRACE(strategy);
+    const Outcome o = mpirun(4, "--app bnb --app-param n=9 --app-param instance_seed=5 --app-param m=4 --json "
+                                "--max-delay 500us --check-tasks 1 --strategy " + strategy);
+    ASSERT_EQ(o.status, 0) << o.err;
+    const auto j = nlohmann::json::parse(o.out);
+    EXPECT_EQ(j["result"]["optimum"], optimum);
+    EXPECT_TRUE(j["same_result"].get<bool>());
+    EXPECT_GT(j["tasks_moved"].get<std::uint64_t>(), 0u);
+  }
+  const Outcome busy = mpirun(2, "--app busy --app-param granularity=20 --app-param total_load=4000 --json "
+                                 "--max-delay 300us --strategy work_stealing");
+  ASSERT_EQ(busy.status, 0) << busy.err;
+  const auto j = nlohmann::json::parse(busy.out);
+  EXPECT_EQ(j["result"]["tasks"], 40);
+  EXPECT_TRUE(j["same_result"].get<bool>());
+}
+
+TEST(MpiEngine, UtsCountsAsPublished) {
+  const std::vector<std::tuple<int, std::string, std::string>> runs = {
+      {2, "T1", "work_stealing"}, {2, "T1", "rid"}, {2, "T1", "sid"}, {2, "T1", "gm"},           {2, "T1", "hbm"},
+      {2, "T1", "dem"},           {2, "T1", "none"}, {4, "T3", "work_stealing"}, {4, "T3", "sid"}};
+  for (const auto& [ranks, tree, strategy] : runs) {
+    SCOPED_TRACE(strategy + " " + tree + " on " + std::to_string(ranks) + " ranks");
+    const dlbkit::uts::PublishedTree* published = nullptr;
+    for (const auto& t : dlbkit::uts::published_trees())
+      if (t.name == tree) published = &t;
+    ASSERT_NE(published, nullptr);
+    const Outcome o = mpirun(ranks, "--app uts --app-param tree=" + tree + " --json --no-sequential --strategy " +
+                                        strategy + params_for(strategy));
+    ASSERT_EQ(o.status, 0) << o.err;
+    const auto j = nlohmann::json::parse(o.out);
+    EXPECT_EQ(j["result"]["nodes"], published->nodes);
+    EXPECT_EQ(j["result"]["leaves"], published->leaves);
+    EXPECT_EQ(j["result"]["max_depth"], published->max_depth);
+    if (strategy != "none") {
+      EXPECT_GT(j["tasks_moved"].get<std::uint64_t>(), 0u);
+    }
+  }
+}
+
+TEST(MpiEngine, BadInputGivesOneErrorFromRankZeroAndEveryRankExits) {
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"--app bnb --topology ring:4", "has 4 nodes but 2 MPI ranks run"},
+      {"--app bnb --topology complete:3", "has 3 nodes but 2 MPI ranks run"},
+      {"--app nope", "unknown app 'nope'"},
+      {"--app uts --app-param tree=T9", "T9"},
+      {"--app bnb --strategy nope", "unknown strategy 'nope'"},
+      {"--app bnb --strategy hbm --topology complete:3 --no-sequential", "strategy hbm needs 2^d nodes"},
+  };
+  for (const auto& [args, message] : cases) {
+    SCOPED_TRACE(args);
+    const Outcome o = mpirun(args.find("complete:3 --no") != std::string::npos ? 3 : 2, args);
+    EXPECT_EQ(o.status, 2) << o.err;  // not 124: no rank hung
+    EXPECT_EQ(count_of(o.err, "dlbkit: error:"), 1) << o.err;
+    EXPECT_NE(o.err.find(message), std::string::npos) << o.err;
+    EXPECT_EQ(count_of(o.err, "MPI_ABORT"), 0) << o.err;
+    EXPECT_EQ(count_of(o.err, "Segmentation"), 0) << o.err;
+    EXPECT_TRUE(o.out.empty()) << o.out;
+  }
+}
+
+#endif  // DLBKIT_MPIEXEC

@@ -1,0 +1,80 @@
+#pragma once
+// Test support: an unbalanced tree to count (a binomial tree as in UTS, on a cheap hash),
+// its count by plain recursion, and a task that takes a while and polls.
+
+#include <dlbkit/runtime/application.hpp>
+
+namespace dlbkit::test {
+
+struct TreeNode {
+  std::uint64_t id;
+  std::uint32_t depth;
+};
+struct TreeCount {
+  std::uint64_t nodes, leaves, id_sum;
+};
+
+inline std::uint64_t mix(std::uint64_t z) {
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+  return z ^ (z >> 31);
+}
+
+class TreeApp final : public Application<TreeNode, TreeCount> {
+public:
+  /// `root_children` under the root, then 4 children with probability q_per_10000.
+  TreeApp(int root_children, int q_per_10000, int spin = 0)
+      : root_children_(root_children), q_(q_per_10000), spin_(spin) {}
+
+  int children(const TreeNode& n) const {
+    if (n.depth == 0) return root_children_;
+    return static_cast<int>(mix(n.id) % 10000) < q_ ? 4 : 0;
+  }
+  static TreeNode child(const TreeNode& n, int c) { return {mix(n.id * 31 + static_cast<std::uint64_t>(c)), n.depth + 1}; }
+
+  std::vector<TreeNode> roots(NodeId worker, std::size_t) const override {
+    if (worker == 0) return {TreeNode{1, 0}};
+    return {};
+  }
+  void execute(const TreeNode& n, TaskContext<TreeNode, TreeCount>& ctx) override {
+    for (int i = 0; i < spin_; ++i) {  // a longer task that polls
+      spun_ = mix(spun_ + static_cast<std::uint64_t>(i));
+      if (i % 64 == 0) ctx.poll();
+    }
+    TreeCount& r = ctx.result();
+    ++r.nodes;
+    r.id_sum += n.id;
+    const int k = children(n);
+    if (k == 0) ++r.leaves;
+    for (int c = 0; c < k; ++c) ctx.spawn(child(n, c));
+  }
+  void combine(TreeCount& a, const TreeCount& b) const override {
+    a.nodes += b.nodes;
+    a.leaves += b.leaves;
+    a.id_sum += b.id_sum;
+  }
+  nlohmann::json report(const TreeCount& c) const override {
+    return {{"nodes", c.nodes}, {"leaves", c.leaves}, {"id_sum", c.id_sum}};
+  }
+
+  /// The count by recursion, independent of every engine.
+  TreeCount expected() const {
+    TreeCount c{};
+    count(TreeNode{1, 0}, c);
+    return c;
+  }
+
+private:
+  void count(const TreeNode& n, TreeCount& c) const {
+    ++c.nodes;
+    c.id_sum += n.id;
+    const int k = children(n);
+    if (k == 0) ++c.leaves;
+    for (int i = 0; i < k; ++i) count(child(n, i), c);
+  }
+
+  int root_children_, q_, spin_;
+  inline static thread_local std::uint64_t spun_ = 0;
+};
+
+}  // namespace dlbkit::test

@@ -1,0 +1,52 @@
+// UTS through the threads engine: the published counts of the standard trees, whatever the
+// strategy or the worker count.
+#include <dlbkit/apps/runtime_apps.hpp>
+#include <dlbkit/apps/uts.hpp>
+#include <dlbkit/runtime/engine.hpp>
+#include <dlbkit/strategies/builtin.hpp>
+
+#include <gtest/gtest.h>
+
+using namespace dlbkit;
+
+namespace {
+
+nlohmann::json published(const std::string& name) {
+  for (const auto& t : uts::published_trees())
+    if (t.name == name) return {{"nodes", t.nodes}, {"leaves", t.leaves}, {"max_depth", t.max_depth}};
+  return {};
+}
+
+RuntimeResult run(AnyApplication& app, const std::string& topology, const std::string& strategy) {
+  const Topology t = parse_topology(topology);
+  std::map<std::string, std::string> p;
+  if (strategy == "rid") p = {{"retry_on_update", "true"}};
+  return run_threads(app, {.topology = &t, .strategy = builtin_strategies().configure(strategy, p)});
+}
+
+}  // namespace
+
+TEST(UtsRuntime, T1CountsAsPublishedForEveryStrategy) {
+  auto app = builtin_apps().configure("uts", {{"tree", "T1"}}).create();
+  const auto expected = published("T1");
+  ASSERT_EQ(expected["nodes"], 4130071u);
+  for (const auto& info : builtin_strategies().all()) {
+    SCOPED_TRACE(info.name);
+    const RuntimeResult r = run(*app, "hypercube:1", info.name);
+    EXPECT_EQ(app->report_bytes(r.result.data()), expected);
+  }
+}
+
+TEST(UtsRuntime, T3CountsAsPublishedOnFourWorkers) {
+  auto app = builtin_apps().configure("uts", {{"tree", "T3"}}).create();
+  for (const std::string strategy : {"work_stealing", "sid"}) {
+    SCOPED_TRACE(strategy);
+    const RuntimeResult r = run(*app, "hypercube:2", strategy);
+    EXPECT_EQ(app->report_bytes(r.result.data()), published("T3"));
+    EXPECT_GT(r.tasks_moved(), 0u);
+  }
+}
+
+TEST(UtsRuntime, UnknownTreeIsRefused) {
+  EXPECT_THROW(builtin_apps().configure("uts", {{"tree", "T9"}}), InputError);
+}

@@ -1,0 +1,156 @@
+// work_stealing: the protocol on a scripted node, and conservation in the simulator.
+#include "../sim/conservation.hpp"
+#include "fake_context.hpp"
+
+#include <dlbkit/apps/workloads.hpp>
+#include <dlbkit/sim/simulator.hpp>
+#include <dlbkit/strategies/builtin.hpp>
+
+#include <gtest/gtest.h>
+#include <set>
+
+using namespace dlbkit;
+using dlbkit::test::FakeContext;
+
+namespace {
+
+constexpr std::uint16_t kRequest = 0, kRefused = 1;
+
+std::unique_ptr<Strategy> make(std::map<std::string, std::string> p = {}) {
+  return builtin_strategies().configure("work_stealing", p).create();
+}
+
+}  // namespace
+
+TEST(WorkStealing, MessageKindsAreTheOnesThisTestAssumes) {
+  const auto& info = builtin_strategies().find("work_stealing");
+  EXPECT_EQ(info.message_kinds, (std::vector<std::string>{"steal_request", "steal_refused"}));
+}
+
+TEST(WorkStealing, AnIdleNodeAsksOneRandomOtherNode) {
+  const Topology t = parse_topology("ring:8");
+  std::set<NodeId> victims;
+  for (int trial = 0; trial < 200; ++trial) {
+    FakeContext ctx(t, 3, 0);
+    ctx.rng() = Rng(static_cast<std::uint64_t>(trial));
+    auto s = make();
+    s->on_start(ctx);
+    ASSERT_EQ(ctx.sent.size(), 1u);  // one request outstanding
+    EXPECT_EQ(ctx.sent[0].message.kind, kRequest);
+    EXPECT_NE(ctx.sent[0].to, 3u);
+    victims.insert(ctx.sent[0].to);
+    s->on_idle(ctx);
+    EXPECT_EQ(ctx.sent.size(), 1u) << "a second request while one is outstanding";
+  }
+  EXPECT_EQ(victims.size(), 7u) << "every other node is a possible victim";
+}
+
+TEST(WorkStealing, NeighborsOptionKeepsVictimsAmongNeighbours) {
+  const Topology t = parse_topology("ring:8");
+  for (int trial = 0; trial < 100; ++trial) {
+    FakeContext ctx(t, 3, 0);
+    ctx.rng() = Rng(static_cast<std::uint64_t>(trial));
+    auto s = make({{"neighbors", "true"}});
+    s->on_start(ctx);
+    ASSERT_EQ(ctx.sent.size(), 1u);
+    EXPECT_TRUE(ctx.sent[0].to == 2 || ctx.sent[0].to == 4) << ctx.sent[0].to;
+  }
+}
+
+TEST(WorkStealing, VictimGivesHalfItsQueueOrRefuses) {
+  const Topology t = parse_topology("complete:4");
+  FakeContext rich(t, 0, 8);  // 7 queued, one executing
+  auto s = make();
+  s->on_start(rich);
+  EXPECT_TRUE(rich.sent.empty());
+  s->on_message(rich, 2, Message::make(kRequest, 0));
+  ASSERT_EQ(rich.migrations.size(), 1u);
+  EXPECT_EQ(rich.migrations[0].to, 2u);
+  EXPECT_EQ(rich.migrations[0].amount, 4);  // half of 7, rounded up
+  EXPECT_TRUE(rich.sent.empty());
+
+  FakeContext poor(t, 1, 1);  // only the executing task
+  auto p = make();
+  p->on_start(poor);
+  p->on_message(poor, 3, Message::make(kRequest, 0));
+  EXPECT_TRUE(poor.migrations.empty());
+  ASSERT_EQ(poor.sent.size(), 1u);
+  EXPECT_EQ(poor.sent[0].to, 3u);
+  EXPECT_EQ(poor.sent[0].message.kind, kRefused);
+}
+
+TEST(WorkStealing, RefusedThiefTriesAnotherVictimThenWaits) {
+  const Topology t = parse_topology("complete:3");  // two victims
+  FakeContext ctx(t, 0, 0);
+  auto s = make();
+  s->on_start(ctx);
+  ASSERT_EQ(ctx.sent.size(), 1u);
+  s->on_message(ctx, ctx.sent[0].to, Message::make(kRefused, 0));
+  EXPECT_EQ(ctx.sent.size(), 2u) << "after one refusal: ask the next victim at once";
+  s->on_message(ctx, ctx.sent[1].to, Message::make(kRefused, 0));
+  EXPECT_EQ(ctx.sent.size(), 2u) << "every victim refused: wait";
+  EXPECT_EQ(ctx.timers.size(), 1u);
+  s->on_timer(ctx, ctx.timers[0]);
+  EXPECT_EQ(ctx.sent.size(), 3u);
+  // Tasks arrive: the request is answered, no new one until the node is idle again.
+  s->on_tasks_arrived(ctx, ctx.sent[2].to, 3);
+  ctx.set_load(3);
+  s->on_load_change(ctx);
+  EXPECT_EQ(ctx.sent.size(), 3u);
+  ctx.set_load(0);
+  s->on_idle(ctx);
+  EXPECT_EQ(ctx.sent.size(), 4u);
+}
+
+// The simulator: every task executed once, whatever the topology, cost model and workload;
+// work spreads from a node that has it all.
+TEST(WorkStealing, ConservesTasksInTheSimulator) {
+  for (const std::string spec : {"hypercube:3", "ring:5", "torus:3x3", "complete:1", "mesh:2x3"}) {
+    const Topology t = parse_topology(spec);
+    for (const std::string neighbors : {"false", "true"}) {
+      for (const std::string cost : {"ideal", "ipsc2"}) {
+        for (int which = 0; which < 2; ++which) {
+          SCOPED_TRACE(spec + " neighbors=" + neighbors + " " + cost + " workload " + std::to_string(which));
+          std::unique_ptr<Workload> w;
+          if (which == 0) w = std::make_unique<test::DynamicWorkload>();
+          else w = builtin_workloads().configure("artificial", {{"granularity", "7"}, {"total_load", "2e5"}}).create();
+          test::ConservationObserver check;
+          SimulationConfig config{.topology = &t,
+                                  .strategy = builtin_strategies().configure("work_stealing", {{"neighbors", neighbors}}),
+                                  .workload = w.get(),
+                                  .cost = make_cost_model(cost),
+                                  .seed = 5,
+                                  .observers = {&check}};
+          const SimulationResult r = simulate(config);
+          check.expect_all_done();
+          EXPECT_EQ(r.tasks_completed, r.tasks_created);
+          if (t.size() > 1 && which == 0) {
+            EXPECT_GT(r.tasks_transferred, 0u);
+          }
+        }
+      }
+    }
+  }
+}
+
+TEST(WorkStealing, SpreadsOneNodesWorkInTheSimulator) {
+  // All tasks on node 0: the others steal and the makespan drops well below the serial time.
+  class OnOneNode final : public Workload {
+  public:
+    void initial_tasks(const Topology&, const CostModel&, Rng&, TaskSink& sink) override {
+      for (int i = 0; i < 400; ++i) sink.add(0, 10 * kMillisecond);
+    }
+  };
+  const Topology t = parse_topology("hypercube:3");
+  OnOneNode w;
+  SimulationConfig config{.topology = &t,
+                          .strategy = builtin_strategies().configure("work_stealing", {}),
+                          .workload = &w,
+                          .cost = make_cost_model("ipsc2"),
+                          .seed = 3};
+  const SimulationResult r = simulate(config);
+  EXPECT_EQ(r.tasks_completed, 400u);
+  EXPECT_GT(r.tasks_transferred, 300u);
+  EXPECT_LT(to_seconds(r.makespan), 0.8) << "serial: 4 s; on 8 nodes 0.5 s at best";
+  for (const NodeStats& n : r.nodes) EXPECT_GT(n.tasks_executed, 20u);
+}
