@@ -3,6 +3,8 @@
 // digests against an independent SHA-1 (Python's hashlib), the per-node functions against
 // the whole-tree count, the truncation rule, custom trees, bad input and the CLI.
 
+#include "../support/temp_path.hpp"
+
 #include <dlbkit/apps/uts.hpp>
 #include <dlbkit/error.hpp>
 
@@ -16,7 +18,6 @@
 #include <sstream>
 #include <string>
 #include <sys/wait.h>
-#include <unistd.h>
 #include <vector>
 
 #ifndef DLBKIT_CLI
@@ -199,7 +200,7 @@ struct Output {
 };
 
 Output run_cli(const std::vector<std::string>& args) {
-  const auto err_path = std::filesystem::temp_directory_path() / ("dlbkit_uts_cli_" + std::to_string(::getpid()));
+  const auto err_path = dlbkit::testing::temp_path("uts_cli");
   const auto quote = [](const std::string& s) {
     std::string q = "'";
     for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);

@@ -1,5 +1,6 @@
 // The threads engine: exact results for every strategy and worker count, termination with
 // messages held in flight, the task stack, and bad input.
+#include "networks.hpp"
 #include "tree_app.hpp"
 
 #include <dlbkit/apps/runtime_apps.hpp>
@@ -26,17 +27,6 @@ std::vector<std::string> all_strategies() {
   std::vector<std::string> names;
   for (const auto& info : builtin_strategies().all()) names.push_back(info.name);
   return names;
-}
-
-bool accepts(const std::string& strategy, const Topology& t) {
-  const auto& info = builtin_strategies().find(strategy);
-  if (!info.check_topology) return true;
-  try {
-    info.check_topology(t);
-    return true;
-  } catch (const InputError&) {
-    return false;
-  }
 }
 
 RuntimeResult run(AnyApplication& app, const Topology& t, const std::string& strategy, SimTime max_delay = 0,
@@ -104,7 +94,7 @@ TEST(ThreadsEngine, EveryStrategyCountsTheTreeExactly) {
   for (const std::string spec : {"complete:1", "hypercube:1", "ring:3", "hypercube:2", "torus:3x3"}) {
     const Topology t = parse_topology(spec);
     for (const std::string& strategy : all_strategies()) {
-      if (!accepts(strategy, t)) continue;
+      if (!test::accepts(strategy, t)) continue;
       SCOPED_TRACE(strategy + " on " + spec);
       const RuntimeResult r = run(app, t, strategy);
       EXPECT_EQ(app.report_bytes(r.result.data()), expected);
@@ -189,7 +179,7 @@ TEST(ThreadsEngine, RefusesBadConfigurations) {
   EXPECT_THROW(run_threads(app, RuntimeConfig{.strategy = builtin_strategies().configure("none", {})}), InputError);
   const Topology ring = parse_topology("ring:5");
   for (const auto& info : builtin_strategies().all()) {
-    if (!info.check_topology || accepts(info.name, ring)) continue;
+    if (!info.check_topology || test::accepts(info.name, ring)) continue;
     EXPECT_THROW(run(app, ring, info.name), InputError) << info.name;
   }
   const Topology t = parse_topology("hypercube:1");

@@ -1,5 +1,7 @@
 // UTS through the threads engine: the published counts of the standard trees, whatever the
 // strategy or the worker count.
+#include "networks.hpp"
+
 #include <dlbkit/apps/runtime_apps.hpp>
 #include <dlbkit/apps/uts.hpp>
 #include <dlbkit/runtime/engine.hpp>
@@ -32,7 +34,9 @@ TEST(UtsRuntime, T1CountsAsPublishedForEveryStrategy) {
   ASSERT_EQ(expected["nodes"], 4130071u);
   for (const auto& info : builtin_strategies().all()) {
     SCOPED_TRACE(info.name);
-    const RuntimeResult r = run(*app, "hypercube:1", info.name);
+    const auto network = test::network_for(info.name, {"hypercube:1", "ring:3", "bisectional:3"});
+    ASSERT_TRUE(network) << "no network of 2 to 4 nodes for " << info.name;
+    const RuntimeResult r = run(*app, *network, info.name);
     EXPECT_EQ(app->report_bytes(r.result.data()), expected);
   }
 }
