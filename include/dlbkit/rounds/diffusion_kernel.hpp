@@ -39,6 +39,7 @@ private:
   enum class Stencil { general, hypercube, torus2d };
   DiffusionMatrix m_;
   Stencil stencil_ = Stencil::general;
+  bool stream_ = false;
 };
 
 }  // namespace dlbkit
