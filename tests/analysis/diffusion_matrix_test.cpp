@@ -17,7 +17,7 @@ namespace dlbkit {
 namespace {
 
 std::string write_file(const std::string& name, const std::string& text) {
-  const auto path = dlbkit::testing::temp_path("analysis_" + name);
+  const auto path = dlbkit::test::temp_path("analysis_" + name);
   std::ofstream(path) << text;
   return path.string();
 }

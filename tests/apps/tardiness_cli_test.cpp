@@ -1,7 +1,7 @@
 // End-to-end tests of `dlbkit tardiness`: the built binary (DLBKIT_CLI) must report what
 // the library computes, and reject bad input with exit status 2 and one stderr line.
 
-#include "../support/temp_path.hpp"
+#include "../support/command.hpp"
 
 #include <dlbkit/apps/tardiness.hpp>
 
@@ -9,13 +9,8 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
-#include <cstdio>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <string>
-#include <sys/wait.h>
-#include <unistd.h>
 #include <vector>
 
 #ifndef DLBKIT_CLI
@@ -26,44 +21,18 @@ using namespace dlbkit;
 
 namespace {
 
-struct Output {
-  int status = -1;
-  std::string out, err;
-};
+using Output = dlbkit::test::Outcome;
 
-std::string quote(const std::string& s) {
-  std::string q = "'";
-  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return q + "'";
-}
-
-Output run(const std::vector<std::string>& args) {
-  const auto err_path = dlbkit::testing::temp_path("tardiness_cli");
-  std::string command = quote(DLBKIT_CLI) + " tardiness";
-  for (const std::string& a : args) command += " " + quote(a);
-  command += " 2>" + quote(err_path.string()) + " </dev/null";
-  Output o;
-  FILE* pipe = popen(command.c_str(), "r");
-  if (pipe == nullptr) {
-    ADD_FAILURE() << "popen failed: " << command;
-    return o;
-  }
-  char buffer[4096];
-  for (std::size_t n; (n = fread(buffer, 1, sizeof buffer, pipe)) > 0;) o.out.append(buffer, n);
-  const int raw = pclose(pipe);
-  o.status = raw != -1 && WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
-  std::ifstream err(err_path);
-  std::ostringstream text;
-  text << err.rdbuf();
-  o.err = text.str();
-  std::filesystem::remove(err_path);
-  return o;
+// `dlbkit tardiness args...`
+Output run(std::vector<std::string> args) {
+  args.insert(args.begin(), "tardiness");
+  return dlbkit::test::run_cli(args);
 }
 
 }  // namespace
 
 TEST(TardinessCli, ReportsWhatTheLibraryComputes) {
-  const auto path = dlbkit::testing::temp_path("tardiness_cli.txt");
+  const auto path = dlbkit::test::temp_path("tardiness_cli.txt");
   const Output o = run({"--generate", "8", "--seed", "3", "--threshold", "300", "--task-dimension", "5", "--json", "--write",
                         path.string()});
   ASSERT_EQ(o.status, 0) << o.err;
@@ -87,7 +56,7 @@ TEST(TardinessCli, ReportsWhatTheLibraryComputes) {
 }
 
 TEST(TardinessCli, ReadsAnInstanceFileAndPrintsATable) {
-  const auto path = dlbkit::testing::temp_path("tardiness_in.txt");
+  const auto path = dlbkit::test::temp_path("tardiness_in.txt");
   save_tardiness_instance(path.string(), TardinessInstance{.processing = {4, 7, 2, 9, 5, 3}, .due = {6, 12, 3, 30, 10, 8}});
   const Output o = run({"--instance", path.string(), "--threshold", "inf"});
   std::filesystem::remove(path);

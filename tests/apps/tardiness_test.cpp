@@ -258,7 +258,7 @@ TEST(TardinessFile, RoundTrip) {
     write_tardiness_instance(text, jobs);
     EXPECT_EQ(read_tardiness_instance(text, "mem"), jobs);
   }
-  const auto path = dlbkit::testing::temp_path("tardiness.txt");
+  const auto path = dlbkit::test::temp_path("tardiness.txt");
   save_tardiness_instance(path.string(), example());
   EXPECT_EQ(load_tardiness_instance(path.string()), example());
   std::filesystem::remove(path);

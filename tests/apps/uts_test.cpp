@@ -3,7 +3,7 @@
 // digests against an independent SHA-1 (Python's hashlib), the per-node functions against
 // the whole-tree count, the truncation rule, custom trees, bad input and the CLI.
 
-#include "../support/temp_path.hpp"
+#include "../support/command.hpp"
 
 #include <dlbkit/apps/uts.hpp>
 #include <dlbkit/error.hpp>
@@ -12,12 +12,8 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
-#include <cstdio>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <string>
-#include <sys/wait.h>
 #include <vector>
 
 #ifndef DLBKIT_CLI
@@ -194,37 +190,12 @@ TEST(Uts, BadInputNamesTheValue) {
 
 namespace {
 
-struct Output {
-  int status = -1;
-  std::string out, err;
-};
+using Output = dlbkit::test::Outcome;
 
-Output run_cli(const std::vector<std::string>& args) {
-  const auto err_path = dlbkit::testing::temp_path("uts_cli");
-  const auto quote = [](const std::string& s) {
-    std::string q = "'";
-    for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-    return q + "'";
-  };
-  std::string command = quote(DLBKIT_CLI) + " uts";
-  for (const std::string& a : args) command += " " + quote(a);
-  command += " 2>" + quote(err_path.string()) + " </dev/null";
-  Output o;
-  FILE* pipe = popen(command.c_str(), "r");
-  if (pipe == nullptr) {
-    ADD_FAILURE() << "popen failed: " << command;
-    return o;
-  }
-  char buffer[4096];
-  for (std::size_t n; (n = fread(buffer, 1, sizeof buffer, pipe)) > 0;) o.out.append(buffer, n);
-  const int raw = pclose(pipe);
-  o.status = raw != -1 && WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
-  std::ifstream err(err_path);
-  std::ostringstream text;
-  text << err.rdbuf();
-  o.err = text.str();
-  std::filesystem::remove(err_path);
-  return o;
+// `dlbkit uts args...`
+Output run_cli(std::vector<std::string> args) {
+  args.insert(args.begin(), "uts");
+  return dlbkit::test::run_cli(args);
 }
 
 }  // namespace

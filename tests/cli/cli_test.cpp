@@ -3,7 +3,7 @@
 // Bad input must give exit status 2, nothing on stdout and exactly one stderr line
 // "dlbkit: error: ..." that names the bad value.
 
-#include "../support/temp_path.hpp"
+#include "../support/command.hpp"
 
 #include <gtest/gtest.h>
 
@@ -11,16 +11,12 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <initializer_list>
 #include <regex>
 #include <sstream>
 #include <string>
-#include <sys/wait.h>
-#include <unistd.h>
 #include <vector>
 
 #ifndef DLBKIT_CLI
@@ -34,54 +30,10 @@ namespace {
 
 using nlohmann::json;
 
-struct Output {
-  int status = -1;  ///< exit status, or -1 when the process did not exit normally
-  std::string out;
-  std::string err;
-};
+using Output = dlbkit::test::Outcome;
+using dlbkit::test::shell_quote;
 
-std::string shell_quote(const std::string& s) {
-  std::string q = "'";
-  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return q + "'";
-}
-
-std::string read_file(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-/// Runs `dlbkit args...`, stdout through popen, stderr into a temporary file.
-Output run(const std::vector<std::string>& args) {
-  char err_name[] = "/tmp/dlbkit_cli_test_XXXXXX";
-  const int fd = mkstemp(err_name);
-  if (fd < 0) {
-    ADD_FAILURE() << "mkstemp failed";
-    return {};
-  }
-  close(fd);
-  std::string command = shell_quote(DLBKIT_CLI);
-  for (const std::string& a : args) command += " " + shell_quote(a);
-  command += " 2>" + shell_quote(err_name) + " </dev/null";
-
-  Output o;
-  FILE* pipe = popen(command.c_str(), "r");
-  if (pipe == nullptr) {
-    ADD_FAILURE() << "popen failed: " << command;
-    std::filesystem::remove(err_name);
-    return o;
-  }
-  char buffer[4096];
-  std::size_t n;
-  while ((n = fread(buffer, 1, sizeof buffer, pipe)) > 0) o.out.append(buffer, n);
-  const int raw = pclose(pipe);
-  o.status = raw != -1 && WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
-  o.err = read_file(err_name);
-  std::filesystem::remove(err_name);
-  return o;
-}
+Output run(const std::vector<std::string>& args) { return dlbkit::test::run_cli(args); }
 
 std::vector<std::string> lines_of(const std::string& text) {
   std::vector<std::string> lines;
@@ -433,7 +385,7 @@ TEST(CliSimulate, PerNodeTimesAddUpToTheMakespan) {
 // ---------------------------------------------------------------------------------- demo
 
 TEST(CliDemo, PrintsThePapersValuesBesideOurs) {
-  const std::string out_dir = dlbkit::testing::temp_path("cli-demo").string();
+  const std::string out_dir = dlbkit::test::temp_path("cli-demo").string();
   std::filesystem::remove_all(out_dir);
   const Output o = run({"demo", "--runs", "2", "--out", out_dir});
   ASSERT_EQ(o.status, 0) << o.err;

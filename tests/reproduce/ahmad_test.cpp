@@ -1,41 +1,29 @@
 // AG91 reproductions at tiny sizes, and `dlbkit spheres` run as a user would.
-#include "../support/temp_path.hpp"
+#include "../support/command.hpp"
 
 #include <dlbkit/reproduce/ahmad.hpp>
 
-#include <array>
-#include <cstdio>
 #include <filesystem>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
-#include <sys/wait.h>
 
 using namespace dlbkit;
 
 namespace {
 
-struct Outcome {
-  int status = -1;
-  std::string out;  // stdout and stderr
-};
+using dlbkit::test::Outcome;
 
+// `dlbkit args`, stdout and stderr together in `out`.
 Outcome run_cli(const std::string& args) {
-  const std::string command = std::string(DLBKIT_CLI) + " " + args + " 2>&1";
-  Outcome o;
-  FILE* pipe = popen(command.c_str(), "r");
-  if (!pipe) return o;
-  std::array<char, 4096> buffer{};
-  std::size_t n = 0;
-  while ((n = fread(buffer.data(), 1, buffer.size(), pipe)) > 0) o.out.append(buffer.data(), n);
-  const int status = pclose(pipe);
-  o.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  Outcome o = dlbkit::test::run_shell(std::string(DLBKIT_CLI) + " " + args);
+  o.out += o.err;
   return o;
 }
 
 }  // namespace
 
 TEST(AhmadReproductions, Table2PrintsThePapersRowsBesideOurs) {
-  const auto dir = dlbkit::testing::temp_path("ahmad-table2").string();
+  const auto dir = dlbkit::test::temp_path("ahmad-table2").string();
   const ReproductionReport r = builtin_reproductions().find("ahmad-table2").run({.out_dir = dir, .runs = 1, .jobs = 1});
   const auto& rows = r.data.at("rows");
   ASSERT_EQ(rows.size(), 9u);

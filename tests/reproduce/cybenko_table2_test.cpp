@@ -12,7 +12,7 @@
 using namespace dlbkit;
 
 TEST(CybenkoTable2, MeasuredVariancesBesideTableII) {
-  const auto dir = dlbkit::testing::temp_path("cybenko-table2").string();
+  const auto dir = dlbkit::test::temp_path("cybenko-table2").string();
   std::filesystem::remove_all(dir);
   const ReproductionInfo info = cybenko_table2_reproduction();
   EXPECT_EQ(info.name, "cybenko-table2");

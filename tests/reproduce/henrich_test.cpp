@@ -14,7 +14,7 @@ using namespace dlbkit;
 namespace {
 
 ReproductionOptions options(const std::string& name, int runs = 1) {
-  const auto dir = dlbkit::testing::temp_path(name);
+  const auto dir = dlbkit::test::temp_path(name);
   std::filesystem::remove_all(dir);
   return {.out_dir = dir.string(), .runs = runs, .jobs = 2};
 }

@@ -16,7 +16,7 @@ using namespace dlbkit;
 namespace {
 
 std::string temp_dir(const std::string& name) {
-  const auto dir = dlbkit::testing::temp_path(name);
+  const auto dir = dlbkit::test::temp_path(name);
   std::filesystem::remove_all(dir);
   return dir.string();
 }

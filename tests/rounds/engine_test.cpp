@@ -159,7 +159,7 @@ TEST(InitialLoad, SpikeUniformAndFile) {
   const auto k = integer_initial_load("uniform:3", 1000, 5);
   EXPECT_EQ(std::set<std::int64_t>(k.begin(), k.end()), (std::set<std::int64_t>{0, 1, 2, 3}));
 
-  const auto path = dlbkit::testing::temp_path("rounds_load.txt").string();
+  const auto path = dlbkit::test::temp_path("rounds_load.txt").string();
   std::ofstream(path) << "# loads\n1.5\n\n2   # second\n3\n";
   EXPECT_EQ(continuous_initial_load("file:" + path, 3, 1), (std::vector<double>{1.5, 2, 3}));
   EXPECT_THROW(integer_initial_load("file:" + path, 3, 1), InputError);  // 1.5 is not whole

@@ -1,30 +1,20 @@
 // dlbkit rounds --algorithm lm | nna, run as a user would.
 
+#include "../support/command.hpp"
+
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include <array>
-#include <cstdio>
 #include <string>
-#include <sys/wait.h>
 
 namespace {
 
-struct Outcome {
-  int status = -1;
-  std::string out;
-};
+using dlbkit::test::Outcome;
 
+// `dlbkit args`, stdout and stderr together in `out`.
 Outcome run(const std::string& args) {
-  const std::string command = std::string(DLBKIT_CLI) + " " + args + " 2>&1";
-  Outcome o;
-  FILE* pipe = popen(command.c_str(), "r");
-  if (!pipe) return o;
-  std::array<char, 4096> buffer{};
-  std::size_t n = 0;
-  while ((n = fread(buffer.data(), 1, buffer.size(), pipe)) > 0) o.out.append(buffer.data(), n);
-  const int status = pclose(pipe);
-  o.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  Outcome o = dlbkit::test::run_shell(std::string(DLBKIT_CLI) + " " + args);
+  o.out += o.err;
   return o;
 }
 

@@ -3,7 +3,7 @@
 // time limit (timeout 120 s), so a hang fails the test instead of stalling the suite.
 #ifdef DLBKIT_MPIEXEC
 
-#include "command.hpp"
+#include "../support/command.hpp"
 #include "networks.hpp"
 
 #include <dlbkit/apps/tardiness.hpp>

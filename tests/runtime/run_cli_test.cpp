@@ -1,5 +1,5 @@
 // `dlbkit run` on the threads engine, end to end: the report, the JSON document and bad input.
-#include "command.hpp"
+#include "../support/command.hpp"
 
 #include <dlbkit/apps/tardiness.hpp>
 

@@ -7,10 +7,10 @@
 
 #include <unistd.h>
 
-namespace dlbkit::testing {
+namespace dlbkit::test {
 
 inline std::filesystem::path temp_path(const std::string& name) {
   return std::filesystem::temp_directory_path() / ("dlbkit-test-" + std::to_string(::getpid()) + "-" + name);
 }
 
-}  // namespace dlbkit::testing
+}  // namespace dlbkit::test
