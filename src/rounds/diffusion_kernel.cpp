@@ -78,17 +78,10 @@ DLBKIT_SIMD_CLONES void torus_row_interior(const double* here, const double* up,
 // writing `out` then costs no read of its old contents, as in a large memcpy.
 [[gnu::target("avx2")]] void torus_row_interior_stream(const double* here, const double* up, const double* down,
                                                        double* out, NodeId from, NodeId to, double a) {
+  // The unaligned head and the tail go through the ordinary loop.
   NodeId x = from;
-  const auto scalar = [&](NodeId i) {
-    const double wv = here[i];
-    double s = 0;
-    s += a * (here[i + 1] - wv);
-    s += a * (here[i - 1] - wv);
-    s += a * (up[i] - wv);
-    s += a * (down[i] - wv);
-    out[i] = wv + s;
-  };
-  for (; x < to && reinterpret_cast<std::uintptr_t>(out + x) % 32 != 0; ++x) scalar(x);
+  while (x < to && reinterpret_cast<std::uintptr_t>(out + x) % 32 != 0) ++x;
+  torus_row_interior(here, up, down, out, from, x, a);
   const __m256d alpha = _mm256_set1_pd(a);
   for (; x + 4 <= to; x += 4) {
     const __m256d wv = _mm256_loadu_pd(here + x);
@@ -99,7 +92,7 @@ DLBKIT_SIMD_CLONES void torus_row_interior(const double* here, const double* up,
     s = _mm256_add_pd(s, _mm256_mul_pd(alpha, _mm256_sub_pd(_mm256_loadu_pd(down + x), wv)));
     _mm256_stream_pd(out + x, _mm256_add_pd(wv, s));
   }
-  for (; x < to; ++x) scalar(x);
+  torus_row_interior(here, up, down, out, x, to, a);
 }
 #endif
 

@@ -4,7 +4,7 @@
 #ifdef DLBKIT_MPIEXEC
 
 #include "../support/command.hpp"
-#include "networks.hpp"
+#include "../support/networks.hpp"
 
 #include <dlbkit/apps/tardiness.hpp>
 #include <dlbkit/apps/uts.hpp>

@@ -1,6 +1,6 @@
 // The threads engine: exact results for every strategy and worker count, termination with
 // messages held in flight, the task stack, and bad input.
-#include "networks.hpp"
+#include "../support/networks.hpp"
 #include "tree_app.hpp"
 
 #include <dlbkit/apps/runtime_apps.hpp>

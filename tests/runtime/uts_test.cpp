@@ -1,6 +1,6 @@
 // UTS through the threads engine: the published counts of the standard trees, whatever the
 // strategy or the worker count.
-#include "networks.hpp"
+#include "../support/networks.hpp"
 
 #include <dlbkit/apps/runtime_apps.hpp>
 #include <dlbkit/apps/uts.hpp>

@@ -1,6 +1,7 @@
 // Every WLR93 strategy on every topology family it accepts, under each cost model: every
 // task is executed exactly once, the same inputs give the same run, and a topology a
 // strategy cannot use is refused with an error that says why.
+#include "../support/networks.hpp"
 #include "../sim/conservation.hpp"
 
 #include <dlbkit/apps/workloads.hpp>
@@ -29,17 +30,6 @@ const std::vector<std::pair<std::string, std::map<std::string, std::string>>> kC
 
 const std::vector<std::string> kStrategies = {"sid", "gm", "hbm", "dem"};
 
-bool accepts(const std::string& strategy, const Topology& t) {
-  const auto& info = builtin_strategies().find(strategy);
-  if (!info.check_topology) return true;
-  try {
-    info.check_topology(t);
-    return true;
-  } catch (const InputError&) {
-    return false;
-  }
-}
-
 std::unique_ptr<Workload> workload(int which) {
   if (which == 0) return std::make_unique<test::DynamicWorkload>();
   return builtin_workloads().configure("artificial", {{"granularity", which == 1 ? "3" : "25"}}).create();
@@ -64,7 +54,7 @@ TEST(StrategyConservation, EveryTaskIsExecutedExactlyOnceAndRunsRepeat) {
   for (const auto& spec : kTopologies) {
     const Topology t = parse_topology(spec);
     for (const auto& strategy : kStrategies) {
-      if (!accepts(strategy, t)) continue;
+      if (!test::accepts(strategy, t)) continue;
       for (const auto& [preset, overrides] : kCosts) {
         const CostModel cost = make_cost_model(preset, overrides);
         for (int which = 0; which < 3; ++which) {
@@ -102,8 +92,8 @@ TEST(StrategyConservation, EveryTaskIsExecutedExactlyOnceAndRunsRepeat) {
 TEST(StrategyConservation, WhoAcceptsWhichTopology) {
   for (const auto& spec : kTopologies) {
     const Topology t = parse_topology(spec);
-    EXPECT_TRUE(accepts("sid", t) && accepts("gm", t) && accepts("dem", t)) << spec;
-    EXPECT_EQ(accepts("hbm", t), (t.size() & (t.size() - 1)) == 0) << spec;
+    EXPECT_TRUE(test::accepts("sid", t) && test::accepts("gm", t) && test::accepts("dem", t)) << spec;
+    EXPECT_EQ(test::accepts("hbm", t), (t.size() & (t.size() - 1)) == 0) << spec;
   }
 }
 

@@ -22,6 +22,7 @@
 #include <fmt/format.h>
 #include <chrono>
 #include <list>
+#include <optional>
 #include <thread>
 #include <mpi.h>
 
@@ -67,16 +68,8 @@ public:
 
   void receive(WorkerCore& core) override {
     progress();
-    for (;;) {
-      int flag = 0;
-      MPI_Status st;
-      MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &flag, &st);
-      if (!flag) return;
-      int bytes = 0;
-      MPI_Get_count(&st, MPI_BYTE, &bytes);
-      in_.resize(static_cast<std::size_t>(bytes));
-      MPI_Recv(in_.data(), bytes, MPI_BYTE, st.MPI_SOURCE, st.MPI_TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-      switch (st.MPI_TAG) {
+    while (const auto tag = receive_one()) {
+      switch (*tag) {
         case kData: {
           Header h;
           std::memcpy(&h, in_.data(), sizeof h);
@@ -200,16 +193,21 @@ private:
     }
   }
 
+  // Receives one waiting message of any kind into in_ and returns its tag; none waiting: nullopt.
+  std::optional<int> receive_one() {
+    int flag = 0;
+    MPI_Status st;
+    MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &flag, &st);
+    if (!flag) return std::nullopt;
+    int bytes = 0;
+    MPI_Get_count(&st, MPI_BYTE, &bytes);
+    in_.resize(static_cast<std::size_t>(bytes));
+    MPI_Recv(in_.data(), bytes, MPI_BYTE, st.MPI_SOURCE, st.MPI_TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    return st.MPI_TAG;
+  }
+
   void discard_incoming() {
-    for (;;) {
-      int flag = 0;
-      MPI_Status st;
-      MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &flag, &st);
-      if (!flag) return;
-      int bytes = 0;
-      MPI_Get_count(&st, MPI_BYTE, &bytes);
-      in_.resize(static_cast<std::size_t>(bytes));
-      MPI_Recv(in_.data(), bytes, MPI_BYTE, st.MPI_SOURCE, st.MPI_TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    while (receive_one()) {
     }
   }
 

@@ -1,6 +1,6 @@
 #pragma once
-// Test support: which virtual networks a strategy of the registry accepts. Most run on any
-// network; some refuse some families (nna runs on rings only, HBM on powers of two).
+// Test support: which networks a strategy of the registry accepts. Most run on any network;
+// some refuse some families (nna runs on rings only, HBM on powers of two).
 
 #include <dlbkit/error.hpp>
 #include <dlbkit/strategies/builtin.hpp>
