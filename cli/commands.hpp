@@ -5,7 +5,9 @@
 #include <CLI/CLI.hpp>
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <string>
+#include <vector>
 
 namespace dlbkit::cli {
 
@@ -14,6 +16,10 @@ using Run = std::function<int()>;
 /// An unsigned option read as text and checked here: CLI11 wraps "-1" round to 2^64 - 1.
 /// Throws InputError naming the option, the text and the range.
 std::uint64_t parse_unsigned(const std::string& text, const std::string& option, std::uint64_t max);
+
+/// Repeated `name=value` options (`-p`, `--app-param`, ...) as a map; a name given twice is an
+/// InputError naming `what`, the option.
+std::map<std::string, std::string> assignments(const std::vector<std::string>& items, const std::string& what);
 
 Run add_list(CLI::App& app);
 Run add_topology(CLI::App& app);

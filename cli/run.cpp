@@ -31,15 +31,6 @@ struct Options {
   bool json = false, no_sequential = false;
 };
 
-std::map<std::string, std::string> assignments(const std::vector<std::string>& items, const std::string& what) {
-  std::map<std::string, std::string> out;
-  for (const std::string& item : items) {
-    auto [name, value] = split_assignment(item, what);
-    if (!out.emplace(name, value).second) throw InputError(fmt::format("{}: '{}' is given twice", what, name));
-  }
-  return out;
-}
-
 std::string result_text(const nlohmann::json& j) {
   std::string out;
   for (const auto& [k, v] : j.items()) out += fmt::format("{}{} {}", out.empty() ? "" : ", ", k, v.dump());

@@ -17,15 +17,6 @@ namespace dlbkit::cli {
 
 namespace {
 
-std::map<std::string, std::string> assignments(const std::vector<std::string>& items, const std::string& what) {
-  std::map<std::string, std::string> out;
-  for (const std::string& item : items) {
-    auto [name, value] = split_assignment(item, what);
-    if (!out.emplace(name, value).second) throw InputError(fmt::format("{}: '{}' is given twice", what, name));
-  }
-  return out;
-}
-
 void print_report(const ExperimentSetup& s, const ExperimentResult& r) {
   const SimulationResult& b = r.balanced;
   fmt::print("{} on {}, workload {} ({}), cost model {}, seed {}{}\n\n", s.strategy.name(), s.topology.spec(),

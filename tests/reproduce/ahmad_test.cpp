@@ -13,12 +13,7 @@ namespace {
 
 using dlbkit::test::Outcome;
 
-// `dlbkit args`, stdout and stderr together in `out`.
-Outcome run_cli(const std::string& args) {
-  Outcome o = dlbkit::test::run_shell(std::string(DLBKIT_CLI) + " " + args);
-  o.out += o.err;
-  return o;
-}
+Outcome run_cli(const std::string& args) { return dlbkit::test::run_cli_combined(args); }
 
 }  // namespace
 

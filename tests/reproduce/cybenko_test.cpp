@@ -18,22 +18,16 @@ const ReproductionInfo& find(const std::string& name) {
   return *it;
 }
 
-std::string temp_dir(const std::string& name) {
-  const auto dir = dlbkit::test::temp_path(name);
-  std::filesystem::remove_all(dir);
-  return dir.string();
-}
-
 // Each reproduction runs once for all the tests (one random load keeps Table I short).
 const ReproductionReport& table1() {
   static const ReproductionReport r =
-      find("cybenko-table1").run({.out_dir = temp_dir("cybenko-table1"), .runs = 1, .jobs = 2});
+      find("cybenko-table1").run({.out_dir = test::temp_dir("cybenko-table1"), .runs = 1, .jobs = 2});
   return r;
 }
 
 const ReproductionReport& hypercube() {
   static const ReproductionReport r =
-      find("cybenko-hypercube").run({.out_dir = temp_dir("cybenko-hypercube"), .runs = 1, .jobs = 2});
+      find("cybenko-hypercube").run({.out_dir = test::temp_dir("cybenko-hypercube"), .runs = 1, .jobs = 2});
   return r;
 }
 

@@ -14,9 +14,7 @@ using namespace dlbkit;
 namespace {
 
 ReproductionOptions options(const std::string& name, int runs = 1) {
-  const auto dir = dlbkit::test::temp_path(name);
-  std::filesystem::remove_all(dir);
-  return {.out_dir = dir.string(), .runs = runs, .jobs = 2};
+  return {.out_dir = dlbkit::test::temp_dir(name), .runs = runs, .jobs = 2};
 }
 
 void expect_files(const ReproductionReport& r) {

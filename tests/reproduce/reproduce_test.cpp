@@ -15,12 +15,6 @@ using namespace dlbkit;
 
 namespace {
 
-std::string temp_dir(const std::string& name) {
-  const auto dir = dlbkit::test::temp_path(name);
-  std::filesystem::remove_all(dir);
-  return dir.string();
-}
-
 std::size_t lines_in(const std::string& path) {
   std::ifstream in(path);
   std::size_t n = 0;
@@ -53,7 +47,7 @@ TEST(Reproductions, RegistryNamesAreUniqueAndDescribed) {
 }
 
 TEST(Reproductions, Wlr93Table4PrintsOursBesideThePapersAndWritesItsFiles) {
-  const std::string dir = temp_dir("table4");
+  const std::string dir = test::temp_dir("table4");
   const ReproductionReport r = builtin_reproductions().find("wlr93-table4").run({.out_dir = dir, .runs = 2, .jobs = 2});
   EXPECT_NE(r.text.find("T (s), paper"), std::string::npos);
   EXPECT_NE(r.text.find("66.3"), std::string::npos);  // the paper's NOBAL
@@ -73,7 +67,7 @@ TEST(Reproductions, Wlr93Table4PrintsOursBesideThePapersAndWritesItsFiles) {
 
 TEST(Reproductions, Wlr93Table4IsDeterministic) {
   const auto& table4 = builtin_reproductions().find("wlr93-table4");
-  const ReproductionReport a = table4.run({.out_dir = temp_dir("det-a"), .runs = 2, .jobs = 2});
-  const ReproductionReport b = table4.run({.out_dir = temp_dir("det-b"), .runs = 2, .jobs = 1});
+  const ReproductionReport a = table4.run({.out_dir = test::temp_dir("det-a"), .runs = 2, .jobs = 2});
+  const ReproductionReport b = table4.run({.out_dir = test::temp_dir("det-b"), .runs = 2, .jobs = 1});
   EXPECT_EQ(a.data.at("columns").dump(), b.data.at("columns").dump());
 }

@@ -11,17 +11,11 @@ using namespace dlbkit;
 
 namespace {
 
-std::string temp_dir(const std::string& name) {
-  const auto dir = dlbkit::test::temp_path(name);
-  std::filesystem::remove_all(dir);
-  return dir.string();
-}
-
 }  // namespace
 
 TEST(ZambonelliReproductions, Figure2CaseUndistortedStaysDistortedMoves) {
   const ReproductionReport r =
-      builtin_reproductions().find("zambonelli-fig2").run({.out_dir = temp_dir("zfig2"), .runs = 1, .tiny = true});
+      builtin_reproductions().find("zambonelli-fig2").run({.out_dir = test::temp_dir("zfig2"), .runs = 1, .tiny = true});
   const auto& columns = r.data.at("columns");
   ASSERT_EQ(columns.size(), 5u);  // NLB, w=1, w=0.8, w=0.5, w=0.5 ext
   EXPECT_EQ(columns[0].at("migrations"), 0);
@@ -34,8 +28,8 @@ TEST(ZambonelliReproductions, Figure2CaseUndistortedStaysDistortedMoves) {
 
 TEST(ZambonelliReproductions, SweepFiguresRunAndAreDeterministic) {
   const auto& fig11 = builtin_reproductions().find("zambonelli-fig11");
-  const ReproductionReport a = fig11.run({.out_dir = temp_dir("zfig11a"), .runs = 1, .jobs = 2, .tiny = true});
-  const ReproductionReport b = fig11.run({.out_dir = temp_dir("zfig11b"), .runs = 1, .jobs = 1, .tiny = true});
+  const ReproductionReport a = fig11.run({.out_dir = test::temp_dir("zfig11a"), .runs = 1, .jobs = 2, .tiny = true});
+  const ReproductionReport b = fig11.run({.out_dir = test::temp_dir("zfig11b"), .runs = 1, .jobs = 1, .tiny = true});
   EXPECT_EQ(a.data.at("points").dump(), b.data.at("points").dump());
   const auto& points = a.data.at("points");
   ASSERT_EQ(points.size(), 2u);

@@ -11,12 +11,7 @@ namespace {
 
 using dlbkit::test::Outcome;
 
-// `dlbkit args`, stdout and stderr together in `out`.
-Outcome run(const std::string& args) {
-  Outcome o = dlbkit::test::run_shell(std::string(DLBKIT_CLI) + " " + args);
-  o.out += o.err;
-  return o;
-}
+Outcome run(const std::string& args) { return dlbkit::test::run_cli_combined(args); }
 
 void expect_one_line_error(const std::string& args, const std::string& needle) {
   const Outcome o = run(args);

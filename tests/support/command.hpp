@@ -57,4 +57,11 @@ inline Outcome run_cli(const std::vector<std::string>& args) {
   return run_shell(command);
 }
 
+/// Runs `dlbkit ARGS`, ARGS split by the shell; stdout and stderr together in `out`.
+inline Outcome run_cli_combined(const std::string& args) {
+  Outcome o = run_shell(std::string(DLBKIT_CLI) + " " + args);
+  o.out += o.err;
+  return o;
+}
+
 }  // namespace dlbkit::test
