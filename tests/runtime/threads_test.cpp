@@ -116,7 +116,10 @@ TEST(ThreadsEngine, EveryStrategyCountsTheTreeExactly) {
 }
 
 TEST(ThreadsEngine, WorkStealingSpreadsTheWork) {
-  TreeApp app(400, 2495, 200);  // tasks of a few microseconds
+  // Thousands of root children and tasks of about 10 us keep every victim's stack deep for
+  // the whole run (about 0.1 s), so a thief that the operating system schedules late, as
+  // with four workers on two cores, still finds work when it asks.
+  TreeApp app(4000, 2000, 2000);
   const Topology t = parse_topology("hypercube:2");
   const RuntimeResult r = run(app, t, "work_stealing");
   EXPECT_EQ(app.report_bytes(r.result.data()), count_json(app.expected()));
