@@ -1,11 +1,13 @@
-// The `uts` app: a UTS tree (apps/uts.hpp) counted by the runtimes. A task is one node
-// (its 24 bytes: digest and height); executing it counts it and spawns its children, whose
-// digests it computes (one SHA-1 each), as the reference UTS implementation does.
+// The `uts` app: a UTS tree (apps/uts.hpp), standard or custom, counted by the runtimes. A
+// task is one node (its 24 bytes: digest and height); executing it counts it and spawns its
+// children, whose digests it computes (one SHA-1 each), as the reference UTS implementation does.
 
 #include <dlbkit/apps/runtime_apps.hpp>
 #include <dlbkit/apps/uts.hpp>
+#include <dlbkit/error.hpp>
 
 #include <algorithm>
+#include <fmt/format.h>
 
 namespace dlbkit {
 
@@ -55,16 +57,22 @@ private:
 AppInfo uts_app_info() {
   return AppInfo{
       .name = "uts",
-      .description = "Unbalanced Tree Search: count a standard UTS tree (SHA-1 node ids), one task per node",
+      .description = "Unbalanced Tree Search: count a UTS tree (SHA-1 node ids), one task per node",
       .source = "Olivier et al., UTS: An Unbalanced Tree Search Benchmark, LCPC 2006",
       .params =
           {
-              {.name = "tree", .type = ParamType::choice, .default_value = "T1",
-               .description = "a standard tree (docs/apps/uts.md)", .choices = uts::tree_names()},
+              {.name = "tree", .type = ParamType::text, .default_value = "T1",
+               .description = "a standard tree (T1, T3L, ...), optionally followed by key=value changes, or "
+                              "key=value pairs, as `dlbkit uts --tree` reads them: T1,seed=7 (docs/apps/uts.md)"},
           },
       .create =
           [](const Parameters& p) -> std::unique_ptr<AnyApplication> {
-        return std::make_unique<Uts>(uts::named_tree(p.text("tree")));
+        const std::string& spec = p.text("tree");
+        try {
+          return std::make_unique<Uts>(uts::parse_tree(spec));
+        } catch (const InputError& e) {
+          throw InputError(fmt::format("app uts: parameter tree={}: {}", spec, e.what()));
+        }
       },
   };
 }

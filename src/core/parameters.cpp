@@ -49,6 +49,7 @@ std::string ParamSpec::accepted() const {
     case ParamType::duration: text = "a duration such as 350us or 25ms (whole ns, at most 1e6 s)" + range_text(*this); break;
     case ParamType::boolean: text = "true or false"; break;
     case ParamType::choice: text = "one of: " + fmt::format("{}", fmt::join(choices, ", ")); break;
+    case ParamType::text: text = "text"; break;
   }
   if (allow_inf) text += ", or inf";
   if (allow_auto) text += ", or auto";
@@ -110,8 +111,12 @@ Parameters Parameters::parse(std::span<const ParamSpec> specs, const std::map<st
         case ParamType::choice:
           if (std::find(spec.choices.begin(), spec.choices.end(), text) == spec.choices.end()) bad();
           break;
+        case ParamType::text:
+          break;
       }
-      if (spec.type != ParamType::boolean && spec.type != ParamType::choice && (v.number < spec.min || v.number > spec.max)) bad();
+      if (spec.type != ParamType::boolean && spec.type != ParamType::choice && spec.type != ParamType::text &&
+          (v.number < spec.min || v.number > spec.max))
+        bad();
     }
     out.values_.emplace_back(spec.name, std::move(v));
   }
@@ -135,7 +140,8 @@ bool Parameters::is_auto(const std::string& name) const { return get(name).text 
 nlohmann::json Parameters::to_json() const {
   nlohmann::json j = nlohmann::json::object();
   for (const auto& [name, v] : values_) {
-    if (v.text == "auto" || v.type == ParamType::choice || v.type == ParamType::duration || std::isinf(v.number))
+    if (v.text == "auto" || v.type == ParamType::choice || v.type == ParamType::text || v.type == ParamType::duration ||
+        std::isinf(v.number))
       j[name] = v.text;
     else if (v.type == ParamType::boolean)
       j[name] = v.number != 0;

@@ -120,6 +120,10 @@ TEST(MpiEngine, BadInputGivesOneErrorFromRankZeroAndEveryRankExits) {
       {"--app uts --app-param tree=T9", "T9"},
       {"--app bnb --strategy nope", "unknown strategy 'nope'"},
       {"--app bnb --strategy hbm --topology complete:3 --no-sequential", "strategy hbm needs 2^d nodes"},
+      // Command-line syntax, refused by CLI11 before MPI_Init.
+      {"--app bnb --bogus", "--bogus"},
+      {"--app bnb --seed", "--seed"},
+      {"--strategy sid", "--app is required"},
   };
   for (const auto& [args, message] : cases) {
     SCOPED_TRACE(args);

@@ -2,6 +2,7 @@
 #include "../support/command.hpp"
 
 #include <dlbkit/apps/tardiness.hpp>
+#include <dlbkit/apps/uts.hpp>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -57,6 +58,9 @@ TEST(RunCli, BadInputIsOneLineAndStatus2) {
       {"--app bnb --strategy hbm --topology ring:3", "hbm"},
       {"--app bnb --check-tasks 0", "--check-tasks"},
       {"--app bnb --max-delay -1s", "--max-delay"},
+      {"--app uts --app-param tree=T1,sede=3", "tree=T1,sede=3"},
+      {"--app bnb --bogus", "--bogus"},
+      {"--app bnb --seed", "--seed"},
   };
   for (const auto& [args, message] : cases) {
     SCOPED_TRACE(args);
@@ -67,4 +71,30 @@ TEST(RunCli, BadInputIsOneLineAndStatus2) {
     EXPECT_EQ(std::count(o.err.begin(), o.err.end(), '\n'), 1) << o.err;
     EXPECT_NE(o.err.find(message), std::string::npos) << o.err;
   }
+}
+
+// A command line CLI11 refuses under an MPI launcher: each rank finds the same error before
+// MPI_Init, and only the one whose launcher variable says rank 0 reports it.
+TEST(RunCli, SyntaxErrorUnderALauncherIsReportedByRankZeroOnly) {
+  for (const std::string variable : {"OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK"}) {
+    SCOPED_TRACE(variable);
+    const auto rank0 = dlbkit::test::run_shell(variable + "=0 " DLBKIT_CLI " run --app bnb --bogus");
+    EXPECT_EQ(rank0.status, 2);
+    EXPECT_NE(rank0.err.find("dlbkit: error: "), std::string::npos) << rank0.err;
+    const auto rank1 = dlbkit::test::run_shell(variable + "=1 " DLBKIT_CLI " run --app bnb --bogus");
+    EXPECT_EQ(rank1.status, 0);
+    EXPECT_TRUE(rank1.err.empty()) << rank1.err;
+    EXPECT_TRUE(rank1.out.empty()) << rank1.out;
+  }
+}
+
+// A custom UTS tree spec is one --app-param value: its commas and '=' signs stay in it.
+TEST(RunCli, UtsTakesACustomTree) {
+  const std::string spec = "type=binomial,b0=200,q=0.2,m=4,seed=7";
+  const auto o = dlbkit_run("--app uts --app-param tree=" + spec + " --workers 2 --json");
+  ASSERT_EQ(o.status, 0) << o.err;
+  const auto j = nlohmann::json::parse(o.out);
+  EXPECT_EQ(j["inputs"]["app_params"]["tree"], spec);
+  EXPECT_EQ(j["result"]["nodes"], dlbkit::uts::count_sequential(dlbkit::uts::parse_tree(spec)).nodes);
+  EXPECT_TRUE(j["same_result"].get<bool>());
 }

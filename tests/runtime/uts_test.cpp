@@ -1,5 +1,5 @@
 // UTS through the threads engine: the published counts of the standard trees, whatever the
-// strategy or the worker count.
+// strategy or the worker count, and custom trees' counts equal to the sequential walk's.
 #include "../support/networks.hpp"
 
 #include <dlbkit/apps/runtime_apps.hpp>
@@ -51,6 +51,28 @@ TEST(UtsRuntime, T3CountsAsPublishedOnFourWorkers) {
   }
 }
 
-TEST(UtsRuntime, UnknownTreeIsRefused) {
-  EXPECT_THROW(builtin_apps().configure("uts", {{"tree", "T9"}}), InputError);
+// The `tree` parameter reads what `dlbkit uts --tree` reads: a standard tree with changes, or
+// key=value pairs.
+TEST(UtsRuntime, CustomTreesCountAsTheSequentialWalk) {
+  for (const std::string spec : {"T1,depth=6", "type=binomial,b0=200,q=0.2,m=4,seed=7"}) {
+    SCOPED_TRACE(spec);
+    const uts::TreeCounts seq = uts::count_sequential(uts::parse_tree(spec));
+    ASSERT_GT(seq.nodes, 100u);  // not a lone root: the spec was read
+    auto app = builtin_apps().configure("uts", {{"tree", spec}}).create();
+    const RuntimeResult r = run(*app, "hypercube:2", "work_stealing");
+    EXPECT_EQ(app->report_bytes(r.result.data()),
+              (nlohmann::json{{"nodes", seq.nodes}, {"leaves", seq.leaves}, {"max_depth", seq.max_depth}}));
+  }
+}
+
+TEST(UtsRuntime, BadTreesAreRefusedNamingTheValue) {
+  for (const std::string spec : {"T9", "T1,sede=3", "type=binomial,q=0.5,m=4", "T1 depth=6"}) {
+    SCOPED_TRACE(spec);
+    try {
+      builtin_apps().configure("uts", {{"tree", spec}}).create();
+      ADD_FAILURE() << "accepted";
+    } catch (const InputError& e) {
+      EXPECT_NE(std::string(e.what()).find("tree=" + spec), std::string::npos) << e.what();
+    }
+  }
 }

@@ -4,7 +4,7 @@
 /// parameters like strategies and workloads:
 /// - `busy`: WLR93's artificial tasks (Sec. V-A, Table III) as real busy loops;
 /// - `bnb`: branch and bound for total tardiness (WLR93 Sec. V-C) with best-bound sharing;
-/// - `uts`: the Unbalanced Tree Search benchmark's standard trees (apps/uts.hpp).
+/// - `uts`: the Unbalanced Tree Search benchmark, its standard trees or custom ones (apps/uts.hpp).
 /// docs/runtime.md describes them.
 ///
 /// ```

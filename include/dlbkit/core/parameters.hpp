@@ -13,7 +13,8 @@
 
 namespace dlbkit {
 
-enum class ParamType { integer, real, duration, boolean, choice };
+/// text: any text, which the component reads and checks itself (a UTS tree spec).
+enum class ParamType { integer, real, duration, boolean, choice, text };
 
 struct ParamSpec {
   std::string name;
@@ -45,7 +46,7 @@ public:
   long long integer(const std::string& name) const;
   long long duration(const std::string& name) const; ///< nanoseconds
   bool boolean(const std::string& name) const;
-  const std::string& text(const std::string& name) const;  ///< the value as written (choices)
+  const std::string& text(const std::string& name) const;  ///< the value as written (choices, text)
   bool is_auto(const std::string& name) const;
 
   /// {name: value}, numbers as numbers, so a run can be repeated from its JSON.
