@@ -1,23 +1,20 @@
+#include <dlbkit/analysis/galois_field.hpp>
 #include <dlbkit/analysis/hadamard.hpp>
 #include <dlbkit/error.hpp>
 
-#include <cassert>
 #include <fmt/format.h>
 
 namespace dlbkit {
 
 namespace {
 
-constexpr int kMaxOrder = 64;  // rows are held as 64-bit words
-
-bool is_prime(int q) {
-  if (q < 2) return false;
-  for (int d = 2; d * d <= q; ++d)
-    if (q % d == 0) return false;
-  return true;
-}
+constexpr int kMaxOrder = 512;     // bounds the order^2 entries a matrix holds
+constexpr int kMaxWordOrder = 64;  // rows in 0-1 notation are held as 64-bit words
 
 bool power_of_two(int n) { return n >= 1 && (n & (n - 1)) == 0; }
+
+// Paley's first construction applies: q = order - 1 is a prime power, q = 3 (mod 4).
+bool paley_order(int order) { return (order - 1) % 4 == 3 && prime_power(order - 1).has_value(); }
 
 std::string orders_text(int max_order) {
   std::string text;
@@ -50,13 +47,17 @@ HadamardMatrix sylvester_hadamard(int order) {
 }
 
 HadamardMatrix paley_hadamard(int q) {
-  if (!is_prime(q) || q % 4 != 3 || q + 1 > kMaxOrder)
-    throw InputError(fmt::format("Paley Hadamard matrix from q = {}: accepted: a prime q = 3 (mod 4) with q + 1 <= {}",
-                                 q, kMaxOrder));
-  // chi(a): the quadratic character of GF(q).
-  std::vector<int> chi(static_cast<std::size_t>(q), -1);
-  chi[0] = 0;
-  for (int x = 1; x < q; ++x) chi[static_cast<std::size_t>(x * x % q)] = 1;
+  const auto pk = q < kMaxOrder ? prime_power(q) : std::nullopt;
+  if (!pk || q % 4 != 3) {
+    const std::string why = q >= kMaxOrder ? fmt::format("q + 1 exceeds {}", kMaxOrder)
+                            : !pk          ? fmt::format("{} is not a prime power", q)
+                                           : fmt::format("{} = {} (mod 4)", q, q % 4);
+    throw InputError(fmt::format(
+        "Paley Hadamard matrix from q = {}: {}; accepted: a prime power q = p^k = 3 (mod 4) with q + 1 <= {}", q, why,
+        kMaxOrder));
+  }
+  const GaloisField field(q);
+  const std::vector<int> chi = quadratic_character(field);
   // H = I + S with S = [[0, 1^T], [-1, Q]], Q_ij = chi(j - i) (Paley I; Hall, Combinatorial
   // Theory, Sec. 14.1), skew because chi(-1) = -1 when q = 3 (mod 4).
   const int n = q + 1;
@@ -66,7 +67,7 @@ HadamardMatrix paley_hadamard(int q) {
   at(0, 0) = 1;
   for (int j = 1; j < n; ++j) at(0, j) = 1, at(j, 0) = -1;
   for (int i = 0; i < q; ++i)
-    for (int j = 0; j < q; ++j) at(i + 1, j + 1) = i == j ? 1 : chi[static_cast<std::size_t>(((j - i) % q + q) % q)];
+    for (int j = 0; j < q; ++j) at(i + 1, j + 1) = i == j ? 1 : chi[static_cast<std::size_t>(field.subtract(j, i))];
   return h;
 }
 
@@ -115,7 +116,7 @@ bool has_hadamard(int order) {
   if (order % 4 != 0) return false;
   for (const auto& g : table1_generators())
     if (static_cast<int>(g.size()) + 1 == order) return true;
-  if (is_prime(order - 1) && (order - 1) % 4 == 3) return true;
+  if (paley_order(order)) return true;
   return has_hadamard(order / 2);
 }
 
@@ -128,12 +129,14 @@ std::vector<int> available_hadamard_orders(int max_order) {
 
 HadamardMatrix hadamard(int order) {
   if (!has_hadamard(order))
-    throw InputError(fmt::format("no Hadamard matrix of order {} is built; accepted orders: {}", order,
-                                 orders_text(kMaxOrder)));
+    throw InputError(fmt::format("no Hadamard matrix of order {} is built; accepted orders: {} (powers of two, AG91 "
+                                 "Table 1's 8, 12, 16, 20, Paley's q + 1 for a prime power q = 3 (mod 4), and twice "
+                                 "an accepted order)",
+                                 order, orders_text(kMaxOrder)));
   for (const auto& g : table1_generators())
     if (static_cast<int>(g.size()) + 1 == order) return cyclic_hadamard(g);
   if (power_of_two(order)) return sylvester_hadamard(order);
-  if (is_prime(order - 1) && (order - 1) % 4 == 3) return paley_hadamard(order - 1);
+  if (paley_order(order)) return paley_hadamard(order - 1);
   return kronecker(sylvester_hadamard(2), hadamard(order / 2));
 }
 
@@ -155,8 +158,11 @@ bool is_hadamard(const HadamardMatrix& h) {
 }
 
 std::vector<std::uint64_t> zero_one_rows(const HadamardMatrix& h) {
+  if (h.order > kMaxWordOrder)
+    throw InputError(fmt::format("0-1 notation of the Hadamard matrix of order {} ({}): accepted: order <= {} (a row "
+                                 "is held as one 64-bit word)",
+                                 h.order, h.construction, kMaxWordOrder));
   const auto n = static_cast<std::size_t>(h.order);
-  assert(n <= 64);
   std::vector<std::uint64_t> rows(n, 0);
   for (std::size_t i = 0; i < n; ++i)
     for (std::size_t j = 0; j < n; ++j) {

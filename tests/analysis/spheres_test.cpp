@@ -1,5 +1,7 @@
-// Hadamard matrices and the scheduler sets of AG91 Sec. 4: H H^T = n I for every matrix
-// built, Theorem 2's distances, Table II and Table III recomputed on the graphs.
+// Hadamard matrices and the scheduler sets of AG91 Sec. 4: GF(q) for Paley's construction,
+// H H^T = n I for every matrix built, Theorem 2's distances, Table II and Table III
+// recomputed on the graphs.
+#include <dlbkit/analysis/galois_field.hpp>
 #include <dlbkit/analysis/hadamard.hpp>
 #include <dlbkit/analysis/spheres.hpp>
 #include <dlbkit/error.hpp>
@@ -39,7 +41,7 @@ TEST(Hadamard, EveryMatrixBuiltIsHadamard) {
 
 TEST(Hadamard, RejectsWhatItCannotBuild) {
   EXPECT_THROW(hadamard(6), InputError);
-  EXPECT_THROW(hadamard(28), InputError);  // needs Paley over GF(27), a prime power
+  EXPECT_THROW(hadamard(52), InputError);  // 51 = 3 * 17 is no prime power, 26 no multiple of 4
   EXPECT_THROW(paley_hadamard(13), InputError);
   EXPECT_THROW(sylvester_hadamard(12), InputError);
   EXPECT_THROW(cyclic_hadamard("0011011"), InputError);
@@ -50,6 +52,158 @@ TEST(Hadamard, RejectsWhatItCannotBuild) {
   } catch (const InputError& e) {
     EXPECT_NE(std::string(e.what()).find("accepted orders: 1, 2, 4, 8, 12"), std::string::npos) << e.what();
   }
+}
+
+TEST(GaloisField, PrimePowers) {
+  auto pk = [](int q) {
+    const auto r = prime_power(q);
+    return r ? std::pair{r->p, r->k} : std::pair{0, 0};
+  };
+  EXPECT_EQ(pk(27), std::pair(3, 3));
+  EXPECT_EQ(pk(343), std::pair(7, 3));
+  EXPECT_EQ(pk(243), std::pair(3, 5));
+  EXPECT_EQ(pk(2), std::pair(2, 1));
+  EXPECT_EQ(pk(2147483647), std::pair(2147483647, 1));  // a prime at the top of int
+  for (int q : {-3, 0, 1, 12, 15, 36, 1000}) EXPECT_FALSE(prime_power(q).has_value()) << q;
+  try {
+    GaloisField f(12);
+    FAIL();
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("GF(12): 12 is not a prime power; accepted: q = p^k"), std::string::npos)
+        << e.what();
+  }
+}
+
+TEST(GaloisField, EveryNonzeroElementHasAnInverseAndThereAreNoZeroDivisors) {
+  // Exhaustive: a finite commutative ring without zero divisors is a field, so this fails
+  // when the modulus is reducible. GF(81) is the trap for a roots-only test: t^4 + 1, the
+  // first monic quartic without a root over GF(3), is (t^2 + t + 2)(t^2 + 2t + 2).
+  for (int q : {2, 3, 4, 8, 9, 16, 25, 27, 32, 49, 64, 81, 125, 243}) {
+    const GaloisField f(q);
+    ASSERT_EQ(f.modulus().size(), static_cast<std::size_t>(f.degree()) + 1) << q;
+    EXPECT_EQ(f.modulus().back(), 1) << q;
+    for (int a = 1; a < q; ++a) {
+      EXPECT_EQ(f.multiply(a, f.inverse(a)), 1) << "GF(" << q << "), a = " << a;
+      for (int b = 1; b < q; ++b) ASSERT_NE(f.multiply(a, b), 0) << "GF(" << q << "): " << a << " * " << b;
+    }
+  }
+  EXPECT_NE(GaloisField(81).modulus(), (std::vector<int>{1, 0, 0, 0, 1}));
+}
+
+TEST(GaloisField, FieldAxiomsOnAFewElements) {
+  for (int q : {7, 27, 81, 343}) {
+    const GaloisField f(q);
+    const int p = f.characteristic();
+    std::vector<int> some = {0, 1, 2, q / 3, q / 2, q - 2, q - 1};
+    if (p < q) some.push_back(p);  // the element t
+    for (int a : some) {
+      EXPECT_EQ(f.add(a, 0), a);
+      EXPECT_EQ(f.multiply(a, 1), a);
+      EXPECT_EQ(f.multiply(a, 0), 0);
+      EXPECT_EQ(f.add(f.subtract(0, a), a), 0);
+      int sum = 0;  // p copies of a add up to 0: the characteristic
+      for (int i = 0; i < p; ++i) sum = f.add(sum, a);
+      EXPECT_EQ(sum, 0) << "GF(" << q << "), a = " << a;
+      for (int b : some) {
+        EXPECT_EQ(f.add(a, b), f.add(b, a));
+        EXPECT_EQ(f.multiply(a, b), f.multiply(b, a));
+        EXPECT_EQ(f.subtract(f.add(a, b), b), a);
+        for (int c : some) {
+          EXPECT_EQ(f.add(f.add(a, b), c), f.add(a, f.add(b, c)));
+          EXPECT_EQ(f.multiply(f.multiply(a, b), c), f.multiply(a, f.multiply(b, c)));
+          EXPECT_EQ(f.multiply(a, f.add(b, c)), f.add(f.multiply(a, b), f.multiply(a, c)))
+              << "GF(" << q << "): " << a << ", " << b << ", " << c;
+        }
+      }
+    }
+    // The multiplicative group is cyclic of order q - 1: some element has exactly that order.
+    bool generator = false;
+    for (int g = 2; g < q && !generator; ++g) {
+      int x = g, order = 1;
+      for (; x != 1; ++order) x = f.multiply(x, g);
+      generator = order == q - 1;
+    }
+    EXPECT_TRUE(generator) << q;
+  }
+}
+
+TEST(GaloisField, QuadraticCharacter) {
+  for (int q : {7, 9, 27, 81, 243, 343}) {
+    const GaloisField f(q);
+    const std::vector<int> chi = quadratic_character(f);
+    ASSERT_EQ(chi.size(), static_cast<std::size_t>(q));
+    EXPECT_EQ(chi[0], 0);
+    EXPECT_EQ(std::count(chi.begin(), chi.end(), 1), (q - 1) / 2) << q;
+    EXPECT_EQ(std::count(chi.begin(), chi.end(), -1), (q - 1) / 2) << q;
+    // Multiplicative, and chi(-1) = -1 exactly when q = 3 (mod 4) (Paley's skew case).
+    for (int a = 1; a < q; a += 5)
+      for (int b = 1; b < q; b += 7)
+        EXPECT_EQ(chi[static_cast<std::size_t>(f.multiply(a, b))],
+                  chi[static_cast<std::size_t>(a)] * chi[static_cast<std::size_t>(b)]);
+    EXPECT_EQ(chi[static_cast<std::size_t>(f.subtract(0, 1))], q % 4 == 3 ? -1 : 1) << q;
+  }
+}
+
+TEST(Hadamard, PaleyOverPrimePowers) {
+  for (int q : {27, 243, 343}) {
+    const HadamardMatrix h = paley_hadamard(q);
+    EXPECT_EQ(h.order, q + 1);
+    EXPECT_EQ(h.construction, "paley q=" + std::to_string(q));
+    EXPECT_TRUE(is_hadamard(h)) << q;
+  }
+  // The chooser now reaches these orders through Paley, and their doubles through Kronecker.
+  for (auto [order, construction] : std::vector<std::pair<int, std::string>>{
+           {28, "paley q=27"}, {56, "kronecker 2 x 28"}, {244, "paley q=243"}, {344, "paley q=343"}}) {
+    EXPECT_TRUE(has_hadamard(order)) << order;
+    const HadamardMatrix h = hadamard(order);
+    EXPECT_EQ(h.construction, construction);
+    EXPECT_TRUE(is_hadamard(h)) << order;
+  }
+}
+
+TEST(Hadamard, PaleyOverAPrimeIsTheResidueMatrix) {
+  // Over a prime the field elements are the residues mod q: Q_ij is the Legendre symbol of
+  // j - i (Euler's criterion: (j - i)^((q-1)/2) mod q).
+  for (int q : {7, 23, 47}) {
+    const HadamardMatrix h = paley_hadamard(q);
+    for (int i = 0; i < q; ++i)
+      for (int j = 0; j < q; ++j) {
+        long power = 1;
+        for (int e = 0; e < (q - 1) / 2; ++e) power = power * (((j - i) % q + q) % q) % q;
+        const int legendre = i == j ? 1 : power == 1 ? 1 : -1;
+        EXPECT_EQ(h.entries[static_cast<std::size_t>(i + 1)][static_cast<std::size_t>(j + 1)], legendre)
+            << "q = " << q << ", " << i << ", " << j;
+      }
+  }
+}
+
+TEST(Hadamard, PaleyRefusesWhatIsNotAPrimePowerThreeMod4) {
+  const std::pair<int, const char*> cases[] = {{15, "15 is not a prime power"},
+                                               {1, "1 is not a prime power"},
+                                               {25, "25 = 1 (mod 4)"},
+                                               {2, "2 = 2 (mod 4)"},
+                                               {1019, "q + 1 exceeds 512"}};
+  for (auto [q, why] : cases) {
+    try {
+      paley_hadamard(q);
+      FAIL() << q;
+    } catch (const InputError& e) {
+      const std::string what = e.what();
+      EXPECT_NE(what.find("from q = " + std::to_string(q) + ": " + why), std::string::npos) << what;
+      EXPECT_NE(what.find("accepted: a prime power q = p^k = 3 (mod 4) with q + 1 <= 512"), std::string::npos) << what;
+    }
+  }
+  try {
+    hadamard(36);
+    FAIL();
+  } catch (const InputError& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("order 36 is built"), std::string::npos) << what;
+    EXPECT_NE(what.find(", 24, 28, 32, 40,"), std::string::npos) << what;
+    EXPECT_NE(what.find("Paley's q + 1 for a prime power q = 3 (mod 4)"), std::string::npos) << what;
+  }
+  // The 0-1 words of the scheduler sets hold at most 64 columns.
+  EXPECT_THROW(zero_one_rows(hadamard(128)), InputError);
 }
 
 TEST(Hadamard, ZeroOneNotationAsInFigure1) {

@@ -26,11 +26,12 @@ struct HadamardMatrix {
   std::vector<std::vector<int>> entries;  ///< order x order, each +1 or -1
 };
 
-/// Sylvester's doubling: order a power of two (1, 2, 4, ...). InputError otherwise.
+/// Sylvester's doubling: order a power of two (1, 2, 4, ..., 512). InputError otherwise.
 HadamardMatrix sylvester_hadamard(int order);
-/// Paley's first construction: order q + 1 for a prime q = 3 (mod 4), from the quadratic
-/// residues of GF(q) (a cyclic difference set). Prime powers that are not primes are not
-/// built (they need GF(p^k) arithmetic). InputError otherwise.
+/// Paley's first construction: order q + 1 for a prime power q = p^k = 3 (mod 4), q + 1 <=
+/// 512, from the quadratic character of GF(q) (galois_field.hpp); e.g. q = 27 gives order
+/// 28, q = 343 order 344. Row and column i + 1 belong to the field element i. InputError
+/// naming q otherwise.
 HadamardMatrix paley_hadamard(int q);
 /// From a cyclic generator codeword of length v = order - 1 in 0-1 notation (AG91 Table 1):
 /// the truncated matrix is the v left cyclic shifts of the generator; an all-0 row and
@@ -42,9 +43,10 @@ HadamardMatrix kronecker(const HadamardMatrix& a, const HadamardMatrix& b);
 /// The generator codewords of AG91 Table 1 (lengths 7, 11, 15, 19).
 const std::vector<std::string>& table1_generators();
 
-/// The matrix AG91 would use for `order`: Table 1's cyclic generator where there is one,
-/// else Sylvester, else Paley, else 2 (x) a smaller one. Throws InputError naming the
-/// orders that are available when none of these builds it.
+/// The matrix AG91 would use for `order` (up to 512): Table 1's cyclic generator where there
+/// is one, else Sylvester, else Paley (order - 1 a prime power = 3 mod 4), else 2 (x) a
+/// smaller one. Throws InputError naming the orders that are available when none of these
+/// builds it.
 HadamardMatrix hadamard(int order);
 bool has_hadamard(int order);
 /// The orders hadamard() builds, up to `max_order`.
@@ -54,7 +56,8 @@ std::vector<int> available_hadamard_orders(int max_order);
 bool is_hadamard(const HadamardMatrix& h);
 
 /// The matrix normalised (first row and column all +1, by negating columns then rows) in
-/// 0-1 notation: the first row is the all-0 word, and so is the first column.
+/// 0-1 notation: the first row is the all-0 word, and so is the first column. Order <= 64
+/// (a row is one word); InputError otherwise.
 std::vector<std::uint64_t> zero_one_rows(const HadamardMatrix& h);
 /// Every word with its `length` low bits flipped (M^C of AG91 Sec. 4.2).
 std::vector<std::uint64_t> complement_rows(const std::vector<std::uint64_t>& rows, int length);
