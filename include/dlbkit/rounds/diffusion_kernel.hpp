@@ -39,7 +39,8 @@ private:
   enum class Stencil { general, hypercube, torus2d };
   DiffusionMatrix m_;
   Stencil stencil_ = Stencil::general;
-  bool stream_ = false;
+  enum class Streaming { none, avx2, avx512 };  ///< the torus stencil's stores on large vectors
+  Streaming stream_ = Streaming::none;
 };
 
 }  // namespace dlbkit
