@@ -339,25 +339,44 @@ SweepPlot fig8() {
           "semi lowest, then fully, none highest; balancing strategies' spread falls as the load rises (plot only)"};
 }
 
-// Fig. 9(a) at load 0.6 and 9(b) at 0.9, one CSV and figure each.
-SweepPlot fig9(bool high) {
-  return {high ? "ahmad-fig9b" : "ahmad-fig9a",
-          fmt::format("AG91 Fig 9({}): improvement over none vs task transfer rate, load {}, Q7-Q10", high ? 'b' : 'a',
-                      high ? 0.9 : 0.6),
+// Figs. 9-11: improvement over none vs task transfer rate, (a) at load 0.6 and (b) at 0.9,
+// one CSV and figure each. The paper's reading of each panel is the `shape` line.
+struct RateFigure {
+  int number;
+  std::vector<std::string> networks;
+  std::string low_shape, high_shape;
+};
+
+const RateFigure kRateFigures[] = {
+    {9, {"Q7", "Q8", "Q9", "Q10"},
+     "semi above fully for all four networks even at slow transfer; fully's gain falls with the size; "
+     "Q8 best and Q7 worst under semi (plot only)",
+     "semi above fully at every rate; semi's gain grows with the network and with the rate, fully "
+     "saturates beyond rate 20 and falls with the network's size (plot only)"},
+    {10, {"B7", "B9"},
+     "semi consistently better on B9; on B7 semi depends on the transfer rate (plot only)",
+     "semi and fully almost identical on B7, substantially different (semi above) on B9 (plot only)"},
+    {11, {"O6"},
+     "semi above fully (plot only)",
+     "semi above fully, and both gain more than at load 0.6 (plot only)"},
+};
+
+SweepPlot rate_panel(const RateFigure& f, bool high) {
+  const std::string networks = f.networks.size() == 1 ? f.networks[0]
+                                                       : f.networks.front() + "-" + f.networks.back();
+  return {fmt::format("ahmad-fig{}{}", f.number, high ? 'b' : 'a'),
+          fmt::format("AG91 Fig {}({}): improvement over none vs task transfer rate, load {}, {}", f.number,
+                      high ? 'b' : 'a', high ? 0.9 : 0.6, networks),
           "task transfer rate (tasks per service time)", "% improvement of mean response time",
-          {"Q7", "Q8", "Q9", "Q10"}, {1, 2}, {4, 8, 12, 16, 20, 25, 30}, true, high ? 0.9 : 0.6,
-          SweepPlot::Measure::improvement,
-          high ? "semi above fully at every rate; semi's gain grows with the network and with the rate, fully "
-                 "saturates beyond rate 20 and falls with the network's size (plot only)"
-               : "semi above fully for all four networks even at slow transfer; fully's gain falls with the size; "
-                 "Q8 best and Q7 worst under semi (plot only)"};
+          f.networks, {1, 2}, {4, 8, 12, 16, 20, 25, 30}, true, high ? 0.9 : 0.6,
+          SweepPlot::Measure::improvement, high ? f.high_shape : f.low_shape};
 }
 
-ReproductionReport fig9_both(const ReproductionOptions& options) {
-  ReproductionReport a = sweep(fig9(false), options), b = sweep(fig9(true), options);
+ReproductionReport rate_figure(const RateFigure& f, const ReproductionOptions& options) {
+  ReproductionReport a = sweep(rate_panel(f, false), options), b = sweep(rate_panel(f, true), options);
   a.text += "\n" + b.text;
   a.files.insert(a.files.end(), b.files.begin(), b.files.end());
-  a.data = {{"fig9a", a.data}, {"fig9b", b.data}};
+  a.data = {{fmt::format("fig{}a", f.number), a.data}, {fmt::format("fig{}b", f.number), b.data}};
   return a;
 }
 
@@ -451,8 +470,13 @@ std::vector<ReproductionInfo> ahmad_reproductions() {
                   "AG91 Sec. 6.3, Table IV", {}, 5, table4});
   list.push_back(sweep_info(fig5, "AG91 Figs 5-7: mean response time vs load on Q10, B9, O6", "AG91 Sec. 6.1", 3));
   list.push_back(sweep_info(fig8, "AG91 Fig 8: spread of node utilisation vs load on Q10", "AG91 Sec. 6.2", 3));
-  list.push_back({"ahmad-fig9", "AG91 Fig 9: improvement vs task transfer rate at loads 0.6 and 0.9, Q7-Q10",
-                  "AG91 Sec. 6.4", {}, 3, fig9_both});
+  for (const RateFigure& f : kRateFigures) {
+    const std::string networks = fmt::format("{}", fmt::join(f.networks, ", "));
+    list.push_back({fmt::format("ahmad-fig{}", f.number),
+                    fmt::format("AG91 Fig {}: improvement vs task transfer rate at loads 0.6 and 0.9, {}", f.number,
+                                networks),
+                    "AG91 Sec. 6.4", {}, 3, [&f](const ReproductionOptions& o) { return rate_figure(f, o); }});
+  }
   list.push_back(sweep_info(fig12_17, "AG91 Figs 12-18: load-information messages per task vs load", "AG91 Sec. 6.5", 3));
   return list;
 }

@@ -52,6 +52,25 @@ TEST(AhmadReproductions, QueueingReplicationsGiveIntervalsAndObeyLittlesLaw) {
   EXPECT_GT(a[2].control_messages.mean, 0);
 }
 
+TEST(AhmadReproductions, Fig11SweepsTheTransferRateAtBothLoads) {
+  const auto dir = dlbkit::test::temp_path("ahmad-fig11").string();
+  const ReproductionReport r = builtin_reproductions().find("ahmad-fig11").run({.out_dir = dir, .runs = 2, .jobs = 2});
+  EXPECT_NE(r.text.find("Fig 11(a)"), std::string::npos) << r.text;
+  EXPECT_NE(r.text.find("Fig 11(b)"), std::string::npos) << r.text;
+  EXPECT_NE(r.text.find("paper: "), std::string::npos);
+  ASSERT_EQ(r.files.size(), 4u);
+  for (const std::string& f : r.files) EXPECT_TRUE(std::filesystem::exists(f)) << f;
+  for (const char* panel : {"fig11a", "fig11b"}) {
+    const auto& points = r.data.at(panel).at("points");
+    ASSERT_EQ(points.size(), 14u) << panel;  // 7 rates x semi and fully, on O6
+    for (const auto& p : points) {
+      EXPECT_EQ(p.at("network"), "O6");
+      EXPECT_GT(p.at("value").get<double>(), 0) << panel << " " << p.dump();  // balancing beats none
+      EXPECT_LT(p.at("value").get<double>(), 100) << panel << " " << p.dump();
+    }
+  }
+}
+
 TEST(SpheresCli, PrintsTheTable2RowAndTable3) {
   const Outcome o = run_cli("spheres --topology hypercube:8 --range 2");
   EXPECT_EQ(o.status, 0) << o.out;
