@@ -1,7 +1,9 @@
-// AG91 reproductions: Table II (structure), Table IV, Figs 5, 8, 9, 12-17 (open queueing
-// simulations). The paper's figures survive only as captions in our copy of the text; where
-// it gives no numbers we print the shape it describes.
+// AG91 reproductions: Tables II and III, Figs 1 and 2 (structure), Table IV, Figs 5, 8, 9,
+// 12-17 (open queueing simulations). Apart from Figure 1 (a matrix, kept as text), the
+// paper's figures survive only as captions in our copy of the text; where it gives no
+// numbers we print the shape it describes.
 
+#include <dlbkit/analysis/hadamard.hpp>
 #include <dlbkit/analysis/spheres.hpp>
 #include <dlbkit/apps/workloads.hpp>
 #include <dlbkit/reproduce/ahmad.hpp>
@@ -9,6 +11,7 @@
 #include <dlbkit/sim/queueing_metrics.hpp>
 #include <dlbkit/strategies/builtin.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <fmt/format.h>
 #include <map>
@@ -94,6 +97,204 @@ ReproductionReport table2(const ReproductionOptions& options) {
             rows);
   report.files = {csv};
   report.data = {{"rows", data}};
+  return report;
+}
+
+// ---- Table III ------------------------------------------------------------------------
+
+// AG91 Table III as printed: Q8, the spheres sharing a node at distance 0, 1, 2 from C, for
+// f = 2..8. The distance-0 row counts the spheres other than the scheduler's own.
+const int kTable3Paper[3][7] = {
+    {0, 0, 14, 14, 14, 14, 15},
+    {1, 8, 8, 15, 15, 16, 16},
+    {4, 4, 12, 12, 16, 16, 16},
+};
+
+// "k" when every node of the row lies in k spheres, else "k x m, ..." (m nodes in k).
+std::string sphere_counts(const SharingRow& row) {
+  if (row.spheres.size() == 1) return std::to_string(row.spheres.begin()->first);
+  std::string s;
+  for (auto [k, nodes] : row.spheres) s += fmt::format("{}{} x {}", s.empty() ? "" : ", ", k, nodes);
+  return s;
+}
+
+ReproductionReport table3(const ReproductionOptions& options) {
+  make_directory(options.out_dir);
+  const Topology q8 = parse_topology("hypercube:8");
+  const SchedulerSet c = scheduler_set(q8);
+  std::vector<std::vector<SharingRow>> columns;  // f = 2..8
+  for (int f = 2; f <= 8; ++f) columns.push_back(sharing_distribution(q8, c, f));
+
+  ReproductionReport report;
+  std::string& text = report.text;
+  text += fmt::format("AG91 Table III (Q8, {} schedulers): spheres of radius f that contain a node, by the node's "
+                      "distance from C\n(paper's row, then ours counting every sphere, then ours without the node's "
+                      "own sphere when it is a scheduler; * marks a difference)\n",
+                      c.schedulers.size());
+  text += fmt::format("{:<10} {:>5}  {:<13}", "distance", "nodes", "f =");
+  for (int f = 2; f <= 8; ++f) text += fmt::format(" {:>4}", f);
+  text += "\n";
+  std::vector<std::vector<std::string>> rows;
+  nlohmann::json data = nlohmann::json::array();
+  std::string verdicts;
+  for (std::size_t d = 0; d < 3; ++d) {
+    const std::size_t nodes = columns[0][d].nodes;
+    std::string paper_line = fmt::format("{:<10} {:>5}  {:<13}", d, nodes, "paper");
+    std::string our_line = fmt::format("{:<10} {:>5}  {:<13}", "", "", "ours");
+    std::string other_line = fmt::format("{:<10} {:>5}  {:<13}", "", "", "ours - own");
+    bool equal = true, equal_without_own = true;
+    nlohmann::json ours = nlohmann::json::array();
+    for (std::size_t i = 0; i < columns.size(); ++i) {
+      const SharingRow& row = columns[i][d];
+      const int paper = kTable3Paper[d][i];
+      const bool uniform = row.spheres.size() == 1;
+      const int k = uniform ? static_cast<int>(row.spheres.begin()->first) : -1;
+      // A scheduler lies in its own sphere; the other rows' nodes have no sphere of their own.
+      const int others = d == 0 ? k - 1 : k;
+      equal = equal && k == paper;
+      equal_without_own = equal_without_own && uniform && others == paper;
+      paper_line += fmt::format(" {:>4}", paper);
+      our_line += fmt::format(" {:>4}", sphere_counts(row) + (k == paper ? "" : "*"));
+      other_line += fmt::format(" {:>4}", uniform ? std::to_string(others) + (others == paper ? "" : "*") : "-");
+      nlohmann::json spheres = nlohmann::json::object();
+      for (auto [count, m] : row.spheres) spheres[std::to_string(count)] = m;
+      ours.push_back(spheres);
+      rows.push_back({std::to_string(d), std::to_string(nodes), std::to_string(i + 2), std::to_string(paper),
+                      sphere_counts(row), uniform ? std::to_string(others) : ""});
+    }
+    text += paper_line + "\n" + our_line + "\n";
+    if (d == 0) text += other_line + "\n";
+    verdicts += fmt::format("distance {}: {}\n", d,
+                            equal                ? "ours equal the paper's at every f"
+                            : equal_without_own ? "the paper's row = ours less the scheduler's own sphere, at every f"
+                                                 : "ours differ from the paper's (marked *)");
+    data.push_back({{"distance", d},
+                    {"nodes", nodes},
+                    {"paper", kTable3Paper[d]},
+                    {"ours", ours},
+                    {"equal", equal},
+                    {"equal_without_own_sphere", equal_without_own}});
+  }
+  text += verdicts;
+  const std::string csv = path_in(options, "ahmad-table3.csv");
+  write_csv(csv, {"distance", "nodes", "f", "paper", "spheres", "spheres_without_own"}, rows);
+  report.files = {csv};
+  report.data = {{"network", "Q8"}, {"ranges", {2, 3, 4, 5, 6, 7, 8}}, {"rows", data}};
+  return report;
+}
+
+// ---- Figure 1 -------------------------------------------------------------------------
+
+// AG91 Figure 1 as printed: M and M^C of order 8 in 0-1 notation, column 0 first. (The
+// text's fourth M^C row carries a stray leading 0, dropped here: the row has 8 entries.)
+const char* const kFigure1M[8] = {"00000000", "00010111", "00101110", "01011100",
+                                  "00111001", "01110010", "01100101", "01001011"};
+const char* const kFigure1MC[8] = {"11111111", "11101000", "11010001", "10100011",
+                                   "11000110", "10001101", "10011010", "10110100"};
+
+ReproductionReport fig1(const ReproductionOptions& options) {
+  make_directory(options.out_dir);
+  const HadamardMatrix h = hadamard(8);
+  const std::vector<std::uint64_t> m = zero_one_rows(h), mc = complement_rows(m, 8);
+  ReproductionReport report;
+  std::string& text = report.text;
+  text += fmt::format("AG91 Figure 1: the order-8 Hadamard matrix M in 0-1 notation and its complement M^C "
+                      "(ours: {}, H H^T = 8 I: {})\n",
+                      h.construction, is_hadamard(h) ? "yes" : "NO");
+  text += fmt::format("{:<4} {:<9} {:<9} {:<6}   {:<9} {}\n", "row", "M paper", "M ours", "", "M^C paper", "M^C ours");
+  std::vector<std::vector<std::string>> rows;
+  nlohmann::json data = nlohmann::json::array();
+  int matching = 0;
+  for (std::size_t i = 0; i < 8; ++i) {
+    const std::string ours = word_string(m[i], 8), ours_c = word_string(mc[i], 8);
+    const bool same = ours == kFigure1M[i], same_c = ours_c == kFigure1MC[i];
+    matching += same && same_c;
+    text += fmt::format("{:<4} {:<9} {:<9} {:<6}   {:<9} {:<9} {}\n", i + 1, kFigure1M[i], ours, same ? "match" : "DIFFER",
+                        kFigure1MC[i], ours_c, same_c ? "match" : "DIFFER");
+    rows.push_back({std::to_string(i + 1), kFigure1M[i], ours, kFigure1MC[i], ours_c});
+    data.push_back({{"row", i + 1},
+                    {"paper_m", kFigure1M[i]},
+                    {"m", ours},
+                    {"paper_mc", kFigure1MC[i]},
+                    {"mc", ours_c},
+                    {"match", same && same_c}});
+  }
+  // Sec. 4.3: "For Q8 ... each row of the matrix represents the binary address of the 16 schedulers".
+  const Topology q8 = parse_topology("hypercube:8");
+  std::vector<std::uint64_t> words = m, scheduler_words = scheduler_set(q8).codewords;
+  words.insert(words.end(), mc.begin(), mc.end());
+  std::sort(words.begin(), words.end());
+  std::sort(scheduler_words.begin(), scheduler_words.end());
+  const bool schedulers = words == scheduler_words;
+  text += fmt::format("{} of 8 rows match the paper's in both matrices; the rows of M and M^C are {} Q8's "
+                      "scheduler set C\n",
+                      matching, schedulers ? "exactly" : "NOT");
+  const std::string csv = path_in(options, "ahmad-fig1.csv");
+  write_csv(csv, {"row", "M_paper", "M", "MC_paper", "MC"}, rows);
+  report.files = {csv};
+  report.data = {{"construction", h.construction}, {"rows", data}, {"scheduler_set", schedulers}};
+  return report;
+}
+
+// ---- Figure 2 -------------------------------------------------------------------------
+
+ReproductionReport fig2(const ReproductionOptions& options) {
+  make_directory(options.out_dir);
+  const Topology q8 = parse_topology("hypercube:8");
+  const SchedulerSet c = scheduler_set(q8);
+  const SphereStructure s = analyze_spheres(q8, c);
+  // The scheduler 00000000 (the all-0 row of M) and the nodes of its sphere of radius r.
+  const auto x = static_cast<std::uint32_t>(std::find(c.codewords.begin(), c.codewords.end(), 0) - c.codewords.begin());
+  if (x == c.codewords.size()) throw std::logic_error("ahmad-fig2: 00000000 is not a scheduler of Q8");
+  const NodeId centre = c.schedulers[x];
+  const auto membership = sphere_membership(q8, c.schedulers, s.covering_radius);
+  std::vector<std::vector<std::string>> by_distance(static_cast<std::size_t>(s.covering_radius) + 1);
+  std::vector<std::map<std::size_t, std::size_t>> shared(by_distance.size());  // spheres -> nodes
+  for (NodeId v = 0; v < q8.size(); ++v) {
+    const auto& in = membership[v];
+    if (std::find(in.begin(), in.end(), x) == in.end()) continue;
+    const auto d = static_cast<std::size_t>(q8.distance(centre, v));
+    by_distance[d].push_back(word_string(v, 8));
+    ++shared[d][in.size()];
+  }
+  // AG91 Sec. 4.3 gives the figure's numbers in the text: r = 2, valencies 1, 8 and 28, 37 nodes.
+  const int paper_r = 2;
+  const std::size_t paper_v[] = {1, 8, 28}, paper_size = 37;
+  ReproductionReport report;
+  std::string& text = report.text;
+  std::size_t size = 0;
+  for (const auto& nodes : by_distance) size += nodes.size();
+  text += fmt::format("AG91 Figure 2: the sphere of radius r around scheduler 00000000 in Q8 (paper: r = {}, "
+                      "valencies {}, {}, {}, {} nodes; ours: r = {}, {} nodes)\n",
+                      paper_r, paper_v[0], paper_v[1], paper_v[2], paper_size, s.covering_radius, size);
+  std::vector<std::vector<std::string>> rows;
+  nlohmann::json data = nlohmann::json::array();
+  for (std::size_t d = 0; d < by_distance.size(); ++d) {
+    auto& nodes = by_distance[d];
+    std::sort(nodes.begin(), nodes.end());
+    std::string in_spheres;  // "each in k" when all lie in k spheres, else "m in k, ..."
+    for (auto [k, count] : shared[d])
+      in_spheres += shared[d].size() == 1 ? fmt::format("each in {}", k)
+                                          : fmt::format("{}{} in {}", in_spheres.empty() ? "" : ", ", count, k);
+    const std::string paper = d < 3 ? std::to_string(paper_v[d]) : "-";
+    text += fmt::format("distance {}: v_{} = {} (paper {}){}, {} of the {} spheres\n", d, d, nodes.size(), paper,
+                        d < 3 && nodes.size() == paper_v[d] ? "" : " *", in_spheres, c.schedulers.size());
+    for (std::size_t i = 0; i < nodes.size(); i += 8)  // eight addresses a line
+      text += fmt::format("  {}\n", fmt::join(nodes.begin() + static_cast<std::ptrdiff_t>(i),
+                                              nodes.begin() + static_cast<std::ptrdiff_t>(std::min(i + 8, nodes.size())),
+                                              " "));
+    for (const std::string& a : nodes) rows.push_back({std::to_string(d), a});
+    data.push_back({{"distance", d}, {"paper_valency", d < 3 ? paper_v[d] : 0}, {"nodes", nodes}});
+  }
+  const std::string csv = path_in(options, "ahmad-fig2.csv");
+  write_csv(csv, {"distance", "address"}, rows);
+  report.files = {csv};
+  report.data = {{"scheduler", word_string(c.codewords[x], 8)},
+                 {"covering_radius", s.covering_radius},
+                 {"paper_covering_radius", paper_r},
+                 {"sphere_size", size},
+                 {"paper_sphere_size", paper_size},
+                 {"distances", data}};
   return report;
 }
 
@@ -466,6 +667,12 @@ std::vector<ReproductionInfo> ahmad_reproductions() {
   std::vector<ReproductionInfo> list;
   list.push_back({"ahmad-table2", "AG91 Table II: schedulers, covering radius and spheres of nine networks",
                   "AG91 Sec. 4.3, Table II", {}, 1, table2});
+  list.push_back({"ahmad-table3", "AG91 Table III: spheres sharing a node of Q8 by its distance from C, ranges 2..8",
+                  "AG91 Sec. 4.3, Table III", {}, 1, table3});
+  list.push_back({"ahmad-fig1", "AG91 Fig 1: the order-8 Hadamard matrix and its complement in 0-1 notation",
+                  "AG91 Sec. 4.2, Figure 1", {}, 1, fig1});
+  list.push_back({"ahmad-fig2", "AG91 Fig 2: the sphere of radius 2 around scheduler 00000000 in Q8",
+                  "AG91 Sec. 4.3, Figure 2", {}, 1, fig2});
   list.push_back({"ahmad-table4", "AG91 Table IV: response-time improvement of semi and fully distributed balancing",
                   "AG91 Sec. 6.3, Table IV", {}, 5, table4});
   list.push_back(sweep_info(fig5, "AG91 Figs 5-7: mean response time vs load on Q10, B9, O6", "AG91 Sec. 6.1", 3));

@@ -3,9 +3,11 @@
 
 #include <dlbkit/reproduce/ahmad.hpp>
 
+#include <algorithm>
 #include <filesystem>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
+#include <set>
 
 using namespace dlbkit;
 
@@ -30,6 +32,74 @@ TEST(AhmadReproductions, Table2PrintsThePapersRowsBesideOurs) {
   EXPECT_EQ(rows[1].at("paper"), rows[1].at("ours"));  // Q8 agrees in every column
   EXPECT_NE(r.text.find("Q10"), std::string::npos);
   for (const std::string& f : r.files) EXPECT_TRUE(std::filesystem::exists(f)) << f;
+}
+
+TEST(AhmadReproductions, Table3AgreesWithThePaperWhoseDistance0RowLeavesOutTheOwnSphere) {
+  const auto dir = dlbkit::test::temp_path("ahmad-table3").string();
+  const ReproductionReport r = builtin_reproductions().find("ahmad-table3").run({.out_dir = dir, .runs = 1, .jobs = 1});
+  const auto& rows = r.data.at("rows");
+  ASSERT_EQ(rows.size(), 3u);
+  const std::size_t nodes[] = {16, 128, 112};  // the schedulers, their 16 x 8 neighbours, the rest
+  for (std::size_t d = 0; d < 3; ++d) {
+    const auto& row = rows[d];
+    EXPECT_EQ(row.at("nodes"), nodes[d]);
+    ASSERT_EQ(row.at("ours").size(), 7u);
+    for (std::size_t i = 0; i < 7; ++i) {
+      // Every node at distance d lies in the same number of spheres: the paper's (+1 at distance 0).
+      const int k = row.at("paper")[i].get<int>() + (d == 0 ? 1 : 0);
+      EXPECT_EQ(row.at("ours")[i], (nlohmann::json{{std::to_string(k), nodes[d]}})) << "d = " << d << ", f = " << i + 2;
+    }
+  }
+  EXPECT_FALSE(rows[0].at("equal"));
+  EXPECT_TRUE(rows[0].at("equal_without_own_sphere"));
+  EXPECT_TRUE(rows[1].at("equal"));
+  EXPECT_TRUE(rows[2].at("equal"));
+  EXPECT_NE(r.text.find("distance 0: the paper's row = ours less the scheduler's own sphere"), std::string::npos) << r.text;
+  ASSERT_EQ(r.files.size(), 1u);
+  EXPECT_TRUE(std::filesystem::exists(r.files[0])) << r.files[0];
+}
+
+TEST(AhmadReproductions, Fig1OurHadamardMatrixIsThePapersRowByRow) {
+  const auto dir = dlbkit::test::temp_path("ahmad-fig1").string();
+  const ReproductionReport r = builtin_reproductions().find("ahmad-fig1").run({.out_dir = dir, .runs = 1, .jobs = 1});
+  const auto& rows = r.data.at("rows");
+  ASSERT_EQ(rows.size(), 8u);
+  for (const auto& row : rows) {
+    EXPECT_EQ(row.at("m"), row.at("paper_m")) << row.dump();
+    EXPECT_EQ(row.at("mc"), row.at("paper_mc")) << row.dump();
+    EXPECT_TRUE(row.at("match"));
+  }
+  EXPECT_EQ(rows[1].at("m"), "00010111");  // Table 1's generator 0010111 behind the 0 column
+  EXPECT_TRUE(r.data.at("scheduler_set"));  // M and M^C are Q8's 16 schedulers (Sec. 4.3)
+  EXPECT_NE(r.text.find("8 of 8 rows match"), std::string::npos) << r.text;
+  ASSERT_EQ(r.files.size(), 1u);
+  EXPECT_TRUE(std::filesystem::exists(r.files[0])) << r.files[0];
+}
+
+TEST(AhmadReproductions, Fig2ListsTheSphereOfScheduler00000000) {
+  const auto dir = dlbkit::test::temp_path("ahmad-fig2").string();
+  const ReproductionReport r = builtin_reproductions().find("ahmad-fig2").run({.out_dir = dir, .runs = 1, .jobs = 1});
+  EXPECT_EQ(r.data.at("scheduler"), "00000000");
+  EXPECT_EQ(r.data.at("covering_radius"), r.data.at("paper_covering_radius"));
+  EXPECT_EQ(r.data.at("sphere_size"), 37);
+  EXPECT_EQ(r.data.at("sphere_size"), r.data.at("paper_sphere_size"));
+  const auto& distances = r.data.at("distances");
+  ASSERT_EQ(distances.size(), 3u);
+  std::set<std::string> all;
+  for (std::size_t d = 0; d < 3; ++d) {
+    const auto& nodes = distances[d].at("nodes");
+    EXPECT_EQ(nodes.size(), distances[d].at("paper_valency").get<std::size_t>()) << "d = " << d;  // 1, 8, 28
+    for (const auto& a : nodes) {
+      const std::string address = a.get<std::string>();
+      EXPECT_EQ(address.size(), 8u);
+      EXPECT_EQ(std::count(address.begin(), address.end(), '1'), static_cast<long>(d)) << address;  // weight = distance
+      all.insert(address);
+    }
+  }
+  EXPECT_EQ(all.size(), 37u);
+  EXPECT_NE(r.text.find("00000011"), std::string::npos) << r.text;
+  ASSERT_EQ(r.files.size(), 1u);
+  EXPECT_TRUE(std::filesystem::exists(r.files[0])) << r.files[0];
 }
 
 TEST(AhmadReproductions, QueueingReplicationsGiveIntervalsAndObeyLittlesLaw) {

@@ -1,7 +1,8 @@
 #pragma once
 /// \file
 /// Ahmad & Ghafoor 1991 (AG91) reproductions: ahmad-table2 (the semi-distributed structure
-/// of nine networks), ahmad-table4 (response-time improvement over no balancing),
+/// of nine networks), ahmad-table3 (spheres sharing a node of Q8), ahmad-fig1 (the order-8
+/// Hadamard matrix), ahmad-fig2 (one sphere of Q8), ahmad-table4 (response-time improvement over no balancing),
 /// ahmad-fig5 (response time vs load), ahmad-fig8 (utilisation spread vs load),
 /// ahmad-fig9 (improvement vs task transfer rate) and ahmad-fig12-17 (messages per task).
 
