@@ -419,14 +419,14 @@ ReproductionReport table4(const ReproductionOptions& options) {
              "R_semi", "R_fully"},
             rows);
   run_gnuplot(path_in(options, "ahmad-table4.gp"),
-              fmt::format("set terminal pngcairo size 900,500\nset output '{}'\nset datafile separator ','\n"
-                          "set title 'AG91 Table IV: improvement over no balancing (%), transfer rate 20'\n"
-                          "set style data histograms\nset style histogram clustered gap 1\nset style fill solid 0.8\n"
-                          "set yrange [0:115]\nset ylabel '% improvement of mean response time'\nset xtics rotate by -45\n"
-                          "set key top center horizontal\n"
-                          "plot '{}' using 3:xtic(stringcolumn(1).' '.stringcolumn(2)) title 'semi (dlbkit)', '' using 5 title "
-                          "'semi (paper)', '' using 6 title 'fully (dlbkit)', '' using 8 title 'fully (paper)'\n",
-                          png, csv));
+              gnuplot_png_header(png, 900, 500, true) +
+                  fmt::format("set title 'AG91 Table IV: improvement over no balancing (%), transfer rate 20'\n"
+                              "set style data histograms\nset style histogram clustered gap 1\nset style fill solid 0.8\n"
+                              "set yrange [0:115]\nset ylabel '% improvement of mean response time'\nset xtics rotate by -45\n"
+                              "set key top center horizontal\n"
+                              "plot '{}' using 3:xtic(stringcolumn(1).' '.stringcolumn(2)) title 'semi (dlbkit)', '' using 5 title "
+                              "'semi (paper)', '' using 6 title 'fully (dlbkit)', '' using 8 title 'fully (paper)'\n",
+                              csv));
   report.files = {csv, png};
   report.data = {{"runs", options.runs}, {"rows", data}};
   return report;
@@ -513,13 +513,13 @@ ReproductionReport sweep(const SweepPlot& s, const ReproductionOptions& options)
   const std::string csv = path_in(options, s.name + ".csv"), png = path_in(options, s.name + ".png");
   write_csv(csv, header, rows);
   run_gnuplot(path_in(options, s.name + ".gp"),
-              fmt::format("set terminal pngcairo size 800,500\nset output '{}'\nset datafile separator ','\n"
-                          "set key autotitle columnhead left top\nset title '{}'\nset xlabel '{}'\nset ylabel '{}'\n"
-                          "{}plot for [i=2:{}:2] '{}' using 1:i:i+1 with yerrorlines\n",
-                          png, s.title, s.xlabel, s.ylabel,
-                          s.measure == SweepPlot::Measure::information_messages ? "set logscale y\nset key outside right\n"
-                                                                                : "set yrange [0:*]\n",
-                          header.size(), csv));
+              gnuplot_png_header(png, 800, 500, true) +
+                  fmt::format("set key autotitle columnhead left top\nset title '{}'\nset xlabel '{}'\nset ylabel '{}'\n"
+                              "{}plot for [i=2:{}:2] '{}' using 1:i:i+1 with yerrorlines\n",
+                              s.title, s.xlabel, s.ylabel,
+                              s.measure == SweepPlot::Measure::information_messages ? "set logscale y\nset key outside right\n"
+                              : "set yrange [0:*]\n",
+                              header.size(), csv));
   report.files = {csv, png};
   report.data = {{"runs", options.runs}, {"points", data}};
   return report;

@@ -260,17 +260,17 @@ ReproductionReport table1(const ReproductionOptions& options) {
             csv_rows);
   const std::string png = path_in(options, "cybenko-table1.png");
   run_gnuplot(path_in(options, "cybenko-table1.gp"),
-              fmt::format("set terminal pngcairo size 800,480 noenhanced\nset output '{}'\nset datafile separator ','\n"
-                          "set title 'Cyb89 Table I: C within 2d communication steps, hypercube:d'\n"
-                          "set xlabel 'd'\nset ylabel 'C = ||w* - w_bar|| / ||w - w_bar||'\nset yrange [-0.05:1]\n"
-                          "set key right center\n"
-                          "plot '{}' using 1:2 with lines lw 2 title 'A diffusion, paper 1-2/(d+1)', "
-                          "'' using 1:6 with points pt 7 ps 1.3 title 'A diffusion, dlbkit', "
-                          "{} with lines dt 2 lw 2 title 'B diffusion, paper e^-2', "
-                          "'' using 1:4 with lines lw 2 title 'B, (1-2/(d+1))^d', "
-                          "'' using 1:7 with points pt 5 ps 1.3 title 'B diffusion, dlbkit', "
-                          "'' using 1:11 with points pt 9 ps 1.5 title 'dimension exchange, dlbkit (paper 0)'\n",
-                          png, csv, kExpMinus2));
+              gnuplot_png_header(png, 800, 480) +
+                  fmt::format("set title 'Cyb89 Table I: C within 2d communication steps, hypercube:d'\n"
+                              "set xlabel 'd'\nset ylabel 'C = ||w* - w_bar|| / ||w - w_bar||'\nset yrange [-0.05:1]\n"
+                              "set key right center\n"
+                              "plot '{}' using 1:2 with lines lw 2 title 'A diffusion, paper 1-2/(d+1)', "
+                              "'' using 1:6 with points pt 7 ps 1.3 title 'A diffusion, dlbkit', "
+                              "{} with lines dt 2 lw 2 title 'B diffusion, paper e^-2', "
+                              "'' using 1:4 with lines lw 2 title 'B, (1-2/(d+1))^d', "
+                              "'' using 1:7 with points pt 5 ps 1.3 title 'B diffusion, dlbkit', "
+                              "'' using 1:11 with points pt 9 ps 1.5 title 'dimension exchange, dlbkit (paper 0)'\n",
+                              csv, kExpMinus2));
   report.files = {csv, png};
   report.data = {{"inputs",
                   {{"d", {kTable1MinD, kTable1MaxD}}, {"alpha", "1/(d+1)"}, {"lambda", 0.5}, {"runs", options.runs},
@@ -339,16 +339,15 @@ ReproductionReport hypercube(const ReproductionOptions& options) {
   write_csv(csv, {"d", "closed_form", "limit", "gamma_d", "dlbkit_half_cube", "dlbkit_spike"}, csv_rows);
   const std::string png = path_in(options, "cybenko-hypercube.png");
   run_gnuplot(path_in(options, "cybenko-hypercube.gp"),
-              fmt::format("set terminal pngcairo size 800,480 noenhanced\nset output '{}'\nset datafile separator ','\n"
-                          "set title 'Cyb89 (15)-(16): error reduction of d diffusion iterations, hypercube:d'\n"
-                          "set xlabel 'd'\nset ylabel '||w^(d) - w_bar|| / ||w^(0) - w_bar||'\nset yrange [0:0.16]\n"
-                          "set key right center\n"
-                          "plot '{}' using 1:2 with lines lw 2 title 'paper (1-2/(d+1))^d', "
-                          "{} with lines dt 2 lw 2 title 'paper limit e^-2', "
-                          "'' using 1:4 with points pt 6 ps 1.8 title 'gamma^d (analysis)', "
-                          "'' using 1:5 with points pt 7 ps 1.0 title 'dlbkit, half-cube load', "
-                          "'' using 1:6 with linespoints pt 5 title 'dlbkit, spike'\n",
-                          png, csv, kExpMinus2));
+              gnuplot_png_header(png, 800, 480) +
+                  fmt::format("set title 'Cyb89 (15)-(16): error reduction of d diffusion iterations, hypercube:d'\n"
+                              "set xlabel 'd'\nset ylabel '||w^(d) - w_bar|| / ||w^(0) - w_bar||'\nset yrange [0:0.16]\n"
+                              "set key right center\n"
+                              "plot '{}' using 1:2 with lines lw 2 title 'paper (1-2/(d+1))^d', "
+                              "{} with lines dt 2 lw 2 title 'paper limit e^-2', "
+                              "'' using 1:4 with points pt 6 ps 1.8 title 'gamma^d (analysis)', "
+                              "'' using 1:5 with points pt 7 ps 1.0 title 'dlbkit, half-cube load', "
+                              "'' using 1:6 with linespoints pt 5 title 'dlbkit, spike'\n", csv, kExpMinus2));
   report.files = {csv, png};
   report.data = {{"inputs", {{"d", {kHypercubeMinD, kHypercubeMaxD}}, {"alpha", "1/(d+1)"}}},
                  {"paper", {{"closed_form", "(1 - 2/(d+1))^d"}, {"limit", kExpMinus2}}},

@@ -150,18 +150,18 @@ ReproductionReport run(const ReproductionOptions& options) {
   write_csv(csv, header, csv_rows);
   const std::string png = options.out_dir + "/cybenko-table2.png";
   run_gnuplot(options.out_dir + "/cybenko-table2.gp",
-              fmt::format("set terminal pngcairo noenhanced size 900,560\nset output '{}'\nset datafile separator ','\n"
-                          "set title 'Cyb89 Table II: asymptotic variance on the d-cube (units of sigma^2)'\n"
-                          "set xlabel 'd (n = 2^d)'\nset ylabel 'E||w - w_bar||^2 / sigma^2'\nset logscale y\n"
-                          "set key top left\nset xrange [{}:{}]\n"
-                          "plot '{}' using 1:4 with points pt 7 lc 1 title 'diffusion, A and B (dlbkit)', "
-                          "'' using 1:7 with lines lc 1 dt 2 title 'paper: (1/4) n log n', "
-                          "'' using 1:16 with lines lc 1 dt 3 title 'Theorem 2 bound', "
-                          "'' using 1:8 with points pt 5 lc 2 title 'dimension exchange, A (dlbkit)', "
-                          "'' using 1:11 with lines lc 2 dt 2 title 'paper A: n', "
-                          "'' using 1:12 with points pt 9 lc 3 title 'dimension exchange, B (dlbkit)', "
-                          "'' using 1:15 with lines lc 3 dt 2 title 'paper B: 2n (Theorem 5)'\n",
-                          png, kMinD, kMaxD, csv));
+              gnuplot_png_header(png, 900, 560) +
+                  fmt::format("set title 'Cyb89 Table II: asymptotic variance on the d-cube (units of sigma^2)'\n"
+                              "set xlabel 'd (n = 2^d)'\nset ylabel 'E||w - w_bar||^2 / sigma^2'\nset logscale y\n"
+                              "set key top left\nset xrange [{}:{}]\n"
+                              "plot '{}' using 1:4 with points pt 7 lc 1 title 'diffusion, A and B (dlbkit)', "
+                              "'' using 1:7 with lines lc 1 dt 2 title 'paper: (1/4) n log n', "
+                              "'' using 1:16 with lines lc 1 dt 3 title 'Theorem 2 bound', "
+                              "'' using 1:8 with points pt 5 lc 2 title 'dimension exchange, A (dlbkit)', "
+                              "'' using 1:11 with lines lc 2 dt 2 title 'paper A: n', "
+                              "'' using 1:12 with points pt 9 lc 3 title 'dimension exchange, B (dlbkit)', "
+                              "'' using 1:15 with lines lc 3 dt 2 title 'paper B: 2n (Theorem 5)'\n",
+                              kMinD, kMaxD, csv));
   report.files = {csv, png};
   report.data = {{"inputs",
                   {{"arrivals", kArrivals}, {"work", kWork}, {"warmup", kWarmup}, {"runs", runs}, {"alpha", "1/(d+1)"},

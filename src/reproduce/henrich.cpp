@@ -90,9 +90,7 @@ std::pair<double, double> fit_linear_quadratic(const std::vector<double>& x, con
 }
 
 std::string gnuplot_header(const std::string& png, int width = 900, int height = 520) {
-  return fmt::format("set terminal pngcairo size {},{} noenhanced\nset output '{}'\nset datafile separator ','\n"
-                     "set datafile missing 'NaN'\nset key left top\nset grid\n",
-                     width, height, png);
+  return gnuplot_png_header(png, width, height) + "set datafile missing 'NaN'\nset key left top\nset grid\n";
 }
 
 // ----- henrich-table3 -----

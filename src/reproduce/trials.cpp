@@ -43,6 +43,11 @@ void write_csv(const std::string& path, const std::vector<std::string>& header,
   if (!out) throw std::runtime_error("cannot write " + path);
 }
 
+std::string gnuplot_png_header(const std::string& png, int width, int height, bool enhanced_text) {
+  return fmt::format("set terminal pngcairo size {},{}{}\nset output '{}'\nset datafile separator ','\n", width,
+                     height, enhanced_text ? "" : " noenhanced", png);
+}
+
 void run_gnuplot(const std::string& script_path, const std::string& script) {
   {
     std::ofstream out(script_path);

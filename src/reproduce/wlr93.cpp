@@ -160,12 +160,11 @@ ReproductionReport table4(const ReproductionOptions& options) {
   write_csv(bars_csv, {"strategy", "dlbkit", "paper"}, bars);
   const std::string png = path_in(options, "wlr93-table4.png");
   run_gnuplot(path_in(options, "wlr93-table4.gp"),
-              fmt::format("set terminal pngcairo size 800,480\nset output '{}'\nset datafile separator ','\n"
-                          "set title 'WLR93 Table IV: speedup over NOBAL, hypercube:5, g = 100'\n"
-                          "set style data histograms\nset style histogram clustered gap 1\nset style fill solid 0.8\n"
-                          "set yrange [0:*]\nset ylabel 'speedup over NOBAL'\nset key top right autotitle columnhead\n"
-                          "plot '{}' using 2:xtic(1) title 'dlbkit', '' using 3 title 'paper'\n",
-                          png, bars_csv));
+              gnuplot_png_header(png, 800, 480, true) +
+                  fmt::format("set title 'WLR93 Table IV: speedup over NOBAL, hypercube:5, g = 100'\n"
+                              "set style data histograms\nset style histogram clustered gap 1\nset style fill solid 0.8\n"
+                              "set yrange [0:*]\nset ylabel 'speedup over NOBAL'\nset key top right autotitle columnhead\n"
+                              "plot '{}' using 2:xtic(1) title 'dlbkit', '' using 3 title 'paper'\n", bars_csv));
   report.files = {csv, bars_csv, png};
 
   nlohmann::json columns = nlohmann::json::array();
@@ -247,11 +246,11 @@ ReproductionReport sweep(const Sweep& s, const ReproductionOptions& options) {
   write_csv(csv, header, rows);
   const std::string png = path_in(options, s.name + ".png");
   run_gnuplot(path_in(options, s.name + ".gp"),
-              fmt::format("set terminal pngcairo size 800,480\nset output '{}'\nset datafile separator ','\n"
-                          "set key autotitle columnhead right bottom\nset title '{}'\nset xlabel '{}'\n"
-                          "set ylabel 'speedup over NOBAL'\nset yrange [0:*]\n{}"
-                          "plot for [i=2:{}] '{}' using 1:i with linespoints\n",
-                          png, s.title, s.xlabel, s.log_x ? "set logscale x 2\n" : "", kFigureStrategies.size() + 2, csv));
+              gnuplot_png_header(png, 800, 480, true) +
+                  fmt::format("set key autotitle columnhead right bottom\nset title '{}'\nset xlabel '{}'\n"
+                              "set ylabel 'speedup over NOBAL'\nset yrange [0:*]\n{}"
+                              "plot for [i=2:{}] '{}' using 1:i with linespoints\n",
+                              s.title, s.xlabel, s.log_x ? "set logscale x 2\n" : "", kFigureStrategies.size() + 2, csv));
   report.files = {csv, png};
   report.data = {{"inputs", {{"runs", options.runs}, {"cost_model", "ipsc2"}}}, {"points", points}};
   return report;

@@ -298,13 +298,13 @@ ReproductionReport figure(const Figure& f, const ReproductionOptions& options) {
   write_csv(csv, header, rows);
   const std::string png = path_in(options, f.name + ".png");
   run_gnuplot(path_in(options, f.name + ".gp"),
-              fmt::format("set terminal pngcairo size 900,520\nset output '{}'\nset datafile separator ','\n"
-                          "set key autotitle columnhead outside right\nset title 'Zambonelli Fig. {}: {}, {} "
-                          "dispersion ({})'\nset xlabel 'delta-sigma per second (measured)'\nset ylabel '{}'\n"
-                          "plot for [i=7:11] '{}' using 2:i with linespoints lt (i-6) lw 2, "
-                          "for [i=12:16] '{}' using 2:i with linespoints lt (i-11) dt 2 lw 2\n",
-                          png, f.number, measure_title(f.measure), f.high_dispersion ? "high" : "low",
-                          size.topology, measure_title(f.measure), csv, csv));
+              gnuplot_png_header(png, 900, 520, true) +
+                  fmt::format("set key autotitle columnhead outside right\nset title 'Zambonelli Fig. {}: {}, {} "
+                              "dispersion ({})'\nset xlabel 'delta-sigma per second (measured)'\nset ylabel '{}'\n"
+                              "plot for [i=7:11] '{}' using 2:i with linespoints lt (i-6) lw 2, "
+                              "for [i=12:16] '{}' using 2:i with linespoints lt (i-11) dt 2 lw 2\n",
+                              f.number, measure_title(f.measure), f.high_dispersion ? "high" : "low",
+                              size.topology, measure_title(f.measure), csv, csv));
   report.files = {csv, png};
 
   nlohmann::json jp = nlohmann::json::array();
@@ -378,12 +378,12 @@ ReproductionReport high_dynamicity(const ReproductionOptions& options) {
     // NRT (columns 19-28) against the measured delta-sigma per second: the settings differ
     // from row to row, so points rather than lines.
     run_gnuplot(path_in(options, name + ".gp"),
-                fmt::format("set terminal pngcairo size 900,520\nset output '{}'\nset datafile separator ','\n"
-                            "set key autotitle columnhead outside right\nset title 'Zambonelli, high dynamicity: "
-                            "NRT, {} dispersion ({})'\nset xlabel 'delta-sigma per second (measured)'\n"
-                            "set ylabel 'NRT'\nplot for [i=19:23] '{}' using 4:i with points pt 7 lt (i-18), "
-                            "for [i=24:28] '{}' using 4:i with points pt 6 lt (i-23)\n",
-                            png, which, size.topology, csv, csv));
+                gnuplot_png_header(png, 900, 520, true) +
+                    fmt::format("set key autotitle columnhead outside right\nset title 'Zambonelli, high dynamicity: "
+                                "NRT, {} dispersion ({})'\nset xlabel 'delta-sigma per second (measured)'\n"
+                                "set ylabel 'NRT'\nplot for [i=19:23] '{}' using 4:i with points pt 7 lt (i-18), "
+                                "for [i=24:28] '{}' using 4:i with points pt 6 lt (i-23)\n",
+                                which, size.topology, csv, csv));
     report.files.push_back(csv);
     report.files.push_back(png);
     dispersions[which] = {{"near_fraction", near_fraction}, {"points", jp}};
@@ -447,11 +447,10 @@ ReproductionReport fig2(const ReproductionOptions& options) {
   write_csv(csv, header, rows);
   const std::string png = path_in(options, "zambonelli-fig2.png");
   run_gnuplot(path_in(options, "zambonelli-fig2.gp"),
-              fmt::format("set terminal pngcairo size 800,480\nset output '{}'\nset datafile separator ','\n"
-                          "set key autotitle columnhead top right\nset title 'Zambonelli Fig. 2 case: sigma(t), "
-                          "{}, static gradient load'\nset xlabel 'time (s)'\nset ylabel 'sigma'\nset yrange [0:*]\n"
-                          "plot for [i=2:{}] '{}' using 1:i with lines lw 2\n",
-                          png, spec, strategies.size() + 1, csv));
+              gnuplot_png_header(png, 800, 480, true) +
+                  fmt::format("set key autotitle columnhead top right\nset title 'Zambonelli Fig. 2 case: sigma(t), "
+                              "{}, static gradient load'\nset xlabel 'time (s)'\nset ylabel 'sigma'\nset yrange [0:*]\n"
+                              "plot for [i=2:{}] '{}' using 1:i with lines lw 2\n", spec, strategies.size() + 1, csv));
   report.files = {csv, png};
   nlohmann::json cols = nlohmann::json::array();
   for (std::size_t s = 0; s < strategies.size(); ++s)

@@ -30,6 +30,10 @@ struct Trial {
 void write_csv(const std::string& path, const std::vector<std::string>& header,
                const std::vector<std::vector<std::string>>& rows);
 
+/// The start of every figure's gnuplot script: a PNG of width x height pixels written to
+/// `png`, comma-separated data. `enhanced_text` lets labels use gnuplot's ^ and _ markup.
+std::string gnuplot_png_header(const std::string& png, int width, int height, bool enhanced_text = false);
+
 /// Runs gnuplot on `script` (which sets its own output file). Throws std::runtime_error
 /// when gnuplot is missing (naming the Debian package gnuplot-nox) or fails.
 void run_gnuplot(const std::string& script_path, const std::string& script);
