@@ -125,8 +125,7 @@ void fast(const Load* w, Load* next, std::size_t begin, std::size_t end, std::si
   const auto k = static_cast<std::ptrdiff_t>(extent);
   const auto st = static_cast<std::ptrdiff_t>(stride);
   std::vector<Load> flags_a, flags_b;  // rows of [C_{i,d}]: the previous row's and this row's
-  bool previous_full_row = false;
-  std::size_t previous_row = 0;
+  bool previous_full_row = false;  // a full row ends where the next row starts: it was row - 1
   for (std::size_t v = begin; v < end;) {
     const std::size_t row = v / stride;
     const auto c = static_cast<std::ptrdiff_t>(row % static_cast<std::size_t>(extent));
@@ -143,7 +142,7 @@ void fast(const Load* w, Load* next, std::size_t begin, std::size_t end, std::si
           flags_a.resize(stride);
           flags_b.resize(stride);
         }
-        const bool carried = previous_full_row && previous_row + 1 == row && c >= 1;
+        const bool carried = previous_full_row && c >= 1;
         run_row<C>(w + v, next + v, st, pp, p, s, carried, flags_a.data(), flags_b.data(), stream);
         flags_a.swap(flags_b);  // this row's flags are the next row's predecessor flags
         done = true;
@@ -151,7 +150,6 @@ void fast(const Load* w, Load* next, std::size_t begin, std::size_t end, std::si
     }
     if (!done) run<C>(w + v, next + v, count, pp, p, s, stream);
     previous_full_row = done;
-    previous_row = row;
     v += count;
   }
 }
