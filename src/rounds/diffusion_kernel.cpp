@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <memory>
 #include <type_traits>
-#include <vector>
 
 #if defined(__x86_64__) && defined(__GNUC__)
 #include <immintrin.h>
@@ -181,8 +181,8 @@ void DiffusionKernel::apply(std::span<const Load> w, std::span<Load> next, NodeI
       // order, but consecutive nodes no longer wait on one another's additions. A chunk
       // (128 KiB of sums) stays in the L2 cache with its loads.
       constexpr NodeId kChunk = 16384;
-      std::vector<Load> sums(std::min(kChunk, end - begin));
-      Load* s = sums.data();
+      const auto sums = std::make_unique_for_overwrite<Load[]>(std::min(kChunk, end - begin));
+      Load* s = sums.get();
       for (NodeId first = begin; first < end; first += kChunk) {
         const NodeId count = std::min(kChunk, end - first);
         std::fill(s, s + count, Load{0});
