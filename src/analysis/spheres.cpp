@@ -13,8 +13,6 @@ namespace dlbkit {
 
 namespace {
 
-constexpr int kMaxHadamardOrder = 64;
-
 std::uint64_t binomial(int n, int k) {
   if (k < 0 || k > n) return 0;
   std::uint64_t b = 1;
