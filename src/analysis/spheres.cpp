@@ -4,9 +4,9 @@
 
 #include <algorithm>
 #include <bit>
-#include <deque>
 #include <fmt/format.h>
 #include <limits>
+#include <span>
 #include <stdexcept>
 
 namespace dlbkit {
@@ -63,17 +63,27 @@ std::string family_sizes(TopologyKind kind, int lo, int hi, int step, const char
   return fmt::format("{}:{{{}}}", name, text);
 }
 
-// Breadth-first search from `source` out to `radius` only: calls visit(node, distance)
-// for every node of the ball, so a sphere costs its own size, not the network's.
+// Breadth-first search from `sources` out to `radius` only: calls visit(node, distance to
+// the nearest source) for every node of the ball, so a sphere costs its own size, not the
+// network's.
 class Ball {
 public:
   explicit Ball(const Topology& t) : topology_(t), seen_(t.size(), 0) {}
 
   template <class Visit>
   void walk(NodeId source, int radius, Visit&& visit) {
+    walk(std::span(&source, 1), radius, visit);
+  }
+
+  template <class Visit>
+  void walk(std::span<const NodeId> sources, int radius, Visit&& visit) {
     ++stamp_;
-    frontier_.assign(1, source);
-    seen_[source] = stamp_;
+    frontier_.clear();
+    for (NodeId x : sources)
+      if (seen_[x] != stamp_) {
+        seen_[x] = stamp_;
+        frontier_.push_back(x);
+      }
     for (int d = 0; !frontier_.empty(); ++d) {
       for (NodeId v : frontier_) visit(v, d);
       if (d == radius) break;
@@ -95,24 +105,11 @@ private:
   std::vector<NodeId> frontier_, next_;
 };
 
-// Every node's distance to the nearest node of `set`: one breadth-first search from all.
+// Every node's distance to the nearest node of `set` (-1 if none reaches it): one
+// breadth-first search from all, without a radius.
 std::vector<int> distance_to_set(const Topology& topology, const std::vector<NodeId>& set) {
   std::vector<int> dist(topology.size(), -1);
-  std::deque<NodeId> frontier;
-  for (NodeId x : set)
-    if (dist[x] < 0) {
-      dist[x] = 0;
-      frontier.push_back(x);
-    }
-  while (!frontier.empty()) {
-    const NodeId v = frontier.front();
-    frontier.pop_front();
-    for (NodeId u : topology.neighbors(v))
-      if (dist[u] < 0) {
-        dist[u] = dist[v] + 1;
-        frontier.push_back(u);
-      }
-  }
+  Ball(topology).walk(set, std::numeric_limits<int>::max(), [&](NodeId v, int d) { dist[v] = d; });
   return dist;
 }
 
@@ -243,14 +240,16 @@ std::vector<std::vector<std::uint32_t>> sphere_membership(const Topology& topolo
 std::vector<SharingRow> sharing_distribution(const Topology& topology, const SchedulerSet& set, int range) {
   if (range < 0) throw InputError(fmt::format("range {}: accepted: 0 or more", range));
   const std::vector<int> nearest = distance_to_set(topology, set.schedulers);
-  const auto member = sphere_membership(topology, set.schedulers, range);
+  std::vector<std::size_t> covered(topology.size(), 0);  // the spheres that hold each node
+  Ball ball(topology);
+  for (NodeId x : set.schedulers) ball.walk(x, range, [&](NodeId v, int) { ++covered[v]; });
   const int r = *std::max_element(nearest.begin(), nearest.end());
   std::vector<SharingRow> rows(static_cast<std::size_t>(r) + 1);
   for (int d = 0; d <= r; ++d) rows[static_cast<std::size_t>(d)].distance = d;
   for (NodeId v = 0; v < topology.size(); ++v) {
     SharingRow& row = rows[static_cast<std::size_t>(nearest[v])];
     ++row.nodes;
-    ++row.spheres[member[v].size()];
+    ++row.spheres[covered[v]];
   }
   return rows;
 }
