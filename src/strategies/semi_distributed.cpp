@@ -170,10 +170,8 @@ public:
         const std::int64_t moved = ctx.migrate(target, 1);
         known_load_ -= moved;
         if (moved == 0) {  // the task started here meanwhile: move the count back
-          for (auto [k, pos] : layout_->member_of[target])
-            ctx.send(layout_->schedulers[k], Message::make(kLoadChange, NodeDelta{target, -1}));
-          for (auto [k, pos] : layout_->member_of[ctx.self()])
-            ctx.send(layout_->schedulers[k], Message::make(kLoadChange, NodeDelta{ctx.self(), +1}));
+          tell_schedulers(ctx, kLoadChange, target, -1);
+          tell_schedulers(ctx, kLoadChange, ctx.self(), +1);
         }
         break;
       }
@@ -206,9 +204,15 @@ private:
     const std::int64_t delta = ctx.load() - known_load_;
     known_load_ = ctx.load();
     if (delta == 0) return;
-    for (auto [k, pos] : layout_->member_of[ctx.self()]) {
+    tell_schedulers(ctx, kLoadChange, ctx.self(), delta);
+  }
+
+  // Every scheduler of `node`'s sphere(s) learns that its load changed by delta: this one
+  // directly (Steps 4-5), the others by a `kind` message.
+  void tell_schedulers(NodeContext& ctx, Kind kind, NodeId node, std::int64_t delta) {
+    for (auto [k, pos] : layout_->member_of[node]) {
       if (static_cast<std::int32_t>(k) == me_) adjust(pos, delta);
-      else ctx.send(layout_->schedulers[k], Message::make(kLoadChange, NodeDelta{ctx.self(), static_cast<std::int32_t>(delta)}));
+      else ctx.send(layout_->schedulers[k], Message::make(kind, NodeDelta{node, static_cast<std::int32_t>(delta)}));
     }
   }
 
@@ -246,37 +250,24 @@ private:
 
   // Step 3: the task goes to the least-loaded node of the sphere (possibly where it is).
   void step3(NodeContext& ctx, Job job) {
-    std::uint32_t pos = std::get<2>(*list_.begin());
+    const std::uint32_t pos = std::get<2>(*list_.begin());
     NodeId target = layout_->members[static_cast<std::size_t>(me_)][pos];
     if (job.remote) {
       // Among the least-loaded nodes, the one holding the task saves its transfer.
-      if (const auto where = find_position(job.at); where && view_[*where].load == view_[pos].load) {
-        pos = *where;
-        target = job.at;
-      }
+      if (const auto where = find_position(job.at); where && view_[*where].load == view_[pos].load) target = job.at;
       ctx.send(job.at, Message::make(kPlaceAt, NodeRef{target}));
     } else if (target != ctx.self()) {
       const std::int64_t moved = ctx.migrate(target, 1);
       known_load_ -= moved;
-      if (moved == 0) {  // the held task is already executing here
-        target = ctx.self();
-        pos = position_of(target);
-      }
+      if (moved == 0) target = ctx.self();  // the held task is already executing here
     }
-    place(ctx, pos, target);
+    tell_schedulers(ctx, kAssignUpdate, target, +1);
   }
 
   std::optional<std::uint32_t> find_position(NodeId node) const {
     for (auto [k, pos] : layout_->member_of[node])
       if (static_cast<std::int32_t>(k) == me_) return pos;
     return std::nullopt;
-  }
-
-  void place(NodeContext& ctx, std::uint32_t pos, NodeId target) {
-    adjust(pos, +1);
-    for (auto [k, other] : layout_->member_of[target])
-      if (static_cast<std::int32_t>(k) != me_)
-        ctx.send(layout_->schedulers[k], Message::make(kAssignUpdate, NodeDelta{target, 1}));
   }
 
   // Step 7: a random remote sphere lighter than this one by threshold2 or more gets the
