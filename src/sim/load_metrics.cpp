@@ -1,5 +1,6 @@
 #include <dlbkit/sim/load_metrics.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <numeric>
 
@@ -59,14 +60,12 @@ LoadMetrics::LoadMetrics(const Topology& topology, LoadMetricsOptions options)
     : topology_(topology),
       options_(options),
       load_(topology.size(), 0.0),
-      generated_(topology.size(), 0.0),
-      generated_before_(topology.size(), 0.0),
-      scratch_(topology.size(), 0.0),
+      change_(topology.size(), 0.0),
       next_sample_(options.from) {}
 
 void LoadMetrics::on_task_created(NodeId node, const Task&, SimTime time) {
   advance(time);
-  generated_[node] += 1;
+  change_[node] += 1;
   in_system_ += 1;
 }
 
@@ -78,7 +77,7 @@ void LoadMetrics::on_task_started(NodeId node, const Task&, SimTime time) {
 void LoadMetrics::on_task_completed(NodeId node, const Task&, SimTime time) {
   advance(time);
   load_[node] -= 1;
-  generated_[node] -= 1;
+  change_[node] -= 1;
   in_system_ -= 1;
   if (time >= options_.from && time <= options_.until) ++completed_;
 }
@@ -102,8 +101,7 @@ void LoadMetrics::sample(SimTime boundary) {
   const double mu = mean(load_);
   const double sigma = load_imbalance(load_), delta = load_dispersion(topology_, load_);
   if (samples_ > 0) {
-    for (std::size_t i = 0; i < scratch_.size(); ++i) scratch_[i] = generated_[i] - generated_before_[i];
-    const LoadChange c = load_change(topology_, scratch_, mu);
+    const LoadChange c = load_change(topology_, change_, mu);
     dsigma_sum_ += c.dsigma;
     ddelta_sum_ += c.ddelta;
     sigma_sum_ += sigma;
@@ -111,7 +109,7 @@ void LoadMetrics::sample(SimTime boundary) {
     load_sum_ += mu;
     in_system_sum_ += in_system_;
   }
-  generated_before_ = generated_;
+  std::fill(change_.begin(), change_.end(), 0.0);
   ++samples_;
   if (options_.trace) trace_.push_back({static_cast<double>(boundary) * 1e-9, sigma, delta});
 }

@@ -39,11 +39,6 @@ void QueueingObserver::on_task_completed(NodeId node, const Task& task, SimTime 
   }
 }
 
-void QueueingObserver::on_message_sent(NodeId, NodeId, int kind, SimTime) {
-  if (messages_.size() <= static_cast<std::size_t>(kind)) messages_.resize(static_cast<std::size_t>(kind) + 1, 0);
-  ++messages_[static_cast<std::size_t>(kind)];
-}
-
 QueueingMetrics QueueingObserver::metrics(const SimulationResult& result) const {
   QueueingMetrics m;
   m.measured_tasks = measured_;
@@ -69,7 +64,7 @@ QueueingMetrics QueueingObserver::metrics(const SimulationResult& result) const 
   m.messages_per_task.assign(m.message_kinds.size(), 0.0);
   const double tasks = static_cast<double>(std::max<std::uint64_t>(1, result.tasks_completed));
   for (std::size_t k = 0; k < m.message_kinds.size(); ++k) {
-    const double count = k < messages_.size() ? static_cast<double>(messages_[k]) : 0.0;
+    const auto count = static_cast<double>(result.messages_by_kind[k]);
     m.messages_per_task[k] = count / tasks;
     if (k + 1 < m.message_kinds.size()) m.control_messages_per_task += count / tasks;
   }

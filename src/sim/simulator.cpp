@@ -348,6 +348,13 @@ private:
     free_batches_.push_back(b);
   }
 
+  // The first poll point at or after `done` of processor time: every poll_interval, or at
+  // once when that is 0.
+  SimTime next_poll_point(SimTime done) const {
+    const SimTime p = cost_.poll_interval;
+    return p == 0 ? done : (done + p - 1) / p * p;
+  }
+
   // Something reached node v's inbox: an idle node looks at once, a busy one at its next
   // poll point, one busy with overhead when that is over.
   void deliver(NodeId v, std::uint32_t slot, SimTime t) {
@@ -363,9 +370,7 @@ private:
         poll_shared(v, t);
         return;
       }
-      const SimTime done = node.progress + (t - node.segment_start);
-      const SimTime p = cost_.poll_interval;
-      const SimTime poll = p == 0 ? done : (done + p - 1) / p * p;
+      const SimTime poll = next_poll_point(node.progress + (t - node.segment_start));
       if (poll < node.current.work) {  // otherwise the completion is the next check
         schedule_wake(v, node.segment_start + (poll - node.progress));
         node.poll_scheduled = true;
@@ -377,9 +382,7 @@ private:
   [[gnu::cold, gnu::noinline]] void poll_shared(NodeId v, SimTime t) {
     Node& node = nodes_[v];
     const SharedNode& s = shared_[v];
-    const SimTime done = s.executed + (t - node.segment_start);
-    const SimTime p = cost_.poll_interval;
-    const SimTime at = node.segment_start + ((p == 0 ? done : (done + p - 1) / p * p) - s.executed);
+    const SimTime at = node.segment_start + (next_poll_point(s.executed + (t - node.segment_start)) - s.executed);
     if (at < s.next_completion) {
       schedule_wake(v, at);
       node.poll_scheduled = true;
@@ -414,7 +417,6 @@ private:
       else s.processes[kept++] = p;
     }
     s.processes.resize(kept);
-    cursor_ = t;
     completing_ = v;
     for (const Task& task : finished_) record_completion(v, task, t);
     completing_ = kNoNode;

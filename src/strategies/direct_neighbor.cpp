@@ -107,10 +107,13 @@ private:
     const auto nb = ctx.neighbors();
     const auto local = static_cast<double>(ctx.load());
     for (std::size_t j = 0; j < nb.size(); ++j) {
-      others_.clear();
-      for (std::size_t k = 0; k < nb.size(); ++k)
-        if (k != j) others_.push_back(std::isnan(known_[k]) ? local : known_[k]);  // unknown: as ourselves
-      const double dl = w_ == 1.0 ? local : distorted_load(w_, local, others_);
+      double dl = local;
+      if (w_ != 1.0) {
+        others_.clear();
+        for (std::size_t k = 0; k < nb.size(); ++k)
+          if (k != j) others_.push_back(std::isnan(known_[k]) ? local : known_[k]);  // unknown: as ourselves
+        dl = distorted_load(w_, local, others_);
+      }
       if (!std::isnan(sent_[j]) && std::abs(dl - sent_[j]) < min_change_) continue;
       ctx.send(nb[j], Message::make(kLoadInfo, LoadInfo{dl}));
       sent_[j] = dl;

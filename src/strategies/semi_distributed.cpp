@@ -6,9 +6,9 @@
 #include <fmt/format.h>
 #include <map>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <set>
+#include <string>
 #include <tuple>
 #include <vector>
 
@@ -49,52 +49,36 @@ struct Layout {
   // per node: (scheduler index, position of the node in that sphere's member list)
   std::vector<std::vector<std::pair<std::uint32_t, std::uint32_t>>> member_of;
   std::vector<std::vector<NodeId>> members;  // per scheduler
-  int covering_radius = 0;
-  int min_distance = 0;
-  int range = 0;
 };
 
 // Checks the range and builds the layout.
-std::shared_ptr<const Layout> build_layout(const Topology& topology, long long range_param, bool range_auto) {
-  const SchedulerSet set = scheduler_set(topology);
+Layout build_layout(const Topology& topology, const SchedulerSet& set, long long range_param, bool range_auto) {
   const SphereStructure s = analyze_spheres(topology, set);
-  auto layout = std::make_shared<Layout>();
-  layout->covering_radius = s.covering_radius;
-  layout->min_distance = s.min_distance;
   const int range = range_auto ? s.covering_radius : static_cast<int>(range_param);
   if (range < s.covering_radius || (set.schedulers.size() > 1 && range >= s.min_distance))
     throw InputError(fmt::format("strategy semi_distributed: range={} on {}: accepted: from the covering radius {} "
                                  "(every node in a sphere) to {} (below the scheduler distance {}, so that a "
                                  "scheduler lies in its own sphere only), or auto",
                                  range, topology.spec(), s.covering_radius, s.min_distance - 1, s.min_distance));
-  layout->range = range;
-  layout->schedulers = set.schedulers;
-  layout->scheduler_index.assign(topology.size(), -1);
+  Layout layout;
+  layout.schedulers = set.schedulers;
+  layout.scheduler_index.assign(topology.size(), -1);
   for (std::size_t k = 0; k < set.schedulers.size(); ++k)
-    layout->scheduler_index[set.schedulers[k]] = static_cast<std::int32_t>(k);
+    layout.scheduler_index[set.schedulers[k]] = static_cast<std::int32_t>(k);
   const auto membership = sphere_membership(topology, set.schedulers, range);
-  layout->members.resize(set.schedulers.size());
-  layout->member_of.resize(topology.size());
+  layout.members.resize(set.schedulers.size());
+  layout.member_of.resize(topology.size());
   for (NodeId v = 0; v < topology.size(); ++v)
     for (std::uint32_t k : membership[v]) {
-      layout->member_of[v].emplace_back(k, static_cast<std::uint32_t>(layout->members[k].size()));
-      layout->members[k].push_back(v);
+      layout.member_of[v].emplace_back(k, static_cast<std::uint32_t>(layout.members[k].size()));
+      layout.members[k].push_back(v);
     }
   return layout;
 }
 
-// One layout per (topology, range), shared by every node of every run on it.
-std::shared_ptr<const Layout> layout_for(const Topology& topology, long long range_param, bool range_auto) {
-  static std::mutex mutex;
-  static std::map<std::pair<std::string, long long>, std::shared_ptr<const Layout>> cache;
-  const auto key = std::make_pair(topology.spec(), range_auto ? -1LL : range_param);
-  {
-    const std::lock_guard lock(mutex);
-    if (auto it = cache.find(key); it != cache.end()) return it->second;
-  }
-  auto layout = build_layout(topology, range_param, range_auto);
-  const std::lock_guard lock(mutex);
-  return cache.emplace(key, std::move(layout)).first->second;
+// The scheduler set (Hadamard code) of a topology, computed once per network.
+const SchedulerSet& shared_scheduler_set(const Topology& topology) {
+  return topology.shared<SchedulerSet>("scheduler_set", scheduler_set);
 }
 
 class SemiDistributed final : public Strategy {
@@ -107,7 +91,13 @@ public:
         by_request_(p.text("routing") == "request") {}
 
   void on_start(NodeContext& ctx) override {
-    layout_ = layout_for(ctx.topology(), range_, range_auto_);
+    // One layout per (network, range), shared by every node of every run on it.
+    // (The set is fetched first: shared<Layout> holds the topology's lock while it builds.)
+    const Topology& t = ctx.topology();
+    const SchedulerSet& set = shared_scheduler_set(t);
+    const std::string key = fmt::format("semi_distributed:range={}", range_auto_ ? "auto" : std::to_string(range_));
+    layout_ = &t.shared<Layout>(
+        key, [&](const Topology& topology) { return build_layout(topology, set, range_, range_auto_); });
     me_ = layout_->scheduler_index[ctx.self()];
     if (me_ >= 0) {
       const auto& members = layout_->members[static_cast<std::size_t>(me_)];
@@ -180,10 +170,8 @@ public:
         const std::int64_t moved = ctx.migrate(target, 1);
         known_load_ -= moved;
         if (moved == 0) {  // the task started here meanwhile: move the count back
-          for (auto [k, pos] : layout_->member_of[target])
-            ctx.send(layout_->schedulers[k], Message::make(kLoadChange, NodeDelta{target, -1}));
-          for (auto [k, pos] : layout_->member_of[ctx.self()])
-            ctx.send(layout_->schedulers[k], Message::make(kLoadChange, NodeDelta{ctx.self(), +1}));
+          tell_schedulers(ctx, kLoadChange, target, -1);
+          tell_schedulers(ctx, kLoadChange, ctx.self(), +1);
         }
         break;
       }
@@ -216,9 +204,15 @@ private:
     const std::int64_t delta = ctx.load() - known_load_;
     known_load_ = ctx.load();
     if (delta == 0) return;
-    for (auto [k, pos] : layout_->member_of[ctx.self()]) {
+    tell_schedulers(ctx, kLoadChange, ctx.self(), delta);
+  }
+
+  // Every scheduler of `node`'s sphere(s) learns that its load changed by delta: this one
+  // directly (Steps 4-5), the others by a `kind` message.
+  void tell_schedulers(NodeContext& ctx, Kind kind, NodeId node, std::int64_t delta) {
+    for (auto [k, pos] : layout_->member_of[node]) {
       if (static_cast<std::int32_t>(k) == me_) adjust(pos, delta);
-      else ctx.send(layout_->schedulers[k], Message::make(kLoadChange, NodeDelta{ctx.self(), static_cast<std::int32_t>(delta)}));
+      else ctx.send(layout_->schedulers[k], Message::make(kind, NodeDelta{node, static_cast<std::int32_t>(delta)}));
     }
   }
 
@@ -256,37 +250,24 @@ private:
 
   // Step 3: the task goes to the least-loaded node of the sphere (possibly where it is).
   void step3(NodeContext& ctx, Job job) {
-    std::uint32_t pos = std::get<2>(*list_.begin());
+    const std::uint32_t pos = std::get<2>(*list_.begin());
     NodeId target = layout_->members[static_cast<std::size_t>(me_)][pos];
     if (job.remote) {
       // Among the least-loaded nodes, the one holding the task saves its transfer.
-      if (const auto where = find_position(job.at); where && view_[*where].load == view_[pos].load) {
-        pos = *where;
-        target = job.at;
-      }
+      if (const auto where = find_position(job.at); where && view_[*where].load == view_[pos].load) target = job.at;
       ctx.send(job.at, Message::make(kPlaceAt, NodeRef{target}));
     } else if (target != ctx.self()) {
       const std::int64_t moved = ctx.migrate(target, 1);
       known_load_ -= moved;
-      if (moved == 0) {  // the held task is already executing here
-        target = ctx.self();
-        pos = position_of(target);
-      }
+      if (moved == 0) target = ctx.self();  // the held task is already executing here
     }
-    place(ctx, pos, target);
+    tell_schedulers(ctx, kAssignUpdate, target, +1);
   }
 
   std::optional<std::uint32_t> find_position(NodeId node) const {
     for (auto [k, pos] : layout_->member_of[node])
       if (static_cast<std::int32_t>(k) == me_) return pos;
     return std::nullopt;
-  }
-
-  void place(NodeContext& ctx, std::uint32_t pos, NodeId target) {
-    adjust(pos, +1);
-    for (auto [k, other] : layout_->member_of[target])
-      if (static_cast<std::int32_t>(k) != me_)
-        ctx.send(layout_->schedulers[k], Message::make(kAssignUpdate, NodeDelta{target, 1}));
   }
 
   // Step 7: a random remote sphere lighter than this one by threshold2 or more gets the
@@ -313,7 +294,7 @@ private:
   long long range_;
   bool range_auto_;
   bool by_request_;
-  std::shared_ptr<const Layout> layout_;
+  const Layout* layout_ = nullptr;
   std::int32_t me_ = -1;           // scheduler index, or -1
   std::int64_t known_load_ = 0;    // own load as last reported or accounted for
   // Scheduler state.
@@ -355,7 +336,7 @@ StrategyInfo semi_distributed_strategy_info() {
       .message_kinds = {"assign_update", "load_change", "sphere_load_request", "sphere_load_reply", "place_request",
                         "place_at", "remote_place"},
       .create = [](const Parameters& p) { return std::make_unique<SemiDistributed>(p); },
-      .check_topology = [](const Topology& t) { (void)scheduler_set(t); },
+      .check_topology = [](const Topology& t) { (void)shared_scheduler_set(t); },
   };
 }
 

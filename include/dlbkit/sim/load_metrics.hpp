@@ -91,7 +91,8 @@ private:
 
   const Topology& topology_;
   LoadMetricsOptions options_;
-  std::vector<double> load_, generated_, generated_before_, scratch_;
+  std::vector<double> load_;
+  std::vector<double> change_;  // per node: the generated load since the last sample (+1 created, -1 completed)
   double in_system_ = 0;
   SimTime next_sample_ = 0;
   std::uint64_t samples_ = 0, migrations_ = 0, completed_ = 0;

@@ -43,9 +43,8 @@ public:
 
   void on_task_created(NodeId node, const Task& task, SimTime t) override;
   void on_task_completed(NodeId node, const Task& task, SimTime t) override;
-  void on_message_sent(NodeId from, NodeId to, int kind, SimTime t) override;
 
-  /// The measures of the finished run `result` (which gives node count, kinds, makespan).
+  /// The measures of the finished run `result` (which gives node count, makespan, messages by kind).
   QueueingMetrics metrics(const SimulationResult& result) const;
 
 private:
@@ -54,7 +53,6 @@ private:
   std::uint64_t warmup_;
   std::vector<SimTime> created_;  // by task id
   std::vector<SimTime> busy_;     // by node
-  std::vector<std::uint64_t> messages_;
   std::int64_t in_system_ = 0;
   SimTime last_ = 0;
   SimTime window_start_ = -1, window_end_ = 0;
