@@ -42,7 +42,7 @@ struct Best {
 
 class Bnb final : public Application<Prefix, Best> {
 public:
-  Bnb(const TardinessInstance& instance, int m) : instance_(instance), m_(m) {
+  Bnb(const TardinessInstance& instance, int m) : m_(m) {
     n_ = instance.jobs();
     edd_.resize(static_cast<std::size_t>(n_));
     std::iota(edd_.begin(), edd_.end(), 0);
@@ -147,7 +147,6 @@ private:
     p = saved;
   }
 
-  TardinessInstance instance_;
   int m_;
   int n_ = 0;
   std::vector<int> edd_;

@@ -188,7 +188,6 @@ public:
   /// Held, sent and received task counts: spawned - completed = delta(held) + delta(sent) - delta(received).
   std::uint64_t tasks_out() const { return tasks_out_; }
   std::uint64_t tasks_in() const { return tasks_in_; }
-  bool holds_delayed() const { return !held_.empty(); }
   /// The threads engine's mailbox counter: a cheap look per task for new mail.
   void watch(const std::atomic<std::uint64_t>* posted) { posted_ = posted; }
   std::uint64_t& seen_posted() { return seen_posted_; }
