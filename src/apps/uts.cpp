@@ -24,6 +24,7 @@
 #include <cstring>
 #include <fmt/format.h>
 #include <map>
+#include <span>
 
 namespace dlbkit::uts {
 
@@ -278,13 +279,12 @@ TreeParams parse_tree(std::string_view text) {
       {.name = "seed", .type = ParamType::integer, .default_value = std::to_string(base.root_id), .min = 0, .max = kMaxRootId},
       {.name = "shift", .type = ParamType::real, .default_value = number_text(base.shift), .min = 0, .max = 1},
   };
-  std::map<std::string, std::string> given;
-  for (std::size_t i = first; i < items.size(); ++i) {
-    if (items[i].empty())
-      throw InputError(fmt::format("UTS tree '{}' has an empty item; accepted: items separated by single commas", text));
-    auto [key, value] = split_assignment(items[i], "UTS tree");
-    if (!given.emplace(key, value).second) throw InputError(fmt::format("UTS tree: '{}' is given twice", key));
-  }
+  // The items in order up to the first empty one, which is an error after theirs.
+  const auto rest = std::span<const std::string>(items).subspan(first);
+  const auto empty = std::ranges::find(rest, std::string());
+  const std::map<std::string, std::string> given = assignments({rest.begin(), empty}, "UTS tree");
+  if (empty != rest.end())
+    throw InputError(fmt::format("UTS tree '{}' has an empty item; accepted: items separated by single commas", text));
   const Parameters p = Parameters::parse(specs, given, "UTS tree");
   TreeParams t;
   const std::string& type = p.text("type");
