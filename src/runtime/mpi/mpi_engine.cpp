@@ -89,9 +89,7 @@ public:
         case kBound: {
           std::int64_t b;
           std::memcpy(&b, in_.data(), sizeof b);
-          std::int64_t seen = bound_.load(std::memory_order_relaxed);
-          while (b < seen && !bound_.compare_exchange_weak(seen, b, std::memory_order_relaxed)) {
-          }
+          lower_shared_bound(bound_, b);
           break;
         }
         case kStop: stop_ = true; break;
@@ -106,12 +104,8 @@ public:
   }
 
   void bound_improved(WorkerCore&, std::int64_t bound) override {
-    for (int r = 0; r < size_; ++r) {
-      if (r == rank_) continue;
-      std::vector<std::byte> buf(sizeof bound);
-      std::memcpy(buf.data(), &bound, sizeof bound);
-      post(r, kBound, std::move(buf));
-    }
+    for (int r = 0; r < size_; ++r)
+      if (r != rank_) post(r, kBound, bytes_of(bound));
   }
 
   bool idle(WorkerCore& core) override {
