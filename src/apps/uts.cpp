@@ -185,12 +185,6 @@ std::string names_text() {
   return out;
 }
 
-const PublishedTree* find_published(std::string_view name) {
-  for (const PublishedTree& t : published_trees())
-    if (t.name == name) return &t;
-  return nullptr;
-}
-
 std::string number_text(double v) { return fmt::format("{}", v); }
 
 }  // namespace
@@ -198,6 +192,12 @@ std::string number_text(double v) { return fmt::format("{}", v); }
 const std::vector<PublishedTree>& published_trees() {
   static const std::vector<PublishedTree> trees = make_published_trees();
   return trees;
+}
+
+const PublishedTree* find_published(std::string_view name) {
+  for (const PublishedTree& t : published_trees())
+    if (t.name == name) return &t;
+  return nullptr;
 }
 
 std::vector<std::string> tree_names() {
