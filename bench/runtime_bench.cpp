@@ -25,8 +25,7 @@ const char* const kTrees[] = {"T1", "T3", "T1L", "T3L"};
 const char* const kStrategies[] = {"work_stealing", "rid", "sid", "gm", "hbm", "dem", "none"};
 
 const dlbkit::uts::PublishedTree& published(const std::string& name) {
-  for (const auto& t : dlbkit::uts::published_trees())
-    if (t.name == name) return t;
+  if (const auto* t = dlbkit::uts::find_published(name)) return *t;
   std::abort();
 }
 

@@ -35,8 +35,7 @@ bool g_counts_differ = false;
 const char* const kTrees[] = {"T1", "T3", "T1L", "T3L"};
 
 const dlbkit::uts::PublishedTree& published(const std::string& name) {
-  for (const auto& t : dlbkit::uts::published_trees())
-    if (t.name == name) return t;
+  if (const auto* t = dlbkit::uts::find_published(name)) return *t;
   std::fprintf(stderr, "no published tree %s\n", name.c_str());
   std::abort();
 }

@@ -17,10 +17,6 @@ using Run = std::function<int()>;
 /// Throws InputError naming the option, the text and the range.
 std::uint64_t parse_unsigned(const std::string& text, const std::string& option, std::uint64_t max);
 
-/// Repeated `name=value` options (`-p`, `--app-param`, ...) as a map; a name given twice is an
-/// InputError naming `what`, the option.
-std::map<std::string, std::string> assignments(const std::vector<std::string>& items, const std::string& what);
-
 Run add_list(CLI::App& app);
 Run add_topology(CLI::App& app);
 Run add_simulate(CLI::App& app);

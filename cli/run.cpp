@@ -4,6 +4,7 @@
 #include "commands.hpp"
 
 #include <dlbkit/apps/runtime_apps.hpp>
+#include <dlbkit/core/parameters.hpp>
 #include <dlbkit/error.hpp>
 #include <dlbkit/runtime/engine.hpp>
 #include <dlbkit/strategies/builtin.hpp>

@@ -3,6 +3,7 @@
 #include "commands.hpp"
 
 #include <dlbkit/apps/workloads.hpp>
+#include <dlbkit/core/parameters.hpp>
 #include <dlbkit/error.hpp>
 #include <dlbkit/sim/experiment.hpp>
 #include <dlbkit/strategies/builtin.hpp>

@@ -18,7 +18,6 @@
 #include <algorithm>
 #include <array>
 #include <fmt/format.h>
-#include <numeric>
 
 namespace dlbkit {
 
@@ -42,15 +41,7 @@ struct Best {
 
 class Bnb final : public Application<Prefix, Best> {
 public:
-  Bnb(const TardinessInstance& instance, int m) : instance_(instance), m_(m) {
-    n_ = instance.jobs();
-    edd_.resize(static_cast<std::size_t>(n_));
-    std::iota(edd_.begin(), edd_.end(), 0);
-    std::stable_sort(edd_.begin(), edd_.end(), [&](int a, int b) {  // as solve_tardiness
-      const auto ua = static_cast<std::size_t>(a), ub = static_cast<std::size_t>(b);
-      return instance.due[ua] != instance.due[ub] ? instance.due[ua] < instance.due[ub]
-                                                  : instance.processing[ua] < instance.processing[ub];
-    });
+  Bnb(const TardinessInstance& instance, int m) : m_(m), n_(instance.jobs()), edd_(edd_order(instance)) {
     for (int k = 0; k < n_; ++k) {
       e_[static_cast<std::size_t>(k)] = instance.processing[static_cast<std::size_t>(edd_[static_cast<std::size_t>(k)])];
       d_[static_cast<std::size_t>(k)] = instance.due[static_cast<std::size_t>(edd_[static_cast<std::size_t>(k)])];
@@ -147,7 +138,6 @@ private:
     p = saved;
   }
 
-  TardinessInstance instance_;
   int m_;
   int n_ = 0;
   std::vector<int> edd_;

@@ -210,18 +210,23 @@ void save_tardiness_instance(const std::string& path, const TardinessInstance& i
   if (!out) throw InputError(fmt::format("{}: cannot write the tardiness instance file", path));
 }
 
-TardinessOptimum solve_tardiness(const TardinessInstance& instance) {
-  const int n = instance.jobs();
-  assert(n >= 1 && n <= kMaxTardinessJobs);
-  // Relabel the jobs in earliest-due-date order: the children of every node are then
-  // tried in that order, and the EDD schedule (the identity) is the first incumbent.
-  std::vector<int> edd(static_cast<std::size_t>(n));
+std::vector<int> edd_order(const TardinessInstance& instance) {
+  std::vector<int> edd(static_cast<std::size_t>(instance.jobs()));
   std::iota(edd.begin(), edd.end(), 0);
   std::stable_sort(edd.begin(), edd.end(), [&](int a, int b) {
     const auto ua = static_cast<std::size_t>(a), ub = static_cast<std::size_t>(b);
     return instance.due[ua] != instance.due[ub] ? instance.due[ua] < instance.due[ub]
                                                 : instance.processing[ua] < instance.processing[ub];
   });
+  return edd;
+}
+
+TardinessOptimum solve_tardiness(const TardinessInstance& instance) {
+  const int n = instance.jobs();
+  assert(n >= 1 && n <= kMaxTardinessJobs);
+  // Relabel the jobs in earliest-due-date order: the children of every node are then
+  // tried in that order, and the EDD schedule (the identity) is the first incumbent.
+  const std::vector<int> edd = edd_order(instance);
   const Jobs jobs = jobs_of(instance, edd);
   TardinessOptimum best;
   best.tardiness = instance.tardiness(edd);

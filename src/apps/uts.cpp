@@ -24,6 +24,7 @@
 #include <cstring>
 #include <fmt/format.h>
 #include <map>
+#include <span>
 
 namespace dlbkit::uts {
 
@@ -184,12 +185,6 @@ std::string names_text() {
   return out;
 }
 
-const PublishedTree* find_published(std::string_view name) {
-  for (const PublishedTree& t : published_trees())
-    if (t.name == name) return &t;
-  return nullptr;
-}
-
 std::string number_text(double v) { return fmt::format("{}", v); }
 
 }  // namespace
@@ -197,6 +192,12 @@ std::string number_text(double v) { return fmt::format("{}", v); }
 const std::vector<PublishedTree>& published_trees() {
   static const std::vector<PublishedTree> trees = make_published_trees();
   return trees;
+}
+
+const PublishedTree* find_published(std::string_view name) {
+  for (const PublishedTree& t : published_trees())
+    if (t.name == name) return &t;
+  return nullptr;
 }
 
 std::vector<std::string> tree_names() {
@@ -278,13 +279,12 @@ TreeParams parse_tree(std::string_view text) {
       {.name = "seed", .type = ParamType::integer, .default_value = std::to_string(base.root_id), .min = 0, .max = kMaxRootId},
       {.name = "shift", .type = ParamType::real, .default_value = number_text(base.shift), .min = 0, .max = 1},
   };
-  std::map<std::string, std::string> given;
-  for (std::size_t i = first; i < items.size(); ++i) {
-    if (items[i].empty())
-      throw InputError(fmt::format("UTS tree '{}' has an empty item; accepted: items separated by single commas", text));
-    auto [key, value] = split_assignment(items[i], "UTS tree");
-    if (!given.emplace(key, value).second) throw InputError(fmt::format("UTS tree: '{}' is given twice", key));
-  }
+  // The items in order up to the first empty one, which is an error after theirs.
+  const auto rest = std::span<const std::string>(items).subspan(first);
+  const auto empty = std::ranges::find(rest, std::string());
+  const std::map<std::string, std::string> given = assignments({rest.begin(), empty}, "UTS tree");
+  if (empty != rest.end())
+    throw InputError(fmt::format("UTS tree '{}' has an empty item; accepted: items separated by single commas", text));
   const Parameters p = Parameters::parse(specs, given, "UTS tree");
   TreeParams t;
   const std::string& type = p.text("type");

@@ -63,6 +63,15 @@ std::pair<std::string, std::string> split_assignment(const std::string& text, co
   return {text.substr(0, eq), text.substr(eq + 1)};
 }
 
+std::map<std::string, std::string> assignments(std::span<const std::string> items, const std::string& what) {
+  std::map<std::string, std::string> out;
+  for (const std::string& item : items) {
+    auto [name, value] = split_assignment(item, what);
+    if (!out.emplace(name, value).second) throw InputError(fmt::format("{}: '{}' is given twice", what, name));
+  }
+  return out;
+}
+
 Parameters Parameters::parse(std::span<const ParamSpec> specs, const std::map<std::string, std::string>& given,
                              const std::string& owner) {
   for (const auto& [name, value] : given) {

@@ -152,6 +152,19 @@ RuntimeResult run_sequential(AnyApplication& app, std::size_t workers) {
 
 namespace runtime_detail {
 
+void check_engine_config(const RuntimeConfig& config, const std::string& engine) {
+  if (config.strategy.info == nullptr) throw InputError(engine + ": no strategy given");
+  if (config.strategy.info->check_topology) config.strategy.info->check_topology(*config.topology);
+  if (config.check_tasks == 0) throw InputError(engine + ": check_tasks 0; accepted: at least 1");
+}
+
+std::vector<std::byte> combine_partials(const AnyApplication& app, std::span<const std::byte> partials) {
+  const std::size_t bytes = app.result_bytes();
+  std::vector<std::byte> out(partials.begin(), partials.begin() + static_cast<std::ptrdiff_t>(bytes));
+  for (std::size_t at = bytes; at < partials.size(); at += bytes) app.combine_bytes(out.data(), partials.data() + at);
+  return out;
+}
+
 RuntimeResult collect(const std::string& engine, const RuntimeConfig& config, double elapsed_seconds,
                       const std::vector<WorkerStats>& workers, const std::vector<std::uint64_t>& messages_by_kind) {
   RuntimeResult r;

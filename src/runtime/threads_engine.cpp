@@ -82,9 +82,7 @@ private:
 RuntimeResult run_threads(AnyApplication& app, const RuntimeConfig& config) {
   if (config.topology == nullptr || config.topology->size() == 0)
     throw InputError("threads engine: no topology; accepted: a topology of at least one node");
-  if (config.strategy.info == nullptr) throw InputError("threads engine: no strategy given");
-  if (config.strategy.info->check_topology) config.strategy.info->check_topology(*config.topology);
-  if (config.check_tasks == 0) throw InputError("threads engine: check_tasks 0; accepted: at least 1");
+  runtime_detail::check_engine_config(config, "threads engine");
   const std::size_t n = config.topology->size();
   if (n > 4096) throw InputError(fmt::format("threads engine: {} workers; accepted: at most 4096", n));
 
@@ -118,11 +116,12 @@ RuntimeResult run_threads(AnyApplication& app, const RuntimeConfig& config) {
     for (std::size_t k = 0; k < by_kind.size(); ++k) by_kind[k] += core->messages_by_kind()[k];
   }
   RuntimeResult r = runtime_detail::collect("threads", config, to_seconds(elapsed), stats, by_kind);
-  r.result = app.partial(0);
-  for (NodeId w = 1; w < n; ++w) {
+  std::vector<std::byte> partials;
+  for (NodeId w = 0; w < n; ++w) {
     const auto p = app.partial(w);
-    app.combine_bytes(r.result.data(), p.data());
+    partials.insert(partials.end(), p.begin(), p.end());
   }
+  r.result = runtime_detail::combine_partials(app, partials);
   return r;
 }
 

@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <deque>
 #include <memory>
+#include <span>
 #include <thread>
 #include <time.h>
 #include <vector>
@@ -188,7 +189,6 @@ public:
   /// Held, sent and received task counts: spawned - completed = delta(held) + delta(sent) - delta(received).
   std::uint64_t tasks_out() const { return tasks_out_; }
   std::uint64_t tasks_in() const { return tasks_in_; }
-  bool holds_delayed() const { return !held_.empty(); }
   /// The threads engine's mailbox counter: a cheap look per task for new mail.
   void watch(const std::atomic<std::uint64_t>* posted) { posted_ = posted; }
   std::uint64_t& seen_posted() { return seen_posted_; }
@@ -281,6 +281,14 @@ private:
   WorkerStats stats_;
   std::vector<std::uint64_t> messages_by_kind_;
 };
+
+/// The checks of `config` every engine makes after those of its topology: a strategy is
+/// given, it accepts the topology, check_tasks is at least 1. The InputErrors begin with
+/// `engine` ("threads engine").
+void check_engine_config(const RuntimeConfig& config, const std::string& engine);
+
+/// The workers' partial results, one after another in worker order, combined into one.
+std::vector<std::byte> combine_partials(const AnyApplication& app, std::span<const std::byte> partials);
 
 /// Sums the per-worker figures of an engine into a RuntimeResult (result left empty).
 RuntimeResult collect(const std::string& engine, const RuntimeConfig& config, double elapsed_seconds,

@@ -83,6 +83,10 @@ void write_tardiness_instance(std::ostream& out, const TardinessInstance& instan
 /// Writes a file; an unwritable file is an InputError naming it.
 void save_tardiness_instance(const std::string& path, const TardinessInstance& instance);
 
+/// The job indices in earliest-due-date order: by due date, then by processing time, then
+/// by index. solve_tardiness tries the jobs in this order, and it is the first incumbent.
+std::vector<int> edd_order(const TardinessInstance& instance);
+
 /// Optimise mode: the bound is the best complete schedule found so far.
 struct TardinessOptimum {
   std::int64_t tardiness = 0;

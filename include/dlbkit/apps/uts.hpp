@@ -80,6 +80,8 @@ struct PublishedTree {
 };
 /// Every standard tree with its published statistics, in tree_names() order.
 const std::vector<PublishedTree>& published_trees();
+/// The standard tree of that name (case-sensitive), or nullptr.
+const PublishedTree* find_published(std::string_view name);
 
 /// A standard tree's name, or a custom tree as comma-separated key=value pairs:
 /// type (binomial|geometric|hybrid), shape (linear|expdec|cyclic|fixed), b0, depth, q, m,

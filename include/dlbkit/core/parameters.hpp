@@ -67,5 +67,8 @@ private:
 
 /// Splits "name=value" into its two parts; throws InputError naming `text` otherwise.
 std::pair<std::string, std::string> split_assignment(const std::string& text, const std::string& what);
+/// Items "name=value" (split_assignment) as a map; a name given twice is an InputError
+/// naming `what`.
+std::map<std::string, std::string> assignments(std::span<const std::string> items, const std::string& what);
 
 }  // namespace dlbkit

@@ -81,6 +81,15 @@ private:
   std::vector<std::byte> data_;
 };
 
+/// Lowers `bound` to `value` if `value` is lower (atomically, against other writers);
+/// true when this call lowered it.
+inline bool lower_shared_bound(std::atomic<std::int64_t>& bound, std::int64_t value) {
+  std::int64_t seen = bound.load(std::memory_order_relaxed);
+  while (value < seen)
+    if (bound.compare_exchange_weak(seen, value, std::memory_order_relaxed)) return true;
+  return false;
+}
+
 /// What the engine lends an executing task. Belongs to one worker; not thread-safe.
 class WorkerPort {
 public:
@@ -102,12 +111,7 @@ public:
   std::int64_t bound() const { return bound_->load(std::memory_order_relaxed); }
   /// Lowers the shared bound to `value` if it is lower; tells the engine when it was.
   void offer_bound(std::int64_t value) {
-    std::int64_t seen = bound_->load(std::memory_order_relaxed);
-    while (value < seen)
-      if (bound_->compare_exchange_weak(seen, value, std::memory_order_relaxed)) {
-        hooks_->bound_improved(value);
-        return;
-      }
+    if (lower_shared_bound(*bound_, value)) hooks_->bound_improved(value);
   }
   void poll() { hooks_->poll_point(); }
 

@@ -89,9 +89,7 @@ public:
         case kBound: {
           std::int64_t b;
           std::memcpy(&b, in_.data(), sizeof b);
-          std::int64_t seen = bound_.load(std::memory_order_relaxed);
-          while (b < seen && !bound_.compare_exchange_weak(seen, b, std::memory_order_relaxed)) {
-          }
+          lower_shared_bound(bound_, b);
           break;
         }
         case kStop: stop_ = true; break;
@@ -106,12 +104,8 @@ public:
   }
 
   void bound_improved(WorkerCore&, std::int64_t bound) override {
-    for (int r = 0; r < size_; ++r) {
-      if (r == rank_) continue;
-      std::vector<std::byte> buf(sizeof bound);
-      std::memcpy(buf.data(), &bound, sizeof bound);
-      post(r, kBound, std::move(buf));
-    }
+    for (int r = 0; r < size_; ++r)
+      if (r != rank_) post(r, kBound, bytes_of(bound));
   }
 
   bool idle(WorkerCore& core) override {
@@ -273,9 +267,7 @@ RuntimeResult run_mpi(AnyApplication& app, const RuntimeConfig& config, const Mp
   if (config.topology->size() != static_cast<std::size_t>(session.size()))
     throw InputError(fmt::format("MPI engine: topology {} has {} nodes but {} ranks run; accepted: {} nodes",
                                  config.topology->spec(), config.topology->size(), session.size(), session.size()));
-  if (config.strategy.info == nullptr) throw InputError("MPI engine: no strategy given");
-  if (config.strategy.info->check_topology) config.strategy.info->check_topology(*config.topology);
-  if (config.check_tasks == 0) throw InputError("MPI engine: check_tasks 0; accepted: at least 1");
+  runtime_detail::check_engine_config(config, "MPI engine");
 
   const int rank = session.rank(), size = session.size();
   app.prepare(static_cast<std::size_t>(size));
@@ -311,8 +303,7 @@ RuntimeResult run_mpi(AnyApplication& app, const RuntimeConfig& config, const Mp
     return runtime_detail::collect("mpi", config, to_seconds(elapsed), {mine.stats}, core.messages_by_kind());
   }
   RuntimeResult r = runtime_detail::collect("mpi", config, longest, stats, by_kind);
-  r.result.assign(partials.begin(), partials.begin() + rb);
-  for (int w = 1; w < size; ++w) app.combine_bytes(r.result.data(), partials.data() + static_cast<std::size_t>(w) * partial.size());
+  r.result = runtime_detail::combine_partials(app, partials);
   return r;
 }
 
