@@ -21,8 +21,6 @@ namespace dlbkit {
 
 namespace {
 
-std::string path_in(const ReproductionOptions& o, const std::string& file) { return o.out_dir + "/" + file; }
-
 std::string spec_of(const std::string& network) {
   // "Q10" -> hypercube:10, "B9" -> bisectional:9, "O6" -> odd:6
   const std::string n = network.substr(1);

@@ -22,8 +22,6 @@ using Loads = std::vector<std::int64_t>;
 
 constexpr std::int64_t kWorstCaseC = 5;  // Sec. 5: L_sum = c P on one processor, c = 5
 
-std::string path_in(const ReproductionOptions& o, const std::string& file) { return o.out_dir + "/" + file; }
-std::string num(double x) { return fmt::format("{:.6g}", x); }
 std::string opt(const std::optional<std::uint64_t>& x) { return x ? std::to_string(*x) : "NaN"; }
 nlohmann::json opt_json(const std::optional<std::uint64_t>& x) { return x ? nlohmann::json(*x) : nlohmann::json(nullptr); }
 
@@ -395,7 +393,7 @@ ReproductionReport henrich_fig6(const ReproductionOptions& options, const Henric
     for (std::size_t j = 0; j < columns; ++j) {
       const double norm = static_cast<double>(iterations[i][j]) / static_cast<double>(iterations[at512][j]);
       out += fmt::format("{:>20}", fmt::format("{:.4f} ({})", norm, iterations[i][j]));
-      row.push_back(num(norm));
+      row.push_back(csv_number(norm));
       row.push_back(std::to_string(iterations[i][j]));
     }
     for (std::size_t j = 0; j < cs.size(); ++j)
@@ -498,7 +496,7 @@ ReproductionReport henrich_fig7(const ReproductionOptions& options, const Henric
       b_bal += sep + fmt::format("{:.1f}", mean_random(i, c, true));
       row.push_back(opt(w.shifts_to_balancing));
       row.push_back(opt(w.shifts_to_sharing));
-      row.push_back(num(mean_random(i, c, true)));
+      row.push_back(csv_number(mean_random(i, c, true)));
       nlohmann::json random_runs = nlohmann::json::array();
       for (std::size_t s = 1; s <= runs; ++s) random_runs.push_back(opt_json(at(i, c, s).shifts_to_balancing));
       jr["lm-" + to_string(conditions[c])] = {{"worst_balancing", opt_json(w.shifts_to_balancing)},
@@ -625,9 +623,9 @@ ReproductionReport henrich_theorem3(const ReproductionOptions& options, const He
                        *w.r.shifts_to_balancing, bound(w), ratio, random_worst->l_diff,
                        *random_worst->r.shifts_to_balancing, random_ratio);
     rows.push_back({std::to_string(w.d), std::to_string(w.k), std::to_string(p), std::to_string(w.l_diff),
-                    std::to_string(*w.r.shifts_to_balancing), num(bound(w)), num(ratio),
+                    std::to_string(*w.r.shifts_to_balancing), csv_number(bound(w)), csv_number(ratio),
                     std::to_string(random_worst->l_diff), std::to_string(*random_worst->r.shifts_to_balancing),
-                    num(random_ratio)});
+                    csv_number(random_ratio)});
     data_rows.push_back({{"d", w.d}, {"k", w.k}, {"p", p},
                          {"worst", {{"l_diff", w.l_diff}, {"shifts", *w.r.shifts_to_balancing}, {"ratio", ratio}}},
                          {"random", {{"l_diff", random_worst->l_diff},

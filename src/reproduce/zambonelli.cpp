@@ -159,8 +159,6 @@ std::vector<Point> sweep(double near_fraction, const std::vector<Case>& cases, c
   return out;
 }
 
-std::string path_in(const ReproductionOptions& o, const std::string& file) { return o.out_dir + "/" + file; }
-
 enum class Measure { sigma, migrations, nrt };
 
 struct Figure {
