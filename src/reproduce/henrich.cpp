@@ -7,6 +7,7 @@
 #include <dlbkit/reproduce/trials.hpp>
 #include <dlbkit/rounds/balance_time.hpp>
 #include <dlbkit/rounds/initial_load.hpp>
+#include <dlbkit/rounds/round_engine.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -346,14 +347,12 @@ namespace {
 // max - min <= 1, from c P on one processor.
 std::uint64_t continuous_nna_iterations(std::size_t p, double c) {
   const NnaKernel k(parse_topology("ring:" + std::to_string(p)));
-  std::vector<double> w(p, 0.0), next(p);
+  std::vector<double> w(p, 0.0);
   w[0] = c * static_cast<double>(p);
-  for (std::uint64_t t = 0;; ++t) {
-    const auto [lo, hi] = std::minmax_element(w.begin(), w.end());
-    if (*hi - *lo <= 1.0) return t;
-    k.update(t, w, next, 0, static_cast<NodeId>(p));
-    w.swap(next);
-  }
+  return run_rounds(k, w,
+                    {.until = {.kind = StopRule::Kind::balanced, .threshold = 1.0},
+                     .max_steps = std::numeric_limits<std::uint64_t>::max()})
+      .steps;
 }
 
 }  // namespace
