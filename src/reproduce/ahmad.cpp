@@ -21,8 +21,6 @@ namespace dlbkit {
 
 namespace {
 
-std::string path_in(const ReproductionOptions& o, const std::string& file) { return o.out_dir + "/" + file; }
-
 std::string spec_of(const std::string& network) {
   // "Q10" -> hypercube:10, "B9" -> bisectional:9, "O6" -> odd:6
   const std::string n = network.substr(1);
@@ -633,8 +631,6 @@ std::vector<QueueingEstimate> run_queueing(const std::vector<QueueingSetup>& set
   for (std::size_t i = 0; i < setups.size(); ++i) {
     std::vector<double> response, in_system, little, sd, control, information;
     QueueingEstimate& e = out[i];
-    e.message_kinds = metrics[i][0].message_kinds;
-    e.messages_per_task.assign(e.message_kinds.size(), 0.0);
     for (const QueueingMetrics& m : metrics[i]) {
       response.push_back(m.mean_response);
       in_system.push_back(m.mean_in_system);
@@ -649,8 +645,6 @@ std::vector<QueueingEstimate> run_queueing(const std::vector<QueueingSetup>& set
             m.message_kinds[k] == "remote_place")
           routing += m.messages_per_task[k];
       information.push_back(m.control_messages_per_task - routing);
-      for (std::size_t k = 0; k < e.messages_per_task.size(); ++k)
-        e.messages_per_task[k] += m.messages_per_task[k] / static_cast<double>(reps);
     }
     e.responses = response;
     e.response = confidence_95(response);

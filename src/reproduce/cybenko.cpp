@@ -79,10 +79,6 @@ double asymptotic_rate(const std::vector<double>& e) {
   return std::pow(e[last] / e[half], 1.0 / static_cast<double>(last - half));
 }
 
-std::string path_in(const ReproductionOptions& o, const std::string& file) { return o.out_dir + "/" + file; }
-
-std::string num(double x) { return fmt::format("{:.6g}", x); }
-
 // ----- cybenko-table1 -----
 
 struct DiffusionRun {
@@ -229,10 +225,12 @@ ReproductionReport table1(const ReproductionOptions& options) {
   nlohmann::json data_rows = nlohmann::json::array();
   for (const Table1Row& r : rows) {
     const double g = paper_gamma(r.d);
-    csv_rows.push_back({std::to_string(r.d), num(g), num(kExpMinus2), num(std::pow(g, r.d)), num(r.gamma),
-                        num(r.max_over(&DiffusionRun::worst_step)), num(r.max_over(&DiffusionRun::worst_d)),
-                        num(r.rate_of(Start::spike)), num(r.rate_of(Start::random)), num(r.rate_of(Start::half_cube)),
-                        num(r.exchange_max(&ExchangeRun::sweep)), num(r.exchange_max(&ExchangeRun::worst_step))});
+    csv_rows.push_back({std::to_string(r.d), csv_number(g), csv_number(kExpMinus2), csv_number(std::pow(g, r.d)),
+                        csv_number(r.gamma), csv_number(r.max_over(&DiffusionRun::worst_step)),
+                        csv_number(r.max_over(&DiffusionRun::worst_d)), csv_number(r.rate_of(Start::spike)),
+                        csv_number(r.rate_of(Start::random)), csv_number(r.rate_of(Start::half_cube)),
+                        csv_number(r.exchange_max(&ExchangeRun::sweep)),
+                        csv_number(r.exchange_max(&ExchangeRun::worst_step))});
     nlohmann::json diffusion = nlohmann::json::array(), exchange = nlohmann::json::array();
     for (const DiffusionRun& run : r.diffusion)
       diffusion.push_back({{"start", start_name(run.start)}, {"seed", run.seed}, {"steps", run.steps},
@@ -322,8 +320,8 @@ ReproductionReport hypercube(const ReproductionOptions& options) {
     const double closed = std::pow(paper_gamma(r.d), r.d);
     out += fmt::format("{:>3}{:>10} | {:>15.6f}{:>10.4f}{:>11.4f} | {:>12.6f}{:>12.6f}{:>12.2e}\n", r.d,
                        std::size_t{1} << r.d, closed, kExpMinus2, closed / kExpMinus2, r.gamma_d, r.half_cube, r.spike);
-    csv_rows.push_back(
-        {std::to_string(r.d), num(closed), num(kExpMinus2), num(r.gamma_d), num(r.half_cube), num(r.spike)});
+    csv_rows.push_back({std::to_string(r.d), csv_number(closed), csv_number(kExpMinus2), csv_number(r.gamma_d),
+                        csv_number(r.half_cube), csv_number(r.spike)});
     data_rows.push_back({{"d", r.d},
                          {"nodes", std::size_t{1} << r.d},
                          {"paper", {{"closed_form", closed}, {"limit", kExpMinus2}}},

@@ -126,11 +126,11 @@ ReproductionReport run(const ReproductionOptions& options) {
     nlohmann::json point = {{"d", row.d}, {"n", row.n}, {"periods", row.periods}, {"theorem2_bound", row.theorem2}};
     for (std::size_t s = 0; s < kSchemes; ++s) {
       for (const double x : {row.m[s].variance, row.m[s].standard_error, row.exact[s], row.paper[s]})
-        csv.push_back(fmt::format("{:.6g}", x));
+        csv.push_back(csv_number(x));
       point[names[s]] = {{"variance", row.m[s].variance}, {"stderr", row.m[s].standard_error}, {"exact", row.exact[s]},
                          {"paper", row.paper[s]}};
     }
-    csv.push_back(fmt::format("{:.6g}", row.theorem2));
+    csv.push_back(csv_number(row.theorem2));
     csv_rows.push_back(std::move(csv));
     points.push_back(std::move(point));
   }
@@ -146,10 +146,10 @@ ReproductionReport run(const ReproductionOptions& options) {
   for (const char* name : names)
     for (const char* what : {"", "_stderr", "_exact", "_paper"}) header.push_back(std::string(name) + what);
   header.push_back("theorem2_bound");
-  const std::string csv = options.out_dir + "/cybenko-table2.csv";
+  const std::string csv = path_in(options, "cybenko-table2.csv");
   write_csv(csv, header, csv_rows);
-  const std::string png = options.out_dir + "/cybenko-table2.png";
-  run_gnuplot(options.out_dir + "/cybenko-table2.gp",
+  const std::string png = path_in(options, "cybenko-table2.png");
+  run_gnuplot(path_in(options, "cybenko-table2.gp"),
               gnuplot_png_header(png, 900, 560) +
                   fmt::format("set title 'Cyb89 Table II: asymptotic variance on the d-cube (units of sigma^2)'\n"
                               "set xlabel 'd (n = 2^d)'\nset ylabel 'E||w - w_bar||^2 / sigma^2'\nset logscale y\n"

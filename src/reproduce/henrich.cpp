@@ -7,6 +7,7 @@
 #include <dlbkit/reproduce/trials.hpp>
 #include <dlbkit/rounds/balance_time.hpp>
 #include <dlbkit/rounds/initial_load.hpp>
+#include <dlbkit/rounds/round_engine.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -22,10 +23,13 @@ using Loads = std::vector<std::int64_t>;
 
 constexpr std::int64_t kWorstCaseC = 5;  // Sec. 5: L_sum = c P on one processor, c = 5
 
-std::string path_in(const ReproductionOptions& o, const std::string& file) { return o.out_dir + "/" + file; }
-std::string num(double x) { return fmt::format("{:.6g}", x); }
 std::string opt(const std::optional<std::uint64_t>& x) { return x ? std::to_string(*x) : "NaN"; }
 nlohmann::json opt_json(const std::optional<std::uint64_t>& x) { return x ? nlohmann::json(*x) : nlohmann::json(nullptr); }
+
+// Shifts until balanced (balancing) or until shared (!balancing).
+const std::optional<std::uint64_t>& shifts_to(const BalanceResult& r, bool balancing) {
+  return balancing ? r.shifts_to_balancing : r.shifts_to_sharing;
+}
 
 Loads spike(std::size_t p, std::int64_t c) {
   Loads w(p, 0);
@@ -151,21 +155,19 @@ ReproductionReport henrich_table3(const ReproductionOptions& options) {
                        r.steps);
 
   std::vector<std::vector<std::string>> rows;
-  nlohmann::json lm_rows = nlohmann::json::array(), nna_rows = nlohmann::json::array();
-  for (const BalanceSnapshot& s : lm5.trace) {
-    std::vector<std::string> row{"lm-c5", std::to_string(s.shifts)};
-    for (const std::int64_t x : s.loads) row.push_back(std::to_string(x));
-    row.push_back(std::to_string(spread(s.loads)));
-    rows.push_back(row);
-    lm_rows.push_back({{"shifts", s.shifts}, {"loads", s.loads}});
-  }
-  for (const BalanceSnapshot& s : nn.trace) {
-    std::vector<std::string> row{"nna", std::to_string(s.shifts)};
-    for (const std::int64_t x : s.loads) row.push_back(std::to_string(x));
-    row.push_back(std::to_string(spread(s.loads)));
-    rows.push_back(row);
-    nna_rows.push_back({{"shifts", s.shifts}, {"loads", s.loads}});
-  }
+  // The CSV rows of one method's trace, labelled `method`; returns the trace as JSON.
+  const auto trace_rows = [&rows](const std::string& method, const BalanceResult& r) {
+    nlohmann::json json_rows = nlohmann::json::array();
+    for (const BalanceSnapshot& s : r.trace) {
+      std::vector<std::string> row{method, std::to_string(s.shifts)};
+      for (const std::int64_t x : s.loads) row.push_back(std::to_string(x));
+      row.push_back(std::to_string(spread(s.loads)));
+      rows.push_back(row);
+      json_rows.push_back({{"shifts", s.shifts}, {"loads", s.loads}});
+    }
+    return json_rows;
+  };
+  const nlohmann::json lm_rows = trace_rows("lm-c5", lm5), nna_rows = trace_rows("nna", nn);
   const std::string csv = path_in(options, "henrich-table3.csv");
   write_csv(csv, {"method", "shifts", "p0", "p1", "p2", "p3", "p4", "p5", "p6", "p7", "max_minus_min"}, rows);
   const std::string png = path_in(options, "henrich-table3.png");
@@ -249,13 +251,12 @@ ReproductionReport henrich_fig5(const ReproductionOptions& options, const Henric
       for (const Method& m : methods) {
         if (balancing && !m.balances()) continue;
         const BalanceResult* r = find(p, m.name);
-        out += fmt::format("{:>17}", r ? opt(balancing ? r->shifts_to_balancing : r->shifts_to_sharing) : "");
+        out += fmt::format("{:>17}", r ? opt(shifts_to(*r, balancing)) : "");
       }
       const BalanceResult *n = find(p, "nna"), *l = find(p, "lm-c5");
       if (n && l) {
-        const auto& x = balancing ? n->shifts_to_balancing : n->shifts_to_sharing;
-        const auto& y = balancing ? l->shifts_to_balancing : l->shifts_to_sharing;
-        out += fmt::format("{:>10.2f}", static_cast<double>(*x) / static_cast<double>(*y));
+        out += fmt::format("{:>10.2f}", static_cast<double>(*shifts_to(*n, balancing)) /
+                                            static_cast<double>(*shifts_to(*l, balancing)));
       }
       out += "\n";
     }
@@ -276,7 +277,7 @@ ReproductionReport henrich_fig5(const ReproductionOptions& options, const Henric
       for (const std::size_t p : ps)
         if (const BalanceResult* r = find(p, m.name); r && p >= 64) {
           x.push_back(static_cast<double>(p));
-          y.push_back(static_cast<double>(*(balancing ? r->shifts_to_balancing : r->shifts_to_sharing)));
+          y.push_back(static_cast<double>(*shifts_to(*r, balancing)));
         }
       if (x.size() < 2) continue;
       const double slope = loglog_slope(x, y);
@@ -303,7 +304,7 @@ ReproductionReport henrich_fig5(const ReproductionOptions& options, const Henric
     for (const bool balancing : {true, false})
       for (const Method& m : methods) {
         const BalanceResult* r = find(p, m.name);
-        row.push_back(r ? opt(balancing ? r->shifts_to_balancing : r->shifts_to_sharing) : "NaN");
+        row.push_back(r ? opt(shifts_to(*r, balancing)) : "NaN");
       }
     for (const Method& m : methods)
       if (const BalanceResult* r = find(p, m.name))
@@ -346,14 +347,12 @@ namespace {
 // max - min <= 1, from c P on one processor.
 std::uint64_t continuous_nna_iterations(std::size_t p, double c) {
   const NnaKernel k(parse_topology("ring:" + std::to_string(p)));
-  std::vector<double> w(p, 0.0), next(p);
+  std::vector<double> w(p, 0.0);
   w[0] = c * static_cast<double>(p);
-  for (std::uint64_t t = 0;; ++t) {
-    const auto [lo, hi] = std::minmax_element(w.begin(), w.end());
-    if (*hi - *lo <= 1.0) return t;
-    k.update(t, w, next, 0, static_cast<NodeId>(p));
-    w.swap(next);
-  }
+  return run_rounds(k, w,
+                    {.until = {.kind = StopRule::Kind::balanced, .threshold = 1.0},
+                     .max_steps = std::numeric_limits<std::uint64_t>::max()})
+      .steps;
 }
 
 }  // namespace
@@ -395,7 +394,7 @@ ReproductionReport henrich_fig6(const ReproductionOptions& options, const Henric
     for (std::size_t j = 0; j < columns; ++j) {
       const double norm = static_cast<double>(iterations[i][j]) / static_cast<double>(iterations[at512][j]);
       out += fmt::format("{:>20}", fmt::format("{:.4f} ({})", norm, iterations[i][j]));
-      row.push_back(num(norm));
+      row.push_back(csv_number(norm));
       row.push_back(std::to_string(iterations[i][j]));
     }
     for (std::size_t j = 0; j < cs.size(); ++j)
@@ -467,12 +466,10 @@ ReproductionReport henrich_fig7(const ReproductionOptions& options, const Henric
   const auto at = [&](std::size_t i, std::size_t c, std::size_t start) -> const BalanceResult& {
     return results[i * per_k + c * (1 + runs) + start];
   };
-  const auto mean_random = [&](std::size_t i, std::size_t c, bool balancing) {
+  // Mean shifts to balancing from the random starts.
+  const auto mean_random = [&](std::size_t i, std::size_t c) {
     double sum = 0;
-    for (std::size_t s = 1; s <= runs; ++s) {
-      const BalanceResult& r = at(i, c, s);
-      sum += static_cast<double>(*(balancing ? r.shifts_to_balancing : r.shifts_to_sharing));
-    }
+    for (std::size_t s = 1; s <= runs; ++s) sum += static_cast<double>(*at(i, c, s).shifts_to_balancing);
     return sum / static_cast<double>(runs);
   };
 
@@ -492,18 +489,19 @@ ReproductionReport henrich_fig7(const ReproductionOptions& options, const Henric
     nlohmann::json jr = {{"k", ks[i]}, {"p", ks[i] * ks[i]}};
     for (std::size_t c = 0; c < conditions.size(); ++c) {
       const BalanceResult& w = at(i, c, 0);
+      const double random_mean = mean_random(i, c);
       const std::string sep = c ? " / " : "";
       a_bal += sep + opt(w.shifts_to_balancing);
       a_share += sep + opt(w.shifts_to_sharing);
-      b_bal += sep + fmt::format("{:.1f}", mean_random(i, c, true));
+      b_bal += sep + fmt::format("{:.1f}", random_mean);
       row.push_back(opt(w.shifts_to_balancing));
       row.push_back(opt(w.shifts_to_sharing));
-      row.push_back(num(mean_random(i, c, true)));
+      row.push_back(csv_number(random_mean));
       nlohmann::json random_runs = nlohmann::json::array();
       for (std::size_t s = 1; s <= runs; ++s) random_runs.push_back(opt_json(at(i, c, s).shifts_to_balancing));
       jr["lm-" + to_string(conditions[c])] = {{"worst_balancing", opt_json(w.shifts_to_balancing)},
                                               {"worst_sharing", opt_json(w.shifts_to_sharing)},
-                                              {"random_balancing_mean", mean_random(i, c, true)},
+                                              {"random_balancing_mean", random_mean},
                                               {"random_balancing", random_runs}};
     }
     out += fmt::format("{:>5}{:>7} | {:>28} | {:>28} | {:>24}\n", ks[i], ks[i] * ks[i], a_bal, a_share, b_bal);
@@ -518,7 +516,7 @@ ReproductionReport henrich_fig7(const ReproductionOptions& options, const Henric
       for (std::size_t i = 0; i < ks.size(); ++i)
         if (ks[i] >= 8) {
           x.push_back(static_cast<double>(ks[i] * ks[i]));
-          y.push_back(worst ? static_cast<double>(*at(i, c, 0).shifts_to_balancing) : mean_random(i, c, true));
+          y.push_back(worst ? static_cast<double>(*at(i, c, 0).shifts_to_balancing) : mean_random(i, c));
         }
       if (x.size() < 2) continue;
       const double s = loglog_slope(x, y);
@@ -589,8 +587,7 @@ ReproductionReport henrich_theorem3(const ReproductionOptions& options, const He
       w = integer_initial_load("uniform:99", t.size(), c.seed);
       for (auto& x : w) ++x;
     }
-    const auto [lo, hi] = std::minmax_element(w.begin(), w.end());
-    c.l_diff = *hi - *lo;
+    c.l_diff = spread(w);
     c.r = lm(ShiftCondition::c5).run(t, w);
   });
 
@@ -625,9 +622,9 @@ ReproductionReport henrich_theorem3(const ReproductionOptions& options, const He
                        *w.r.shifts_to_balancing, bound(w), ratio, random_worst->l_diff,
                        *random_worst->r.shifts_to_balancing, random_ratio);
     rows.push_back({std::to_string(w.d), std::to_string(w.k), std::to_string(p), std::to_string(w.l_diff),
-                    std::to_string(*w.r.shifts_to_balancing), num(bound(w)), num(ratio),
+                    std::to_string(*w.r.shifts_to_balancing), csv_number(bound(w)), csv_number(ratio),
                     std::to_string(random_worst->l_diff), std::to_string(*random_worst->r.shifts_to_balancing),
-                    num(random_ratio)});
+                    csv_number(random_ratio)});
     data_rows.push_back({{"d", w.d}, {"k", w.k}, {"p", p},
                          {"worst", {{"l_diff", w.l_diff}, {"shifts", *w.r.shifts_to_balancing}, {"ratio", ratio}}},
                          {"random", {{"l_diff", random_worst->l_diff},

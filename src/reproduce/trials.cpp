@@ -34,6 +34,12 @@ void parallel_for(std::size_t count, unsigned jobs, const std::function<void(std
   if (error) std::rethrow_exception(error);
 }
 
+std::string path_in(const ReproductionOptions& options, const std::string& file) {
+  return options.out_dir + "/" + file;
+}
+
+std::string csv_number(double x) { return fmt::format("{:.6g}", x); }
+
 void write_csv(const std::string& path, const std::vector<std::string>& header,
                const std::vector<std::vector<std::string>>& rows) {
   std::ofstream out(path);

@@ -112,8 +112,6 @@ double mean_of(const std::vector<Trial>& runs, double (Trial::*f)() const) {
   return sum / static_cast<double>(runs.size());
 }
 
-std::string path_in(const ReproductionOptions& o, const std::string& file) { return o.out_dir + "/" + file; }
-
 ReproductionReport table4(const ReproductionOptions& options) {
   make_directory(options.out_dir);
   const Point p = measure("hypercube:5", artificial(100), kStrategies, options);

@@ -11,7 +11,7 @@
 #include <dlbkit/strategies/builtin.hpp>
 
 #include <fmt/format.h>
-#include <map>
+#include <optional>
 
 namespace dlbkit {
 
@@ -79,15 +79,19 @@ LoadMetricsSummary run_one(const Topology& topology, const StrategyChoice& strat
                            std::vector<LoadSample>* trace = nullptr, SimTime warmup = 0) {
   auto w = workload.create();
   LoadMetrics whole(topology, metrics_options);
-  LoadMetricsOptions after = metrics_options;
-  after.from = warmup;
-  after.trace = false;
-  LoadMetrics steady(topology, after);
+  std::vector<Observer*> observers{&whole};
+  std::optional<LoadMetrics> steady;  // the figures after the warm-up
+  if (warmup > 0) {
+    LoadMetricsOptions after = metrics_options;
+    after.from = warmup;
+    after.trace = false;
+    observers.push_back(&steady.emplace(topology, after));
+  }
   simulate({.topology = &topology, .strategy = strategy, .workload = w.get(), .cost = cost,
-            .seed = seed, .observers = {&whole, &steady}, .execution = Execution::processor_sharing});
+            .seed = seed, .observers = observers, .execution = Execution::processor_sharing});
   if (trace) *trace = whole.trace();
-  if (warmup == 0) return whole.summary();
-  LoadMetricsSummary s = steady.summary();
+  if (!steady) return whole.summary();
+  LoadMetricsSummary s = steady->summary();
   const LoadMetricsSummary w_all = whole.summary();
   s.response_time = w_all.response_time;
   s.in_system = w_all.in_system;
@@ -158,8 +162,6 @@ std::vector<Point> sweep(double near_fraction, const std::vector<Case>& cases, c
   }
   return out;
 }
-
-std::string path_in(const ReproductionOptions& o, const std::string& file) { return o.out_dir + "/" + file; }
 
 enum class Measure { sigma, migrations, nrt };
 

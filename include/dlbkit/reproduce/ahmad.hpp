@@ -36,9 +36,7 @@ struct QueueingEstimate {
   Estimate utilisation_sd;
   Estimate control_messages;      ///< per task, every kind but task_transfer
   Estimate information_messages;  ///< the same without semi_distributed's routing requests (AG91 Sec. 6.5)
-  std::vector<std::string> message_kinds;
-  std::vector<double> messages_per_task;  ///< by kind, mean over replications
-  std::vector<double> responses;          ///< per replication
+  std::vector<double> responses;  ///< per replication
 };
 
 /// Runs every setting `replications` times, `jobs` simulations at once.

@@ -3,6 +3,7 @@
 /// Running many independent simulations at once, and what reproductions share: CSV and
 /// gnuplot output.
 
+#include <dlbkit/reproduce/reproduction.hpp>
 #include <dlbkit/sim/simulator.hpp>
 
 #include <functional>
@@ -25,6 +26,12 @@ struct Trial {
   double speedup() const { return nobal / makespan; }
   double pi() const { return (nobal - makespan) / (nobal - optimal); }  // WLR93 eq. (36)
 };
+
+/// `file` in the reproduction's output directory: options.out_dir + "/" + file.
+std::string path_in(const ReproductionOptions& options, const std::string& file);
+
+/// A number as the CSV files write it: six significant digits ("{:.6g}").
+std::string csv_number(double x);
 
 /// Writes a CSV file (header line, then rows); throws std::runtime_error naming the path.
 void write_csv(const std::string& path, const std::vector<std::string>& header,
