@@ -141,7 +141,7 @@ NodeId first_aligned(const double* out, NodeId from, NodeId to) {
 
 }  // namespace
 
-DiffusionKernel::DiffusionKernel(DiffusionMatrix m) : m_(std::move(m)) {
+DiffusionKernel::DiffusionKernel(DiffusionMatrix m, bool streaming_stores) : m_(std::move(m)) {
   const Topology& t = m_.topology();
   if (!m_.uniform_alpha()) return;
   if (t.kind() == TopologyKind::hypercube) stencil_ = Stencil::hypercube;
@@ -149,7 +149,7 @@ DiffusionKernel::DiffusionKernel(DiffusionMatrix m) : m_(std::move(m)) {
   if (t.kind() == TopologyKind::torus && e.size() == 2 && e[0] >= 3 && e[1] >= 3) stencil_ = Stencil::torus2d;
 #if defined(__x86_64__) && defined(__GNUC__)
   // Streaming stores pay off once the two vectors (2 x 32 MiB here) outgrow the last-level cache.
-  if (stencil_ == Stencil::torus2d && t.size() >= (std::size_t{1} << 22)) {
+  if (streaming_stores && stencil_ == Stencil::torus2d && t.size() >= (std::size_t{1} << 22)) {
     if (__builtin_cpu_supports("avx512f")) stream_ = Streaming::avx512;
     else if (__builtin_cpu_supports("avx2")) stream_ = Streaming::avx2;
   }

@@ -1,5 +1,6 @@
 #include <dlbkit/strategies/builtin.hpp>
 #include <dlbkit/strategies/dem.hpp>
+#include <dlbkit/strategies/diffusion.hpp>
 #include <dlbkit/strategies/direct_neighbor.hpp>
 #include <dlbkit/strategies/fully_distributed.hpp>
 #include <dlbkit/strategies/gm.hpp>
@@ -25,6 +26,8 @@ const StrategyRegistry& builtin_strategies() {
     r.add(dem_strategy_info());
     r.add(liquid_strategy_info());
     r.add(nna_strategy_info());
+    r.add(diffusion_strategy_info());
+    r.add(dimension_exchange_strategy_info());
     r.add(direct_neighbor_strategy_info());
     r.add(semi_distributed_strategy_info());
     r.add(fully_distributed_strategy_info());

@@ -21,7 +21,9 @@ namespace dlbkit {
 
 class DiffusionKernel final : public RoundKernel {
 public:
-  explicit DiffusionKernel(DiffusionMatrix m);
+  /// `streaming_stores` false keeps the results in the caches (for a caller that reads them
+  /// right back, as PolynomialKernel does).
+  explicit DiffusionKernel(DiffusionMatrix m, bool streaming_stores = true);
 
   void update(std::uint64_t step, std::span<const double> current, std::span<double> next, NodeId begin,
               NodeId end) const override;

@@ -1,0 +1,121 @@
+#include "edge_rounds.hpp"
+
+#include <dlbkit/analysis/diffusion_analysis.hpp>
+#include <dlbkit/strategies/diffusion.hpp>
+#include <dlbkit/topology/edge_coloring.hpp>
+
+#include <algorithm>
+#include <charconv>
+
+namespace dlbkit {
+
+namespace {
+
+// The tasks from a node with load `own` to a partner with `other`: the flow a (own - other)
+// rounded toward zero when positive (round_kernel.hpp), evaluated in double as the kernels do.
+std::int64_t rounded_flow(double a, std::int64_t own, std::int64_t other) {
+  return own > other ? static_cast<std::int64_t>(a * static_cast<double>(own - other)) : 0;
+}
+
+class Diffusion final : public detail::EdgeRounds {
+public:
+  explicit Diffusion(const Parameters& p) : EdgeRounds(p.duration("period")), alpha_text_(p.text("alpha")) {}
+
+private:
+  void partners(const NodeContext& ctx, std::uint64_t, std::vector<NodeId>& out) override {
+    if (alpha_ < 0) alpha_ = diffusion_agent_alpha(ctx.topology(), alpha_text_);
+    const auto nb = ctx.neighbors();
+    out.assign(nb.begin(), nb.end());
+  }
+
+  // Eq. 1a: alpha_ij (w_i - w_j) leaves i towards j.
+  void transfers(const NodeContext&, std::uint64_t, std::int64_t own, std::span<const std::int64_t> loads,
+                 std::span<std::int64_t> out) override {
+    for (std::size_t k = 0; k < loads.size(); ++k) out[k] = rounded_flow(alpha_, own, loads[k]);
+  }
+
+  std::string alpha_text_;
+  double alpha_ = -1;  // set on the first round, from the topology
+};
+
+class DimensionExchange final : public detail::EdgeRounds {
+public:
+  explicit DimensionExchange(const Parameters& p) : EdgeRounds(p.duration("period")), lambda_(p.real("lambda")) {}
+
+private:
+  // Sec. 4: round r uses dimension (colour) r mod C; a node without an edge of that colour sits
+  // the round out.
+  void partners(const NodeContext& ctx, std::uint64_t round, std::vector<NodeId>& out) override {
+    const Topology& t = ctx.topology();
+    const auto& colouring = t.shared<EdgeColoring>("edge_coloring", edge_coloring);
+    out.clear();
+    if (colouring.colors() == 0) return;
+    if (auto p = colouring.partner(t, ctx.self(), static_cast<std::uint32_t>(round % colouring.colors())))
+      out.push_back(*p);
+  }
+
+  void transfers(const NodeContext&, std::uint64_t, std::int64_t own, std::span<const std::int64_t> loads,
+                 std::span<std::int64_t> out) override {
+    out[0] = rounded_flow(lambda_, own, loads[0]);
+  }
+
+  double lambda_;
+};
+
+ParamSpec period_param() {
+  return {.name = "period", .type = ParamType::duration, .default_value = "10ms",
+          .description = "time from the end of one round to the start of the next", .min = 1};
+}
+
+}  // namespace
+
+double diffusion_agent_alpha(const Topology& topology, const std::string& alpha) {
+  const double cap = topology.max_degree() == 0 ? 1.0 : 1.0 / static_cast<double>(topology.max_degree());
+  if (alpha == "auto")
+    return topology.shared<double>("diffusion_optimal_alpha", [](const Topology& t) {
+      return t.size() < 2 || t.max_degree() == 0 ? 0.0 : optimal_uniform_alpha(t, graph_laplacian_extremes(t)).alpha;
+    });
+  double a = 0;
+  std::from_chars(alpha.data(), alpha.data() + alpha.size(), a);  // validated by Parameters::parse
+  return std::min(a, cap);
+}
+
+StrategyInfo diffusion_strategy_info() {
+  return StrategyInfo{
+      .name = "diffusion",
+      .description = "Cybenko's diffusion: synchronous rounds, every node sends alpha times each load difference "
+                     "(rounded toward zero) to its less loaded neighbours",
+      .source = "Cyb89 Sec. 2 eq. 1a-5, Sec. 3",
+      .params =
+          {
+              {.name = "alpha", .type = ParamType::real, .default_value = "auto",
+               .description = "alpha_ij on every edge, capped at 1/max degree (constraint (b)); auto: the optimal "
+                              "uniform alpha 2/(mu_2 + mu_max) of the analysis (1/(d+1) on hypercube:d)",
+               .min = 0, .max = 1, .allow_auto = true},
+              period_param(),
+          },
+      .message_kinds = {"round_load", "round_shift"},
+      .create = [](const Parameters& p) { return std::make_unique<Diffusion>(p); },
+  };
+}
+
+StrategyInfo dimension_exchange_strategy_info() {
+  return StrategyInfo{
+      .name = "dimension_exchange",
+      .description = "Cybenko's dimension exchange: synchronous rounds, one dimension (edge colour) per round, "
+                     "each pair moves lambda of its difference (rounded toward zero)",
+      .source = "Cyb89 Sec. 4 (hypercube); edge-coloured graphs (generalized dimension exchange)",
+      .params =
+          {
+              {.name = "lambda", .type = ParamType::real, .default_value = "0.5",
+               .description = "exchange parameter: the fraction of the pair's difference moved (1/2 balances a "
+                              "hypercube in one sweep, Theorem 4)",
+               .min = 0, .max = 1},
+              period_param(),
+          },
+      .message_kinds = {"round_load", "round_shift"},
+      .create = [](const Parameters& p) { return std::make_unique<DimensionExchange>(p); },
+  };
+}
+
+}  // namespace dlbkit

@@ -1,0 +1,206 @@
+// The diffusion and dimension_exchange agents (Cyb89): every task executed exactly once under
+// every cost model, and in lock-step (ideal cost model, static loads) the same loads as the
+// integer round kernels, round by round.
+
+#include "../sim/conservation.hpp"
+
+#include <dlbkit/apps/workloads.hpp>
+#include <dlbkit/core/random.hpp>
+#include <dlbkit/error.hpp>
+#include <dlbkit/rounds/diffusion_kernel.hpp>
+#include <dlbkit/rounds/dimension_exchange.hpp>
+#include <dlbkit/sim/simulator.hpp>
+#include <dlbkit/strategies/builtin.hpp>
+#include <dlbkit/strategies/diffusion.hpp>
+#include <dlbkit/topology/topology.hpp>
+
+#include <gtest/gtest.h>
+
+using namespace dlbkit;
+using dlbkit::test::ConservationObserver;
+
+namespace {
+
+using Loads = std::vector<std::int64_t>;
+using Params = std::map<std::string, std::string>;
+
+SimulationResult run(const Topology& t, const std::string& strategy, const Params& params, const CostModel& cost,
+                     Workload& w, std::uint64_t seed, std::vector<Observer*> observers = {}) {
+  SimulationConfig config{.topology = &t,
+                          .strategy = builtin_strategies().configure(strategy, params),
+                          .workload = &w,
+                          .cost = cost,
+                          .seed = seed,
+                          .observers = std::move(observers)};
+  return simulate(config);
+}
+
+TEST(DiffusionAgents, EveryTaskIsExecutedExactlyOnceAndRunsRepeat) {
+  const std::vector<std::tuple<std::string, Params, std::vector<std::string>>> agents = {
+      {"diffusion", {{"alpha", "auto"}}, {"ring:7", "torus:4x4", "hypercube:3", "mesh:3x3"}},
+      {"diffusion", {{"alpha", "1"}}, {"ring:7", "hypercube:3"}},
+      {"diffusion", {{"alpha", "0"}}, {"ring:5"}},
+      {"dimension_exchange", {{"lambda", "0.5"}}, {"hypercube:3", "torus:3x3", "ring:6"}},
+      {"dimension_exchange", {{"lambda", "1"}}, {"hypercube:3"}},
+      {"dimension_exchange", {{"lambda", "0"}}, {"ring:5"}},
+  };
+  const std::vector<std::pair<std::string, Params>> costs = {
+      {"ideal", {}}, {"ipsc2", {}}, {"ipsc2", {{"latency", "2s"}}}, {"ipsc2", {{"tasks_per_message", "3"}}}};
+  int runs = 0;
+  for (const auto& [strategy, params, topologies] : agents)
+    for (const auto& spec : topologies) {
+      const Topology t = parse_topology(spec);
+      for (const auto& [preset, overrides] : costs) {
+        const CostModel cost = make_cost_model(preset, overrides);
+        for (int which = 0; which < 2; ++which) {
+          SCOPED_TRACE(strategy + " " + params.begin()->second + " on " + spec + ", " + preset +
+                       (overrides.empty() ? "" : " " + overrides.begin()->first) + ", workload " +
+                       std::to_string(which));
+          const auto workload = [&]() -> std::unique_ptr<Workload> {
+            if (which == 0) return std::make_unique<test::DynamicWorkload>();
+            return builtin_workloads().configure("artificial", {{"granularity", "3"}}).create();
+          };
+          const std::uint64_t seed = 31 + static_cast<std::uint64_t>(runs);
+          ConservationObserver check;
+          auto w = workload();
+          const SimulationResult r = run(t, strategy, params, cost, *w, seed, {&check});
+          check.expect_all_done();
+          EXPECT_EQ(r.tasks_completed, r.tasks_created);
+          std::uint64_t sent = 0, received = 0;
+          for (const NodeStats& n : r.nodes) {
+            sent += n.tasks_sent;
+            received += n.tasks_received;
+          }
+          EXPECT_EQ(sent, r.tasks_transferred);
+          EXPECT_EQ(received, r.tasks_transferred) << "tasks still in flight at the end";
+          auto w2 = workload();
+          const SimulationResult again = run(t, strategy, params, cost, *w2, seed);
+          EXPECT_EQ(again.makespan, r.makespan);
+          EXPECT_EQ(again.messages_by_kind, r.messages_by_kind);
+          ++runs;
+        }
+      }
+    }
+  EXPECT_EQ(runs, 12 * 4 * 2);
+}
+
+TEST(DiffusionAgents, AlphaIsCappedAndAutoIsTheOptimalUniformAlpha) {
+  EXPECT_DOUBLE_EQ(diffusion_agent_alpha(parse_topology("hypercube:4"), "auto"), 1.0 / 5);  // Sec. 3
+  EXPECT_DOUBLE_EQ(diffusion_agent_alpha(parse_topology("ring:8"), "0.9"), 0.5);
+  EXPECT_DOUBLE_EQ(diffusion_agent_alpha(parse_topology("ring:8"), "0.25"), 0.25);
+  EXPECT_THROW(builtin_strategies().configure("diffusion", {{"alpha", "1.5"}}), InputError);
+  EXPECT_THROW(builtin_strategies().configure("diffusion", {{"alpha", ""}}), InputError);
+  EXPECT_THROW(builtin_strategies().configure("dimension_exchange", {{"lambda", "-0.1"}}), InputError);
+}
+
+// ----- lock-step -----
+
+constexpr SimTime kPeriod = kMillisecond;
+constexpr std::uint64_t kRounds = 40;
+
+// Every node first gets one anchor task that executes for a second, longer than the rounds
+// compared, then L_i queued unit tasks: the agents' load elements (they see migratable()).
+class AnchoredLoads final : public Workload {
+public:
+  explicit AnchoredLoads(Loads loads) : loads_(std::move(loads)) {}
+  void initial_tasks(const Topology&, const CostModel&, Rng&, TaskSink& sink) override {
+    for (NodeId v = 0; v < loads_.size(); ++v) {
+      sink.add(v, kSecond);
+      for (std::int64_t i = 0; i < loads_[v]; ++i) sink.add(v, kMillisecond);
+    }
+  }
+
+private:
+  Loads loads_;
+};
+
+struct Migration {
+  SimTime time;
+  NodeId from, to;
+};
+
+class MigrationLog final : public Observer {
+public:
+  void on_task_migrated(NodeId from, NodeId to, const Task&, SimTime t) override { log.push_back({t, from, to}); }
+  std::vector<Migration> log;
+};
+
+void expect_lock_step(const std::string& strategy, const Params& params, const Topology& t, const RoundKernel& kernel,
+                      const Loads& start) {
+  SCOPED_TRACE(strategy + " on " + t.spec());
+  AnchoredLoads w(start);
+  MigrationLog log;
+  Params with_period = params;
+  with_period["period"] = "1ms";
+  run(t, strategy, with_period, make_cost_model("ideal"), w, 1, {&log});
+  Loads agent = start, expected = start, next(start.size());
+  std::size_t m = 0;
+  std::uint64_t moved = 0;
+  for (std::uint64_t r = 0; r < kRounds; ++r) {
+    const SimTime at = static_cast<SimTime>(r) * kPeriod;
+    for (; m < log.log.size() && log.log[m].time <= at; ++m) {
+      ASSERT_EQ(log.log[m].time, at) << "a migration between rounds";
+      --agent[log.log[m].from];
+      ++agent[log.log[m].to];
+      ++moved;
+    }
+    kernel.update(r, expected, next, 0, static_cast<NodeId>(expected.size()));
+    expected.swap(next);
+    ASSERT_EQ(agent, expected) << "after round " << r;
+  }
+  EXPECT_GT(moved, 0u);
+}
+
+Loads random_loads(std::size_t n, Rng& rng, std::uint64_t below) {
+  Loads l(n);
+  for (auto& x : l) x = static_cast<std::int64_t>(rng.below(below));
+  return l;
+}
+
+TEST(DiffusionAgents, DiffusionLockStepReproducesTheKernelRoundByRound) {
+  Rng rng(5);
+  for (const char* spec : {"hypercube:4", "torus:4x5", "ring:9", "mesh:3x4", "complete:6"}) {
+    const Topology t = parse_topology(spec);
+    for (const char* alpha : {"auto", "0.25", "1"}) {
+      SCOPED_TRACE(std::string("alpha ") + alpha);
+      const double a = diffusion_agent_alpha(t, alpha);
+      expect_lock_step("diffusion", {{"alpha", alpha}}, t, DiffusionKernel(DiffusionMatrix::uniform(t, a)),
+                       random_loads(t.size(), rng, 40));
+    }
+  }
+}
+
+TEST(DiffusionAgents, DimensionExchangeLockStepReproducesTheKernelRoundByRound) {
+  const Topology cube = parse_topology("hypercube:4");
+  Loads spike(cube.size(), 0);
+  spike[3] = 160;
+  expect_lock_step("dimension_exchange", {}, cube, DimensionExchangeKernel::hypercube(cube), spike);
+  Rng rng(9);
+  for (const char* spec : {"hypercube:3", "torus:4x4", "torus:3x5", "ring:7", "mesh:3x3"}) {
+    const Topology t = parse_topology(spec);
+    for (double lambda : {0.5, 0.3}) {
+      SCOPED_TRACE("lambda " + std::to_string(lambda));
+      expect_lock_step("dimension_exchange", {{"lambda", std::to_string(lambda)}}, t,
+                       DimensionExchangeKernel::generalized(t, edge_coloring(t), lambda),
+                       random_loads(t.size(), rng, 40));
+    }
+  }
+}
+
+TEST(DiffusionAgents, DimensionExchangeBalancesAHypercubeInOneSweep) {
+  // Theorem 4 with integers: after d rounds every pair of loads is within d units (each of
+  // the d halvings leaves at most one odd unit).
+  const Topology cube = parse_topology("hypercube:5");
+  Rng rng(3);
+  const Loads start = random_loads(cube.size(), rng, 1000);
+  Loads w = start, next(w.size());
+  const auto k = DimensionExchangeKernel::hypercube(cube);
+  for (std::uint64_t r = 0; r < 5; ++r) {
+    k.update(r, w, next, 0, static_cast<NodeId>(w.size()));
+    w.swap(next);
+  }
+  EXPECT_LE(*std::max_element(w.begin(), w.end()) - *std::min_element(w.begin(), w.end()), 5);
+  expect_lock_step("dimension_exchange", {}, cube, k, start);
+}
+
+}  // namespace
