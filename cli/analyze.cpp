@@ -3,6 +3,8 @@
 #include "commands.hpp"
 
 #include <dlbkit/analysis/diffusion_analysis.hpp>
+#include <dlbkit/analysis/polynomial_schemes.hpp>
+#include <dlbkit/analysis/spectrum.hpp>
 #include <dlbkit/error.hpp>
 #include <dlbkit/topology/topology.hpp>
 
@@ -27,6 +29,32 @@ double parse_number(const std::string& text, const std::string& what, const std:
 
 std::string steps_text(const std::optional<std::uint64_t>& steps) {
   return steps ? fmt::format("{}", *steps) : std::string("never (gamma = 1)");
+}
+
+// The number of distinct eigenvalues of L = I - M where it can be had without a second
+// eigen-solve of a large network.
+std::optional<std::size_t> distinct_eigenvalue_count(const DiffusionMatrix& m) {
+  if (m.uniform_alpha()) {
+    if (const auto mu = distinct_graph_laplacian_eigenvalues(m.topology())) return mu->size();
+    return std::nullopt;
+  }
+  if (m.size() > kDenseEigenLimit) return std::nullopt;
+  return scheme_spectrum(m).laplacian_eigenvalues->size();
+}
+
+void print_predictions(const DiffusionAnalysis& a, const SchemePrediction& p, std::optional<std::size_t> m) {
+  fmt::print("\n  predicted steps to shrink the error by {:g}, from gamma:\n", a.factor);
+  fmt::print("    FOS        {:>10}   gamma^t (eq. 11)\n", steps_text(p.fos));
+  if (a.gamma < 1)
+    fmt::print("    SOS        {:>10}   (beta - 1)^(t/2), beta = {:.12g} (GMS96)\n", steps_text(p.sos), sos_beta(a.gamma));
+  else
+    fmt::print("    SOS        {:>10}\n", steps_text(p.sos));
+  fmt::print("    Chebyshev  {:>10}   2 r^t / (1 + r^(2t)), r = sqrt(beta - 1) (DFM99)\n", steps_text(p.chebyshev));
+  if (m)
+    fmt::print("    OPS        {:>10}   exact after m - 1 steps, m = {} distinct eigenvalues of L (DFM99)\n",
+               fmt::format("{}", *p.ops), *m);
+  else
+    fmt::print("    OPS        {:>10}   (the eigenvalues are not known for this network)\n", "unknown");
 }
 
 void print_analysis(const DiffusionAnalysis& a) {
@@ -55,7 +83,8 @@ Run add_analyze(CLI::App& app) {
   auto* cmd = app.add_subcommand("analyze", "Spectral analyses of balancing schemes");
   cmd->require_subcommand(1);
   auto* diffusion = cmd->add_subcommand(
-      "diffusion", "Cybenko's diffusion matrix M: Theorem 1, gamma, Lemma 2, optimal alpha, steps (eq. 11)");
+      "diffusion", "Cybenko's diffusion matrix M: Theorem 1, gamma, Lemma 2, optimal alpha, steps (eq. 11) and the steps "
+      "SOS, Chebyshev and OPS need");
   struct Options {
     std::string topology, alpha = "optimal";
     double factor = 1000;
@@ -84,12 +113,22 @@ Run add_analyze(CLI::App& app) {
           t, parse_number(o->alpha, "--alpha", "a number in (0, 1/max degree], 'optimal' or file:PATH"));
     }();
     const DiffusionAnalysis a = analyze_diffusion(m, graph, o->factor);
+    const std::optional<std::size_t> distinct = distinct_eigenvalue_count(m);
+    const SchemePrediction p = predict_scheme_steps(a.gamma, distinct, o->factor);
     if (o->json) {
       nlohmann::json j = to_json(a);
+      const auto steps = [](const std::optional<std::uint64_t>& x) { return x ? nlohmann::json(*x) : nlohmann::json(); };
+      j["schemes"] = {{"fos", steps(p.fos)},
+                      {"sos", steps(p.sos)},
+                      {"sos_beta", a.gamma < 1 ? nlohmann::json(sos_beta(a.gamma)) : nlohmann::json()},
+                      {"chebyshev", steps(p.chebyshev)},
+                      {"ops", steps(p.ops)},
+                      {"distinct_eigenvalues", distinct ? nlohmann::json(*distinct) : nlohmann::json()}};
       j["inputs"] = {{"topology", o->topology}, {"alpha", o->alpha}, {"factor", o->factor}};
       fmt::print("{}\n", j.dump(2));
     } else {
       print_analysis(a);
+      print_predictions(a, p, distinct);
     }
     return 0;
   };

@@ -1,14 +1,16 @@
-// dlbkit rounds: the synchronous round engine (diffusion, dimension exchange, GDE) and the
+// dlbkit rounds: the synchronous round engine (diffusion, SOS, Chebyshev, OPS, dimension exchange, GDE) and the
 // time to sharing and balancing of the Liquid model and NNA.
 
 #include "commands.hpp"
 
 #include <dlbkit/analysis/diffusion_analysis.hpp>
+#include <dlbkit/analysis/polynomial_schemes.hpp>
 #include <dlbkit/error.hpp>
 #include <dlbkit/rounds/balance_time.hpp>
 #include <dlbkit/rounds/diffusion_kernel.hpp>
 #include <dlbkit/rounds/dimension_exchange.hpp>
 #include <dlbkit/rounds/initial_load.hpp>
+#include <dlbkit/rounds/polynomial_kernel.hpp>
 #include <dlbkit/rounds/round_engine.hpp>
 #include <dlbkit/rounds/stochastic.hpp>
 #include <dlbkit/topology/topology.hpp>
@@ -29,7 +31,7 @@ struct Options {
   std::string algorithm, topology, init, until, alpha, lambda;
   std::string max_steps = "1000000", seed = "1";
   std::string arrivals, work = "0", warmup = "0", steps_per_period = "1";
-  std::string condition, nna_transfer, nna_time;
+  std::string condition, nna_transfer, nna_time, rounding;
   int threads = 1;
   bool integer = false, json = false, trace = false;
 };
@@ -42,22 +44,55 @@ double parse_number(const std::string& text, const std::string& what, const std:
   return x;
 }
 
-std::unique_ptr<RoundKernel> make_kernel(const Options& o, const Topology& t) {
-  if (o.algorithm == "diffusion") {
-    if (!o.lambda.empty()) throw InputError("--lambda applies to gde only; diffusion takes --alpha");
-    if (o.alpha.empty())
-      return std::make_unique<DiffusionKernel>(
-          DiffusionMatrix::uniform(t, 1.0 / static_cast<double>(t.max_degree() + 1)));
-    if (o.alpha == "optimal")
-      return std::make_unique<DiffusionKernel>(
-          DiffusionMatrix::uniform(t, optimal_uniform_alpha(t, graph_laplacian_extremes(t)).alpha));
-    if (o.alpha.starts_with("file:"))
-      return std::make_unique<DiffusionKernel>(DiffusionMatrix::from_edge_file(t, o.alpha.substr(5)));
-    return std::make_unique<DiffusionKernel>(DiffusionMatrix::uniform(
-        t, parse_number(o.alpha, "--alpha", "a number in (0, 1/max degree], 'optimal' or file:PATH")));
+bool is_polynomial(const std::string& algorithm) {
+  return algorithm == "sos" || algorithm == "chebyshev" || algorithm == "ops";
+}
+
+// The diffusion matrix of --alpha (diffusion, sos, chebyshev, ops).
+DiffusionMatrix diffusion_matrix(const Options& o, const Topology& t) {
+  if (o.alpha.empty()) return DiffusionMatrix::uniform(t, 1.0 / static_cast<double>(t.max_degree() + 1));
+  if (o.alpha == "optimal") return DiffusionMatrix::uniform(t, optimal_uniform_alpha(t, graph_laplacian_extremes(t)).alpha);
+  if (o.alpha.starts_with("file:")) return DiffusionMatrix::from_edge_file(t, o.alpha.substr(5));
+  return DiffusionMatrix::uniform(t,
+                                  parse_number(o.alpha, "--alpha", "a number in (0, 1/max degree], 'optimal' or file:PATH"));
+}
+
+// OPS runs Leja ordering over the eigenvalues (quadratic in their number): networks with more
+// are refused rather than left to run for hours.
+constexpr std::size_t kMaxOpsEigenvalues = 20000;
+
+std::unique_ptr<RoundKernel> make_kernel(const Options& o, const Topology& t, std::uint64_t seed) {
+  const Rounding rounding = o.rounding.empty() ? Rounding::deterministic : parse_rounding(o.rounding);
+  if (!o.rounding.empty() && !o.integer)
+    throw InputError("--rounding applies to integer loads only; add --integer");
+  if (!o.rounding.empty() && o.algorithm != "diffusion" && !is_polynomial(o.algorithm))
+    throw InputError(fmt::format("--rounding applies to diffusion, sos, chebyshev and ops, not to {}", o.algorithm));
+  if (o.algorithm == "diffusion" || is_polynomial(o.algorithm)) {
+    if (!o.lambda.empty()) throw InputError(fmt::format("--lambda applies to gde only; {} takes --alpha", o.algorithm));
+    DiffusionMatrix m = diffusion_matrix(o, t);
+    const PolynomialKernel::Options po{.rounding = rounding, .seed = seed};
+    if (o.algorithm == "diffusion") {
+      if (rounding == Rounding::deterministic) return std::make_unique<DiffusionKernel>(std::move(m));
+      return std::make_unique<PolynomialKernel>(PolynomialKernel::fos(std::move(m), po));
+    }
+    SchemeSpectrum spectrum = scheme_spectrum(m);
+    if (o.algorithm == "sos") return std::make_unique<PolynomialKernel>(PolynomialKernel::sos(std::move(m), spectrum.gamma, po));
+    if (o.algorithm == "chebyshev")
+      return std::make_unique<PolynomialKernel>(PolynomialKernel::chebyshev(std::move(m), spectrum.gamma, po));
+    if (!spectrum.laplacian_eigenvalues)
+      throw InputError(fmt::format("ops needs every eigenvalue of the diffusion matrix; on {} they are known in closed "
+                                   "form only for a uniform alpha on hypercubes, tori, rings and meshes, and by the "
+                                   "dense solver up to {} nodes",
+                                   t.spec(), kDenseEigenLimit));
+    if (spectrum.laplacian_eigenvalues->size() > kMaxOpsEigenvalues)
+      throw InputError(fmt::format("ops on {} needs {} steps (distinct eigenvalues - 1); accepted: networks with at most "
+                                   "{} distinct Laplacian eigenvalues",
+                                   t.spec(), spectrum.laplacian_eigenvalues->size() - 1, kMaxOpsEigenvalues));
+    return std::make_unique<PolynomialKernel>(
+        PolynomialKernel::ops(std::move(m), std::move(*spectrum.laplacian_eigenvalues), po));
   }
   if (!o.alpha.empty())
-    throw InputError(fmt::format("--alpha applies to diffusion only, not to {}", o.algorithm));
+    throw InputError(fmt::format("--alpha applies to diffusion, sos, chebyshev and ops only, not to {}", o.algorithm));
   if (o.algorithm == "dimension-exchange") {
     if (!o.lambda.empty())
       throw InputError("--lambda applies to gde only; dimension-exchange always halves (lambda = 1/2)");
@@ -69,13 +104,15 @@ std::unique_ptr<RoundKernel> make_kernel(const Options& o, const Topology& t) {
     return std::make_unique<DimensionExchangeKernel>(
         DimensionExchangeKernel::generalized(t, edge_coloring(t), lambda));
   }
-  throw InputError(fmt::format("algorithm '{}' is not accepted; accepted: diffusion, dimension-exchange, gde, lm, nna",
+  throw InputError(fmt::format("algorithm '{}' is not accepted; accepted: diffusion, sos, chebyshev, ops, "
+                               "dimension-exchange, gde, lm, nna",
                                o.algorithm));
 }
 
 // The parameters the kernel runs with, defaults included: "alpha=0.2", "lambda=0.5, 7 colours".
 std::string kernel_description(const RoundKernel& kernel) {
   if (const auto* d = dynamic_cast<const DiffusionKernel*>(&kernel)) return d->matrix().description();
+  if (const auto* p = dynamic_cast<const PolynomialKernel*>(&kernel)) return p->description();
   const auto& x = dynamic_cast<const DimensionExchangeKernel&>(kernel);
   return fmt::format("lambda={}, {} colours", x.lambda(), x.colours());
 }
@@ -86,6 +123,10 @@ int run_stochastic_model(const Options& o, const Topology& t, const RoundKernel&
   if (until.kind != StopRule::Kind::steps)
     throw InputError(fmt::format("--until {} is not accepted with --arrivals; accepted: steps:N (N periods)", o.until));
   if (o.integer) throw InputError("--integer is not accepted with --arrivals: the stochastic model is continuous");
+  if (is_polynomial(o.algorithm))
+    throw InputError(fmt::format("--arrivals is not accepted with {}: the stochastic model (Cyb89 eq. 12, 17) is "
+                                 "defined for diffusion and dimension exchange",
+                                 o.algorithm));
   if (o.threads != 1) throw InputError(fmt::format("--threads {} is not accepted with --arrivals; accepted: 1", o.threads));
   const auto max = std::numeric_limits<std::uint64_t>::max();
   StochasticOptions so{.arrivals = ArrivalDistribution::parse(o.arrivals),
@@ -147,8 +188,8 @@ int run_stochastic_model(const Options& o, const Topology& t, const RoundKernel&
 // --algorithm lm | nna: integer loads until balanced (Definition 2) and shared, time in shifts.
 int run_liquid_or_nna(const Options& o, const Topology& t, std::uint64_t seed) {
   const bool lm = o.algorithm == "lm";
-  if (!o.alpha.empty() || !o.lambda.empty() || !o.arrivals.empty())
-    throw InputError(fmt::format("--alpha, --lambda and --arrivals do not apply to {}", o.algorithm));
+  if (!o.alpha.empty() || !o.lambda.empty() || !o.arrivals.empty() || !o.rounding.empty())
+    throw InputError(fmt::format("--alpha, --lambda, --rounding and --arrivals do not apply to {}", o.algorithm));
   if (o.work != "0" || o.warmup != "0" || o.steps_per_period != "1")
     throw InputError("--work, --warmup and --steps-per-period apply with --arrivals only");
   if (o.threads != 1) throw InputError(fmt::format("--threads {} is not accepted with {}; accepted: 1", o.threads, o.algorithm));
@@ -222,7 +263,8 @@ Run add_rounds(CLI::App& app) {
   auto* cmd = app.add_subcommand("rounds", "Run a synchronous balancing scheme on a load vector (round engine)");
   auto o = std::make_shared<Options>();
   cmd->add_option("--algorithm", o->algorithm,
-                  "diffusion, dimension-exchange (hypercube), gde (any graph), lm (Liquid model, torus) or nna (ring)")
+                  "diffusion, sos, chebyshev, ops, dimension-exchange (hypercube), gde (any graph), lm (Liquid model, "
+                  "torus) or nna (ring)")
       ->required();
   cmd->add_option("--topology", o->topology, "e.g. hypercube:20, torus:1024x1024 (see 'dlbkit list topologies')")
       ->required();
@@ -233,13 +275,16 @@ Run add_rounds(CLI::App& app) {
                   "(Definition 2 and shared), balanced:TOL or steps:N (shifts)")
       ->required();
   cmd->add_option("--alpha", o->alpha,
-                  "diffusion: a number, 'optimal' or file:PATH ('u v alpha' lines); default 1/(max degree + 1)");
+                  "diffusion, sos, chebyshev, ops: a number, 'optimal' or file:PATH ('u v alpha' lines); default 1/(max degree + 1)");
   cmd->add_option("--lambda", o->lambda, "gde: exchange parameter in (0, 1); default 0.5");
+  cmd->add_option("--rounding", o->rounding,
+                  "with --integer, diffusion/sos/chebyshev/ops: deterministic (default; toward zero), randomized "
+                  "(up with the fractional part's probability) or flow-imitation (follow the continuous flow)");
   cmd->add_option("--max-steps", o->max_steps, "stop here even if the rule is not met (lm, nna: shifts)")
       ->capture_default_str();
   cmd->add_flag("--integer", o->integer, "integer loads (exactly conserved; rounding toward zero per edge)");
   cmd->add_option("--threads", o->threads, "1 or 2 (identical results)")->capture_default_str();
-  cmd->add_option("--seed", o->seed, "seed of uniform:MAX and of --arrivals")->capture_default_str();
+  cmd->add_option("--seed", o->seed, "seed of uniform:MAX, --arrivals and --rounding randomized")->capture_default_str();
   cmd->add_option("--arrivals", o->arrivals,
                   "stochastic model (Cyb89 eq. 12/17): new work per node and period, normal:MU:SIGMA, uniform:LO:HI "
                   "or exponential:MEAN; --until steps:N then counts periods");
@@ -260,8 +305,8 @@ Run add_rounds(CLI::App& app) {
       return run_liquid_or_nna(*o, t, parse_unsigned(o->seed, "--seed", std::numeric_limits<std::uint64_t>::max()));
     if (!o->condition.empty() || !o->nna_transfer.empty() || !o->nna_time.empty())
       throw InputError("--condition, --nna-transfer and --nna-time apply to --algorithm lm or nna only");
-    const std::unique_ptr<RoundKernel> kernel = make_kernel(*o, t);
     const std::uint64_t seed = parse_unsigned(o->seed, "--seed", std::numeric_limits<std::uint64_t>::max());
+    const std::unique_ptr<RoundKernel> kernel = make_kernel(*o, t, seed);
     if (!o->arrivals.empty()) return run_stochastic_model(*o, t, *kernel, seed);
     if (o->work != "0" || o->warmup != "0" || o->steps_per_period != "1")
       throw InputError("--work, --warmup and --steps-per-period apply with --arrivals only");
@@ -281,7 +326,7 @@ Run add_rounds(CLI::App& app) {
       nlohmann::json j = to_json(r);
       j["inputs"] = {{"algorithm", o->algorithm}, {"topology", t.spec()},  {"init", o->init},
                      {"until", run.until.to_string()}, {"alpha", o->alpha}, {"lambda", o->lambda},
-                     {"max_steps", max_steps}, {"integer", o->integer}, {"threads", o->threads},
+                     {"rounding", o->rounding}, {"max_steps", max_steps}, {"integer", o->integer}, {"threads", o->threads},
                      {"seed", seed}};
       j["node_updates_per_second"] = rate;
       j["kernel"] = kernel_description(*kernel);
@@ -290,7 +335,9 @@ Run add_rounds(CLI::App& app) {
     }
     fmt::print("{} ({}) on {} ({} nodes), {} loads from {}, until {}\n\n", kernel->name(), kernel_description(*kernel),
                t.spec(), t.size(),
-               o->integer ? "integer" : "continuous", o->init, run.until.to_string());
+               o->integer ? fmt::format("integer (rounding {})", o->rounding.empty() ? "deterministic" : o->rounding)
+                          : std::string("continuous"),
+               o->init, run.until.to_string());
     fmt::print("  steps                {}{}\n", r.steps,
                r.stop_rule_met ? "" : "   (stop rule NOT met: --max-steps reached)");
     fmt::print("  max - min            {:.6g}\n", r.max_min_difference);

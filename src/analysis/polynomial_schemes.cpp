@@ -1,4 +1,4 @@
-#include <dlbkit/analysis/diffusion_matrix.hpp>
+#include <dlbkit/analysis/diffusion_analysis.hpp>
 #include <dlbkit/analysis/polynomial_schemes.hpp>
 #include <dlbkit/analysis/spectrum.hpp>
 
@@ -94,6 +94,31 @@ std::vector<double> leja_order(std::vector<double> points) {
     for (std::size_t i = k + 1; i < points.size(); ++i) score[i] += std::log(std::abs(points[i] - points[k]));
   }
   return points;
+}
+
+SchemeSpectrum scheme_spectrum(const DiffusionMatrix& m) {
+  SchemeSpectrum out;
+  const Topology& t = m.topology();
+  if (const auto alpha = m.uniform_alpha()) {
+    if (auto graph = distinct_graph_laplacian_eigenvalues(t)) {
+      for (double& mu : *graph) mu *= *alpha;
+      // gamma = max |1 - mu| over the non-zero eigenvalues; exactly 1 when the graph is
+      // disconnected (a second zero) or 2 is an eigenvalue of L (Theorem 1 fails).
+      out.gamma = graph->size() < 2 ? 0.0 : std::max(std::abs(1.0 - (*graph)[1]), std::abs(1.0 - graph->back()));
+      out.laplacian_eigenvalues = std::move(graph);
+      return out;
+    }
+  } else if (m.size() <= kDenseEigenLimit) {
+    std::vector<double> mu;
+    for (double lambda : diffusion_eigenvalues(m)) mu.push_back(1.0 - lambda);
+    auto v = distinct(std::move(mu), 1e-9);
+    v.front() = 0.0;
+    out.gamma = v.size() < 2 ? 0.0 : std::max(std::abs(1.0 - v[1]), std::abs(1.0 - v.back()));
+    out.laplacian_eigenvalues = std::move(v);
+    return out;
+  }
+  out.gamma = analyze_diffusion(m, 10.0).gamma;
+  return out;
 }
 
 SchemePrediction predict_scheme_steps(double gamma, std::optional<std::size_t> distinct_eigenvalues, double factor) {

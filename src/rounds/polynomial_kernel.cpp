@@ -109,7 +109,7 @@ std::string PolynomialKernel::description() const {
   if (name_ == "sos") s += fmt::format(", beta={:.12g}", beta_.back());
   if (name_ == "chebyshev") s += fmt::format(", beta_t -> {:.12g} (constant after {} steps)", beta_.back(), beta_.size());
   if (name_ == "ops") s += fmt::format(", {} steps per cycle (Leja order)", scale_.size());
-  return s + ", integer rounding " + to_string(o_.rounding);
+  return s;
 }
 
 void PolynomialKernel::update(std::uint64_t step, std::span<const double> w, std::span<double> next, NodeId begin,

@@ -85,10 +85,59 @@ TEST(RoundsCli, BadInputIsOneLine) {
                         "gde");
   expect_one_line_error(base.substr(0, base.find("--until")) + "--until forever --algorithm diffusion", "forever");
   expect_one_line_error(base + "--algorithm diffusion --alpha 0.7", "alpha 0.7");
-  expect_one_line_error(base + "--algorithm gde --alpha 0.3", "--alpha applies to diffusion only");
+  expect_one_line_error(base + "--algorithm gde --alpha 0.3", "--alpha applies to diffusion, sos, chebyshev and ops only");
   expect_one_line_error(base + "--algorithm gde --lambda 1.5", "lambda 1.5");
   expect_one_line_error(base + "--algorithm diffusion --threads 3", "threads 3");
   expect_one_line_error("rounds --algorithm diffusion --topology ring:8 --init gauss --until steps:3", "gauss");
+}
+
+}  // namespace
+
+namespace {
+
+TEST(RoundsCli, OpsBalancesHypercubeTenInTenSteps) {
+  const nlohmann::json j = json_of("rounds --algorithm ops --topology hypercube:10 --init spike --until eps:1e-9");
+  EXPECT_EQ(j["steps"], 10);
+  EXPECT_EQ(j["stop_rule_met"], true);
+}
+
+TEST(RoundsCli, IntegerRoundingsConserveTheLoad) {
+  for (const char* algorithm : {"diffusion", "sos", "chebyshev", "ops"})
+    for (const char* rounding : {"deterministic", "randomized", "flow-imitation"}) {
+      const nlohmann::json j = json_of(std::string("rounds --algorithm ") + algorithm +
+                                       " --topology torus:8x8 --init spike:64000 --until steps:100 --integer "
+                                       "--rounding " + rounding);
+      EXPECT_EQ(j["total_final"], 64000) << algorithm << " " << rounding;
+      EXPECT_EQ(j["inputs"]["rounding"], rounding);
+    }
+}
+
+TEST(AnalyzeCli, PredictsTheStepsOfEachScheme) {
+  const nlohmann::json j = json_of("analyze diffusion --topology hypercube:6 --factor 1e6");
+  EXPECT_EQ(j["schemes"]["ops"], 6);
+  EXPECT_EQ(j["schemes"]["distinct_eigenvalues"], 7);
+  EXPECT_EQ(j["schemes"]["fos"], j["steps"]);
+  EXPECT_LT(j["schemes"]["sos"].get<int>(), j["schemes"]["fos"].get<int>());
+}
+
+TEST(RoundsCli, SuccessorSchemesRefuseBadInputInOneLine) {
+  expect_one_line_error("rounds --algorithm sos --topology torus:8x8 --init spike --until steps:3 --rounding randomized",
+                        "add --integer");
+  expect_one_line_error("rounds --algorithm gde --topology torus:8x8 --init spike --until steps:3 --integer --rounding "
+                        "randomized",
+                        "not to gde");
+  expect_one_line_error("rounds --algorithm sos --topology torus:8x8 --init spike --until steps:3 --integer --rounding "
+                        "nearest",
+                        "rounding 'nearest'");
+  expect_one_line_error("rounds --algorithm sos --topology torus:8x8 --init spike --until steps:3 --integer --rounding=",
+                        "--rounding");
+  expect_one_line_error("rounds --algorithm sos --topology hypercube:4 --alpha 0.25 --init spike --until steps:3",
+                        "gamma(M)");
+  expect_one_line_error("rounds --algorithm ops --topology torus:1024x1024 --init spike --until steps:3",
+                        "at most 20000");
+  expect_one_line_error("rounds --algorithm chebyshev --topology hypercube:4 --init spike --until steps:3 --arrivals "
+                        "normal:1:1",
+                        "--arrivals is not accepted");
 }
 
 }  // namespace

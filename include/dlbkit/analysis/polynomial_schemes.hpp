@@ -23,6 +23,7 @@
 /// ```
 /// Thread-safe: no shared state.
 
+#include <dlbkit/analysis/diffusion_matrix.hpp>
 #include <dlbkit/topology/topology.hpp>
 
 #include <cstdint>
@@ -56,6 +57,16 @@ struct SchemePrediction {
   std::optional<std::uint64_t> chebyshev;  ///< 2 r^t / (1 + r^(2t)) <= 1/factor (DFM99)
   std::optional<std::uint64_t> ops;        ///< m - 1, exact balance (DFM99)
 };
+/// What the schemes need of M's spectrum: gamma(M) and, where known, the distinct
+/// eigenvalues of L = I - M (0 first). For a uniform alpha both come from the graph's
+/// (closed forms or the dense solver; the extremes by Lanczos for other large networks), for
+/// per-edge alphas from the dense solver (or Lanczos extremes: then no eigenvalue list).
+struct SchemeSpectrum {
+  double gamma = 1;
+  std::optional<std::vector<double>> laplacian_eigenvalues;
+};
+SchemeSpectrum scheme_spectrum(const DiffusionMatrix& m);
+
 SchemePrediction predict_scheme_steps(double gamma, std::optional<std::size_t> distinct_eigenvalues, double factor);
 
 }  // namespace dlbkit

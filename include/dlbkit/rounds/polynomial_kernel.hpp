@@ -76,7 +76,7 @@ public:
   double scale(std::uint64_t step) const { return scale_[step % scale_.size()]; }
   const DiffusionMatrix& matrix() const { return m_; }
   const Options& options() const { return o_; }
-  /// "beta=1.8, alpha=0.2, rounding deterministic" and the like, for reports.
+  /// "alpha=0.2, beta=1.8" and the like, for reports.
   std::string description() const;
 
 private:
