@@ -75,6 +75,16 @@ std::vector<double> chebyshev_betas(double gamma, std::size_t steps) {
   return beta;
 }
 
+std::vector<double> chebyshev_beta_schedule(double gamma) {
+  std::vector<double> beta = chebyshev_betas(gamma, 2);
+  while (beta.size() < (std::size_t{1} << 24)) {
+    const double b = 4.0 / (4.0 - gamma * gamma * beta.back());
+    if (b == beta.back()) break;
+    beta.push_back(b);
+  }
+  return beta;
+}
+
 std::vector<double> leja_order(std::vector<double> points) {
   std::vector<double> out;
   if (points.empty()) return out;

@@ -80,13 +80,7 @@ PolynomialKernel PolynomialKernel::sos(DiffusionMatrix m, double gamma, Options 
 // DFM99 Sec. 3.2: beta_t by the Chebyshev recurrence, kept until it reaches its limit (the SOS beta).
 PolynomialKernel PolynomialKernel::chebyshev(DiffusionMatrix m, double gamma, Options o) {
   check_gamma(gamma, "chebyshev");
-  std::vector<double> beta = chebyshev_betas(gamma, 2);
-  while (beta.size() < (std::size_t{1} << 24)) {
-    const double b = 4.0 / (4.0 - gamma * gamma * beta.back());
-    if (b == beta.back()) break;
-    beta.push_back(b);
-  }
-  return PolynomialKernel("chebyshev", std::move(m), std::move(beta), {1.0}, o);
+  return PolynomialKernel("chebyshev", std::move(m), chebyshev_beta_schedule(gamma), {1.0}, o);
 }
 
 // DFM99 Sec. 4: w(k) = (I - L/mu_k) w(k-1) over the non-zero distinct eigenvalues mu_k of L.

@@ -11,6 +11,7 @@
 #include <dlbkit/strategies/rid.hpp>
 #include <dlbkit/strategies/semi_distributed.hpp>
 #include <dlbkit/strategies/sid.hpp>
+#include <dlbkit/strategies/sos.hpp>
 #include <dlbkit/strategies/work_stealing.hpp>
 
 namespace dlbkit {
@@ -28,6 +29,8 @@ const StrategyRegistry& builtin_strategies() {
     r.add(nna_strategy_info());
     r.add(diffusion_strategy_info());
     r.add(dimension_exchange_strategy_info());
+    r.add(sos_strategy_info());
+    r.add(chebyshev_strategy_info());
     r.add(direct_neighbor_strategy_info());
     r.add(semi_distributed_strategy_info());
     r.add(fully_distributed_strategy_info());

@@ -11,11 +11,7 @@ namespace dlbkit {
 
 namespace {
 
-// The tasks from a node with load `own` to a partner with `other`: the flow a (own - other)
-// rounded toward zero when positive (round_kernel.hpp), evaluated in double as the kernels do.
-std::int64_t rounded_flow(double a, std::int64_t own, std::int64_t other) {
-  return own > other ? static_cast<std::int64_t>(a * static_cast<double>(own - other)) : 0;
-}
+using detail::rounded_flow;
 
 class Diffusion final : public detail::EdgeRounds {
 public:
@@ -62,12 +58,12 @@ private:
   double lambda_;
 };
 
-ParamSpec period_param() {
+}  // namespace
+
+ParamSpec edge_round_period_param() {
   return {.name = "period", .type = ParamType::duration, .default_value = "10ms",
           .description = "time from the end of one round to the start of the next", .min = 1};
 }
-
-}  // namespace
 
 double diffusion_agent_alpha(const Topology& topology, const std::string& alpha) {
   const double cap = topology.max_degree() == 0 ? 1.0 : 1.0 / static_cast<double>(topology.max_degree());
@@ -92,7 +88,7 @@ StrategyInfo diffusion_strategy_info() {
                .description = "alpha_ij on every edge, capped at 1/max degree (constraint (b)); auto: the optimal "
                               "uniform alpha 2/(mu_2 + mu_max) of the analysis (1/(d+1) on hypercube:d)",
                .min = 0, .max = 1, .allow_auto = true},
-              period_param(),
+              edge_round_period_param(),
           },
       .message_kinds = {"round_load", "round_shift"},
       .create = [](const Parameters& p) { return std::make_unique<Diffusion>(p); },
@@ -111,7 +107,7 @@ StrategyInfo dimension_exchange_strategy_info() {
                .description = "exchange parameter: the fraction of the pair's difference moved (1/2 balances a "
                               "hypercube in one sweep, Theorem 4)",
                .min = 0, .max = 1},
-              period_param(),
+              edge_round_period_param(),
           },
       .message_kinds = {"round_load", "round_shift"},
       .create = [](const Parameters& p) { return std::make_unique<DimensionExchange>(p); },

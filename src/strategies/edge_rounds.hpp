@@ -116,4 +116,10 @@ private:
   std::vector<std::int64_t> loads_, amounts_;
 };
 
+// The tasks from a node with load `own` to a partner with `other` for the flow a (own - other):
+// rounded toward zero when positive (round_kernel.hpp), evaluated in double as the kernels do.
+inline std::int64_t rounded_flow(double a, std::int64_t own, std::int64_t other) {
+  return own > other ? static_cast<std::int64_t>(a * static_cast<double>(own - other)) : 0;
+}
+
 }  // namespace dlbkit::detail

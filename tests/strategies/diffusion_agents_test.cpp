@@ -1,17 +1,20 @@
-// The diffusion and dimension_exchange agents (Cyb89): every task executed exactly once under
-// every cost model, and in lock-step (ideal cost model, static loads) the same loads as the
-// integer round kernels, round by round.
+// The diffusion and dimension_exchange agents (Cyb89) and the sos and chebyshev agents
+// (GMS96, DFM99): every task executed exactly once under every cost model, and in lock-step
+// (ideal cost model, static loads) the same loads as the integer round kernels, round by round.
 
 #include "../sim/conservation.hpp"
 
+#include <dlbkit/analysis/polynomial_schemes.hpp>
 #include <dlbkit/apps/workloads.hpp>
 #include <dlbkit/core/random.hpp>
 #include <dlbkit/error.hpp>
 #include <dlbkit/rounds/diffusion_kernel.hpp>
 #include <dlbkit/rounds/dimension_exchange.hpp>
+#include <dlbkit/rounds/polynomial_kernel.hpp>
 #include <dlbkit/sim/simulator.hpp>
 #include <dlbkit/strategies/builtin.hpp>
 #include <dlbkit/strategies/diffusion.hpp>
+#include <dlbkit/strategies/sos.hpp>
 #include <dlbkit/topology/topology.hpp>
 
 #include <gtest/gtest.h>
@@ -43,6 +46,11 @@ TEST(DiffusionAgents, EveryTaskIsExecutedExactlyOnceAndRunsRepeat) {
       {"dimension_exchange", {{"lambda", "0.5"}}, {"hypercube:3", "torus:3x3", "ring:6"}},
       {"dimension_exchange", {{"lambda", "1"}}, {"hypercube:3"}},
       {"dimension_exchange", {{"lambda", "0"}}, {"ring:5"}},
+      {"sos", {{"beta", "auto"}}, {"torus:4x4", "mesh:3x3"}},
+      {"sos", {{"beta", "2"}}, {"ring:7"}},
+      {"sos", {{"beta", "1"}}, {"ring:5"}},
+      {"chebyshev", {{"alpha", "auto"}}, {"hypercube:3"}},
+      {"chebyshev", {{"alpha", "0"}}, {"ring:5"}},
   };
   const std::vector<std::pair<std::string, Params>> costs = {
       {"ideal", {}}, {"ipsc2", {}}, {"ipsc2", {{"latency", "2s"}}}, {"ipsc2", {{"tasks_per_message", "3"}}}};
@@ -81,7 +89,7 @@ TEST(DiffusionAgents, EveryTaskIsExecutedExactlyOnceAndRunsRepeat) {
         }
       }
     }
-  EXPECT_EQ(runs, 12 * 4 * 2);
+  EXPECT_EQ(runs, 18 * 4 * 2);
 }
 
 TEST(DiffusionAgents, AlphaIsCappedAndAutoIsTheOptimalUniformAlpha) {
@@ -201,6 +209,31 @@ TEST(DiffusionAgents, DimensionExchangeBalancesAHypercubeInOneSweep) {
   }
   EXPECT_LE(*std::max_element(w.begin(), w.end()) - *std::min_element(w.begin(), w.end()), 5);
   expect_lock_step("dimension_exchange", {}, cube, k, start);
+}
+
+TEST(DiffusionAgents, SecondOrderLockStepReproducesTheKernelRoundByRound) {
+  // Loads in [100, 140): no node is asked for more tasks than it has, so the agents' flows
+  // are the kernel's (with a spike they are capped by what a node holds).
+  Rng rng(11);
+  for (const char* spec : {"torus:4x4", "hypercube:4", "torus:5x3", "mesh:3x4", "complete:5"}) {
+    const Topology t = parse_topology(spec);
+    for (const char* scheme : {"sos", "chebyshev"}) {
+      SCOPED_TRACE(scheme);
+      const double a = diffusion_agent_alpha(t, "auto");
+      DiffusionMatrix m = DiffusionMatrix::uniform(t, a);
+      const double gamma = scheme_spectrum(m).gamma;
+      ASSERT_LT(gamma, 1);
+      const PolynomialKernel k = std::string(scheme) == "sos" ? PolynomialKernel::sos(std::move(m), gamma, {})
+                                                              : PolynomialKernel::chebyshev(std::move(m), gamma, {});
+      Loads start = random_loads(t.size(), rng, 40);
+      for (auto& x : start) x += 100;
+      expect_lock_step(scheme, {}, t, k, start);
+    }
+  }
+  EXPECT_EQ(sos_agent_betas(parse_topology("hypercube:4"), "sos", 0.25, "auto"), std::vector<double>{1.0});
+  EXPECT_EQ(sos_agent_betas(parse_topology("ring:8"), "sos", 0.3, "1.5"), (std::vector<double>{1.0, 1.5}));
+  EXPECT_NEAR(sos_agent_betas(parse_topology("torus:8x8"), "sos", 0.2, "auto")[1],
+              sos_beta(scheme_spectrum(DiffusionMatrix::uniform(parse_topology("torus:8x8"), 0.2)).gamma), 1e-15);
 }
 
 }  // namespace

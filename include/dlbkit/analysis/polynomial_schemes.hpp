@@ -45,6 +45,10 @@ double sos_beta(double gamma);
 /// beta_1 .. beta_steps of Chebyshev acceleration (index 0 is beta_1 = 1).
 std::vector<double> chebyshev_betas(double gamma, std::size_t steps);
 
+/// beta_1, beta_2, ... of Chebyshev acceleration until they reach their limit (the SOS beta)
+/// in double precision, at most 2^24 of them; the last holds for every later step.
+std::vector<double> chebyshev_beta_schedule(double gamma);
+
 /// The points in Leja order: the first of largest magnitude, then each the one maximising the
 /// product of distances to those already chosen (computed with logarithms).
 std::vector<double> leja_order(std::vector<double> points);
