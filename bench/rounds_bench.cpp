@@ -1,5 +1,6 @@
-// Round engine speed: node-updates per second of first-order diffusion (Cyb89 eq. 1a) on
-// hypercube:20 and torus:4096x4096, beside the bandwidth bound measured in the same run by
+// Round engine speed: node-updates per second of first-order diffusion (Cyb89 eq. 1a), of SOS
+// and Chebyshev, of an OPS step, and of the integer roundings on hypercube:20 and
+// torus:4096x4096, beside the bandwidth bound measured in the same run by
 // a plain copy between two arrays of doubles as long as the load vector. A diffusion update
 // must at least read one load and write one, as a copy does, so the copy's elements per
 // second bound the node-updates per second of one core.
@@ -12,8 +13,10 @@
 // doubles (256 MiB), which only main memory holds, measured once per run.
 
 #include <dlbkit/analysis/diffusion_matrix.hpp>
+#include <dlbkit/analysis/polynomial_schemes.hpp>
 #include <dlbkit/rounds/diffusion_kernel.hpp>
 #include <dlbkit/rounds/initial_load.hpp>
+#include <dlbkit/rounds/polynomial_kernel.hpp>
 #include <dlbkit/rounds/round_engine.hpp>
 #include <dlbkit/topology/topology.hpp>
 
@@ -98,6 +101,92 @@ void BM_DiffusionEngine(benchmark::State& state) {
 BENCHMARK(BM_DiffusionEngine)
     ->ArgsProduct({{0, 1}, {1, 2}})
     ->ArgNames({"topology", "threads"})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+
+// One SOS (range(1) = 0) or Chebyshev (1) step by the kernel alone, in the engine's buffer
+// discipline: `next` holds w(t-1) on entry. Steps past the first, where beta != 1 (Chebyshev
+// at step 3, still varying). A second-order step reads two vectors and writes one, a third more
+// traffic than the copy the bound counts.
+void BM_SecondOrderKernel(benchmark::State& state) {
+  const dlbkit::Topology& t = topology(state.range(0));
+  dlbkit::DiffusionMatrix m = dlbkit::DiffusionMatrix::uniform(t, 1.0 / static_cast<double>(t.max_degree() + 1));
+  const double gamma = dlbkit::scheme_spectrum(m).gamma;
+  const dlbkit::PolynomialKernel k = state.range(1) == 0 ? dlbkit::PolynomialKernel::sos(std::move(m), gamma, {})
+                                                         : dlbkit::PolynomialKernel::chebyshev(std::move(m), gamma, {});
+  std::vector<double> w = dlbkit::continuous_initial_load("uniform:100", t.size(), 1), next = w;
+  const auto n = static_cast<dlbkit::NodeId>(t.size());
+  const auto start = std::chrono::steady_clock::now();
+  for (auto _ : state) {
+    k.update(3, w, next, 0, n);
+    std::swap(w, next);
+    benchmark::ClobberMemory();
+  }
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  report(state, t.size(), static_cast<double>(state.iterations()) * n, seconds);
+}
+BENCHMARK(BM_SecondOrderKernel)
+    ->ArgsProduct({{0, 1}, {0, 1}})
+    ->ArgNames({"topology", "chebyshev"})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+
+// One OPS step (s_t = 1/mu_k != 1) on torus:4096x4096 by the kernel alone; OPS needs m - 1 of
+// them, m the distinct eigenvalues (steps_for_exact_balance).
+void BM_OpsTorusStep(benchmark::State& state) {
+  const dlbkit::Topology& t = topology(1);
+  dlbkit::DiffusionMatrix m = dlbkit::DiffusionMatrix::uniform(t, 1.0 / static_cast<double>(t.max_degree() + 1));
+  const auto mu = dlbkit::distinct_graph_laplacian_eigenvalues(t);
+  // The kernel needs only the first steps' eigenvalues here; Leja-ordering all 2.1 million
+  // would take hours, so the step uses the largest few.
+  std::vector<double> few(mu->end() - 8, mu->end());
+  for (double& x : few) x /= static_cast<double>(t.max_degree() + 1);
+  few.insert(few.begin(), 0.0);
+  const dlbkit::PolynomialKernel k = dlbkit::PolynomialKernel::ops(std::move(m), few, {});
+  std::vector<double> w = dlbkit::continuous_initial_load("uniform:100", t.size(), 1), next(t.size());
+  const auto n = static_cast<dlbkit::NodeId>(t.size());
+  const auto start = std::chrono::steady_clock::now();
+  std::uint64_t step = 0;
+  for (auto _ : state) {
+    k.update(step++, w, next, 0, n);
+    std::swap(w, next);
+    benchmark::ClobberMemory();
+  }
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  state.SetLabel(kTopologies[1]);
+  state.counters["node_updates_per_s"] = static_cast<double>(state.iterations()) * n / seconds;
+  state.counters["steps_for_exact_balance"] = static_cast<double>(mu->size() - 1);
+  state.counters["seconds_for_exact_balance"] =
+      static_cast<double>(mu->size() - 1) * seconds / static_cast<double>(state.iterations());
+}
+BENCHMARK(BM_OpsTorusStep)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+// One integer first-order step (alpha = 1/(degree + 1)) by the kernel alone, rounding
+// range(1): 0 deterministic (DiffusionKernel), 1 randomized, 2 flow imitation (PolynomialKernel).
+void BM_IntegerRounding(benchmark::State& state) {
+  const dlbkit::Topology& t = topology(state.range(0));
+  dlbkit::DiffusionMatrix m = dlbkit::DiffusionMatrix::uniform(t, 1.0 / static_cast<double>(t.max_degree() + 1));
+  std::unique_ptr<dlbkit::RoundKernel> k;
+  if (state.range(1) == 0) k = std::make_unique<dlbkit::DiffusionKernel>(std::move(m));
+  else
+    k = std::make_unique<dlbkit::PolynomialKernel>(dlbkit::PolynomialKernel::fos(
+        std::move(m), {.rounding = state.range(1) == 1 ? dlbkit::Rounding::randomized : dlbkit::Rounding::flow_imitation}));
+  std::vector<std::int64_t> w = dlbkit::integer_initial_load("uniform:1000", t.size(), 1), next(t.size());
+  const auto n = static_cast<dlbkit::NodeId>(t.size());
+  const auto start = std::chrono::steady_clock::now();
+  std::uint64_t step = 0;
+  for (auto _ : state) {
+    k->update(step++, w, next, 0, n);
+    std::swap(w, next);
+    benchmark::ClobberMemory();
+  }
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  state.SetLabel(kTopologies[state.range(0)]);
+  state.counters["node_updates_per_s"] = static_cast<double>(state.iterations()) * n / seconds;
+}
+BENCHMARK(BM_IntegerRounding)
+    ->ArgsProduct({{0, 1}, {0, 1, 2}})
+    ->ArgNames({"topology", "rounding"})
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
 

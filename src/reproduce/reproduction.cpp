@@ -1,4 +1,5 @@
 #include <dlbkit/reproduce/ahmad.hpp>
+#include <dlbkit/reproduce/beyond.hpp>
 #include <dlbkit/reproduce/cybenko.hpp>
 #include <dlbkit/reproduce/cybenko_table2.hpp>
 #include <dlbkit/reproduce/henrich.hpp>
@@ -17,6 +18,7 @@ const ReproductionRegistry& builtin_reproductions() {
     for (auto& info : henrich_reproductions()) r.add(std::move(info));
     for (auto& info : zambonelli_reproductions()) r.add(std::move(info));
     for (auto& info : ahmad_reproductions()) r.add(std::move(info));
+    for (auto& info : beyond_reproductions()) r.add(std::move(info));
     return r;
   }();
   return registry;

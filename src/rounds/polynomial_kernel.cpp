@@ -18,11 +18,11 @@ std::uint64_t mix(std::uint64_t x) {  // splitmix64's finaliser
   return x ^ (x >> 31);
 }
 
-// A uniform number in [0, 1) for the edge {u, v} at `step`, the same from both ends.
-double edge_coin(std::uint64_t seed, std::uint64_t step, NodeId u, NodeId v) {
+// A uniform number in [0, 1) for the edge {u, v} in the step whose key is
+// step_key = mix(mix(seed) ^ step): the same from both ends, one finaliser per edge.
+double edge_coin(std::uint64_t step_key, NodeId u, NodeId v) {
   const std::uint64_t lo = std::min(u, v), hi = std::max(u, v);
-  const std::uint64_t h = mix(mix(mix(seed) ^ step) ^ (lo << 32 | hi));
-  return static_cast<double>(h >> 11) * 0x1.0p-53;
+  return static_cast<double>(mix(step_key ^ (lo << 32 | hi)) >> 11) * 0x1.0p-53;
 }
 
 void check_gamma(double gamma, const char* scheme) {
@@ -135,24 +135,35 @@ void PolynomialKernel::update(std::uint64_t step, std::span<const std::int64_t> 
     return !second_order_ || first ? wu : (b - 1.0) * z_[q][u] + b * wu;
   };
   if (o_.rounding != Rounding::flow_imitation) {
-    for (NodeId v = begin; v < end; ++v) {
-      const auto nb = t.neighbors(v);
-      const double zv = z(v);
-      std::int64_t out = 0;
-      for (std::size_t i = 0; i < nb.size(); ++i) {
-        const double y = s * m_.alpha(v, i) * (zv - z(nb[i]));
-        if (o_.rounding == Rounding::deterministic) {
-          out += static_cast<std::int64_t>(y);
-        } else {
-          // Up with probability frac(|y|); a flow and its reverse share the coin.
-          const double a = std::abs(y), whole = std::floor(a);
-          const auto r = static_cast<std::int64_t>(whole) + (edge_coin(o_.seed, step, v, nb[i]) < a - whole ? 1 : 0);
-          out += y < 0 ? -r : r;
+    const std::uint64_t step_key = mix(mix(o_.seed) ^ step);
+    // One sweep for any z and alpha; instantiated once more for first order with a uniform
+    // alpha (z = w), where the lookups would cost as much as the rounding. Same bits.
+    const auto sweep = [&](auto zf, auto alpha) {
+      for (NodeId v = begin; v < end; ++v) {
+        const auto nb = t.neighbors(v);
+        const double zv = zf(v);
+        std::int64_t out = 0;
+        for (std::size_t i = 0; i < nb.size(); ++i) {
+          const double y = s * alpha(v, i) * (zv - zf(nb[i]));
+          if (o_.rounding == Rounding::deterministic) {
+            out += static_cast<std::int64_t>(y);
+          } else {
+            // Up with probability frac(|y|); a flow and its reverse share the coin (none
+            // needed for a whole number, as between equal loads).
+            const double a = std::abs(y), whole = std::floor(a);
+            const auto r = static_cast<std::int64_t>(whole) +
+                           (a > whole && edge_coin(step_key, v, nb[i]) < a - whole ? 1 : 0);
+            out += y < 0 ? -r : r;
+          }
         }
+        if (second_order_) z_[p][v] = zv;
+        next[v] = w[v] - out;
       }
-      if (second_order_) z_[p][v] = zv;
-      next[v] = w[v] - out;
-    }
+    };
+    if (const auto a = m_.uniform_alpha(); a && !second_order_)
+      sweep([&](NodeId u) { return static_cast<double>(w[u]); }, [a = *a](NodeId, std::size_t) { return a; });
+    else
+      sweep(z, [&](NodeId v, std::size_t i) { return m_.alpha(v, i); });
     return;
   }
   // Flow imitation: x is the continuous scheme (x(0) = w(0)), S(t) = S(t-1) + s_t z_x(t) its
