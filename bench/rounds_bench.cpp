@@ -162,7 +162,8 @@ void BM_OpsTorusStep(benchmark::State& state) {
 BENCHMARK(BM_OpsTorusStep)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 // One integer first-order step (alpha = 1/(degree + 1)) by the kernel alone, rounding
-// range(1): 0 deterministic (DiffusionKernel), 1 randomized, 2 flow imitation (PolynomialKernel).
+// range(1): 0 deterministic (DiffusionKernel), 1 randomized, 2 flow imitation, 3 deterministic
+// through PolynomialKernel's neighbour-list path (what the coin costs beside it).
 void BM_IntegerRounding(benchmark::State& state) {
   const dlbkit::Topology& t = topology(state.range(0));
   dlbkit::DiffusionMatrix m = dlbkit::DiffusionMatrix::uniform(t, 1.0 / static_cast<double>(t.max_degree() + 1));
@@ -170,7 +171,9 @@ void BM_IntegerRounding(benchmark::State& state) {
   if (state.range(1) == 0) k = std::make_unique<dlbkit::DiffusionKernel>(std::move(m));
   else
     k = std::make_unique<dlbkit::PolynomialKernel>(dlbkit::PolynomialKernel::fos(
-        std::move(m), {.rounding = state.range(1) == 1 ? dlbkit::Rounding::randomized : dlbkit::Rounding::flow_imitation}));
+        std::move(m), {.rounding = state.range(1) == 1   ? dlbkit::Rounding::randomized
+                                   : state.range(1) == 2 ? dlbkit::Rounding::flow_imitation
+                                                         : dlbkit::Rounding::deterministic}));
   std::vector<std::int64_t> w = dlbkit::integer_initial_load("uniform:1000", t.size(), 1), next(t.size());
   const auto n = static_cast<dlbkit::NodeId>(t.size());
   const auto start = std::chrono::steady_clock::now();
@@ -185,7 +188,7 @@ void BM_IntegerRounding(benchmark::State& state) {
   state.counters["node_updates_per_s"] = static_cast<double>(state.iterations()) * n / seconds;
 }
 BENCHMARK(BM_IntegerRounding)
-    ->ArgsProduct({{0, 1}, {0, 1, 2}})
+    ->ArgsProduct({{0, 1}, {0, 1, 2, 3}})
     ->ArgNames({"topology", "rounding"})
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();

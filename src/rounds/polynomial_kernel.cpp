@@ -148,11 +148,10 @@ void PolynomialKernel::update(std::uint64_t step, std::span<const std::int64_t> 
           if (o_.rounding == Rounding::deterministic) {
             out += static_cast<std::int64_t>(y);
           } else {
-            // Up with probability frac(|y|); a flow and its reverse share the coin (none
-            // needed for a whole number, as between equal loads).
+            // Up with probability frac(|y|); a flow and its reverse share the coin. (Drawn for
+            // whole flows too: a branch around it would be mispredicted half the time.)
             const double a = std::abs(y), whole = std::floor(a);
-            const auto r = static_cast<std::int64_t>(whole) +
-                           (a > whole && edge_coin(step_key, v, nb[i]) < a - whole ? 1 : 0);
+            const auto r = static_cast<std::int64_t>(whole) + (edge_coin(step_key, v, nb[i]) < a - whole);
             out += y < 0 ? -r : r;
           }
         }

@@ -20,6 +20,8 @@
 /// k.update(step, current, next, 0, n);   // next = one step applied to current
 /// ```
 /// Kernels are immutable: update() is safe to call from several threads on disjoint ranges.
+/// Second-order kernels (PolynomialKernel) also read next[v], which holds the load of the step
+/// before (step >= 1), as the round engine's second buffer does after its swap.
 
 #include <dlbkit/topology/topology.hpp>
 
