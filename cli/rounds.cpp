@@ -51,15 +51,12 @@ bool is_polynomial(const std::string& algorithm) {
 // The diffusion matrix of --alpha (diffusion, sos, chebyshev, ops).
 DiffusionMatrix diffusion_matrix(const Options& o, const Topology& t) {
   if (o.alpha.empty()) return DiffusionMatrix::uniform(t, 1.0 / static_cast<double>(t.max_degree() + 1));
-  if (o.alpha == "optimal") return DiffusionMatrix::uniform(t, optimal_uniform_alpha(t, graph_laplacian_extremes(t)).alpha);
+  if (o.alpha == "optimal")
+    return DiffusionMatrix::uniform(t, optimal_uniform_alpha(t, graph_laplacian_extremes(t)).alpha);
   if (o.alpha.starts_with("file:")) return DiffusionMatrix::from_edge_file(t, o.alpha.substr(5));
-  return DiffusionMatrix::uniform(t,
-                                  parse_number(o.alpha, "--alpha", "a number in (0, 1/max degree], 'optimal' or file:PATH"));
+  return DiffusionMatrix::uniform(
+      t, parse_number(o.alpha, "--alpha", "a number in (0, 1/max degree], 'optimal' or file:PATH"));
 }
-
-// OPS runs Leja ordering over the eigenvalues (quadratic in their number): networks with more
-// are refused rather than left to run for hours.
-constexpr std::size_t kMaxOpsEigenvalues = 20000;
 
 std::unique_ptr<RoundKernel> make_kernel(const Options& o, const Topology& t, std::uint64_t seed) {
   const Rounding rounding = o.rounding.empty() ? Rounding::deterministic : parse_rounding(o.rounding);
@@ -76,7 +73,8 @@ std::unique_ptr<RoundKernel> make_kernel(const Options& o, const Topology& t, st
       return std::make_unique<PolynomialKernel>(PolynomialKernel::fos(std::move(m), po));
     }
     SchemeSpectrum spectrum = scheme_spectrum(m);
-    if (o.algorithm == "sos") return std::make_unique<PolynomialKernel>(PolynomialKernel::sos(std::move(m), spectrum.gamma, po));
+    if (o.algorithm == "sos")
+      return std::make_unique<PolynomialKernel>(PolynomialKernel::sos(std::move(m), spectrum.gamma, po));
     if (o.algorithm == "chebyshev")
       return std::make_unique<PolynomialKernel>(PolynomialKernel::chebyshev(std::move(m), spectrum.gamma, po));
     if (!spectrum.laplacian_eigenvalues)

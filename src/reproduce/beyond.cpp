@@ -23,7 +23,6 @@ namespace {
 // ----- beyond-steps -----
 
 constexpr double kFactor = 1e6;                // error reduction, eps = 1e-6
-constexpr std::size_t kMaxOpsEigenvalues = 20000;  // as dlbkit rounds refuses beyond
 constexpr const char* kSchemes[] = {"FOS", "SOS", "Chebyshev", "OPS"};
 
 struct StepsRow {

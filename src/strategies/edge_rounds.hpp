@@ -1,6 +1,6 @@
 #pragma once
 // Internal to the strategies layer: synchronous rounds over a set of partners, shared by the
-// diffusion, dimension_exchange and sos agents (docs/strategies.md).
+// diffusion, dimension_exchange, sos and chebyshev agents (docs/strategies.md).
 //
 // Round r, on every node: read its load L = migratable() (the queued tasks: the load elements
 // that can move), send it to each of the round's partners (all neighbours for diffusion, the
@@ -17,7 +17,6 @@
 
 #include <cassert>
 #include <map>
-#include <optional>
 #include <span>
 #include <vector>
 
@@ -58,8 +57,6 @@ protected:
   /// (in the order of partners()); called only for a round with partners.
   virtual void transfers(const NodeContext& ctx, std::uint64_t round, std::int64_t own,
                          std::span<const std::int64_t> loads, std::span<std::int64_t> out) = 0;
-
-  SimTime period() const { return period_; }
 
 private:
   struct Body {

@@ -39,6 +39,10 @@ namespace dlbkit {
 /// largest) count as one.
 std::optional<std::vector<double>> distinct_graph_laplacian_eigenvalues(const Topology& topology);
 
+/// OPS is refused on networks with more distinct Laplacian eigenvalues than this: Leja
+/// ordering is quadratic in their number, and OPS needs that many steps.
+inline constexpr std::size_t kMaxOpsEigenvalues = 20000;
+
 /// SOS's optimal beta for gamma in [0, 1): 2 / (1 + sqrt(1 - gamma^2)).
 double sos_beta(double gamma);
 

@@ -74,8 +74,6 @@ public:
 
   double beta(std::uint64_t step) const { return beta_[std::min<std::uint64_t>(step, beta_.size() - 1)]; }
   double scale(std::uint64_t step) const { return scale_[step % scale_.size()]; }
-  const DiffusionMatrix& matrix() const { return m_; }
-  const Options& options() const { return o_; }
   /// "alpha=0.2, beta=1.8" and the like, for reports.
   std::string description() const;
 
