@@ -77,13 +77,13 @@ PolynomialKernel PolynomialKernel::sos(DiffusionMatrix m, double gamma, Options 
   return PolynomialKernel("sos", std::move(m), {1.0, sos_beta(gamma)}, {1.0}, o);
 }
 
-// DFM99 Sec. 3.2: beta_t by the Chebyshev recurrence, kept until it reaches its limit (the SOS beta).
+// DFM99: beta_t by the Chebyshev recurrence, kept until it reaches its limit (the SOS beta).
 PolynomialKernel PolynomialKernel::chebyshev(DiffusionMatrix m, double gamma, Options o) {
   check_gamma(gamma, "chebyshev");
   return PolynomialKernel("chebyshev", std::move(m), chebyshev_beta_schedule(gamma), {1.0}, o);
 }
 
-// DFM99 Sec. 4: w(k) = (I - L/mu_k) w(k-1) over the non-zero distinct eigenvalues mu_k of L.
+// DFM99 (OPS): w(k) = (I - L/mu_k) w(k-1) over the non-zero distinct eigenvalues mu_k of L.
 PolynomialKernel PolynomialKernel::ops(DiffusionMatrix m, std::vector<double> laplacian_eigenvalues, Options o) {
   std::vector<double> mu;
   const double largest = laplacian_eigenvalues.empty()

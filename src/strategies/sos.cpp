@@ -102,7 +102,7 @@ StrategyInfo chebyshev_strategy_info() {
       .name = "chebyshev",
       .description = "Chebyshev-accelerated diffusion: the sos rounds with beta varying by round (beta_t -> the SOS "
                      "beta)",
-      .source = "Diekmann, Frommer, Monien, Parallel Computing 25 (1999) Sec. 3",
+      .source = "Diekmann, Frommer, Monien, Parallel Computing 25 (1999)",
       .params = {alpha_param(), edge_round_period_param()},
       .message_kinds = {"round_load", "round_shift"},
       .create = [](const Parameters& p) { return std::make_unique<SecondOrder>(p, "chebyshev"); },

@@ -6,14 +6,14 @@
 ///   SOS (Ghosh, Muthukrishnan, Schultz, SPAA'96): w(t+1) = beta M w(t) + (1 - beta) w(t-1),
 ///       w(1) = M w(0), with the optimal beta = 2 / (1 + sqrt(1 - gamma^2)); the error shrinks
 ///       like (beta - 1)^(t/2), so about ln(1/eps) / sqrt(2 (1 - gamma)) steps for small gaps.
-///   Chebyshev (Diekmann, Frommer, Monien, Parallel Computing 25, 1999, Sec. 3.2): the same
+///   Chebyshev (Diekmann, Frommer, Monien, Parallel Computing 25, 1999): the same
 ///       recurrence with beta_1 = 1, beta_2 = 2/(2 - gamma^2), beta_(t+1) = 4/(4 - gamma^2 beta_t)
 ///       (the three-term recurrence of the Chebyshev polynomials); error <= 2 r^t/(1 + r^(2t))
 ///       with r = (beta_SOS - 1)^(1/2); beta_t tends to the SOS beta.
-///   OPS (DFM99 Sec. 4): with mu_1 < ... < mu_(m-1) the distinct non-zero eigenvalues of L,
+///   OPS (DFM99): with mu_1 < ... < mu_(m-1) the distinct non-zero eigenvalues of L,
 ///       w(k) = (I - L/mu_k) w(k-1) balances exactly after m - 1 steps (m distinct
-///       eigenvalues of L, 0 included); the order of the mu_k is the Leja order, which keeps the
-///       intermediate polynomials bounded (DFM99 recommend a stable ordering).
+///       eigenvalues of L, 0 included). The order of the mu_k is ours: the Leja order, the usual
+///       remedy for the growth of partial products of (1 - x/mu_k) in floating point.
 /// FOS: gamma^t (Cyb89 eq. 11), about ln(1/eps) / (1 - gamma) steps.
 ///
 /// ```
