@@ -55,7 +55,7 @@ Comparison least_agreeing(const PaperValue& formula, const std::vector<FormulaCa
   }
   if (!pick) return {formula, std::numeric_limits<double>::quiet_NaN()};
   PaperValue p = formula;
-  p.quantity += fmt::format(", {} (least agreeing of {})", pick->label, range);
+  p.quantity += fmt::format(", {} (worst of {})", pick->label, range);
   p.value = pick->paper;
   return {p, pick->ours};
 }

@@ -54,7 +54,7 @@ std::string scoreboard_text(const Scoreboard& board) {
   std::vector<std::string> docs, reasons;
   std::map<std::string, std::pair<int, int>> agree_of;  // reproduction -> (agrees, rows)
   std::vector<std::vector<std::string>> cells{
-      {"paper", "figure", "quantity", "reading", "paper", "ours", "ratio", "tolerance", "verdict"}};
+      {"paper", "figure", "quantity", "reading", "paper's", "ours", "ratio", "tolerance", "verdict"}};
   for (const ScoreboardRow& r : board.rows) {
     const Comparison& c = r.comparison;
     const Tolerance& t = c.paper.tolerance;

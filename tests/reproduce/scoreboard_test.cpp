@@ -74,12 +74,12 @@ TEST(LeastAgreeing, PicksTheFirstCaseThatDisagreesElseTheFurthest) {
   const PaperValue formula{.figure = "Table I", .quantity = "C", .tolerance = Tolerance::relative(0.01, "")};
   const Comparison all_agree =
       least_agreeing(formula, {{"d = 2", 1.0, 1.001}, {"d = 3", 2.0, 1.985}, {"d = 4", 3.0, 3.0}}, "d = 2..4");
-  EXPECT_EQ(all_agree.paper.quantity, "C, d = 3 (least agreeing of d = 2..4)");
+  EXPECT_EQ(all_agree.paper.quantity, "C, d = 3 (worst of d = 2..4)");
   EXPECT_DOUBLE_EQ(all_agree.paper.value, 2.0);
   EXPECT_TRUE(all_agree.agrees());
   const Comparison one_differs =
       least_agreeing(formula, {{"d = 2", 1.0, 1.001}, {"d = 3", 2.0, 2.5}, {"d = 4", 3.0, 9.0}}, "d = 2..4");
-  EXPECT_EQ(one_differs.paper.quantity, "C, d = 3 (least agreeing of d = 2..4)");
+  EXPECT_EQ(one_differs.paper.quantity, "C, d = 3 (worst of d = 2..4)");
   EXPECT_FALSE(one_differs.agrees());
   EXPECT_FALSE(least_agreeing(formula, {}, "none").agrees());
 }

@@ -79,7 +79,7 @@ struct FormulaCase {
 };
 
 /// One row for such a formula: the case where ours agrees least (the first that disagrees,
-/// else the one furthest from the formula), named in the quantity with the range it stands for.
+/// else the one furthest from the formula), named in the quantity as "worst of" the range.
 Comparison least_agreeing(const PaperValue& formula, const std::vector<FormulaCase>& cases, const std::string& range);
 
 }  // namespace dlbkit
