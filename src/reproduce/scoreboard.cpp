@@ -23,6 +23,16 @@ std::size_t note(std::vector<std::string>& list, const std::string& value) {
   return list.size();
 }
 
+std::string kind_name(Tolerance::Kind k) {
+  switch (k) {
+    case Tolerance::Kind::relative: return "relative";
+    case Tolerance::Kind::absolute: return "absolute";
+    case Tolerance::Kind::factor: return "factor";
+    case Tolerance::Kind::at_most: return "at_most";
+  }
+  return "";
+}
+
 }  // namespace
 
 Scoreboard run_scoreboard(const std::vector<ReproductionInfo>& reproductions, const ScoreboardOptions& options) {
@@ -90,7 +100,7 @@ std::string scoreboard_text(const Scoreboard& board) {
     if (it == agree_of.end()) continue;
     out += fmt::format("  {:<22} {:>3} of {:>3} agree  ({:.1f} s)\n", name, it->second.first, it->second.second, seconds);
   }
-  out += "\nNot run:\n";
+  out += "\nNot on the board:\n";
   for (const SkippedReproduction& s : board.skipped) out += fmt::format("  {:<26} {}\n", s.name, s.reason);
   out += fmt::format("\n{} published numbers, {} agree; scoreboard took {:.1f} s\n", board.rows.size(),
                      std::count_if(board.rows.begin(), board.rows.end(),
@@ -112,7 +122,10 @@ nlohmann::json scoreboard_json(const Scoreboard& board) {
                     {"paper_value", c.paper.value},
                     {"ours", finite_or_null(c.ours)},
                     {"ratio", finite_or_null(c.ratio())},
-                    {"tolerance", {{"bound", c.paper.tolerance.text()}, {"reason", c.paper.tolerance.reason}}},
+                    {"tolerance", {{"kind", kind_name(c.paper.tolerance.kind)},
+                                   {"bound", c.paper.tolerance.bound},
+                                   {"text", c.paper.tolerance.text()},
+                                   {"reason", c.paper.tolerance.reason}}},
                     {"agrees", c.agrees()},
                     {"verdict", verdict(c)},
                     {"explained_in", c.paper.explained_in}});

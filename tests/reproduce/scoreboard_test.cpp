@@ -90,7 +90,8 @@ TEST(Scoreboard, VerdictFollowsFromRatioAndTolerance) {
                         made_up("differs", 10, Tolerance::relative(0.1, "ten percent"), 11.2),
                         made_up("zero", 0, Tolerance::absolute(1e-12, "exact"), 0),
                         made_up("nan", 5, Tolerance::absolute(1, "one"), kNaN)}),
-      fixed("slow", {made_up("never run", 1, Tolerance::relative(0.1, ""), 1)}, "takes an hour")};
+      fixed("slow", {made_up("never run", 1, Tolerance::relative(0.1, ""), 1)}, "takes an hour"),
+      fixed("shape-only", {})};
   const Scoreboard board = run_scoreboard(list, {.out_dir = test::temp_dir("scoreboard-fixed")});
   ASSERT_EQ(board.rows.size(), 4u);
   EXPECT_EQ(board.rows[0].paper, "Test99");
@@ -99,10 +100,12 @@ TEST(Scoreboard, VerdictFollowsFromRatioAndTolerance) {
   EXPECT_EQ(verdict(board.rows[1].comparison), "differs: docs/x.md, 'Why 10.000000'");
   EXPECT_EQ(verdict(board.rows[2].comparison), "agrees");
   EXPECT_EQ(verdict(board.rows[3].comparison), "differs: docs/x.md, 'Why 5.000000'");
-  ASSERT_EQ(board.skipped.size(), 1u);
+  ASSERT_EQ(board.skipped.size(), 2u);
   EXPECT_EQ(board.skipped[0].name, "slow");
   EXPECT_EQ(board.skipped[0].reason, "takes an hour");
-  ASSERT_EQ(board.seconds.size(), 1u);
+  EXPECT_EQ(board.skipped[1].name, "shape-only");
+  EXPECT_EQ(board.skipped[1].reason, "ran, but reported no published number");
+  ASSERT_EQ(board.seconds.size(), 2u);
 
   const std::string text = scoreboard_text(board);
   EXPECT_NE(text.find("differs [1]"), std::string::npos) << text;
@@ -122,6 +125,8 @@ TEST(Scoreboard, VerdictFollowsFromRatioAndTolerance) {
       EXPECT_TRUE(row.contains(key)) << key;
   EXPECT_DOUBLE_EQ(j["rows"][0]["ratio"].get<double>(), 1.09);
   EXPECT_TRUE(j["rows"][0]["agrees"].get<bool>());
+  EXPECT_EQ(j["rows"][0]["tolerance"]["kind"], "relative");
+  EXPECT_DOUBLE_EQ(j["rows"][0]["tolerance"]["bound"].get<double>(), 0.1);
   EXPECT_FALSE(j["rows"][1]["agrees"].get<bool>());
   EXPECT_TRUE(j["rows"][2]["ratio"].is_null());
   EXPECT_TRUE(j["rows"][3]["ours"].is_null());

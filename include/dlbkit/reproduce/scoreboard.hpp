@@ -56,7 +56,8 @@ std::string verdict(const Comparison& c);
 /// a count of agreements per reproduction, the skipped ones and the times.
 std::string scoreboard_text(const Scoreboard& board);
 
-/// The same as JSON: {"rows": [...], "skipped": [...], "seconds": {...}, "total_seconds": s}.
+/// The same as JSON: {"rows": [...], "skipped": [...], "seconds": {...}, "total_seconds": s}; each
+/// row's tolerance as {kind, bound, text, reason}.
 nlohmann::json scoreboard_json(const Scoreboard& board);
 
 }  // namespace dlbkit
