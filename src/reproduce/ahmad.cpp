@@ -705,16 +705,16 @@ std::vector<QueueingEstimate> run_queueing(const std::vector<QueueingSetup>& set
 std::vector<ReproductionInfo> ahmad_reproductions() {
   std::vector<ReproductionInfo> list;
   list.push_back({"ahmad-table2", "AG91 Table II: schedulers, covering radius and spheres of nine networks",
-                  "AG91 Sec. 4.3, Table II", {}, 1, table2});
+                  "AG91 Sec. 4.3, Table II", {}, 1, table2, table2});
   list.push_back({"ahmad-table3", "AG91 Table III: spheres sharing a node of Q8 by its distance from C, ranges 2..8",
-                  "AG91 Sec. 4.3, Table III", {}, 1, table3});
+                  "AG91 Sec. 4.3, Table III", {}, 1, table3, table3});
   list.push_back({"ahmad-fig1", "AG91 Fig 1: the order-8 Hadamard matrix and its complement in 0-1 notation",
                   "AG91 Sec. 4.2, Figure 1", {}, 1, fig1, {},
                   "no published number: a 0-1 matrix (ahmad-fig1 marks each row that differs)"});
   list.push_back({"ahmad-fig2", "AG91 Fig 2: the sphere of radius 2 around scheduler 00000000 in Q8",
-                  "AG91 Sec. 4.3, Figure 2", {}, 1, fig2});
+                  "AG91 Sec. 4.3, Figure 2", {}, 1, fig2, fig2});
   list.push_back({"ahmad-table4", "AG91 Table IV: response-time improvement of semi and fully distributed balancing",
-                  "AG91 Sec. 6.3, Table IV", {}, 5, table4});
+                  "AG91 Sec. 6.3, Table IV", {}, 5, table4, table4});
   list.push_back(sweep_info(fig5, "AG91 Figs 5-7: mean response time vs load on Q10, B9, O6", "AG91 Sec. 6.1", 3));
   list.push_back(sweep_info(fig8, "AG91 Fig 8: spread of node utilisation vs load on Q10", "AG91 Sec. 6.2", 3));
   for (const RateFigure& f : kRateFigures) {

@@ -193,7 +193,8 @@ ReproductionInfo cybenko_table2_reproduction() {
                          "and B, under random work arrivals",
           .source = "Cyb89 Table II, Theorems 2 and 5",
           .default_runs = 4,
-          .run = run};
+          .run = run,
+          .scoreboard_run = run};
 }
 
 }  // namespace dlbkit

@@ -711,7 +711,8 @@ std::vector<ReproductionInfo> henrich_reproductions() {
        .description = "ring of 8, 16 elements on one processor: LM-C5 and NNA step by step",
        .source = "Henrich Table 3, Sec. 5",
        .default_runs = 1,
-       .run = henrich_table3},
+       .run = henrich_table3,
+       .scoreboard_run = henrich_table3},
       {.name = "henrich-fig5",
        .description = "rings P = 8..4096 (NNA, LM-C3..C5 on to 16384), c = 5: shifts to balancing and sharing, "
                       "NNA/LM ratios, growth",

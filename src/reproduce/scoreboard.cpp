@@ -39,14 +39,13 @@ Scoreboard run_scoreboard(const std::vector<ReproductionInfo>& reproductions, co
   Scoreboard board;
   const auto start = std::chrono::steady_clock::now();
   for (const ReproductionInfo& info : reproductions) {
-    if (!info.scoreboard_skip.empty()) {
-      board.skipped.push_back({info.name, info.scoreboard_skip});
+    if (!info.scoreboard_run) {
+      board.skipped.push_back({info.name, info.scoreboard_skip.empty() ? "no reason given" : info.scoreboard_skip});
       continue;
     }
     const auto t0 = std::chrono::steady_clock::now();
-    const auto& run = info.scoreboard_run ? info.scoreboard_run : info.run;
     const ReproductionReport report =
-        run({.out_dir = options.out_dir + "/" + info.name, .runs = info.default_runs, .jobs = options.jobs});
+        info.scoreboard_run({.out_dir = options.out_dir + "/" + info.name, .runs = info.default_runs, .jobs = options.jobs});
     board.seconds.emplace_back(info.name, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
     if (report.comparisons.empty())
       board.skipped.push_back({info.name, "ran, but reported no published number"});

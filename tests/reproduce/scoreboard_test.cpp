@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 #include <limits>
 #include <set>
+#include <stdexcept>
 
 using namespace dlbkit;
 
@@ -22,18 +23,17 @@ Comparison made_up(std::string quantity, double paper, Tolerance t, double ours)
 }
 
 // A reproduction that reports fixed comparisons: the scoreboard's verdicts can be checked by hand.
+// With a skip reason it is not on the scoreboard.
 ReproductionInfo fixed(std::string name, std::vector<Comparison> comparisons, std::string skip = "") {
-  return {.name = std::move(name),
-          .description = "fixed numbers",
-          .source = "Test99 Table 1",
-          .default_runs = 1,
-          .run =
-              [comparisons](const ReproductionOptions&) {
-                ReproductionReport r;
-                r.comparisons = comparisons;
-                return r;
-              },
-          .scoreboard_skip = std::move(skip)};
+  const auto run = [comparisons](const ReproductionOptions&) {
+    ReproductionReport r;
+    r.comparisons = comparisons;
+    return r;
+  };
+  ReproductionInfo info{.name = std::move(name), .description = "fixed numbers", .source = "Test99 Table 1",
+                        .default_runs = 1, .run = run, .scoreboard_skip = std::move(skip)};
+  if (info.scoreboard_skip.empty()) info.scoreboard_run = run;
+  return info;
 }
 
 }  // namespace
@@ -157,13 +157,25 @@ TEST(Scoreboard, CheapReproductionsGiveCompleteRows) {
   EXPECT_EQ(board.skipped[0].name, "ahmad-fig1");
 }
 
-TEST(Scoreboard, EveryBuiltinReproductionRunsOrSaysWhyNot) {
+// A reproduction is on the board, or says why not: a new one without either would be
+// skipped with "no reason given", and this test names it.
+TEST(Scoreboard, EveryBuiltinReproductionIsOnTheBoardOrSaysWhyNot) {
   for (const ReproductionInfo& r : builtin_reproductions().all()) {
     EXPECT_NE(r.name, "scoreboard");  // the command's name
-    if (!r.scoreboard_skip.empty()) {
-      EXPECT_GT(r.scoreboard_skip.size(), 20u) << r.name;
-    }
+    EXPECT_NE(static_cast<bool>(r.scoreboard_run), !r.scoreboard_skip.empty())
+        << r.name << ": set scoreboard_run (it has published numbers and takes under a minute) or scoreboard_skip";
   }
-  EXPECT_TRUE(builtin_reproductions().find("wlr93-table4").scoreboard_skip.empty());
-  EXPECT_FALSE(builtin_reproductions().find("henrich-fig5-large").scoreboard_skip.empty());
+  EXPECT_TRUE(builtin_reproductions().find("wlr93-table4").scoreboard_run);
+  EXPECT_FALSE(builtin_reproductions().find("henrich-fig5-large").scoreboard_run);
+}
+
+TEST(Scoreboard, AReproductionWithNeitherIsSkippedWithoutRunning) {
+  const auto must_not_run = [](const ReproductionOptions&) -> ReproductionReport {
+    throw std::logic_error("the scoreboard must not run it");
+  };
+  const ReproductionInfo silent{.name = "silent", .description = "d", .source = "Test99 Fig. 1", .run = must_not_run};
+  const Scoreboard board = run_scoreboard({silent}, {.out_dir = test::temp_dir("scoreboard-silent")});
+  EXPECT_TRUE(board.rows.empty());
+  ASSERT_EQ(board.skipped.size(), 1u);
+  EXPECT_EQ(board.skipped[0].reason, "no reason given");
 }

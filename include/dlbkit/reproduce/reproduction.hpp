@@ -43,11 +43,10 @@ struct ReproductionInfo {
   std::vector<ParamSpec> params;  ///< none so far; kept for the registry's shape
   int default_runs = 10;          ///< seeds per point when --runs is not given
   std::function<ReproductionReport(const ReproductionOptions&)> run;
-  /// What `reproduce scoreboard` runs instead of `run`, when that takes over a minute: a
-  /// smaller case, only where the paper's numbers are for that case. Empty: `run`.
+  /// What `reproduce scoreboard` runs: `run` itself, or a smaller case when `run` takes over
+  /// a minute (only where the paper's numbers are for that case). Empty: not on the
+  /// scoreboard, and scoreboard_skip says why (over a minute, or no published number).
   std::function<ReproductionReport(const ReproductionOptions&)> scoreboard_run;
-  /// Why `reproduce scoreboard` does not run it (it takes over a minute, or the paper
-  /// publishes no number it reproduces); empty when it does.
   std::string scoreboard_skip;
 };
 

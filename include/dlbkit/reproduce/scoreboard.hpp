@@ -45,7 +45,7 @@ struct Scoreboard {
   double total_seconds = 0;
 };
 
-/// Runs every reproduction of `reproductions` whose scoreboard_skip is empty, each at its
+/// Runs the scoreboard_run of every reproduction of `reproductions` that has one, each at its
 /// default runs (the paper's numbers are for that case), and lists the others as skipped.
 Scoreboard run_scoreboard(const std::vector<ReproductionInfo>& reproductions, const ScoreboardOptions& options);
 
