@@ -48,14 +48,14 @@ const Table4Paper kTable4Paper[] = {
 };
 constexpr double kPaperOptimal = 32.8, kPaperNobal = 66.3, kPaperOptimalSpeedup = 2.02;
 
-// How closely each row of Table IV must agree (issue 12's targets), and where a difference is discussed.
+// How closely each row of Table IV must agree (the calibrated model's targets), and where a difference is discussed.
 const std::string kTable4Doc = "docs/reproductions/wlr93.md, 'Table IV: artificial loads, g = 100, 32-node hypercube'";
 const Tolerance kWorkloadTolerance =
     Tolerance::relative(0.05, "the paper's random loads, ten seeds of ours against its ten; no balancer involved");
-const Tolerance kTTolerance = Tolerance::relative(0.10, "makespan: issue 12's target for the calibrated iPSC/2");
+const Tolerance kTTolerance = Tolerance::relative(0.10, "makespan: the target of the calibrated iPSC/2 model");
 const Tolerance kPiTolerance = Tolerance::absolute(0.15, "Pi follows T: 10% of T (4.4 s) moves Pi by 0.13");
 const Tolerance kTransfersTolerance =
-    Tolerance::factor(2, "tasks moved: issue 12's target; the paper leaves the strategies' triggers underdetermined");
+    Tolerance::factor(2, "tasks moved: the paper leaves the strategies' triggers underdetermined");
 const Tolerance kSpeedupTolerance = Tolerance::relative(0.10, "speedup = T_NOBAL / T: follows T's 10%");
 
 

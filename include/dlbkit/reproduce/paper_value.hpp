@@ -8,7 +8,7 @@
 /// ```
 /// const dlbkit::PaperValue t{.figure = "Table IV", .quantity = "T (s), DEM", .value = 43.7,
 ///                            .reading = dlbkit::Reading::table_cell,
-///                            .tolerance = dlbkit::Tolerance::relative(0.10, "issue 12's target for T"),
+///                            .tolerance = dlbkit::Tolerance::relative(0.10, "the target for T"),
 ///                            .explained_in = "docs/reproductions/wlr93.md, 'Table IV: ...'"};
 /// bool ok = t.tolerance.holds(t.value, 44.0);  // true
 /// ```
