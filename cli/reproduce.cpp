@@ -2,7 +2,9 @@
 
 #include "commands.hpp"
 
+#include <dlbkit/error.hpp>
 #include <dlbkit/reproduce/reproduction.hpp>
+#include <dlbkit/reproduce/scoreboard.hpp>
 
 #include <chrono>
 #include <fmt/format.h>
@@ -22,7 +24,9 @@ Run add_reproduce(CLI::App& app) {
     bool list = false;
   };
   auto o = std::make_shared<Options>();
-  cmd->add_option("name", o->name, "e.g. wlr93-table4; --list shows them all");
+  cmd->add_option("name", o->name,
+                  "e.g. wlr93-table4; --list shows them all; 'scoreboard' runs every one under a minute and "
+                  "sets each published number beside ours");
   cmd->add_flag("--list", o->list, "list the reproductions");
   cmd->add_option("--out", o->out, "directory for CSV and figures (a subdirectory per reproduction)")->capture_default_str();
   cmd->add_option("--runs", o->runs, "seeds per point (default: the reproduction's own, 10 for WLR93 Table IV)")
@@ -34,6 +38,14 @@ Run add_reproduce(CLI::App& app) {
     if (o->list || o->name.empty()) {
       for (const auto& r : registry.all()) fmt::print("  {:<16} {} ({})\n", r.name, r.description, r.source);
       return o->list ? 0 : 2;
+    }
+    if (o->name == "scoreboard") {
+      if (o->runs > 0)
+        throw InputError(fmt::format("--runs {} is not accepted with scoreboard; accepted: none (each reproduction "
+                                     "runs at its own default, the case of the paper's numbers)", o->runs));
+      const Scoreboard board = run_scoreboard(registry.all(), {.out_dir = o->out, .jobs = o->jobs});
+      fmt::print("{}\n", o->json ? scoreboard_json(board).dump(2) : scoreboard_text(board));
+      return 0;
     }
     const ReproductionInfo& info = registry.find(o->name);
     const auto start = std::chrono::steady_clock::now();

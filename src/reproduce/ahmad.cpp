@@ -14,8 +14,10 @@
 #include <algorithm>
 #include <cmath>
 #include <fmt/format.h>
+#include <limits>
 #include <map>
 #include <memory>
+#include <tuple>
 
 namespace dlbkit {
 
@@ -45,6 +47,18 @@ const Table2Paper kTable2Paper[] = {
     {"B11", 1024, 11, 5, 12, 3, {11, 55, 165}, 232}, {"O4", 35, 4, 3, 7, 1, {4, 0, 0}, 5},
     {"O6", 462, 6, 5, 11, 3, {6, 30, 75}, 112},
 };
+
+// Tables II, III and Fig. 2 are counts of a construction: ours must equal the paper's.
+const Tolerance kCountExact = Tolerance::absolute(0, "a count of the construction: exact");
+const std::string kStructureDoc = "docs/reproductions/ahmad.md, 'The structure: Tables II and III, Figures 1 and 2'";
+
+// One cell of a structural table or figure beside ours.
+Comparison count_cell(std::string figure, std::string quantity, double paper, double ours, std::string doc,
+                      Reading reading = Reading::table_cell) {
+  return {{.figure = std::move(figure), .quantity = std::move(quantity), .value = paper, .reading = reading,
+           .tolerance = kCountExact, .explained_in = std::move(doc)},
+          ours};
+}
 
 ReproductionReport table2(const ReproductionOptions& options) {
   make_directory(options.out_dir);
@@ -78,6 +92,11 @@ ReproductionReport table2(const ReproductionOptions& options) {
       row.push_back(std::to_string(ours[i]));
     }
     text += paper_line + "\n" + our_line + "   " + pairs + "\n";
+    const char* names[] = {"N", "n", "delta", "|C|", "r", "v_1", "v_2", "v_3", "|S_r(x)|"};
+    for (int i = 0; i < 9; ++i)
+      if (paper[i] != 0)  // "-" in the paper
+        report.comparisons.push_back(count_cell("Table II", fmt::format("{} {}", p.network, names[i]), paper[i], ours[i],
+                                                kStructureDoc));
     rows.push_back(row);
     data.push_back({{"network", p.network},
                     {"topology", t.spec()},
@@ -159,6 +178,10 @@ ReproductionReport table3(const ReproductionOptions& options) {
       ours.push_back(spheres);
       rows.push_back({std::to_string(d), std::to_string(nodes), std::to_string(i + 2), std::to_string(paper),
                       sphere_counts(row), uniform ? std::to_string(others) : ""});
+      // The paper's rows leave out the scheduler's own sphere (distance 0).
+      report.comparisons.push_back(count_cell(
+          "Table III", fmt::format("Q8 spheres at distance {}, f = {}", d, i + 2), paper,
+          uniform ? others : std::numeric_limits<double>::quiet_NaN(), "docs/reproductions/ahmad.md, 'Table III'"));
     }
     text += paper_line + "\n" + our_line + "\n";
     if (d == 0) text += other_line + "\n";
@@ -287,6 +310,15 @@ ReproductionReport fig2(const ReproductionOptions& options) {
   const std::string csv = path_in(options, "ahmad-fig2.csv");
   write_csv(csv, {"distance", "address"}, rows);
   report.files = {csv};
+  const std::string fig2_doc = "docs/reproductions/ahmad.md, 'Figure 2'";
+  report.comparisons.push_back(count_cell("Fig. 2", "Q8 covering radius r", paper_r, s.covering_radius, fig2_doc,
+                                          Reading::text));
+  for (std::size_t d = 0; d < 3; ++d)
+    report.comparisons.push_back(count_cell("Fig. 2", fmt::format("Q8 valency v_{}", d), static_cast<double>(paper_v[d]),
+                                            d < by_distance.size() ? static_cast<double>(by_distance[d].size()) : 0,
+                                            fig2_doc, Reading::text));
+  report.comparisons.push_back(count_cell("Fig. 2", "Q8 sphere size", static_cast<double>(paper_size),
+                                          static_cast<double>(size), fig2_doc, Reading::text));
   report.data = {{"scheduler", word_string(c.codewords[x], 8)},
                  {"covering_radius", s.covering_radius},
                  {"paper_covering_radius", paper_r},
@@ -364,6 +396,8 @@ const Table4Paper kTable4Paper[] = {
     {"Q10", {72.77, 85.36, 82.04}, {71.49, 72.40, 62.57}},
 };
 constexpr double kTable4Loads[] = {0.6, 0.8, 0.9};
+const Tolerance kImprovementTolerance = Tolerance::absolute(
+    5, "percentage points: the paper's simulation gives no interval; ours is +-0.4 to 2 points (95%)");
 
 ReproductionReport table4(const ReproductionOptions& options) {
   make_directory(options.out_dir);
@@ -407,6 +441,14 @@ ReproductionReport table4(const ReproductionOptions& options) {
                       {"fully", {{"mean", iff.mean}, {"ci", iff.half_width}, {"paper", p.fully[l]}}},
                       {"semi_task_routing", {{"mean", it.mean}, {"ci", it.half_width}}},
                       {"response", {{"none", none.response.mean}, {"semi", semi.response.mean}, {"fully", fully.response.mean}}}});
+    for (const auto& [strategy, paper, ours] : {std::tuple{"semi", p.semi[l], is.mean}, std::tuple{"fully", p.fully[l], iff.mean}})
+      report.comparisons.push_back({{.figure = "Table IV",
+                                     .quantity = fmt::format("improvement %, {} {}, load {}", p.network, strategy, load),
+                                     .value = paper,
+                                     .reading = Reading::table_cell,
+                                     .tolerance = kImprovementTolerance,
+                                     .explained_in = "docs/reproductions/ahmad.md, 'Table IV'"},
+                                    ours});
     }
   text += "(semi: routing=request, the task travels once; semi/task: routing=task, the task travels to its scheduler "
           "first. R: mean response time in units of the mean service time; M/M/1: the steady-state response time of a "
@@ -587,10 +629,13 @@ SweepPlot fig12_17() {
           "more; B9 below Q8 (plots only)"};
 }
 
+// The scoreboard's reason for the figures of Sec. 6: the text states only their shape.
+const char* const kPlotOnly = "no published number: the paper's Figs 5-18 are plots; the text states their shape";
+
 ReproductionInfo sweep_info(SweepPlot (*make)(), std::string description, std::string source, int runs) {
   const SweepPlot s = make();
   return {s.name, std::move(description), std::move(source), {}, runs,
-          [make](const ReproductionOptions& o) { return sweep(make(), o); }};
+          [make](const ReproductionOptions& o) { return sweep(make(), o); }, {}, kPlotOnly};
 }
 
 }  // namespace
@@ -660,15 +705,16 @@ std::vector<QueueingEstimate> run_queueing(const std::vector<QueueingSetup>& set
 std::vector<ReproductionInfo> ahmad_reproductions() {
   std::vector<ReproductionInfo> list;
   list.push_back({"ahmad-table2", "AG91 Table II: schedulers, covering radius and spheres of nine networks",
-                  "AG91 Sec. 4.3, Table II", {}, 1, table2});
+                  "AG91 Sec. 4.3, Table II", {}, 1, table2, table2});
   list.push_back({"ahmad-table3", "AG91 Table III: spheres sharing a node of Q8 by its distance from C, ranges 2..8",
-                  "AG91 Sec. 4.3, Table III", {}, 1, table3});
+                  "AG91 Sec. 4.3, Table III", {}, 1, table3, table3});
   list.push_back({"ahmad-fig1", "AG91 Fig 1: the order-8 Hadamard matrix and its complement in 0-1 notation",
-                  "AG91 Sec. 4.2, Figure 1", {}, 1, fig1});
+                  "AG91 Sec. 4.2, Figure 1", {}, 1, fig1, {},
+                  "no published number: a 0-1 matrix (ahmad-fig1 marks each row that differs)"});
   list.push_back({"ahmad-fig2", "AG91 Fig 2: the sphere of radius 2 around scheduler 00000000 in Q8",
-                  "AG91 Sec. 4.3, Figure 2", {}, 1, fig2});
+                  "AG91 Sec. 4.3, Figure 2", {}, 1, fig2, fig2});
   list.push_back({"ahmad-table4", "AG91 Table IV: response-time improvement of semi and fully distributed balancing",
-                  "AG91 Sec. 6.3, Table IV", {}, 5, table4});
+                  "AG91 Sec. 6.3, Table IV", {}, 5, table4, table4});
   list.push_back(sweep_info(fig5, "AG91 Figs 5-7: mean response time vs load on Q10, B9, O6", "AG91 Sec. 6.1", 3));
   list.push_back(sweep_info(fig8, "AG91 Fig 8: spread of node utilisation vs load on Q10", "AG91 Sec. 6.2", 3));
   for (const RateFigure& f : kRateFigures) {
@@ -676,7 +722,8 @@ std::vector<ReproductionInfo> ahmad_reproductions() {
     list.push_back({fmt::format("ahmad-fig{}", f.number),
                     fmt::format("AG91 Fig {}: improvement vs task transfer rate at loads 0.6 and 0.9, {}", f.number,
                                 networks),
-                    "AG91 Sec. 6.4", {}, 3, [&f](const ReproductionOptions& o) { return rate_figure(f, o); }});
+                    "AG91 Sec. 6.4", {}, 3, [&f](const ReproductionOptions& o) { return rate_figure(f, o); }, {},
+                    kPlotOnly});
   }
   list.push_back(sweep_info(fig12_17, "AG91 Figs 12-18: load-information messages per task vs load", "AG91 Sec. 6.5", 3));
   return list;

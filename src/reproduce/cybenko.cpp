@@ -30,6 +30,16 @@ constexpr double kDiffusionEps = 1e-8;
 // (1 - 2/(d+1)): gamma of the optimal diffusion alpha = 1/(d+1) on hypercube:d (Sec. 3).
 double paper_gamma(int d) { return 1.0 - 2.0 / (d + 1); }
 
+// Table I's cells: model A diffusion 1 - 2/(d+1) (paper_gamma), model B diffusion e^-2, and
+// dimension exchange 0 in both models; each checked at every d run (least_agreeing).
+constexpr double kPaperExchange = 0;
+const std::string kTable1Doc = "docs/reproductions/cybenko.md, 'Table I: fixed initial loads'";
+const Tolerance kModelATolerance =
+    Tolerance::relative(1e-6, "exact: the half-cube load, an eigenvector for lambda_2, attains the bound");
+const Tolerance kModelBTolerance =
+    Tolerance::at_most(1e-6, "an upper bound: e^-2 is the limit (1-2/(d+1))^d approaches from below");
+const Tolerance kExchangeTolerance = Tolerance::absolute(1e-12, "exact: one sweep balances; rounding only");
+
 std::string cube_spec(int d) { return "hypercube:" + std::to_string(d); }
 
 // The initial loads. The spike (all load on node 0) is the worst case for max - min; the
@@ -246,7 +256,7 @@ ReproductionReport table1(const ReproductionOptions& options) {
                          {"model_a", {{"paper", g}, {"dlbkit", r.max_over(&DiffusionRun::worst_step)}}},
                          {"model_b", {{"paper", kExpMinus2}, {"closed_form", std::pow(g, r.d)},
                                       {"dlbkit", r.max_over(&DiffusionRun::worst_d)}}},
-                         {"dimension_exchange", {{"paper", 0.0}, {"dlbkit", r.exchange_max(&ExchangeRun::sweep)},
+                         {"dimension_exchange", {{"paper", kPaperExchange}, {"dlbkit", r.exchange_max(&ExchangeRun::sweep)},
                                                  {"worst_step", r.exchange_max(&ExchangeRun::worst_step)}}},
                          {"diffusion_runs", diffusion},
                          {"exchange_runs", exchange}});
@@ -273,13 +283,32 @@ ReproductionReport table1(const ReproductionOptions& options) {
   report.data = {{"inputs",
                   {{"d", {kTable1MinD, kTable1MaxD}}, {"alpha", "1/(d+1)"}, {"lambda", 0.5}, {"runs", options.runs},
                    {"random_load", "uniform:1"}, {"diffusion_until", fmt::format("eps:{:g}", kDiffusionEps)}}},
-                 {"paper", {{"model_a", {{"diffusion", "1 - 2/(d+1)"}, {"dimension_exchange", 0}}},
-                            {"model_b", {{"diffusion", kExpMinus2}, {"dimension_exchange", 0}}}}},
+                 {"paper", {{"model_a", {{"diffusion", "1 - 2/(d+1)"}, {"dimension_exchange", kPaperExchange}}},
+                            {"model_b", {{"diffusion", kExpMinus2}, {"dimension_exchange", kPaperExchange}}}}},
                  {"rows", data_rows}};
+  std::vector<FormulaCase> a, b, exchange;
+  for (const Table1Row& r : rows) {
+    const std::string label = fmt::format("d = {}", r.d);
+    a.push_back({label, paper_gamma(r.d), r.max_over(&DiffusionRun::worst_step)});
+    b.push_back({label, kExpMinus2, r.max_over(&DiffusionRun::worst_d)});
+    exchange.push_back({label, kPaperExchange, r.exchange_max(&ExchangeRun::sweep)});
+  }
+  const std::string range = fmt::format("d = {}..{}", kTable1MinD, kTable1MaxD);
+  const auto cell = [&](std::string quantity, const Tolerance& t, const std::vector<FormulaCase>& cases) {
+    return least_agreeing({.figure = "Table I", .quantity = std::move(quantity), .reading = Reading::formula,
+                           .tolerance = t, .explained_in = kTable1Doc},
+                          cases, range);
+  };
+  report.comparisons = {cell("C, A diffusion", kModelATolerance, a), cell("C, B diffusion", kModelBTolerance, b),
+                        cell("C, dim. exchange", kExchangeTolerance, exchange)};
   return report;
 }
 
 // ----- cybenko-hypercube -----
+
+// Sec. 3 after (15): d iterations bring the load "about 8 times closer" to uniform, "independently of d".
+constexpr double kPaperTimesCloser = 8;
+const std::string kHypercubeDoc = "docs/reproductions/cybenko.md, 'Eq. 15-16: (1 - 2/(d+1))^d approaching e^-2'";
 
 struct HypercubeRow {
   int d = 0;
@@ -348,8 +377,24 @@ ReproductionReport hypercube(const ReproductionOptions& options) {
                               "'' using 1:6 with linespoints pt 5 title 'dlbkit, spike'\n", csv, kExpMinus2));
   report.files = {csv, png};
   report.data = {{"inputs", {{"d", {kHypercubeMinD, kHypercubeMaxD}}, {"alpha", "1/(d+1)"}}},
-                 {"paper", {{"closed_form", "(1 - 2/(d+1))^d"}, {"limit", kExpMinus2}}},
+                 {"paper", {{"closed_form", "(1 - 2/(d+1))^d"}, {"limit", kExpMinus2},
+                            {"times_closer", kPaperTimesCloser}}},
                  {"rows", data_rows}};
+  std::vector<FormulaCase> bound, closer;
+  for (const HypercubeRow& r : rows) {
+    const std::string label = fmt::format("d = {}", r.d);
+    bound.push_back({label, std::pow(paper_gamma(r.d), r.d), r.half_cube});
+    closer.push_back({label, kPaperTimesCloser, 1 / r.half_cube});
+  }
+  const std::string range = fmt::format("d = {}..{}", kHypercubeMinD, kHypercubeMaxD);
+  report.comparisons = {
+      least_agreeing({.figure = "eq. 15", .quantity = "e_d/e_0 bound", .reading = Reading::formula,
+                      .tolerance = kModelATolerance, .explained_in = kHypercubeDoc},
+                     bound, range),
+      least_agreeing({.figure = "Sec. 3", .quantity = "e_0/e_d, worst load", .reading = Reading::text,
+                      .tolerance = Tolerance::relative(0.15, "the text says 'about 8 times', independently of d"),
+                      .explained_in = kHypercubeDoc},
+                     closer, range)};
   return report;
 }
 
@@ -362,12 +407,14 @@ std::vector<ReproductionInfo> cybenko_reproductions() {
                       "hypercube:2..16",
        .source = "Cyb89 Table I, Sec. 3-5",
        .default_runs = 3,
-       .run = table1},
+       .run = table1,
+       .scoreboard_run = table1},
       {.name = "cybenko-hypercube",
        .description = "(1 - 2/(d+1))^d against d = 2..20, measured, approaching e^-2",
        .source = "Cyb89 eq. 15-16",
        .default_runs = 1,
-       .run = hypercube},
+       .run = hypercube,
+       .scoreboard_run = hypercube},
   };
 }
 

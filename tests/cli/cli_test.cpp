@@ -382,6 +382,11 @@ TEST(CliSimulate, PerNodeTimesAddUpToTheMakespan) {
   EXPECT_FALSE(parse_json(run(kRidOnCube)).contains("per_node"));
 }
 
+TEST(CliReproduce, ScoreboardTakesNoRuns) {
+  // Each reproduction runs at its own default: the case of the paper's numbers.
+  expect_usage_error({"reproduce", "scoreboard", "--runs", "3"}, {"--runs 3", "scoreboard"});
+}
+
 // ---------------------------------------------------------------------------------- demo
 
 TEST(CliDemo, PrintsThePapersValuesBesideOurs) {

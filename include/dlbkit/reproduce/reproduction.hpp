@@ -10,6 +10,7 @@
 /// ```
 
 #include <dlbkit/core/registry.hpp>
+#include <dlbkit/reproduce/paper_value.hpp>
 
 #include <functional>
 #include <nlohmann/json.hpp>
@@ -29,6 +30,9 @@ struct ReproductionReport {
   std::string text;      ///< the table(s), ours beside the paper's
   nlohmann::json data;   ///< the same figures, and the inputs
   std::vector<std::string> files;  ///< CSV and figures written
+  /// Every number the paper publishes that this run reproduces, beside ours (the fidelity
+  /// scoreboard's rows); empty where the paper publishes none for it.
+  std::vector<Comparison> comparisons;
 };
 
 struct ReproductionInfo {
@@ -39,6 +43,11 @@ struct ReproductionInfo {
   std::vector<ParamSpec> params;  ///< none so far; kept for the registry's shape
   int default_runs = 10;          ///< seeds per point when --runs is not given
   std::function<ReproductionReport(const ReproductionOptions&)> run;
+  /// What `reproduce scoreboard` runs: `run` itself, or a smaller case when `run` takes over
+  /// a minute (only where the paper's numbers are for that case). Empty: not on the
+  /// scoreboard, and scoreboard_skip says why (over a minute, or no published number).
+  std::function<ReproductionReport(const ReproductionOptions&)> scoreboard_run;
+  std::string scoreboard_skip;
 };
 
 using ReproductionRegistry = Registry<ReproductionInfo>;
