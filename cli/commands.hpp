@@ -17,6 +17,10 @@ using Run = std::function<int()>;
 /// Throws InputError naming the option, the text and the range.
 std::uint64_t parse_unsigned(const std::string& text, const std::string& option, std::uint64_t max);
 
+/// Makes every option of every command of `app` reject an empty value (never a silent
+/// default) and read numbers with the shared decimal reader. Call after adding the commands.
+void check_option_values(CLI::App& app);
+
 Run add_list(CLI::App& app);
 Run add_topology(CLI::App& app);
 Run add_simulate(CLI::App& app);

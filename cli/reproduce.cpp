@@ -2,12 +2,15 @@
 
 #include "commands.hpp"
 
+#include <dlbkit/error.hpp>
 #include <dlbkit/reproduce/reproduction.hpp>
 
 #include <chrono>
 #include <fmt/format.h>
 #include <memory>
+#include <string>
 #include <thread>
+#include <vector>
 
 namespace dlbkit::cli {
 
@@ -31,9 +34,15 @@ Run add_reproduce(CLI::App& app) {
   cmd->add_flag("--json", o->json, "print one JSON document with the inputs, our figures and the paper's");
   return [o] {
     const auto& registry = builtin_reproductions();
-    if (o->list || o->name.empty()) {
+    if (o->list) {
       for (const auto& r : registry.all()) fmt::print("  {:<16} {} ({})\n", r.name, r.description, r.source);
-      return o->list ? 0 : 2;
+      return 0;
+    }
+    if (o->name.empty()) {
+      std::vector<std::string> names;
+      for (const auto& r : registry.all()) names.push_back(r.name);
+      throw InputError(fmt::format("reproduce: no reproduction named; accepted: one of {} (dlbkit reproduce --list)",
+                                   fmt::join(names, ", ")));
     }
     const ReproductionInfo& info = registry.find(o->name);
     const auto start = std::chrono::steady_clock::now();

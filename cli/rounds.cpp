@@ -4,6 +4,7 @@
 #include "commands.hpp"
 
 #include <dlbkit/analysis/diffusion_analysis.hpp>
+#include <dlbkit/core/number.hpp>
 #include <dlbkit/error.hpp>
 #include <dlbkit/rounds/balance_time.hpp>
 #include <dlbkit/rounds/diffusion_kernel.hpp>
@@ -13,7 +14,6 @@
 #include <dlbkit/rounds/stochastic.hpp>
 #include <dlbkit/topology/topology.hpp>
 
-#include <charconv>
 #include <cmath>
 #include <fmt/format.h>
 #include <limits>
@@ -34,10 +34,9 @@ struct Options {
   bool integer = false, json = false, trace = false;
 };
 
-double parse_number(const std::string& text, const std::string& what, const std::string& accepted) {
+double parse_real(const std::string& text, const std::string& what, const std::string& accepted) {
   double x = 0;
-  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), x);
-  if (text.empty() || ec != std::errc() || end != text.data() + text.size())
+  if (!parse_number(text, x))
     throw InputError(fmt::format("{} '{}' is not accepted; accepted: {}", what, text, accepted));
   return x;
 }
@@ -54,7 +53,7 @@ std::unique_ptr<RoundKernel> make_kernel(const Options& o, const Topology& t) {
     if (o.alpha.starts_with("file:"))
       return std::make_unique<DiffusionKernel>(DiffusionMatrix::from_edge_file(t, o.alpha.substr(5)));
     return std::make_unique<DiffusionKernel>(DiffusionMatrix::uniform(
-        t, parse_number(o.alpha, "--alpha", "a number in (0, 1/max degree], 'optimal' or file:PATH")));
+        t, parse_real(o.alpha, "--alpha", "a number in (0, 1/max degree], 'optimal' or file:PATH")));
   }
   if (!o.alpha.empty())
     throw InputError(fmt::format("--alpha applies to diffusion only, not to {}", o.algorithm));
@@ -65,7 +64,7 @@ std::unique_ptr<RoundKernel> make_kernel(const Options& o, const Topology& t) {
   }
   if (o.algorithm == "gde") {
     const double lambda =
-        o.lambda.empty() ? 0.5 : parse_number(o.lambda, "--lambda", "a number with 0 < lambda < 1");
+        o.lambda.empty() ? 0.5 : parse_real(o.lambda, "--lambda", "a number with 0 < lambda < 1");
     return std::make_unique<DimensionExchangeKernel>(
         DimensionExchangeKernel::generalized(t, edge_coloring(t), lambda));
   }
@@ -89,7 +88,7 @@ int run_stochastic_model(const Options& o, const Topology& t, const RoundKernel&
   if (o.threads != 1) throw InputError(fmt::format("--threads {} is not accepted with --arrivals; accepted: 1", o.threads));
   const auto max = std::numeric_limits<std::uint64_t>::max();
   StochasticOptions so{.arrivals = ArrivalDistribution::parse(o.arrivals),
-                       .work = parse_number(o.work, "--work", "a number >= 0"),
+                       .work = parse_real(o.work, "--work", "a number >= 0"),
                        .periods = until.steps,
                        .warmup = parse_unsigned(o.warmup, "--warmup", max),
                        .steps_per_period = parse_unsigned(o.steps_per_period, "--steps-per-period", max),
