@@ -5,7 +5,9 @@
 #include <dlbkit/core/number.hpp>
 #include <dlbkit/error.hpp>
 
+#include <algorithm>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 namespace dlbkit::cli {
 
@@ -17,6 +19,12 @@ std::uint64_t parse_unsigned(const std::string& text, const std::string& option,
 }
 
 namespace {
+
+// The reason `text` is refused, in the tool's format; the option's name comes first (CLI11).
+std::string refusal(const std::string& text, const std::string& accepted) {
+  if (text.empty()) return fmt::format("'' is empty; accepted: {}", accepted);
+  return fmt::format("'{}' is not accepted; accepted: {}", text, accepted);
+}
 
 // What an option's CLI11 type accepts, and whether `text` is one: numbers go through the
 // shared reader (no hex, no blanks), so CLI11's own, laxer conversion only ever sees decimals.
@@ -49,13 +57,31 @@ void check_option_values(CLI::App& app) {
       const std::string help = fmt::format("see dlbkit {} --help", command->get_name());
       option->check(CLI::Validator(
           [kind, help](std::string& text) -> std::string {
-            if (text.empty()) return fmt::format("'' is empty; accepted: {} ({})", kind.accepted, help);
-            if (!kind.valid(text)) return fmt::format("'{}' is not accepted; accepted: {} ({})", text, kind.accepted, help);
+            if (text.empty() || !kind.valid(text)) return refusal(text, fmt::format("{} ({})", kind.accepted, help));
             return {};
           },
           ""));
     }
   }
+}
+
+CLI::Validator integer_in(long long min, long long max) {
+  const std::string accepted = fmt::format("an integer from {} to {}", min, max);
+  return CLI::Validator(
+      [=](std::string& text) -> std::string {
+        long long x = 0;
+        return parse_number(text, x) && x >= min && x <= max ? std::string() : refusal(text, accepted);
+      },
+      fmt::format("in [{}, {}]", min, max));
+}
+
+CLI::Validator one_of(const std::vector<std::string>& choices) {
+  const std::string accepted = fmt::format("one of {}", fmt::join(choices, ", "));
+  return CLI::Validator(
+      [=](std::string& text) -> std::string {
+        return std::find(choices.begin(), choices.end(), text) != choices.end() ? std::string() : refusal(text, accepted);
+      },
+      fmt::format("{{{}}}", fmt::join(choices, ",")));
 }
 
 }  // namespace dlbkit::cli
