@@ -9,8 +9,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <fmt/format.h>
-#include <string>
 #include <stdexcept>
+#include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
@@ -43,7 +43,9 @@ std::string one_line(std::string_view message) {
   return out;
 }
 
-void report(const char* kind, std::string_view message) { fmt::print(stderr, "dlbkit: {}: {}\n", kind, one_line(message)); }
+void report(const char* kind, std::string_view message) {
+  fmt::print(stderr, "dlbkit: {}: {}\n", kind, one_line(message));
+}
 
 }  // namespace
 
@@ -85,7 +87,8 @@ int main(int argc, char** argv) {
       if (sub->parsed()) {
         const int status = run();
         // What was printed reaches its file only now: a full disk must not pass for success.
-        if (std::fflush(stdout) != 0) throw std::runtime_error(fmt::format("standard output: cannot be written ({})", std::strerror(errno)));
+        if (std::fflush(stdout) != 0)
+          throw std::runtime_error(fmt::format("standard output: cannot be written ({})", std::strerror(errno)));
         return status;
       }
   } catch (const dlbkit::InputError& e) {

@@ -1,5 +1,5 @@
-#include <dlbkit/core/line_reader.hpp>
 #include <dlbkit/apps/tardiness.hpp>
+#include <dlbkit/core/line_reader.hpp>
 #include <dlbkit/core/number.hpp>
 #include <dlbkit/core/output_file.hpp>
 #include <dlbkit/error.hpp>
