@@ -46,7 +46,8 @@ std::string ParamSpec::accepted() const {
 std::pair<std::string, std::string> split_assignment(const std::string& text, const std::string& what) {
   const auto eq = text.find('=');
   if (eq == std::string::npos || eq == 0 || eq + 1 == text.size())
-    throw InputError(fmt::format("{}: '{}' is not of the form name=value", what, text));
+    throw InputError(fmt::format(
+        "{}: '{}' is not of the form name=value; accepted: name=value with a non-empty name and value", what, text));
   return {text.substr(0, eq), text.substr(eq + 1)};
 }
 

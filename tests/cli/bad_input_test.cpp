@@ -156,6 +156,11 @@ TEST(CliBadInput, NumbersAreDecimalWithoutBlanks) {
   expect_usage_error({"topology", "hypercube: 3"}, {"' 3'", "accepted:"});
 }
 
+TEST(CliBadInput, EmptyParameterValuesAreErrors) {
+  for (const std::string option : {"-p", "--workload-param", "--cost-param"})
+    expect_usage_error({"simulate", "-s", "rid", "-t", "hypercube:3", option, "latency="}, {"'latency='", "accepted:"});
+}
+
 TEST(CliBadInput, HbmSizeErrorSaysWhatIsAccepted) {
   expect_usage_error({"simulate", "-s", "hbm", "-t", "complete:3"}, {"complete:3", "2^d nodes", "accepted:"});
 }
