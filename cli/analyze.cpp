@@ -5,10 +5,10 @@
 #include <dlbkit/analysis/diffusion_analysis.hpp>
 #include <dlbkit/analysis/polynomial_schemes.hpp>
 #include <dlbkit/analysis/spectrum.hpp>
+#include <dlbkit/core/number.hpp>
 #include <dlbkit/error.hpp>
 #include <dlbkit/topology/topology.hpp>
 
-#include <charconv>
 #include <cmath>
 #include <fmt/format.h>
 #include <memory>
@@ -19,10 +19,9 @@ namespace dlbkit::cli {
 
 namespace {
 
-double parse_number(const std::string& text, const std::string& what, const std::string& accepted) {
+double parse_real(const std::string& text, const std::string& what, const std::string& accepted) {
   double x = 0;
-  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), x);
-  if (ec != std::errc() || end != text.data() + text.size())
+  if (!parse_number(text, x))
     throw InputError(fmt::format("{} '{}' is not accepted; accepted: {}", what, text, accepted));
   return x;
 }
@@ -110,7 +109,7 @@ Run add_analyze(CLI::App& app) {
       if (o->alpha == "optimal") return DiffusionMatrix::uniform(t, optimal_uniform_alpha(t, graph).alpha);
       if (o->alpha.starts_with("file:")) return DiffusionMatrix::from_edge_file(t, o->alpha.substr(5));
       return DiffusionMatrix::uniform(
-          t, parse_number(o->alpha, "--alpha", "a number in (0, 1/max degree], 'optimal' or file:PATH"));
+          t, parse_real(o->alpha, "--alpha", "a number in (0, 1/max degree], 'optimal' or file:PATH"));
     }();
     const DiffusionAnalysis a = analyze_diffusion(m, graph, o->factor);
     const std::optional<std::size_t> distinct = distinct_eigenvalue_count(m);

@@ -17,6 +17,15 @@ using Run = std::function<int()>;
 /// Throws InputError naming the option, the text and the range.
 std::uint64_t parse_unsigned(const std::string& text, const std::string& option, std::uint64_t max);
 
+/// Makes every option of every command of `app` reject an empty value (never a silent
+/// default) and read numbers with the shared decimal reader. Call after adding the commands.
+void check_option_values(CLI::App& app);
+
+/// CLI11 checks in the tool's error format ("'12' is not accepted; accepted: ..."), for
+/// options that need more than their type; they reject an empty value like every option.
+CLI::Validator integer_in(long long min, long long max);
+CLI::Validator one_of(const std::vector<std::string>& choices);
+
 Run add_list(CLI::App& app);
 Run add_topology(CLI::App& app);
 Run add_simulate(CLI::App& app);

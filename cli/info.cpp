@@ -35,7 +35,7 @@ Run add_list(CLI::App& app) {
   auto* cmd = app.add_subcommand("list", "List strategies, workloads, cost models and topology specs");
   auto what = std::make_shared<std::string>("all");
   cmd->add_option("what", *what, "strategies, workloads, apps, cost-models, topologies or all")
-      ->check(CLI::IsMember({"strategies", "workloads", "apps", "cost-models", "topologies", "all"}));
+      ->check(one_of({"strategies", "workloads", "apps", "cost-models", "topologies", "all"}));
   return [what] {
     const bool all = *what == "all";
     if (all || *what == "strategies") print_components("strategies (-p/--param name=value):", builtin_strategies().all());

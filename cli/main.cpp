@@ -4,10 +4,14 @@
 
 #include <dlbkit/error.hpp>
 
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <fmt/format.h>
+#include <stdexcept>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -22,6 +26,25 @@ int launcher_rank() {
   for (const char* name : {"OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK"})
     if (const char* value = std::getenv(name)) return std::atoi(value);
   return -1;
+}
+
+// An error is one line whatever the user typed: control characters echoed from the input
+// (a newline in a spec, an escape sequence) are written as C escapes.
+std::string one_line(std::string_view message) {
+  std::string out;
+  for (const char c : message) {
+    const auto u = static_cast<unsigned char>(c);
+    if (c == '\n') out += "\\n";
+    else if (c == '\r') out += "\\r";
+    else if (c == '\t') out += "\\t";
+    else if (u < 0x20 || u == 0x7f) out += fmt::format("\\x{:02x}", u);
+    else out += c;
+  }
+  return out;
+}
+
+void report(const char* kind, std::string_view message) {
+  fmt::print(stderr, "dlbkit: {}: {}\n", kind, one_line(message));
 }
 
 }  // namespace
@@ -45,6 +68,7 @@ int main(int argc, char** argv) {
   add(dlbkit::cli::add_spheres);
   add(dlbkit::cli::add_uts);
   add(dlbkit::cli::add_run);
+  dlbkit::cli::check_option_values(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -55,17 +79,23 @@ int main(int argc, char** argv) {
     // Every rank of `mpirun dlbkit run ...` finds the same error: rank 0 reports it and exits 2,
     // the others leave quietly with 0, as run.cpp does for an InputError.
     if (launcher_rank() > 0) return 0;
-    fmt::print(stderr, "dlbkit: error: {}\n", e.what());
+    report("error", e.what());
     return 2;
   }
   try {
     for (auto& [sub, run] : commands)
-      if (sub->parsed()) return run();
+      if (sub->parsed()) {
+        const int status = run();
+        // What was printed reaches its file only now: a full disk must not pass for success.
+        if (std::fflush(stdout) != 0)
+          throw std::runtime_error(fmt::format("standard output: cannot be written ({})", std::strerror(errno)));
+        return status;
+      }
   } catch (const dlbkit::InputError& e) {
-    fmt::print(stderr, "dlbkit: error: {}\n", e.what());
+    report("error", e.what());
     return 2;
   } catch (const std::exception& e) {
-    fmt::print(stderr, "dlbkit: failed: {}\n", e.what());
+    report("failed", e.what());
     return 1;
   }
   return 0;

@@ -9,7 +9,9 @@
 #include <chrono>
 #include <fmt/format.h>
 #include <memory>
+#include <string>
 #include <thread>
+#include <vector>
 
 namespace dlbkit::cli {
 
@@ -30,14 +32,20 @@ Run add_reproduce(CLI::App& app) {
   cmd->add_flag("--list", o->list, "list the reproductions");
   cmd->add_option("--out", o->out, "directory for CSV and figures (a subdirectory per reproduction)")->capture_default_str();
   cmd->add_option("--runs", o->runs, "seeds per point (default: the reproduction's own, 10 for WLR93 Table IV)")
-      ->check(CLI::Range(1, 10000));
-  cmd->add_option("--jobs", o->jobs, "simulations at once")->check(CLI::Range(1u, 256u))->capture_default_str();
+      ->check(integer_in(1, 10000));
+  cmd->add_option("--jobs", o->jobs, "simulations at once")->check(integer_in(1, 256))->capture_default_str();
   cmd->add_flag("--json", o->json, "print one JSON document with the inputs, our figures and the paper's");
   return [o] {
     const auto& registry = builtin_reproductions();
-    if (o->list || o->name.empty()) {
+    if (o->list) {
       for (const auto& r : registry.all()) fmt::print("  {:<16} {} ({})\n", r.name, r.description, r.source);
-      return o->list ? 0 : 2;
+      return 0;
+    }
+    if (o->name.empty()) {
+      std::vector<std::string> names;
+      for (const auto& r : registry.all()) names.push_back(r.name);
+      throw InputError(fmt::format("reproduce: no reproduction named; accepted: one of {} (dlbkit reproduce --list)",
+                                   fmt::join(names, ", ")));
     }
     if (o->name == "scoreboard") {
       if (o->runs > 0)
@@ -70,7 +78,7 @@ Run add_demo(CLI::App& app) {
                                  "32-node iPSC/2 hypercube (= reproduce wlr93-table4)");
   auto runs = std::make_shared<int>(10);
   auto out = std::make_shared<std::string>("out");
-  cmd->add_option("--runs", *runs, "random load distributions (seeds 1..runs)")->check(CLI::Range(1, 10000))->capture_default_str();
+  cmd->add_option("--runs", *runs, "random load distributions (seeds 1..runs)")->check(integer_in(1, 10000))->capture_default_str();
   cmd->add_option("--out", *out, "directory for the CSV and the figure")->capture_default_str();
   return [runs, out] {
     const ReproductionInfo& table4 = builtin_reproductions().find("wlr93-table4");

@@ -5,6 +5,7 @@
 
 #include <dlbkit/analysis/diffusion_analysis.hpp>
 #include <dlbkit/analysis/polynomial_schemes.hpp>
+#include <dlbkit/core/number.hpp>
 #include <dlbkit/error.hpp>
 #include <dlbkit/rounds/balance_time.hpp>
 #include <dlbkit/rounds/diffusion_kernel.hpp>
@@ -15,7 +16,6 @@
 #include <dlbkit/rounds/stochastic.hpp>
 #include <dlbkit/topology/topology.hpp>
 
-#include <charconv>
 #include <cmath>
 #include <fmt/format.h>
 #include <limits>
@@ -36,10 +36,9 @@ struct Options {
   bool integer = false, json = false, trace = false;
 };
 
-double parse_number(const std::string& text, const std::string& what, const std::string& accepted) {
+double parse_real(const std::string& text, const std::string& what, const std::string& accepted) {
   double x = 0;
-  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), x);
-  if (text.empty() || ec != std::errc() || end != text.data() + text.size())
+  if (!parse_number(text, x))
     throw InputError(fmt::format("{} '{}' is not accepted; accepted: {}", what, text, accepted));
   return x;
 }
@@ -55,7 +54,7 @@ DiffusionMatrix diffusion_matrix(const Options& o, const Topology& t) {
     return DiffusionMatrix::uniform(t, optimal_uniform_alpha(t, graph_laplacian_extremes(t)).alpha);
   if (o.alpha.starts_with("file:")) return DiffusionMatrix::from_edge_file(t, o.alpha.substr(5));
   return DiffusionMatrix::uniform(
-      t, parse_number(o.alpha, "--alpha", "a number in (0, 1/max degree], 'optimal' or file:PATH"));
+      t, parse_real(o.alpha, "--alpha", "a number in (0, 1/max degree], 'optimal' or file:PATH"));
 }
 
 std::unique_ptr<RoundKernel> make_kernel(const Options& o, const Topology& t, std::uint64_t seed) {
@@ -98,7 +97,7 @@ std::unique_ptr<RoundKernel> make_kernel(const Options& o, const Topology& t, st
   }
   if (o.algorithm == "gde") {
     const double lambda =
-        o.lambda.empty() ? 0.5 : parse_number(o.lambda, "--lambda", "a number with 0 < lambda < 1");
+        o.lambda.empty() ? 0.5 : parse_real(o.lambda, "--lambda", "a number with 0 < lambda < 1");
     return std::make_unique<DimensionExchangeKernel>(
         DimensionExchangeKernel::generalized(t, edge_coloring(t), lambda));
   }
@@ -128,7 +127,7 @@ int run_stochastic_model(const Options& o, const Topology& t, const RoundKernel&
   if (o.threads != 1) throw InputError(fmt::format("--threads {} is not accepted with --arrivals; accepted: 1", o.threads));
   const auto max = std::numeric_limits<std::uint64_t>::max();
   StochasticOptions so{.arrivals = ArrivalDistribution::parse(o.arrivals),
-                       .work = parse_number(o.work, "--work", "a number >= 0"),
+                       .work = parse_real(o.work, "--work", "a number >= 0"),
                        .periods = until.steps,
                        .warmup = parse_unsigned(o.warmup, "--warmup", max),
                        .steps_per_period = parse_unsigned(o.steps_per_period, "--steps-per-period", max),

@@ -10,8 +10,11 @@
 #include <dlbkit/strategies/builtin.hpp>
 #ifdef DLBKIT_HAS_MPI
 #include <dlbkit/runtime/mpi_engine.hpp>
+
+#include <mpi.h>
 #endif
 
+#include <exception>
 #include <fmt/format.h>
 #include <limits>
 #include <map>
@@ -161,25 +164,51 @@ int run_threads_engine(const Options& o) {
 }
 
 #ifdef DLBKIT_HAS_MPI
-// Every rank checks the same input and finds the same error: rank 0 alone reports it (and
-// exits 2, which mpirun passes on); the other ranks leave quietly with 0, so that mpirun
-// does not stop rank 0 before it has said why.
+// The lowest rank whose set-up failed, or `size` when none did: collective, so that every
+// rank stops when one does (a file one rank cannot read, a bad input seen by one rank
+// only) instead of waiting for it in the run. On a duplicate of MPI_COMM_WORLD, as the
+// engine itself keeps to its own traffic.
+int first_failed_rank(bool failed, const MpiSession& mpi) {
+  MPI_Comm comm = MPI_COMM_NULL;
+  MPI_Comm_dup(MPI_COMM_WORLD, &comm);
+  const int mine = failed ? mpi.rank() : mpi.size();
+  int first = mpi.size();
+  MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, comm);
+  MPI_Comm_free(&comm);
+  return first;
+}
+
+// Every rank sets up (checks its input) before any runs; the ranks then agree whether all
+// succeeded. If not, the lowest failing rank alone reports its error (InputError: exit 2)
+// and the others leave quietly with 0, so that mpirun does not stop the reporting rank
+// before it has said why. Usually every rank finds the same error and rank 0 reports it;
+// errors the engine finds in the run are found by every rank alike and rank 0 reports them.
 int run_mpi_engine(const Options& o) {
   MpiSession mpi(nullptr, nullptr);
+  std::optional<Setup> s;
+  std::optional<Topology> topology;
+  std::exception_ptr error;
   try {
     if (!o.workers.empty())
       throw InputError("--workers with --engine mpi; accepted: the rank count, given to mpirun -np");
-    Setup s = setup(o);
-    const Topology topology = mpi.topology(o.topology);
-    s.config.topology = &topology;
+    s = setup(o);
+    topology = mpi.topology(o.topology);
+  } catch (const std::exception&) {
+    error = std::current_exception();
+  }
+  const int first_failed = first_failed_rank(error != nullptr, mpi);
+  if (first_failed == mpi.rank()) std::rethrow_exception(error);
+  if (first_failed < mpi.size()) return 0;
+  s->config.topology = &*topology;
+  try {
     std::optional<RuntimeResult> seq;
-    if (!o.no_sequential && mpi.rank() == 0) seq = run_sequential(*s.app, topology.size());
+    if (!o.no_sequential && mpi.rank() == 0) seq = run_sequential(*s->app, topology->size());
     mpi.barrier();
-    const RuntimeResult par = run_mpi(*s.app, s.config, mpi);
+    const RuntimeResult par = run_mpi(*s->app, s->config, mpi);
     if (mpi.rank() != 0) return 0;
-    report(o, s.app_choice, s.strategy, topology, *s.app, seq, par);
-    return seq && !same_result(*s.app, *seq, par) ? 1 : 0;
-  } catch (const InputError&) {
+    report(o, s->app_choice, s->strategy, *topology, *s->app, seq, par);
+    return seq && !same_result(*s->app, *seq, par) ? 1 : 0;
+  } catch (const InputError&) {  // the engine's own checks (strategy against topology), alike on every rank
     if (mpi.rank() == 0) throw;
     return 0;
   }

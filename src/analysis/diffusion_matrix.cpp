@@ -1,4 +1,5 @@
 #include <dlbkit/analysis/diffusion_matrix.hpp>
+#include <dlbkit/core/line_reader.hpp>
 #include <dlbkit/error.hpp>
 
 #include <fmt/format.h>
@@ -97,7 +98,8 @@ DiffusionMatrix DiffusionMatrix::from_edge_file(Topology topology, const std::st
   std::vector<double> alphas(offsets.back(), 0.0);
   std::vector<bool> given(offsets.back(), false);
   std::string line;
-  for (int number = 1; std::getline(in, line); ++number) {
+  LineReader lines(in, path);
+  for (int number = 1; lines.next(line); ++number) {
     const std::string body = line.substr(0, line.find('#'));
     std::istringstream fields(body);
     long long u = 0, v = 0;

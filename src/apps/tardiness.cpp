@@ -1,11 +1,13 @@
 #include <dlbkit/apps/tardiness.hpp>
+#include <dlbkit/core/line_reader.hpp>
+#include <dlbkit/core/number.hpp>
+#include <dlbkit/core/output_file.hpp>
 #include <dlbkit/error.hpp>
 
 #include <algorithm>
 #include <array>
 #include <bit>
 #include <cassert>
-#include <charconv>
 #include <cmath>
 #include <fmt/format.h>
 #include <fstream>
@@ -110,12 +112,6 @@ JobSet all_jobs(int n) { return (JobSet{1} << n) - 1; }
   throw InputError(fmt::format("{}:{}: {}", name, line, problem));
 }
 
-bool parse_integer(const std::string& text, std::int64_t& out) {
-  const char* last = text.data() + text.size();
-  auto [end, ec] = std::from_chars(text.data(), last, out);
-  return ec == std::errc() && end == last && !text.empty();
-}
-
 }  // namespace
 
 std::int64_t TardinessInstance::tardiness(std::span<const int> schedule) const {
@@ -156,7 +152,8 @@ TardinessInstance read_tardiness_instance(std::istream& in, const std::string& n
   TardinessInstance instance;
   int expected = -1, line_no = 0;
   std::string line;
-  while (std::getline(in, line)) {
+  LineReader lines(in, name);
+  while (lines.next(line)) {
     ++line_no;
     if (const auto hash = line.find('#'); hash != std::string::npos) line.resize(hash);
     std::istringstream fields(line);
@@ -165,7 +162,7 @@ TardinessInstance read_tardiness_instance(std::istream& in, const std::string& n
     if (words.empty()) continue;
     if (expected < 0) {
       std::int64_t n = 0;
-      if (words.size() != 2 || words[0] != "jobs" || !parse_integer(words[1], n))
+      if (words.size() != 2 || words[0] != "jobs" || !parse_number(words[1], n))
         file_error(name, line_no, fmt::format("expected 'jobs N', found '{}'", line));
       if (n < 1 || n > kMaxTardinessJobs)
         file_error(name, line_no, fmt::format("jobs {} is not accepted; accepted: 1 to {}", n, kMaxTardinessJobs));
@@ -175,7 +172,7 @@ TardinessInstance read_tardiness_instance(std::istream& in, const std::string& n
     if (instance.jobs() == expected)
       file_error(name, line_no, fmt::format("'{}' after the {} jobs; accepted: exactly {} job lines", line, expected, expected));
     std::int64_t e = 0, d = 0;
-    if (words.size() != 2 || !parse_integer(words[0], e) || !parse_integer(words[1], d))
+    if (words.size() != 2 || !parse_number(words[0], e) || !parse_number(words[1], d))
       file_error(name, line_no,
                  fmt::format("expected 'processing_time due_date' (two integers) for job {}, found '{}'", instance.jobs(), line));
     if (e < 1 || e > kMaxProcessing)
@@ -205,9 +202,9 @@ void write_tardiness_instance(std::ostream& out, const TardinessInstance& instan
 }
 
 void save_tardiness_instance(const std::string& path, const TardinessInstance& instance) {
-  std::ofstream out(path);
-  if (out) write_tardiness_instance(out, instance);
-  if (!out) throw InputError(fmt::format("{}: cannot write the tardiness instance file", path));
+  std::ostringstream text;
+  write_tardiness_instance(text, instance);
+  write_text_file(path, text.str());
 }
 
 std::vector<int> edd_order(const TardinessInstance& instance) {

@@ -289,6 +289,15 @@ TreeParams parse_tree(std::string_view text) {
   TreeParams t;
   const std::string& type = p.text("type");
   t.type = type == "binomial" ? TreeType::binomial : type == "hybrid" ? TreeType::hybrid : TreeType::geometric;
+  // A key the tree type does not read is an error, never silently ignored ("T1,q=0.5").
+  const std::vector<std::string> used =
+      t.type == TreeType::binomial    ? std::vector<std::string>{"type", "b0", "q", "m", "seed"}
+      : t.type == TreeType::geometric ? std::vector<std::string>{"type", "shape", "b0", "depth", "seed"}
+                                      : std::vector<std::string>{"type", "shape", "b0", "depth", "q", "m", "seed", "shift"};
+  for (const auto& [key, value] : given)
+    if (std::ranges::find(used, key) == used.end())
+      throw InputError(fmt::format("UTS tree '{}': {}={} does not apply to type={}; accepted: the keys {}", text, key,
+                                   value, type, fmt::join(used, ", ")));
   const std::string& shape = p.text("shape");
   t.shape = shape == "expdec"   ? GeoShape::expdec
             : shape == "cyclic" ? GeoShape::cyclic

@@ -1,10 +1,10 @@
+#include <dlbkit/core/number.hpp>
 #include <dlbkit/core/parameters.hpp>
 #include <dlbkit/core/time.hpp>
 #include <dlbkit/error.hpp>
 
 #include <algorithm>
 #include <cassert>
-#include <charconv>
 #include <cmath>
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -24,19 +24,6 @@ std::string range_text(const ParamSpec& spec) {
   if (has_min) return fmt::format(" >= {}", bound_text(spec.min, spec.type));
   if (has_max) return fmt::format(" <= {}", bound_text(spec.max, spec.type));
   return "";
-}
-
-// A whole number as written: no exponent, no fraction, within 64 bits.
-bool parse_whole(const std::string& text, long long& out) {
-  const char* last = text.data() + text.size();
-  auto [end, ec] = std::from_chars(text.data(), last, out);
-  return ec == std::errc() && end == last && !text.empty();
-}
-
-bool parse_number(const std::string& text, double& out) {
-  const char* last = text.data() + text.size();
-  auto [end, ec] = std::from_chars(text.data(), last, out);
-  return ec == std::errc() && end == last && std::isfinite(out);
 }
 
 }  // namespace
@@ -59,7 +46,8 @@ std::string ParamSpec::accepted() const {
 std::pair<std::string, std::string> split_assignment(const std::string& text, const std::string& what) {
   const auto eq = text.find('=');
   if (eq == std::string::npos || eq == 0 || eq + 1 == text.size())
-    throw InputError(fmt::format("{}: '{}' is not of the form name=value", what, text));
+    throw InputError(fmt::format(
+        "{}: '{}' is not of the form name=value; accepted: name=value with a non-empty name and value", what, text));
   return {text.substr(0, eq), text.substr(eq + 1)};
 }
 
@@ -98,7 +86,7 @@ Parameters Parameters::parse(std::span<const ParamSpec> specs, const std::map<st
     } else {
       switch (spec.type) {
         case ParamType::integer:
-          if (!parse_whole(text, v.whole)) bad();
+          if (!parse_number(text, v.whole)) bad();
           v.number = static_cast<double>(v.whole);
           break;
         case ParamType::real:

@@ -1,11 +1,12 @@
 #include <dlbkit/reproduce/trials.hpp>
 
+#include <dlbkit/core/output_file.hpp>
+
 #include <atomic>
 #include <cstdio>
 #include <exception>
 #include <filesystem>
 #include <fmt/format.h>
-#include <fstream>
 #include <mutex>
 #include <stdexcept>
 #include <thread>
@@ -42,11 +43,9 @@ std::string csv_number(double x) { return fmt::format("{:.6g}", x); }
 
 void write_csv(const std::string& path, const std::vector<std::string>& header,
                const std::vector<std::vector<std::string>>& rows) {
-  std::ofstream out(path);
-  if (!out) throw std::runtime_error("cannot write " + path);
-  out << fmt::format("{}\n", fmt::join(header, ","));
-  for (const auto& row : rows) out << fmt::format("{}\n", fmt::join(row, ","));
-  if (!out) throw std::runtime_error("cannot write " + path);
+  std::string text = fmt::format("{}\n", fmt::join(header, ","));
+  for (const auto& row : rows) text += fmt::format("{}\n", fmt::join(row, ","));
+  write_text_file(path, text);
 }
 
 std::string gnuplot_png_header(const std::string& png, int width, int height, bool enhanced_text) {
@@ -55,11 +54,7 @@ std::string gnuplot_png_header(const std::string& png, int width, int height, bo
 }
 
 void run_gnuplot(const std::string& script_path, const std::string& script) {
-  {
-    std::ofstream out(script_path);
-    out << script;
-    if (!out) throw std::runtime_error("cannot write " + script_path);
-  }
+  write_text_file(script_path, script);
   const std::string command = fmt::format("gnuplot '{}' 2>&1", script_path);
   std::FILE* pipe = popen(command.c_str(), "r");
   if (pipe == nullptr) throw std::runtime_error("cannot start gnuplot");
@@ -71,6 +66,14 @@ void run_gnuplot(const std::string& script_path, const std::string& script) {
     if (output.find("not found") != std::string::npos)
       throw std::runtime_error("gnuplot is not installed (Debian package gnuplot-nox); the CSV files were written");
     throw std::runtime_error(fmt::format("gnuplot failed on {}: {}", script_path, output));
+  }
+  // gnuplot exits 0 even when it cannot write its picture (a full disk): check each one.
+  for (std::size_t at = script.find("set output '"); at != std::string::npos; at = script.find("set output '", at)) {
+    at += 12;
+    const std::string png = script.substr(at, script.find('\'', at) - at);
+    std::error_code ec;
+    if (std::filesystem::file_size(png, ec) == 0 || ec)
+      throw std::runtime_error(fmt::format("gnuplot wrote no picture to {} (script {})", png, script_path));
   }
 }
 

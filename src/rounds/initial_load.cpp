@@ -1,3 +1,5 @@
+#include <dlbkit/core/line_reader.hpp>
+#include <dlbkit/core/number.hpp>
 #include <dlbkit/core/random.hpp>
 #include <dlbkit/error.hpp>
 #include <dlbkit/rounds/initial_load.hpp>
@@ -14,16 +16,10 @@ namespace {
 
 constexpr const char* kAccepted = "spike, spike:AMOUNT, uniform:MAX or file:PATH";
 
-template <class T>
-bool parse_exact(const std::string& text, T& x) {
-  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), x);
-  return !text.empty() && ec == std::errc() && end == text.data() + text.size();
-}
-
 template <class Load>
 Load parse_amount(const std::string& text, const std::string& what) {
   Load x{};
-  if (!parse_exact(text, x) || !(x >= 0) || !std::isfinite(static_cast<double>(x)))
+  if (!parse_number(text, x) || !(x >= 0) || !std::isfinite(static_cast<double>(x)))
     throw InputError(fmt::format("{} '{}' is not accepted; accepted: a {} >= 0", what, text,
                                  std::is_integral_v<Load> ? "whole number" : "number"));
   return x;
@@ -35,13 +31,14 @@ std::vector<Load> read_file(const std::string& path, std::size_t nodes) {
   if (!in) throw InputError(fmt::format("initial load file {}: cannot be opened", path));
   std::vector<Load> w;
   std::string line;
-  for (int number = 1; std::getline(in, line); ++number) {
+  LineReader lines(in, path);
+  for (int number = 1; lines.next(line); ++number) {
     std::string body = line.substr(0, line.find('#'));
     const auto first = body.find_first_not_of(" \t\r");
     if (first == std::string::npos) continue;
     body = body.substr(first, body.find_last_not_of(" \t\r") - first + 1);
     Load x{};
-    if (!parse_exact(body, x) || !(x >= 0))
+    if (!parse_number(body, x) || !(x >= 0))
       throw InputError(fmt::format("initial load file {} line {}: '{}' is not accepted; accepted: one {} >= 0 per line",
                                    path, number, line, std::is_integral_v<Load> ? "whole number" : "number"));
     w.push_back(x);
@@ -49,6 +46,22 @@ std::vector<Load> read_file(const std::string& path, std::size_t nodes) {
   if (w.size() != nodes)
     throw InputError(fmt::format("initial load file {}: {} loads for {} nodes; accepted: exactly one per node", path,
                                  w.size(), nodes));
+  return w;
+}
+
+// The largest total load accepted. The engines sum squared deviations from the mean, so
+// the total stays far enough from the double range (1.8e308) that those sums are finite;
+// integer loads keep their 64-bit sums exact.
+template <class Load>
+constexpr double kMaxTotal = std::is_integral_v<Load> ? 1e18 : 1e150;
+
+template <class Load>
+std::vector<Load> checked_total(std::vector<Load> w, const std::string& spec) {
+  double total = 0;
+  for (const Load x : w) total += static_cast<double>(x);
+  if (!(total <= kMaxTotal<Load>))
+    throw InputError(fmt::format("initial load '{}' totals {:.6g}; accepted: loads totalling at most {:g}", spec, total,
+                                 kMaxTotal<Load>));
   return w;
 }
 
@@ -60,7 +73,7 @@ std::vector<Load> initial_load(const std::string& spec, std::size_t nodes, std::
   if (kind == "spike") {
     std::vector<Load> w(nodes, 0);
     w[0] = colon == std::string::npos ? static_cast<Load>(nodes) : parse_amount<Load>(value, "spike amount");
-    return w;
+    return checked_total(std::move(w), spec);
   }
   if (kind == "uniform" && colon != std::string::npos) {
     const Load max = parse_amount<Load>(value, "uniform maximum");
@@ -72,9 +85,9 @@ std::vector<Load> initial_load(const std::string& spec, std::size_t nodes, std::
       else
         x = max * rng.uniform();
     }
-    return w;
+    return checked_total(std::move(w), spec);
   }
-  if (kind == "file" && !value.empty()) return read_file<Load>(value, nodes);
+  if (kind == "file" && !value.empty()) return checked_total(read_file<Load>(value, nodes), spec);
   throw InputError(fmt::format("initial load '{}' is not accepted; accepted: {}", spec, kAccepted));
 }
 

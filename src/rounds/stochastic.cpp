@@ -1,10 +1,10 @@
+#include <dlbkit/core/number.hpp>
 #include <dlbkit/error.hpp>
 #include <dlbkit/rounds/stochastic.hpp>
 
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <charconv>
 #include <chrono>
 #include <cmath>
 #include <numbers>
@@ -23,8 +23,7 @@ constexpr std::uint64_t kBatches = 32;
 
 double parse_field(const std::string& spec, const std::string& field, const char* name) {
   double x = 0;
-  const auto [end, ec] = std::from_chars(field.data(), field.data() + field.size(), x);
-  if (field.empty() || ec != std::errc() || end != field.data() + field.size() || !std::isfinite(x))
+  if (!parse_number(field, x))
     throw InputError(fmt::format("arrival spec '{}': {} '{}' is not a finite number; accepted: {}", spec, name, field,
                                  kAccepted));
   return x;

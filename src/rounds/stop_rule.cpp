@@ -1,9 +1,9 @@
+#include <dlbkit/core/number.hpp>
 #include <dlbkit/error.hpp>
 #include <dlbkit/rounds/stop_rule.hpp>
 
 #include <fmt/format.h>
 
-#include <charconv>
 #include <cmath>
 
 namespace dlbkit {
@@ -19,8 +19,7 @@ constexpr const char* kAccepted = "steps:N (N >= 0), eps:X (0 < X < 1) or balanc
 template <class T>
 T parse_whole(const std::string& text, const std::string& spec) {
   T x{};
-  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), x);
-  if (text.empty() || ec != std::errc() || end != text.data() + text.size()) reject(spec);
+  if (!parse_number(text, x)) reject(spec);
   return x;
 }
 

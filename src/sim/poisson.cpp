@@ -44,8 +44,10 @@ WorkloadInfo poisson_workload_info() {
           {
               {.name = "load", .type = ParamType::real, .default_value = "0.8",
                .description = "system load lambda/mu (AG91: 0.1 to 0.9)", .min = 0.001, .max = 0.999},
+              // At most 1e4 s: an exponential draw is at most 37.5 means (Rng::uniform_open() >=
+              // 2^-54), so every task stays within the simulator's 1e6 s.
               {.name = "service_mean", .type = ParamType::duration, .default_value = "1s",
-               .description = "1/mu: mean service time, the time unit", .min = 1000},
+               .description = "1/mu: mean service time, the time unit", .min = 1000, .max = 1e13},
               {.name = "tasks", .type = ParamType::integer, .default_value = "20000",
                .description = "tasks arriving in one run (AG91: 20,000 to 100,000)", .min = 1, .max = 1e9},
           },

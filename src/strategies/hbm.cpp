@@ -129,9 +129,9 @@ private:
 
 void check_power_of_two(const Topology& topology) {
   if (!std::has_single_bit(topology.size()))
-    throw InputError("strategy hbm needs 2^d nodes (a hypercube, or another network of 2^d nodes, where it routes "
-                     "to the partner); topology " +
-                     topology.spec() + " has " + std::to_string(topology.size()) + " nodes");
+    throw InputError("topology " + topology.spec() + " has " + std::to_string(topology.size()) +
+                     " nodes: strategy hbm needs 2^d nodes; accepted: a hypercube, or another network of 2^d nodes "
+                     "(where it routes to the partner)");
 }
 
 }  // namespace

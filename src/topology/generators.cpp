@@ -1,5 +1,6 @@
 #include <dlbkit/topology/generators.hpp>
 
+#include <dlbkit/core/line_reader.hpp>
 #include <dlbkit/error.hpp>
 
 #include "topology_builder.hpp"
@@ -311,7 +312,8 @@ Topology load_edge_list(const std::string& path) {
   const auto at_line = [&](const std::string& problem) {
     return InputError(fmt::format("{}:{}: {}", path, line_no, problem));
   };
-  while (std::getline(in, line)) {
+  LineReader lines(in, path);
+  while (lines.next(line)) {
     ++line_no;
     std::string_view text = line;
     text = text.substr(0, text.find('#'));

@@ -4,6 +4,7 @@
 // "dlbkit: error: ..." that names the bad value.
 
 #include "../support/command.hpp"
+#include "../support/usage_error.hpp"
 
 #include <gtest/gtest.h>
 
@@ -31,16 +32,11 @@ namespace {
 using nlohmann::json;
 
 using Output = dlbkit::test::Outcome;
+using dlbkit::test::expect_usage_error;
+using dlbkit::test::lines_of;
 using dlbkit::test::shell_quote;
 
 Output run(const std::vector<std::string>& args) { return dlbkit::test::run_cli(args); }
-
-std::vector<std::string> lines_of(const std::string& text) {
-  std::vector<std::string> lines;
-  std::istringstream in(text);
-  for (std::string line; std::getline(in, line);) lines.push_back(line);
-  return lines;
-}
 
 /// Parses stdout as one JSON document; a parse error fails the test.
 json parse_json(const Output& o) {
@@ -52,28 +48,6 @@ json parse_json(const Output& o) {
     ADD_FAILURE() << "stdout is not JSON (" << e.what() << "):\n" << o.out;
     return json();
   }
-}
-
-/// The contract for bad input: status 2, empty stdout, one stderr line "dlbkit: error: ..."
-/// containing every one of `needles`. Returns the line.
-std::string expect_usage_error(const std::vector<std::string>& args, std::initializer_list<std::string> needles) {
-  std::string shown;
-  for (const auto& a : args) shown += " " + a;
-  SCOPED_TRACE("dlbkit" + shown);
-  const Output o = run(args);
-  if (o.status != 2) {
-    ADD_FAILURE() << "exit status " << o.status << ", expected 2; stderr: '" << o.err << "'; stdout starts: '"
-                  << o.out.substr(0, 160) << "'";
-    return "";
-  }
-  EXPECT_EQ(o.out, "");
-  const auto lines = lines_of(o.err);
-  EXPECT_EQ(lines.size(), 1u) << "stderr: " << o.err;
-  EXPECT_FALSE(o.err.empty() || o.err.back() != '\n') << "stderr must be one complete line: " << o.err;
-  if (lines.empty()) return "";
-  EXPECT_EQ(lines[0].rfind("dlbkit: error: ", 0), 0u) << lines[0];
-  for (const std::string& needle : needles) EXPECT_NE(lines[0].find(needle), std::string::npos) << "'" << needle << "' missing from: " << lines[0];
-  return lines[0];
 }
 
 std::string data(const std::string& relative) { return std::string(DLBKIT_TEST_DATA) + "/" + relative; }

@@ -11,9 +11,11 @@
 #include <dlbkit/strategies/builtin.hpp>
 
 #include <gtest/gtest.h>
+#include <filesystem>
+#include <fstream>
 #include <nlohmann/json.hpp>
-#include <tuple>
 #include <string>
+#include <tuple>
 
 namespace {
 
@@ -125,6 +127,10 @@ TEST(MpiEngine, BadInputGivesOneErrorFromRankZeroAndEveryRankExits) {
       {"--app bnb --bogus", "--bogus"},
       {"--app bnb --seed", "--seed"},
       {"--strategy sid", "--app is required"},
+      {"--app bnb --seed -1", "--seed: '-1'"},
+      {"--app bnb --check-tasks 0", "--check-tasks: '0'"},
+      {"--app bnb --max-delay 5", "--max-delay: '5'"},
+      {"--app bnb --workers 2", "--workers with --engine mpi"},
   };
   for (const auto& [args, message] : cases) {
     SCOPED_TRACE(args);
@@ -136,6 +142,39 @@ TEST(MpiEngine, BadInputGivesOneErrorFromRankZeroAndEveryRankExits) {
     EXPECT_EQ(count_of(o.err, "Segmentation"), 0) << o.err;
     EXPECT_TRUE(o.out.empty()) << o.out;
   }
+}
+
+// Set-up that fails on one rank only (a file it cannot read, an input only it sees): the
+// ranks agree before the run, the failing rank alone reports, and every rank exits.
+TEST(MpiEngine, ASetUpFailingOnOneRankEndsEveryRankWithOneError) {
+  const std::string dir = dlbkit::test::temp_dir("mpi-one-rank");
+  std::filesystem::create_directories(dir);
+  // {ranks, the failing rank, what it sees: "missing" (no file) or a bad edge line}
+  const std::vector<std::tuple<int, int, std::string>> cases = {
+      {2, 1, "missing"}, {2, 0, "0 x"}, {3, 1, "0 9"}, {3, 2, "missing"}, {4, 0, "missing"}, {4, 3, "1 1"}};
+  for (const auto& [ranks, failing, bad] : cases) {
+    SCOPED_TRACE(std::to_string(ranks) + " ranks, rank " + std::to_string(failing) + " sees " + bad);
+    for (int r = 0; r < ranks; ++r) {
+      const std::string path = dir + "/net" + std::to_string(r);
+      std::filesystem::remove(path);
+      if (r == failing && bad == "missing") continue;
+      std::ofstream net(path);
+      net << "nodes " << ranks << "\n";
+      for (int v = 0; v + 1 < ranks; ++v) net << v << ' ' << v + 1 << "\n";
+      if (r == failing) net << bad << "\n";
+    }
+    // Each rank names its own file: the shell of each rank expands OMPI_COMM_WORLD_RANK.
+    const Outcome o = dlbkit::test::run_shell(
+        "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 timeout 120 " DLBKIT_MPIEXEC " --oversubscribe -np " +
+        std::to_string(ranks) + " sh -c 'exec " DLBKIT_CLI " run --engine mpi --app bnb --no-sequential --topology file:" +
+        dir + "/net$OMPI_COMM_WORLD_RANK'");
+    EXPECT_EQ(o.status, 2) << o.err;  // not 124: no rank waited for the failed one
+    EXPECT_EQ(count_of(o.err, "dlbkit: error:"), 1) << o.err;
+    EXPECT_NE(o.err.find(dir + "/net" + std::to_string(failing)), std::string::npos) << o.err;
+    EXPECT_EQ(count_of(o.err, "MPI_ABORT"), 0) << o.err;
+    EXPECT_TRUE(o.out.empty()) << o.out;
+  }
+  std::filesystem::remove_all(dir);
 }
 
 #endif  // DLBKIT_MPIEXEC

@@ -1,0 +1,174 @@
+// Bad input through the command line, as a hostile user would try it: every case ends with
+// status 2, nothing on stdout and one line "dlbkit: error: <value>: ...; accepted: ...".
+
+#include "../support/command.hpp"
+#include "../support/temp_path.hpp"
+#include "../support/usage_error.hpp"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <regex>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace {
+
+using dlbkit::test::expect_usage_error;
+using dlbkit::test::Outcome;
+using dlbkit::test::run_cli;
+
+const std::vector<std::string> kCommands = {"list",   "topology", "simulate", "demo", "reproduce", "tardiness",
+                                            "analyze", "rounds",   "spheres",  "uts",  "run"};
+
+/// The options of `command` that take a value, read from its --help ("--alpha TEXT ..."),
+/// and its positional arguments ("name TEXT").
+std::vector<std::string> valued_options(const std::string& command) {
+  const Outcome help = run_cli({command, "--help"});
+  EXPECT_EQ(help.status, 0) << help.err;
+  std::vector<std::string> out;
+  const std::regex option(R"(^\s+(?:-\w,)?(--[a-z][a-z-]*)(?:,-\w)? (?:TEXT|INT|UINT|FLOAT)\b)");
+  const std::regex positional(R"(^  ([a-z][a-z-]*) (?:TEXT|INT|UINT|FLOAT)\b)");
+  for (const std::string& line : dlbkit::test::lines_of(help.out))
+    if (std::smatch m; std::regex_search(line, m, option) || std::regex_search(line, m, positional)) out.push_back(m[1]);
+  return out;
+}
+
+std::string file_with(const std::string& name, const std::string& text) {
+  const std::string path = dlbkit::test::temp_path(name).string();
+  std::ofstream(path) << text;
+  return path;
+}
+
+std::string repeated(const std::string& line, int times) {
+  std::string text;
+  for (int i = 0; i < times; ++i) text += line + "\n";
+  return text;
+}
+
+const std::vector<std::string> kRounds = {"rounds", "--algorithm", "diffusion", "--topology", "ring:8", "--until", "steps:5"};
+
+std::vector<std::string> with(std::vector<std::string> args, std::initializer_list<std::string> more) {
+  args.insert(args.end(), more);
+  return args;
+}
+
+}  // namespace
+
+// Issue item 1: an empty threshold ran a decomposition against a garbage threshold.
+TEST(CliBadInput, EmptyThresholdIsAnError) {
+  expect_usage_error({"tardiness", "--generate", "6", "--threshold", "", "--task-dimension", "6"},
+                     {"--threshold", "''", "accepted:"});
+}
+
+// Item 3: an empty value is an error for every option of every command, never a default.
+TEST(CliBadInput, EveryOptionOfEveryCommandRejectsAnEmptyValue) {
+  std::size_t checked = 0;
+  for (const std::string& command : kCommands) {
+    for (const std::string& option : valued_options(command)) {
+      const bool positional = option.front() != '-';
+      expect_usage_error(positional ? std::vector<std::string>{command, ""} : std::vector<std::string>{command, option, ""},
+                         {option, "'' is empty", "accepted:"});
+      ++checked;
+    }
+  }
+  EXPECT_GE(checked, 55u) << "the --help pages list fewer options than dlbkit has";
+}
+
+TEST(CliBadInput, TheIssuesEmptyValuesAreErrors) {
+  for (const std::string option : {"--alpha", "--lambda", "--arrivals", "--condition", "--nna-transfer", "--nna-time"})
+    expect_usage_error(with(kRounds, {"--init", "spike", option, ""}), {option, "''"});
+  for (const std::string option : {"--tardiness-factor", "--due-date-range", "--write"})
+    expect_usage_error({"tardiness", "--generate", "6", option, ""}, {option, "''"});
+  expect_usage_error({"run", "--app", "bnb", "--workers", ""}, {"--workers", "''"});
+  expect_usage_error({"spheres", "--topology", "hypercube:3", "--range", ""}, {"--range", "''"});
+}
+
+// Item 2: non-finite loads and totals that overflow.
+TEST(CliBadInput, InitialLoadFilesMustBeFiniteWithAFiniteTotal) {
+  for (const auto& [name, value] : std::vector<std::pair<std::string, std::string>>{
+           {"inf", "inf"}, {"nan", "nan"}, {"overflow", "1e400"}, {"hex", "0x10"}, {"plus", "+1"}}) {
+    SCOPED_TRACE(name);
+    const std::string path = file_with("load-" + name, repeated(value, 8));
+    expect_usage_error(with(kRounds, {"--init", "file:" + path}), {path, "'" + value + "'", "accepted:"});
+  }
+  const std::string huge = file_with("load-huge", repeated("1.7e308", 8));
+  expect_usage_error(with(kRounds, {"--init", "file:" + huge}), {"file:" + huge, "totals", "accepted:"});
+  expect_usage_error(with(kRounds, {"--init", "uniform:1e300"}), {"uniform:1e300", "totals", "accepted:"});
+  expect_usage_error(with(kRounds, {"--init", "file:" + huge, "--integer"}), {huge, "1.7e308"});
+}
+
+// Item 4: a failed write is an error, down to the last flush.
+TEST(CliBadInput, AFailedWriteIsAnError) {
+  expect_usage_error({"tardiness", "--generate", "6", "--write", "/dev/full"}, {"/dev/full", "No space left", "accepted:"});
+  const Outcome json = dlbkit::test::run_shell(std::string(DLBKIT_CLI) + " tardiness --generate 6 --json >/dev/full");
+  EXPECT_EQ(json.status, 1);
+  EXPECT_EQ(json.err, "dlbkit: failed: standard output: cannot be written (No space left on device)\n");
+}
+
+// Item 5.
+TEST(CliBadInput, ReproduceWithoutANameIsOneErrorLine) {
+  expect_usage_error({"reproduce"}, {"no reproduction named", "accepted:", "wlr93-table4"});
+  expect_usage_error({"reproduce", ""}, {"''", "accepted:"});
+}
+
+// Item 6: what is echoed never breaks the error over two lines.
+TEST(CliBadInput, ControlCharactersAreEscaped) {
+  expect_usage_error({"topology", "hypercube:3\n"}, {"hypercube:3\\n"});
+  expect_usage_error({"topology", "ring:\r8\x1b[2J"}, {"ring:\\r8\\x1b[2J"});
+  expect_usage_error(with(kRounds, {"--init", "spike:1\n2"}), {"'1\\n2'"});
+}
+
+// Item 7: service_mean was accepted up to 1e6 s, and a task past 1e6 s then failed the run.
+TEST(CliBadInput, ServiceMeanIsBoundedAtTheEdge) {
+  expect_usage_error({"simulate", "-s", "none", "-t", "hypercube:3", "-w", "poisson", "--cost", "ahmad91",
+                      "--workload-param", "service_mean=1e6s"},
+                     {"service_mean=1e6s", "accepted:", "1e+04s"});
+  const Outcome top = run_cli({"simulate", "-s", "none", "-t", "hypercube:3", "-w", "poisson", "--cost", "ahmad91",
+                               "--workload-param", "service_mean=1e4s", "--workload-param", "tasks=20000"});
+  EXPECT_EQ(top.status, 0) << top.err;
+}
+
+// Item 8: an endless line is an error, whichever command reads the file.
+TEST(CliBadInput, EndlessLinesAreAnError) {
+  const std::vector<std::vector<std::string>> reads = {
+      {"topology", "file:/dev/zero"},
+      with(kRounds, {"--init", "file:/dev/zero"}),
+      {"rounds", "--algorithm", "diffusion", "--topology", "file:/dev/zero", "--init", "spike", "--until", "steps:5"},
+      with(kRounds, {"--init", "spike", "--alpha", "file:/dev/zero"}),
+      {"simulate", "-s", "none", "-t", "file:/dev/zero"},
+      {"tardiness", "--instance", "/dev/zero"}};
+  for (const auto& args : reads) expect_usage_error(args, {"/dev/zero:1", "longer than 4096", "accepted:"});
+}
+
+// Item 9.
+TEST(CliBadInput, NumbersAreDecimalWithoutBlanks) {
+  expect_usage_error({"tardiness", "--generate", "0x6"}, {"--generate", "'0x6'", "accepted:"});
+  expect_usage_error({"tardiness", "--generate", " 6"}, {"--generate", "' 6'"});
+  expect_usage_error({"tardiness", "--generate", "6 "}, {"--generate", "'6 '"});
+  expect_usage_error({"tardiness", "--generate", "6", "--tardiness-factor", "0x1p-1"}, {"--tardiness-factor", "0x1p-1"});
+  expect_usage_error({"tardiness", "--generate", "6", "--tardiness-factor", "inf"}, {"--tardiness-factor", "'inf'"});
+  expect_usage_error({"tardiness", "--generate", "6", "--seed", "0x1"}, {"--seed", "'0x1'", "accepted:"});
+  expect_usage_error({"simulate", "-s", "rid", "-t", "hypercube:3", "-p", "l_low=0x1"}, {"l_low=0x1", "accepted:"});
+  expect_usage_error({"simulate", "-s", "rid", "-t", "hypercube:3", "-p", "l_low= 1"}, {"l_low= 1", "accepted:"});
+  expect_usage_error({"topology", "hypercube: 3"}, {"' 3'", "accepted:"});
+}
+
+TEST(CliBadInput, EmptyParameterValuesAreErrors) {
+  for (const std::string option : {"-p", "--workload-param", "--cost-param"})
+    expect_usage_error({"simulate", "-s", "rid", "-t", "hypercube:3", option, "latency="}, {"'latency='", "accepted:"});
+}
+
+TEST(CliBadInput, HbmSizeErrorSaysWhatIsAccepted) {
+  expect_usage_error({"simulate", "-s", "hbm", "-t", "complete:3"}, {"complete:3", "2^d nodes", "accepted:"});
+}
+
+TEST(CliBadInput, UtsKeysThatDoNotApplyToTheTreeTypeAreErrors) {
+  expect_usage_error({"uts", "--tree", "T1,q=0.5"}, {"T1,q=0.5", "q=0.5 does not apply to type=geometric", "accepted:"});
+  expect_usage_error({"uts", "--tree", "T3,depth=3"}, {"depth=3", "type=binomial", "accepted:"});
+  expect_usage_error({"uts", "--tree", "type=binomial,shift=0.5"}, {"shift=0.5", "accepted:"});
+  const Outcome hybrid = run_cli({"uts", "--tree", "type=hybrid,depth=4,q=0.1,m=2,shift=0.5"});
+  EXPECT_EQ(hybrid.status, 0) << hybrid.err;
+}
