@@ -3,6 +3,8 @@
 
 #include "commands.hpp"
 
+#include <dlbkit/core/parameters.hpp>
+
 #include <dlbkit/apps/tardiness.hpp>
 #include <dlbkit/error.hpp>
 

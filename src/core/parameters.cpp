@@ -56,6 +56,15 @@ std::string ParamSpec::accepted() const {
   return text;
 }
 
+std::uint64_t parse_unsigned(const std::string& text, const std::string& option, std::uint64_t max) {
+  std::uint64_t value = 0;
+  const char* last = text.data() + text.size();
+  auto [end, ec] = std::from_chars(text.data(), last, value);
+  if (ec != std::errc() || end != last || text.empty() || value > max)
+    throw InputError(fmt::format("{}: '{}' is not accepted; accepted: an integer from 0 to {}", option, text, max));
+  return value;
+}
+
 std::pair<std::string, std::string> split_assignment(const std::string& text, const std::string& what) {
   const auto eq = text.find('=');
   if (eq == std::string::npos || eq == 0 || eq + 1 == text.size())

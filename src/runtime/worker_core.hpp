@@ -94,9 +94,9 @@ public:
     for (;;) {
       if (!stack_.empty()) idle_notified_ = false;
       while (!stack_.empty()) {
-        stack_.pop(task_.data());
+        stack_.pop(task_);
         executing_ = true;
-        app_.execute_bytes(task_.data(), port_);
+        app_.execute_bytes(task_, port_);
         executing_ = false;
         ++stats_.tasks_executed;
         if (mail_hint()) check_point();

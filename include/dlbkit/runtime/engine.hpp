@@ -83,6 +83,11 @@ double efficiency(const RuntimeResult& sequential, const RuntimeResult& parallel
 /// spinning while idle) but not the waiting while a worker sleeps for work.
 double cpu_efficiency(const RuntimeResult& sequential, const RuntimeResult& parallel);
 
+/// The figures of a run for people: elapsed time, tasks executed and moved, messages by
+/// kind, then one line per worker (busy, idle and CPU seconds, tasks executed, sent,
+/// received). Lines end with '\n' and start with two spaces.
+std::string format_figures(const RuntimeResult& result);
+
 /// Whether the parallel result equals the sequential one on the application's exact keys.
 bool same_result(const AnyApplication& app, const RuntimeResult& sequential, const RuntimeResult& parallel);
 
