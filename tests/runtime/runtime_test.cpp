@@ -2,6 +2,7 @@
 // sequential engines, serialised (cereal) tasks and results, the options read from a
 // command line and their errors, the report. The MPI side: mpi_runtime_test.cpp.
 
+#include "census_app.hpp"
 #include "tree_app.hpp"
 
 #include <dlbkit/error.hpp>
@@ -156,58 +157,9 @@ TEST(Runtime, DealsTheRootsRoundRobinAndReducesWithTheGivenOperation) {
   for (const auto& w : runtime.last_run().workers) EXPECT_GE(w.tasks_executed, 333u);  // `none` moves nothing
 }
 
-// A task of std::vector and std::string, a result of std::map and std::string: cereal's
-// path. A word of letters spawns its extensions by one letter up to length 6; the result
-// counts words by length and keeps the greatest word in order.
-namespace {
-
-struct Word {
-  std::string letters;
-  std::vector<int> path;  // the letter indices, again, to travel as a vector
-  template <class Archive>
-  void serialize(Archive& ar) {
-    ar(letters, path);
-  }
-};
-
-struct Census {
-  std::map<int, std::uint64_t> by_length;
-  std::string greatest;
-  template <class Archive>
-  void serialize(Archive& ar) {
-    ar(by_length, greatest);
-  }
-};
-
-Census census(Runtime& runtime) {
-  return runtime.run(
-      std::vector{Word{"", {}}},
-      [](const Word& w, auto& ctx) {
-        Census& c = ctx.result();
-        ++c.by_length[static_cast<int>(w.letters.size())];
-        if (w.letters > c.greatest) c.greatest = w.letters;
-        for (std::size_t i = 0; i < w.path.size(); ++i)
-          if (w.letters[i] != static_cast<char>('a' + w.path[i])) throw std::logic_error("a task arrived damaged");
-        if (w.letters.size() == 6) return;
-        for (int l = 0; l < 4; ++l) {
-          Word child = w;
-          child.letters += static_cast<char>('a' + l);
-          child.path.push_back(l);
-          ctx.spawn(child);
-        }
-      },
-      Census{}, [](const Census& a, const Census& b) {
-        Census c = a;
-        for (const auto& [length, n] : b.by_length) c.by_length[length] += n;
-        c.greatest = std::max(a.greatest, b.greatest);
-        return c;
-      });
-}
-
-}  // namespace
-
 TEST(Runtime, SerialisesTasksAndResultsThatAreNotTriviallyCopyable) {
-  static_assert(!dlbkit::travels_as_bytes<Word> && !dlbkit::travels_as_bytes<Census>);
+  using dlbkit::test::Census;
+  static_assert(!dlbkit::travels_as_bytes<dlbkit::test::Word> && !dlbkit::travels_as_bytes<Census>);
   std::map<int, std::uint64_t> expected;
   for (int length = 0, n = 1; length <= 6; ++length, n *= 4) expected[length] = static_cast<std::uint64_t>(n);
   for (const RuntimeOptions& o : {RuntimeOptions{.engine = "sequential"}, RuntimeOptions{.workers = 4},
@@ -215,7 +167,7 @@ TEST(Runtime, SerialisesTasksAndResultsThatAreNotTriviallyCopyable) {
                                   RuntimeOptions{.strategy = "gm", .params = {"max_hops=1"}, .topology = "ring:3"}}) {
     SCOPED_TRACE(o.strategy + " " + o.topology);
     Runtime runtime(o);
-    const Census c = census(runtime);
+    const Census c = dlbkit::test::census(runtime);
     EXPECT_EQ(c.by_length, expected);
     EXPECT_EQ(c.greatest, "dddddd");
   }
