@@ -71,6 +71,9 @@ void TaskStack::push_records(const std::byte* records, std::size_t count) {
 
 // --- results ---
 
+TaskFailure::TaskFailure(int rank, const std::string& what, std::exception_ptr cause)
+    : std::runtime_error(what), rank_(rank), cause_(std::move(cause)) {}
+
 std::uint64_t RuntimeResult::tasks_executed() const {
   std::uint64_t n = 0;
   for (const auto& w : workers) n += w.tasks_executed;
@@ -114,7 +117,7 @@ namespace {
 
 class NoHooks final : public WorkerPort::Hooks {
 public:
-  void poll_point() override {}
+  std::uint32_t poll_point(const SplitRef*) override { return 1u << 30; }
   void bound_improved(std::int64_t) override {}
 };
 
