@@ -28,7 +28,7 @@ struct Options {
   std::string app, strategy = "work_stealing", topology = "auto", engine = "threads", seed = "1";
   std::vector<std::string> app_params, params;
   std::string workers;
-  std::string check_tasks = "16", poll_interval = "20us", max_delay = "0";
+  std::string check_tasks = "1024", poll_interval = "20us", max_delay = "0";
   bool json = false, no_sequential = false;
 };
 
@@ -213,7 +213,7 @@ Run add_run(CLI::App& app) {
   cmd->add_option("-e,--engine", o->engine, "threads, or mpi (under mpirun)")->capture_default_str();
   cmd->add_option("-n,--workers", o->workers, "threads engine with --topology auto: worker count (default: cores)");
   cmd->add_option("--seed", o->seed, "the workers' random streams")->capture_default_str();
-  cmd->add_option("--check-tasks", o->check_tasks, "tasks between a worker's looks at the clock")->capture_default_str();
+  cmd->add_option("--check-tasks", o->check_tasks, "at most this many tasks and poll() calls between a worker's looks at the clock (it adapts below)")->capture_default_str();
   cmd->add_option("--poll-interval", o->poll_interval, "least time between a busy worker's check points")
       ->capture_default_str();
   cmd->add_option("--max-delay", o->max_delay, "testing: hold every received message up to this long")

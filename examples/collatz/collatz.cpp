@@ -1,6 +1,8 @@
 // The longest Collatz trajectory below a limit: a maximum and where it is (its argmax),
-// not a sum. A task is a range of starting values; a long range spawns its two halves, a
-// short one is walked. Runs on the engine the command line chooses:
+// not a sum. A task is a range of starting values, walked in order; whenever a worker is
+// asked for work while it walks, the range gives away the upper half of what is left (split
+// on demand), so the program fixes no grain size. Runs on the engine the command line
+// chooses:
 //
 //   collatz --below 1000000                          threads, one worker per core
 //   mpirun -np 2 collatz --below 1000000 --engine mpi
@@ -36,8 +38,6 @@ std::uint64_t steps_from(std::uint64_t x) {
   return steps;
 }
 
-constexpr std::uint64_t kWalk = 4096;  // starts a task walks itself
-
 }  // namespace
 
 int main(int argc, char** argv) try {
@@ -55,13 +55,16 @@ int main(int argc, char** argv) try {
   const Longest longest = runtime.run(
       std::vector{Range{1, below}},
       [](const Range& r, auto& ctx) {
-        if (r.last - r.first > kWalk) {
-          const std::uint64_t middle = r.first + (r.last - r.first) / 2;
-          ctx.spawn(Range{r.first, middle});
-          ctx.spawn(Range{middle, r.last});
-          return;
+        std::uint64_t last = r.last;
+        for (std::uint64_t x = r.first; x < last; ++x) {
+          ctx.result() = longer(ctx.result(), {steps_from(x), x});
+          ctx.poll([&] {  // called only when another worker wants work
+            if (last - x < 2) return;
+            const std::uint64_t middle = x + 1 + (last - x - 1) / 2;
+            ctx.spawn(Range{middle, last});
+            last = middle;
+          });
         }
-        for (std::uint64_t x = r.first; x < r.last; ++x) ctx.result() = longer(ctx.result(), {steps_from(x), x});
       },
       Longest{}, longer);
 

@@ -115,6 +115,9 @@ void TaskStack::push_records(const std::byte* records, std::size_t count) {
 
 // --- results ---
 
+TaskFailure::TaskFailure(int rank, const std::string& what, std::exception_ptr cause)
+    : std::runtime_error(what), rank_(rank), cause_(std::move(cause)) {}
+
 std::uint64_t RuntimeResult::tasks_executed() const {
   std::uint64_t n = 0;
   for (const auto& w : workers) n += w.tasks_executed;
@@ -150,11 +153,12 @@ std::string format_figures(const RuntimeResult& r) {
   for (std::size_t k = 0; k < r.message_kinds.size(); ++k)
     kinds += fmt::format("{}{} {}", kinds.empty() ? "" : ", ", r.message_kinds[k], r.messages_by_kind[k]);
   out += fmt::format("  messages             {}   ({})\n", r.messages(), kinds);
-  out += "\n  worker   busy s    idle s     CPU s   executed      sent  received\n";
+  out += "\n  worker   busy s    idle s     CPU s  idle CPU s   executed      sent  received    splits\n";
   for (std::size_t w = 0; w < r.workers.size(); ++w) {
     const WorkerStats& s = r.workers[w];
-    out += fmt::format("  {:>6} {:>8.4f} {:>9.4f} {:>9.4f} {:>10} {:>9} {:>9}\n", w, to_seconds(s.busy),
-                       to_seconds(s.idle), to_seconds(s.cpu), s.tasks_executed, s.tasks_sent, s.tasks_received);
+    out += fmt::format("  {:>6} {:>8.4f} {:>9.4f} {:>9.4f} {:>11.4f} {:>10} {:>9} {:>9} {:>9}\n", w,
+                       to_seconds(s.busy), to_seconds(s.idle), to_seconds(s.cpu), to_seconds(s.idle_cpu),
+                       s.tasks_executed, s.tasks_sent, s.tasks_received, s.splits);
   }
   return out;
 }
@@ -175,7 +179,7 @@ namespace {
 
 class NoHooks final : public WorkerPort::Hooks {
 public:
-  void poll_point() override {}
+  std::uint32_t poll_point(const SplitRef*) override { return 1u << 30; }
   void bound_improved(std::int64_t) override {}
 };
 

@@ -113,6 +113,44 @@ TEST(MpiEngine, UtsCountsAsPublished) {
   }
 }
 
+Outcome mpi_host(int ranks, const std::string& args) {
+  return dlbkit::test::run_shell("OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 timeout 120 " DLBKIT_MPIEXEC
+                                 " --oversubscribe -np " + std::to_string(ranks) + " " DLBKIT_MPI_HOST " " + args);
+}
+
+// A host program posts a wildcard receive on MPI_COMM_WORLD before the run: the engine talks
+// on its own duplicate, so the receive keeps the host's message, and nothing hangs (before,
+// a dlbkit message matched it, and on 4 ranks the run hung). The result is on every rank.
+TEST(MpiEngine, LeavesTheHostsCommunicatorAlone) {
+  for (int ranks : {2, 4}) {
+    SCOPED_TRACE(std::to_string(ranks) + " ranks");
+    const Outcome o = mpi_host(ranks, "etiquette");
+    EXPECT_EQ(o.status, 0) << o.out << o.err;
+    EXPECT_EQ(count_of(o.out, ": ok receive kept"), ranks) << o.out;
+  }
+}
+
+// A task throws on one rank: every rank gets a TaskFailure naming it (the cause on that
+// rank only), none aborts or hangs, and WORLD still works afterwards. Rank 0 throwing on its
+// first task leaves the others mid-steal; rank 1 throwing after 30 tasks leaves the others
+// executing and stealing.
+TEST(MpiEngine, ATasksExceptionReachesEveryRank) {
+  const std::vector<std::tuple<int, int, int, std::string>> cases = {
+      {2, 0, 0, "work_stealing"}, {2, 1, 30, "work_stealing"}, {4, 0, 0, "work_stealing"},
+      {4, 2, 30, "work_stealing"}, {4, 1, 30, "sid"},          {4, 3, 30, "rid"}};
+  for (const auto& [ranks, thrower, after, strategy] : cases) {
+    SCOPED_TRACE(strategy + ": rank " + std::to_string(thrower) + " of " + std::to_string(ranks) + " after " +
+                 std::to_string(after));
+    const Outcome o = mpi_host(ranks, "throw " + std::to_string(thrower) + " " + std::to_string(after) + " " + strategy);
+    EXPECT_EQ(o.status, 0) << o.out << o.err;  // not 124 (a hang) nor 134 (an abort)
+    EXPECT_EQ(count_of(o.out, "caught rank " + std::to_string(thrower) + " cause ok: a task threw on rank " +
+                                  std::to_string(thrower) + ": node "),
+              ranks)
+        << o.out;
+    EXPECT_EQ(count_of(o.out, "is bad"), ranks) << o.out;
+  }
+}
+
 TEST(MpiEngine, BadInputGivesOneErrorFromRankZeroAndEveryRankExits) {
   const std::vector<std::pair<std::string, std::string>> cases = {
       {"--app bnb --topology ring:4", "has 4 nodes but 2 MPI ranks run"},

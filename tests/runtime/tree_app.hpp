@@ -4,6 +4,9 @@
 
 #include <dlbkit/runtime/application.hpp>
 
+#include <stdexcept>
+#include <string>
+
 namespace dlbkit::test {
 
 struct TreeNode {
@@ -74,6 +77,38 @@ private:
   }
 
   int root_children_, q_, spin_;
+  inline static thread_local std::uint64_t spun_ = 0;
+};
+
+/// TreeApp's tree with tasks of a few microseconds that poll; worker `thrower` throws
+/// std::runtime_error("node <id> is bad") from its task number `throw_after` (from 0).
+class ThrowingTree final : public Application<TreeNode, TreeCount> {
+public:
+  ThrowingTree(int thrower, long throw_after) : tree_(400, 2490, 200), thrower_(thrower), throw_after_(throw_after) {}
+
+  std::vector<TreeNode> roots(NodeId w, std::size_t n) const override { return tree_.roots(w, n); }
+  void execute(const TreeNode& t, TaskContext<TreeNode, TreeCount>& ctx) override {
+    if (static_cast<int>(ctx.worker()) == thrower_ && executed_++ == throw_after_)
+      throw std::runtime_error("node " + std::to_string(t.id) + " is bad");
+    ++ctx.result().nodes;
+    ctx.result().id_sum += t.id;
+    const int k = tree_.children(t);
+    if (k == 0) ++ctx.result().leaves;
+    for (int c = 0; c < k; ++c) ctx.spawn(TreeApp::child(t, c));
+    for (int i = 0; i < 200; ++i) {  // a few microseconds of work that polls
+      spun_ = mix(spun_ + static_cast<std::uint64_t>(i));
+      ctx.poll();
+    }
+  }
+  void combine(TreeCount& a, const TreeCount& b) const override { tree_.combine(a, b); }
+  nlohmann::json report(const TreeCount& c) const override { return tree_.report(c); }
+  TreeCount expected() const { return tree_.expected(); }
+
+private:
+  TreeApp tree_;
+  int thrower_;
+  long throw_after_;
+  long executed_ = 0;  // the thrower's only
   inline static thread_local std::uint64_t spun_ = 0;
 };
 

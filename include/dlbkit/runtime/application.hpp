@@ -26,8 +26,26 @@
 /// Results: a sum is a result whose combine adds; a minimum with bound sharing (branch and
 /// bound) reads TaskContext::bound() to prune and calls offer_bound() with every better
 /// solution, which every worker sees soon after; any other associative and commutative
-/// combine is a custom result. A task that runs long calls TaskContext::poll() now and then
-/// (every few microseconds of work) so its worker still answers the strategy's messages.
+/// combine is a custom result.
+///
+/// Long tasks. The worker answers the strategy's messages between tasks; a task that runs
+/// longer than about 10 us should call TaskContext::poll() in its inner loop, as often as it
+/// likes: a call costs a decrement and a branch, and the worker reads the clock only every
+/// few calls (their number adapts so that it looks about every poll_interval / 8). A task
+/// whose remaining work can be cut (a range, a search frontier) passes poll() a split
+/// function: when a strategy asks this worker for work while its stack is empty (a thief's
+/// request, say), the worker calls it inside that poll() call, and it spawns part of what
+/// is left as new tasks, which the strategy then moves (X10 GLB's split on demand:
+/// Saraswat et al., PPoPP 2011, Sec. 3). Nothing is split when no one asks.
+///
+/// ```
+/// void execute(const Range& r, dlbkit::TaskContext<Range, Sum>& ctx) override {
+///   for (auto i = r.begin, end = r.end; i < end; ++i) {
+///     ctx.result().value += f(i);
+///     ctx.poll([&] { if (end - i > 1) { const auto mid = i + 1 + (end - i - 1) / 2; ctx.spawn({mid, end}); end = mid; } });
+///   }
+/// }
+/// ```
 
 #include <dlbkit/core/time.hpp>
 #include <dlbkit/runtime/serialization.hpp>
@@ -42,6 +60,7 @@
 #include <nlohmann/json.hpp>
 #include <span>
 #include <string>
+#include <utility>
 #include <type_traits>
 #include <vector>
 
@@ -124,13 +143,27 @@ inline bool lower_shared_bound(std::atomic<std::int64_t>& bound, std::int64_t va
   return false;
 }
 
+/// A task's split function, as the engine calls it (a reference to the caller's callable).
+class SplitRef {
+public:
+  template <class F>
+  explicit SplitRef(F& f) : object_(&f), call_([](void* o) { (*static_cast<F*>(o))(); }) {}
+  void operator()() const { call_(object_); }
+
+private:
+  void* object_;
+  void (*call_)(void*);
+};
+
 /// What the engine lends an executing task. Belongs to one worker; not thread-safe.
 class WorkerPort {
 public:
   /// The engine's side of poll() and offer_bound().
   class Hooks {
   public:
-    virtual void poll_point() = 0;
+    /// A look at the clock (and maybe a check point), with the task's split function if it
+    /// gave one. Returns how many poll() calls to let pass before the next look.
+    virtual std::uint32_t poll_point(const SplitRef* split) = 0;
     virtual void bound_improved(std::int64_t bound) = 0;
 
   protected:
@@ -149,13 +182,24 @@ public:
   void offer_bound(std::int64_t value) {
     if (lower_shared_bound(*bound_, value)) hooks_->bound_improved(value);
   }
-  void poll() { hooks_->poll_point(); }
+  /// Cheap: most calls only count down.
+  void poll() {
+    if (--countdown_ == 0) countdown_ = hooks_->poll_point(nullptr);
+  }
+  template <class Split>
+  void poll(Split& split) {
+    if (--countdown_ == 0) {
+      const SplitRef ref(split);
+      countdown_ = hooks_->poll_point(&ref);
+    }
+  }
 
 private:
   NodeId worker_;
   TaskStack* stack_;
   std::atomic<std::int64_t>* bound_;
   Hooks* hooks_;
+  std::uint32_t countdown_ = 1;
   std::vector<std::byte> scratch_;
 };
 
@@ -207,8 +251,15 @@ public:
   /// The best bound any worker has offered so far (or a little older: it travels).
   std::int64_t bound() const { return port_.bound(); }
   void offer_bound(std::int64_t value) { port_.offer_bound(value); }
-  /// Lets the worker handle messages during a long task.
+  /// Lets the worker handle messages during a long task; cheap enough for an inner loop.
   void poll() { port_.poll(); }
+  /// The same for a task that can give work away: `split()` (called inside this call, only
+  /// when a strategy wants work from this worker and its stack is empty) spawns part of the
+  /// task's remaining work and shrinks what the task itself will do, or does nothing.
+  template <class Split>
+  void poll(Split&& split) {
+    port_.poll(split);
+  }
   NodeId worker() const { return port_.worker(); }
 
 private:

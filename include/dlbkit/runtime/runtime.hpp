@@ -58,7 +58,7 @@ public:
   virtual int rank() const = 0;
   virtual int size() const = 0;
   virtual RuntimeResult run(AnyApplication& app, const RuntimeConfig& config) = 0;
-  /// Collective: every rank's bytes, in rank order, on every rank.
+  /// Collective: every rank's bytes, in rank order, on every rank (serialised results).
   virtual std::vector<std::vector<std::byte>> all_gather(std::span<const std::byte> mine) const = 0;
 };
 using DistributedEngineFactory = std::unique_ptr<DistributedEngine> (*)(const Communicator&);
@@ -91,19 +91,25 @@ public:
   /// This process's rank in the communicator; 0 for threads and sequential.
   int rank() const;
 
-  /// Runs `app` and returns the combination of every worker's partial result, on every rank.
+  /// Runs `app` and returns the combination of every worker's partial result, on every
+  /// rank. A task's exception stops the run and comes out here (under MPI on every rank, as
+  /// a TaskFailure naming the rank where it was thrown).
   template <class Task, class Result>
   Result run(Application<Task, Result>& app) {
     run_engine(app);
-    Result total = app.identity();
-    if (distributed()) {
-      std::vector<std::byte> mine;
-      to_bytes(app.partial_result(static_cast<NodeId>(rank())), mine);
-      for (const auto& bytes : all_gather(mine)) app.combine(total, from_bytes<Result>(bytes));
+    if constexpr (travels_as_bytes<Result>) {
+      return from_bytes<Result>(last_run().result);  // the engine combined the partials
     } else {
-      for (NodeId w = 0; w < partials_in_process(); ++w) app.combine(total, app.partial_result(w));
+      Result total = app.identity();
+      if (distributed()) {
+        std::vector<std::byte> mine;
+        to_bytes(app.partial_result(static_cast<NodeId>(rank())), mine);
+        for (const auto& bytes : all_gather(mine)) app.combine(total, from_bytes<Result>(bytes));
+      } else {
+        for (NodeId w = 0; w < partials_in_process(); ++w) app.combine(total, app.partial_result(w));
+      }
+      return total;
     }
-    return total;
   }
 
   /// The lambda form: the roots (root i starts on worker i mod P), the task function
@@ -117,7 +123,7 @@ public:
   }
 
   /// The figures of the last run: elapsed time, per-worker busy, idle and CPU time, tasks
-  /// executed and moved, messages. Under MPI rank 0 holds every rank's; the others their own.
+  /// executed and moved, messages; every worker's, on every rank.
   const RuntimeResult& last_run() const;
   /// T_seq / (P T_par) of the last run against a sequential time of the program's own.
   double efficiency(double sequential_seconds) const;

@@ -22,7 +22,7 @@ public:
 
   int rank() const override { return rank_; }
   int size() const override { return size_; }
-  RuntimeResult run(AnyApplication& app, const RuntimeConfig& config) override { return run_mpi(app, config, session_); }
+  RuntimeResult run(AnyApplication& app, const RuntimeConfig& config) override { return run_mpi(app, config, comm_); }
 
   std::vector<std::vector<std::byte>> all_gather(std::span<const std::byte> mine) const override {
     const int bytes = static_cast<int>(mine.size());
@@ -45,7 +45,7 @@ public:
 
 private:
   MpiSession session_;  // first in, last out: MPI_Finalize after MPI_Comm_free
-  MPI_Comm comm_ = MPI_COMM_NULL;
+  MPI_Comm comm_ = MPI_COMM_NULL;  // the runtime's duplicate of the communicator it was given
   int rank_ = 0, size_ = 1;
 };
 
