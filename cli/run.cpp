@@ -44,6 +44,8 @@ nlohmann::json workers_json(const RuntimeResult& r) {
     out.push_back({{"busy_seconds", to_seconds(w.busy)},
                    {"idle_seconds", to_seconds(w.idle)},
                    {"cpu_seconds", to_seconds(w.cpu)},
+                   {"idle_cpu_seconds", to_seconds(w.idle_cpu)},
+                   {"splits", w.splits},
                    {"tasks_executed", w.tasks_executed},
                    {"tasks_sent", w.tasks_sent},
                    {"tasks_received", w.tasks_received},
@@ -105,11 +107,12 @@ void report(const Options& o, const AppChoice& app_choice, const StrategyChoice&
   for (std::size_t k = 0; k < par.message_kinds.size(); ++k)
     kinds += fmt::format("{}{} {}", kinds.empty() ? "" : ", ", par.message_kinds[k], par.messages_by_kind[k]);
   fmt::print("  messages             {}   ({})\n", par.messages(), kinds);
-  fmt::print("\n  worker   busy s    idle s     CPU s   executed      sent  received\n");
+  fmt::print("\n  worker   busy s    idle s     CPU s  idle CPU s   executed      sent  received\n");
   for (std::size_t w = 0; w < par.workers.size(); ++w) {
     const WorkerStats& s = par.workers[w];
-    fmt::print("  {:>6} {:>8.4f} {:>9.4f} {:>9.4f} {:>10} {:>9} {:>9}\n", w, to_seconds(s.busy), to_seconds(s.idle),
-               to_seconds(s.cpu), s.tasks_executed, s.tasks_sent, s.tasks_received);
+    fmt::print("  {:>6} {:>8.4f} {:>9.4f} {:>9.4f} {:>11.4f} {:>10} {:>9} {:>9}\n", w, to_seconds(s.busy),
+               to_seconds(s.idle), to_seconds(s.cpu), to_seconds(s.idle_cpu), s.tasks_executed, s.tasks_sent,
+               s.tasks_received);
   }
 }
 

@@ -4,6 +4,7 @@
 #include <dlbkit/strategies/fully_distributed.hpp>
 #include <dlbkit/strategies/gm.hpp>
 #include <dlbkit/strategies/hbm.hpp>
+#include <dlbkit/strategies/lifeline.hpp>
 #include <dlbkit/strategies/liquid.hpp>
 #include <dlbkit/strategies/nna.hpp>
 #include <dlbkit/strategies/none.hpp>
@@ -29,6 +30,7 @@ const StrategyRegistry& builtin_strategies() {
     r.add(semi_distributed_strategy_info());
     r.add(fully_distributed_strategy_info());
     r.add(work_stealing_strategy_info());
+    r.add(lifeline_strategy_info());
     return r;
   }();
   return registry;

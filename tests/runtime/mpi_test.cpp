@@ -72,7 +72,7 @@ TEST(MpiEngine, EveryStrategyFindsTheOptimumOn2And4Ranks) {
 // runs for about 0.15 s, long enough that ranks started late still take part and tasks move.
 TEST(MpiEngine, TerminatesExactlyWithDelayedMessages) {
   const std::int64_t optimum = optimum_of(11, 5);
-  for (const std::string strategy : {"work_stealing", "sid", "gm"}) {
+  for (const std::string strategy : {"work_stealing", "lifeline", "sid", "gm"}) {
     SCOPED_TRACE(strategy);
     const Outcome o = mpirun(4, "--app bnb --app-param n=11 --app-param instance_seed=5 --app-param m=4 --json "
                                 "--max-delay 500us --check-tasks 1 --strategy " + strategy);
@@ -93,7 +93,8 @@ TEST(MpiEngine, TerminatesExactlyWithDelayedMessages) {
 TEST(MpiEngine, UtsCountsAsPublished) {
   const std::vector<std::tuple<int, std::string, std::string>> runs = {
       {2, "T1", "work_stealing"}, {2, "T1", "rid"}, {2, "T1", "sid"}, {2, "T1", "gm"},           {2, "T1", "hbm"},
-      {2, "T1", "dem"},           {2, "T1", "none"}, {4, "T3", "work_stealing"}, {4, "T3", "sid"}};
+      {2, "T1", "dem"},           {2, "T1", "none"}, {4, "T3", "work_stealing"}, {4, "T3", "sid"},
+      {2, "T1", "lifeline"},      {4, "T3", "lifeline"}};
   for (const auto& [ranks, tree, strategy] : runs) {
     SCOPED_TRACE(strategy + " " + tree + " on " + std::to_string(ranks) + " ranks");
     const dlbkit::uts::PublishedTree* published = nullptr;
@@ -137,7 +138,8 @@ TEST(MpiEngine, LeavesTheHostsCommunicatorAlone) {
 TEST(MpiEngine, ATasksExceptionReachesEveryRank) {
   const std::vector<std::tuple<int, int, int, std::string>> cases = {
       {2, 0, 0, "work_stealing"}, {2, 1, 30, "work_stealing"}, {4, 0, 0, "work_stealing"},
-      {4, 2, 30, "work_stealing"}, {4, 1, 30, "sid"},          {4, 3, 30, "rid"}};
+      {4, 2, 30, "work_stealing"}, {4, 1, 30, "sid"},          {4, 3, 30, "rid"},
+      {4, 0, 0, "lifeline"},      {4, 2, 30, "lifeline"}};
   for (const auto& [ranks, thrower, after, strategy] : cases) {
     SCOPED_TRACE(strategy + ": rank " + std::to_string(thrower) + " of " + std::to_string(ranks) + " after " +
                  std::to_string(after));

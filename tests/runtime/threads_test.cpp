@@ -132,7 +132,7 @@ TEST(ThreadsEngine, WorkStealingSpreadsTheWork) {
 TEST(ThreadsEngine, TerminatesExactlyWithDelayedMessages) {
   TreeApp app(100, 2480, 50);
   const auto expected = count_json(app.expected());
-  for (const std::string strategy : {"work_stealing", "sid", "gm", "rid", "dem"}) {
+  for (const std::string strategy : {"work_stealing", "lifeline", "sid", "gm", "rid", "dem"}) {
     for (const std::string spec : {"hypercube:1", "hypercube:2"}) {
       SCOPED_TRACE(strategy + " on " + spec);
       const Topology t = parse_topology(spec);
@@ -195,7 +195,7 @@ TEST(ThreadsEngine, RefusesBadConfigurations) {
 // from the first task (the others are asking for work), and from a worker that stole work
 // while the others are busy. Never an abort; a hang would hit the test's time limit.
 TEST(ThreadsEngine, ATasksExceptionStopsTheRunAndReachesTheCaller) {
-  for (const std::string strategy : {"work_stealing", "sid", "rid", "gm"}) {
+  for (const std::string strategy : {"work_stealing", "lifeline", "sid", "rid", "gm"}) {
     for (const auto& [thrower, after] : std::vector<std::pair<int, long>>{{0, 0}, {1, 30}, {3, 30}}) {
       SCOPED_TRACE(strategy + ": worker " + std::to_string(thrower) + " after " + std::to_string(after));
       test::ThrowingTree app(thrower, after);
