@@ -101,19 +101,7 @@ void report(const Options& o, const AppChoice& app_choice, const StrategyChoice&
   } else {
     fmt::print("  elapsed              {:.4f} s\n", par.elapsed_seconds);
   }
-  fmt::print("  tasks executed       {}\n", par.tasks_executed());
-  fmt::print("  tasks moved          {}\n", par.tasks_moved());
-  std::string kinds;
-  for (std::size_t k = 0; k < par.message_kinds.size(); ++k)
-    kinds += fmt::format("{}{} {}", kinds.empty() ? "" : ", ", par.message_kinds[k], par.messages_by_kind[k]);
-  fmt::print("  messages             {}   ({})\n", par.messages(), kinds);
-  fmt::print("\n  worker   busy s    idle s     CPU s  idle CPU s   executed      sent  received\n");
-  for (std::size_t w = 0; w < par.workers.size(); ++w) {
-    const WorkerStats& s = par.workers[w];
-    fmt::print("  {:>6} {:>8.4f} {:>9.4f} {:>9.4f} {:>11.4f} {:>10} {:>9} {:>9}\n", w, to_seconds(s.busy),
-               to_seconds(s.idle), to_seconds(s.cpu), to_seconds(s.idle_cpu), s.tasks_executed, s.tasks_sent,
-               s.tasks_received);
-  }
+  fmt::print("{}", format_figures(par));
 }
 
 Topology threads_topology(const Options& o) {

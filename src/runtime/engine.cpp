@@ -146,8 +146,7 @@ double cpu_efficiency(const RuntimeResult& sequential, const RuntimeResult& para
 }
 
 std::string format_figures(const RuntimeResult& r) {
-  std::string out = fmt::format("  elapsed              {:.4f} s\n", r.elapsed_seconds);
-  out += fmt::format("  tasks executed       {}\n", r.tasks_executed());
+  std::string out = fmt::format("  tasks executed       {}\n", r.tasks_executed());
   out += fmt::format("  tasks moved          {}\n", r.tasks_moved());
   std::string kinds;
   for (std::size_t k = 0; k < r.message_kinds.size(); ++k)

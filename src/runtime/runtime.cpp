@@ -2,7 +2,6 @@
 #include <dlbkit/runtime/runtime.hpp>
 #include <dlbkit/strategies/builtin.hpp>
 
-#include <cstdlib>
 #include <fmt/format.h>
 #include <optional>
 #include <thread>
@@ -114,19 +113,7 @@ void Runtime::print_report(std::FILE* out) const {
   if (rank() != 0) return;
   fmt::print(out, "{} on {}, {} engine, {} workers, seed {}\n", state_->strategy.name(), state_->topology->spec(),
              r.engine, r.workers.size(), state_->options.seed);
-  fmt::print(out, "{}", format_figures(r));
-}
-
-int launcher_rank() {
-  for (const char* name : {"OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK"})
-    if (const char* value = std::getenv(name)) return std::atoi(value);
-  return -1;
-}
-
-int print_error(const std::exception& error) {
-  const bool input = dynamic_cast<const InputError*>(&error) != nullptr;
-  if (launcher_rank() <= 0) fmt::print(stderr, "dlbkit: {}: {}\n", input ? "error" : "failed", error.what());
-  return input ? 2 : 1;
+  fmt::print(out, "  elapsed              {:.4f} s\n{}", r.elapsed_seconds, format_figures(r));
 }
 
 }  // namespace dlbkit

@@ -32,6 +32,16 @@ TEST(MpiRuntime, EveryRankGetsTheTypedResults) {
   }
 }
 
+TEST(MpiRuntime, ATasksExceptionStopsEveryRankAndIsPrintedOnce) {
+  const auto o = mpirun(2, "--engine mpi --fail");
+  EXPECT_NE(o.status, 0);
+  EXPECT_NE(o.out.find("rank 0: the run threw"), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("rank 1: the run threw"), std::string::npos) << o.out;
+  EXPECT_EQ(o.err.find("dlbkit: failed: "), 0u) << o.err;
+  EXPECT_NE(o.err.find("root 41"), std::string::npos) << o.err;
+  EXPECT_EQ(o.err.find("dlbkit: failed: ", 1), std::string::npos) << o.err;  // once, not once per rank
+}
+
 TEST(MpiRuntime, BadOptionsArePrintedOnceByRankZero) {
   for (const std::string args : {"--engine mpi --strategy fastest", "--engine mpi --topology ring:3",
                                  "--engine mpi --workers 2", "--engine gpu"}) {

@@ -143,6 +143,24 @@ TEST(Runtime, ClassAndLambdaFormsGiveTheExactCountOnEveryEngine) {
   }
 }
 
+TEST(Runtime, ATasksExceptionReachesTheCaller) {
+  for (const RuntimeOptions& o : {RuntimeOptions{.engine = "sequential"}, RuntimeOptions{.workers = 3}}) {
+    Runtime runtime(o);
+    std::vector<int> roots(100);
+    std::iota(roots.begin(), roots.end(), 0);
+    EXPECT_THROW(runtime.run(
+                     roots,
+                     [](int v, auto& ctx) {
+                       if (v == 57) throw std::domain_error("root 57");
+                       ctx.result() += v;
+                     },
+                     0, std::plus<>{}),
+                 std::domain_error);
+    // The runtime stays usable.
+    EXPECT_EQ(runtime.run(roots, [](int v, auto& ctx) { ctx.result() += v; }, 0, std::plus<>{}), 4950);
+  }
+}
+
 TEST(Runtime, DealsTheRootsRoundRobinAndReducesWithTheGivenOperation) {
   // The largest of 1000 values, each a root: not a sum. Every worker starts with some.
   Runtime runtime(RuntimeOptions{.strategy = "none", .workers = 3});

@@ -104,8 +104,8 @@ double efficiency(const RuntimeResult& sequential, const RuntimeResult& parallel
 /// spinning while idle) but not the waiting while a worker sleeps for work.
 double cpu_efficiency(const RuntimeResult& sequential, const RuntimeResult& parallel);
 
-/// The figures of a run for people: elapsed time, tasks executed and moved, messages by
-/// kind, then one line per worker (busy, idle, CPU and idle CPU seconds, tasks executed,
+/// The figures of a run for people: tasks executed and moved, messages by kind, then one
+/// line per worker (busy, idle, CPU and idle CPU seconds, tasks executed,
 /// sent, received, splits on demand). Lines end with '\n' and start with two spaces.
 std::string format_figures(const RuntimeResult& result);
 

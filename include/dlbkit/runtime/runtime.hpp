@@ -16,7 +16,7 @@
 ///   if (runtime.rank() == 0) std::printf("%llu\n", (unsigned long long)solutions);
 ///   runtime.print_report();                                     // per-worker figures, once
 /// } catch (const std::exception& e) {
-///   return dlbkit::print_error(e);                              // one line, once
+///   return dlbkit::print_error(e);                              // one line, once (error.hpp)
 /// }
 /// ```
 ///
@@ -34,6 +34,7 @@
 /// A Runtime is not thread-safe: one thread runs it (its workers are threads of its own).
 
 #include <dlbkit/core/registry.hpp>
+#include <dlbkit/error.hpp>
 #include <dlbkit/runtime/application.hpp>
 #include <dlbkit/runtime/communicator.hpp>
 #include <dlbkit/runtime/engine.hpp>
@@ -139,16 +140,5 @@ private:
   struct State;
   std::unique_ptr<State> state_;
 };
-
-/// For main's catch: prints `dlbkit: error: <what>` for an InputError (bad input, status 2)
-/// or `dlbkit: failed: <what>` for any other exception (status 1) to stderr and returns
-/// the status. Under an MPI launcher only rank 0 of MPI_COMM_WORLD prints (the runtime
-/// throws the same error on every rank), known from the launcher's environment
-/// (OMPI_COMM_WORLD_RANK, PMI_RANK or PMIX_RANK), so it works before MPI_Init too.
-int print_error(const std::exception& error);
-
-/// This process's rank in MPI_COMM_WORLD as the launcher's environment tells it; -1 outside
-/// a launcher.
-int launcher_rank();
 
 }  // namespace dlbkit

@@ -1,6 +1,7 @@
 // Under mpirun: a program that owns MPI and a communicator of its own runs dlbkit::Runtime
 // on it, a class-form tree count and a lambda-form census of serialised tasks, and every
-// rank prints the typed results it got back. mpi_runtime_test.cpp checks every rank's line.
+// rank prints the typed results it got back. With --fail, a task throws on one rank, and
+// every rank's run throws. mpi_runtime_test.cpp checks every rank's line.
 
 #include "../census_app.hpp"
 #include "../tree_app.hpp"
@@ -9,6 +10,11 @@
 #include <dlbkit/runtime/runtime.hpp>
 
 #include <cstdio>
+#include <functional>
+#include <numeric>
+#include <stdexcept>
+#include <string>
+#include <vector>
 #include <mpi.h>
 
 int main(int argc, char** argv) {
@@ -17,7 +23,20 @@ int main(int argc, char** argv) {
   MPI_Comm_dup(MPI_COMM_WORLD, &mine);
   int status = 0;
   try {
-    dlbkit::Runtime runtime(argc, argv, dlbkit::communicator(mine));
+    std::vector<std::string> own;
+    const auto options = dlbkit::RuntimeOptions::parse(argc, argv, &own);
+    dlbkit::Runtime runtime(options, dlbkit::communicator(mine));
+    if (own == std::vector<std::string>{"--fail"}) {
+      std::vector<int> roots(64);
+      std::iota(roots.begin(), roots.end(), 0);
+      try {
+        runtime.run(roots, [](int v, auto&) { if (v == 41) throw std::domain_error("root 41"); }, 0, std::plus<>{});
+      } catch (const std::exception& e) {
+        std::printf("rank %d: the run threw\n", runtime.rank());
+        std::fflush(stdout);
+        throw;
+      }
+    }
     dlbkit::test::TreeApp tree(300, 2490);
     const dlbkit::test::TreeCount count = runtime.run(tree);
     const dlbkit::test::Census census = dlbkit::test::census(runtime);
