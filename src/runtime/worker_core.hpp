@@ -333,6 +333,9 @@ void check_engine_config(const RuntimeConfig& config, const std::string& engine)
 /// The workers' partial results, one after another in worker order, combined into one.
 std::vector<std::byte> combine_partials(const AnyApplication& app, std::span<const std::byte> partials);
 
+/// start_warnings() and the end-of-run ones into r.warnings.
+void add_warnings(const AnyApplication& app, const RuntimeConfig& config, RuntimeResult& r);
+
 /// Sums the per-worker figures of an engine into a RuntimeResult (result left empty).
 RuntimeResult collect(const std::string& engine, const RuntimeConfig& config, double elapsed_seconds,
                       const std::vector<WorkerStats>& workers, const std::vector<std::uint64_t>& messages_by_kind);
