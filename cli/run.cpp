@@ -13,6 +13,11 @@
 #endif
 
 #include <algorithm>
+#include <chrono>
+#include <condition_variable>
+#include <cstdio>
+#include <mutex>
+#include <unistd.h>
 #include <fmt/format.h>
 #include <limits>
 #include <map>
@@ -148,6 +153,57 @@ struct Setup {
   std::unique_ptr<AnyApplication> app;
 };
 
+// While a run lasts over a second and stderr is a terminal: one line on stderr, rewritten
+// four times a second, erased when the object goes (before the report). Nothing otherwise.
+class ProgressLine {
+public:
+  explicit ProgressLine(bool wanted) : shown_(wanted && isatty(STDERR_FILENO) == 1) {
+    if (shown_) thread_ = std::thread([this] { loop(); });
+  }
+  ~ProgressLine() {
+    if (!shown_) return;
+    {
+      const std::lock_guard lock(mutex_);
+      done_ = true;
+    }
+    wake_.notify_all();
+    thread_.join();
+    if (printed_) fmt::print(stderr, "\r\033[K");
+  }
+  ProgressLine(const ProgressLine&) = delete;
+  ProgressLine& operator=(const ProgressLine&) = delete;
+
+  /// What runs now; `counted` when `tasks` counts its executed tasks.
+  void phase(std::string name, bool counted) {
+    const std::lock_guard lock(mutex_);
+    phase_ = std::move(name);
+    counted_ = counted;
+  }
+  std::atomic<std::uint64_t> tasks{0};
+
+private:
+  void loop() {
+    using namespace std::chrono_literals;
+    const auto start = std::chrono::steady_clock::now();
+    std::unique_lock lock(mutex_);
+    while (!wake_.wait_for(lock, 250ms, [this] { return done_; })) {
+      const std::chrono::duration<double> elapsed = std::chrono::steady_clock::now() - start;
+      if (elapsed < 1s) continue;
+      const std::string count =
+          counted_ ? fmt::format(", {} tasks executed", tasks.load(std::memory_order_relaxed)) : std::string();
+      fmt::print(stderr, "\r\033[Kdlbkit run: {:.1f} s, {}{}", elapsed.count(), phase_, count);
+      std::fflush(stderr);
+      printed_ = true;
+    }
+  }
+
+  bool shown_, printed_ = false, done_ = false, counted_ = false;
+  std::string phase_;
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  std::thread thread_;
+};
+
 Setup setup(const Options& o) {
   Setup s{.app_choice = builtin_apps().configure(o.app, assignments(o.app_params, "--app-param")),
           .strategy = builtin_strategies().configure(o.strategy, assignments(o.params, "--param"))};
@@ -169,8 +225,16 @@ int run_threads_engine(const Options& o) {
   const auto early = start_warnings(*s.app, s.config);
   warn(early);
   std::optional<RuntimeResult> seq;
-  if (!o.no_sequential) seq = run_sequential(*s.app, topology.size());
-  const RuntimeResult par = run_threads(*s.app, s.config);
+  RuntimeResult par;
+  {
+    ProgressLine progress(true);
+    progress.phase("sequential run", false);
+    if (!o.no_sequential) seq = run_sequential(*s.app, topology.size());
+    progress.phase("threads engine", true);
+    s.config.progress = &progress.tasks;
+    par = run_threads(*s.app, s.config);
+    s.config.progress = nullptr;
+  }
   report(o, s.app_choice, s.strategy, topology, *s.app, seq, par);
   warn(par.warnings, early);
   return seq && !same_result(*s.app, *seq, par) ? 1 : 0;
@@ -192,9 +256,17 @@ int run_mpi_engine(const Options& o) {
     const auto early = start_warnings(*s.app, s.config);
     if (mpi.rank() == 0) warn(early);
     std::optional<RuntimeResult> seq;
-    if (!o.no_sequential && mpi.rank() == 0) seq = run_sequential(*s.app, topology.size());
-    mpi.barrier();
-    const RuntimeResult par = run_mpi(*s.app, s.config, mpi);
+    RuntimeResult par;
+    {
+      ProgressLine progress(mpi.rank() == 0);
+      progress.phase("sequential run", false);
+      if (!o.no_sequential && mpi.rank() == 0) seq = run_sequential(*s.app, topology.size());
+      mpi.barrier();
+      progress.phase("MPI engine (rank 0's count)", true);
+      s.config.progress = &progress.tasks;
+      par = run_mpi(*s.app, s.config, mpi);
+      s.config.progress = nullptr;
+    }
     if (mpi.rank() != 0) return 0;
     report(o, s.app_choice, s.strategy, topology, *s.app, seq, par);
     warn(par.warnings, early);

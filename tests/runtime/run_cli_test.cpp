@@ -145,3 +145,24 @@ TEST(RunCli, RidWithDefaultsSaysWorkersThatStartEmptyNeverAsk) {
   for (const auto& w : nlohmann::json::parse(fixed.out)["warnings"])
     EXPECT_EQ(w.get<std::string>().find("start without tasks"), std::string::npos) << w;
 }
+
+// A progress line on stderr while a run lasts over a second and stderr is a terminal (here a
+// pseudo-terminal from script(1)), erased before the report; nothing when it is not one.
+TEST(RunCli, ShowsProgressOnATerminalOnly) {
+  const std::string args = "--app busy --app-param granularity=2000 --app-param total_load=3e5 --workers 2 --json";
+  const auto tty = dlbkit::test::run_shell("script -qec \"timeout 120 " DLBKIT_CLI " run " + args + "\" /dev/null");
+  ASSERT_EQ(tty.status, 0) << tty.err;
+  const std::size_t json_at = tty.out.find('{');
+  ASSERT_NE(json_at, std::string::npos) << tty.out;
+  const auto j = nlohmann::json::parse(tty.out.substr(json_at));
+  const std::string before = tty.out.substr(0, json_at);
+  // Whether a line shows depends on how long the run took on this machine: check it only
+  // when the run took clearly more than a second.
+  if (j["sequential"]["elapsed_seconds"].get<double>() + j["elapsed_seconds"].get<double>() > 1.5) {
+    EXPECT_NE(before.find("dlbkit run: "), std::string::npos) << before;
+    EXPECT_EQ(before.rfind("\r\033[K"), before.size() - 4) << "the last progress line is erased";
+  }
+  const auto plain = dlbkit_run(args);
+  ASSERT_EQ(plain.status, 0) << plain.err;
+  EXPECT_TRUE(plain.err.empty()) << plain.err;
+}

@@ -27,6 +27,7 @@
 #include <dlbkit/runtime/application.hpp>
 #include <dlbkit/topology/topology.hpp>
 
+#include <atomic>
 #include <cstdint>
 #include <exception>
 #include <stdexcept>
@@ -45,6 +46,9 @@ struct RuntimeConfig {
   /// Tests: every message a worker receives is held for a random time in [0, max_delay]
   /// before it is handled (in order per sender), as if it were still in flight.
   SimTime max_delay = 0;
+  /// Where set, each worker adds the tasks it executed to this counter at its check points,
+  /// for another thread to show progress (the MPI engine: this rank's tasks only).
+  std::atomic<std::uint64_t>* progress = nullptr;
 };
 
 struct WorkerStats {
