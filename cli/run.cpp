@@ -294,7 +294,7 @@ Run add_run(CLI::App& app) {
   auto* cmd = app.add_subcommand("run", "Run an application for real on the threads or MPI engine, beside its "
                                         "sequential run");
   auto o = std::make_shared<Options>();
-  cmd->add_option("-a,--app", o->app, "application: busy, bnb, uts (dlbkit list apps)")->required();
+  cmd->add_option("-a,--app", o->app, "application: busy, bnb, uts, queens (dlbkit list apps)")->required();
   cmd->add_option("--app-param", o->app_params, "application parameter name=value (repeatable)");
   cmd->add_option("-s,--strategy", o->strategy, "strategy name (dlbkit list strategies)")->capture_default_str();
   cmd->add_option("-p,--param", o->params, "strategy parameter name=value (repeatable)");
