@@ -12,6 +12,12 @@
 #include <dlbkit/runtime/mpi_engine.hpp>
 #endif
 
+#include <algorithm>
+#include <chrono>
+#include <condition_variable>
+#include <cstdio>
+#include <mutex>
+#include <unistd.h>
 #include <fmt/format.h>
 #include <limits>
 #include <map>
@@ -66,6 +72,7 @@ void report(const Options& o, const AppChoice& app_choice, const StrategyChoice&
           {"strategy", strategy.name()},
           {"strategy_params", strategy.params.to_json()},
           {"topology", topology.spec()},
+          {"topology_auto", o.topology == "auto"},
           {"engine", par.engine},
           {"workers", par.workers.size()},
           {"seed", o.seed},
@@ -77,6 +84,7 @@ void report(const Options& o, const AppChoice& app_choice, const StrategyChoice&
         {"tasks_moved", par.tasks_moved()},
         {"messages", messages},
         {"workers", workers_json(par)},
+        {"warnings", par.warnings},
     };
     if (seq) {
       j["sequential"] = {{"elapsed_seconds", seq->elapsed_seconds},
@@ -89,8 +97,8 @@ void report(const Options& o, const AppChoice& app_choice, const StrategyChoice&
     fmt::print("{}\n", j.dump(2));
     return;
   }
-  fmt::print("{} on {}, app {} ({}), {} engine, {} workers, seed {}\n\n", strategy.name(), topology.spec(),
-             app_choice.name(), app_choice.params.to_string(), par.engine, par.workers.size(), o.seed);
+  fmt::print("{} on {}{}, app {} ({}), {} engine, {} workers, seed {}\n\n", strategy.name(), topology.spec(),
+             o.topology == "auto" ? " (--topology auto)" : "", app_choice.name(), app_choice.params.to_string(), par.engine, par.workers.size(), o.seed);
   if (!strategy.params.to_string().empty()) fmt::print("  strategy parameters  {}\n", strategy.params.to_string());
   fmt::print("  result               {}\n", result_text(result));
   if (seq) {
@@ -104,7 +112,14 @@ void report(const Options& o, const AppChoice& app_choice, const StrategyChoice&
   fmt::print("{}", format_figures(par));
 }
 
-Topology threads_topology(const Options& o) {
+// Warnings go to stderr, so that --json output stays one document: those known before the
+// run at its start, the others after it.
+void warn(const std::vector<std::string>& warnings, const std::vector<std::string>& already = {}) {
+  for (const std::string& w : warnings)
+    if (std::find(already.begin(), already.end(), w) == already.end()) fmt::print(stderr, "dlbkit: warning: {}\n", w);
+}
+
+Topology threads_topology(const Options& o, const StrategyInfo& strategy) {
   if (o.topology != "auto") {
     Topology t = parse_topology(o.topology);
     if (!o.workers.empty() && parse_unsigned(o.workers, "--workers", 4096) != t.size())
@@ -116,7 +131,7 @@ Topology threads_topology(const Options& o) {
   const std::uint64_t n = o.workers.empty() ? std::max(1u, std::thread::hardware_concurrency())
                                             : parse_unsigned(o.workers, "--workers", 4096);
   if (n == 0) throw InputError("--workers: '0' is not accepted; accepted: an integer from 1 to 4096");
-  return parse_topology(fmt::format("complete:{}", n));
+  return auto_topology(strategy, n);
 }
 
 struct Setup {
@@ -124,6 +139,57 @@ struct Setup {
   StrategyChoice strategy;
   RuntimeConfig config;
   std::unique_ptr<AnyApplication> app;
+};
+
+// While a run lasts over a second and stderr is a terminal: one line on stderr, rewritten
+// four times a second, erased when the object goes (before the report). Nothing otherwise.
+class ProgressLine {
+public:
+  explicit ProgressLine(bool wanted) : shown_(wanted && isatty(STDERR_FILENO) == 1) {
+    if (shown_) thread_ = std::thread([this] { loop(); });
+  }
+  ~ProgressLine() {
+    if (!shown_) return;
+    {
+      const std::lock_guard lock(mutex_);
+      done_ = true;
+    }
+    wake_.notify_all();
+    thread_.join();
+    if (printed_) fmt::print(stderr, "\r\033[K");
+  }
+  ProgressLine(const ProgressLine&) = delete;
+  ProgressLine& operator=(const ProgressLine&) = delete;
+
+  /// What runs now; `counted` when `tasks` counts its executed tasks.
+  void phase(std::string name, bool counted) {
+    const std::lock_guard lock(mutex_);
+    phase_ = std::move(name);
+    counted_ = counted;
+  }
+  std::atomic<std::uint64_t> tasks{0};
+
+private:
+  void loop() {
+    using namespace std::chrono_literals;
+    const auto start = std::chrono::steady_clock::now();
+    std::unique_lock lock(mutex_);
+    while (!wake_.wait_for(lock, 250ms, [this] { return done_; })) {
+      const std::chrono::duration<double> elapsed = std::chrono::steady_clock::now() - start;
+      if (elapsed < 1s) continue;
+      const std::string count =
+          counted_ ? fmt::format(", {} tasks executed", tasks.load(std::memory_order_relaxed)) : std::string();
+      fmt::print(stderr, "\r\033[Kdlbkit run: {:.1f} s, {}{}", elapsed.count(), phase_, count);
+      std::fflush(stderr);
+      printed_ = true;
+    }
+  }
+
+  bool shown_, printed_ = false, done_ = false, counted_ = false;
+  std::string phase_;
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  std::thread thread_;
 };
 
 Setup setup(const Options& o) {
@@ -142,12 +208,23 @@ Setup setup(const Options& o) {
 
 int run_threads_engine(const Options& o) {
   Setup s = setup(o);
-  const Topology topology = threads_topology(o);
+  const Topology topology = threads_topology(o, *s.strategy.info);
   s.config.topology = &topology;
+  const auto early = start_warnings(*s.app, s.config);
+  warn(early);
   std::optional<RuntimeResult> seq;
-  if (!o.no_sequential) seq = run_sequential(*s.app, topology.size());
-  const RuntimeResult par = run_threads(*s.app, s.config);
+  RuntimeResult par;
+  {
+    ProgressLine progress(true);
+    progress.phase("sequential run", false);
+    if (!o.no_sequential) seq = run_sequential(*s.app, topology.size());
+    progress.phase("threads engine", true);
+    s.config.progress = &progress.tasks;
+    par = run_threads(*s.app, s.config);
+    s.config.progress = nullptr;
+  }
   report(o, s.app_choice, s.strategy, topology, *s.app, seq, par);
+  warn(par.warnings, early);
   return seq && !same_result(*s.app, *seq, par) ? 1 : 0;
 }
 
@@ -161,14 +238,26 @@ int run_mpi_engine(const Options& o) {
     if (!o.workers.empty())
       throw InputError("--workers with --engine mpi; accepted: the rank count, given to mpirun -np");
     Setup s = setup(o);
-    const Topology topology = mpi.topology(o.topology);
+    const Topology topology =
+        o.topology == "auto" ? auto_topology(*s.strategy.info, static_cast<std::size_t>(mpi.size())) : mpi.topology(o.topology);
     s.config.topology = &topology;
+    const auto early = start_warnings(*s.app, s.config);
+    if (mpi.rank() == 0) warn(early);
     std::optional<RuntimeResult> seq;
-    if (!o.no_sequential && mpi.rank() == 0) seq = run_sequential(*s.app, topology.size());
-    mpi.barrier();
-    const RuntimeResult par = run_mpi(*s.app, s.config, mpi);
+    RuntimeResult par;
+    {
+      ProgressLine progress(mpi.rank() == 0);
+      progress.phase("sequential run", false);
+      if (!o.no_sequential && mpi.rank() == 0) seq = run_sequential(*s.app, topology.size());
+      mpi.barrier();
+      progress.phase("MPI engine (rank 0's count)", true);
+      s.config.progress = &progress.tasks;
+      par = run_mpi(*s.app, s.config, mpi);
+      s.config.progress = nullptr;
+    }
     if (mpi.rank() != 0) return 0;
     report(o, s.app_choice, s.strategy, topology, *s.app, seq, par);
+    warn(par.warnings, early);
     return seq && !same_result(*s.app, *seq, par) ? 1 : 0;
   } catch (const InputError&) {
     if (mpi.rank() == 0) throw;
@@ -193,13 +282,13 @@ Run add_run(CLI::App& app) {
   auto* cmd = app.add_subcommand("run", "Run an application for real on the threads or MPI engine, beside its "
                                         "sequential run");
   auto o = std::make_shared<Options>();
-  cmd->add_option("-a,--app", o->app, "application: busy, bnb, uts (dlbkit list apps)")->required();
+  cmd->add_option("-a,--app", o->app, "application: busy, bnb, uts, queens (dlbkit list apps)")->required();
   cmd->add_option("--app-param", o->app_params, "application parameter name=value (repeatable)");
   cmd->add_option("-s,--strategy", o->strategy, "strategy name (dlbkit list strategies)")->capture_default_str();
   cmd->add_option("-p,--param", o->params, "strategy parameter name=value (repeatable)");
   cmd->add_option("-t,--topology", o->topology,
-                  "virtual topology, one worker per node; auto = complete graph of the workers (threads) or of "
-                  "the ranks (mpi)")
+                  "virtual topology, one worker per node; auto = the first of hypercube, complete, bisectional, "
+                  "ring of the workers (threads) or ranks (mpi) that the strategy accepts")
       ->capture_default_str();
   cmd->add_option("-e,--engine", o->engine, "threads, or mpi (under mpirun)")->capture_default_str();
   cmd->add_option("-n,--workers", o->workers, "threads engine with --topology auto: worker count (default: cores)");

@@ -214,7 +214,35 @@ RuntimeResult run_sequential(AnyApplication& app, std::size_t workers) {
   return r;
 }
 
+std::vector<std::string> start_warnings(const AnyApplication& app, const RuntimeConfig& config) {
+  if (config.strategy.info == nullptr || config.topology == nullptr) return {};
+  if (config.strategy.name() != "rid" || config.strategy.params.boolean("retry_on_update")) return {};
+  const std::size_t n = config.topology->size();
+  std::size_t empty = 0;
+  for (NodeId w = 0; w < n; ++w) {
+    TaskStack roots(app.task_bytes());
+    app.push_roots(w, n, roots);
+    empty += roots.empty() ? 1 : 0;
+  }
+  if (empty == 0) return {};
+  return {fmt::format("rid with retry_on_update=false: {} of the {} workers start without tasks and will never ask "
+                      "for any (RID acts on changes of a node's own load); -p retry_on_update=true makes them ask",
+                      empty, n)};
+}
+
 namespace runtime_detail {
+
+void add_warnings(const AnyApplication& app, const RuntimeConfig& config, RuntimeResult& r) {
+  r.warnings = start_warnings(app, config);
+  std::size_t starved = 0;
+  for (const WorkerStats& w : r.workers) starved += w.tasks_executed == 0 ? 1 : 0;
+  if (r.workers.size() > 1 && r.tasks_moved() == 0 && starved > 0 && config.strategy.name() != "none")
+    r.warnings.push_back(fmt::format("no task moved: {} of the {} workers executed none; strategy {} with {} did not "
+                                     "balance this run",
+                                     starved, r.workers.size(), config.strategy.name(),
+                                     config.strategy.params.to_string().empty() ? std::string("its defaults")
+                                                                                : config.strategy.params.to_string()));
+}
 
 void check_engine_config(const RuntimeConfig& config, const std::string& engine) {
   if (config.strategy.info == nullptr) throw InputError(engine + ": no strategy given");

@@ -141,6 +141,7 @@ RuntimeResult run_threads(AnyApplication& app, const RuntimeConfig& config) {
     partials.insert(partials.end(), p.begin(), p.end());
   }
   r.result = runtime_detail::combine_partials(app, partials);
+  runtime_detail::add_warnings(app, config, r);
   return r;
 }
 

@@ -122,6 +122,7 @@ public:
       }
       wait_for_work();
     }
+    publish_progress();
     stats_.cpu = thread_cpu_ns() - cpu_start;
   }
 
@@ -266,7 +267,14 @@ private:
     agent_->on_tasks_arrived(*this, e.from, e.count);
   }
 
+  void publish_progress() {
+    if (config_.progress == nullptr) return;
+    config_.progress->fetch_add(stats_.tasks_executed - published_, std::memory_order_relaxed);
+    published_ = stats_.tasks_executed;
+  }
+
   void check_point() {
+    publish_progress();
     const SimTime now = clock_ns();
     last_check_ = now;
     transport_.receive(*this);
@@ -316,6 +324,7 @@ private:
   SimTime last_check_ = 0, last_look_ = 0;
   std::int64_t notified_ = 0;
   std::uint64_t tasks_out_ = 0, tasks_in_ = 0;
+  std::uint64_t published_ = 0;  // tasks_executed already added to config_.progress
   const std::atomic<std::uint64_t>* posted_ = nullptr;
   std::uint64_t seen_posted_ = 0;
   std::vector<Timer> timers_;
@@ -332,6 +341,9 @@ void check_engine_config(const RuntimeConfig& config, const std::string& engine)
 
 /// The workers' partial results, one after another in worker order, combined into one.
 std::vector<std::byte> combine_partials(const AnyApplication& app, std::span<const std::byte> partials);
+
+/// start_warnings() and the end-of-run ones into r.warnings.
+void add_warnings(const AnyApplication& app, const RuntimeConfig& config, RuntimeResult& r);
 
 /// Sums the per-worker figures of an engine into a RuntimeResult (result left empty).
 RuntimeResult collect(const std::string& engine, const RuntimeConfig& config, double elapsed_seconds,

@@ -13,6 +13,8 @@
 #include <dlbkit/strategies/sid.hpp>
 #include <dlbkit/strategies/work_stealing.hpp>
 
+#include <fmt/format.h>
+
 namespace dlbkit {
 
 const StrategyRegistry& builtin_strategies() {
@@ -34,6 +36,39 @@ const StrategyRegistry& builtin_strategies() {
     return r;
   }();
   return registry;
+}
+
+Topology auto_topology(const StrategyInfo& strategy, std::size_t nodes) {
+  if (nodes == 0) throw InputError("--topology auto for 0 nodes; accepted: at least 1 node");
+  // The hypercube first (WLR93's network, the one hbm, dem and liquid are written for),
+  // then the complete graph (every other worker a neighbour).
+  std::vector<std::string> specs;
+  if ((nodes & (nodes - 1)) == 0) {
+    int d = 0;
+    while ((std::size_t{1} << d) < nodes) ++d;
+    specs.push_back(fmt::format("hypercube:{}", d));
+  }
+  specs.push_back(fmt::format("complete:{}", nodes));
+  if (nodes >= 4 && (nodes & (nodes - 1)) == 0) {
+    int m = 1;
+    while ((std::size_t{1} << (m - 1)) < nodes) ++m;
+    if (m % 2 == 1) specs.push_back(fmt::format("bisectional:{}", m));
+  }
+  if (nodes >= 3) specs.push_back(fmt::format("ring:{}", nodes));
+  std::string tried;
+  for (const std::string& spec : specs) {
+    Topology t = parse_topology(spec);
+    if (!strategy.check_topology) return t;
+    try {
+      strategy.check_topology(t);
+      return t;
+    } catch (const InputError&) {
+      tried += (tried.empty() ? "" : ", ") + spec;
+    }
+  }
+  throw InputError(fmt::format("--topology auto: strategy {} accepts none of {} for {} nodes; accepted: another node "
+                               "count, or a topology given with --topology",
+                               strategy.name, tried, nodes));
 }
 
 }  // namespace dlbkit

@@ -302,3 +302,20 @@ TEST(ThreadsEngine, ALongTaskThatSplitsOnDemandSharesItsWork) {
     EXPECT_GT(n - s.by_worker[0], n / 10) << "elements executed away from worker 0";
   }
 }
+
+TEST(ThreadsEngine, QueensCountsThePublishedPlacements) {
+  // OEIS A000170: 92, 724, 14200 placements for n = 8, 10, 12.
+  for (const auto& [n, solutions] : std::vector<std::pair<int, int>>{{8, 92}, {10, 724}, {12, 14200}}) {
+    for (const std::string depth : {"0", "2", "5"}) {
+      auto app = builtin_apps().configure("queens", {{"n", std::to_string(n)}, {"depth", depth}}).create();
+      const RuntimeResult seq = run_sequential(*app, 2);
+      EXPECT_EQ(app->report_bytes(seq.result.data())["solutions"], solutions);
+      for (const std::string strategy : {"work_stealing", "lifeline"}) {
+        SCOPED_TRACE(strategy + " n=" + std::to_string(n) + " depth=" + depth);
+        const Topology t = parse_topology("hypercube:1");
+        const RuntimeResult r = run(*app, t, strategy);
+        EXPECT_EQ(app->report_bytes(r.result.data())["solutions"], solutions);
+      }
+    }
+  }
+}

@@ -27,6 +27,7 @@
 #include <dlbkit/runtime/application.hpp>
 #include <dlbkit/topology/topology.hpp>
 
+#include <atomic>
 #include <cstdint>
 #include <exception>
 #include <stdexcept>
@@ -45,6 +46,9 @@ struct RuntimeConfig {
   /// Tests: every message a worker receives is held for a random time in [0, max_delay]
   /// before it is handled (in order per sender), as if it were still in flight.
   SimTime max_delay = 0;
+  /// Where set, each worker adds the tasks it executed to this counter at its check points,
+  /// for another thread to show progress (the MPI engine: this rank's tasks only).
+  std::atomic<std::uint64_t>* progress = nullptr;
 };
 
 struct WorkerStats {
@@ -66,6 +70,9 @@ struct RuntimeResult {
   std::vector<std::string> message_kinds;    ///< the strategy's, then "task_transfer"
   std::vector<std::uint64_t> messages_by_kind;
   std::vector<std::byte> result;             ///< the combined result, result_bytes() bytes
+  /// Settings that made the run balance badly, for people: start_warnings(), and "no task
+  /// moved" when the strategy moved nothing while a worker executed nothing.
+  std::vector<std::string> warnings;
 
   std::uint64_t tasks_executed() const;
   std::uint64_t tasks_moved() const;
@@ -95,6 +102,11 @@ RuntimeResult run_sequential(AnyApplication& app, std::size_t workers);
 /// strategy that refuses the topology. When a task throws, every worker stops at its next
 /// check point and the first exception thrown is rethrown here, as it was thrown.
 RuntimeResult run_threads(AnyApplication& app, const RuntimeConfig& config);
+
+/// What is known before a run to keep workers idle: `rid` with retry_on_update=false while
+/// a worker starts without tasks (WLR93's RID acts on changes of a node's own load, and an
+/// empty node's load never changes, so it never asks). Empty when nothing is known.
+std::vector<std::string> start_warnings(const AnyApplication& app, const RuntimeConfig& config);
 
 /// Efficiency of a parallel run against the sequential one: T_seq / (P T_par).
 double efficiency(const RuntimeResult& sequential, const RuntimeResult& parallel);

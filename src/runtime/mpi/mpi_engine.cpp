@@ -374,6 +374,7 @@ RuntimeResult run_mpi(AnyApplication& app, const RuntimeConfig& config, MPI_Comm
   }
   RuntimeResult r = runtime_detail::collect("mpi", config, longest, stats, by_kind);
   r.result = runtime_detail::combine_partials(app, partials);
+  runtime_detail::add_warnings(app, config, r);
   return r;
 }
 
