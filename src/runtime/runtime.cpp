@@ -29,15 +29,15 @@ struct Runtime::State {
 
 namespace {
 
-// The topology of `options` for `available` workers (the rank count under MPI, 0 when the
-// options choose): `auto` is a complete graph.
-Topology resolve_topology(const RuntimeOptions& o, std::size_t ranks) {
+// The topology of `o` for `ranks` workers under MPI (0: the options choose): `auto` is the
+// first network the strategy accepts, as for `dlbkit run` (auto_topology).
+Topology resolve_topology(const RuntimeOptions& o, const StrategyInfo& strategy, std::size_t ranks) {
   if (ranks > 0 && o.workers != 0)
     throw InputError(fmt::format("--workers {} with --engine mpi; accepted: the rank count, given to mpirun -np",
                                  o.workers));
   if (o.topology == "auto") {
     const std::size_t n = ranks > 0 ? ranks : o.workers > 0 ? o.workers : std::max(1u, std::thread::hardware_concurrency());
-    return parse_topology(fmt::format("complete:{}", n));
+    return auto_topology(strategy, n);
   }
   Topology t = parse_topology(o.topology);
   if (ranks > 0 && t.size() != ranks)
@@ -68,7 +68,7 @@ Runtime::Runtime(RuntimeOptions options, Communicator communicator) : state_(std
     throw InputError(fmt::format("--engine '{}'; accepted: threads, mpi, sequential", s.options.engine));
   }
   s.strategy = builtin_strategies().configure(s.options.strategy, assignments(s.options.params, "--param"));
-  s.topology = resolve_topology(s.options, s.mpi ? static_cast<std::size_t>(s.mpi->size()) : 0);
+  s.topology = resolve_topology(s.options, *s.strategy.info, s.mpi ? static_cast<std::size_t>(s.mpi->size()) : 0);
   if (s.options.engine != "sequential" && s.strategy.info->check_topology) s.strategy.info->check_topology(*s.topology);
 }
 
@@ -113,6 +113,7 @@ void Runtime::print_report(std::FILE* out) const {
   if (rank() != 0) return;
   fmt::print(out, "{} on {}, {} engine, {} workers, seed {}\n", state_->strategy.name(), state_->topology->spec(),
              r.engine, r.workers.size(), state_->options.seed);
+  for (const std::string& w : r.warnings) fmt::print(out, "  warning: {}\n", w);
   fmt::print(out, "  elapsed              {:.4f} s\n{}", r.elapsed_seconds, format_figures(r));
 }
 

@@ -230,7 +230,9 @@ TEST(Runtime, PrintsTheReportAndTakesTheProgramsBaseline) {
   std::string text(4096, '\0');
   text.resize(std::fread(text.data(), 1, text.size(), f));
   std::fclose(f);
-  EXPECT_NE(text.find("work_stealing on complete:2, threads engine, 2 workers, seed 1"), std::string::npos) << text;
+  EXPECT_NE(text.find("work_stealing on " + runtime.topology().spec() + ", threads engine, 2 workers, seed 1"),
+            std::string::npos)
+      << text;
   EXPECT_NE(text.find("tasks executed       " + std::to_string(tree.expected().nodes)), std::string::npos) << text;
   EXPECT_NE(text.find("\n       1 "), std::string::npos) << text;  // worker 1's line
   const double t = runtime.last_run().elapsed_seconds;

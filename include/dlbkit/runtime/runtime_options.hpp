@@ -23,7 +23,7 @@ struct RuntimeOptions {
   std::string engine = "threads";         ///< threads, mpi (under mpirun) or sequential
   std::string strategy = "work_stealing"; ///< a name of `dlbkit list strategies`
   std::vector<std::string> params;        ///< the strategy's parameters, "name=value"
-  std::string topology = "auto";          ///< one worker per node; auto: a complete graph of the workers
+  std::string topology = "auto";          ///< one worker per node; auto: a network the strategy accepts
   std::uint64_t workers = 0;              ///< threads: 0 = one per core; mpi: the rank count (0)
   std::uint64_t seed = 1;                 ///< the workers' random streams
 
