@@ -12,6 +12,8 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
+#include <map>
 #include <stdexcept>
 #include <string>
 
@@ -91,7 +93,8 @@ int main(int argc, char** argv) {
   dlbkit::MpiSession mpi(&argc, &argv);
   const std::string mode = argc > 1 ? argv[1] : "";
   if (mode == "etiquette") return etiquette(mpi.rank(), mpi.size());
-  if (mode == "throw" && argc == 5) return throwing(mpi.rank(), mpi.size(), std::atoi(argv[2]), std::atol(argv[3]), argv[4]);
+  if (mode == "throw" && argc == 5)
+    return throwing(mpi.rank(), mpi.size(), std::atoi(argv[2]), std::atol(argv[3]), argv[4]);
   std::fprintf(stderr, "usage: mpi_host etiquette | throw RANK AFTER STRATEGY\n");
   return 2;
 }
