@@ -98,7 +98,8 @@ void report(const Options& o, const AppChoice& app_choice, const StrategyChoice&
     return;
   }
   fmt::print("{} on {}{}, app {} ({}), {} engine, {} workers, seed {}\n\n", strategy.name(), topology.spec(),
-             o.topology == "auto" ? " (--topology auto)" : "", app_choice.name(), app_choice.params.to_string(), par.engine, par.workers.size(), o.seed);
+             o.topology == "auto" ? " (--topology auto)" : "", app_choice.name(), app_choice.params.to_string(),
+             par.engine, par.workers.size(), o.seed);
   if (!strategy.params.to_string().empty()) fmt::print("  strategy parameters  {}\n", strategy.params.to_string());
   fmt::print("  result               {}\n", result_text(result));
   if (seq) {
@@ -238,8 +239,9 @@ int run_mpi_engine(const Options& o) {
     if (!o.workers.empty())
       throw InputError("--workers with --engine mpi; accepted: the rank count, given to mpirun -np");
     Setup s = setup(o);
-    const Topology topology =
-        o.topology == "auto" ? auto_topology(*s.strategy.info, static_cast<std::size_t>(mpi.size())) : mpi.topology(o.topology);
+    const Topology topology = o.topology == "auto"
+                                  ? auto_topology(*s.strategy.info, static_cast<std::size_t>(mpi.size()))
+                                  : mpi.topology(o.topology);
     s.config.topology = &topology;
     const auto early = start_warnings(*s.app, s.config);
     if (mpi.rank() == 0) warn(early);
@@ -293,7 +295,9 @@ Run add_run(CLI::App& app) {
   cmd->add_option("-e,--engine", o->engine, "threads, or mpi (under mpirun)")->capture_default_str();
   cmd->add_option("-n,--workers", o->workers, "threads engine with --topology auto: worker count (default: cores)");
   cmd->add_option("--seed", o->seed, "the workers' random streams")->capture_default_str();
-  cmd->add_option("--check-tasks", o->check_tasks, "at most this many tasks and poll() calls between a worker's looks at the clock (it adapts below)")->capture_default_str();
+  cmd->add_option("--check-tasks", o->check_tasks,
+                  "at most this many tasks and poll() calls between a worker's looks at the clock (it adapts below)")
+      ->capture_default_str();
   cmd->add_option("--poll-interval", o->poll_interval, "least time between a busy worker's check points")
       ->capture_default_str();
   cmd->add_option("--max-delay", o->max_delay, "testing: hold every received message up to this long")

@@ -129,7 +129,6 @@ public:
   /// The transport saw the run stopped (a task threw somewhere): the worker leaves its
   /// loops at the next check.
   void stop() { stopped_ = true; }
-  bool stopped() const { return stopped_; }
 
   /// An envelope for this worker, from its transport (during receive()).
   void accept(Envelope&& e) {
@@ -198,7 +197,8 @@ public:
     // a short one, within [1, check_tasks].
     const SimTime since = now - last_look_, target = config_.poll_interval / 8;
     last_look_ = now;
-    if (since > 2 * target) stride_ = static_cast<std::uint32_t>(std::max<SimTime>(1, stride_ * target / std::max<SimTime>(1, since)));
+    if (since > 2 * target)
+      stride_ = static_cast<std::uint32_t>(std::max<SimTime>(1, stride_ * target / std::max<SimTime>(1, since)));
     else if (since < target / 2) stride_ = std::min(2 * stride_, config_.check_tasks);
     if (mail_hint() || now - last_check_ >= config_.poll_interval) {
       split_ = split;

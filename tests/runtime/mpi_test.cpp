@@ -153,6 +153,22 @@ TEST(MpiEngine, ATasksExceptionReachesEveryRank) {
   }
 }
 
+// Split on demand between ranks: one long range task on rank 0 gives parts of its range to
+// thieves; the sum is exact on every rank and the other ranks executed a real share of the
+// elements (work counted, not timed).
+TEST(MpiEngine, ALongTaskThatSplitsOnDemandSharesItsWorkBetweenRanks) {
+  for (const std::string strategy : {"work_stealing", "lifeline"}) {
+    SCOPED_TRACE(strategy);
+    const Outcome o = mpi_host(2, "split " + strategy);
+    EXPECT_EQ(o.status, 0) << o.out << o.err;
+    EXPECT_EQ(count_of(o.out, "sum ok, elements ok"), 2) << o.out;
+    const std::size_t at = o.out.find("away from rank 0: ");
+    ASSERT_NE(at, std::string::npos) << o.out;
+    const std::uint64_t away = std::stoull(o.out.substr(at + 18));
+    EXPECT_GT(away, 30000u) << o.out;  // a tenth of the 300000 elements
+  }
+}
+
 TEST(MpiEngine, BadInputGivesOneErrorFromRankZeroAndEveryRankExits) {
   const std::vector<std::pair<std::string, std::string>> cases = {
       {"--app bnb --topology ring:4", "has 4 nodes but 2 MPI ranks run"},

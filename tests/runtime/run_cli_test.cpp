@@ -108,8 +108,8 @@ TEST(RunCli, TopologyAutoPicksANetworkTheStrategyAccepts) {
       {"semi_distributed", 4, "bisectional:3"}, {"work_stealing", 3, "complete:3"}, {"sid", 8, "hypercube:3"}};
   for (const auto& [strategy, workers, network] : cases) {
     SCOPED_TRACE(strategy);
-    const auto o = dlbkit_run("--app busy --app-param granularity=5 --app-param total_load=500 --no-sequential --strategy " +
-                              strategy + " --workers " + std::to_string(workers) + " --json");
+    const auto o = dlbkit_run("--app busy --app-param granularity=5 --app-param total_load=500 --no-sequential "
+                              "--strategy " + strategy + " --workers " + std::to_string(workers) + " --json");
     ASSERT_EQ(o.status, 0) << o.err;
     const auto j = nlohmann::json::parse(o.out);
     EXPECT_EQ(j["inputs"]["topology"], network);

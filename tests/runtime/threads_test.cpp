@@ -215,82 +215,25 @@ TEST(ThreadsEngine, ATasksExceptionStopsTheRunAndReachesTheCaller) {
   EXPECT_EQ(app.report_bytes(r.result.data()), count_json(app.expected()));
 }
 
-namespace {
-
-// One long task: a range of elements of about a microsecond each. With split on demand the
-// task gives away the upper half of what is left whenever a strategy wants its work.
-struct Range {
-  std::uint64_t begin, end;
-};
-struct RangeSum {
-  std::uint64_t sum;
-  std::uint64_t by_worker[4];  // elements each worker executed
-};
-
-class RangeApp final : public Application<Range, RangeSum> {
-public:
-  RangeApp(std::uint64_t n, bool split) : n_(n), split_(split) {}
-  static std::uint64_t element(std::uint64_t i) {
-    std::uint64_t z = i;
-    for (int k = 0; k < 100; ++k) z = test::mix(z + 1);
-    return z >> 40;
-  }
-  std::vector<Range> roots(NodeId worker, std::size_t) const override {
-    return worker == 0 ? std::vector<Range>{{0, n_}} : std::vector<Range>{};
-  }
-  void execute(const Range& r, TaskContext<Range, RangeSum>& ctx) override {
-    std::uint64_t end = r.end;
-    for (std::uint64_t i = r.begin; i < end; ++i) {
-      ctx.result().sum += element(i);
-      ++ctx.result().by_worker[ctx.worker()];
-      if (!split_) {
-        ctx.poll();
-        continue;
-      }
-      ctx.poll([&] {
-        if (end - i < 2) return;
-        const std::uint64_t mid = i + 1 + (end - i - 1) / 2;
-        ctx.spawn(Range{mid, end});
-        end = mid;
-      });
-    }
-  }
-  void combine(RangeSum& a, const RangeSum& b) const override {
-    a.sum += b.sum;
-    for (int w = 0; w < 4; ++w) a.by_worker[w] += b.by_worker[w];
-  }
-  nlohmann::json report(const RangeSum& s) const override { return {{"sum", s.sum}}; }
-  RangeSum parse(const RuntimeResult& r) const {
-    RangeSum s;
-    std::memcpy(&s, r.result.data(), sizeof s);
-    return s;
-  }
-
-private:
-  std::uint64_t n_;
-  bool split_;
-};
-
-}  // namespace
 
 // Split on demand: without it the one long task stays on worker 0 (nothing to steal); with
 // it thieves get parts of the range, and the sum is the same. Work is counted, not timed.
 TEST(ThreadsEngine, ALongTaskThatSplitsOnDemandSharesItsWork) {
   constexpr std::uint64_t n = 300000;
   std::uint64_t expected = 0;
-  for (std::uint64_t i = 0; i < n; ++i) expected += RangeApp::element(i);
+  for (std::uint64_t i = 0; i < n; ++i) expected += test::RangeApp::element(i);
   for (const std::string spec : {"hypercube:1", "hypercube:2"}) {
     const Topology t = parse_topology(spec);
     SCOPED_TRACE(spec);
-    RangeApp whole(n, false);
+    test::RangeApp whole(n, false);
     const RuntimeResult a = run(whole, t, "work_stealing");
     EXPECT_EQ(whole.parse(a).sum, expected);
     EXPECT_EQ(whole.parse(a).by_worker[0], n) << "an unsplittable task stays where it is";
     EXPECT_EQ(a.tasks_moved(), 0u);
 
-    RangeApp split(n, true);
+    test::RangeApp split(n, true);
     const RuntimeResult b = run(split, t, "work_stealing");
-    const RangeSum s = split.parse(b);
+    const test::RangeSum s = split.parse(b);
     EXPECT_EQ(s.sum, expected);
     std::uint64_t splits = 0, elements = 0;
     for (const auto& w : b.workers) splits += w.splits;

@@ -42,7 +42,12 @@
 /// void execute(const Range& r, dlbkit::TaskContext<Range, Sum>& ctx) override {
 ///   for (auto i = r.begin, end = r.end; i < end; ++i) {
 ///     ctx.result().value += f(i);
-///     ctx.poll([&] { if (end - i > 1) { const auto mid = i + 1 + (end - i - 1) / 2; ctx.spawn({mid, end}); end = mid; } });
+///     ctx.poll([&] {                       // a thief asks: give away the upper half of what is left
+///       if (end - i < 2) return;
+///       const auto mid = i + 1 + (end - i - 1) / 2;
+///       ctx.spawn({mid, end});
+///       end = mid;
+///     });
 ///   }
 /// }
 /// ```

@@ -4,6 +4,8 @@
 //                            result is the same on every rank
 //   mpi_host throw R K S     a task on rank R throws after that rank executed K tasks, with
 //                            strategy S; every rank must catch a TaskFailure naming rank R
+//   mpi_host split S         one long range task on rank 0 that splits on demand, strategy S:
+//                            each rank prints the sum and the elements executed away from rank 0
 // Each rank prints one line starting "rank <r>:"; the test reads them.
 #include "../tree_app.hpp"
 
@@ -12,6 +14,8 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
+#include <map>
 #include <stdexcept>
 #include <string>
 
@@ -85,13 +89,36 @@ int throwing(int rank, int size, int thrower, long after, const std::string& str
   }
 }
 
+int splitting(int rank, int size, const std::string& strategy) {
+  constexpr std::uint64_t n = 300000;
+  dlbkit::test::RangeApp app(n, true);
+  const dlbkit::Topology topology = dlbkit::parse_topology("complete:" + std::to_string(size));
+  const dlbkit::RuntimeConfig config{.topology = &topology,
+                                     .strategy = dlbkit::builtin_strategies().configure(strategy, {}),
+                                     .seed = 9};
+  const dlbkit::RuntimeResult r = dlbkit::run_mpi(app, config);
+  const dlbkit::test::RangeSum s = app.parse(r);
+  std::uint64_t expected = 0;
+  for (std::uint64_t i = 0; i < n; ++i) expected += dlbkit::test::RangeApp::element(i);
+  std::uint64_t splits = 0, elements = 0;
+  for (const auto& w : r.workers) splits += w.splits;
+  for (int w = 0; w < size; ++w) elements += s.by_worker[w];
+  std::printf("rank %d: sum %s, elements %s, away from rank 0: %llu of %llu, splits %llu, moved %llu\n", rank,
+              s.sum == expected ? "ok" : "WRONG", elements == n ? "ok" : "WRONG",
+              static_cast<unsigned long long>(n - s.by_worker[0]), static_cast<unsigned long long>(n),
+              static_cast<unsigned long long>(splits), static_cast<unsigned long long>(r.tasks_moved()));
+  return s.sum == expected && elements == n ? 0 : 1;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   dlbkit::MpiSession mpi(&argc, &argv);
   const std::string mode = argc > 1 ? argv[1] : "";
   if (mode == "etiquette") return etiquette(mpi.rank(), mpi.size());
-  if (mode == "throw" && argc == 5) return throwing(mpi.rank(), mpi.size(), std::atoi(argv[2]), std::atol(argv[3]), argv[4]);
-  std::fprintf(stderr, "usage: mpi_host etiquette | throw RANK AFTER STRATEGY\n");
+  if (mode == "throw" && argc == 5)
+    return throwing(mpi.rank(), mpi.size(), std::atoi(argv[2]), std::atol(argv[3]), argv[4]);
+  if (mode == "split" && argc == 3) return splitting(mpi.rank(), mpi.size(), argv[2]);
+  std::fprintf(stderr, "usage: mpi_host etiquette | throw RANK AFTER STRATEGY | split STRATEGY\n");
   return 2;
 }
