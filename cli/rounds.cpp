@@ -3,9 +3,8 @@
 
 #include "commands.hpp"
 
-#include <dlbkit/core/parameters.hpp>
-
 #include <dlbkit/analysis/diffusion_analysis.hpp>
+#include <dlbkit/core/parameters.hpp>
 #include <dlbkit/error.hpp>
 #include <dlbkit/rounds/balance_time.hpp>
 #include <dlbkit/rounds/diffusion_kernel.hpp>

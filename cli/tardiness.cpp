@@ -3,9 +3,8 @@
 
 #include "commands.hpp"
 
-#include <dlbkit/core/parameters.hpp>
-
 #include <dlbkit/apps/tardiness.hpp>
+#include <dlbkit/core/parameters.hpp>
 #include <dlbkit/error.hpp>
 
 #include <algorithm>

@@ -43,7 +43,7 @@ Topology auto_topology(const StrategyInfo& strategy, std::size_t nodes) {
   // The hypercube first (WLR93's network, the one hbm, dem and liquid are written for),
   // then the complete graph (every other worker a neighbour).
   std::vector<std::string> specs;
-  if ((nodes & (nodes - 1)) == 0) {
+  if (nodes >= 2 && (nodes & (nodes - 1)) == 0) {  // hypercube:0 is no network: 1 node is complete:1
     int d = 0;
     while ((std::size_t{1} << d) < nodes) ++d;
     specs.push_back(fmt::format("hypercube:{}", d));
