@@ -13,10 +13,6 @@ namespace dlbkit::cli {
 
 using Run = std::function<int()>;
 
-/// An unsigned option read as text and checked here: CLI11 wraps "-1" round to 2^64 - 1.
-/// Throws InputError naming the option, the text and the range.
-std::uint64_t parse_unsigned(const std::string& text, const std::string& option, std::uint64_t max);
-
 /// Makes every option of every command of `app` reject an empty value (never a silent
 /// default) and read numbers with the shared decimal reader. Call after adding the commands.
 void check_option_values(CLI::App& app);

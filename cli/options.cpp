@@ -11,13 +11,6 @@
 
 namespace dlbkit::cli {
 
-std::uint64_t parse_unsigned(const std::string& text, const std::string& option, std::uint64_t max) {
-  std::uint64_t value = 0;
-  if (!parse_number(text, value) || value > max)
-    throw InputError(fmt::format("{}: '{}' is not accepted; accepted: an integer from 0 to {}", option, text, max));
-  return value;
-}
-
 namespace {
 
 // The reason `text` is refused, in the tool's format; the option's name comes first (CLI11).

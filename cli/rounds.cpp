@@ -6,6 +6,7 @@
 #include <dlbkit/analysis/diffusion_analysis.hpp>
 #include <dlbkit/analysis/polynomial_schemes.hpp>
 #include <dlbkit/core/number.hpp>
+#include <dlbkit/core/parameters.hpp>
 #include <dlbkit/error.hpp>
 #include <dlbkit/rounds/balance_time.hpp>
 #include <dlbkit/rounds/diffusion_kernel.hpp>

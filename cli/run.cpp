@@ -15,6 +15,12 @@
 #endif
 
 #include <exception>
+#include <algorithm>
+#include <chrono>
+#include <condition_variable>
+#include <cstdio>
+#include <mutex>
+#include <unistd.h>
 #include <fmt/format.h>
 #include <limits>
 #include <map>
@@ -31,7 +37,7 @@ struct Options {
   std::string app, strategy = "work_stealing", topology = "auto", engine = "threads", seed = "1";
   std::vector<std::string> app_params, params;
   std::string workers;
-  std::string check_tasks = "16", poll_interval = "20us", max_delay = "0";
+  std::string check_tasks = "1024", poll_interval = "20us", max_delay = "0";
   bool json = false, no_sequential = false;
 };
 
@@ -47,6 +53,8 @@ nlohmann::json workers_json(const RuntimeResult& r) {
     out.push_back({{"busy_seconds", to_seconds(w.busy)},
                    {"idle_seconds", to_seconds(w.idle)},
                    {"cpu_seconds", to_seconds(w.cpu)},
+                   {"idle_cpu_seconds", to_seconds(w.idle_cpu)},
+                   {"splits", w.splits},
                    {"tasks_executed", w.tasks_executed},
                    {"tasks_sent", w.tasks_sent},
                    {"tasks_received", w.tasks_received},
@@ -67,6 +75,7 @@ void report(const Options& o, const AppChoice& app_choice, const StrategyChoice&
           {"strategy", strategy.name()},
           {"strategy_params", strategy.params.to_json()},
           {"topology", topology.spec()},
+          {"topology_auto", o.topology == "auto"},
           {"engine", par.engine},
           {"workers", par.workers.size()},
           {"seed", o.seed},
@@ -78,6 +87,7 @@ void report(const Options& o, const AppChoice& app_choice, const StrategyChoice&
         {"tasks_moved", par.tasks_moved()},
         {"messages", messages},
         {"workers", workers_json(par)},
+        {"warnings", par.warnings},
     };
     if (seq) {
       j["sequential"] = {{"elapsed_seconds", seq->elapsed_seconds},
@@ -90,8 +100,9 @@ void report(const Options& o, const AppChoice& app_choice, const StrategyChoice&
     fmt::print("{}\n", j.dump(2));
     return;
   }
-  fmt::print("{} on {}, app {} ({}), {} engine, {} workers, seed {}\n\n", strategy.name(), topology.spec(),
-             app_choice.name(), app_choice.params.to_string(), par.engine, par.workers.size(), o.seed);
+  fmt::print("{} on {}{}, app {} ({}), {} engine, {} workers, seed {}\n\n", strategy.name(), topology.spec(),
+             o.topology == "auto" ? " (--topology auto)" : "", app_choice.name(), app_choice.params.to_string(),
+             par.engine, par.workers.size(), o.seed);
   if (!strategy.params.to_string().empty()) fmt::print("  strategy parameters  {}\n", strategy.params.to_string());
   fmt::print("  result               {}\n", result_text(result));
   if (seq) {
@@ -102,21 +113,17 @@ void report(const Options& o, const AppChoice& app_choice, const StrategyChoice&
   } else {
     fmt::print("  elapsed              {:.4f} s\n", par.elapsed_seconds);
   }
-  fmt::print("  tasks executed       {}\n", par.tasks_executed());
-  fmt::print("  tasks moved          {}\n", par.tasks_moved());
-  std::string kinds;
-  for (std::size_t k = 0; k < par.message_kinds.size(); ++k)
-    kinds += fmt::format("{}{} {}", kinds.empty() ? "" : ", ", par.message_kinds[k], par.messages_by_kind[k]);
-  fmt::print("  messages             {}   ({})\n", par.messages(), kinds);
-  fmt::print("\n  worker   busy s    idle s     CPU s   executed      sent  received\n");
-  for (std::size_t w = 0; w < par.workers.size(); ++w) {
-    const WorkerStats& s = par.workers[w];
-    fmt::print("  {:>6} {:>8.4f} {:>9.4f} {:>9.4f} {:>10} {:>9} {:>9}\n", w, to_seconds(s.busy), to_seconds(s.idle),
-               to_seconds(s.cpu), s.tasks_executed, s.tasks_sent, s.tasks_received);
-  }
+  fmt::print("{}", format_figures(par));
 }
 
-Topology threads_topology(const Options& o) {
+// Warnings go to stderr, so that --json output stays one document: those known before the
+// run at its start, the others after it.
+void warn(const std::vector<std::string>& warnings, const std::vector<std::string>& already = {}) {
+  for (const std::string& w : warnings)
+    if (std::find(already.begin(), already.end(), w) == already.end()) fmt::print(stderr, "dlbkit: warning: {}\n", w);
+}
+
+Topology threads_topology(const Options& o, const StrategyInfo& strategy) {
   if (o.topology != "auto") {
     Topology t = parse_topology(o.topology);
     if (!o.workers.empty() && parse_unsigned(o.workers, "--workers", 4096) != t.size())
@@ -128,7 +135,7 @@ Topology threads_topology(const Options& o) {
   const std::uint64_t n = o.workers.empty() ? std::max(1u, std::thread::hardware_concurrency())
                                             : parse_unsigned(o.workers, "--workers", 4096);
   if (n == 0) throw InputError("--workers: '0' is not accepted; accepted: an integer from 1 to 4096");
-  return parse_topology(fmt::format("complete:{}", n));
+  return auto_topology(strategy, n);
 }
 
 struct Setup {
@@ -136,6 +143,57 @@ struct Setup {
   StrategyChoice strategy;
   RuntimeConfig config;
   std::unique_ptr<AnyApplication> app;
+};
+
+// While a run lasts over a second and stderr is a terminal: one line on stderr, rewritten
+// four times a second, erased when the object goes (before the report). Nothing otherwise.
+class ProgressLine {
+public:
+  explicit ProgressLine(bool wanted) : shown_(wanted && isatty(STDERR_FILENO) == 1) {
+    if (shown_) thread_ = std::thread([this] { loop(); });
+  }
+  ~ProgressLine() {
+    if (!shown_) return;
+    {
+      const std::lock_guard lock(mutex_);
+      done_ = true;
+    }
+    wake_.notify_all();
+    thread_.join();
+    if (printed_) fmt::print(stderr, "\r\033[K");
+  }
+  ProgressLine(const ProgressLine&) = delete;
+  ProgressLine& operator=(const ProgressLine&) = delete;
+
+  /// What runs now; `counted` when `tasks` counts its executed tasks.
+  void phase(std::string name, bool counted) {
+    const std::lock_guard lock(mutex_);
+    phase_ = std::move(name);
+    counted_ = counted;
+  }
+  std::atomic<std::uint64_t> tasks{0};
+
+private:
+  void loop() {
+    using namespace std::chrono_literals;
+    const auto start = std::chrono::steady_clock::now();
+    std::unique_lock lock(mutex_);
+    while (!wake_.wait_for(lock, 250ms, [this] { return done_; })) {
+      const std::chrono::duration<double> elapsed = std::chrono::steady_clock::now() - start;
+      if (elapsed < 1s) continue;
+      const std::string count =
+          counted_ ? fmt::format(", {} tasks executed", tasks.load(std::memory_order_relaxed)) : std::string();
+      fmt::print(stderr, "\r\033[Kdlbkit run: {:.1f} s, {}{}", elapsed.count(), phase_, count);
+      std::fflush(stderr);
+      printed_ = true;
+    }
+  }
+
+  bool shown_, printed_ = false, done_ = false, counted_ = false;
+  std::string phase_;
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  std::thread thread_;
 };
 
 Setup setup(const Options& o) {
@@ -154,12 +212,23 @@ Setup setup(const Options& o) {
 
 int run_threads_engine(const Options& o) {
   Setup s = setup(o);
-  const Topology topology = threads_topology(o);
+  const Topology topology = threads_topology(o, *s.strategy.info);
   s.config.topology = &topology;
+  const auto early = start_warnings(*s.app, s.config);
+  warn(early);
   std::optional<RuntimeResult> seq;
-  if (!o.no_sequential) seq = run_sequential(*s.app, topology.size());
-  const RuntimeResult par = run_threads(*s.app, s.config);
+  RuntimeResult par;
+  {
+    ProgressLine progress(true);
+    progress.phase("sequential run", false);
+    if (!o.no_sequential) seq = run_sequential(*s.app, topology.size());
+    progress.phase("threads engine", true);
+    s.config.progress = &progress.tasks;
+    par = run_threads(*s.app, s.config);
+    s.config.progress = nullptr;
+  }
   report(o, s.app_choice, s.strategy, topology, *s.app, seq, par);
+  warn(par.warnings, early);
   return seq && !same_result(*s.app, *seq, par) ? 1 : 0;
 }
 
@@ -192,21 +261,39 @@ int run_mpi_engine(const Options& o) {
     if (!o.workers.empty())
       throw InputError("--workers with --engine mpi; accepted: the rank count, given to mpirun -np");
     s = setup(o);
-    topology = mpi.topology(o.topology);
+    topology = o.topology == "auto" ? auto_topology(*s->strategy.info, static_cast<std::size_t>(mpi.size()))
+                                    : mpi.topology(o.topology);
   } catch (const std::exception&) {
     error = std::current_exception();
   }
   const int first_failed = first_failed_rank(error != nullptr, mpi);
-  if (first_failed == mpi.rank()) std::rethrow_exception(error);
+  if (first_failed == mpi.rank()) {
+    try {
+      std::rethrow_exception(error);
+    } catch (const std::exception& e) {
+      return print_error_here(e);  // this rank may be the only one that saw it
+    }
+  }
   if (first_failed < mpi.size()) return 0;
   s->config.topology = &*topology;
   try {
+    const auto early = start_warnings(*s->app, s->config);
+    if (mpi.rank() == 0) warn(early);
     std::optional<RuntimeResult> seq;
-    if (!o.no_sequential && mpi.rank() == 0) seq = run_sequential(*s->app, topology->size());
-    mpi.barrier();
-    const RuntimeResult par = run_mpi(*s->app, s->config, mpi);
+    RuntimeResult par;
+    {
+      ProgressLine progress(mpi.rank() == 0);
+      progress.phase("sequential run", false);
+      if (!o.no_sequential && mpi.rank() == 0) seq = run_sequential(*s->app, topology->size());
+      mpi.barrier();
+      progress.phase("MPI engine (rank 0's count)", true);
+      s->config.progress = &progress.tasks;
+      par = run_mpi(*s->app, s->config, mpi);
+      s->config.progress = nullptr;
+    }
     if (mpi.rank() != 0) return 0;
     report(o, s->app_choice, s->strategy, *topology, *s->app, seq, par);
+    warn(par.warnings, early);
     return seq && !same_result(*s->app, *seq, par) ? 1 : 0;
   } catch (const InputError&) {  // the engine's own checks (strategy against topology), alike on every rank
     if (mpi.rank() == 0) throw;
@@ -231,18 +318,20 @@ Run add_run(CLI::App& app) {
   auto* cmd = app.add_subcommand("run", "Run an application for real on the threads or MPI engine, beside its "
                                         "sequential run");
   auto o = std::make_shared<Options>();
-  cmd->add_option("-a,--app", o->app, "application: busy, bnb, uts (dlbkit list apps)")->required();
+  cmd->add_option("-a,--app", o->app, "application: busy, bnb, uts, queens (dlbkit list apps)")->required();
   cmd->add_option("--app-param", o->app_params, "application parameter name=value (repeatable)");
   cmd->add_option("-s,--strategy", o->strategy, "strategy name (dlbkit list strategies)")->capture_default_str();
   cmd->add_option("-p,--param", o->params, "strategy parameter name=value (repeatable)");
   cmd->add_option("-t,--topology", o->topology,
-                  "virtual topology, one worker per node; auto = complete graph of the workers (threads) or of "
-                  "the ranks (mpi)")
+                  "virtual topology, one worker per node; auto = the first of hypercube, complete, bisectional, "
+                  "ring of the workers (threads) or ranks (mpi) that the strategy accepts")
       ->capture_default_str();
   cmd->add_option("-e,--engine", o->engine, "threads, or mpi (under mpirun)")->capture_default_str();
   cmd->add_option("-n,--workers", o->workers, "threads engine with --topology auto: worker count (default: cores)");
   cmd->add_option("--seed", o->seed, "the workers' random streams")->capture_default_str();
-  cmd->add_option("--check-tasks", o->check_tasks, "tasks between a worker's looks at the clock")->capture_default_str();
+  cmd->add_option("--check-tasks", o->check_tasks,
+                  "at most this many tasks and poll() calls between a worker's looks at the clock (it adapts below)")
+      ->capture_default_str();
   cmd->add_option("--poll-interval", o->poll_interval, "least time between a busy worker's check points")
       ->capture_default_str();
   cmd->add_option("--max-delay", o->max_delay, "testing: hold every received message up to this long")

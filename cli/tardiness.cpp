@@ -4,6 +4,7 @@
 #include "commands.hpp"
 
 #include <dlbkit/apps/tardiness.hpp>
+#include <dlbkit/core/parameters.hpp>
 #include <dlbkit/error.hpp>
 
 #include <algorithm>

@@ -10,7 +10,7 @@ cd "$(dirname "$0")/.."
 dlbkit=${DLBKIT:-build/bin/dlbkit}  # DLBKIT=path: another binary
 trees=("$@")
 [ ${#trees[@]} -eq 0 ] && trees=(T1L T3L)
-strategies=(work_stealing "work_stealing -p neighbors=true" "rid -p retry_on_update=true" rid sid gm hbm dem liquid
+strategies=(work_stealing "work_stealing -p neighbors=true" lifeline "rid -p retry_on_update=true" rid sid gm hbm dem liquid
             direct_neighbor fully_distributed none)
 if [ -n "${STRATEGIES:-}" ]; then read -r -a strategies <<<"$STRATEGIES"; fi
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1

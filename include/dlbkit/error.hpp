@@ -4,6 +4,7 @@
 /// Its message names the bad value and what would be accepted; the CLI prints it on one
 /// line and exits with status 2. Broken internal invariants are asserted, not thrown.
 
+#include <exception>
 #include <stdexcept>
 #include <string>
 
@@ -13,5 +14,19 @@ class InputError : public std::invalid_argument {
 public:
   explicit InputError(const std::string& what) : std::invalid_argument(what) {}
 };
+
+/// For main's catch: prints `dlbkit: error: <what>` for an InputError (bad input, status 2)
+/// or `dlbkit: failed: <what>` for any other exception (status 1) to stderr and returns
+/// the status. Under an MPI launcher only rank 0 of MPI_COMM_WORLD prints (the runtime
+/// throws the same error on every rank), known from the launcher's environment
+/// (OMPI_COMM_WORLD_RANK, PMI_RANK or PMIX_RANK), so it works before MPI_Init too.
+int print_error(const std::exception& error);
+
+/// print_error on this rank whatever its rank: for an error that only this rank found.
+int print_error_here(const std::exception& error);
+
+/// This process's rank in MPI_COMM_WORLD as the launcher's environment tells it; -1 outside
+/// a launcher.
+int launcher_rank();
 
 }  // namespace dlbkit

@@ -8,6 +8,7 @@ const AppRegistry& builtin_apps() {
     r.add(busy_app_info());
     r.add(bnb_app_info());
     r.add(uts_app_info());
+    r.add(queens_app_info());
     return r;
   }();
   return registry;

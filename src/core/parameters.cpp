@@ -43,6 +43,13 @@ std::string ParamSpec::accepted() const {
   return text;
 }
 
+std::uint64_t parse_unsigned(const std::string& text, const std::string& option, std::uint64_t max) {
+  std::uint64_t value = 0;
+  if (!parse_number(text, value) || value > max)
+    throw InputError(fmt::format("{}: '{}' is not accepted; accepted: an integer from 0 to {}", option, text, max));
+  return value;
+}
+
 std::pair<std::string, std::string> split_assignment(const std::string& text, const std::string& what) {
   const auto eq = text.find('=');
   if (eq == std::string::npos || eq == 0 || eq + 1 == text.size())

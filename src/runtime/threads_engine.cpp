@@ -15,6 +15,7 @@
 #include <concurrentqueue/concurrentqueue.h>
 
 #include <fmt/format.h>
+#include <mutex>
 #include <thread>
 
 namespace dlbkit {
@@ -24,6 +25,13 @@ namespace {
 using runtime_detail::Envelope;
 using runtime_detail::WorkerCore;
 
+// The first exception a task threw, and the flag that stops every worker.
+struct Failure {
+  std::atomic<bool> stop{false};
+  std::mutex mutex;
+  std::exception_ptr first;
+};
+
 struct alignas(64) Mailbox {
   moodycamel::ConcurrentQueue<Envelope> queue;
   alignas(64) std::atomic<std::uint64_t> posted{0};
@@ -31,7 +39,8 @@ struct alignas(64) Mailbox {
 
 class ThreadsTransport final : public runtime_detail::Transport {
 public:
-  ThreadsTransport(std::vector<Mailbox>& boxes, std::atomic<std::int64_t>& live) : boxes_(boxes), live_(live) {}
+  ThreadsTransport(std::vector<Mailbox>& boxes, std::atomic<std::int64_t>& live, Failure& failure)
+      : boxes_(boxes), live_(live), failure_(failure) {}
 
   void send(NodeId to, Envelope&& e) override {
     Mailbox& box = boxes_[to];
@@ -40,6 +49,7 @@ public:
   }
 
   void receive(WorkerCore& core) override {
+    if (failure_.stop.load(std::memory_order_relaxed)) return core.stop();
     Mailbox& box = boxes_[core.self()];
     const std::uint64_t posted = box.posted.load(std::memory_order_acquire);
     if (posted == core.seen_posted()) return;
@@ -56,7 +66,13 @@ public:
 
   bool idle(WorkerCore& core) override {
     settle(core);
-    return live_.load(std::memory_order_acquire) == 0;
+    return live_.load(std::memory_order_acquire) == 0 || failure_.stop.load(std::memory_order_relaxed);
+  }
+
+  void task_failed(WorkerCore&, std::exception_ptr error) override {
+    const std::lock_guard lock(failure_.mutex);
+    if (!failure_.first) failure_.first = std::move(error);
+    failure_.stop.store(true, std::memory_order_relaxed);
   }
 
 private:
@@ -73,6 +89,7 @@ private:
 
   std::vector<Mailbox>& boxes_;
   std::atomic<std::int64_t>& live_;
+  Failure& failure_;
   std::int64_t reported_held_ = 0;
   std::uint64_t reported_out_ = 0, reported_in_ = 0;
 };
@@ -89,12 +106,13 @@ RuntimeResult run_threads(AnyApplication& app, const RuntimeConfig& config) {
   app.prepare(n);
   std::vector<Mailbox> boxes(n);
   std::atomic<std::int64_t> live{0};
+  Failure failure;
   std::atomic<std::int64_t> bound{app.initial_bound()};
   std::vector<std::unique_ptr<ThreadsTransport>> transports;
   std::vector<std::unique_ptr<WorkerCore>> cores;
   const SimTime start = runtime_detail::clock_ns();
   for (NodeId w = 0; w < n; ++w) {
-    transports.push_back(std::make_unique<ThreadsTransport>(boxes, live));
+    transports.push_back(std::make_unique<ThreadsTransport>(boxes, live, failure));
     cores.push_back(std::make_unique<WorkerCore>(app, config, w, *transports.back(), bound, start));
     cores.back()->watch(&boxes[w].posted);
     cores.back()->push_roots();
@@ -108,6 +126,7 @@ RuntimeResult run_threads(AnyApplication& app, const RuntimeConfig& config) {
     threads.emplace_back([&cores, w] { cores[w]->run(); });
   for (auto& t : threads) t.join();
   const SimTime elapsed = runtime_detail::clock_ns() - run_start;
+  if (failure.first) std::rethrow_exception(failure.first);
 
   std::vector<WorkerStats> stats;
   std::vector<std::uint64_t> by_kind(config.strategy.info->message_kinds.size() + 1, 0);
@@ -122,6 +141,7 @@ RuntimeResult run_threads(AnyApplication& app, const RuntimeConfig& config) {
     partials.insert(partials.end(), p.begin(), p.end());
   }
   r.result = runtime_detail::combine_partials(app, partials);
+  runtime_detail::add_warnings(app, config, r);
   return r;
 }
 

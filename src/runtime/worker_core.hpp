@@ -14,6 +14,7 @@
 #include <chrono>
 #include <cstdint>
 #include <deque>
+#include <exception>
 #include <memory>
 #include <span>
 #include <thread>
@@ -58,6 +59,8 @@ public:
   virtual void bound_improved(WorkerCore&, std::int64_t) {}
   /// Called again and again while the worker holds no task; true when the run is over.
   virtual bool idle(WorkerCore& core) = 0;
+  /// A task of `core` threw `error`: stop every worker. The worker stops after this call.
+  virtual void task_failed(WorkerCore& core, std::exception_ptr error) = 0;
 
 protected:
   ~Transport() = default;
@@ -85,48 +88,47 @@ public:
   /// The tasks this worker starts with.
   void push_roots() { app_.push_roots(self_, topology_.size(), stack_); }
 
-  /// Executes and balances until the transport says the run is over.
+  /// Executes and balances until the transport says the run is over or stopped it.
   void run() {
     const SimTime cpu_start = thread_cpu_ns();
-    last_check_ = clock_ns();
+    last_check_ = last_look_ = clock_ns();
     notified_ = load();
     agent_->on_start(*this);
-    for (;;) {
+    while (!stopped_) {
       if (!stack_.empty()) idle_notified_ = false;
-      while (!stack_.empty()) {
-        stack_.pop(task_.data());
+      while (!stack_.empty() && !stopped_) {
+        stack_.pop(task_);
         executing_ = true;
-        app_.execute_bytes(task_.data(), port_);
+        try {
+          app_.execute_bytes(task_, port_);
+        } catch (...) {
+          executing_ = false;
+          stopped_ = true;
+          transport_.task_failed(*this, std::current_exception());
+          break;
+        }
         executing_ = false;
         ++stats_.tasks_executed;
         if (mail_hint()) check_point();
-        else if (++since_check_ >= config_.check_tasks) poll_point();
+        else port_.poll();  // the same countdown as the task's own poll() calls
       }
+      if (stopped_) break;
       check_point();
-      if (!stack_.empty()) continue;
+      if (!stack_.empty() || stopped_) continue;
       if (!idle_notified_) {
         idle_notified_ = true;
         agent_->on_idle(*this);
         continue;
       }
-      const SimTime idle_start = clock_ns();
-      bool over = false;
-      for (unsigned spins = 0;; ++spins) {
-        if (transport_.idle(*this)) {
-          over = true;
-          break;
-        }
-        const std::uint64_t sent = stats_.messages_sent;
-        check_point();
-        if (!stack_.empty()) break;
-        if (stats_.messages_sent != sent) spins = 0;  // it asked for work: the answer comes soon
-        backoff(spins);
-      }
-      stats_.idle += clock_ns() - idle_start;
-      if (over) break;
+      wait_for_work();
     }
+    publish_progress();
     stats_.cpu = thread_cpu_ns() - cpu_start;
   }
+
+  /// The transport saw the run stopped (a task threw somewhere): the worker leaves its
+  /// loops at the next check.
+  void stop() { stopped_ = true; }
 
   /// An envelope for this worker, from its transport (during receive()).
   void accept(Envelope&& e) {
@@ -141,7 +143,17 @@ public:
   NodeId self() const override { return self_; }
   const Topology& topology() const override { return topology_; }
   std::int64_t load() const override { return held_tasks(); }
-  std::int64_t migratable() const override { return static_cast<std::int64_t>(stack_.size()); }
+  /// A strategy asking this means it may want to move work: an executing task that gave a
+  /// split function splits now if the stack is empty (split on demand).
+  std::int64_t migratable() const override {
+    if (stack_.empty() && split_ != nullptr) {
+      const SplitRef* split = split_;
+      split_ = nullptr;  // once per check point; the split itself may ask again
+      (*split)();
+      stats_.splits += stack_.empty() ? 0 : 1;
+    }
+    return static_cast<std::int64_t>(stack_.size());
+  }
   SimTime now() const override { return clock_ns() - start_; }
   Rng& rng() override { return rng_; }
 
@@ -178,9 +190,22 @@ public:
   }
 
   // --- WorkerPort::Hooks ---
-  void poll_point() override {
-    since_check_ = 0;
-    if (mail_hint() || clock_ns() - last_check_ >= config_.poll_interval) check_point();
+  std::uint32_t poll_point(const SplitRef* split) override {
+    const SimTime now = clock_ns();
+    // Adapt the number of poll() calls between looks at the clock so that a look comes
+    // about every poll_interval / 8: halve it or more after a long stretch, double it after
+    // a short one, within [1, check_tasks].
+    const SimTime since = now - last_look_, target = config_.poll_interval / 8;
+    last_look_ = now;
+    if (since > 2 * target)
+      stride_ = static_cast<std::uint32_t>(std::max<SimTime>(1, stride_ * target / std::max<SimTime>(1, since)));
+    else if (since < target / 2) stride_ = std::min(2 * stride_, config_.check_tasks);
+    if (mail_hint() || now - last_check_ >= config_.poll_interval) {
+      split_ = split;
+      check_point();
+      split_ = nullptr;
+    }
+    return stride_;
   }
   void bound_improved(std::int64_t bound) override { transport_.bound_improved(*this, bound); }
 
@@ -212,6 +237,24 @@ private:
 
   bool mail_hint() const { return posted_ != nullptr && posted_->load(std::memory_order_relaxed) != seen_posted_; }
 
+  // Until work arrives, the run is over or stopped, measuring idle wall and processor time.
+  void wait_for_work() {
+    const SimTime idle_start = clock_ns(), idle_cpu_start = thread_cpu_ns();
+    for (unsigned spins = 0;; ++spins) {
+      if (transport_.idle(*this)) {
+        stopped_ = true;
+        break;
+      }
+      const std::uint64_t sent = stats_.messages_sent;
+      check_point();
+      if (!stack_.empty() || stopped_) break;
+      if (stats_.messages_sent != sent) spins = 0;  // it asked for work: the answer comes soon
+      backoff(spins);
+    }
+    stats_.idle += clock_ns() - idle_start;
+    stats_.idle_cpu += thread_cpu_ns() - idle_cpu_start;
+  }
+
   void handle(Envelope& e) {
     if (e.type == Envelope::Type::message) {
       agent_->on_message(*this, e.from, e.message);
@@ -224,8 +267,14 @@ private:
     agent_->on_tasks_arrived(*this, e.from, e.count);
   }
 
+  void publish_progress() {
+    if (config_.progress == nullptr) return;
+    config_.progress->fetch_add(stats_.tasks_executed - published_, std::memory_order_relaxed);
+    published_ = stats_.tasks_executed;
+  }
+
   void check_point() {
-    since_check_ = 0;
+    publish_progress();
     const SimTime now = clock_ns();
     last_check_ = now;
     transport_.receive(*this);
@@ -269,16 +318,19 @@ private:
   SimTime start_;
   bool executing_ = false;
   bool idle_notified_ = false;
-  std::uint32_t since_check_ = 0;
-  SimTime last_check_ = 0;
+  bool stopped_ = false;
+  mutable const SplitRef* split_ = nullptr;  // the executing task's, during a check point in its poll()
+  std::uint32_t stride_ = 1;                 // poll() calls between looks at the clock
+  SimTime last_check_ = 0, last_look_ = 0;
   std::int64_t notified_ = 0;
   std::uint64_t tasks_out_ = 0, tasks_in_ = 0;
+  std::uint64_t published_ = 0;  // tasks_executed already added to config_.progress
   const std::atomic<std::uint64_t>* posted_ = nullptr;
   std::uint64_t seen_posted_ = 0;
   std::vector<Timer> timers_;
   std::deque<Held> held_;
   SimTime last_release_ = 0;
-  WorkerStats stats_;
+  mutable WorkerStats stats_;  // mutable: migratable() counts splits
   std::vector<std::uint64_t> messages_by_kind_;
 };
 
@@ -289,6 +341,9 @@ void check_engine_config(const RuntimeConfig& config, const std::string& engine)
 
 /// The workers' partial results, one after another in worker order, combined into one.
 std::vector<std::byte> combine_partials(const AnyApplication& app, std::span<const std::byte> partials);
+
+/// start_warnings() and the end-of-run ones into r.warnings.
+void add_warnings(const AnyApplication& app, const RuntimeConfig& config, RuntimeResult& r);
 
 /// Sums the per-worker figures of an engine into a RuntimeResult (result left empty).
 RuntimeResult collect(const std::string& engine, const RuntimeConfig& config, double elapsed_seconds,

@@ -5,6 +5,7 @@
 #include <dlbkit/strategies/fully_distributed.hpp>
 #include <dlbkit/strategies/gm.hpp>
 #include <dlbkit/strategies/hbm.hpp>
+#include <dlbkit/strategies/lifeline.hpp>
 #include <dlbkit/strategies/liquid.hpp>
 #include <dlbkit/strategies/nna.hpp>
 #include <dlbkit/strategies/none.hpp>
@@ -13,6 +14,8 @@
 #include <dlbkit/strategies/sid.hpp>
 #include <dlbkit/strategies/sos.hpp>
 #include <dlbkit/strategies/work_stealing.hpp>
+
+#include <fmt/format.h>
 
 namespace dlbkit {
 
@@ -35,9 +38,43 @@ const StrategyRegistry& builtin_strategies() {
     r.add(semi_distributed_strategy_info());
     r.add(fully_distributed_strategy_info());
     r.add(work_stealing_strategy_info());
+    r.add(lifeline_strategy_info());
     return r;
   }();
   return registry;
+}
+
+Topology auto_topology(const StrategyInfo& strategy, std::size_t nodes) {
+  if (nodes == 0) throw InputError("--topology auto for 0 nodes; accepted: at least 1 node");
+  // The hypercube first (WLR93's network, the one hbm, dem and liquid are written for),
+  // then the complete graph (every other worker a neighbour).
+  std::vector<std::string> specs;
+  if (nodes >= 2 && (nodes & (nodes - 1)) == 0) {  // hypercube:0 is no network: 1 node is complete:1
+    int d = 0;
+    while ((std::size_t{1} << d) < nodes) ++d;
+    specs.push_back(fmt::format("hypercube:{}", d));
+  }
+  specs.push_back(fmt::format("complete:{}", nodes));
+  if (nodes >= 4 && (nodes & (nodes - 1)) == 0) {
+    int m = 1;
+    while ((std::size_t{1} << (m - 1)) < nodes) ++m;
+    if (m % 2 == 1) specs.push_back(fmt::format("bisectional:{}", m));
+  }
+  if (nodes >= 3) specs.push_back(fmt::format("ring:{}", nodes));
+  std::string tried;
+  for (const std::string& spec : specs) {
+    Topology t = parse_topology(spec);
+    if (!strategy.check_topology) return t;
+    try {
+      strategy.check_topology(t);
+      return t;
+    } catch (const InputError&) {
+      tried += (tried.empty() ? "" : ", ") + spec;
+    }
+  }
+  throw InputError(fmt::format("--topology auto: strategy {} accepts none of {} for {} nodes; accepted: another node "
+                               "count, or a topology given with --topology",
+                               strategy.name, tried, nodes));
 }
 
 }  // namespace dlbkit

@@ -74,7 +74,7 @@ TEST(MpiEngine, EveryStrategyFindsTheOptimumOn2And4Ranks) {
 // runs for about 0.15 s, long enough that ranks started late still take part and tasks move.
 TEST(MpiEngine, TerminatesExactlyWithDelayedMessages) {
   const std::int64_t optimum = optimum_of(11, 5);
-  for (const std::string strategy : {"work_stealing", "sid", "gm"}) {
+  for (const std::string strategy : {"work_stealing", "lifeline", "sid", "gm"}) {
     SCOPED_TRACE(strategy);
     const Outcome o = mpirun(4, "--app bnb --app-param n=11 --app-param instance_seed=5 --app-param m=4 --json "
                                 "--max-delay 500us --check-tasks 1 --strategy " + strategy);
@@ -95,7 +95,8 @@ TEST(MpiEngine, TerminatesExactlyWithDelayedMessages) {
 TEST(MpiEngine, UtsCountsAsPublished) {
   const std::vector<std::tuple<int, std::string, std::string>> runs = {
       {2, "T1", "work_stealing"}, {2, "T1", "rid"}, {2, "T1", "sid"}, {2, "T1", "gm"},           {2, "T1", "hbm"},
-      {2, "T1", "dem"},           {2, "T1", "none"}, {4, "T3", "work_stealing"}, {4, "T3", "sid"}};
+      {2, "T1", "dem"},           {2, "T1", "none"}, {4, "T3", "work_stealing"}, {4, "T3", "sid"},
+      {2, "T1", "lifeline"},      {4, "T3", "lifeline"}};
   for (const auto& [ranks, tree, strategy] : runs) {
     SCOPED_TRACE(strategy + " " + tree + " on " + std::to_string(ranks) + " ranks");
     const dlbkit::uts::PublishedTree* published = nullptr;
@@ -112,6 +113,61 @@ TEST(MpiEngine, UtsCountsAsPublished) {
     if (strategy != "none") {
       EXPECT_GT(j["tasks_moved"].get<std::uint64_t>(), 0u);
     }
+  }
+}
+
+Outcome mpi_host(int ranks, const std::string& args) {
+  return dlbkit::test::run_shell("OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 timeout 120 " DLBKIT_MPIEXEC
+                                 " --oversubscribe -np " + std::to_string(ranks) + " " DLBKIT_MPI_HOST " " + args);
+}
+
+// A host program posts a wildcard receive on MPI_COMM_WORLD before the run: the engine talks
+// on its own duplicate, so the receive keeps the host's message, and nothing hangs (before,
+// a dlbkit message matched it, and on 4 ranks the run hung). The result is on every rank.
+TEST(MpiEngine, LeavesTheHostsCommunicatorAlone) {
+  for (int ranks : {2, 4}) {
+    SCOPED_TRACE(std::to_string(ranks) + " ranks");
+    const Outcome o = mpi_host(ranks, "etiquette");
+    EXPECT_EQ(o.status, 0) << o.out << o.err;
+    EXPECT_EQ(count_of(o.out, ": ok receive kept"), ranks) << o.out;
+  }
+}
+
+// A task throws on one rank: every rank gets a TaskFailure naming it (the cause on that
+// rank only), none aborts or hangs, and WORLD still works afterwards. Rank 0 throwing on its
+// first task leaves the others mid-steal; rank 1 throwing after 30 tasks leaves the others
+// executing and stealing.
+TEST(MpiEngine, ATasksExceptionReachesEveryRank) {
+  const std::vector<std::tuple<int, int, int, std::string>> cases = {
+      {2, 0, 0, "work_stealing"}, {2, 1, 30, "work_stealing"}, {4, 0, 0, "work_stealing"},
+      {4, 2, 30, "work_stealing"}, {4, 1, 30, "sid"},          {4, 3, 30, "rid"},
+      {4, 0, 0, "lifeline"},      {4, 2, 30, "lifeline"}};
+  for (const auto& [ranks, thrower, after, strategy] : cases) {
+    SCOPED_TRACE(strategy + ": rank " + std::to_string(thrower) + " of " + std::to_string(ranks) + " after " +
+                 std::to_string(after));
+    const Outcome o = mpi_host(ranks, "throw " + std::to_string(thrower) + " " + std::to_string(after) + " " + strategy);
+    EXPECT_EQ(o.status, 0) << o.out << o.err;  // not 124 (a hang) nor 134 (an abort)
+    EXPECT_EQ(count_of(o.out, "caught rank " + std::to_string(thrower) + " cause ok: a task threw on rank " +
+                                  std::to_string(thrower) + ": node "),
+              ranks)
+        << o.out;
+    EXPECT_EQ(count_of(o.out, "is bad"), ranks) << o.out;
+  }
+}
+
+// Split on demand between ranks: one long range task on rank 0 gives parts of its range to
+// thieves; the sum is exact on every rank and the other ranks executed a real share of the
+// elements (work counted, not timed).
+TEST(MpiEngine, ALongTaskThatSplitsOnDemandSharesItsWorkBetweenRanks) {
+  for (const std::string strategy : {"work_stealing", "lifeline"}) {
+    SCOPED_TRACE(strategy);
+    const Outcome o = mpi_host(2, "split " + strategy);
+    EXPECT_EQ(o.status, 0) << o.out << o.err;
+    EXPECT_EQ(count_of(o.out, "sum ok, elements ok"), 2) << o.out;
+    const std::size_t at = o.out.find("away from rank 0: ");
+    ASSERT_NE(at, std::string::npos) << o.out;
+    const std::uint64_t away = std::stoull(o.out.substr(at + 18));
+    EXPECT_GT(away, 30000u) << o.out;  // a tenth of the 300000 elements
   }
 }
 

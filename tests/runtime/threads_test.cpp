@@ -30,7 +30,7 @@ std::vector<std::string> all_strategies() {
 }
 
 RuntimeResult run(AnyApplication& app, const Topology& t, const std::string& strategy, SimTime max_delay = 0,
-                  std::uint32_t check_tasks = 16) {
+                  std::uint32_t check_tasks = 1024) {
   const RuntimeConfig config{.topology = &t,
                              .strategy = builtin_strategies().configure(strategy, params_for(strategy)),
                              .seed = 7,
@@ -132,7 +132,7 @@ TEST(ThreadsEngine, WorkStealingSpreadsTheWork) {
 TEST(ThreadsEngine, TerminatesExactlyWithDelayedMessages) {
   TreeApp app(100, 2480, 50);
   const auto expected = count_json(app.expected());
-  for (const std::string strategy : {"work_stealing", "sid", "gm", "rid", "dem"}) {
+  for (const std::string strategy : {"work_stealing", "lifeline", "sid", "gm", "rid", "dem"}) {
     for (const std::string spec : {"hypercube:1", "hypercube:2"}) {
       SCOPED_TRACE(strategy + " on " + spec);
       const Topology t = parse_topology(spec);
@@ -189,4 +189,76 @@ TEST(ThreadsEngine, RefusesBadConfigurations) {
   EXPECT_THROW(run(app, t, "none", 0, 0), InputError);
   EXPECT_THROW(builtin_apps().configure("bnb", {{"n", "21"}}), InputError);
   EXPECT_THROW(builtin_apps().configure("nope", {}), InputError);
+}
+
+// A task's exception stops every worker and comes out of run_threads as it was thrown:
+// from the first task (the others are asking for work), and from a worker that stole work
+// while the others are busy. Never an abort; a hang would hit the test's time limit.
+TEST(ThreadsEngine, ATasksExceptionStopsTheRunAndReachesTheCaller) {
+  for (const std::string strategy : {"work_stealing", "lifeline", "sid", "rid", "gm"}) {
+    for (const auto& [thrower, after] : std::vector<std::pair<int, long>>{{0, 0}, {1, 30}, {3, 30}}) {
+      SCOPED_TRACE(strategy + ": worker " + std::to_string(thrower) + " after " + std::to_string(after));
+      test::ThrowingTree app(thrower, after);
+      const Topology t = parse_topology("hypercube:2");
+      try {
+        run(app, t, strategy);
+        ADD_FAILURE() << "no exception";
+      } catch (const std::runtime_error& e) {
+        EXPECT_NE(std::string(e.what()).find("is bad"), std::string::npos) << e.what();
+      }
+    }
+  }
+  // The engine is usable again after a failed run.
+  test::ThrowingTree app(-1, 0);
+  const Topology t = parse_topology("hypercube:1");
+  const RuntimeResult r = run(app, t, "work_stealing");
+  EXPECT_EQ(app.report_bytes(r.result.data()), count_json(app.expected()));
+}
+
+
+// Split on demand: without it the one long task stays on worker 0 (nothing to steal); with
+// it thieves get parts of the range, and the sum is the same. Work is counted, not timed.
+TEST(ThreadsEngine, ALongTaskThatSplitsOnDemandSharesItsWork) {
+  constexpr std::uint64_t n = 300000;
+  std::uint64_t expected = 0;
+  for (std::uint64_t i = 0; i < n; ++i) expected += test::RangeApp::element(i);
+  for (const std::string spec : {"hypercube:1", "hypercube:2"}) {
+    const Topology t = parse_topology(spec);
+    SCOPED_TRACE(spec);
+    test::RangeApp whole(n, false);
+    const RuntimeResult a = run(whole, t, "work_stealing");
+    EXPECT_EQ(whole.parse(a).sum, expected);
+    EXPECT_EQ(whole.parse(a).by_worker[0], n) << "an unsplittable task stays where it is";
+    EXPECT_EQ(a.tasks_moved(), 0u);
+
+    test::RangeApp split(n, true);
+    const RuntimeResult b = run(split, t, "work_stealing");
+    const test::RangeSum s = split.parse(b);
+    EXPECT_EQ(s.sum, expected);
+    std::uint64_t splits = 0, elements = 0;
+    for (const auto& w : b.workers) splits += w.splits;
+    for (std::size_t w = 0; w < t.size(); ++w) elements += s.by_worker[w];
+    EXPECT_EQ(elements, n);
+    EXPECT_GT(splits, 0u);
+    EXPECT_GT(b.tasks_moved(), 0u);
+    // The other workers executed a real share of the range (an even share is 1 - 1/P).
+    EXPECT_GT(n - s.by_worker[0], n / 10) << "elements executed away from worker 0";
+  }
+}
+
+TEST(ThreadsEngine, QueensCountsThePublishedPlacements) {
+  // OEIS A000170: 92, 724, 14200 placements for n = 8, 10, 12.
+  for (const auto& [n, solutions] : std::vector<std::pair<int, int>>{{8, 92}, {10, 724}, {12, 14200}}) {
+    for (const std::string depth : {"0", "2", "5"}) {
+      auto app = builtin_apps().configure("queens", {{"n", std::to_string(n)}, {"depth", depth}}).create();
+      const RuntimeResult seq = run_sequential(*app, 2);
+      EXPECT_EQ(app->report_bytes(seq.result.data())["solutions"], solutions);
+      for (const std::string strategy : {"work_stealing", "lifeline"}) {
+        SCOPED_TRACE(strategy + " n=" + std::to_string(n) + " depth=" + depth);
+        const Topology t = parse_topology("hypercube:1");
+        const RuntimeResult r = run(*app, t, strategy);
+        EXPECT_EQ(app->report_bytes(r.result.data())["solutions"], solutions);
+      }
+    }
+  }
 }

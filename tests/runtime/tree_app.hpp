@@ -1,8 +1,14 @@
 #pragma once
 // Test support: an unbalanced tree to count (a binomial tree as in UTS, on a cheap hash),
-// its count by plain recursion, and a task that takes a while and polls.
+// its count by plain recursion, and a task that takes a while and polls; the same tree with
+// a task that throws; one long range task that can split on demand.
 
 #include <dlbkit/runtime/application.hpp>
+#include <dlbkit/runtime/engine.hpp>
+
+#include <cstring>
+#include <stdexcept>
+#include <string>
 
 namespace dlbkit::test {
 
@@ -75,6 +81,92 @@ private:
 
   int root_children_, q_, spin_;
   inline static thread_local std::uint64_t spun_ = 0;
+};
+
+/// TreeApp's tree with tasks of a few microseconds that poll; worker `thrower` throws
+/// std::runtime_error("node <id> is bad") from its task number `throw_after` (from 0).
+class ThrowingTree final : public Application<TreeNode, TreeCount> {
+public:
+  ThrowingTree(int thrower, long throw_after) : tree_(400, 2490, 200), thrower_(thrower), throw_after_(throw_after) {}
+
+  std::vector<TreeNode> roots(NodeId w, std::size_t n) const override { return tree_.roots(w, n); }
+  void execute(const TreeNode& t, TaskContext<TreeNode, TreeCount>& ctx) override {
+    if (static_cast<int>(ctx.worker()) == thrower_ && executed_++ == throw_after_)
+      throw std::runtime_error("node " + std::to_string(t.id) + " is bad");
+    ++ctx.result().nodes;
+    ctx.result().id_sum += t.id;
+    const int k = tree_.children(t);
+    if (k == 0) ++ctx.result().leaves;
+    for (int c = 0; c < k; ++c) ctx.spawn(TreeApp::child(t, c));
+    for (int i = 0; i < 200; ++i) {  // a few microseconds of work that polls
+      spun_ = mix(spun_ + static_cast<std::uint64_t>(i));
+      ctx.poll();
+    }
+  }
+  void combine(TreeCount& a, const TreeCount& b) const override { tree_.combine(a, b); }
+  nlohmann::json report(const TreeCount& c) const override { return tree_.report(c); }
+  TreeCount expected() const { return tree_.expected(); }
+
+private:
+  TreeApp tree_;
+  int thrower_;
+  long throw_after_;
+  long executed_ = 0;  // the thrower's only
+  inline static thread_local std::uint64_t spun_ = 0;
+};
+
+/// One long task: a range of elements of about a microsecond each. With split on demand the
+/// task gives away the upper half of what is left whenever a strategy wants its work.
+struct Range {
+  std::uint64_t begin, end;
+};
+struct RangeSum {
+  std::uint64_t sum;
+  std::uint64_t by_worker[4];  // elements each worker executed
+};
+
+class RangeApp final : public Application<Range, RangeSum> {
+public:
+  RangeApp(std::uint64_t n, bool split) : n_(n), split_(split) {}
+  static std::uint64_t element(std::uint64_t i) {
+    std::uint64_t z = i;
+    for (int k = 0; k < 100; ++k) z = mix(z + 1);
+    return z >> 40;
+  }
+  std::vector<Range> roots(NodeId worker, std::size_t) const override {
+    return worker == 0 ? std::vector<Range>{{0, n_}} : std::vector<Range>{};
+  }
+  void execute(const Range& r, TaskContext<Range, RangeSum>& ctx) override {
+    std::uint64_t end = r.end;
+    for (std::uint64_t i = r.begin; i < end; ++i) {
+      ctx.result().sum += element(i);
+      ++ctx.result().by_worker[ctx.worker()];
+      if (!split_) {
+        ctx.poll();
+        continue;
+      }
+      ctx.poll([&] {
+        if (end - i < 2) return;
+        const std::uint64_t mid = i + 1 + (end - i - 1) / 2;
+        ctx.spawn(Range{mid, end});
+        end = mid;
+      });
+    }
+  }
+  void combine(RangeSum& a, const RangeSum& b) const override {
+    a.sum += b.sum;
+    for (int w = 0; w < 4; ++w) a.by_worker[w] += b.by_worker[w];
+  }
+  nlohmann::json report(const RangeSum& s) const override { return {{"sum", s.sum}}; }
+  RangeSum parse(const RuntimeResult& r) const {
+    RangeSum s;
+    std::memcpy(&s, r.result.data(), sizeof s);
+    return s;
+  }
+
+private:
+  std::uint64_t n_;
+  bool split_;
 };
 
 }  // namespace dlbkit::test

@@ -4,7 +4,8 @@
 /// parameters like strategies and workloads:
 /// - `busy`: WLR93's artificial tasks (Sec. V-A, Table III) as real busy loops;
 /// - `bnb`: branch and bound for total tardiness (WLR93 Sec. V-C) with best-bound sharing;
-/// - `uts`: the Unbalanced Tree Search benchmark, its standard trees or custom ones (apps/uts.hpp).
+/// - `uts`: the Unbalanced Tree Search benchmark, its standard trees or custom ones (apps/uts.hpp);
+/// - `queens`: an N-Queens count with coarse tasks that never poll.
 /// docs/runtime.md describes them.
 ///
 /// ```
@@ -40,6 +41,7 @@ const AppRegistry& builtin_apps();
 AppInfo busy_app_info();
 AppInfo bnb_app_info();
 AppInfo uts_app_info();
+AppInfo queens_app_info();
 
 struct TardinessInstance;
 /// The `bnb` app on a given instance; `m` as the parameter (0 to instance.jobs()).

@@ -65,6 +65,10 @@ private:
   std::vector<std::pair<std::string, Value>> values_;
 };
 
+/// An unsigned option read as text and checked: from_chars, the whole text, at most `max`
+/// (a parser that wraps "-1" round to 2^64 - 1 would not do). Throws InputError naming
+/// `option`, the text and the range.
+std::uint64_t parse_unsigned(const std::string& text, const std::string& option, std::uint64_t max);
 /// Splits "name=value" into its two parts; throws InputError naming `text` otherwise.
 std::pair<std::string, std::string> split_assignment(const std::string& text, const std::string& what);
 /// Items "name=value" (split_assignment) as a map; a name given twice is an InputError

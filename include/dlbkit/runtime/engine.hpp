@@ -16,8 +16,9 @@
 /// real time (ns since the run started): load() is the tasks it holds, the executing one
 /// included; migrate() ships the tasks it would execute last (the bottom of its stack).
 /// A worker reaches a check point when `poll_interval` has passed since the previous one
-/// (it looks at the clock after every `check_tasks` tasks and at each poll() call), at
-/// once when the threads engine sees mail, and while idle: there it reads its mailbox,
+/// (it looks at the clock after a number of tasks and poll() calls that it adapts so that a
+/// look comes about every poll_interval / 8, at most `check_tasks`), at once when the
+/// threads engine sees mail, and while idle: there it reads its mailbox,
 /// fires timers and calls on_load_change when its load differs from the previous check
 /// point.
 
@@ -26,7 +27,10 @@
 #include <dlbkit/runtime/application.hpp>
 #include <dlbkit/topology/topology.hpp>
 
+#include <atomic>
 #include <cstdint>
+#include <exception>
+#include <stdexcept>
 #include <nlohmann/json_fwd.hpp>
 #include <string>
 #include <vector>
@@ -37,21 +41,26 @@ struct RuntimeConfig {
   const Topology* topology = nullptr;  ///< one worker per node
   StrategyChoice strategy;
   std::uint64_t seed = 1;              ///< the workers' random streams (Rng(seed, worker + 1))
-  std::uint32_t check_tasks = 16;      ///< tasks between looks at the clock
+  std::uint32_t check_tasks = 1024;    ///< at most this many tasks and poll() calls between looks at the clock
   SimTime poll_interval = 20 * kMicrosecond;  ///< least time between check points while busy
   /// Tests: every message a worker receives is held for a random time in [0, max_delay]
   /// before it is handled (in order per sender), as if it were still in flight.
   SimTime max_delay = 0;
+  /// Where set, each worker adds the tasks it executed to this counter at its check points,
+  /// for another thread to show progress (the MPI engine: this rank's tasks only).
+  std::atomic<std::uint64_t>* progress = nullptr;
 };
 
 struct WorkerStats {
   SimTime busy = 0;  ///< time holding tasks (executing them, and the strategy's work meanwhile)
   SimTime idle = 0;  ///< time without a task
   SimTime cpu = 0;   ///< processor time the worker's thread (or rank) used: busy and idle spinning
+  SimTime idle_cpu = 0;  ///< the part of cpu used while idle (asking for work, waiting for it)
   std::uint64_t tasks_executed = 0;
   std::uint64_t tasks_sent = 0;
   std::uint64_t tasks_received = 0;
   std::uint64_t messages_sent = 0;  ///< strategy messages and task transfers
+  std::uint64_t splits = 0;         ///< times an executing task split its work on demand
 };
 
 struct RuntimeResult {
@@ -61,10 +70,28 @@ struct RuntimeResult {
   std::vector<std::string> message_kinds;    ///< the strategy's, then "task_transfer"
   std::vector<std::uint64_t> messages_by_kind;
   std::vector<std::byte> result;             ///< the combined result, result_bytes() bytes
+  /// Settings that made the run balance badly, for people: start_warnings(), and "no task
+  /// moved" when the strategy moved nothing while a worker executed nothing.
+  std::vector<std::string> warnings;
 
   std::uint64_t tasks_executed() const;
   std::uint64_t tasks_moved() const;
   std::uint64_t messages() const;
+};
+
+/// A task threw: the run stopped on every worker (and every rank). The threads engine
+/// rethrows the task's own exception; the MPI engine throws this on every rank, naming the
+/// rank where the task threw, with the original exception as cause() on that rank.
+class TaskFailure : public std::runtime_error {
+public:
+  TaskFailure(int rank, const std::string& what, std::exception_ptr cause = nullptr);
+  int rank() const { return rank_; }
+  /// The exception the task threw, on the rank where it was thrown; null elsewhere.
+  std::exception_ptr cause() const { return cause_; }
+
+private:
+  int rank_;
+  std::exception_ptr cause_;
 };
 
 /// Every task on one thread, no strategy: the baseline of efficiency. The tasks are the
@@ -72,8 +99,14 @@ struct RuntimeResult {
 RuntimeResult run_sequential(AnyApplication& app, std::size_t workers);
 
 /// One thread per node of config.topology. Throws InputError for a missing topology or a
-/// strategy that refuses the topology.
+/// strategy that refuses the topology. When a task throws, every worker stops at its next
+/// check point and the first exception thrown is rethrown here, as it was thrown.
 RuntimeResult run_threads(AnyApplication& app, const RuntimeConfig& config);
+
+/// What is known before a run to keep workers idle: `rid` with retry_on_update=false while
+/// a worker starts without tasks (WLR93's RID acts on changes of a node's own load, and an
+/// empty node's load never changes, so it never asks). Empty when nothing is known.
+std::vector<std::string> start_warnings(const AnyApplication& app, const RuntimeConfig& config);
 
 /// Efficiency of a parallel run against the sequential one: T_seq / (P T_par).
 double efficiency(const RuntimeResult& sequential, const RuntimeResult& parallel);
@@ -82,6 +115,11 @@ double efficiency(const RuntimeResult& sequential, const RuntimeResult& parallel
 /// sequential CPU / the workers' total CPU. It shows the engine's overhead (balancing,
 /// spinning while idle) but not the waiting while a worker sleeps for work.
 double cpu_efficiency(const RuntimeResult& sequential, const RuntimeResult& parallel);
+
+/// The figures of a run for people: tasks executed and moved, messages by kind, then one
+/// line per worker (busy, idle, CPU and idle CPU seconds, tasks executed,
+/// sent, received, splits on demand). Lines end with '\n' and start with two spaces.
+std::string format_figures(const RuntimeResult& result);
 
 /// Whether the parallel result equals the sequential one on the application's exact keys.
 bool same_result(const AnyApplication& app, const RuntimeResult& sequential, const RuntimeResult& parallel);

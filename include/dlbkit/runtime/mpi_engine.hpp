@@ -1,14 +1,22 @@
 #pragma once
 /// \file
-/// The MPI engine: one worker per rank of MPI_COMM_WORLD, in the library `dlbkit_mpi`
-/// (target dlbkit::mpi; the core library needs no MPI). Start it with mpirun:
+/// The MPI engine: one worker per rank of a communicator (MPI_COMM_WORLD unless the caller
+/// gives another), in the library `dlbkit_mpi` (target dlbkit::mpi; the core library needs
+/// no MPI). Start it with mpirun:
 ///
 /// ```
 /// dlbkit::MpiSession mpi(&argc, &argv);                       // MPI_Init ... MPI_Finalize
 /// auto topology = dlbkit::parse_topology("ring:4");             // size = the rank count
-/// dlbkit::RuntimeResult r = dlbkit::run_mpi(app, {.topology = &topology, .strategy = ws}, mpi);
-/// if (mpi.rank() == 0) ...                                      // the whole result on rank 0
+/// dlbkit::RuntimeResult r = dlbkit::run_mpi(app, {.topology = &topology, .strategy = ws});
+/// // r: every worker's figures and the combined result, the same on every rank
 /// ```
+///
+/// A guest in the caller's program: the engine duplicates the communicator it is given
+/// (MPI_Comm_dup, collective), talks only on the duplicate and frees it before it returns,
+/// so a receive the caller has posted (even MPI_ANY_SOURCE, MPI_ANY_TAG) never matches one
+/// of its messages. An exception thrown by a task stops the run on every rank and
+/// comes out of run_mpi on every rank as a TaskFailure naming the rank where it was thrown
+/// (engine.hpp).
 ///
 /// Envelopes travel with MPI_Isend as bytes (a header, then the 40-byte strategy message or
 /// the task records); MPI's non-overtaking rule keeps them in order per pair of ranks. The
@@ -17,6 +25,8 @@
 /// messages, since a rank without tasks can send strategy messages but never create work.
 
 #include <dlbkit/runtime/engine.hpp>
+
+#include <mpi.h>
 
 namespace dlbkit {
 
@@ -41,9 +51,13 @@ private:
   bool finalize_ = false;
 };
 
-/// Collective: every rank calls it with the same application and configuration. Returns
-/// the complete result (every worker's figures, the combined result) on rank 0 and this
-/// rank's own figures elsewhere.
+/// Collective over `comm`: every rank of it calls it with the same application and
+/// configuration (config.topology has one node per rank). Returns the complete result
+/// (every worker's figures, the combined result) on every rank. Throws InputError (on every
+/// rank alike) for a configuration it refuses, and TaskFailure when a task threw.
+RuntimeResult run_mpi(AnyApplication& app, const RuntimeConfig& config, MPI_Comm comm = MPI_COMM_WORLD);
+
+/// The same on MPI_COMM_WORLD (the session only says MPI is initialised).
 RuntimeResult run_mpi(AnyApplication& app, const RuntimeConfig& config, const MpiSession& session);
 
 }  // namespace dlbkit

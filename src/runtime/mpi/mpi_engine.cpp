@@ -13,6 +13,11 @@
 // otherwise rank 0 starts a new round. A transfer still in flight (sent, not yet received:
 // `--max-delay` holds received envelopes back for that) keeps q + c_0 above 0. Rank 0 then
 // tells every rank to stop.
+//
+// Etiquette: every message travels on a duplicate of the caller's communicator, so none
+// can match a receive of the caller's. A task that throws stops its rank, which tells every
+// other rank (kAbort); each stops at its next check point, and after the run the ranks agree
+// on the lowest failing rank and its message, which every rank throws as a TaskFailure.
 
 #include "worker_core.hpp"
 
@@ -21,6 +26,7 @@
 
 #include <fmt/format.h>
 #include <chrono>
+#include <limits>
 #include <list>
 #include <optional>
 #include <thread>
@@ -34,7 +40,7 @@ using runtime_detail::clock_ns;
 using runtime_detail::Envelope;
 using runtime_detail::WorkerCore;
 
-enum Tag : int { kData = 1, kToken = 2, kBound = 3, kStop = 4 };
+enum Tag : int { kData = 1, kToken = 2, kBound = 3, kStop = 4, kAbort = 5 };
 
 struct Header {
   std::uint32_t from;
@@ -51,7 +57,8 @@ struct Token {
 
 class MpiTransport final : public runtime_detail::Transport {
 public:
-  MpiTransport(int rank, int size, std::atomic<std::int64_t>& bound) : rank_(rank), size_(size), bound_(bound) {}
+  MpiTransport(MPI_Comm comm, int rank, int size, std::atomic<std::int64_t>& bound)
+      : comm_(comm), rank_(rank), size_(size), bound_(bound) {}
 
   void send(NodeId to, Envelope&& e) override {
     const Header h{e.from, static_cast<std::uint32_t>(e.type), e.count, 0};
@@ -93,6 +100,10 @@ public:
           break;
         }
         case kStop: stop_ = true; break;
+        case kAbort:
+          stop_ = true;
+          core.stop();
+          break;
         default: break;
       }
     }
@@ -137,11 +148,20 @@ public:
     return stop_;
   }
 
+  void task_failed(WorkerCore&, std::exception_ptr error) override {
+    error_ = std::move(error);
+    stop_ = true;
+    for (int r = 0; r < size_; ++r)
+      if (r != rank_) post(r, kAbort, {});
+  }
+  /// The exception a task of this rank threw, if one did.
+  const std::exception_ptr& error() const { return error_; }
+
   /// After the run: take in and drop whatever still arrives until every rank has stopped,
   /// then let the sends complete.
   void drain() {
     MPI_Request barrier;
-    MPI_Ibarrier(MPI_COMM_WORLD, &barrier);
+    MPI_Ibarrier(comm_, &barrier);
     for (int done = 0; !done;) {
       discard_incoming();
       progress();
@@ -174,7 +194,7 @@ private:
   void post(int to, int tag, std::vector<std::byte>&& buf) {
     pending_.push_back(Pending{MPI_REQUEST_NULL, std::move(buf)});
     Pending& p = pending_.back();
-    MPI_Isend(p.buf.data(), static_cast<int>(p.buf.size()), MPI_BYTE, to, tag, MPI_COMM_WORLD, &p.request);
+    MPI_Isend(p.buf.data(), static_cast<int>(p.buf.size()), MPI_BYTE, to, tag, comm_, &p.request);
   }
 
   // Frees the buffers of completed sends.
@@ -191,12 +211,12 @@ private:
   std::optional<int> receive_one() {
     int flag = 0;
     MPI_Status st;
-    MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &flag, &st);
+    MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, comm_, &flag, &st);
     if (!flag) return std::nullopt;
     int bytes = 0;
     MPI_Get_count(&st, MPI_BYTE, &bytes);
     in_.resize(static_cast<std::size_t>(bytes));
-    MPI_Recv(in_.data(), bytes, MPI_BYTE, st.MPI_SOURCE, st.MPI_TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    MPI_Recv(in_.data(), bytes, MPI_BYTE, st.MPI_SOURCE, st.MPI_TAG, comm_, MPI_STATUS_IGNORE);
     return st.MPI_TAG;
   }
 
@@ -205,8 +225,10 @@ private:
     }
   }
 
+  MPI_Comm comm_;
   int rank_, size_;
   std::atomic<std::int64_t>& bound_;
+  std::exception_ptr error_;
   std::list<Pending> pending_;  // a list: MPI holds the buffers' addresses until completion
   std::vector<std::byte> in_;
   std::int64_t count_ = 0;      // Safra's c
@@ -218,11 +240,62 @@ private:
   bool stop_ = false;
 };
 
-// Per rank, gathered on rank 0.
+// Per rank, gathered on every rank.
 struct RankReport {
   WorkerStats stats;
   double elapsed;
 };
+
+// A barrier that sleeps while it waits, so that a rank waiting for another's sequential
+// run leaves the processor to it.
+void sleepy_barrier(MPI_Comm comm) {
+  MPI_Request request;
+  MPI_Ibarrier(comm, &request);
+  for (int done = 0;;) {
+    MPI_Test(&request, &done, MPI_STATUS_IGNORE);
+    if (done) return;
+    std::this_thread::sleep_for(std::chrono::microseconds(200));
+  }
+}
+
+// The engine's own communicator, freed however run_mpi leaves (every exit is collective).
+class DuplicateComm {
+public:
+  explicit DuplicateComm(MPI_Comm comm) { MPI_Comm_dup(comm, &comm_); }
+  ~DuplicateComm() { MPI_Comm_free(&comm_); }
+  DuplicateComm(const DuplicateComm&) = delete;
+  DuplicateComm& operator=(const DuplicateComm&) = delete;
+  MPI_Comm get() const { return comm_; }
+
+private:
+  MPI_Comm comm_ = MPI_COMM_NULL;
+};
+
+std::string what_of(const std::exception_ptr& error) {
+  try {
+    std::rethrow_exception(error);
+  } catch (const std::exception& e) {
+    return e.what();
+  } catch (...) {
+    return "an exception not derived from std::exception";
+  }
+}
+
+// Collective: when a task threw on some rank, every rank throws a TaskFailure naming the
+// lowest such rank with its message (and, on that rank, the exception itself as cause).
+void throw_if_failed(MPI_Comm comm, int rank, const std::exception_ptr& error) {
+  const int mine = error ? rank : std::numeric_limits<int>::max();
+  int failed = 0;
+  MPI_Allreduce(&mine, &failed, 1, MPI_INT, MPI_MIN, comm);
+  if (failed == std::numeric_limits<int>::max()) return;
+  std::string what = rank == failed ? what_of(error) : std::string();
+  int length = static_cast<int>(what.size());
+  MPI_Bcast(&length, 1, MPI_INT, failed, comm);
+  what.resize(static_cast<std::size_t>(length));
+  MPI_Bcast(what.data(), length, MPI_CHAR, failed, comm);
+  throw TaskFailure(failed, fmt::format("a task threw on rank {}: {}", failed, what),
+                    rank == failed ? error : nullptr);
+}
 
 }  // namespace
 
@@ -241,17 +314,7 @@ MpiSession::~MpiSession() {
   if (finalize_) MPI_Finalize();
 }
 
-// A barrier that sleeps while it waits, so that a rank waiting for rank 0's sequential run
-// leaves the processor to it.
-void MpiSession::barrier() const {
-  MPI_Request request;
-  MPI_Ibarrier(MPI_COMM_WORLD, &request);
-  for (int done = 0;;) {
-    MPI_Test(&request, &done, MPI_STATUS_IGNORE);
-    if (done) return;
-    std::this_thread::sleep_for(std::chrono::microseconds(200));
-  }
-}
+void MpiSession::barrier() const { sleepy_barrier(MPI_COMM_WORLD); }
 
 Topology MpiSession::topology(const std::string& spec) const {
   Topology t = parse_topology(spec == "auto" ? fmt::format("complete:{}", size_) : spec);
@@ -262,36 +325,46 @@ Topology MpiSession::topology(const std::string& spec) const {
   return t;
 }
 
-RuntimeResult run_mpi(AnyApplication& app, const RuntimeConfig& config, const MpiSession& session) {
+RuntimeResult run_mpi(AnyApplication& app, const RuntimeConfig& config, const MpiSession&) {
+  return run_mpi(app, config, MPI_COMM_WORLD);
+}
+
+RuntimeResult run_mpi(AnyApplication& app, const RuntimeConfig& config, MPI_Comm user_comm) {
+  int rank = 0, size = 1;
+  MPI_Comm_rank(user_comm, &rank);
+  MPI_Comm_size(user_comm, &size);
   if (config.topology == nullptr) throw InputError("MPI engine: no topology");
-  if (config.topology->size() != static_cast<std::size_t>(session.size()))
+  if (config.topology->size() != static_cast<std::size_t>(size))
     throw InputError(fmt::format("MPI engine: topology {} has {} nodes but {} ranks run; accepted: {} nodes",
-                                 config.topology->spec(), config.topology->size(), session.size(), session.size()));
+                                 config.topology->spec(), config.topology->size(), size, size));
   runtime_detail::check_engine_config(config, "MPI engine");
 
-  const int rank = session.rank(), size = session.size();
+  const DuplicateComm dup(user_comm);
+  const MPI_Comm comm = dup.get();
   app.prepare(static_cast<std::size_t>(size));
   std::atomic<std::int64_t> bound{app.initial_bound()};
-  MpiTransport transport(rank, size, bound);
-  session.barrier();
+  MpiTransport transport(comm, rank, size, bound);
+  sleepy_barrier(comm);
   const SimTime start = clock_ns();
   WorkerCore core(app, config, static_cast<NodeId>(rank), transport, bound, start);
   core.push_roots();
   core.run();
   const SimTime elapsed = clock_ns() - start;
   transport.drain();
+  throw_if_failed(comm, rank, transport.error());
 
-  // Every rank's figures and partial result to rank 0.
+  // Every rank's figures and partial result to every rank; each combines them in rank
+  // order, so that every rank holds the same result.
   const RankReport mine{core.stats(elapsed), to_seconds(elapsed)};
   std::vector<RankReport> reports(static_cast<std::size_t>(size));
-  MPI_Gather(&mine, sizeof mine, MPI_BYTE, reports.data(), sizeof mine, MPI_BYTE, 0, MPI_COMM_WORLD);
+  MPI_Allgather(&mine, sizeof mine, MPI_BYTE, reports.data(), sizeof mine, MPI_BYTE, comm);
   const auto kinds = static_cast<int>(core.messages_by_kind().size());
   std::vector<std::uint64_t> by_kind(core.messages_by_kind().size(), 0);
-  MPI_Reduce(core.messages_by_kind().data(), by_kind.data(), kinds, MPI_UINT64_T, MPI_SUM, 0, MPI_COMM_WORLD);
+  MPI_Allreduce(core.messages_by_kind().data(), by_kind.data(), kinds, MPI_UINT64_T, MPI_SUM, comm);
   const std::vector<std::byte> partial = app.partial(static_cast<NodeId>(rank));
   const auto rb = static_cast<int>(partial.size());
   std::vector<std::byte> partials(partial.size() * static_cast<std::size_t>(size));
-  MPI_Gather(partial.data(), rb, MPI_BYTE, partials.data(), rb, MPI_BYTE, 0, MPI_COMM_WORLD);
+  MPI_Allgather(partial.data(), rb, MPI_BYTE, partials.data(), rb, MPI_BYTE, comm);
 
   std::vector<WorkerStats> stats;
   double longest = 0;
@@ -299,11 +372,9 @@ RuntimeResult run_mpi(AnyApplication& app, const RuntimeConfig& config, const Mp
     stats.push_back(r.stats);
     longest = std::max(longest, r.elapsed);
   }
-  if (rank != 0) {
-    return runtime_detail::collect("mpi", config, to_seconds(elapsed), {mine.stats}, core.messages_by_kind());
-  }
   RuntimeResult r = runtime_detail::collect("mpi", config, longest, stats, by_kind);
   r.result = runtime_detail::combine_partials(app, partials);
+  runtime_detail::add_warnings(app, config, r);
   return r;
 }
 

@@ -1,0 +1,144 @@
+#pragma once
+/// \file
+/// dlbkit::Runtime: runs an application on the engine chosen at run time (threads, MPI or
+/// sequential) and returns its typed result, on every rank.
+///
+/// ```
+/// int main(int argc, char** argv) try {
+///   dlbkit::Runtime runtime(argc, argv);   // --engine --strategy -p --topology --workers --seed
+///   const std::uint64_t solutions = runtime.run(
+///       std::vector{Board{}},                                   // the roots
+///       [](const Board& b, auto& ctx) {                         // one task
+///         if (b.rows < 6) for (const Board& child : b.children()) ctx.spawn(child);
+///         else ctx.result() += b.count_rest();
+///       },
+///       std::uint64_t{0}, std::plus<>{});                       // identity and reduction
+///   if (runtime.rank() == 0) std::printf("%llu\n", (unsigned long long)solutions);
+///   runtime.print_report();                                     // per-worker figures, once
+/// } catch (const std::exception& e) {
+///   return dlbkit::print_error(e);                              // one line, once (error.hpp)
+/// }
+/// ```
+///
+/// The task function runs on several workers at once: it may read shared data but writes
+/// only through ctx (spawn(), result(), offer_bound()). ctx.poll() lets a long task's
+/// worker answer the strategy meanwhile. The class form, an Application<Task, Result>,
+/// runs the same way: `runtime.run(app)`.
+///
+/// Engines. `threads`: one worker thread per node of the topology. `mpi`: one worker per
+/// rank, under mpirun; link dlbkit::mpi for it. The runtime calls MPI_Init when MPI is not
+/// yet initialised (and MPI_Finalize when it is destroyed), duplicates the communicator it
+/// is given and talks only on the duplicate. `sequential`: every task on the calling
+/// thread, no strategy: a baseline. Every call of run() is collective under MPI.
+///
+/// A Runtime is not thread-safe: one thread runs it (its workers are threads of its own).
+
+#include <dlbkit/core/registry.hpp>
+#include <dlbkit/error.hpp>
+#include <dlbkit/runtime/application.hpp>
+#include <dlbkit/runtime/communicator.hpp>
+#include <dlbkit/runtime/engine.hpp>
+#include <dlbkit/runtime/function_application.hpp>
+#include <dlbkit/runtime/runtime_options.hpp>
+#include <dlbkit/runtime/serialization.hpp>
+#include <dlbkit/topology/topology.hpp>
+
+#include <cstdio>
+#include <memory>
+#include <span>
+#include <vector>
+
+namespace dlbkit {
+
+namespace runtime_detail {
+
+/// The MPI engine as Runtime sees it; dlbkit::mpi provides it.
+class DistributedEngine {
+public:
+  virtual ~DistributedEngine() = default;
+  virtual int rank() const = 0;
+  virtual int size() const = 0;
+  virtual RuntimeResult run(AnyApplication& app, const RuntimeConfig& config) = 0;
+  /// Collective: every rank's bytes, in rank order, on every rank (serialised results).
+  virtual std::vector<std::vector<std::byte>> all_gather(std::span<const std::byte> mine) const = 0;
+};
+using DistributedEngineFactory = std::unique_ptr<DistributedEngine> (*)(const Communicator&);
+
+void set_mpi_engine(DistributedEngineFactory factory);
+/// Defined in dlbkit::mpi: calls set_mpi_engine().
+bool register_mpi_engine();
+#ifdef DLBKIT_MPI_ENGINE  // set by the target dlbkit::mpi
+inline const bool mpi_engine_registered = register_mpi_engine();
+#endif
+
+}  // namespace runtime_detail
+
+class Runtime {
+public:
+  /// Options from the command line (RuntimeOptions::parse: every argument must be one of
+  /// them). Throws InputError for bad options, an unknown strategy, a topology the strategy
+  /// refuses or whose size is not the rank count; the same on every rank.
+  Runtime(int argc, char** argv, Communicator communicator = {});
+  explicit Runtime(RuntimeOptions options = {}, Communicator communicator = {});
+  ~Runtime();
+  Runtime(const Runtime&) = delete;
+  Runtime& operator=(const Runtime&) = delete;
+
+  const RuntimeOptions& options() const;
+  const Topology& topology() const;
+  const StrategyChoice& strategy() const;
+  /// The number of workers, P: the topology's size.
+  std::size_t workers() const { return topology().size(); }
+  /// This process's rank in the communicator; 0 for threads and sequential.
+  int rank() const;
+
+  /// Runs `app` and returns the combination of every worker's partial result, on every
+  /// rank. A task's exception stops the run and comes out here (under MPI on every rank, as
+  /// a TaskFailure naming the rank where it was thrown).
+  template <class Task, class Result>
+  Result run(Application<Task, Result>& app) {
+    run_engine(app);
+    if constexpr (travels_as_bytes<Result>) {
+      return from_bytes<Result>(last_run().result);  // the engine combined the partials
+    } else {
+      Result total = app.identity();
+      if (distributed()) {
+        std::vector<std::byte> mine;
+        to_bytes(app.partial_result(static_cast<NodeId>(rank())), mine);
+        for (const auto& bytes : all_gather(mine)) app.combine(total, from_bytes<Result>(bytes));
+      } else {
+        for (NodeId w = 0; w < partials_in_process(); ++w) app.combine(total, app.partial_result(w));
+      }
+      return total;
+    }
+  }
+
+  /// The lambda form: the roots (root i starts on worker i mod P), the task function
+  /// `execute(const Task&, TaskContext<Task, Result>& ctx)`, the identity of the result and
+  /// `reduce(const Result&, const Result&) -> Result`, associative and commutative.
+  template <class Task, class Execute, class Result, class Reduce>
+  Result run(std::vector<Task> roots, Execute execute, Result identity, Reduce reduce) {
+    FunctionApplication<Task, Result, Execute, Reduce> app(std::move(roots), std::move(execute), std::move(identity),
+                                                           std::move(reduce));
+    return run(app);
+  }
+
+  /// The figures of the last run: elapsed time, per-worker busy, idle and CPU time, tasks
+  /// executed and moved, messages; every worker's, on every rank.
+  const RuntimeResult& last_run() const;
+  /// T_seq / (P T_par) of the last run against a sequential time of the program's own.
+  double efficiency(double sequential_seconds) const;
+  /// Prints the last run's figures and a line per worker to `out`; under MPI on rank 0 only.
+  void print_report(std::FILE* out = stdout) const;
+
+private:
+  void run_engine(AnyApplication& app);
+  bool distributed() const;
+  NodeId partials_in_process() const;
+  std::vector<std::vector<std::byte>> all_gather(std::span<const std::byte> mine) const;
+
+  struct State;
+  std::unique_ptr<State> state_;
+};
+
+}  // namespace dlbkit

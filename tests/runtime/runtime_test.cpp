@@ -1,0 +1,256 @@
+// dlbkit::Runtime: typed results from the class and lambda forms on the threads and
+// sequential engines, serialised (cereal) tasks and results, the options read from a
+// command line and their errors, the report. The MPI side: mpi_runtime_test.cpp.
+
+#include "census_app.hpp"
+#include "tree_app.hpp"
+
+#include <dlbkit/error.hpp>
+#include <dlbkit/runtime/runtime.hpp>
+
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <functional>
+#include <map>
+#include <numeric>
+#include <string>
+#include <vector>
+
+namespace {
+
+using dlbkit::Runtime;
+using dlbkit::RuntimeOptions;
+
+RuntimeOptions parse(std::vector<const char*> args, std::vector<std::string>* rest = nullptr) {
+  args.insert(args.begin(), "program");
+  return RuntimeOptions::parse(static_cast<int>(args.size()), args.data(), rest);
+}
+
+// The InputError's message for `args`, or "" when they parse.
+std::string parse_error(std::vector<const char*> args) {
+  try {
+    parse(std::move(args));
+  } catch (const dlbkit::InputError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+// Runs the tree count of tree_app.hpp with the lambda form, on `runtime`.
+dlbkit::test::TreeCount tree_by_lambdas(Runtime& runtime, const dlbkit::test::TreeApp& tree) {
+  using dlbkit::test::TreeCount;
+  using dlbkit::test::TreeNode;
+  return runtime.run(
+      std::vector{TreeNode{1, 0}},
+      [&tree](const TreeNode& n, auto& ctx) {
+        TreeCount& r = ctx.result();
+        ++r.nodes;
+        r.id_sum += n.id;
+        const int k = tree.children(n);
+        if (k == 0) ++r.leaves;
+        for (int c = 0; c < k; ++c) ctx.spawn(dlbkit::test::TreeApp::child(n, c));
+      },
+      TreeCount{}, [](const TreeCount& a, const TreeCount& b) {
+        return TreeCount{a.nodes + b.nodes, a.leaves + b.leaves, a.id_sum + b.id_sum};
+      });
+}
+
+void expect_same(const dlbkit::test::TreeCount& a, const dlbkit::test::TreeCount& b) {
+  EXPECT_EQ(a.nodes, b.nodes);
+  EXPECT_EQ(a.leaves, b.leaves);
+  EXPECT_EQ(a.id_sum, b.id_sum);
+}
+
+}  // namespace
+
+TEST(RuntimeOptions, ReadsTheSpellingOfDlbkitRun) {
+  const RuntimeOptions o = parse({"--engine", "sequential", "-s", "rid", "-p", "retry_on_update=true", "--param=u=0.5",
+                                  "--topology=ring:3", "-n", "3", "--seed", "9"});
+  EXPECT_EQ(o.engine, "sequential");
+  EXPECT_EQ(o.strategy, "rid");
+  EXPECT_EQ(o.params, (std::vector<std::string>{"retry_on_update=true", "u=0.5"}));
+  EXPECT_EQ(o.topology, "ring:3");
+  EXPECT_EQ(o.workers, 3u);
+  EXPECT_EQ(o.seed, 9u);
+  const RuntimeOptions d = parse({});
+  EXPECT_EQ(d.engine, "threads");
+  EXPECT_EQ(d.strategy, "work_stealing");
+  EXPECT_EQ(d.topology, "auto");
+}
+
+TEST(RuntimeOptions, LeavesTheProgramsOwnOptionsWhenAsked) {
+  std::vector<std::string> rest;
+  const RuntimeOptions o = parse({"--n", "12", "--workers", "2", "--verbose", "-x", "file"}, &rest);
+  EXPECT_EQ(o.workers, 2u);
+  EXPECT_EQ(rest, (std::vector<std::string>{"--n", "12", "--verbose", "-x", "file"}));
+}
+
+TEST(RuntimeOptions, BadInputIsOneLineNamingTheValueAndWhatIsAccepted) {
+  const std::map<std::string, std::vector<const char*>> cases = {
+      {"--engine 'gpu'; accepted: threads, mpi, sequential", {"--engine", "gpu"}},
+      {"--workers: '0' is not accepted; accepted: an integer from 1 to 4096", {"--workers", "0"}},
+      {"--workers: '-2' is not accepted; accepted: an integer from 0 to 4096", {"--workers=-2"}},
+      {"--seed: 'x' is not accepted", {"--seed", "x"}},
+      {"--strategy: a value is missing", {"--strategy"}},
+      {"--topology: an empty value is not accepted", {"--topology="}},
+      {"unknown option '--stategy'; accepted: --engine, --strategy, -p/--param, --topology, --workers, --seed",
+       {"--stategy", "rid"}},
+      {"--param: 'u' ", {"-p", "u"}},
+  };
+  for (const auto& [expected, args] : cases) {
+    const std::string message = parse_error(args);
+    SCOPED_TRACE(args.front());
+    EXPECT_NE(message.find(expected), std::string::npos) << message;
+    EXPECT_EQ(message.find('\n'), std::string::npos);
+  }
+}
+
+TEST(Runtime, RejectsStrategiesAndTopologiesAtConstruction) {
+  const auto error_of = [](RuntimeOptions o) -> std::string {
+    try {
+      Runtime runtime(std::move(o));
+    } catch (const dlbkit::InputError& e) {
+      return e.what();
+    }
+    return "";
+  };
+  EXPECT_NE(error_of({.strategy = "fastest"}).find("unknown strategy 'fastest'; accepted: "), std::string::npos);
+  EXPECT_NE(error_of({.topology = "ring:3", .workers = 4}).find("--workers 4 but topology ring:3 has 3 nodes"),
+            std::string::npos);
+  EXPECT_NE(error_of({.strategy = "hbm", .topology = "ring:3"}).find("ring:3"), std::string::npos);
+  EXPECT_NE(error_of({.strategy = "rid", .params = {"nope=1"}}).find("nope"), std::string::npos);
+#ifndef DLBKIT_MPI_ENGINE  // the runtime tests link the core library only
+  EXPECT_NE(error_of({.engine = "mpi"}).find("linked without the MPI engine"), std::string::npos);
+#endif
+}
+
+TEST(Runtime, ClassAndLambdaFormsGiveTheExactCountOnEveryEngine) {
+  dlbkit::test::TreeApp tree(300, 2490);
+  const auto expected = tree.expected();
+  ASSERT_GT(expected.nodes, 10000u);
+  for (const RuntimeOptions& o : {RuntimeOptions{.engine = "sequential", .workers = 2},
+                                  RuntimeOptions{.workers = 1}, RuntimeOptions{.workers = 4},
+                                  RuntimeOptions{.strategy = "sid", .topology = "hypercube:2"},
+                                  RuntimeOptions{.strategy = "gm", .topology = "ring:3"}}) {
+    SCOPED_TRACE(o.engine + " " + o.strategy + " " + o.topology + " " + std::to_string(o.workers));
+    Runtime runtime(o);
+    expect_same(runtime.run(tree), expected);
+    expect_same(tree_by_lambdas(runtime, tree), expected);
+    EXPECT_EQ(runtime.last_run().tasks_executed(), expected.nodes);
+    EXPECT_EQ(runtime.last_run().workers.size(), o.engine == "sequential" ? 1u : runtime.workers());
+  }
+}
+
+TEST(Runtime, ATasksExceptionReachesTheCaller) {
+  for (const RuntimeOptions& o : {RuntimeOptions{.engine = "sequential"}, RuntimeOptions{.workers = 3}}) {
+    Runtime runtime(o);
+    std::vector<int> roots(100);
+    std::iota(roots.begin(), roots.end(), 0);
+    EXPECT_THROW(runtime.run(
+                     roots,
+                     [](int v, auto& ctx) {
+                       if (v == 57) throw std::domain_error("root 57");
+                       ctx.result() += v;
+                     },
+                     0, std::plus<>{}),
+                 std::domain_error);
+    // The runtime stays usable.
+    EXPECT_EQ(runtime.run(roots, [](int v, auto& ctx) { ctx.result() += v; }, 0, std::plus<>{}), 4950);
+  }
+}
+
+TEST(Runtime, DealsTheRootsRoundRobinAndReducesWithTheGivenOperation) {
+  // The largest of 1000 values, each a root: not a sum. Every worker starts with some.
+  Runtime runtime(RuntimeOptions{.strategy = "none", .workers = 3});
+  std::vector<std::uint64_t> roots(1000);
+  std::iota(roots.begin(), roots.end(), 0);
+  const std::uint64_t largest = runtime.run(
+      roots, [](std::uint64_t v, auto& ctx) { ctx.result() = std::max(ctx.result(), dlbkit::test::mix(v) % 1000003); },
+      std::uint64_t{0}, [](std::uint64_t a, std::uint64_t b) { return std::max(a, b); });
+  std::uint64_t expected = 0;
+  for (std::uint64_t v : roots) expected = std::max(expected, dlbkit::test::mix(v) % 1000003);
+  EXPECT_EQ(largest, expected);
+  for (const auto& w : runtime.last_run().workers) EXPECT_GE(w.tasks_executed, 333u);  // `none` moves nothing
+}
+
+TEST(Runtime, SerialisesTasksAndResultsThatAreNotTriviallyCopyable) {
+  using dlbkit::test::Census;
+  static_assert(!dlbkit::travels_as_bytes<dlbkit::test::Word> && !dlbkit::travels_as_bytes<Census>);
+  std::map<int, std::uint64_t> expected;
+  for (int length = 0, n = 1; length <= 6; ++length, n *= 4) expected[length] = static_cast<std::uint64_t>(n);
+  for (const RuntimeOptions& o : {RuntimeOptions{.engine = "sequential"}, RuntimeOptions{.workers = 4},
+                                  RuntimeOptions{.strategy = "sid", .topology = "hypercube:2"},
+                                  RuntimeOptions{.strategy = "gm", .params = {"max_hops=1"}, .topology = "ring:3"}}) {
+    SCOPED_TRACE(o.strategy + " " + o.topology);
+    Runtime runtime(o);
+    const Census c = dlbkit::test::census(runtime);
+    EXPECT_EQ(c.by_length, expected);
+    EXPECT_EQ(c.greatest, "dddddd");
+  }
+}
+
+TEST(TaskStack, SerialisedRecordsOfManyLengthsKeepTheirOrderAndHops) {
+  dlbkit::TaskStack s(0);
+  std::vector<std::byte> bytes;
+  for (int i = 0; i < 200; ++i) {
+    dlbkit::to_bytes(std::string(static_cast<std::size_t>(i % 13), static_cast<char>('a' + i % 26)), bytes);
+    s.push(bytes);
+  }
+  std::vector<std::byte> out;
+  EXPECT_EQ(s.take_bottom(50, dlbkit::kNoHopLimit, out), 50u);
+  dlbkit::TaskStack other(0);
+  other.push_records(out.data(), 50);
+  // Moved once: a hop limit of 1 keeps them all.
+  EXPECT_EQ(other.take_bottom(10, 1, out), 0u);
+  EXPECT_EQ(other.size(), 50u);
+  std::vector<std::byte> task;
+  for (int i = 49; i >= 0; --i) {
+    other.pop(task);
+    EXPECT_EQ(dlbkit::from_bytes<std::string>(task),
+              std::string(static_cast<std::size_t>(i % 13), static_cast<char>('a' + i % 26)));
+  }
+  EXPECT_TRUE(other.empty());
+  for (int i = 199; i >= 50; --i) {
+    s.pop(task);
+    ASSERT_EQ(dlbkit::from_bytes<std::string>(task).size(), static_cast<std::size_t>(i % 13));
+  }
+  EXPECT_TRUE(s.empty());
+}
+
+TEST(Runtime, PrintsTheReportAndTakesTheProgramsBaseline) {
+  dlbkit::test::TreeApp tree(100, 2400);
+  Runtime runtime(RuntimeOptions{.workers = 2});
+  runtime.run(tree);
+  std::FILE* f = std::tmpfile();
+  ASSERT_NE(f, nullptr);
+  runtime.print_report(f);
+  std::rewind(f);
+  std::string text(4096, '\0');
+  text.resize(std::fread(text.data(), 1, text.size(), f));
+  std::fclose(f);
+  EXPECT_NE(text.find("work_stealing on " + runtime.topology().spec() + ", threads engine, 2 workers, seed 1"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("tasks executed       " + std::to_string(tree.expected().nodes)), std::string::npos) << text;
+  EXPECT_NE(text.find("\n       1 "), std::string::npos) << text;  // worker 1's line
+  const double t = runtime.last_run().elapsed_seconds;
+  ASSERT_GT(t, 0);
+  EXPECT_DOUBLE_EQ(runtime.efficiency(3 * t), 1.5);
+}
+
+TEST(Runtime, PrintErrorWritesOneLineOnRankZeroOnly) {
+  ::unsetenv("OMPI_COMM_WORLD_RANK");
+  testing::internal::CaptureStderr();
+  EXPECT_EQ(dlbkit::print_error(dlbkit::InputError("--engine 'gpu'; accepted: threads, mpi, sequential")), 2);
+  EXPECT_EQ(testing::internal::GetCapturedStderr(), "dlbkit: error: --engine 'gpu'; accepted: threads, mpi, sequential\n");
+  testing::internal::CaptureStderr();
+  EXPECT_EQ(dlbkit::print_error(std::runtime_error("task failed")), 1);
+  EXPECT_EQ(testing::internal::GetCapturedStderr(), "dlbkit: failed: task failed\n");
+  ::setenv("OMPI_COMM_WORLD_RANK", "1", 1);
+  testing::internal::CaptureStderr();
+  EXPECT_EQ(dlbkit::print_error(dlbkit::InputError("x")), 2);
+  EXPECT_EQ(testing::internal::GetCapturedStderr(), "");
+  ::unsetenv("OMPI_COMM_WORLD_RANK");
+}
