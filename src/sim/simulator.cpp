@@ -112,7 +112,9 @@ public:
         observers_(config.observers),
         nodes_(topology_.size()),
         workload_rng_(config.seed, 0),
-        shared_mode_(config.execution == Execution::processor_sharing) {
+        shared_mode_(config.execution == Execution::processor_sharing),
+        poll_cost_(config.strategy.info->checks_messages && config.cost.poll_interval > 0 ? config.cost.poll_cost
+                                                                                          : 0) {
     const auto n = topology_.size();
     if (shared_mode_) shared_.resize(n);
     agents_.reserve(n);
@@ -348,6 +350,30 @@ private:
     free_batches_.push_back(b);
   }
 
+  // Poll points fall at every multiple of poll_interval of work: a task's work (FCFS) or the
+  // node's executed processor time (PS). Each costs poll_cost (WLR93 V-B: messages are
+  // checked every 100 loops), computed here rather than with an event per check.
+
+  // The time a node needs to do `work` from `from`: the work plus a check at each poll
+  // point in (from, from + work].
+  SimTime stretched(SimTime from, SimTime work) const {
+    if (poll_cost_ == 0) return work;
+    const SimTime p = cost_.poll_interval;
+    return later(work, times(poll_cost_, (from + work) / p - from / p));
+  }
+
+  // The inverse: the work done in `elapsed` from `from`; during a check it stands still.
+  SimTime executed_in(SimTime from, SimTime elapsed) const {
+    if (poll_cost_ == 0) return elapsed;
+    const SimTime p = cost_.poll_interval;
+    const SimTime to_first = p - from % p;  // in (0, p]
+    if (elapsed <= to_first) return elapsed;
+    const SimTime after = elapsed - to_first - poll_cost_;  // past the first check
+    if (after <= 0) return to_first;
+    const SimTime k = after / (p + poll_cost_);
+    return to_first + k * p + std::min(after - k * (p + poll_cost_), p);
+  }
+
   // The first poll point at or after `done` of processor time: every poll_interval, or at
   // once when that is 0.
   SimTime next_poll_point(SimTime done) const {
@@ -370,9 +396,9 @@ private:
         poll_shared(v, t);
         return;
       }
-      const SimTime poll = next_poll_point(node.progress + (t - node.segment_start));
+      const SimTime poll = next_poll_point(node.progress + executed_in(node.progress, t - node.segment_start));
       if (poll < node.current.work) {  // otherwise the completion is the next check
-        schedule_wake(v, node.segment_start + (poll - node.progress));
+        schedule_wake(v, node.segment_start + stretched(node.progress, poll - node.progress));
         node.poll_scheduled = true;
       }
     }
@@ -382,7 +408,8 @@ private:
   [[gnu::cold, gnu::noinline]] void poll_shared(NodeId v, SimTime t) {
     Node& node = nodes_[v];
     const SharedNode& s = shared_[v];
-    const SimTime at = node.segment_start + (next_poll_point(s.executed + (t - node.segment_start)) - s.executed);
+    const SimTime poll = next_poll_point(s.executed + executed_in(s.executed, t - node.segment_start));
+    const SimTime at = node.segment_start + stretched(s.executed, poll - s.executed);
     if (at < s.next_completion) {
       schedule_wake(v, at);
       node.poll_scheduled = true;
@@ -394,7 +421,9 @@ private:
     if (node.mode == Mode::running && shared_mode_) [[unlikely]] {
       run_shared(v, t);
     } else if (node.mode == Mode::running) {
-      const SimTime done = node.progress + (t - node.segment_start);
+      const SimTime elapsed = t - node.segment_start;
+      const SimTime done = node.progress + executed_in(node.progress, elapsed);
+      node.stats.overhead += elapsed - (done - node.progress);  // the checks
       if (done >= node.current.work) complete(v, t);
       else node.progress = done;  // paused at a poll point
     }
@@ -407,9 +436,11 @@ private:
     Node& node = nodes_[v];
     SharedNode& s = shared_[v];
     const SimTime elapsed = t - node.segment_start;
-    s.executed += elapsed;
+    const SimTime executed = executed_in(s.executed, elapsed);
+    node.stats.overhead += elapsed - executed;  // the checks
+    s.executed += executed;
     node.segment_start = t;
-    const double served = static_cast<double>(elapsed) / static_cast<double>(s.processes.size());
+    const double served = static_cast<double>(executed) / static_cast<double>(s.processes.size());
     std::size_t kept = 0;
     for (Process& p : s.processes) {
       p.remaining -= served;
@@ -549,7 +580,7 @@ private:
     if (node.has_current) {
       node.mode = Mode::running;
       node.segment_start = t;
-      schedule_wake(v, later(t, node.current.work - node.progress));
+      schedule_wake(v, later(t, stretched(node.progress, node.current.work - node.progress)));
       result_.peak_pending_tasks =
           std::max(result_.peak_pending_tasks, result_.tasks_created - result_.tasks_completed);
     } else {
@@ -570,7 +601,8 @@ private:
     const auto n = static_cast<double>(s.processes.size());
     node.mode = Mode::running;
     node.segment_start = t;
-    s.next_completion = later(t, std::max<SimTime>(1, static_cast<SimTime>(std::ceil(least * n))));
+    s.next_completion =
+        later(t, stretched(s.executed, std::max<SimTime>(1, static_cast<SimTime>(std::ceil(least * n)))));
     schedule_wake(v, s.next_completion);
     result_.peak_pending_tasks = std::max(result_.peak_pending_tasks, result_.tasks_created - result_.tasks_completed);
   }
@@ -619,6 +651,7 @@ private:
   std::vector<std::uint32_t> free_batches_;
   std::vector<Task> outgoing_, passed_over_;  // migrate()'s scratch
   bool shared_mode_;                          // Execution::processor_sharing
+  SimTime poll_cost_;                         // of a check; 0 for a strategy that does not check
   bool started_ = false;                      // initial tasks placed
   std::vector<SharedNode> shared_;            // PS only: per node
   std::vector<Task> finished_;                // run_shared()'s scratch
