@@ -231,6 +231,8 @@ public:
     }
     outgoing_.clear();
     result_.tasks_transferred += static_cast<std::uint64_t>(moved);
+    migrations_since_completion_ += static_cast<std::uint64_t>(moved);
+    if (migrations_since_completion_ > stall_limit()) fail_stalled();
     nodes_[current_].stats.tasks_sent += static_cast<std::uint64_t>(moved);
     return moved;
   }
@@ -467,6 +469,7 @@ private:
     stats.finish = t;
     ++stats.tasks_executed;
     ++result_.tasks_completed;
+    migrations_since_completion_ = 0;
     result_.total_work += task.work;
     result_.makespan = std::max(result_.makespan, t);
     for (Observer* o : observers_) o->on_task_completed(v, task, t);
@@ -626,6 +629,19 @@ private:
         config_.strategy.name(), format_duration(t), instant_limit_));
   }
 
+  std::uint64_t stall_limit() const {
+    if (config_.stall_migration_limit != 0) return config_.stall_migration_limit;
+    return 10'000 * (result_.tasks_created - result_.tasks_completed) + 1'000'000;
+  }
+
+  [[noreturn]] void fail_stalled() const {
+    throw std::runtime_error(fmt::format(
+        "simulation of strategy {} stopped at simulated time {}: {} task migrations since the last task completed, "
+        "with {} of {} tasks unfinished; the strategy moves tasks back and forth without finishing them",
+        config_.strategy.name(), format_duration(cursor_), migrations_since_completion_,
+        result_.tasks_created - result_.tasks_completed, result_.tasks_created));
+  }
+
   [[noreturn]] void fail_event_limit(SimTime t) const {
     throw std::runtime_error(fmt::format(
         "simulation of strategy {} stopped after {} events at simulated time {}: {} of {} tasks not completed; "
@@ -668,6 +684,7 @@ private:
   // every node to every neighbour can produce.
   SimTime instant_ = -1;
   std::uint64_t instant_events_ = 0;
+  std::uint64_t migrations_since_completion_ = 0;  // livelock guard: tasks bouncing, none finishing
   std::uint64_t instant_limit_ = 0;
   SimulationResult result_;
 };
