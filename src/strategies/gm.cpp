@@ -47,12 +47,12 @@ public:
     neighbor_proximity_.assign(ctx.neighbors().size(), w_max_);
     told_ = proximity_;
     update_proximity(ctx);
-    send_load(ctx);
+    send_load(ctx, /*retest=*/false);
   }
 
   void on_load_change(NodeContext& ctx) override {
     update_proximity(ctx);
-    send_load(ctx);
+    send_load(ctx, /*retest=*/false);
   }
 
   void on_timer(NodeContext& ctx, std::uint64_t tag) override {
@@ -61,7 +61,7 @@ public:
       announce(ctx);
     } else {
       retest_armed_ = false;
-      send_load(ctx);
+      send_load(ctx, /*retest=*/true);
     }
   }
 
@@ -71,7 +71,7 @@ public:
     assert(k >= 0);
     neighbor_proximity_[static_cast<std::size_t>(k)] = m.as<Proximity>().proximity;
     update_proximity(ctx);
-    if (act_on_proximity_) send_load(ctx);
+    if (act_on_proximity_) send_load(ctx, /*retest=*/false);
     else arm_retest(ctx);  // the condition may hold now; test it at a later check
   }
 
@@ -104,12 +104,15 @@ private:
   }
 
   // Tells the neighbours a proximity that differs from the one they last heard. Damping
-  // (our choice; the paper gives none): at most one announcement per `retest`, so a node
-  // whose load hovers at LWM does not flip the map back and forth with every task; a
-  // change held back goes out when the period ends, unless it has flipped back by then.
+  // (our choice; the paper gives none): a fall in proximity (a light node nearer) goes out
+  // at most once per `retest`, so a node whose load hovers at LWM does not flip the map
+  // back and forth with every task; a fall held back goes out when the period ends, unless
+  // it has been undone by then. A rise goes out at once: a node that stopped being light
+  // must not keep drawing tasks.
   void announce(NodeContext& ctx) {
-    if (proximity_ == told_ || announce_armed_) return;
-    if (ctx.now() < next_announce_) {
+    if (proximity_ == told_) return;
+    if (proximity_ < told_ && (announce_armed_ || ctx.now() < next_announce_)) {
+      if (announce_armed_) return;
       announce_armed_ = true;
       ctx.set_timer(next_announce_ - ctx.now(), kAnnounce);
       return;
@@ -122,14 +125,14 @@ private:
 
   // III-A: "if a processor's state is heavy and any of its near-neighbors report a
   // proximity less than w_max, then it sends a unit of its load to the neighbor of lowest
-  // proximity". The condition is tested when the load changes and again every `retest`
-  // while it may hold (our rate: the paper checks at every poll and gives no rate).
+  // proximity". The condition is tested at every change of the node's load, and at a check
+  // `retest` after the last send while it may hold (our rate: the paper gives none).
   bool may_send(const NodeContext& ctx) const {
     return !neighbor_proximity_.empty() && heavy(ctx) && neighbor_proximity_[lowest_neighbor()] < w_max_;
   }
 
-  void send_load(NodeContext& ctx) {
-    if (!may_send(ctx) || ctx.now() < next_send_) {
+  void send_load(NodeContext& ctx, bool retest) {
+    if (!may_send(ctx) || (retest && ctx.now() < next_send_)) {
       arm_retest(ctx);
       return;
     }
