@@ -111,10 +111,9 @@ private:
   // must not keep drawing tasks.
   void announce(NodeContext& ctx) {
     if (proximity_ == told_) return;
-    if (proximity_ < told_ && (announce_armed_ || ctx.now() < next_announce_)) {
-      if (announce_armed_) return;
+    if (proximity_ < told_ && ctx.now() < next_announce_) {
+      if (!announce_armed_) ctx.set_timer(next_announce_ - ctx.now(), kAnnounce);
       announce_armed_ = true;
-      ctx.set_timer(next_announce_ - ctx.now(), kAnnounce);
       return;
     }
     told_ = proximity_;
@@ -156,8 +155,8 @@ private:
   int w_max_ = 0;
   int proximity_ = 0;
   int told_ = 0;                 // the proximity the neighbours last heard
-  SimTime next_announce_ = 0;    // earliest time of the next proximity announcement
-  SimTime next_send_ = 0;        // earliest time of the next send of delta tasks
+  SimTime next_announce_ = 0;    // earliest time to announce a fall in proximity
+  SimTime next_send_ = 0;        // earliest time of a retest's send: retest after the last send
   bool announce_armed_ = false, retest_armed_ = false;
   std::vector<int> neighbor_proximity_;
 };
@@ -186,8 +185,9 @@ StrategyInfo gm_strategy_info() {
                .description = "a heavy node also sends delta tasks on each proximity message, not only when its "
                               "own load changes or retest passes"},
               {.name = "retest", .type = ParamType::duration, .default_value = "30ms",
-               .description = "least time between two sends of delta tasks by one node, and between two proximity "
-                              "announcements, while III-A's condition holds (our choice: the paper gives no rate)",
+               .description = "a heavy node tests III-A's condition again at a check this long after its last "
+                              "send, and announces a fall in proximity at most this often (our choice: the paper "
+                              "gives no rate)",
                .min = 1000},
           },
       .message_kinds = {"proximity"},
