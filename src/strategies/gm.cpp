@@ -111,9 +111,9 @@ private:
   // must not keep drawing tasks.
   void announce(NodeContext& ctx) {
     if (proximity_ == told_) return;
-    if (proximity_ < told_ && ctx.now() < next_announce_) {
+    if (proximity_ < told_ && (announce_armed_ || ctx.now() < next_announce_)) {
       if (!announce_armed_) ctx.set_timer(next_announce_ - ctx.now(), kAnnounce);
-      announce_armed_ = true;
+      announce_armed_ = true;  // a fall waits for the pending announcement
       return;
     }
     told_ = proximity_;
