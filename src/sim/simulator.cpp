@@ -112,7 +112,9 @@ public:
         observers_(config.observers),
         nodes_(topology_.size()),
         workload_rng_(config.seed, 0),
-        shared_mode_(config.execution == Execution::processor_sharing) {
+        shared_mode_(config.execution == Execution::processor_sharing),
+        poll_cost_(config.strategy.info->checks_messages && config.cost.poll_interval > 0 ? config.cost.poll_cost
+                                                                                          : 0) {
     const auto n = topology_.size();
     if (shared_mode_) shared_.resize(n);
     agents_.reserve(n);
@@ -229,6 +231,8 @@ public:
     }
     outgoing_.clear();
     result_.tasks_transferred += static_cast<std::uint64_t>(moved);
+    migrations_since_completion_ += static_cast<std::uint64_t>(moved);
+    if (migrations_since_completion_ > stall_limit()) fail_stalled();
     nodes_[current_].stats.tasks_sent += static_cast<std::uint64_t>(moved);
     return moved;
   }
@@ -348,6 +352,30 @@ private:
     free_batches_.push_back(b);
   }
 
+  // Poll points fall at every multiple of poll_interval of work: a task's work (FCFS) or the
+  // node's executed processor time (PS). Each costs poll_cost (WLR93 V-B: messages are
+  // checked every 100 loops), computed here rather than with an event per check.
+
+  // The time a node needs to do `work` from `from`: the work plus a check at each poll
+  // point in (from, from + work].
+  SimTime stretched(SimTime from, SimTime work) const {
+    if (poll_cost_ == 0) return work;
+    const SimTime p = cost_.poll_interval;
+    return later(work, times(poll_cost_, (from + work) / p - from / p));
+  }
+
+  // The inverse: the work done in `elapsed` from `from`; during a check it stands still.
+  SimTime executed_in(SimTime from, SimTime elapsed) const {
+    if (poll_cost_ == 0) return elapsed;
+    const SimTime p = cost_.poll_interval;
+    const SimTime to_first = p - from % p;  // in (0, p]
+    if (elapsed <= to_first) return elapsed;
+    const SimTime after = elapsed - to_first - poll_cost_;  // past the first check
+    if (after <= 0) return to_first;
+    const SimTime k = after / (p + poll_cost_);
+    return to_first + k * p + std::min(after - k * (p + poll_cost_), p);
+  }
+
   // The first poll point at or after `done` of processor time: every poll_interval, or at
   // once when that is 0.
   SimTime next_poll_point(SimTime done) const {
@@ -370,9 +398,9 @@ private:
         poll_shared(v, t);
         return;
       }
-      const SimTime poll = next_poll_point(node.progress + (t - node.segment_start));
+      const SimTime poll = next_poll_point(node.progress + executed_in(node.progress, t - node.segment_start));
       if (poll < node.current.work) {  // otherwise the completion is the next check
-        schedule_wake(v, node.segment_start + (poll - node.progress));
+        schedule_wake(v, node.segment_start + stretched(node.progress, poll - node.progress));
         node.poll_scheduled = true;
       }
     }
@@ -382,7 +410,8 @@ private:
   [[gnu::cold, gnu::noinline]] void poll_shared(NodeId v, SimTime t) {
     Node& node = nodes_[v];
     const SharedNode& s = shared_[v];
-    const SimTime at = node.segment_start + (next_poll_point(s.executed + (t - node.segment_start)) - s.executed);
+    const SimTime poll = next_poll_point(s.executed + executed_in(s.executed, t - node.segment_start));
+    const SimTime at = node.segment_start + stretched(s.executed, poll - s.executed);
     if (at < s.next_completion) {
       schedule_wake(v, at);
       node.poll_scheduled = true;
@@ -394,7 +423,9 @@ private:
     if (node.mode == Mode::running && shared_mode_) [[unlikely]] {
       run_shared(v, t);
     } else if (node.mode == Mode::running) {
-      const SimTime done = node.progress + (t - node.segment_start);
+      const SimTime elapsed = t - node.segment_start;
+      const SimTime done = node.progress + executed_in(node.progress, elapsed);
+      node.stats.overhead += elapsed - (done - node.progress);  // the checks
       if (done >= node.current.work) complete(v, t);
       else node.progress = done;  // paused at a poll point
     }
@@ -407,9 +438,11 @@ private:
     Node& node = nodes_[v];
     SharedNode& s = shared_[v];
     const SimTime elapsed = t - node.segment_start;
-    s.executed += elapsed;
+    const SimTime executed = executed_in(s.executed, elapsed);
+    node.stats.overhead += elapsed - executed;  // the checks
+    s.executed += executed;
     node.segment_start = t;
-    const double served = static_cast<double>(elapsed) / static_cast<double>(s.processes.size());
+    const double served = static_cast<double>(executed) / static_cast<double>(s.processes.size());
     std::size_t kept = 0;
     for (Process& p : s.processes) {
       p.remaining -= served;
@@ -436,6 +469,7 @@ private:
     stats.finish = t;
     ++stats.tasks_executed;
     ++result_.tasks_completed;
+    migrations_since_completion_ = 0;
     result_.total_work += task.work;
     result_.makespan = std::max(result_.makespan, t);
     for (Observer* o : observers_) o->on_task_completed(v, task, t);
@@ -549,7 +583,7 @@ private:
     if (node.has_current) {
       node.mode = Mode::running;
       node.segment_start = t;
-      schedule_wake(v, later(t, node.current.work - node.progress));
+      schedule_wake(v, later(t, stretched(node.progress, node.current.work - node.progress)));
       result_.peak_pending_tasks =
           std::max(result_.peak_pending_tasks, result_.tasks_created - result_.tasks_completed);
     } else {
@@ -570,7 +604,8 @@ private:
     const auto n = static_cast<double>(s.processes.size());
     node.mode = Mode::running;
     node.segment_start = t;
-    s.next_completion = later(t, std::max<SimTime>(1, static_cast<SimTime>(std::ceil(least * n))));
+    s.next_completion =
+        later(t, stretched(s.executed, std::max<SimTime>(1, static_cast<SimTime>(std::ceil(least * n)))));
     schedule_wake(v, s.next_completion);
     result_.peak_pending_tasks = std::max(result_.peak_pending_tasks, result_.tasks_created - result_.tasks_completed);
   }
@@ -592,6 +627,19 @@ private:
         "strategy is moving tasks or messages back and forth in zero time; give the cost model a nonzero latency "
         "or handle_cost",
         config_.strategy.name(), format_duration(t), instant_limit_));
+  }
+
+  std::uint64_t stall_limit() const {
+    if (config_.stall_migration_limit != 0) return config_.stall_migration_limit;
+    return 10'000 * (result_.tasks_created - result_.tasks_completed) + 1'000'000;
+  }
+
+  [[noreturn]] void fail_stalled() const {
+    throw std::runtime_error(fmt::format(
+        "simulation of strategy {} stopped at simulated time {}: {} task migrations since the last task completed, "
+        "with {} of {} tasks unfinished; the strategy moves tasks back and forth without finishing them",
+        config_.strategy.name(), format_duration(cursor_), migrations_since_completion_,
+        result_.tasks_created - result_.tasks_completed, result_.tasks_created));
   }
 
   [[noreturn]] void fail_event_limit(SimTime t) const {
@@ -619,6 +667,7 @@ private:
   std::vector<std::uint32_t> free_batches_;
   std::vector<Task> outgoing_, passed_over_;  // migrate()'s scratch
   bool shared_mode_;                          // Execution::processor_sharing
+  SimTime poll_cost_;                         // of a check; 0 for a strategy that does not check
   bool started_ = false;                      // initial tasks placed
   std::vector<SharedNode> shared_;            // PS only: per node
   std::vector<Task> finished_;                // run_shared()'s scratch
@@ -635,6 +684,7 @@ private:
   // every node to every neighbour can produce.
   SimTime instant_ = -1;
   std::uint64_t instant_events_ = 0;
+  std::uint64_t migrations_since_completion_ = 0;  // livelock guard: tasks bouncing, none finishing
   std::uint64_t instant_limit_ = 0;
   SimulationResult result_;
 };

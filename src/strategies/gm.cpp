@@ -10,6 +10,7 @@ namespace dlbkit {
 namespace {
 
 enum Kind : std::uint16_t { kProximity };
+enum Timer : std::uint64_t { kRetest, kAnnounce };
 
 struct Proximity {
   std::int32_t proximity;
@@ -32,6 +33,7 @@ public:
         hwm_(hwm_auto_ ? 0 : p.real("hwm")),
         delta_(p.integer("delta")),
         act_on_proximity_(p.boolean("act_on_proximity")),
+        retest_(p.duration("retest")),
         max_hops_(max_hops_auto_ ? 0 : static_cast<std::uint32_t>(p.integer("max_hops"))) {}
 
   void on_start(NodeContext& ctx) override {
@@ -43,13 +45,24 @@ public:
     w_max_ = ctx.topology().diameter();
     proximity_ = w_max_;  // every node starts at w_max, so only changes need telling
     neighbor_proximity_.assign(ctx.neighbors().size(), w_max_);
+    told_ = proximity_;
     update_proximity(ctx);
-    send_load(ctx);
+    send_load(ctx, /*retest=*/false);
   }
 
   void on_load_change(NodeContext& ctx) override {
     update_proximity(ctx);
-    send_load(ctx);
+    send_load(ctx, /*retest=*/false);
+  }
+
+  void on_timer(NodeContext& ctx, std::uint64_t tag) override {
+    if (tag == kAnnounce) {
+      announce_armed_ = false;
+      announce(ctx);
+    } else {
+      retest_armed_ = false;
+      send_load(ctx, /*retest=*/true);
+    }
   }
 
   void on_message(NodeContext& ctx, NodeId from, const Message& m) override {
@@ -58,7 +71,8 @@ public:
     assert(k >= 0);
     neighbor_proximity_[static_cast<std::size_t>(k)] = m.as<Proximity>().proximity;
     update_proximity(ctx);
-    if (act_on_proximity_) send_load(ctx);
+    if (act_on_proximity_) send_load(ctx, /*retest=*/false);
+    else arm_retest(ctx);  // the condition may hold now; test it at a later check
   }
 
   void on_tasks_arrived(NodeContext& ctx, NodeId, std::int64_t count) override {
@@ -78,33 +92,72 @@ private:
                                     neighbor_proximity_.begin());
   }
 
-  // eq. (5), capped at w_max; a change is told to every neighbour.
+  // eq. (5), capped at w_max; a change is told to every neighbour (announce()).
   void update_proximity(NodeContext& ctx) {
     int p = 0;
     if (!light(ctx)) {
       const int nearest = neighbor_proximity_.empty() ? w_max_ : neighbor_proximity_[lowest_neighbor()];
       p = std::min(nearest + 1, w_max_);
     }
-    if (p == proximity_) return;
     proximity_ = p;
-    const Message m = Message::make(kProximity, Proximity{p});
+    announce(ctx);
+  }
+
+  // Tells the neighbours a proximity that differs from the one they last heard. Damping
+  // (our choice; the paper gives none): a fall in proximity (a light node nearer) goes out
+  // at most once per `retest`, so a node whose load hovers at LWM does not flip the map
+  // back and forth with every task; a fall held back goes out when the period ends, unless
+  // it has been undone by then. A rise goes out at once: a node that stopped being light
+  // must not keep drawing tasks.
+  void announce(NodeContext& ctx) {
+    if (proximity_ == told_) return;
+    if (proximity_ < told_ && (announce_armed_ || ctx.now() < next_announce_)) {
+      if (!announce_armed_) ctx.set_timer(next_announce_ - ctx.now(), kAnnounce);
+      announce_armed_ = true;  // a fall waits for the pending announcement
+      return;
+    }
+    told_ = proximity_;
+    next_announce_ = ctx.now() + retest_;
+    const Message m = Message::make(kProximity, Proximity{proximity_});
     for (NodeId n : ctx.neighbors()) ctx.send(n, m);
   }
 
-  // A heavy node sends delta tasks toward the nearest light node, when there is one.
-  void send_load(NodeContext& ctx) {
-    if (neighbor_proximity_.empty() || !heavy(ctx)) return;
-    const std::size_t k = lowest_neighbor();
-    if (neighbor_proximity_[k] < w_max_) ctx.migrate(ctx.neighbors()[k], delta_, max_hops_);
+  // III-A: "if a processor's state is heavy and any of its near-neighbors report a
+  // proximity less than w_max, then it sends a unit of its load to the neighbor of lowest
+  // proximity". The condition is tested at every change of the node's load, and at a check
+  // `retest` after the last send while it may hold (our rate: the paper gives none).
+  bool may_send(const NodeContext& ctx) const {
+    return !neighbor_proximity_.empty() && heavy(ctx) && neighbor_proximity_[lowest_neighbor()] < w_max_;
+  }
+
+  void send_load(NodeContext& ctx, bool retest) {
+    if (!may_send(ctx) || (retest && ctx.now() < next_send_)) {
+      arm_retest(ctx);
+      return;
+    }
+    ctx.migrate(ctx.neighbors()[lowest_neighbor()], delta_, max_hops_);
+    next_send_ = ctx.now() + retest_;
+    arm_retest(ctx);
+  }
+
+  void arm_retest(NodeContext& ctx) {
+    if (retest_armed_ || !may_send(ctx)) return;
+    retest_armed_ = true;
+    ctx.set_timer(std::max<SimTime>(next_send_ - ctx.now(), 0), kRetest);  // at the next check, or when the rate allows
   }
 
   bool lwm_auto_, hwm_auto_, max_hops_auto_;
   double lwm_, hwm_;
   std::int64_t delta_;
   bool act_on_proximity_;
+  SimTime retest_;
   std::uint32_t max_hops_;
   int w_max_ = 0;
   int proximity_ = 0;
+  int told_ = 0;                 // the proximity the neighbours last heard
+  SimTime next_announce_ = 0;    // earliest time to announce a fall in proximity
+  SimTime next_send_ = 0;        // earliest time of a retest's send: retest after the last send
+  bool announce_armed_ = false, retest_armed_ = false;
   std::vector<int> neighbor_proximity_;
 };
 
@@ -130,7 +183,12 @@ StrategyInfo gm_strategy_info() {
                .allow_auto = true},
               {.name = "act_on_proximity", .type = ParamType::boolean, .default_value = "false",
                .description = "a heavy node also sends delta tasks on each proximity message, not only when its "
-                              "own load changes"},
+                              "own load changes or retest passes"},
+              {.name = "retest", .type = ParamType::duration, .default_value = "30ms",
+               .description = "a heavy node tests III-A's condition again at a check this long after its last "
+                              "send, and announces a fall in proximity at most this often (our choice: the paper "
+                              "gives no rate)",
+               .min = 1000},
           },
       .message_kinds = {"proximity"},
       .create = [](const Parameters& p) { return std::make_unique<Gm>(p); },

@@ -14,6 +14,8 @@ StrategyInfo none_strategy_info() {
       .params = {},
       .message_kinds = {},
       .create = [](const Parameters&) { return std::make_unique<NoBalancing>(); },
+      .check_topology = {},
+      .checks_messages = false,
   };
 }
 

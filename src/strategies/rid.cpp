@@ -32,14 +32,21 @@ public:
     // Table II: L_LOW = 1 + L_LIMIT/10. We take L_LIMIT as the node's initial load, which
     // for the artificial workload is the granularity g (every node starts with g tasks).
     if (l_limit_auto_) l_low_ = 1.0 + static_cast<double>(ctx.load()) / 10.0;
-    neighbor_load_.assign(ctx.neighbors().size(), 0);
+    neighbor_load_.reset(ctx.neighbors().size());
     update_.update_neighbors(ctx, kLoadUpdate);
-    balance(ctx);
+    last_load_ = ctx.load();
   }
 
   void on_load_change(NodeContext& ctx) override {
     update_.update_neighbors(ctx, kLoadUpdate);
-    balance(ctx);
+    // III-C, IV-A 1: balancing is "triggered by changes in the processor's own load (i.e.,
+    // when it drops below a preset threshold)": by its own execution, not by the tasks it
+    // gave away on a request (a granter that then asked its own neighbours would pass
+    // requests on and on).
+    const bool own_change = granted_ == 0 || ctx.load() < last_load_ - granted_;
+    last_load_ = ctx.load();
+    granted_ = 0;
+    if (own_change) balance(ctx);
   }
 
   void on_message(NodeContext& ctx, NodeId from, const Message& m) override {
@@ -47,8 +54,9 @@ public:
       case kLoadUpdate: {
         const int k = neighbor_index(ctx, from);
         assert(k >= 0);
-        neighbor_load_[static_cast<std::size_t>(k)] = m.as<LoadUpdate>().load;
-        if (retry_on_update_) balance(ctx);
+        // The start's balancing waits for every neighbour's first report.
+        if (neighbor_load_.set(static_cast<std::size_t>(k), m.as<LoadUpdate>().load) || retry_on_update_)
+          balance(ctx);
         break;
       }
       case kLoadRequest: {
@@ -56,6 +64,7 @@ public:
         // (not executing) tasks can move.
         const std::int64_t asked = m.as<LoadRequest>().amount;
         const std::int64_t granted = ctx.migrate(from, std::max<std::int64_t>(0, std::min(asked, ctx.load() / 2)));
+        granted_ += granted;
         ctx.send(from, Message::make(kRequestAck, RequestAck{granted}));  // what actually left
         break;
       }
@@ -69,7 +78,11 @@ public:
     }
   }
 
-  void on_tasks_arrived(NodeContext&, NodeId, std::int64_t count) override { expected_tasks_ -= count; }
+  void on_tasks_arrived(NodeContext&, NodeId, std::int64_t count) override {
+    expected_tasks_ -= count;
+    last_load_ += count;  // a rise, not the node's own execution
+  }
+  void on_task_submitted(NodeContext&) override { ++last_load_; }
 
 private:
   // No new requests while earlier ones are unanswered or their tasks are still on the way.
@@ -77,14 +90,15 @@ private:
 
   void balance(NodeContext& ctx) {
     const auto l_p = static_cast<double>(ctx.load());
-    if (l_p >= l_low_ || outstanding()) return;
+    // Not against neighbours that have not reported yet (III-B, III-F).
+    if (l_p >= l_low_ || outstanding() || !neighbor_load_.complete()) return;
     const std::size_t K = neighbor_load_.size();
     double sum = l_p;
-    for (std::int64_t l : neighbor_load_) sum += static_cast<double>(l);
+    for (std::int64_t l : neighbor_load_.loads()) sum += static_cast<double>(l);
     const double average = sum / static_cast<double>(K + 1);  // eq. (8)
     if (average - l_p <= l_threshold_) return;                 // eq. (16)
     double surplus = 0;                                        // H_p, eq. (11) with h_k of (17)
-    for (std::int64_t l : neighbor_load_)
+    for (std::int64_t l : neighbor_load_.loads())
       if (static_cast<double>(l) > average) surplus += static_cast<double>(l) - average;
     if (surplus <= 0) return;
     const auto nb = ctx.neighbors();
@@ -105,7 +119,10 @@ private:
   std::int64_t delta_min_;
   bool retry_on_update_;
   LoadUpdatePolicy update_;
-  std::vector<std::int64_t> neighbor_load_;
+  NeighborLoads neighbor_load_;
+  std::int64_t last_load_ = 0;  // at the previous on_load_change, plus tasks arrived since
+                                // (children a task creates on completion are not seen here)
+  std::int64_t granted_ = 0;    // tasks given away on requests since then
   int pending_acks_ = 0;
   std::int64_t expected_tasks_ = 0;
 };

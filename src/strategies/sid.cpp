@@ -23,7 +23,7 @@ public:
   void on_start(NodeContext& ctx) override {
     // Table IV's second SID column: L_LOW = 1 + L_LIMIT/10, L_LIMIT the initial load (as RID).
     if (l_limit_auto_) l_low_ = 1.0 + static_cast<double>(ctx.load()) / 10.0;
-    neighbor_load_.assign(ctx.neighbors().size(), 0);
+    neighbor_load_.reset(ctx.neighbors().size());
     update_.update_neighbors(ctx, kLoadUpdate);
   }
 
@@ -33,10 +33,13 @@ public:
     assert(m.kind == kLoadUpdate);
     const int k = neighbor_index(ctx, from);
     assert(k >= 0);
-    const std::int64_t l_k = m.as<LoadUpdate>().load;
-    neighbor_load_[static_cast<std::size_t>(k)] = l_k;
-    // III-B, IV-A 1: SID balances when a neighbour reports a load below L_LOW.
-    if (static_cast<double>(l_k) < l_low_) balance(ctx);
+    std::int64_t l_k = m.as<LoadUpdate>().load;
+    const bool now_complete = neighbor_load_.set(static_cast<std::size_t>(k), l_k);
+    // III-B, IV-A 1: SID balances when a neighbour reports a load below L_LOW, once every
+    // neighbour has reported (III-B: all processors inform their neighbours first); the
+    // last first report stands for the earlier ones.
+    if (now_complete) l_k = neighbor_load_.lowest();
+    if (static_cast<double>(l_k) < l_low_ && neighbor_load_.complete()) balance(ctx);
   }
 
 private:
@@ -44,12 +47,12 @@ private:
     const auto l_p = static_cast<double>(ctx.load());
     const std::size_t K = neighbor_load_.size();
     double sum = l_p;
-    for (std::int64_t l : neighbor_load_) sum += static_cast<double>(l);
+    for (std::int64_t l : neighbor_load_.loads()) sum += static_cast<double>(l);
     const double average = sum / static_cast<double>(K + 1);  // eq. (8)
     const double excess = l_p - average;
     if (excess <= l_threshold_) return;  // eq. (9)
     double deficiency = 0;               // H_p, eq. (10-11)
-    for (std::int64_t l : neighbor_load_)
+    for (std::int64_t l : neighbor_load_.loads())
       if (static_cast<double>(l) < average) deficiency += average - static_cast<double>(l);
     if (deficiency <= 0) return;
     const auto nb = ctx.neighbors();
@@ -69,7 +72,7 @@ private:
   double l_threshold_;
   std::int64_t delta_min_;
   LoadUpdatePolicy update_;
-  std::vector<std::int64_t> neighbor_load_;
+  NeighborLoads neighbor_load_;
 };
 
 }  // namespace

@@ -143,6 +143,42 @@ TEST(Simulator, BusyNodeHandlesMessagesAtPollPoints) {
   EXPECT_EQ(r.nodes[0].busy, kMillisecond);
 }
 
+TEST(Simulator, EachPollPointCostsPollCostForStrategiesThatCheck) {
+  // The same as above with 7 us per check: node 0 reaches its first poll point at 100 us of
+  // work, checks until 107 us, handles the message until 127 us. Its 1 ms task passes 10
+  // poll points (the last at its end), so it completes at 1 ms + 10 x 7 + 20 us. A strategy
+  // that does not check (NOBAL) pays nothing, and poll_cost=0 is the old model.
+  SimTime handled_at = -1;
+  StrategyInfo info = recorder_info(&handled_at);
+  struct OneTask final : Workload {
+    void initial_tasks(const Topology&, const CostModel&, Rng&, TaskSink& sink) override { sink.add(0, kMillisecond); }
+  };
+  const Topology pair = parse_topology("complete:2");
+  const auto cost = [](const char* poll_cost) {
+    return make_cost_model("ideal", {{"poll_interval", "100us"}, {"latency", "30us"}, {"handle_cost", "20us"},
+                                     {"poll_cost", poll_cost}});
+  };
+  OneTask w1;
+  const SimulationResult r = simulate({.topology = &pair, .strategy = {&info, {}}, .workload = &w1, .cost = cost("7us")});
+  EXPECT_EQ(handled_at, 127 * kMicrosecond);
+  EXPECT_EQ(r.makespan, kMillisecond + 90 * kMicrosecond);
+  EXPECT_EQ(r.nodes[0].overhead, 90 * kMicrosecond);
+  EXPECT_EQ(r.nodes[0].busy, kMillisecond);
+
+  OneTask w2;
+  const SimulationResult free =
+      simulate({.topology = &pair, .strategy = {&info, {}}, .workload = &w2, .cost = cost("0")});
+  EXPECT_EQ(free.makespan, kMillisecond + 20 * kMicrosecond);
+
+  OneTask w3;
+  info.checks_messages = false;
+  const SimulationResult nobal =
+      simulate({.topology = &pair, .strategy = {&info, {}}, .workload = &w3, .cost = cost("7us")});
+  EXPECT_EQ(nobal.makespan, kMillisecond + 20 * kMicrosecond);  // the handling only
+  EXPECT_FALSE(builtin_strategies().find("none").checks_messages);
+  EXPECT_TRUE(builtin_strategies().find("dem").checks_messages);
+}
+
 TEST(Simulator, IdleNodeHandlesMessagesAtOnceAndSendingCostsTime) {
   // Node 0 has no task: a message arriving at 30 us is handled at once (now = 30 + 20 us).
   // Node 1 pays 5 us to send before it starts its own 1 ms task.

@@ -24,7 +24,7 @@ public:
   const Topology& topology() const override { return topology_; }
   std::int64_t load() const override { return load_; }
   std::int64_t migratable() const override { return load_ > 0 ? load_ - 1 : 0; }  // one task executing
-  SimTime now() const override { return 0; }
+  SimTime now() const override { return time; }
   Rng& rng() override { return rng_; }
   void send(NodeId to, const Message& m) override { sent.push_back({to, m}); }
   std::int64_t migrate(NodeId to, std::int64_t amount, std::uint32_t = kNoHopLimit) override {
@@ -47,6 +47,7 @@ public:
   std::vector<Sent> sent;
   std::vector<Migration> migrations;
   std::vector<std::uint64_t> timers;
+  SimTime time = 0;  ///< what now() returns; tests advance it by hand
 
 private:
   const Topology& topology_;

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <deque>
+#include <utility>
 #include <gtest/gtest.h>
 
 using namespace dlbkit;
@@ -23,8 +24,9 @@ std::unique_ptr<Strategy> gm(std::map<std::string, std::string> params = {}) {
 Message proximity(std::int32_t p) { return Message::make(kProximity, p); }
 
 // A whole network of GM agents on FakeContexts, messages delivered first in, first out by
-// hand. A node's proximity is what it last told its neighbours (w_max if it never did:
-// every node starts there). Loads stay below HWM, so no tasks move.
+// hand; when none is left, time moves on by a second and the timers fire (announcements
+// GM held back to damp flip-flops). A node's proximity is what it last told its neighbours
+// (w_max if it never did: every node starts there). Loads stay below HWM, so no tasks move.
 class Network {
 public:
   Network(const Topology& t, const std::vector<std::int64_t>& loads, std::map<std::string, std::string> params) {
@@ -61,11 +63,21 @@ private:
     EXPECT_TRUE(contexts_[v]->migrations.empty());
   }
   void run() {
-    while (!queue_.empty()) {
-      const auto [from, to, m] = queue_.front();
-      queue_.pop_front();
-      agents_[to]->on_message(*contexts_[to], from, m);
-      collect(to);
+    for (bool fired = true; fired;) {
+      while (!queue_.empty()) {
+        const auto [from, to, m] = queue_.front();
+        queue_.pop_front();
+        agents_[to]->on_message(*contexts_[to], from, m);
+        collect(to);
+      }
+      fired = false;
+      for (auto& c : contexts_) c->time += kSecond;
+      for (NodeId v = 0; v < contexts_.size(); ++v) {
+        const auto tags = std::exchange(contexts_[v]->timers, {});
+        for (std::uint64_t tag : tags) agents_[v]->on_timer(*contexts_[v], tag);
+        fired = fired || !tags.empty();
+        collect(v);
+      }
     }
   }
 
@@ -152,6 +164,16 @@ TEST(Gm, HeavyNodeSendsDeltaToTheLowestProximityNeighbour) {
   s->on_load_change(ctx);
   ASSERT_EQ(ctx.migrations.size(), 2u);
   EXPECT_EQ(ctx.migrations[1].to, 2u);
+  // No load change: the condition is tested again at a check `retest` (30 ms) after the last send.
+  ASSERT_EQ(ctx.timers.size(), 1u);
+  ctx.time = 29 * kMillisecond;
+  s->on_timer(ctx, ctx.timers.back());
+  EXPECT_EQ(ctx.migrations.size(), 2u) << "not before retest has passed";
+  ASSERT_EQ(ctx.timers.size(), 2u);
+  ctx.time = 30 * kMillisecond;
+  s->on_timer(ctx, ctx.timers.back());
+  ASSERT_EQ(ctx.migrations.size(), 3u);
+  EXPECT_EQ(ctx.migrations[2].to, 2u);
 
   FakeContext moderate(cube, 0, 4);  // not above HWM
   auto m = gm({{"lwm", "2"}, {"hwm", "4"}});

@@ -136,6 +136,8 @@ TEST(Rid, RetryOnUpdateIsAnOptionNotTheDefault) {
     FakeContext ctx(cube, 0, 0);
     auto s = rid({{"l_low", "5"}, {"retry_on_update", retry ? "true" : "false"}});
     s->on_start(ctx);
+    tell_load(*s, ctx, 1, 0);  // every neighbour has reported: nothing to ask for yet
+    tell_load(*s, ctx, 2, 0);
     tell_load(*s, ctx, 1, 40);  // only a neighbour changed: WLR93 RID does not react
     EXPECT_EQ(ctx.of_kind(kLoadRequest).size(), retry ? 1u : 0u);
   }

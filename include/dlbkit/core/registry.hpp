@@ -72,6 +72,9 @@ struct StrategyInfo {
   /// Where set, throws InputError when the strategy cannot run on the topology, naming the
   /// topology and what is accepted. simulate() calls it before the run.
   std::function<void(const Topology&)> check_topology;
+  /// Whether a busy node looks for messages at its poll points, paying the cost model's
+  /// poll_cost at each; NOBAL does not (WLR93 Table IV: its times are the bare loads).
+  bool checks_messages = true;
 };
 
 using StrategyRegistry = Registry<StrategyInfo>;

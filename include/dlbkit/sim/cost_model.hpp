@@ -9,7 +9,9 @@
 /// and costs the receiver `handle_cost` when handled; with `transfer = exponential` the
 /// tasks' part is drawn from an exponential distribution of that mean (AG91 Sec. 6). A
 /// busy node handles messages only at its poll points, every `poll_interval` of task
-/// execution (0: on arrival); an idle node handles them at once.
+/// execution (0: on arrival); an idle node handles them at once. Looking for messages
+/// costs `poll_cost` of processor time at each poll point, for strategies that look
+/// (StrategyInfo::checks_messages; NOBAL does not).
 
 #include <dlbkit/core/parameters.hpp>
 #include <dlbkit/core/time.hpp>
@@ -27,6 +29,7 @@ struct CostModel {
   std::string name;
   SimTime loop_time = 0;      ///< one loop of the artificial workload's busy loops
   SimTime poll_interval = 0;  ///< task execution between two message checks; 0 = on arrival
+  SimTime poll_cost = 0;      ///< processor time of one message check (needs poll_interval > 0)
   SimTime send_overhead = 0;  ///< sender's processor time per message
   SimTime handle_cost = 0;    ///< receiver's processor time per message
   SimTime latency = 0;        ///< network time to a neighbour
@@ -43,7 +46,7 @@ struct CostModelPreset {
   std::string description;
 };
 
-/// ideal, ipsc2, ahmad91, ...
+/// ideal, ipsc2, ipsc2-network, ahmad91, ...
 const std::vector<CostModelPreset>& cost_model_presets();
 /// The fields as parameters (durations, an integer, a choice), for overrides and help texts.
 const std::vector<ParamSpec>& cost_model_params();

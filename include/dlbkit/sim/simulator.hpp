@@ -60,6 +60,11 @@ struct SimulationConfig {
   /// strategy juggling tasks in zero time). 0: 64 (edges + nodes), at least ten million,
   /// far above a start-up broadcast of every node to every neighbour.
   std::uint64_t instant_event_limit = 0;
+  /// A run that migrates more tasks than this since the last completion anywhere stops with
+  /// an error naming the strategy (tasks bouncing while none finishes). 0: 10 000
+  /// migrations per unfinished task plus a million, far above what even a wasteful
+  /// strategy (nna or liquid at a 1 ns period: ~1 000 per task) reaches.
+  std::uint64_t stall_migration_limit = 0;
   Execution execution = Execution::fcfs;
 };
 

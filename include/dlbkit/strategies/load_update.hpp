@@ -7,7 +7,9 @@
 #include <dlbkit/core/message.hpp>
 #include <dlbkit/core/node_context.hpp>
 
+#include <algorithm>
 #include <cstdint>
+#include <limits>
 #include <vector>
 
 namespace dlbkit {
@@ -48,6 +50,41 @@ private:
   double u_;
   std::int64_t last_ = 0;
   bool reported_ = false;
+};
+
+/// A node's record of its neighbours' loads, from their updates. WLR93 III-B: "all
+/// processors inform their near-neighbors of their load levels" before anyone balances,
+/// so a neighbour that has not reported yet is unknown, not empty.
+class NeighborLoads {
+public:
+  void reset(std::size_t neighbours) {
+    load_.assign(neighbours, 0);
+    heard_.assign(neighbours, false);
+    unheard_ = neighbours;
+  }
+  /// Records neighbour k's report; true when it was the last neighbour still unheard.
+  bool set(std::size_t k, std::int64_t load) {
+    load_[k] = load;
+    if (heard_[k]) return false;
+    heard_[k] = true;
+    return --unheard_ == 0;
+  }
+  /// Every neighbour has reported at least once.
+  bool complete() const { return unheard_ == 0; }
+  std::int64_t& operator[](std::size_t k) { return load_[k]; }
+  const std::vector<std::int64_t>& loads() const { return load_; }
+  /// The lowest reported load (a node with no neighbours: none, the largest value).
+  std::int64_t lowest() const {
+    std::int64_t least = std::numeric_limits<std::int64_t>::max();
+    for (std::int64_t l : load_) least = std::min(least, l);
+    return least;
+  }
+  std::size_t size() const { return load_.size(); }
+
+private:
+  std::vector<std::int64_t> load_;
+  std::vector<bool> heard_;
+  std::size_t unheard_ = 0;
 };
 
 /// Position of `node` in ctx.neighbors(), or -1 when it is not a neighbour.
