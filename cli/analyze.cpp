@@ -87,7 +87,7 @@ Run add_analyze(CLI::App& app) {
     if (o->json) {
       nlohmann::json j = to_json(a);
       j["inputs"] = {{"topology", o->topology}, {"alpha", o->alpha}, {"factor", o->factor}};
-      fmt::print("{}\n", j.dump(2));
+      fmt::print("{}\n", json_text(j));
     } else {
       print_analysis(a);
     }

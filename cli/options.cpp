@@ -6,6 +6,7 @@
 
 #include <charconv>
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 namespace dlbkit::cli {
 
@@ -16,6 +17,10 @@ std::uint64_t parse_unsigned(const std::string& text, const std::string& option,
   if (ec != std::errc() || end != last || text.empty() || value > max)
     throw InputError(fmt::format("{}: '{}' is not accepted; accepted: an integer from 0 to {}", option, text, max));
   return value;
+}
+
+std::string json_text(const nlohmann::json& j, int indent) {
+  return j.dump(indent, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
 }  // namespace dlbkit::cli

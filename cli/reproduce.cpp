@@ -44,7 +44,7 @@ Run add_reproduce(CLI::App& app) {
       report.data["name"] = info.name;
       report.data["files"] = report.files;
       report.data["wall_seconds"] = seconds;
-      fmt::print("{}\n", report.data.dump(2));
+      fmt::print("{}\n", json_text(report.data));
     } else {
       fmt::print("{}\nwrote {}\n({:.1f} s)\n", report.text, fmt::join(report.files, ", "), seconds);
     }
