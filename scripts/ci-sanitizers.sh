@@ -63,7 +63,10 @@ for stage in "${stages[@]}"; do
     asan)
       configure_asan
       cmake --build build-asan -j "$jobs"
-      (cd build-asan && ctest --output-on-failure -j "$jobs" --timeout 900)
+      # The MPI tests one at a time, and without LeakSanitizer: Open MPI keeps allocations of
+      # its plugins until exit, unloaded before the leak check can name them.
+      (cd build-asan && ASAN_OPTIONS=halt_on_error=1:detect_leaks=0 ctest --output-on-failure --timeout 900 -R '^MpiEngine\.')
+      (cd build-asan && ctest --output-on-failure -j "$jobs" --timeout 900 -E '^MpiEngine\.')
       ;;
     tsan)
       configure build-tsan thread
