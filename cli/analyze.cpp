@@ -124,7 +124,7 @@ Run add_analyze(CLI::App& app) {
                       {"ops", steps(p.ops)},
                       {"distinct_eigenvalues", distinct ? nlohmann::json(*distinct) : nlohmann::json()}};
       j["inputs"] = {{"topology", o->topology}, {"alpha", o->alpha}, {"factor", o->factor}};
-      fmt::print("{}\n", j.dump(2));
+      fmt::print("{}\n", json_text(j));
     } else {
       print_analysis(a);
       print_predictions(a, p, distinct);

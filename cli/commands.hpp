@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <nlohmann/json_fwd.hpp>
 #include <string>
 #include <vector>
 
@@ -21,6 +22,11 @@ void check_option_values(CLI::App& app);
 /// options that need more than their type; they reject an empty value like every option.
 CLI::Validator integer_in(long long min, long long max);
 CLI::Validator one_of(const std::vector<std::string>& choices);
+
+/// The JSON text printed for --json (indent < 0: one line). Strings from the user (a file
+/// path, a tree spec) may hold bytes that are not UTF-8; they print as U+FFFD instead of
+/// failing the output.
+std::string json_text(const nlohmann::json& j, int indent = 2);
 
 Run add_list(CLI::App& app);
 Run add_topology(CLI::App& app);

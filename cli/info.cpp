@@ -45,7 +45,7 @@ Run add_list(CLI::App& app) {
       fmt::print("cost models (--cost-param name=value overrides a field):\n");
       for (const auto& p : cost_model_presets()) {
         fmt::print("  {:<18} {}\n", p.name, p.description);
-        fmt::print("  {:<18}   {}\n", "", make_cost_model(p.name).to_json().dump());
+        fmt::print("  {:<18}   {}\n", "", json_text(make_cost_model(p.name).to_json(), -1));
       }
       fmt::print("  fields: ");
       for (const ParamSpec& f : cost_model_params()) fmt::print("{} ", f.name);
@@ -81,7 +81,7 @@ Run add_topology(CLI::App& app) {
           j["neighbors"].push_back(std::vector<NodeId>(nb.begin(), nb.end()));
         }
       }
-      fmt::print("{}\n", j.dump(2));
+      fmt::print("{}\n", json_text(j));
     } else {
       fmt::print("{}", describe_text(t));
       if (o->neighbors)

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+#include <nlohmann/json.hpp>
 
 namespace dlbkit::cli {
 
@@ -75,6 +76,10 @@ CLI::Validator one_of(const std::vector<std::string>& choices) {
         return std::find(choices.begin(), choices.end(), text) != choices.end() ? std::string() : refusal(text, accepted);
       },
       fmt::format("{{{}}}", fmt::join(choices, ",")));
+}
+
+std::string json_text(const nlohmann::json& j, int indent) {
+  return j.dump(indent, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
 }  // namespace dlbkit::cli

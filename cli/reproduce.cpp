@@ -52,7 +52,7 @@ Run add_reproduce(CLI::App& app) {
         throw InputError(fmt::format("--runs {} is not accepted with scoreboard; accepted: none (each reproduction "
                                      "runs at its own default, the case of the paper's numbers)", o->runs));
       const Scoreboard board = run_scoreboard(registry.all(), {.out_dir = o->out, .jobs = o->jobs});
-      fmt::print("{}\n", o->json ? scoreboard_json(board).dump(2) : scoreboard_text(board));
+      fmt::print("{}\n", o->json ? json_text(scoreboard_json(board)) : scoreboard_text(board));
       return 0;
     }
     const ReproductionInfo& info = registry.find(o->name);
@@ -64,7 +64,7 @@ Run add_reproduce(CLI::App& app) {
       report.data["name"] = info.name;
       report.data["files"] = report.files;
       report.data["wall_seconds"] = seconds;
-      fmt::print("{}\n", report.data.dump(2));
+      fmt::print("{}\n", json_text(report.data));
     } else {
       fmt::print("{}\nwrote {}\n({:.1f} s)\n", report.text, fmt::join(report.files, ", "), seconds);
     }

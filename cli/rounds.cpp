@@ -160,7 +160,7 @@ int run_stochastic_model(const Options& o, const Topology& t, const RoundKernel&
     j["bound"] = finite(bound);
     j["bound_theorem"] = theorem.empty() ? nlohmann::json(nullptr) : nlohmann::json(theorem);
     j["exact_stationary_variance"] = finite(exact);
-    fmt::print("{}\n", j.dump(2));
+    fmt::print("{}\n", json_text(j));
     return 0;
   }
   fmt::print("{} ({}) on {} ({} nodes), arrivals {} (mu {:.6g}, sigma^2 {:.6g}), work c = {:.6g}, "
@@ -230,7 +230,7 @@ int run_liquid_or_nna(const Options& o, const Topology& t, std::uint64_t seed) {
                    {"condition", o.condition}, {"nna_transfer", o.nna_transfer}, {"nna_time", o.nna_time},
                    {"max_steps", o.max_steps}, {"seed", seed}};
     j["kernel"] = description;
-    fmt::print("{}\n", j.dump(2));
+    fmt::print("{}\n", json_text(j));
     return 0;
   }
   const auto when = [](const std::optional<std::uint64_t>& x) { return x ? std::to_string(*x) : std::string("not reached"); };
@@ -328,7 +328,7 @@ Run add_rounds(CLI::App& app) {
                      {"seed", seed}};
       j["node_updates_per_second"] = rate;
       j["kernel"] = kernel_description(*kernel);
-      fmt::print("{}\n", j.dump(2));
+      fmt::print("{}\n", json_text(j));
       return 0;
     }
     fmt::print("{} ({}) on {} ({} nodes), {} loads from {}, until {}\n\n", kernel->name(), kernel_description(*kernel),

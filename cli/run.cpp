@@ -43,7 +43,7 @@ struct Options {
 
 std::string result_text(const nlohmann::json& j) {
   std::string out;
-  for (const auto& [k, v] : j.items()) out += fmt::format("{}{} {}", out.empty() ? "" : ", ", k, v.dump());
+  for (const auto& [k, v] : j.items()) out += fmt::format("{}{} {}", out.empty() ? "" : ", ", k, json_text(v, -1));
   return out;
 }
 
@@ -97,7 +97,7 @@ void report(const Options& o, const AppChoice& app_choice, const StrategyChoice&
       j["efficiency"] = efficiency(*seq, par);
       j["cpu_efficiency"] = cpu_efficiency(*seq, par);
     }
-    fmt::print("{}\n", j.dump(2));
+    fmt::print("{}\n", json_text(j));
     return;
   }
   fmt::print("{} on {}{}, app {} ({}), {} engine, {} workers, seed {}\n\n", strategy.name(), topology.spec(),

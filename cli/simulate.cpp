@@ -85,7 +85,7 @@ Run add_simulate(CLI::App& app) {
         .execution = parse_execution(o->execution),
     };
     const ExperimentResult result = run_experiment(setup);
-    if (o->json) fmt::print("{}\n", to_json(setup, result, o->per_node).dump(2));
+    if (o->json) fmt::print("{}\n", json_text(to_json(setup, result, o->per_node)));
     else print_report(setup, result);
     return 0;
   };

@@ -64,7 +64,7 @@ Run add_spheres(CLI::App& app) {
           j["sharing"].push_back({{"distance", row.distance}, {"nodes", row.nodes}, {"spheres", spheres}});
         }
       }
-      fmt::print("{}\n", j.dump(2));
+      fmt::print("{}\n", json_text(j));
       return 0;
     }
     fmt::print("{} ({}): {} schedulers from a Hadamard matrix of order {} ({})\n  {}\n", c.family, t.spec(),

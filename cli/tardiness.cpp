@@ -130,7 +130,7 @@ Run add_tardiness(CLI::App& app) {
     }
 
     if (o->json) {
-      fmt::print("{}\n", out.dump(2));
+      fmt::print("{}\n", json_text(out));
       return 0;
     }
     fmt::print("{} jobs, {}\n\n", n,

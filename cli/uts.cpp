@@ -32,7 +32,7 @@ Run add_uts(CLI::App& app) {
         trees.push_back({{"name", t.name}, {"description", t.description}, {"params", uts::to_string(t.params)},
                          {"nodes", t.nodes}, {"leaves", t.leaves}, {"max_depth", t.max_depth}});
       if (o->json) {
-        fmt::print("{}\n", trees.dump(2));
+        fmt::print("{}\n", json_text(trees));
         return 0;
       }
       fmt::print("{:<6} {:<24} {:>13} {:>13} {:>8}  {}\n", "name", "kind", "nodes", "leaves", "depth", "parameters");
@@ -62,7 +62,7 @@ Run add_uts(CLI::App& app) {
                                   {"cpu_seconds", cpu},
                                   {"nodes_per_second", rate(seconds)},
                                   {"nodes_per_cpu_second", rate(cpu)}};
-      fmt::print("{}\n", out.dump(2));
+      fmt::print("{}\n", json_text(out));
       return 0;
     }
     fmt::print("UTS tree {} ({})\n\n", o->tree, uts::to_string(params));

@@ -69,7 +69,8 @@ std::map<std::string, std::string> assignments(std::span<const std::string> item
 
 Parameters Parameters::parse(std::span<const ParamSpec> specs, const std::map<std::string, std::string>& given,
                              const std::string& owner) {
-  for (const auto& [name, value] : given) {
+  for (const auto& item : given) {
+    const std::string& name = item.first;  // a variable, not a binding: Clang 14 cannot capture bindings
     const bool known = std::any_of(specs.begin(), specs.end(), [&](const ParamSpec& s) { return s.name == name; });
     if (!known) {
       std::vector<std::string> names;

@@ -6,8 +6,13 @@
 #include <memory>
 #include <type_traits>
 
-#if defined(__x86_64__) && defined(__GNUC__)
+// The x86-64 variants of the inner loops (target_clones, streaming stores), unless the build
+// asks for the baseline only (DLBKIT_MULTIVERSION=OFF, as under the sanitizers).
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(DLBKIT_NO_MULTIVERSION)
+#define DLBKIT_X86_VARIANTS 1
 #include <immintrin.h>
+#else
+#define DLBKIT_X86_VARIANTS 0
 #endif
 
 namespace dlbkit {
@@ -25,7 +30,7 @@ inline std::int64_t edge_term(double a, std::int64_t difference) {
 // no OpenMP runtime) vectorises them without reordering any lane's operations, so they give
 // the same bits as the scalar loops; on x86-64 each is built for AVX-512, AVX2 and the
 // baseline, and the loader picks the widest the processor has.
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#if DLBKIT_X86_VARIANTS && !defined(__clang__)
 #define DLBKIT_SIMD_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
 #else
 #define DLBKIT_SIMD_CLONES
@@ -90,7 +95,7 @@ DLBKIT_SIMD_CLONES void torus_row_interior(const double* here, const double* up,
   }
 }
 
-#if defined(__x86_64__) && defined(__GNUC__)
+#if DLBKIT_X86_VARIANTS
 // The same with streaming (non-temporal) stores, for vectors far larger than the caches:
 // writing `out` then costs no read of its old contents, as in a large memcpy. The head up
 // to a 64-byte boundary of `out` and the tail go through the ordinary loop; between them,
@@ -147,7 +152,7 @@ DiffusionKernel::DiffusionKernel(DiffusionMatrix m, bool streaming_stores) : m_(
   if (t.kind() == TopologyKind::hypercube) stencil_ = Stencil::hypercube;
   const auto e = t.extents();
   if (t.kind() == TopologyKind::torus && e.size() == 2 && e[0] >= 3 && e[1] >= 3) stencil_ = Stencil::torus2d;
-#if defined(__x86_64__) && defined(__GNUC__)
+#if DLBKIT_X86_VARIANTS
   // Streaming stores pay off once the two vectors (2 x 32 MiB here) outgrow the last-level cache.
   if (streaming_stores && stencil_ == Stencil::torus2d && t.size() >= (std::size_t{1} << 22)) {
     if (__builtin_cpu_supports("avx512f")) stream_ = Streaming::avx512;
@@ -234,7 +239,7 @@ void DiffusionKernel::apply(std::span<const Load> w, std::span<Load> next, NodeI
           if (x < interior_end) {
             switch (stream_) {
               case Streaming::none: torus_row_interior(here, up, down, out, x, interior_end, a); break;
-#if defined(__x86_64__) && defined(__GNUC__)
+#if DLBKIT_X86_VARIANTS
               case Streaming::avx2: torus_row_interior_stream_avx2(here, up, down, out, x, interior_end, a); break;
               case Streaming::avx512: torus_row_interior_stream_avx512(here, up, down, out, x, interior_end, a); break;
 #else
@@ -259,7 +264,7 @@ void DiffusionKernel::apply(std::span<const Load> w, std::span<Load> next, NodeI
         }
         v = row + x;
       }
-#if defined(__x86_64__) && defined(__GNUC__)
+#if DLBKIT_X86_VARIANTS
       if (stream_ != Streaming::none) _mm_sfence();  // streaming stores are weakly ordered: publish them before returning
 #endif
       return;

@@ -165,6 +165,17 @@ TEST(CliTopology, OddGraphO3IsPetersen) {
   for (const char* key : {"nodes", "edges", "diameter", "bipartite", "degree"}) EXPECT_EQ(f[key], j[key]) << key;
 }
 
+// A file path is user text that need not be UTF-8: --json prints it with U+FFFD in place of
+// the bad byte, instead of failing with exit status 1.
+TEST(CliTopology, JsonOfAPathThatIsNotUtf8) {
+  const std::filesystem::path file = std::filesystem::temp_directory_path() / "dlbkit-cli-\xff.txt";
+  std::filesystem::copy_file(data("topology/petersen.txt"), file, std::filesystem::copy_options::overwrite_existing);
+  const json j = parse_json(run({"topology", "file:" + file.string(), "--json"}));
+  std::filesystem::remove(file);
+  EXPECT_EQ(j.value("nodes", 0), 10);
+  EXPECT_NE(j.value("spec", "").find("dlbkit-cli-\xef\xbf\xbd.txt"), std::string::npos) << j.dump();
+}
+
 TEST(CliTopology, NeighborsInBitOrder) {
   // Text: node 0's five neighbours, in the order of the bit flipped.
   const Output o = run({"topology", "hypercube:5", "--neighbors"});

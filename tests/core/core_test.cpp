@@ -58,7 +58,9 @@ TEST(Parameters, BadValuesNameTheValueAndTheRange) {
   for (auto [name, value] : std::vector<std::pair<std::string, std::string>>{
            {"count", "0"}, {"count", "11"}, {"count", "2.5"}, {"count", "3x"}, {"rate", "-1"}, {"rate", "nan"},
            {"level", "high"}, {"delay", "-5ms"}, {"delay", "5 parsecs"}, {"on", "yes"}, {"mode", "both"}}) {
-    const std::string e = error_of([&] { Parameters::parse(kSpecs, {{name, value}}, "test"); });
+    // Init-captures: Clang 14 cannot capture structured bindings.
+    const std::string e =
+        error_of([&, name = name, value = value] { Parameters::parse(kSpecs, {{name, value}}, "test"); });
     EXPECT_NE(e.find(name + "=" + value), std::string::npos) << name << "=" << value << ": " << e;
     EXPECT_NE(e.find("accepted"), std::string::npos) << e;
   }
