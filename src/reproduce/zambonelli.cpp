@@ -144,6 +144,15 @@ std::vector<Point> sweep(double near_fraction, const std::vector<Case>& cases, c
     const std::size_t p = i / (columns * runs), s = i / runs % columns, r = i % runs;
     results[i] = run_one(topology, strategies[s], workloads[p], costs[p], metrics, r + 1, nullptr, size.warmup);
   });
+  // Sec. 4.2 ("the number of migrations issued ... for each delta-sigma generated"): what the
+  // generator produced, measured in the run without balancing on the same seed, so that every
+  // policy is divided by the same delta-sigma (a policy's own run generates more or less as it
+  // keeps processors busy).
+  for (std::size_t i = 0; i < results.size(); ++i) {
+    const LoadMetricsSummary& nlb = results[i / (columns * runs) * columns * runs + i % runs];
+    const double dsigma = nlb.dsigma_per_second * nlb.seconds;
+    results[i].migrations_per_dsigma = dsigma > 0 ? static_cast<double>(results[i].migrations) / dsigma : 0.0;
+  }
   std::vector<Point> out(points);
   const auto n = static_cast<double>(runs);
   for (std::size_t p = 0; p < points; ++p) {
