@@ -60,7 +60,8 @@ public:
         receiver_initiated_(p.text("initiation") == "receiver"),
         extended_(p.boolean("extended")),
         couple_protocol_(p.text("protocol") == "couple"),
-        min_change_(p.real("min_change")) {}
+        min_change_(p.real("min_change")),
+        report_own_changes_(p.text("report") == "own_change") {}
 
   void on_start(NodeContext& ctx) override {
     const std::size_t m = ctx.neighbors().size();
@@ -73,13 +74,13 @@ public:
     expected_.assign(m, -1);
     reply_due_.assign(m, false);
     others_.reserve(m);
-    inform(ctx);
+    inform(ctx, true);
   }
 
   // Sec. 2: "the triggering event ... is the asynchronous arrival of updated load
   // information, either from one of the neighbor nodes or caused by a change in the local state".
   void on_load_change(NodeContext& ctx) override {
-    inform(ctx);
+    inform(ctx, true);
     balance(ctx);
   }
 
@@ -91,7 +92,7 @@ public:
         const auto info = m.as<LoadInfo>();
         known_[k] = info.load;  // Sec. 3.1: taken as the sender's load
         if (info.landed != 0 && couple_[k] == Couple::sending) couple_[k] = Couple::none;
-        inform(ctx);  // what we tell the other neighbours depends on it when distorted
+        inform(ctx, false);  // what we tell the other neighbours depends on it when distorted
         balance(ctx);
         break;
       }
@@ -138,11 +139,14 @@ public:
 
 private:
   // Sends each neighbour j the load meant for it when it has changed by min_change since the
-  // last value j got (w = 1: every change of the load).
-  void inform(NodeContext& ctx) {
+  // last value j got (w = 1: every change of the load). With report=own_change, any change
+  // goes out when this node's own load changed (`own`), whatever w; min_change then applies
+  // only to changes that come from the neighbours' information. (The paper does not say.)
+  void inform(NodeContext& ctx, bool own) {
     for (std::size_t j = 0; j < ctx.neighbors().size(); ++j) {
       const double dl = load_for(ctx, j);
-      if (!std::isnan(sent_[j]) && std::abs(dl - sent_[j]) < min_change_) continue;
+      const bool due = own && report_own_changes_ ? dl != sent_[j] : std::abs(dl - sent_[j]) >= min_change_;
+      if (!std::isnan(sent_[j]) && !due) continue;
       ctx.send(ctx.neighbors()[j], Message::make(kLoadInfo, LoadInfo{dl, 0}));
       sent_[j] = dl;
     }
@@ -229,7 +233,7 @@ private:
     const double load = load_for(ctx, k);
     if (accept) sent_[k] = load;
     ctx.send(from, Message::make(kCoupleReply, CoupleReply{accept ? 1 : 0, load}));
-    if (accept) inform(ctx);  // the announced load is part of what the other neighbours hear
+    if (accept) inform(ctx, true);  // the announced load is part of what the other neighbours hear
   }
 
   void on_couple_reply(NodeContext& ctx, std::size_t k, const CoupleReply& reply) {
@@ -286,6 +290,7 @@ private:
   bool extended_;
   bool couple_protocol_;
   double min_change_;
+  bool report_own_changes_;
   std::vector<double> known_;  // DL_k: the last load each neighbour told us (adjusted by what we moved)
   std::vector<double> sent_;   // the last load we told each neighbour
   // Per neighbour k, the couple protocol: where the couple stands, what we asked k to receive,
@@ -331,6 +336,11 @@ StrategyInfo direct_neighbor_strategy_info() {
                .description = "send a neighbour new load information when it differs by at least this many "
                               "processes from what it last got (w = 1: every change)",
                .min = 1e-9},
+              {.name = "report", .type = ParamType::choice, .default_value = "min_change",
+               .description = "when load information is sent (not in the paper): min_change: when the value for a "
+                              "neighbour moved by min_change; own_change: also on every change of the node's own load, "
+                              "whatever w",
+               .choices = {"min_change", "own_change"}},
           },
       .message_kinds = {"load_info", "load_request", "request_reply", "couple_request", "couple_reply", "transfer"},
       .create = [](const Parameters& p) { return std::make_unique<DirectNeighbor>(p); },

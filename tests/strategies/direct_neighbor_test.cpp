@@ -370,3 +370,25 @@ TEST(DirectNeighbor, ConservationAndDeterminismUnderBothExecutionModes) {
   }
   EXPECT_EQ(runs, 4 * 6 * 2 * 2);
 }
+
+TEST(DirectNeighbor, ReportOwnChangeSendsEveryChangeOfTheOwnLoadWhateverW) {
+  // w = 0.3: a change of one process moves the value sent by 0.3, below min_change (0.5). By
+  // default it is not sent; with report=own_change it is. A change that comes only from a
+  // neighbour's information still needs min_change under both rules.
+  const Topology ring = parse_topology("ring:3");
+  for (const char* rule : {"min_change", "own_change"}) {
+    FakeContext ctx(ring, 0, 10);
+    auto s = make({{"w", "0.3"}, {"threshold", "10"}, {"report", rule}});
+    s->on_start(ctx);
+    s->on_message(ctx, 1, info(10));
+    s->on_message(ctx, 2, info(10));
+    const std::size_t before = ctx.of_kind(kLoadInfo).size();
+    ctx.set_load(11);
+    s->on_load_change(ctx);
+    const std::size_t own = ctx.of_kind(kLoadInfo).size() - before;
+    EXPECT_EQ(own, std::string(rule) == "own_change" ? 2u : 0u) << rule;
+    EXPECT_NEAR(last_info_to(ctx, 1), std::string(rule) == "own_change" ? 10.3 : 10.0, 1e-9) << rule;
+    s->on_message(ctx, 2, info(10.2));  // moves what node 1 hears by 0.7 x 0.2 = 0.14
+    EXPECT_EQ(ctx.of_kind(kLoadInfo).size() - before, own) << rule;
+  }
+}
