@@ -22,10 +22,11 @@ std::int64_t equalising_amount(double local, double neighbour) {
 
 namespace {
 
-enum Kind : std::uint16_t { kLoadInfo, kLoadRequest, kRequestReply };
+enum Kind : std::uint16_t { kLoadInfo, kLoadRequest, kRequestReply, kCoupleRequest, kCoupleReply, kTransfer };
 
 struct LoadInfo {
-  double load;  // the sender's (possibly distorted) load as meant for the receiver
+  double load;          // the sender's (possibly distorted) load as meant for the receiver
+  std::int64_t landed;  // 1: a transfer from the receiver to the sender has landed (the couple ends)
 };
 struct LoadRequest {
   std::int64_t amount;
@@ -33,8 +34,23 @@ struct LoadRequest {
 struct RequestReply {
   std::int64_t granted;
 };
+struct CoupleRequest {
+  std::int64_t amount;  // what the sender means to migrate
+};
+struct CoupleReply {
+  std::int64_t accepted;  // 1: waiting to receive load; 0: already in a couple with the sender
+  double load;            // the replier's load as meant for the sender, announced load included
+};
+struct Transfer {
+  std::int64_t moved;  // what the sender migrated after the reply (0: nothing could go)
+};
 
 constexpr double kUnknown = std::numeric_limits<double>::quiet_NaN();
+
+// Sec. 2: "After a sender-receiver couple is established, the sender decides the entities to
+// migrate". A couple is per pair of neighbours: each node keeps, for each neighbour, where the
+// couple with it stands.
+enum class Couple : std::uint8_t { none, requested, sending, receiving };
 
 class DirectNeighbor final : public Strategy {
 public:
@@ -43,29 +59,40 @@ public:
         threshold_(p.real("threshold")),
         receiver_initiated_(p.text("initiation") == "receiver"),
         extended_(p.boolean("extended")),
-        min_change_(p.real("min_change")) {}
+        couple_protocol_(p.text("protocol") == "couple"),
+        min_change_(p.real("min_change")),
+        report_own_changes_(p.text("report") == "own_change") {}
 
   void on_start(NodeContext& ctx) override {
-    known_.assign(ctx.neighbors().size(), kUnknown);
-    sent_.assign(ctx.neighbors().size(), kUnknown);
-    others_.reserve(ctx.neighbors().size());
-    inform(ctx);
+    const std::size_t m = ctx.neighbors().size();
+    known_.assign(m, kUnknown);
+    sent_.assign(m, kUnknown);
+    couple_.assign(m, Couple::none);
+    requested_.assign(m, 0);
+    announced_.assign(m, 0);
+    arrived_.assign(m, 0);
+    expected_.assign(m, -1);
+    reply_due_.assign(m, false);
+    others_.reserve(m);
+    inform(ctx, true);
   }
 
   // Sec. 2: "the triggering event ... is the asynchronous arrival of updated load
   // information, either from one of the neighbor nodes or caused by a change in the local state".
   void on_load_change(NodeContext& ctx) override {
-    inform(ctx);
+    inform(ctx, true);
     balance(ctx);
   }
 
   void on_message(NodeContext& ctx, NodeId from, const Message& m) override {
+    const auto k = static_cast<std::size_t>(neighbor_index(ctx, from));
+    assert(neighbor_index(ctx, from) >= 0);
     switch (m.kind) {
       case kLoadInfo: {
-        const int k = neighbor_index(ctx, from);
-        assert(k >= 0);
-        known_[static_cast<std::size_t>(k)] = m.as<LoadInfo>().load;  // Sec. 3.1: taken as the sender's load
-        inform(ctx);  // what we tell the other neighbours depends on it when distorted
+        const auto info = m.as<LoadInfo>();
+        known_[k] = info.load;  // Sec. 3.1: taken as the sender's load
+        if (info.landed != 0 && couple_[k] == Couple::sending) couple_[k] = Couple::none;
+        inform(ctx, false);  // what we tell the other neighbours depends on it when distorted
         balance(ctx);
         break;
       }
@@ -78,9 +105,15 @@ public:
       }
       case kRequestReply: {
         request_pending_ = false;
-        const int k = neighbor_index(ctx, from);
-        assert(k >= 0);
-        known_[static_cast<std::size_t>(k)] -= static_cast<double>(m.as<RequestReply>().granted);
+        known_[k] -= static_cast<double>(m.as<RequestReply>().granted);
+        break;
+      }
+      case kCoupleRequest: on_couple_request(ctx, k, m.as<CoupleRequest>().amount); break;
+      case kCoupleReply: on_couple_reply(ctx, k, m.as<CoupleReply>()); break;
+      case kTransfer: {
+        assert(couple_[k] == Couple::receiving);
+        expected_[k] = m.as<Transfer>().moved;
+        end_if_landed(ctx, k);
         break;
       }
       default:
@@ -92,40 +125,59 @@ public:
   // node repeats this, so the load stops at a node whose load is minimal in its neighbourhood.
   // No threshold applies here (Sec. 4.3: "with no consideration of the threshold").
   void on_tasks_arrived(NodeContext& ctx, NodeId from, std::int64_t count) override {
+    const int f = neighbor_index(ctx, from);
+    if (couple_protocol_ && f >= 0 && couple_[static_cast<std::size_t>(f)] == Couple::receiving) {
+      arrived_[static_cast<std::size_t>(f)] += count;
+      end_if_landed(ctx, static_cast<std::size_t>(f));
+    }
     if (!extended_) return;
-    const auto before = static_cast<double>(ctx.load() - count);
+    const double before = effective_load(ctx) - static_cast<double>(count);
     const int k = least_loaded(ctx, from);
     if (k < 0 || !(known_[static_cast<std::size_t>(k)] < before)) return;
-    const std::int64_t moved = ctx.migrate(ctx.neighbors()[static_cast<std::size_t>(k)], count);
-    known_[static_cast<std::size_t>(k)] += static_cast<double>(moved);
+    start_migration(ctx, static_cast<std::size_t>(k), count);
   }
 
 private:
   // Sends each neighbour j the load meant for it when it has changed by min_change since the
-  // last value j got (w = 1: every change of the load).
-  void inform(NodeContext& ctx) {
-    const auto nb = ctx.neighbors();
-    const auto local = static_cast<double>(ctx.load());
-    for (std::size_t j = 0; j < nb.size(); ++j) {
-      double dl = local;
-      if (w_ != 1.0) {
-        others_.clear();
-        for (std::size_t k = 0; k < nb.size(); ++k)
-          if (k != j) others_.push_back(std::isnan(known_[k]) ? local : known_[k]);  // unknown: as ourselves
-        dl = distorted_load(w_, local, others_);
-      }
-      if (!std::isnan(sent_[j]) && std::abs(dl - sent_[j]) < min_change_) continue;
-      ctx.send(nb[j], Message::make(kLoadInfo, LoadInfo{dl}));
+  // last value j got (w = 1: every change of the load). With report=own_change, any change
+  // goes out when this node's own load changed (`own`), whatever w; min_change then applies
+  // only to changes that come from the neighbours' information. (The paper does not say.)
+  void inform(NodeContext& ctx, bool own) {
+    for (std::size_t j = 0; j < ctx.neighbors().size(); ++j) {
+      const double dl = load_for(ctx, j);
+      const bool due = own && report_own_changes_ ? dl != sent_[j] : std::abs(dl - sent_[j]) >= min_change_;
+      if (!std::isnan(sent_[j]) && !due) continue;
+      ctx.send(ctx.neighbors()[j], Message::make(kLoadInfo, LoadInfo{dl, 0}));
       sent_[j] = dl;
     }
+  }
+
+  // Sec. 3.1: the load meant for neighbour j, distorted when w < 1.
+  double load_for(const NodeContext& ctx, std::size_t j) {
+    const double local = effective_load(ctx);
+    if (w_ == 1.0) return local;
+    others_.clear();
+    for (std::size_t k = 0; k < ctx.neighbors().size(); ++k)
+      if (k != j) others_.push_back(std::isnan(known_[k]) ? local : known_[k]);  // unknown: as ourselves
+    return distorted_load(w_, local, others_);
+  }
+
+  // The load this node holds or has been promised by a couple (Sec. 2: the receiver is
+  // "waiting to receive load"), so that it reports and decides with load in transit.
+  double effective_load(const NodeContext& ctx) const {
+    std::int64_t incoming = 0;
+    for (std::size_t k = 0; k < couple_.size(); ++k)
+      if (couple_[k] == Couple::receiving)
+        incoming += std::max<std::int64_t>(0, (expected_[k] < 0 ? announced_[k] : expected_[k]) - arrived_[k]);
+    return static_cast<double>(ctx.load() + incoming);
   }
 
   // Sec. 2: if the local load exceeds the least loaded neighbour's by more than the threshold
   // (a percentage), migrate to equalise the pair (Sec. 3.1: against the neighbour's DL).
   void balance(NodeContext& ctx) {
-    const auto local = static_cast<double>(ctx.load());
     const auto nb = ctx.neighbors();
     if (receiver_initiated_) {
+      const auto local = static_cast<double>(ctx.load());
       if (request_pending_) return;
       const int k = most_loaded(ctx);
       if (k < 0) return;
@@ -137,23 +189,90 @@ private:
       request_pending_ = true;
       return;
     }
+    // What this node has offered and not yet sent is no longer its own to offer.
+    std::int64_t offered = 0;
+    for (const std::int64_t r : requested_) offered += r;
+    const double local = effective_load(ctx) - static_cast<double>(offered);
     const int k = least_loaded(ctx, ctx.self());
     if (k < 0) return;
     const double other = known_[static_cast<std::size_t>(k)];
     if (!(local > (1.0 + threshold_) * other)) return;
-    const std::int64_t amount = std::min(equalising_amount(local, other), ctx.migratable());
+    const std::int64_t amount = std::min(equalising_amount(local, other), ctx.migratable() - offered);
     if (amount < 1) return;
-    // Until k reports again, count what we sent as part of its load, so that the next trigger
-    // does not send the same deficit twice.
-    known_[static_cast<std::size_t>(k)] += static_cast<double>(ctx.migrate(nb[static_cast<std::size_t>(k)], amount));
+    start_migration(ctx, static_cast<std::size_t>(k), amount);
   }
 
-  // The neighbour with the least known load, `except` excluded; the first one on ties; -1 if none is known.
+  // With the couple protocol, asks neighbour k to receive `amount` (Sec. 2, 3.2); without, migrates
+  // at once and counts what went as part of k's load until k reports again.
+  void start_migration(NodeContext& ctx, std::size_t k, std::int64_t amount) {
+    if (!couple_protocol_) {
+      known_[k] += static_cast<double>(ctx.migrate(ctx.neighbors()[k], amount));
+      return;
+    }
+    couple_[k] = Couple::requested;
+    requested_[k] = amount;
+    ctx.send(ctx.neighbors()[k], Message::make(kCoupleRequest, CoupleRequest{amount}));
+  }
+
+  void on_couple_request(NodeContext& ctx, std::size_t k, std::int64_t amount) {
+    const NodeId from = ctx.neighbors()[k];
+    bool accept = couple_[k] == Couple::none && !reply_due_[k];
+    // Both asked each other at once: the request of the lower-numbered node stands, so that one
+    // of the two goes ahead and neither waits for the other.
+    if (couple_[k] == Couple::requested && from < ctx.self()) {
+      requested_[k] = 0;
+      reply_due_[k] = true;  // our request will be refused; its reply must not end this couple
+      accept = true;
+    }
+    if (accept) {
+      couple_[k] = Couple::receiving;
+      announced_[k] = amount;
+      arrived_[k] = 0;
+      expected_[k] = -1;
+    }
+    const double load = load_for(ctx, k);
+    if (accept) sent_[k] = load;
+    ctx.send(from, Message::make(kCoupleReply, CoupleReply{accept ? 1 : 0, load}));
+    if (accept) inform(ctx, true);  // the announced load is part of what the other neighbours hear
+  }
+
+  void on_couple_reply(NodeContext& ctx, std::size_t k, const CoupleReply& reply) {
+    known_[k] = reply.load;
+    if (couple_[k] != Couple::requested) {  // the refusal of a request that gave way to the neighbour's
+      assert(reply_due_[k] && reply.accepted == 0);
+      reply_due_[k] = false;
+      return;
+    }
+    const std::int64_t amount = requested_[k];
+    requested_[k] = 0;
+    couple_[k] = Couple::none;
+    if (reply.accepted == 0) return;  // the next load information triggers again, with k's new load
+    const std::int64_t moved = ctx.migrate(ctx.neighbors()[k], std::min(amount, ctx.migratable()));
+    ctx.send(ctx.neighbors()[k], Message::make(kTransfer, Transfer{moved}));
+    known_[k] -= static_cast<double>(amount - moved);  // k's reply counted all of `amount` as coming
+    if (moved > 0) couple_[k] = Couple::sending;
+  }
+
+  // The couple ends when all the sender migrated has arrived: the receiver tells the sender so
+  // with its new load, whatever min_change says.
+  void end_if_landed(NodeContext& ctx, std::size_t k) {
+    if (expected_[k] < 0 || arrived_[k] < expected_[k]) return;
+    couple_[k] = Couple::none;
+    announced_[k] = arrived_[k] = 0;
+    expected_[k] = -1;
+    const double load = load_for(ctx, k);
+    sent_[k] = load;
+    ctx.send(ctx.neighbors()[k], Message::make(kLoadInfo, LoadInfo{load, 1}));
+  }
+
+  // The neighbour with the least known load that no couple holds, `except` excluded; the first
+  // one on ties; -1 if none is known.
   int least_loaded(const NodeContext& ctx, NodeId except) const {
     const auto nb = ctx.neighbors();
     int best = -1;
     for (std::size_t k = 0; k < nb.size(); ++k)
-      if (nb[k] != except && !std::isnan(known_[k]) && (best < 0 || known_[k] < known_[static_cast<std::size_t>(best)]))
+      if (nb[k] != except && !std::isnan(known_[k]) && couple_[k] == Couple::none && !reply_due_[k] &&
+          (best < 0 || known_[k] < known_[static_cast<std::size_t>(best)]))
         best = static_cast<int>(k);
     return best;
   }
@@ -169,10 +288,17 @@ private:
   double threshold_;
   bool receiver_initiated_;
   bool extended_;
+  bool couple_protocol_;
   double min_change_;
+  bool report_own_changes_;
   std::vector<double> known_;  // DL_k: the last load each neighbour told us (adjusted by what we moved)
   std::vector<double> sent_;   // the last load we told each neighbour
-  std::vector<double> others_;  // inform()'s scratch
+  // Per neighbour k, the couple protocol: where the couple stands, what we asked k to receive,
+  // what k announced it would send us, what of it arrived, what k says it sent (-1: not yet).
+  std::vector<Couple> couple_;
+  std::vector<std::int64_t> requested_, announced_, arrived_, expected_;
+  std::vector<bool> reply_due_;  // a refusal from k is on its way (our request gave way to k's)
+  std::vector<double> others_;  // load_for()'s scratch
   bool request_pending_ = false;
 };
 
@@ -201,12 +327,22 @@ StrategyInfo direct_neighbor_strategy_info() {
               {.name = "extended", .type = ParamType::boolean, .default_value = "false",
                .description = "extended load distribution (Sec. 3.2): forward arriving load to a less loaded "
                               "neighbour, down to a local minimum"},
+              {.name = "protocol", .type = ParamType::choice, .default_value = "couple",
+               .description = "couple: the sender asks, the receiver accepts and counts the announced load, and "
+                              "neither starts another migration with the other until it lands (Sec. 2, 3.2); none: "
+                              "migrate at once (sender-initiated only)",
+               .choices = {"couple", "none"}},
               {.name = "min_change", .type = ParamType::real, .default_value = "0.5",
                .description = "send a neighbour new load information when it differs by at least this many "
                               "processes from what it last got (w = 1: every change)",
                .min = 1e-9},
+              {.name = "report", .type = ParamType::choice, .default_value = "min_change",
+               .description = "when load information is sent (not in the paper): min_change: when the value for a "
+                              "neighbour moved by min_change; own_change: also on every change of the node's own load, "
+                              "whatever w",
+               .choices = {"min_change", "own_change"}},
           },
-      .message_kinds = {"load_info", "load_request", "request_reply"},
+      .message_kinds = {"load_info", "load_request", "request_reply", "couple_request", "couple_reply", "transfer"},
       .create = [](const Parameters& p) { return std::make_unique<DirectNeighbor>(p); },
   };
 }

@@ -49,7 +49,9 @@ TEST(ZambonelliReproductions, HighDynamicityGoesBeyondTheFiguresTopEnd) {
   for (const char* which : {"low", "high"}) {
     SCOPED_TRACE(which);
     const auto& points = r.data.at("dispersions").at(which).at("points");
-    ASSERT_EQ(points.size(), 3u);  // 50 ms processes; 5 ms; 5 ms with 5 ms load messages
+    ASSERT_EQ(points.size(), 4u);  // 50 ms processes; 5 ms; 5 ms with 5 ms load messages; 5 ms, own changes sent
+    for (std::size_t i : {0u, 1u, 2u}) EXPECT_EQ(points[i].at("report"), "min_change");
+    EXPECT_EQ(points[3].at("report"), "own_change");
     EXPECT_DOUBLE_EQ(points[0].at("work_s").get<double>(), 0.05);
     EXPECT_DOUBLE_EQ(points[1].at("work_s").get<double>(), 0.005);
     EXPECT_DOUBLE_EQ(points[1].at("message_latency_s").get<double>(), 2e-5);  // the meiko-cs1 preset's

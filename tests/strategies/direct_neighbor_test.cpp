@@ -1,6 +1,6 @@
 // direct_neighbor (Zambonelli Sec. 2, 3.1, 3.2): the distorted load of Figs 3 and 4, the
-// equalising action, the threshold, receiver initiation, extended distribution, and the
-// Fig. 2 case in the simulator.
+// equalising action, the threshold, the sender-receiver couple, receiver initiation, extended
+// distribution, and the Fig. 2 case in the simulator.
 #include "fake_context.hpp"
 #include "../sim/conservation.hpp"
 
@@ -16,7 +16,15 @@ using dlbkit::test::FakeContext;
 
 namespace {
 
-constexpr std::uint16_t kLoadInfo = 0, kLoadRequest = 1;
+constexpr std::uint16_t kLoadInfo = 0, kLoadRequest = 1, kCoupleRequest = 3, kCoupleReply = 4, kTransfer = 5;
+struct CoupleReply {
+  std::int64_t accepted;
+  double load;
+};
+struct LoadInfo {
+  double load;
+  std::int64_t landed;
+};
 
 std::unique_ptr<Strategy> make(std::map<std::string, std::string> params = {}) {
   return builtin_strategies().configure("direct_neighbor", params).create();
@@ -31,6 +39,15 @@ double last_info_to(const FakeContext& ctx, NodeId to) {
     if (s.to == to) value = s.message.as<double>();
   return value;
 }
+
+// The couple requests sent so far (Sec. 2): to whom and how many processes.
+std::vector<std::pair<NodeId, std::int64_t>> requests(const FakeContext& ctx) {
+  std::vector<std::pair<NodeId, std::int64_t>> out;
+  for (const auto& s : ctx.of_kind(kCoupleRequest)) out.emplace_back(s.to, s.message.as<std::int64_t>());
+  return out;
+}
+
+Message accept(double load) { return Message::make(kCoupleReply, CoupleReply{1, load}); }
 
 }  // namespace
 
@@ -82,6 +99,10 @@ TEST(DirectNeighbor, NodeJEqualisesWithTheDistortedLoad) {
     auto s = make({{"w", "0.5"}, {"threshold", "0.1"}});
     s->on_start(ctx);
     s->on_message(ctx, 4, info(dl));
+    ASSERT_EQ(requests(ctx).size(), 1u) << dl;  // Sec. 2: the couple first, then the migration
+    EXPECT_EQ(requests(ctx)[0], (std::pair<NodeId, std::int64_t>{4, moved}));
+    EXPECT_TRUE(ctx.migrations.empty());
+    s->on_message(ctx, 4, accept(dl + moved));
     ASSERT_EQ(ctx.migrations.size(), 1u) << dl;
     EXPECT_EQ(ctx.migrations[0].to, 4u);
     EXPECT_EQ(ctx.migrations[0].amount, moved);
@@ -96,21 +117,29 @@ TEST(DirectNeighbor, TheThresholdIsAPercentageOfTheNeighboursLoad) {
     auto s = make();
     s->on_start(ctx);
     s->on_message(ctx, 1, info(10));
-    EXPECT_EQ(!ctx.migrations.empty(), moves) << load;
+    EXPECT_EQ(!requests(ctx).empty(), moves) << load;
   }
-  // It picks the least loaded neighbour, and counts what it sent until that one reports.
+  // It picks the least loaded neighbour and no longer counts as its own what it offered.
   FakeContext ctx(ring, 0, 30);
   auto s = make();
   s->on_start(ctx);
   s->on_message(ctx, 1, info(20));
   s->on_message(ctx, 2, info(10));
-  ASSERT_EQ(ctx.migrations.size(), 2u);
-  EXPECT_EQ(ctx.migrations[0].to, 1u);  // 30 vs 20: 5
-  EXPECT_EQ(ctx.migrations[0].amount, 5);
-  EXPECT_EQ(ctx.migrations[1].to, 2u);  // 25 vs 10: 7
-  EXPECT_EQ(ctx.migrations[1].amount, 7);
-  s->on_load_change(ctx);  // 18 vs 17 (node 2 counted with what it was sent): nothing
-  EXPECT_EQ(ctx.migrations.size(), 2u);
+  const std::vector<std::pair<NodeId, std::int64_t>> expected{{1, 5}, {2, 7}};  // 30 vs 20: 5; 25 vs 10: 7
+  EXPECT_EQ(requests(ctx), expected);
+  s->on_load_change(ctx);  // both neighbours are in a couple with it: nothing more
+  EXPECT_EQ(requests(ctx), expected);
+  // Without the couple protocol it migrates at once and counts what it sent until that one reports.
+  FakeContext at_once(ring, 0, 30);
+  auto a = make({{"protocol", "none"}});
+  a->on_start(at_once);
+  a->on_message(at_once, 1, info(20));
+  a->on_message(at_once, 2, info(10));
+  ASSERT_EQ(at_once.migrations.size(), 2u);
+  EXPECT_EQ(at_once.migrations[1].to, 2u);
+  EXPECT_EQ(at_once.migrations[1].amount, 7);
+  a->on_load_change(at_once);  // 18 vs 17 (node 2 counted with what it was sent): nothing
+  EXPECT_EQ(at_once.migrations.size(), 2u);
 }
 
 TEST(DirectNeighbor, ReceiverInitiatedAsksTheMostLoadedNeighbour) {
@@ -154,12 +183,11 @@ TEST(DirectNeighbor, ExtendedDistributionForwardsArrivingLoadToALocalMinimum) {
     s->on_message(ctx, 2, info(5.5));
     ctx.set_load(10);
     s->on_tasks_arrived(ctx, 1, 4);
-    if (extended) {
-      ASSERT_EQ(ctx.migrations.size(), 1u);
-      EXPECT_EQ(ctx.migrations[0].to, 2u);
-      EXPECT_EQ(ctx.migrations[0].amount, 4);
+    if (extended) {  // through a couple with node 2, as any migration
+      ASSERT_EQ(requests(ctx).size(), 1u);
+      EXPECT_EQ(requests(ctx)[0], (std::pair<NodeId, std::int64_t>{2, 4}));
     } else {
-      EXPECT_TRUE(ctx.migrations.empty());
+      EXPECT_TRUE(requests(ctx).empty());
     }
   }
   // A node already minimal in its neighbourhood keeps what arrives.
@@ -172,6 +200,117 @@ TEST(DirectNeighbor, ExtendedDistributionForwardsArrivingLoadToALocalMinimum) {
   ctx.set_load(6);
   s->on_tasks_arrived(ctx, 1, 4);
   EXPECT_TRUE(ctx.migrations.empty());
+  EXPECT_TRUE(requests(ctx).empty());
+}
+
+TEST(DirectNeighbor, TheReceiverAcceptsCountsTheAnnouncedLoadAndEndsTheCoupleWhenItLands) {
+  // Sec. 2 and 3.2: node 0 (load 2) is asked by node 1 to receive 4; it accepts, "waiting to
+  // receive load", and from then on reports 6 to everyone.
+  const Topology ring = parse_topology("ring:3");
+  FakeContext ctx(ring, 0, 2);
+  auto s = make({{"threshold", "10"}});
+  s->on_start(ctx);
+  ctx.sent.clear();
+  s->on_message(ctx, 1, Message::make(kCoupleRequest, std::int64_t{4}));
+  ASSERT_EQ(ctx.of_kind(kCoupleReply).size(), 1u);
+  EXPECT_EQ(ctx.of_kind(kCoupleReply)[0].message.as<CoupleReply>().accepted, 1);
+  EXPECT_DOUBLE_EQ(ctx.of_kind(kCoupleReply)[0].message.as<CoupleReply>().load, 6.0);
+  EXPECT_DOUBLE_EQ(last_info_to(ctx, 2), 6.0);
+  // A second request from the same neighbour waits for this couple to end: refused.
+  s->on_message(ctx, 1, Message::make(kCoupleRequest, std::int64_t{1}));
+  ASSERT_EQ(ctx.of_kind(kCoupleReply).size(), 2u);
+  EXPECT_EQ(ctx.of_kind(kCoupleReply)[1].message.as<CoupleReply>().accepted, 0);
+  // Node 1 could send only 3; they arrive in two messages. The couple ends with the last one.
+  s->on_message(ctx, 1, Message::make(kTransfer, std::int64_t{3}));
+  ctx.set_load(3);
+  s->on_tasks_arrived(ctx, 1, 1);
+  for (const auto& m : ctx.of_kind(kLoadInfo)) EXPECT_EQ(m.message.as<LoadInfo>().landed, 0);
+  ctx.set_load(5);
+  s->on_tasks_arrived(ctx, 1, 2);
+  const auto infos = ctx.of_kind(kLoadInfo);
+  ASSERT_FALSE(infos.empty());
+  EXPECT_EQ(infos.back().to, 1u);
+  EXPECT_EQ(infos.back().message.as<LoadInfo>().landed, 1);
+  EXPECT_DOUBLE_EQ(infos.back().message.as<LoadInfo>().load, 5.0);
+  // Now a new request from node 1 is accepted.
+  s->on_message(ctx, 1, Message::make(kCoupleRequest, std::int64_t{1}));
+  EXPECT_EQ(ctx.of_kind(kCoupleReply).back().message.as<CoupleReply>().accepted, 1);
+}
+
+TEST(DirectNeighbor, TwoNeighboursThatAskEachOtherAtOnceDoNotWaitForEachOther) {
+  // Each of nodes 0 and 1 believes the other lighter and asks it; the requests cross. The lower
+  // number's request stands: node 1 accepts it and node 0 refuses node 1's. Messages are handed
+  // over by hand, in the order a slow network could deliver them.
+  const Topology ring = parse_topology("ring:3");
+  FakeContext c0(ring, 0, 20), c1(ring, 1, 20);
+  auto s0 = make(), s1 = make();
+  s0->on_start(c0);
+  s1->on_start(c1);
+  s0->on_message(c0, 1, info(5));
+  s1->on_message(c1, 0, info(5));
+  ASSERT_EQ(requests(c0).size(), 1u);
+  ASSERT_EQ(requests(c1).size(), 1u);
+  const Message from0 = c0.of_kind(kCoupleRequest)[0].message, from1 = c1.of_kind(kCoupleRequest)[0].message;
+  s1->on_message(c1, 0, from0);
+  s0->on_message(c0, 1, from1);
+  ASSERT_EQ(c1.of_kind(kCoupleReply).size(), 1u);
+  ASSERT_EQ(c0.of_kind(kCoupleReply).size(), 1u);
+  EXPECT_EQ(c1.of_kind(kCoupleReply)[0].message.as<CoupleReply>().accepted, 1);
+  EXPECT_EQ(c0.of_kind(kCoupleReply)[0].message.as<CoupleReply>().accepted, 0);
+  // Node 1 gets the refusal of its own request after it accepted: it stays the receiver.
+  s1->on_message(c1, 0, c0.of_kind(kCoupleReply)[0].message);
+  s0->on_message(c0, 1, c1.of_kind(kCoupleReply)[0].message);
+  ASSERT_EQ(c0.migrations.size(), 1u);  // node 0 goes ahead: (20 - 5) / 2 = 7
+  EXPECT_EQ(c0.migrations[0].amount, 7);
+  EXPECT_TRUE(c1.migrations.empty());
+  ASSERT_EQ(c0.of_kind(kTransfer).size(), 1u);
+  s1->on_message(c1, 0, c0.of_kind(kTransfer)[0].message);
+  c1.set_load(27);
+  s1->on_tasks_arrived(c1, 0, 7);
+  const auto landed = c1.of_kind(kLoadInfo).back();
+  EXPECT_EQ(landed.to, 0u);
+  EXPECT_EQ(landed.message.as<LoadInfo>().landed, 1);
+  // Both couples are free again: node 1, now the heavier, asks node 0 when it hears of it.
+  s0->on_message(c0, 1, landed.message);
+  s1->on_message(c1, 0, info(13));
+  ASSERT_EQ(requests(c1).size(), 2u);
+  EXPECT_EQ(requests(c1)[1], (std::pair<NodeId, std::int64_t>{0, 7}));
+}
+
+TEST(DirectNeighbor, CouplesLoseNoProcessAndDoNotDeadlockWithSlowMessages) {
+  // Message latencies of 5 ms and 300 ms against load changing every few milliseconds (Sec. 4's
+  // workload): load reports and requests are stale on arrival and crossing requests are common.
+  // Every process runs once, none is left in flight, and couples keep forming to the end: no
+  // pair of nodes waits for ever (migrations still start in the last second of three).
+  struct LateMigrations final : Observer {
+    void on_task_migrated(NodeId, NodeId, const Task&, SimTime t) override { count += t > 2 * kSecond ? 1 : 0; }
+    int count = 0;
+  };
+  const Topology t = parse_topology("mesh:4x4");
+  for (const char* latency : {"5ms", "300ms"})
+    for (const auto& params : std::vector<std::map<std::string, std::string>>{
+             {}, {{"w", "0.5"}}, {{"w", "0.3"}, {"extended", "true"}}, {{"threshold", "0"}, {"extended", "true"}}}) {
+      SCOPED_TRACE(std::string(latency) + " " +
+                   builtin_strategies().configure("direct_neighbor", params).params.to_string());
+      auto w = builtin_workloads()
+                   .configure("dynamic_load",
+                              {{"dynamicity", "2"}, {"initial", "halves"}, {"duration", "3s"}})
+                   .create();
+      test::ConservationObserver check;
+      LateMigrations late;
+      const SimulationResult r =
+          simulate({.topology = &t, .strategy = builtin_strategies().configure("direct_neighbor", params),
+                    .workload = w.get(), .cost = make_cost_model("meiko-cs1", {{"latency", latency}}), .seed = 3,
+                    .observers = {&check, &late}, .execution = Execution::processor_sharing});
+      check.expect_all_done();
+      std::uint64_t sent = 0, received = 0;
+      for (const NodeStats& n : r.nodes) {
+        sent += n.tasks_sent;
+        received += n.tasks_received;
+      }
+      EXPECT_EQ(sent, received) << "tasks still in flight at the end";
+      EXPECT_GT(late.count, 0);
+    }
 }
 
 TEST(DirectNeighbor, Figure2TheThresholdStopsTheUndistortedPolicyButNotTheDistortedOne) {
@@ -204,7 +343,7 @@ TEST(DirectNeighbor, Figure2TheThresholdStopsTheUndistortedPolicyButNotTheDistor
 TEST(DirectNeighbor, ConservationAndDeterminismUnderBothExecutionModes) {
   const std::vector<std::map<std::string, std::string>> variants = {
       {}, {{"w", "0.5"}}, {{"w", "0.3"}, {"extended", "true"}}, {{"initiation", "receiver"}, {"w", "0.6"}},
-      {{"initiation", "receiver"}, {"extended", "true"}}};
+      {{"initiation", "receiver"}, {"extended", "true"}}, {{"protocol", "none"}, {"w", "0.5"}, {"extended", "true"}}};
   int runs = 0;
   for (const char* spec : {"mesh:4x4", "hypercube:4", "ring:6", "tree:binary:3"}) {
     const Topology t = parse_topology(spec);
@@ -229,5 +368,27 @@ TEST(DirectNeighbor, ConservationAndDeterminismUnderBothExecutionModes) {
           ++runs;
         }
   }
-  EXPECT_EQ(runs, 4 * 5 * 2 * 2);
+  EXPECT_EQ(runs, 4 * 6 * 2 * 2);
+}
+
+TEST(DirectNeighbor, ReportOwnChangeSendsEveryChangeOfTheOwnLoadWhateverW) {
+  // w = 0.3: a change of one process moves the value sent by 0.3, below min_change (0.5). By
+  // default it is not sent; with report=own_change it is. A change that comes only from a
+  // neighbour's information still needs min_change under both rules.
+  const Topology ring = parse_topology("ring:3");
+  for (const char* rule : {"min_change", "own_change"}) {
+    FakeContext ctx(ring, 0, 10);
+    auto s = make({{"w", "0.3"}, {"threshold", "10"}, {"report", rule}});
+    s->on_start(ctx);
+    s->on_message(ctx, 1, info(10));
+    s->on_message(ctx, 2, info(10));
+    const std::size_t before = ctx.of_kind(kLoadInfo).size();
+    ctx.set_load(11);
+    s->on_load_change(ctx);
+    const std::size_t own = ctx.of_kind(kLoadInfo).size() - before;
+    EXPECT_EQ(own, std::string(rule) == "own_change" ? 2u : 0u) << rule;
+    EXPECT_NEAR(last_info_to(ctx, 1), std::string(rule) == "own_change" ? 10.3 : 10.0, 1e-9) << rule;
+    s->on_message(ctx, 2, info(10.2));  // moves what node 1 hears by 0.7 x 0.2 = 0.14
+    EXPECT_EQ(ctx.of_kind(kLoadInfo).size() - before, own) << rule;
+  }
 }

@@ -2,7 +2,8 @@
 /// \file
 /// The direct-neighbour policy of Zambonelli ("How to Improve Local Load Balancing Policies
 /// by Distorting Load Information"): triggered by new load information, a node equalises
-/// its load with its least loaded neighbour (Sec. 2), where what neighbours tell each other
+/// its load with its least loaded neighbour once the two have established a sender-receiver
+/// couple (Sec. 2; `protocol=couple`), where what neighbours tell each other
 /// may be distorted towards their neighbourhood's load (Sec. 3.1, weight w) and migrating
 /// load may be forwarded on to a local minimum (Sec. 3.2, the extended scheme).
 ///
