@@ -146,7 +146,7 @@ NodeId first_aligned(const double* out, NodeId from, NodeId to) {
 
 }  // namespace
 
-DiffusionKernel::DiffusionKernel(DiffusionMatrix m, bool streaming_stores) : m_(std::move(m)) {
+DiffusionKernel::DiffusionKernel(DiffusionMatrix m, [[maybe_unused]] bool streaming_stores) : m_(std::move(m)) {
   const Topology& t = m_.topology();
   if (!m_.uniform_alpha()) return;
   if (t.kind() == TopologyKind::hypercube) stencil_ = Stencil::hypercube;
