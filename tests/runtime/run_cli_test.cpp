@@ -142,7 +142,8 @@ TEST(RunCli, RidWithDefaultsSaysWorkersThatStartEmptyNeverAsk) {
   const auto fixed = dlbkit_run("--app bnb --app-param n=9 --strategy rid -p retry_on_update=true --workers 2 --json");
   ASSERT_EQ(fixed.status, 0) << fixed.err;
   EXPECT_EQ(fixed.err.find("start without tasks"), std::string::npos) << fixed.err;
-  for (const auto& w : nlohmann::json::parse(fixed.out)["warnings"])
+  const nlohmann::json fixed_json = nlohmann::json::parse(fixed.out);  // outlives the loop
+  for (const auto& w : fixed_json["warnings"])
     EXPECT_EQ(w.get<std::string>().find("start without tasks"), std::string::npos) << w;
 }
 
