@@ -270,13 +270,7 @@ ReproductionReport agents(const ReproductionOptions& options) {
   std::vector<StrategyChoice> strategies{builtin_strategies().configure("none", {})};
   for (const AgentColumn& c : columns) strategies.push_back(builtin_strategies().configure(c.strategy, c.params));
   const auto runs = static_cast<std::size_t>(std::max(options.runs, 1));
-  std::vector<std::vector<SimulationResult>> results(strategies.size(), std::vector<SimulationResult>(runs));
-  parallel_for(strategies.size() * runs, options.jobs, [&](std::size_t i) {
-    const std::size_t s = i / runs, r = i % runs;
-    auto w = workload.create();
-    results[s][r] = simulate({.topology = &topology, .strategy = strategies[s], .workload = w.get(), .cost = cost,
-                              .seed = r + 1});
-  });
+  const auto results = simulate_seeds(topology, strategies, workload, cost, runs, options.jobs);
   ReproductionReport report;
   std::string& out = report.text;
   out += fmt::format("Each scheme as an agent: {}, WLR93's artificial workload g = {}, cost model ipsc2 (Table IV's "

@@ -35,6 +35,20 @@ void parallel_for(std::size_t count, unsigned jobs, const std::function<void(std
   if (error) std::rethrow_exception(error);
 }
 
+std::vector<std::vector<SimulationResult>> simulate_seeds(const Topology& topology,
+                                                          const std::vector<StrategyChoice>& strategies,
+                                                          const WorkloadChoice& workload, const CostModel& cost,
+                                                          std::size_t runs, unsigned jobs) {
+  std::vector<std::vector<SimulationResult>> results(strategies.size(), std::vector<SimulationResult>(runs));
+  parallel_for(strategies.size() * runs, jobs, [&](std::size_t i) {
+    const std::size_t s = i / runs, r = i % runs;
+    auto w = workload.create();
+    results[s][r] = simulate({.topology = &topology, .strategy = strategies[s], .workload = w.get(), .cost = cost,
+                              .seed = r + 1});
+  });
+  return results;
+}
+
 std::string path_in(const ReproductionOptions& options, const std::string& file) {
   return options.out_dir + "/" + file;
 }

@@ -75,13 +75,7 @@ Point measure(const std::string& topology_spec, const WorkloadChoice& workload, 
   for (const Column& c : columns) strategies.push_back(builtin_strategies().configure(c.strategy, c.params));
 
   const auto runs = static_cast<std::size_t>(options.runs);
-  std::vector<std::vector<SimulationResult>> results(strategies.size(), std::vector<SimulationResult>(runs));
-  parallel_for(strategies.size() * runs, options.jobs, [&](std::size_t i) {
-    const std::size_t s = i / runs, r = i % runs;
-    auto w = workload.create();
-    results[s][r] = simulate({.topology = &topology, .strategy = strategies[s], .workload = w.get(), .cost = cost,
-                              .seed = r + 1});
-  });
+  const auto results = simulate_seeds(topology, strategies, workload, cost, runs, options.jobs);
 
   Point p;
   p.mean.resize(columns.size());

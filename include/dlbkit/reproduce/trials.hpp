@@ -16,6 +16,13 @@ namespace dlbkit {
 /// independent (simulations are: they share no state). Exceptions propagate.
 void parallel_for(std::size_t count, unsigned jobs, const std::function<void(std::size_t)>& f);
 
+/// Every strategy on seeds 1 .. runs, `jobs` simulations at a time, each on its own tasks from
+/// `workload`: results[strategy][seed - 1].
+std::vector<std::vector<SimulationResult>> simulate_seeds(const Topology& topology,
+                                                          const std::vector<StrategyChoice>& strategies,
+                                                          const WorkloadChoice& workload, const CostModel& cost,
+                                                          std::size_t runs, unsigned jobs);
+
 /// One strategy run and NOBAL on the same tasks: makespans in seconds.
 struct Trial {
   double makespan = 0;
