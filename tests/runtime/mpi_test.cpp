@@ -147,6 +147,12 @@ TEST(MpiEngine, ATasksExceptionReachesEveryRank) {
                  std::to_string(after));
     const Outcome o = mpi_host(ranks, "throw " + std::to_string(thrower) + " " + std::to_string(after) + " " + strategy);
     EXPECT_EQ(o.status, 0) << o.out << o.err;  // not 124 (a hang) nor 134 (an abort)
+    // How much work a rank gets depends on timing: no exception is right only when the
+    // thrower never came to its task number `after` (mpi_host checks that on every rank).
+    if (count_of(o.out, "no exception") > 0) {
+      EXPECT_EQ(count_of(o.out, "fewer than its throw, ok"), ranks) << o.out;
+      continue;
+    }
     EXPECT_EQ(count_of(o.out, "caught rank " + std::to_string(thrower) + " cause ok: a task threw on rank " +
                                   std::to_string(thrower) + ": node "),
               ranks)
