@@ -7,6 +7,7 @@
 #include <dlbkit/core/parameters.hpp>
 #include <dlbkit/error.hpp>
 #include <dlbkit/runtime/engine.hpp>
+#include <dlbkit/runtime/runtime_options.hpp>
 #include <dlbkit/strategies/builtin.hpp>
 #ifdef DLBKIT_HAS_MPI
 #include <dlbkit/runtime/mpi_engine.hpp>
@@ -123,20 +124,8 @@ void warn(const std::vector<std::string>& warnings, const std::vector<std::strin
     if (std::find(already.begin(), already.end(), w) == already.end()) fmt::print(stderr, "dlbkit: warning: {}\n", w);
 }
 
-Topology threads_topology(const Options& o, const StrategyInfo& strategy) {
-  if (o.topology != "auto") {
-    Topology t = parse_topology(o.topology);
-    if (!o.workers.empty() && parse_unsigned(o.workers, "--workers", 4096) != t.size())
-      throw InputError(fmt::format("--workers {} but topology {} has {} nodes; accepted: the same number, or "
-                                   "--topology auto",
-                                   o.workers, t.spec(), t.size()));
-    return t;
-  }
-  const std::uint64_t n = o.workers.empty() ? std::max(1u, std::thread::hardware_concurrency())
-                                            : parse_unsigned(o.workers, "--workers", 4096);
-  if (n == 0) throw InputError("--workers: '0' is not accepted; accepted: an integer from 1 to 4096");
-  return auto_topology(strategy, n);
-}
+// --workers as a number, 0 when not given.
+std::uint64_t workers_of(const Options& o) { return o.workers.empty() ? 0 : parse_workers(o.workers); }
 
 struct Setup {
   AppChoice app_choice;
@@ -212,7 +201,7 @@ Setup setup(const Options& o) {
 
 int run_threads_engine(const Options& o) {
   Setup s = setup(o);
-  const Topology topology = threads_topology(o, *s.strategy.info);
+  const Topology topology = resolve_topology(o.topology, *s.strategy.info, workers_of(o), 0);
   s.config.topology = &topology;
   const auto early = start_warnings(*s.app, s.config);
   warn(early);
@@ -258,11 +247,8 @@ int run_mpi_engine(const Options& o) {
   std::optional<Topology> topology;
   std::exception_ptr error;
   try {
-    if (!o.workers.empty())
-      throw InputError("--workers with --engine mpi; accepted: the rank count, given to mpirun -np");
     s = setup(o);
-    topology = o.topology == "auto" ? auto_topology(*s->strategy.info, static_cast<std::size_t>(mpi.size()))
-                                    : mpi.topology(o.topology);
+    topology = resolve_topology(o.topology, *s->strategy.info, workers_of(o), static_cast<std::size_t>(mpi.size()));
   } catch (const std::exception&) {
     error = std::current_exception();
   }

@@ -4,7 +4,6 @@
 
 #include <fmt/format.h>
 #include <optional>
-#include <thread>
 
 namespace dlbkit {
 
@@ -27,31 +26,6 @@ struct Runtime::State {
   bool ran = false;
 };
 
-namespace {
-
-// The topology of `o` for `ranks` workers under MPI (0: the options choose): `auto` is the
-// first network the strategy accepts, as for `dlbkit run` (auto_topology).
-Topology resolve_topology(const RuntimeOptions& o, const StrategyInfo& strategy, std::size_t ranks) {
-  if (ranks > 0 && o.workers != 0)
-    throw InputError(fmt::format("--workers {} with --engine mpi; accepted: the rank count, given to mpirun -np",
-                                 o.workers));
-  if (o.topology == "auto") {
-    const std::size_t n = ranks > 0 ? ranks : o.workers > 0 ? o.workers : std::max(1u, std::thread::hardware_concurrency());
-    return auto_topology(strategy, n);
-  }
-  Topology t = parse_topology(o.topology);
-  if (ranks > 0 && t.size() != ranks)
-    throw InputError(fmt::format("topology {} has {} nodes but {} MPI ranks run; accepted: a topology of {} nodes "
-                                 "(mpirun -np {} for this one), or --topology auto",
-                                 t.spec(), t.size(), ranks, ranks, t.size()));
-  if (ranks == 0 && o.workers != 0 && o.workers != t.size())
-    throw InputError(fmt::format("--workers {} but topology {} has {} nodes; accepted: the same number, or "
-                                 "--topology auto",
-                                 o.workers, t.spec(), t.size()));
-  return t;
-}
-
-}  // namespace
 
 Runtime::Runtime(int argc, char** argv, Communicator communicator)
     : Runtime(RuntimeOptions::parse(argc, argv), communicator) {}
@@ -68,7 +42,8 @@ Runtime::Runtime(RuntimeOptions options, Communicator communicator) : state_(std
     throw InputError(fmt::format("--engine '{}'; accepted: threads, mpi, sequential", s.options.engine));
   }
   s.strategy = builtin_strategies().configure(s.options.strategy, assignments(s.options.params, "--param"));
-  s.topology = resolve_topology(s.options, *s.strategy.info, s.mpi ? static_cast<std::size_t>(s.mpi->size()) : 0);
+  s.topology = resolve_topology(s.options.topology, *s.strategy.info, s.options.workers,
+                               s.mpi ? static_cast<std::size_t>(s.mpi->size()) : 0);
   if (s.options.engine != "sequential" && s.strategy.info->check_topology) s.strategy.info->check_topology(*s.topology);
 }
 

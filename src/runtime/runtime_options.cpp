@@ -1,11 +1,13 @@
 #include <dlbkit/core/parameters.hpp>
 #include <dlbkit/error.hpp>
 #include <dlbkit/runtime/runtime_options.hpp>
+#include <dlbkit/strategies/builtin.hpp>
 
 #include <fmt/format.h>
 #include <limits>
 #include <optional>
 #include <string_view>
+#include <thread>
 
 namespace dlbkit {
 
@@ -64,13 +66,40 @@ RuntimeOptions RuntimeOptions::parse(int argc, const char* const* argv, std::vec
     } else if (*name == "--topology") {
       o.topology = value;
     } else if (*name == "--workers") {
-      o.workers = parse_unsigned(value, "--workers", 4096);
-      if (o.workers == 0) throw InputError("--workers: '0' is not accepted; accepted: an integer from 1 to 4096");
+      o.workers = parse_workers(value);
     } else {
       o.seed = parse_unsigned(value, "--seed", std::numeric_limits<std::uint64_t>::max());
     }
   }
   return o;
+}
+
+std::uint64_t parse_workers(const std::string& text) {
+  const std::uint64_t n = parse_unsigned(text, "--workers", 4096);
+  if (n == 0) throw InputError("--workers: '0' is not accepted; accepted: an integer from 1 to 4096");
+  return n;
+}
+
+Topology resolve_topology(const std::string& spec, const StrategyInfo& strategy, std::uint64_t workers,
+                          std::size_t ranks) {
+  if (ranks > 0 && workers != 0)
+    throw InputError(fmt::format("--workers with --engine mpi: '{}'; accepted: none, the rank count is given to "
+                                 "mpirun -np",
+                                 workers));
+  if (spec == "auto")
+    return auto_topology(strategy, ranks > 0     ? ranks
+                                   : workers > 0 ? workers
+                                                 : std::max(1u, std::thread::hardware_concurrency()));
+  Topology t = parse_topology(spec);
+  if (ranks > 0 && t.size() != ranks)
+    throw InputError(fmt::format("topology {} has {} nodes but {} MPI ranks run; accepted: a topology of {} nodes "
+                                 "(mpirun -np {} for this one), or --topology auto",
+                                 t.spec(), t.size(), ranks, ranks, t.size()));
+  if (ranks == 0 && workers != 0 && workers != t.size())
+    throw InputError(fmt::format("--workers {} but topology {} has {} nodes; accepted: the same number, or "
+                                 "--topology auto",
+                                 workers, t.spec(), t.size()));
+  return t;
 }
 
 }  // namespace dlbkit

@@ -13,6 +13,10 @@
 /// Bad input throws InputError with one line naming the value and what is accepted; the
 /// same on every MPI rank, so dlbkit::print_error() prints it once.
 
+#include <dlbkit/core/registry.hpp>
+#include <dlbkit/topology/topology.hpp>
+
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -33,5 +37,16 @@ struct RuntimeOptions {
   /// program's own options. argv[0] is skipped. Thread-safe.
   static RuntimeOptions parse(int argc, const char* const* argv, std::vector<std::string>* rest = nullptr);
 };
+
+/// The network of a run, the one check that `dlbkit run` and dlbkit::Runtime share: `spec`
+/// parsed, or for "auto" the first network `strategy` accepts (auto_topology). `ranks` > 0
+/// is an MPI run on that many ranks: the network must have that many nodes, and `workers`
+/// must be 0. Otherwise `workers` (0: one per core) must match a network given by name.
+/// Throws InputError naming the value and what is accepted.
+Topology resolve_topology(const std::string& spec, const StrategyInfo& strategy, std::uint64_t workers,
+                          std::size_t ranks);
+
+/// `--workers` read from text: an integer from 1 to 4096, else InputError.
+std::uint64_t parse_workers(const std::string& text);
 
 }  // namespace dlbkit

@@ -23,6 +23,7 @@
 
 #include <dlbkit/error.hpp>
 #include <dlbkit/runtime/mpi_engine.hpp>
+#include <dlbkit/runtime/runtime_options.hpp>
 
 #include <fmt/format.h>
 #include <chrono>
@@ -317,12 +318,8 @@ MpiSession::~MpiSession() {
 void MpiSession::barrier() const { sleepy_barrier(MPI_COMM_WORLD); }
 
 Topology MpiSession::topology(const std::string& spec) const {
-  Topology t = parse_topology(spec == "auto" ? fmt::format("complete:{}", size_) : spec);
-  if (t.size() != static_cast<std::size_t>(size_))
-    throw InputError(fmt::format("topology {} has {} nodes but {} MPI ranks run; accepted: a topology of {} nodes "
-                                 "(mpirun -np {} for this one), or --topology auto",
-                                 t.spec(), t.size(), size_, size_, t.size()));
-  return t;
+  return resolve_topology(spec == "auto" ? fmt::format("complete:{}", size_) : spec, StrategyInfo{}, 0,
+                          static_cast<std::size_t>(size_));
 }
 
 RuntimeResult run_mpi(AnyApplication& app, const RuntimeConfig& config, const MpiSession&) {
