@@ -1,13 +1,20 @@
-// The runtimes on UTS: what one task costs, and the parallel efficiency of the threads
-// engine with 2 workers (docs/runtime.md).
+// The runtimes' speed targets (docs/runtime.md, "Efficiency"): what one task costs, and the
+// parallel efficiency of the threads engine with 2 workers on the network hypercube:1.
 //
-// UtsSequential/<tree>: the `uts` app through run_sequential (the baseline of efficiency:
-// a task stack and one virtual call per task) beside uts::count_sequential's plain walk;
-// counter nodes_per_s (nodes per second of wall time) and, for the walk, the same.
-// UtsThreads/<tree>/<strategy>: the threads engine on complete:2; counters nodes_per_s and
-// efficiency = T_seq / (2 T_par), T_seq from a sequential run just before.
-// Every run's count is checked against the published one; a difference is an error.
-// MPI: scripts/runtime-efficiency.sh runs the same through mpirun.
+// UtsSequential/<tree>: the `uts` app through run_sequential (the baseline of `dlbkit run`:
+// a task stack and one virtual call per task) beside uts::count_sequential's plain walk
+// (`dlbkit uts`, the fastest sequential counter); counters nodes_per_s and walk_nodes_per_s.
+// UtsThreads/<tree>/<strategy>: the threads engine; counters nodes_per_s, efficiency =
+// T_seq / (2 T_par) with T_seq the run_sequential run just before, efficiency_vs_counter
+// with T_seq count_sequential's time (one run per tree; the target is 95 % on T1L and T3L),
+// and idle_cpu_ms_w0, _w1: the processor time each worker used while it had no task.
+// QueensThreads/<strategy>: the `queens` app (n = 15: tasks of about 0.5 ms below row 3
+// that never call poll()); counters efficiency (against run_sequential; target 95 %),
+// cpu_efficiency, ms_per_task and idle_cpu_ms_w0, _w1 (work_stealing against lifeline).
+// Every run's result is checked (UTS: the published counts; queens: the sequential run's);
+// a difference is an error.
+// MPI (2 ranks through mpirun, and the reference UTS-MPI beside it):
+// scripts/runtime-efficiency.sh.
 
 #include <dlbkit/apps/runtime_apps.hpp>
 #include <dlbkit/apps/uts.hpp>
@@ -17,12 +24,13 @@
 #include <benchmark/benchmark.h>
 
 #include <chrono>
+#include <map>
 #include <string>
 
 namespace {
 
 const char* const kTrees[] = {"T1", "T3", "T1L", "T3L"};
-const char* const kStrategies[] = {"work_stealing", "rid", "sid", "gm", "hbm", "dem", "none"};
+const char* const kStrategies[] = {"work_stealing", "lifeline", "rid", "sid", "gm", "hbm", "dem", "none"};
 
 const dlbkit::uts::PublishedTree& published(const std::string& name) {
   if (const auto* t = dlbkit::uts::find_published(name)) return *t;
@@ -55,15 +63,36 @@ void UtsSequential(benchmark::State& state) {
   state.counters["walk_nodes_per_s"] = nodes / walk_seconds;
 }
 
+// count_sequential's wall time on `tree`, measured once per tree and program run.
+double counter_seconds(const std::string& tree) {
+  static std::map<std::string, double> seconds;
+  if (!seconds.contains(tree)) {
+    const auto t0 = std::chrono::steady_clock::now();
+    benchmark::DoNotOptimize(dlbkit::uts::count_sequential(published(tree).params));
+    seconds[tree] = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  }
+  return seconds[tree];
+}
+
+dlbkit::RuntimeConfig two_workers(const std::string& strategy, const dlbkit::Topology& topology) {
+  std::map<std::string, std::string> params;
+  if (strategy == "rid") params = {{"retry_on_update", "true"}};
+  return {.topology = &topology, .strategy = dlbkit::builtin_strategies().configure(strategy, params)};
+}
+
+// Idle CPU per worker, in ms, summed over the iterations (one each here).
+void count_idle_cpu(benchmark::State& state, const dlbkit::RuntimeResult& r) {
+  for (std::size_t w = 0; w < r.workers.size(); ++w)
+    state.counters["idle_cpu_ms_w" + std::to_string(w)] += 1000 * dlbkit::to_seconds(r.workers[w].idle_cpu);
+}
+
 void UtsThreads(benchmark::State& state) {
   const std::string tree = kTrees[state.range(0)];
   const std::string strategy = kStrategies[state.range(1)];
   auto app = dlbkit::builtin_apps().configure("uts", {{"tree", tree}}).create();
-  const dlbkit::Topology topology = dlbkit::parse_topology("complete:2");
-  std::map<std::string, std::string> params;
-  if (strategy == "rid") params = {{"retry_on_update", "true"}};
-  const dlbkit::RuntimeConfig config{.topology = &topology,
-                                     .strategy = dlbkit::builtin_strategies().configure(strategy, params)};
+  const dlbkit::Topology topology = dlbkit::parse_topology("hypercube:1");
+  const dlbkit::RuntimeConfig config = two_workers(strategy, topology);
+  const double counter = counter_seconds(tree);
   double seq = 0, par = 0;
   for (auto _ : state) {
     state.PauseTiming();
@@ -73,19 +102,53 @@ void UtsThreads(benchmark::State& state) {
     if (!counts_ok(state, *app, r, tree)) return;
     seq += s.elapsed_seconds;
     par += r.elapsed_seconds;
+    count_idle_cpu(state, r);
   }
+  const auto iterations = static_cast<double>(state.iterations());
   state.SetLabel(tree + " " + strategy);
-  state.counters["nodes_per_s"] = static_cast<double>(published(tree).nodes) * static_cast<double>(state.iterations()) / par;
+  state.counters["nodes_per_s"] = static_cast<double>(published(tree).nodes) * iterations / par;
   state.counters["efficiency"] = seq / (2 * par);
+  state.counters["efficiency_vs_counter"] = counter * iterations / (2 * par);
+}
+
+void QueensThreads(benchmark::State& state) {
+  const std::string strategy = kStrategies[state.range(0)];
+  auto app = dlbkit::builtin_apps().configure("queens", {}).create();
+  const dlbkit::Topology topology = dlbkit::parse_topology("hypercube:1");
+  const dlbkit::RuntimeConfig config = two_workers(strategy, topology);
+  double seq = 0, par = 0, seq_cpu = 0, par_cpu = 0, tasks = 0;
+  for (auto _ : state) {
+    state.PauseTiming();
+    const dlbkit::RuntimeResult s = dlbkit::run_sequential(*app, 1);
+    state.ResumeTiming();
+    const dlbkit::RuntimeResult r = dlbkit::run_threads(*app, config);
+    if (!dlbkit::same_result(*app, s, r)) {
+      state.SkipWithError(("the count differs from the sequential run's: " + app->report_bytes(r.result.data()).dump())
+                              .c_str());
+      return;
+    }
+    seq += s.elapsed_seconds;
+    par += r.elapsed_seconds;
+    seq_cpu += dlbkit::to_seconds(s.workers[0].cpu);
+    for (const auto& w : r.workers) par_cpu += dlbkit::to_seconds(w.cpu);
+    tasks += static_cast<double>(s.tasks_executed());
+    count_idle_cpu(state, r);
+  }
+  state.SetLabel(std::string("queens n=15 ") + strategy);
+  state.counters["efficiency"] = seq / (2 * par);
+  state.counters["cpu_efficiency"] = seq_cpu / par_cpu;
+  state.counters["ms_per_task"] = 1000 * seq / tasks;
 }
 
 }  // namespace
 
 BENCHMARK(UtsSequential)->DenseRange(0, 3)->Unit(benchmark::kMillisecond)->Iterations(1)->UseRealTime();
 BENCHMARK(UtsThreads)
-    ->ArgsProduct({benchmark::CreateDenseRange(0, 3, 1), benchmark::CreateDenseRange(0, 6, 1)})
+    ->ArgsProduct({benchmark::CreateDenseRange(0, 3, 1), benchmark::CreateDenseRange(0, 7, 1)})
     ->Unit(benchmark::kMillisecond)
     ->Iterations(1)
     ->UseRealTime();
+
+BENCHMARK(QueensThreads)->DenseRange(0, 1)->Unit(benchmark::kMillisecond)->Iterations(1)->UseRealTime();
 
 BENCHMARK_MAIN();
