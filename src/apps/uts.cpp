@@ -334,6 +334,18 @@ int child_count(const TreeParams& params, const Node& node) {
   return binomial_children(params, node);
 }
 
+ChildCounter::ChildCounter(const TreeParams& params) : params_(params) {
+  if (params.type == TreeType::binomial) return;
+  for (int depth = 0; depth < kTabulatedDepths; ++depth) log_1mp_.push_back(geo_log_1mp(params, depth));
+}
+
+int ChildCounter::operator()(const Node& node) const {
+  if (!geometric_at(params_, node.height)) return binomial_children(params_, node);
+  const auto depth = static_cast<std::size_t>(node.height);
+  return geo_children(uniform(node),
+                      depth < log_1mp_.size() ? log_1mp_[depth] : geo_log_1mp(params_, node.height));
+}
+
 Node child(const TreeParams&, const Node& parent, int index) {
   std::uint8_t input[24];
   std::memcpy(input, parent.state.data(), 20);
@@ -343,15 +355,7 @@ Node child(const TreeParams&, const Node& parent, int index) {
 
 TreeCounts count_sequential(const TreeParams& params) {
   check(params);
-  // log(1 - p) per depth for the geometric levels, computed once by the same function
-  // child_count uses, so the draws are identical.
-  std::vector<double> log_1mp;
-  const auto children = [&](const Node& node) {
-    if (!geometric_at(params, node.height)) return binomial_children(params, node);
-    const auto depth = static_cast<std::size_t>(node.height);
-    while (log_1mp.size() <= depth) log_1mp.push_back(geo_log_1mp(params, static_cast<int>(log_1mp.size())));
-    return geo_children(uniform(node), log_1mp[depth]);
-  };
+  const ChildCounter children(params);
 
   // One frame per level of the current path: the node, its number of children and the
   // next child to visit. Leaves are counted without a frame.

@@ -22,7 +22,7 @@ struct UtsCount {
 
 class Uts final : public Application<uts::Node, UtsCount> {
 public:
-  explicit Uts(uts::TreeParams tree) : tree_(tree) {}
+  explicit Uts(uts::TreeParams tree) : tree_(tree), child_count_(tree) {}
 
   std::vector<uts::Node> roots(NodeId worker, std::size_t) const override {
     if (worker != 0) return {};
@@ -33,7 +33,7 @@ public:
     UtsCount& r = ctx.result();
     ++r.nodes;
     r.max_depth = std::max(r.max_depth, node.height);
-    const int children = uts::child_count(tree_, node);
+    const int children = child_count_(node);
     if (children == 0) ++r.leaves;
     for (int i = 0; i < children; ++i) ctx.spawn(uts::child(tree_, node, i));
   }
@@ -50,6 +50,7 @@ public:
 
 private:
   uts::TreeParams tree_;
+  uts::ChildCounter child_count_;  // the table count_sequential uses: the same cost per node
 };
 
 }  // namespace

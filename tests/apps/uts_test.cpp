@@ -126,6 +126,29 @@ TEST(Uts, PerNodeFunctionsGiveTheSequentialCounts) {
   }
 }
 
+TEST(Uts, TheTabulatedChildCountIsChildCountAtEveryDepth) {
+  // ChildCounter (count_sequential's and the `uts` app's) against child_count, which
+  // computes log(1 - p) per node: at every depth of the table and beyond it, for every
+  // shape, with many digests per depth.
+  for (const char* spec :
+       {"type=geometric,shape=fixed,b0=4,depth=1500,seed=19", "type=geometric,shape=linear,b0=4,depth=1500,seed=34",
+        "type=geometric,shape=expdec,b0=4,depth=10,seed=1", "type=geometric,shape=cyclic,b0=5,depth=300,seed=1",
+        "type=binomial,b0=200,q=0.124875,m=8,seed=1", "type=hybrid,shape=linear,b0=4,depth=1500,q=0.2,m=4,seed=1"}) {
+    SCOPED_TRACE(spec);
+    const TreeParams t = parse_tree(spec);
+    const ChildCounter counter(t);
+    Node node = root(t);
+    for (int height = 0; height < ChildCounter::kTabulatedDepths + 200; ++height) {
+      for (int i = 0; i < 8; ++i) {
+        Node n = child(t, node, i);
+        n.height = height;
+        ASSERT_EQ(counter(n), child_count(t, n)) << "height " << height;
+      }
+      node = child(t, node, 0);
+    }
+  }
+}
+
 TEST(Uts, BinomialRootHasFloorB0Children) {
   const TreeParams t = parse_tree("type=binomial,b0=2000.7,q=0.1,m=5,seed=3");
   EXPECT_EQ(child_count(t, root(t)), 2000);

@@ -102,6 +102,21 @@ void check(const TreeParams& params);
 Node root(const TreeParams& params);
 /// The number of children of `node`, drawn from the last 4 bytes of its digest.
 int child_count(const TreeParams& params, const Node& node);
+/// child_count for one tree with log(1 - p) of the geometric levels tabulated per depth
+/// (the first kTabulatedDepths; deeper ones are computed): the same draws without a
+/// logarithm per node. What count_sequential and the runtimes' `uts` app use. Immutable
+/// once made, so threads may share one.
+class ChildCounter {
+public:
+  static constexpr int kTabulatedDepths = 1024;
+  explicit ChildCounter(const TreeParams& params);
+  int operator()(const Node& node) const;
+
+private:
+  TreeParams params_;
+  std::vector<double> log_1mp_;  // by depth; empty for a binomial tree
+};
+
 /// Child `index` of `parent`: SHA-1 of the parent's digest followed by index as 4
 /// big-endian bytes (rng_spawn), one level deeper.
 Node child(const TreeParams& params, const Node& parent, int index);
