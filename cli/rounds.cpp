@@ -83,9 +83,12 @@ std::unique_ptr<RoundKernel> make_kernel(const Options& o, const Topology& t, st
                                    "dense solver up to {} nodes",
                                    t.spec(), kDenseEigenLimit));
     if (spectrum.laplacian_eigenvalues->size() > kMaxOpsEigenvalues)
-      throw InputError(fmt::format("ops on {} needs {} steps (distinct eigenvalues - 1); accepted: networks with at most "
-                                   "{} distinct Laplacian eigenvalues",
-                                   t.spec(), spectrum.laplacian_eigenvalues->size() - 1, kMaxOpsEigenvalues));
+      throw InputError(fmt::format(
+          "ops on {} is refused: its Laplacian has {} distinct eigenvalues, and OPS (DFM99) takes one step per "
+          "non-zero one, {} steps, after Leja-ordering them (quadratic in their number); accepted: networks with at "
+          "most {} distinct Laplacian eigenvalues (hypercubes; tori up to 256x256)",
+          t.spec(), spectrum.laplacian_eigenvalues->size(), spectrum.laplacian_eigenvalues->size() - 1,
+          kMaxOpsEigenvalues));
     return std::make_unique<PolynomialKernel>(
         PolynomialKernel::ops(std::move(m), std::move(*spectrum.laplacian_eigenvalues), po));
   }

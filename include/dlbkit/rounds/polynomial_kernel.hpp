@@ -81,6 +81,9 @@ private:
   PolynomialKernel(std::string name, DiffusionMatrix m, std::vector<double> beta, std::vector<double> scale,
                    Options o);
 
+  void randomized_stencil(std::uint64_t step_key, double alpha, std::span<const std::int64_t> w,
+                          std::span<std::int64_t> next, NodeId begin, NodeId end) const;
+
   std::string name_;
   DiffusionMatrix m_;
   DiffusionKernel fos_;       // M w, for real loads
