@@ -31,7 +31,7 @@ std::uint64_t mix(std::uint64_t x) {  // splitmix64's finaliser
 // A uniform number in [0, 1) for the edge {u, v} in the step whose key is
 // step_key = mix(mix(seed) ^ step): a counter-based draw, the same from both ends and in any
 // order of the nodes, one finaliser per edge.
-[[gnu::always_inline]] inline double edge_coin(std::uint64_t step_key, NodeId u, NodeId v) {
+[[gnu::always_inline]] inline double edge_coin(std::uint64_t step_key, std::uint64_t u, std::uint64_t v) {
   const std::uint64_t lo = std::min(u, v), hi = std::max(u, v);
   return static_cast<double>(mix(step_key ^ (lo << 32 | hi)) >> 11) * 0x1.0p-53;
 }
@@ -41,10 +41,13 @@ std::uint64_t mix(std::uint64_t x) {  // splitmix64's finaliser
 // edge's coin (a flow and its reverse share it, so the two ends agree and the total is kept).
 // The coin is drawn for whole flows too: a branch around it would be mispredicted half the time.
 [[gnu::always_inline]] inline std::int64_t randomized_flow(std::uint64_t step_key, double sa, double zv, double zu,
-                                                          NodeId v, NodeId u) {
+                                                          std::uint64_t v, std::uint64_t u) {
   const double y = sa * (zv - zu);
-  const double a = std::abs(y), whole = std::floor(a);
-  const auto r = static_cast<std::int64_t>(whole) + (edge_coin(step_key, v, u) < a - whole);
+  // floor(|y|) by truncation, the same for |y| >= 0, and it vectorises (std::floor does not
+  // without -fno-trapping-math).
+  const double a = std::abs(y);
+  const auto whole = static_cast<std::int64_t>(a);
+  const auto r = whole + (edge_coin(step_key, v, u) < a - static_cast<double>(whole));
   return y < 0 ? -r : r;
 }
 
@@ -60,10 +63,13 @@ std::uint64_t mix(std::uint64_t x) {  // splitmix64's finaliser
     for (NodeId i = 0; i < count;) {
       const NodeId v = first + i, p = v ^ mask;
       const NodeId run = std::min(count - i, mask - (v & (mask - 1)));
+      // Offsets from pointers with a 64-bit counter: contiguous vector loads, no gathers.
+      const std::int64_t *own = w + v, *partner = w + p;
+      std::int64_t* sum = out + i;
 #pragma omp simd
-      for (NodeId j = 0; j < run; ++j)
-        out[i + j] += randomized_flow(step_key, a, static_cast<double>(w[v + j]), static_cast<double>(w[p + j]),
-                                      v + j, p + j);
+      for (std::size_t j = 0; j < run; ++j)
+        sum[j] += randomized_flow(step_key, a, static_cast<double>(own[j]), static_cast<double>(partner[j]), v + j,
+                                  p + j);
       i += run;
     }
   }
@@ -74,16 +80,18 @@ std::uint64_t mix(std::uint64_t x) {  // splitmix64's finaliser
 [[gnu::always_inline]] inline void torus_row_randomized(const std::int64_t* w, std::int64_t* next, NodeId row,
                                                        NodeId up, NodeId down, NodeId from, NodeId to, double a,
                                                        std::uint64_t step_key) {
+  const std::int64_t *here = w + row, *above = w + up, *below = w + down;
+  std::int64_t* result = next + row;
 #pragma omp simd
-  for (NodeId x = from; x < to; ++x) {
-    const NodeId v = row + x;
-    const double zv = static_cast<double>(w[v]);
+  for (std::size_t x = from; x < to; ++x) {
+    const std::uint64_t v = row + x;
+    const double zv = static_cast<double>(here[x]);
     std::int64_t out = 0;
-    out += randomized_flow(step_key, a, zv, static_cast<double>(w[v + 1]), v, v + 1);
-    out += randomized_flow(step_key, a, zv, static_cast<double>(w[v - 1]), v, v - 1);
-    out += randomized_flow(step_key, a, zv, static_cast<double>(w[up + x]), v, up + x);
-    out += randomized_flow(step_key, a, zv, static_cast<double>(w[down + x]), v, down + x);
-    next[v] = w[v] - out;
+    out += randomized_flow(step_key, a, zv, static_cast<double>(here[x + 1]), v, v + 1);
+    out += randomized_flow(step_key, a, zv, static_cast<double>(here[x - 1]), v, v - 1);
+    out += randomized_flow(step_key, a, zv, static_cast<double>(above[x]), v, up + x);
+    out += randomized_flow(step_key, a, zv, static_cast<double>(below[x]), v, down + x);
+    result[x] = here[x] - out;
   }
 }
 
@@ -97,7 +105,7 @@ void torus_row_randomized_baseline(const std::int64_t* w, std::int64_t* next, No
   torus_row_randomized(w, next, row, up, down, from, to, a, step_key);
 }
 #if DLBKIT_COIN_AVX512
-#define DLBKIT_AVX512DQ [[gnu::target("avx512f,avx512dq,avx512vl")]]
+#define DLBKIT_AVX512DQ [[gnu::target("avx512f,avx512dq,avx512vl,prefer-vector-width=512")]]
 DLBKIT_AVX512DQ void hypercube_randomized_avx512(const std::int64_t* w, std::int64_t* out, NodeId first, NodeId count,
                                                  unsigned d, double a, std::uint64_t step_key) {
   hypercube_randomized(w, out, first, count, d, a, step_key);
