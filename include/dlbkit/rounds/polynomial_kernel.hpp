@@ -28,6 +28,9 @@
 /// flows can exceed a node's load (an overshoot), and rounding up can too; a negative load is
 /// a debt of tasks the node repays in later steps (the "I-owe-you" units of GMS96).
 ///
+/// The papers are cited by name only: their section, equation and theorem numbers could not be
+/// checked (docs/reproductions/beyond.md says what was checked against their abstracts).
+///
 /// Stateful for integer loads (z, and the continuous scheme for flow imitation): one run at a
 /// time, steps 0, 1, 2, ... in order; step 0 starts afresh. Safe for concurrent update() on
 /// disjoint ranges of one step.
