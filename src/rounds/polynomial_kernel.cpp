@@ -105,7 +105,11 @@ void torus_row_randomized_baseline(const std::int64_t* w, std::int64_t* next, No
   torus_row_randomized(w, next, row, up, down, from, to, a, step_key);
 }
 #if DLBKIT_COIN_AVX512
+#if defined(__clang__)
+#define DLBKIT_AVX512DQ [[gnu::target("avx512f,avx512dq,avx512vl")]]
+#else
 #define DLBKIT_AVX512DQ [[gnu::target("avx512f,avx512dq,avx512vl,prefer-vector-width=512")]]
+#endif
 DLBKIT_AVX512DQ void hypercube_randomized_avx512(const std::int64_t* w, std::int64_t* out, NodeId first, NodeId count,
                                                  unsigned d, double a, std::uint64_t step_key) {
   hypercube_randomized(w, out, first, count, d, a, step_key);
