@@ -94,7 +94,8 @@ Run add_analyze(CLI::App& app) {
       ->required();
   diffusion
       ->add_option("--alpha", o->alpha,
-                   "a number in (0, 1/max degree], 'optimal', or file:PATH with lines 'u v alpha' (unlisted edges 0)")
+                   "a number in (0, 1/max degree], 'optimal', 'degree' (1/(max(d_i, d_j) + 1) per edge), or file:PATH with "
+                   "lines 'u v alpha' (unlisted edges 0)")
       ->capture_default_str();
   diffusion->add_option("--factor", o->factor, "error reduction factor for the step count of eq. 11 (> 1)")
       ->capture_default_str();
@@ -108,8 +109,9 @@ Run add_analyze(CLI::App& app) {
     const DiffusionMatrix m = [&] {
       if (o->alpha == "optimal") return DiffusionMatrix::uniform(t, optimal_uniform_alpha(t, graph).alpha);
       if (o->alpha.starts_with("file:")) return DiffusionMatrix::from_edge_file(t, o->alpha.substr(5));
+      if (o->alpha == "degree") return DiffusionMatrix::degree_weights(t);
       return DiffusionMatrix::uniform(
-          t, parse_real(o->alpha, "--alpha", "a number in (0, 1/max degree], 'optimal' or file:PATH"));
+          t, parse_real(o->alpha, "--alpha", "a number in (0, 1/max degree], 'optimal', 'degree' or file:PATH"));
     }();
     const DiffusionAnalysis a = analyze_diffusion(m, graph, o->factor);
     const std::optional<std::size_t> distinct = distinct_eigenvalue_count(m);

@@ -54,8 +54,9 @@ DiffusionMatrix diffusion_matrix(const Options& o, const Topology& t) {
   if (o.alpha == "optimal")
     return DiffusionMatrix::uniform(t, optimal_uniform_alpha(t, graph_laplacian_extremes(t)).alpha);
   if (o.alpha.starts_with("file:")) return DiffusionMatrix::from_edge_file(t, o.alpha.substr(5));
+  if (o.alpha == "degree") return DiffusionMatrix::degree_weights(t);
   return DiffusionMatrix::uniform(
-      t, parse_real(o.alpha, "--alpha", "a number in (0, 1/max degree], 'optimal' or file:PATH"));
+      t, parse_real(o.alpha, "--alpha", "a number in (0, 1/max degree], 'optimal', 'degree' or file:PATH"));
 }
 
 std::unique_ptr<RoundKernel> make_kernel(const Options& o, const Topology& t, std::uint64_t seed) {
@@ -83,9 +84,12 @@ std::unique_ptr<RoundKernel> make_kernel(const Options& o, const Topology& t, st
                                    "dense solver up to {} nodes",
                                    t.spec(), kDenseEigenLimit));
     if (spectrum.laplacian_eigenvalues->size() > kMaxOpsEigenvalues)
-      throw InputError(fmt::format("ops on {} needs {} steps (distinct eigenvalues - 1); accepted: networks with at most "
-                                   "{} distinct Laplacian eigenvalues",
-                                   t.spec(), spectrum.laplacian_eigenvalues->size() - 1, kMaxOpsEigenvalues));
+      throw InputError(fmt::format(
+          "ops on {} is refused: its Laplacian has {} distinct eigenvalues, and OPS (DFM99) takes one step per "
+          "non-zero one, {} steps, after Leja-ordering them (quadratic in their number); accepted: networks with at "
+          "most {} distinct Laplacian eigenvalues (hypercubes; tori up to 256x256)",
+          t.spec(), spectrum.laplacian_eigenvalues->size(), spectrum.laplacian_eigenvalues->size() - 1,
+          kMaxOpsEigenvalues));
     return std::make_unique<PolynomialKernel>(
         PolynomialKernel::ops(std::move(m), std::move(*spectrum.laplacian_eigenvalues), po));
   }
@@ -273,7 +277,8 @@ Run add_rounds(CLI::App& app) {
                   "(Definition 2 and shared), balanced:TOL or steps:N (shifts)")
       ->required();
   cmd->add_option("--alpha", o->alpha,
-                  "diffusion, sos, chebyshev, ops: a number, 'optimal' or file:PATH ('u v alpha' lines); default 1/(max degree + 1)");
+                  "diffusion, sos, chebyshev, ops: a number, 'optimal', 'degree' (1/(max(d_i, d_j) + 1) per edge) or file:PATH "
+                  "('u v alpha' lines); default 1/(max degree + 1)");
   cmd->add_option("--lambda", o->lambda, "gde: exchange parameter in (0, 1); default 0.5");
   cmd->add_option("--rounding", o->rounding,
                   "with --integer, diffusion/sos/chebyshev/ops: deterministic (default; toward zero), randomized "

@@ -89,6 +89,16 @@ DiffusionMatrix DiffusionMatrix::from_edge_alphas(Topology topology, std::vector
   return m;
 }
 
+DiffusionMatrix DiffusionMatrix::degree_weights(Topology topology) {
+  std::vector<double> alphas;
+  for (NodeId v = 0; v < topology.size(); ++v)
+    for (const NodeId u : topology.neighbors(v))
+      alphas.push_back(1.0 / static_cast<double>(std::max(topology.degree(v), topology.degree(u)) + 1));
+  DiffusionMatrix m = from_edge_alphas(std::move(topology), std::move(alphas));
+  m.description_ = "degree";
+  return m;
+}
+
 DiffusionMatrix DiffusionMatrix::from_edge_file(Topology topology, const std::string& path) {
   std::ifstream in(path);
   if (!in) throw InputError(fmt::format("alpha file {}: cannot be opened", path));

@@ -26,6 +26,12 @@ inline std::int64_t edge_term(double a, std::int64_t difference) {
   return static_cast<std::int64_t>(a * static_cast<double>(difference));
 }
 
+// What a node stores: (M w)_v, or in a second-order step beta (M w)_v + (1 - beta) w_v(t-1),
+// w(t-1) being the old contents of `next` (polynomial_kernel.hpp). Integer loads have no
+// second-order step here.
+inline double combine(double beta, double mw, const double& old) { return beta == 1.0 ? mw : beta * mw + (1.0 - beta) * old; }
+inline std::int64_t combine(double, std::int64_t mw, const std::int64_t&) { return mw; }
+
 // The inner loops of the stencil paths, for doubles. `omp simd` (compiled with -fopenmp-simd,
 // no OpenMP runtime) vectorises them without reordering any lane's operations, so they give
 // the same bits as the scalar loops; on x86-64 each is built for AVX-512, AVX2 and the
@@ -52,7 +58,7 @@ template <class F>
   f(0), f(1), f(2), f(3);
 }
 DLBKIT_SIMD_CLONES void hypercube_blocks(const double* w, double* next, NodeId first, NodeId count, unsigned d,
-                                         double a) {
+                                         double a, double beta) {
   for (NodeId b = first; b < first + count; b += kHypercubeBlock) {
     Lanes own[4], s[4];
     each_vector([&](int k) {
@@ -73,25 +79,39 @@ DLBKIT_SIMD_CLONES void hypercube_blocks(const double* w, double* next, NodeId f
       });
     }
     each_vector([&](int k) {
-      const Lanes out = own[k] + s[k];
+      Lanes out = own[k] + s[k];
+      if (beta != 1.0) {
+        Lanes old;
+        std::memcpy(&old, next + b + 8 * k, sizeof old);
+        out = beta * out + (1.0 - beta) * old;
+      }
       std::memcpy(next + b + 8 * k, &out, sizeof out);
     });
   }
 }
 
-// out[x] = w_x + s_x for x in [from, to), the row interior of a 2-D torus whose neighbours
-// are x+1, x-1 in the row and x in the rows above and below (the generator's order).
+// (M w)_x = w_x + s_x in the row interior of a 2-D torus whose neighbours are x+1, x-1 in the
+// row and x in the rows above and below (the generator's order).
+[[gnu::always_inline]] inline double torus_node(const double* here, const double* up, const double* down, NodeId x,
+                                                double a) {
+  const double wv = here[x];
+  double s = 0;
+  s += a * (here[x + 1] - wv);
+  s += a * (here[x - 1] - wv);
+  s += a * (up[x] - wv);
+  s += a * (down[x] - wv);
+  return wv + s;
+}
+// out[x] = combine(beta, (M w)_x, out[x]) for x in [from, to); two loops, so that a first-order
+// step does not read `out`.
 DLBKIT_SIMD_CLONES void torus_row_interior(const double* here, const double* up, const double* down, double* out,
-                                           NodeId from, NodeId to, double a) {
+                                           NodeId from, NodeId to, double a, double beta = 1.0) {
+  if (beta == 1.0) {
 #pragma omp simd
-  for (NodeId x = from; x < to; ++x) {
-    const double wv = here[x];
-    double s = 0;
-    s += a * (here[x + 1] - wv);
-    s += a * (here[x - 1] - wv);
-    s += a * (up[x] - wv);
-    s += a * (down[x] - wv);
-    out[x] = wv + s;
+    for (NodeId x = from; x < to; ++x) out[x] = torus_node(here, up, down, x, a);
+  } else {
+#pragma omp simd
+    for (NodeId x = from; x < to; ++x) out[x] = beta * torus_node(here, up, down, x, a) + (1.0 - beta) * out[x];
   }
 }
 
@@ -162,7 +182,8 @@ DiffusionKernel::DiffusionKernel(DiffusionMatrix m, [[maybe_unused]] bool stream
 }
 
 template <class Load>
-void DiffusionKernel::apply(std::span<const Load> w, std::span<Load> next, NodeId begin, NodeId end) const {
+void DiffusionKernel::apply(std::span<const Load> w, std::span<Load> next, NodeId begin, NodeId end,
+                            double beta) const {
   const Topology& t = m_.topology();
   // Every path computes next_v = w_v + sum_i term(alpha_vi, w_{n_i} - w_v) over the
   // neighbours in the topology's order (eq. 1a), so all give the same bits.
@@ -176,9 +197,9 @@ void DiffusionKernel::apply(std::span<const Load> w, std::span<Load> next, NodeI
         constexpr NodeId B = kHypercubeBlock;
         const NodeId lo = (begin + B - 1) / B * B, hi = end / B * B;
         if (d >= kHypercubeLowBits && lo < hi) {
-          apply(w, next, begin, lo);
-          hypercube_blocks(w.data(), next.data(), lo, hi - lo, d, a);
-          apply(w, next, hi, end);
+          apply(w, next, begin, lo, beta);
+          hypercube_blocks(w.data(), next.data(), lo, hi - lo, d, a, beta);
+          apply(w, next, hi, end, beta);
           return;
         }
       }
@@ -203,7 +224,7 @@ void DiffusionKernel::apply(std::span<const Load> w, std::span<Load> next, NodeI
             i += run;
           }
         }
-        for (NodeId i = 0; i < count; ++i) next[first + i] = w[first + i] + s[i];
+        for (NodeId i = 0; i < count; ++i) next[first + i] = combine(beta, w[first + i] + s[i], next[first + i]);
       }
       return;
     }
@@ -227,7 +248,7 @@ void DiffusionKernel::apply(std::span<const Load> w, std::span<Load> next, NodeI
           s += edge_term(a, here[left] - wv);
           s += edge_term(a, up[x] - wv);
           s += edge_term(a, down[x] - wv);
-          out[x] = wv + s;
+          out[x] = combine(beta, wv + s, out[x]);
         };
         NodeId x = v - row;
         if (x == 0) {
@@ -237,8 +258,9 @@ void DiffusionKernel::apply(std::span<const Load> w, std::span<Load> next, NodeI
         const NodeId interior_end = std::min(stop - row, nx - 1);
         if constexpr (std::is_same_v<Load, double>) {
           if (x < interior_end) {
-            switch (stream_) {
-              case Streaming::none: torus_row_interior(here, up, down, out, x, interior_end, a); break;
+            // Streaming stores only when `out` is not read (a first-order step).
+            switch (beta == 1.0 ? stream_ : Streaming::none) {
+              case Streaming::none: torus_row_interior(here, up, down, out, x, interior_end, a, beta); break;
 #if DLBKIT_X86_VARIANTS
               case Streaming::avx2: torus_row_interior_stream_avx2(here, up, down, out, x, interior_end, a); break;
               case Streaming::avx512: torus_row_interior_stream_avx512(here, up, down, out, x, interior_end, a); break;
@@ -256,7 +278,7 @@ void DiffusionKernel::apply(std::span<const Load> w, std::span<Load> next, NodeI
           s += edge_term(a, here[x - 1] - wv);
           s += edge_term(a, up[x] - wv);
           s += edge_term(a, down[x] - wv);
-          out[x] = wv + s;
+          out[x] = combine(beta, wv + s, out[x]);
         }
         if (x == nx - 1 && row + x < stop) {
           node(nx - 1, 0, nx - 2);
@@ -265,7 +287,7 @@ void DiffusionKernel::apply(std::span<const Load> w, std::span<Load> next, NodeI
         v = row + x;
       }
 #if DLBKIT_X86_VARIANTS
-      if (stream_ != Streaming::none) _mm_sfence();  // streaming stores are weakly ordered: publish them before returning
+      if (stream_ != Streaming::none && beta == 1.0) _mm_sfence();  // streaming stores are weakly ordered: publish them before returning
 #endif
       return;
     }
@@ -275,7 +297,7 @@ void DiffusionKernel::apply(std::span<const Load> w, std::span<Load> next, NodeI
         const Load wv = w[v];
         Load s = 0;
         for (std::size_t i = 0; i < nb.size(); ++i) s += edge_term(m_.alpha(v, i), w[nb[i]] - wv);
-        next[v] = wv + s;
+        next[v] = combine(beta, wv + s, next[v]);
       }
       return;
   }
@@ -284,6 +306,11 @@ void DiffusionKernel::apply(std::span<const Load> w, std::span<Load> next, NodeI
 void DiffusionKernel::update(std::uint64_t, std::span<const double> current, std::span<double> next, NodeId begin,
                              NodeId end) const {
   apply(current, next, begin, end);
+}
+
+void DiffusionKernel::update_second_order(double beta, std::span<const double> current, std::span<double> next,
+                                          NodeId begin, NodeId end) const {
+  apply(current, next, begin, end, beta);
 }
 
 void DiffusionKernel::update(std::uint64_t, std::span<const std::int64_t> current, std::span<std::int64_t> next,

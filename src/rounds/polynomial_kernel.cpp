@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
 
 namespace dlbkit {
 
@@ -18,11 +19,114 @@ std::uint64_t mix(std::uint64_t x) {  // splitmix64's finaliser
   return x ^ (x >> 31);
 }
 
+// An x86-64 variant of the randomized stencil loops for processors with AVX-512DQ, which has
+// the 64-bit multiplies and conversions of the coin and the rounding, lane by lane (the same
+// bits as the scalar loop); unless the build asks for the baseline only.
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(DLBKIT_NO_MULTIVERSION)
+#define DLBKIT_COIN_AVX512 1
+#else
+#define DLBKIT_COIN_AVX512 0
+#endif
+
 // A uniform number in [0, 1) for the edge {u, v} in the step whose key is
-// step_key = mix(mix(seed) ^ step): the same from both ends, one finaliser per edge.
-double edge_coin(std::uint64_t step_key, NodeId u, NodeId v) {
+// step_key = mix(mix(seed) ^ step): a counter-based draw, the same from both ends and in any
+// order of the nodes, one finaliser per edge.
+[[gnu::always_inline]] inline double edge_coin(std::uint64_t step_key, std::uint64_t u, std::uint64_t v) {
   const std::uint64_t lo = std::min(u, v), hi = std::max(u, v);
   return static_cast<double>(mix(step_key ^ (lo << 32 | hi)) >> 11) * 0x1.0p-53;
+}
+
+// The tasks that leave v over the edge {v, u} in a step of randomized rounding: the flow
+// y = sa (z_v - z_u) rounded up with probability its fractional part |y| - floor |y|, by the
+// edge's coin (a flow and its reverse share it, so the two ends agree and the total is kept).
+// The coin is drawn for whole flows too: a branch around it would be mispredicted half the time.
+[[gnu::always_inline]] inline std::int64_t randomized_flow(std::uint64_t step_key, double sa, double zv, double zu,
+                                                          std::uint64_t v, std::uint64_t u) {
+  const double y = sa * (zv - zu);
+  // floor(|y|) by truncation, the same for |y| >= 0, and it vectorises (std::floor does not
+  // without -fno-trapping-math).
+  const double a = std::abs(y);
+  const auto whole = static_cast<std::int64_t>(a);
+  const auto r = whole + (edge_coin(step_key, v, u) < a - static_cast<double>(whole));
+  return y < 0 ? -r : r;
+}
+
+// First-order randomized rounding on hypercube:d over [first, first + count) (count <= the
+// size of `out`): out_v = sum over bits, in bit order, of the tasks leaving v towards v ^ 2^bit.
+// Dimension by dimension, so that the partners of a run of nodes are contiguous and the
+// loop vectorises; integer sums do not depend on the order.
+[[gnu::always_inline]] inline void hypercube_randomized(const std::int64_t* w, std::int64_t* out, NodeId first,
+                                                       NodeId count, unsigned d, double a, std::uint64_t step_key) {
+  std::fill(out, out + count, std::int64_t{0});
+  for (unsigned bit = 0; bit < d; ++bit) {
+    const NodeId mask = NodeId{1} << bit;
+    for (NodeId i = 0; i < count;) {
+      const NodeId v = first + i, p = v ^ mask;
+      const NodeId run = std::min(count - i, mask - (v & (mask - 1)));
+      // Offsets from pointers with a 64-bit counter: contiguous vector loads, no gathers.
+      const std::int64_t *own = w + v, *partner = w + p;
+      std::int64_t* sum = out + i;
+#pragma omp simd
+      for (std::size_t j = 0; j < run; ++j)
+        sum[j] += randomized_flow(step_key, a, static_cast<double>(own[j]), static_cast<double>(partner[j]), v + j,
+                                  p + j);
+      i += run;
+    }
+  }
+}
+
+// The same on the interior [from, to) of a row of a 2-D torus whose rows above and below
+// start at `up` and `down` (node ids): neighbours x+1, x-1, up, down, the generator's order.
+[[gnu::always_inline]] inline void torus_row_randomized(const std::int64_t* w, std::int64_t* next, NodeId row,
+                                                       NodeId up, NodeId down, NodeId from, NodeId to, double a,
+                                                       std::uint64_t step_key) {
+  const std::int64_t *here = w + row, *above = w + up, *below = w + down;
+  std::int64_t* result = next + row;
+#pragma omp simd
+  for (std::size_t x = from; x < to; ++x) {
+    const std::uint64_t v = row + x;
+    const double zv = static_cast<double>(here[x]);
+    std::int64_t out = 0;
+    out += randomized_flow(step_key, a, zv, static_cast<double>(here[x + 1]), v, v + 1);
+    out += randomized_flow(step_key, a, zv, static_cast<double>(here[x - 1]), v, v - 1);
+    out += randomized_flow(step_key, a, zv, static_cast<double>(above[x]), v, up + x);
+    out += randomized_flow(step_key, a, zv, static_cast<double>(below[x]), v, down + x);
+    result[x] = here[x] - out;
+  }
+}
+
+// The two loops compiled for the baseline and for AVX-512DQ, chosen by the processor.
+void hypercube_randomized_baseline(const std::int64_t* w, std::int64_t* out, NodeId first, NodeId count, unsigned d,
+                                   double a, std::uint64_t step_key) {
+  hypercube_randomized(w, out, first, count, d, a, step_key);
+}
+void torus_row_randomized_baseline(const std::int64_t* w, std::int64_t* next, NodeId row, NodeId up, NodeId down,
+                                   NodeId from, NodeId to, double a, std::uint64_t step_key) {
+  torus_row_randomized(w, next, row, up, down, from, to, a, step_key);
+}
+#if DLBKIT_COIN_AVX512
+#if defined(__clang__)
+#define DLBKIT_AVX512DQ [[gnu::target("avx512f,avx512dq,avx512vl")]]
+#else
+#define DLBKIT_AVX512DQ [[gnu::target("avx512f,avx512dq,avx512vl,prefer-vector-width=512")]]
+#endif
+DLBKIT_AVX512DQ void hypercube_randomized_avx512(const std::int64_t* w, std::int64_t* out, NodeId first, NodeId count,
+                                                 unsigned d, double a, std::uint64_t step_key) {
+  hypercube_randomized(w, out, first, count, d, a, step_key);
+}
+DLBKIT_AVX512DQ void torus_row_randomized_avx512(const std::int64_t* w, std::int64_t* next, NodeId row, NodeId up,
+                                                 NodeId down, NodeId from, NodeId to, double a,
+                                                 std::uint64_t step_key) {
+  torus_row_randomized(w, next, row, up, down, from, to, a, step_key);
+}
+#endif
+bool has_avx512dq() {
+#if DLBKIT_COIN_AVX512
+  static const bool has = __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl");
+  return has;
+#else
+  return false;
+#endif
 }
 
 void check_gamma(double gamma, const char* scheme) {
@@ -108,18 +212,69 @@ std::string PolynomialKernel::description() const {
 
 void PolynomialKernel::update(std::uint64_t step, std::span<const double> w, std::span<double> next, NodeId begin,
                               NodeId end) const {
-  // M w into mw_, then w(t+1) = beta (w + s (M w - w)) + (1 - beta) w(t-1), w(t-1) in `next`.
-  fos_.update(step, w, mw_, begin, end);
+  // w(t+1) = beta (w + s (M w - w)) + (1 - beta) w(t-1), w(t-1) in `next`: in one pass when
+  // s = 1 (FOS, SOS, Chebyshev), else through M w in mw_ (OPS).
   const double b = beta(step), s = scale(step);
-  if (b == 1.0 && s == 1.0) {
-    std::copy(mw_.begin() + begin, mw_.begin() + end, next.begin() + begin);
-  } else if (b == 1.0) {
+  if (s == 1.0) {
+    fos_.update_second_order(b, w, next, begin, end);
+    return;
+  }
+  fos_.update(step, w, mw_, begin, end);
+  if (b == 1.0) {
     for (NodeId v = begin; v < end; ++v) next[v] = w[v] + s * (mw_[v] - w[v]);
-  } else if (s == 1.0) {
-#pragma omp simd
-    for (NodeId v = begin; v < end; ++v) next[v] = b * mw_[v] + (1.0 - b) * next[v];
   } else {
     for (NodeId v = begin; v < end; ++v) next[v] = b * (w[v] + s * (mw_[v] - w[v])) + (1.0 - b) * next[v];
+  }
+}
+
+// First-order randomized rounding with a uniform alpha on a hypercube or a 2-D torus: the
+// neighbours' ids computed instead of read, the same flows and coins as the general sweep, so
+// the same loads.
+void PolynomialKernel::randomized_stencil(std::uint64_t step_key, double a, std::span<const std::int64_t> w,
+                                          std::span<std::int64_t> next, NodeId begin, NodeId end) const {
+  const Topology& t = m_.topology();
+  const auto flow_over_neighbours = [&](NodeId v) {
+    const auto nb = t.neighbors(v);
+    std::int64_t out = 0;
+    for (const NodeId u : nb) out += randomized_flow(step_key, a, static_cast<double>(w[v]), static_cast<double>(w[u]), v, u);
+    next[v] = w[v] - out;
+  };
+  if (fos_.stencil() == DiffusionKernel::Stencil::hypercube) {
+    // Chunks whose sums (128 KiB) stay in the L2 cache with their loads.
+    constexpr NodeId kChunk = 16384;
+    const auto d = static_cast<unsigned>(t.extents().size());
+    const auto sums = std::make_unique_for_overwrite<std::int64_t[]>(std::min(kChunk, end - begin));
+    for (NodeId first = begin; first < end; first += kChunk) {
+      const NodeId count = std::min(kChunk, end - first);
+#if DLBKIT_COIN_AVX512
+      if (has_avx512dq()) {
+        hypercube_randomized_avx512(w.data(), sums.get(), first, count, d, a, step_key);
+      } else
+#endif
+        hypercube_randomized_baseline(w.data(), sums.get(), first, count, d, a, step_key);
+      for (NodeId i = 0; i < count; ++i) next[first + i] = w[first + i] - sums[i];
+    }
+    return;
+  }
+  // Torus rows: the interior through the stencil loop, the two wrap-around columns through the
+  // neighbour lists.
+  const auto nx = static_cast<NodeId>(t.extents()[0]);
+  const auto ny = static_cast<NodeId>(t.extents()[1]);
+  for (NodeId v = begin; v < end;) {
+    const NodeId y = v / nx, row = y * nx, stop = std::min(end, row + nx);
+    if (v == row) flow_over_neighbours(v++);
+    const NodeId interior_end = std::min(stop, row + nx - 1);
+    if (v < interior_end) {
+      const NodeId up = y + 1 == ny ? 0 : row + nx, down = y == 0 ? (ny - 1) * nx : row - nx;
+#if DLBKIT_COIN_AVX512
+      if (has_avx512dq()) {
+        torus_row_randomized_avx512(w.data(), next.data(), row, up, down, v - row, interior_end - row, a, step_key);
+      } else
+#endif
+        torus_row_randomized_baseline(w.data(), next.data(), row, up, down, v - row, interior_end - row, a, step_key);
+      v = interior_end;
+    }
+    if (v < stop) flow_over_neighbours(v++);
   }
 }
 
@@ -145,21 +300,21 @@ void PolynomialKernel::update(std::uint64_t step, std::span<const std::int64_t> 
         std::int64_t out = 0;
         for (std::size_t i = 0; i < nb.size(); ++i) {
           const double y = s * alpha(v, i) * (zv - zf(nb[i]));
-          if (o_.rounding == Rounding::deterministic) {
-            out += static_cast<std::int64_t>(y);
-          } else {
-            // Up with probability frac(|y|); a flow and its reverse share the coin. (Drawn for
-            // whole flows too: a branch around it would be mispredicted half the time.)
-            const double a = std::abs(y), whole = std::floor(a);
-            const auto r = static_cast<std::int64_t>(whole) + (edge_coin(step_key, v, nb[i]) < a - whole);
-            out += y < 0 ? -r : r;
-          }
+          out += o_.rounding == Rounding::deterministic
+                     ? static_cast<std::int64_t>(y)
+                     : randomized_flow(step_key, s * alpha(v, i), zv, zf(nb[i]), v, nb[i]);
         }
         if (second_order_) z_[p][v] = zv;
         next[v] = w[v] - out;
       }
     };
-    if (const auto a = m_.uniform_alpha(); a && !second_order_)
+    const auto a = m_.uniform_alpha();
+    if (a && !second_order_ && s == 1.0 && o_.rounding == Rounding::randomized &&
+        fos_.stencil() != DiffusionKernel::Stencil::general) {
+      randomized_stencil(step_key, *a, w, next, begin, end);
+      return;
+    }
+    if (a && !second_order_)
       sweep([&](NodeId u) { return static_cast<double>(w[u]); }, [a = *a](NodeId, std::size_t) { return a; });
     else
       sweep(z, [&](NodeId v, std::size_t i) { return m_.alpha(v, i); });

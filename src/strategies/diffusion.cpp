@@ -1,8 +1,12 @@
 #include "edge_rounds.hpp"
 
 #include <dlbkit/analysis/diffusion_analysis.hpp>
+#include <dlbkit/analysis/diffusion_matrix.hpp>
+#include <dlbkit/error.hpp>
 #include <dlbkit/strategies/diffusion.hpp>
 #include <dlbkit/topology/edge_coloring.hpp>
+
+#include <fmt/format.h>
 
 #include <algorithm>
 #include <charconv>
@@ -15,23 +19,36 @@ using detail::rounded_flow;
 
 class Diffusion final : public detail::EdgeRounds {
 public:
-  explicit Diffusion(const Parameters& p) : EdgeRounds(p.duration("period")), alpha_text_(p.text("alpha")) {}
+  explicit Diffusion(const Parameters& p)
+      : EdgeRounds(p.duration("period")), alpha_text_(p.text("alpha")), degree_(p.text("weights") == "degree") {
+    if (degree_ && !p.is_auto("alpha"))
+      throw InputError(fmt::format("strategy diffusion: alpha={} with weights=degree; accepted: alpha=auto (the "
+                                   "degree weights set alpha_ij on every edge) or weights=uniform",
+                                   alpha_text_));
+  }
 
 private:
   void partners(const NodeContext& ctx, std::uint64_t, std::vector<NodeId>& out) override {
-    if (alpha_ < 0) alpha_ = diffusion_agent_alpha(ctx.topology(), alpha_text_);
+    if (alpha_ < 0 && !degree_) alpha_ = diffusion_agent_alpha(ctx.topology(), alpha_text_);
+    if (degree_ && !matrix_)
+      matrix_ = &ctx.topology().shared<DiffusionMatrix>(
+          "diffusion_degree_weights", [](const Topology& t) { return DiffusionMatrix::degree_weights(t); });
     const auto nb = ctx.neighbors();
     out.assign(nb.begin(), nb.end());
   }
 
-  // Eq. 1a: alpha_ij (w_i - w_j) leaves i towards j.
-  void transfers(const NodeContext&, std::uint64_t, std::int64_t own, std::span<const std::int64_t> loads,
+  // Eq. 1a: alpha_ij (w_i - w_j) leaves i towards j; the partners are the neighbours in
+  // order, so partner k is neighbour slot k of alpha(i, k).
+  void transfers(const NodeContext& ctx, std::uint64_t, std::int64_t own, std::span<const std::int64_t> loads,
                  std::span<std::int64_t> out) override {
-    for (std::size_t k = 0; k < loads.size(); ++k) out[k] = rounded_flow(alpha_, own, loads[k]);
+    for (std::size_t k = 0; k < loads.size(); ++k)
+      out[k] = rounded_flow(matrix_ ? matrix_->alpha(ctx.self(), k) : alpha_, own, loads[k]);
   }
 
   std::string alpha_text_;
-  double alpha_ = -1;  // set on the first round, from the topology
+  bool degree_;
+  double alpha_ = -1;                        // uniform: set on the first round, from the topology
+  const DiffusionMatrix* matrix_ = nullptr;  // degree: the topology's shared per-edge alphas
 };
 
 class DimensionExchange final : public detail::EdgeRounds {
@@ -91,6 +108,10 @@ StrategyInfo diffusion_strategy_info() {
                .description = "alpha_ij on every edge, capped at 1/max degree (constraint (b)); auto: the optimal "
                               "uniform alpha 2/(mu_2 + mu_max) of the analysis (1/(d+1) on hypercube:d)",
                .min = 0, .max = 1, .allow_auto = true},
+              {.name = "weights", .type = ParamType::choice, .default_value = "uniform",
+               .description = "uniform: alpha on every edge; degree: alpha_ij = 1/(max(d_i, d_j) + 1) per edge "
+                              "(Cyb89 eq. 1-5 allow alpha_ij per edge; alpha must stay auto)",
+               .choices = {"uniform", "degree"}},
               edge_round_period_param(),
           },
       .message_kinds = {"round_load", "round_shift"},

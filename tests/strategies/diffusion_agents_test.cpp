@@ -178,6 +178,27 @@ TEST(DiffusionAgents, DiffusionLockStepReproducesTheKernelRoundByRound) {
   }
 }
 
+TEST(DiffusionAgents, DegreeWeightsLockStepReproducesThePerEdgeKernel) {
+  // weights=degree: alpha_ij = 1/(max(d_i, d_j) + 1) per edge, the kernel on the same matrix
+  // (its general path). Meshes have degrees 2, 3 and 4, so the alphas differ by edge.
+  Rng rng(7);
+  for (const char* spec : {"mesh:3x4", "mesh:5x5", "ring:9", "hypercube:4"}) {
+    SCOPED_TRACE(spec);
+    const Topology t = parse_topology(spec);
+    const DiffusionMatrix m = DiffusionMatrix::degree_weights(t);
+    EXPECT_FALSE(m.uniform_alpha());
+    expect_lock_step("diffusion", {{"weights", "degree"}}, t, DiffusionKernel(m), random_loads(t.size(), rng, 60));
+  }
+  // mesh:3x3: node 1 (an edge middle, degree 3) has the corners 0 and 2 (degree 2) and the
+  // centre 4 (degree 4) as neighbours.
+  const DiffusionMatrix mesh = DiffusionMatrix::degree_weights(parse_topology("mesh:3x3"));
+  const auto nb = mesh.topology().neighbors(1);
+  for (std::size_t i = 0; i < nb.size(); ++i) EXPECT_DOUBLE_EQ(mesh.alpha(1, i), nb[i] == 4 ? 1.0 / 5 : 1.0 / 4);
+  EXPECT_THROW(builtin_strategies().configure("diffusion", {{"weights", "metropolis"}}), InputError);
+  EXPECT_THROW(builtin_strategies().configure("diffusion", {{"weights", "degree"}, {"alpha", "0.2"}}).create(),
+               InputError);
+}
+
 TEST(DiffusionAgents, DimensionExchangeLockStepReproducesTheKernelRoundByRound) {
   const Topology cube = parse_topology("hypercube:4");
   Loads spike(cube.size(), 0);

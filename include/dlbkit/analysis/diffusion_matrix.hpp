@@ -42,6 +42,11 @@ public:
   /// pair, nodes in increasing order. The same checks as from_edge_file, plus symmetry.
   static DiffusionMatrix from_edge_alphas(Topology topology, std::vector<double> alphas);
 
+  /// alpha_ij = 1 / (max(d_i, d_j) + 1) on every edge: a per-edge alpha (Cyb89 eq. 1-5 allow
+  /// alpha_ij to differ by edge) from the two ends' degrees alone, so every diagonal entry is
+  /// positive on any graph; on a regular graph it is the uniform 1/(d + 1). Description "degree".
+  static DiffusionMatrix degree_weights(Topology topology);
+
   const Topology& topology() const { return topology_; }
   std::size_t size() const { return topology_.size(); }
 

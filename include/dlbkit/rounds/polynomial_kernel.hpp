@@ -28,6 +28,9 @@
 /// flows can exceed a node's load (an overshoot), and rounding up can too; a negative load is
 /// a debt of tasks the node repays in later steps (the "I-owe-you" units of GMS96).
 ///
+/// The papers are cited by name only: their section, equation and theorem numbers could not be
+/// checked (docs/reproductions/beyond.md says what was checked against their abstracts).
+///
 /// Stateful for integer loads (z, and the continuous scheme for flow imitation): one run at a
 /// time, steps 0, 1, 2, ... in order; step 0 starts afresh. Safe for concurrent update() on
 /// disjoint ranges of one step.
@@ -80,6 +83,9 @@ public:
 private:
   PolynomialKernel(std::string name, DiffusionMatrix m, std::vector<double> beta, std::vector<double> scale,
                    Options o);
+
+  void randomized_stencil(std::uint64_t step_key, double alpha, std::span<const std::int64_t> w,
+                          std::span<std::int64_t> next, NodeId begin, NodeId end) const;
 
   std::string name_;
   DiffusionMatrix m_;
