@@ -37,9 +37,9 @@ for d in "${dims[@]}"; do
   done
   t_ours=$(printf "%s\n" "${ours[@]}" | median)
   t_theirs=$(printf "%s\n" "${theirs[@]}" | median)
-  ratios=$(for ((i = 0; i < repeat; i++)); do echo "${theirs[i]} / ${ours[i]}" | bc -l; done | median)
+  ratios=$(for ((i = 0; i < repeat; i++)); do awk -v a="${theirs[i]}" -v b="${ours[i]}" 'BEGIN {print a / b}'; done | median)
   printf "%-6s %-8s %-9s %-10s %-18s %-10s %-10s %.1f\n" "$(field nodes "$a")" "$(field tasks "$a")" \
-    "$(field messages "$a")" "$same" "$(echo "$(field last_completion_ns "$a") / 1e9" | bc -l | cut -c1-10)" \
+    "$(field messages "$a")" "$same" "$(awk -v ns="$(field last_completion_ns "$a")" 'BEGIN {printf "%.9f", ns / 1e9}')" \
     "$t_ours" "$t_theirs" "$ratios"
 done
 echo "(wall seconds: medians of $repeat alternating runs; the ratio is the median of the paired ratios)"
