@@ -2,6 +2,8 @@
 // (WLR93's granularity), and heap bytes per pending task at the peak; and for Zambonelli's
 // direct-neighbour policy on processor-sharing nodes.
 // Target (issue: Foundation): >= 5 M events/s on one core at hypercube:16, < 100 B/task.
+// BM_RidCurve: the same case from 2^10 to 2^16 nodes (2^20 with DLBKIT_BENCH_LARGE=1),
+// events/s and resident bytes per task.
 
 #include <dlbkit/apps/workloads.hpp>
 #include <dlbkit/sim/simulator.hpp>
@@ -10,6 +12,9 @@
 #include <atomic>
 #include <benchmark/benchmark.h>
 #include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <string>
 #include <malloc.h>
 #include <new>
 
@@ -86,6 +91,55 @@ void BM_DirectNeighborProcessorSharing(benchmark::State& state) {
   }
   state.counters["events_per_second"] = benchmark::Counter(static_cast<double>(events), benchmark::Counter::kIsRate);
 }
+
+// Peak resident memory since the last reset_peak_rss(), and the current one, in bytes
+// (Linux: /proc/self/status; writing 5 to clear_refs resets the peak).
+std::size_t status_kb(const char* field) {
+  std::ifstream status("/proc/self/status");
+  std::string line;
+  while (std::getline(status, line))
+    if (line.rfind(field, 0) == 0) return std::stoull(line.substr(std::strlen(field)));
+  return 0;
+}
+bool reset_peak_rss() {
+  std::ofstream clear("/proc/self/clear_refs");
+  clear << "5";
+  return static_cast<bool>(clear.flush());
+}
+
+// The curve: RID, 100 tasks per node, one run at each hypercube:10 .. :16, and on to :20
+// with DLBKIT_BENCH_LARGE=1; events per second of processor time (the run is one thread:
+// on a shared machine its own time). bytes_per_task is the peak resident memory of the run
+// over the memory before it, per task.
+void BM_RidCurve(benchmark::State& state) {
+  const int d = static_cast<int>(state.range(0));
+  const dlbkit::Topology cube = dlbkit::parse_topology("hypercube:" + std::to_string(d));
+  const auto strategy = dlbkit::builtin_strategies().configure("rid", {});
+  const auto workload_choice = dlbkit::builtin_workloads().configure("artificial", {{"granularity", "100"}});
+  std::uint64_t events = 0;
+  double bytes_per_task = 0;
+  for (auto _ : state) {
+    auto workload = workload_choice.create();
+    const bool reset = reset_peak_rss();
+    const std::size_t before = status_kb("VmRSS:");
+    const dlbkit::SimulationResult r = dlbkit::simulate(
+        {.topology = &cube, .strategy = strategy, .workload = workload.get(), .cost = dlbkit::make_cost_model("ipsc2"), .seed = 1});
+    const std::size_t peak = status_kb("VmHWM:");
+    events += r.events;
+    bytes_per_task = reset ? 1024.0 * static_cast<double>(peak - before) / static_cast<double>(r.tasks_created) : -1;
+    benchmark::DoNotOptimize(r.makespan);
+  }
+  state.counters["events_per_second"] = benchmark::Counter(static_cast<double>(events), benchmark::Counter::kIsRate);
+  state.counters["bytes_per_task"] = bytes_per_task;
+  state.counters["nodes"] = static_cast<double>(cube.size());
+}
+
+[[maybe_unused]] const bool rid_curve_registered = [] {
+  const int top = std::getenv("DLBKIT_BENCH_LARGE") != nullptr ? 20 : 16;
+  for (int d = 10; d <= top; ++d)
+    benchmark::RegisterBenchmark("BM_RidCurve", BM_RidCurve)->Arg(d)->Iterations(1)->Unit(benchmark::kSecond);
+  return true;
+}();
 
 }  // namespace
 

@@ -1,6 +1,7 @@
 // dlbkit reproduce: regenerate a paper's table or figure, ours beside the paper's.
 
 #include "commands.hpp"
+#include "progress_line.hpp"
 
 #include <dlbkit/error.hpp>
 #include <dlbkit/reproduce/reproduction.hpp>
@@ -14,6 +15,17 @@
 #include <vector>
 
 namespace dlbkit::cli {
+
+namespace {
+
+// A reproduction with the progress line on a terminal.
+ReproductionReport run_shown(const ReproductionInfo& info, const ReproductionOptions& options) {
+  ProgressLine progress(true, "dlbkit reproduce");
+  progress.phase(info.name, simulation_progress(false));
+  return info.run(options);
+}
+
+}  // namespace
 
 Run add_reproduce(CLI::App& app) {
   auto* cmd = app.add_subcommand("reproduce", "Regenerate a table or figure of the papers, printed beside the paper's numbers");
@@ -51,14 +63,19 @@ Run add_reproduce(CLI::App& app) {
       if (o->runs > 0)
         throw InputError(fmt::format("--runs {} is not accepted with scoreboard; accepted: none (each reproduction "
                                      "runs at its own default, the case of the paper's numbers)", o->runs));
-      const Scoreboard board = run_scoreboard(registry.all(), {.out_dir = o->out, .jobs = o->jobs});
+      Scoreboard board;
+      {
+        ProgressLine progress(true, "dlbkit reproduce");
+        progress.phase("scoreboard", simulation_progress(false));
+        board = run_scoreboard(registry.all(), {.out_dir = o->out, .jobs = o->jobs});
+      }
       fmt::print("{}\n", o->json ? json_text(scoreboard_json(board)) : scoreboard_text(board));
       return 0;
     }
     const ReproductionInfo& info = registry.find(o->name);
     const auto start = std::chrono::steady_clock::now();
     const int runs = o->runs > 0 ? o->runs : info.default_runs;
-    ReproductionReport report = info.run({.out_dir = o->out + "/" + info.name, .runs = runs, .jobs = o->jobs});
+    ReproductionReport report = run_shown(info, {.out_dir = o->out + "/" + info.name, .runs = runs, .jobs = o->jobs});
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     if (o->json) {
       report.data["name"] = info.name;
@@ -82,8 +99,8 @@ Run add_demo(CLI::App& app) {
   cmd->add_option("--out", *out, "directory for the CSV and the figure")->capture_default_str();
   return [runs, out] {
     const ReproductionInfo& table4 = builtin_reproductions().find("wlr93-table4");
-    const ReproductionReport report = table4.run(
-        {.out_dir = *out + "/" + table4.name, .runs = *runs, .jobs = std::max(1u, std::thread::hardware_concurrency())});
+    const ReproductionReport report = run_shown(
+        table4, {.out_dir = *out + "/" + table4.name, .runs = *runs, .jobs = std::max(1u, std::thread::hardware_concurrency())});
     fmt::print("{}\nwrote {}\n", report.text, fmt::join(report.files, ", "));
     return 0;
   };

@@ -2,6 +2,7 @@
 // the sequential run of the same tasks (docs/runtime.md).
 
 #include "commands.hpp"
+#include "progress_line.hpp"
 
 #include <dlbkit/apps/runtime_apps.hpp>
 #include <dlbkit/core/parameters.hpp>
@@ -17,11 +18,10 @@
 
 #include <exception>
 #include <algorithm>
+#include <atomic>
 #include <chrono>
-#include <condition_variable>
 #include <cstdio>
-#include <mutex>
-#include <unistd.h>
+#include <functional>
 #include <fmt/format.h>
 #include <limits>
 #include <map>
@@ -134,56 +134,10 @@ struct Setup {
   std::unique_ptr<AnyApplication> app;
 };
 
-// While a run lasts over a second and stderr is a terminal: one line on stderr, rewritten
-// four times a second, erased when the object goes (before the report). Nothing otherwise.
-class ProgressLine {
-public:
-  explicit ProgressLine(bool wanted) : shown_(wanted && isatty(STDERR_FILENO) == 1) {
-    if (shown_) thread_ = std::thread([this] { loop(); });
-  }
-  ~ProgressLine() {
-    if (!shown_) return;
-    {
-      const std::lock_guard lock(mutex_);
-      done_ = true;
-    }
-    wake_.notify_all();
-    thread_.join();
-    if (printed_) fmt::print(stderr, "\r\033[K");
-  }
-  ProgressLine(const ProgressLine&) = delete;
-  ProgressLine& operator=(const ProgressLine&) = delete;
-
-  /// What runs now; `counted` when `tasks` counts its executed tasks.
-  void phase(std::string name, bool counted) {
-    const std::lock_guard lock(mutex_);
-    phase_ = std::move(name);
-    counted_ = counted;
-  }
-  std::atomic<std::uint64_t> tasks{0};
-
-private:
-  void loop() {
-    using namespace std::chrono_literals;
-    const auto start = std::chrono::steady_clock::now();
-    std::unique_lock lock(mutex_);
-    while (!wake_.wait_for(lock, 250ms, [this] { return done_; })) {
-      const std::chrono::duration<double> elapsed = std::chrono::steady_clock::now() - start;
-      if (elapsed < 1s) continue;
-      const std::string count =
-          counted_ ? fmt::format(", {} tasks executed", tasks.load(std::memory_order_relaxed)) : std::string();
-      fmt::print(stderr, "\r\033[Kdlbkit run: {:.1f} s, {}{}", elapsed.count(), phase_, count);
-      std::fflush(stderr);
-      printed_ = true;
-    }
-  }
-
-  bool shown_, printed_ = false, done_ = false, counted_ = false;
-  std::string phase_;
-  std::mutex mutex_;
-  std::condition_variable wake_;
-  std::thread thread_;
-};
+// The progress line's detail: the tasks the engine has executed so far.
+std::function<std::string()> tasks_executed(const std::atomic<std::uint64_t>& executed) {
+  return [&executed] { return fmt::format(", {} tasks executed", executed.load(std::memory_order_relaxed)); };
+}
 
 Setup setup(const Options& o) {
   Setup s{.app_choice = builtin_apps().configure(o.app, assignments(o.app_params, "--app-param")),
@@ -208,11 +162,12 @@ int run_threads_engine(const Options& o) {
   std::optional<RuntimeResult> seq;
   RuntimeResult par;
   {
-    ProgressLine progress(true);
-    progress.phase("sequential run", false);
+    std::atomic<std::uint64_t> executed{0};
+    ProgressLine progress(true, "dlbkit run");
+    progress.phase("sequential run");
     if (!o.no_sequential) seq = run_sequential(*s.app, topology.size());
-    progress.phase("threads engine", true);
-    s.config.progress = &progress.tasks;
+    progress.phase("threads engine", tasks_executed(executed));
+    s.config.progress = &executed;
     par = run_threads(*s.app, s.config);
     s.config.progress = nullptr;
   }
@@ -268,12 +223,13 @@ int run_mpi_engine(const Options& o) {
     std::optional<RuntimeResult> seq;
     RuntimeResult par;
     {
-      ProgressLine progress(mpi.rank() == 0);
-      progress.phase("sequential run", false);
+      std::atomic<std::uint64_t> executed{0};
+      ProgressLine progress(mpi.rank() == 0, "dlbkit run");
+      progress.phase("sequential run");
       if (!o.no_sequential && mpi.rank() == 0) seq = run_sequential(*s->app, topology->size());
       mpi.barrier();
-      progress.phase("MPI engine (rank 0's count)", true);
-      s->config.progress = &progress.tasks;
+      progress.phase("MPI engine (rank 0's count)", tasks_executed(executed));
+      s->config.progress = &executed;
       par = run_mpi(*s->app, s->config, mpi);
       s->config.progress = nullptr;
     }

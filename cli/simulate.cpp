@@ -1,6 +1,7 @@
 // dlbkit simulate, dlbkit demo.
 
 #include "commands.hpp"
+#include "progress_line.hpp"
 
 #include <dlbkit/apps/workloads.hpp>
 #include <dlbkit/core/parameters.hpp>
@@ -84,7 +85,12 @@ Run add_simulate(CLI::App& app) {
         .seed = parse_unsigned(o->seed, "--seed", std::numeric_limits<std::uint64_t>::max()),
         .execution = parse_execution(o->execution),
     };
-    const ExperimentResult result = run_experiment(setup);
+    ExperimentResult result;
+    {
+      ProgressLine progress(true, "dlbkit simulate");
+      progress.phase(setup.strategy.name(), simulation_progress(true));
+      result = run_experiment(setup);
+    }
     if (o->json) fmt::print("{}\n", json_text(to_json(setup, result, o->per_node)));
     else print_report(setup, result);
     return 0;

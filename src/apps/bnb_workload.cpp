@@ -1,4 +1,5 @@
 #include <dlbkit/apps/bnb_workload.hpp>
+#include <dlbkit/sim/closed_workload.hpp>
 #include <dlbkit/error.hpp>
 
 #include <cmath>
@@ -9,7 +10,7 @@ namespace dlbkit {
 
 namespace {
 
-class BranchAndBound final : public Workload {
+class BranchAndBound final : public ClosedWorkload {
 public:
   BranchAndBound(const Parameters& p, std::optional<TardinessInstance> fixed)
       : fixed_(std::move(fixed)),

@@ -1,6 +1,7 @@
 #include <dlbkit/reproduce/trials.hpp>
 
 #include <dlbkit/core/output_file.hpp>
+#include <dlbkit/sim/nobal.hpp>
 
 #include <atomic>
 #include <cstdio>
@@ -42,9 +43,14 @@ std::vector<std::vector<SimulationResult>> simulate_seeds(const Topology& topolo
   std::vector<std::vector<SimulationResult>> results(strategies.size(), std::vector<SimulationResult>(runs));
   parallel_for(strategies.size() * runs, jobs, [&](std::size_t i) {
     const std::size_t s = i / runs, r = i % runs;
+    SimulationConfig config{.topology = &topology, .strategy = strategies[s], .cost = cost, .seed = r + 1};
+    if (is_nobal(strategies[s])) {
+      results[s][r] = simulate_nobal(config, workload);  // per node when that is exact
+      return;
+    }
     auto w = workload.create();
-    results[s][r] = simulate({.topology = &topology, .strategy = strategies[s], .workload = w.get(), .cost = cost,
-                              .seed = r + 1});
+    config.workload = w.get();
+    results[s][r] = simulate(config);
   });
   return results;
 }

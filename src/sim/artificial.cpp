@@ -1,4 +1,5 @@
 #include <dlbkit/sim/artificial.hpp>
+#include <dlbkit/sim/closed_workload.hpp>
 
 #include <dlbkit/error.hpp>
 
@@ -10,7 +11,7 @@ namespace dlbkit {
 
 namespace {
 
-class Artificial final : public Workload {
+class Artificial final : public ClosedWorkload {
 public:
   explicit Artificial(const Parameters& p)
       : g_(p.integer("granularity")),

@@ -1,4 +1,5 @@
 #include <dlbkit/sim/experiment.hpp>
+#include <dlbkit/sim/nobal.hpp>
 #include <dlbkit/strategies/builtin.hpp>
 
 #include <algorithm>
@@ -22,7 +23,13 @@ nlohmann::json number_or_null(double x) { return std::isfinite(x) ? nlohmann::js
 ExperimentResult run_experiment(const ExperimentSetup& setup) {
   ExperimentResult r;
   r.balanced = run_once(setup, setup.strategy);
-  r.nobal = setup.strategy.name() == "none" ? r.balanced : run_once(setup, builtin_strategies().configure("none", {}));
+  if (is_nobal(setup.strategy)) {
+    r.nobal = r.balanced;
+  } else {
+    r.nobal = simulate_nobal({.topology = &setup.topology, .strategy = builtin_strategies().configure("none", {}),
+                              .cost = setup.cost, .seed = setup.seed, .execution = setup.execution},
+                             setup.workload);
+  }
   const double t_bal = to_seconds(r.balanced.makespan);
   const double t_nobal = to_seconds(r.nobal.makespan);
   r.optimal = to_seconds(r.balanced.total_work) / static_cast<double>(setup.topology.size());

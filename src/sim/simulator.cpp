@@ -1,5 +1,6 @@
 #include <dlbkit/error.hpp>
 #include <dlbkit/sim/event_queue.hpp>
+#include <dlbkit/sim/meter.hpp>
 #include <dlbkit/sim/simulator.hpp>
 
 #include <algorithm>
@@ -148,6 +149,7 @@ public:
       Node& node = nodes_[e.node];
       if (e.type() == EventType::wake && e.ref != node.wake_version) continue;  // superseded
       if (++result_.events > config_.event_limit) fail_event_limit(e.time);
+      if (result_.events % MeterShare::kEvery == 0) [[unlikely]] report_progress(e.time);
       if (e.time != instant_) {
         instant_ = e.time;
         instant_events_ = 0;
@@ -165,6 +167,7 @@ public:
                                          "completed",
                                          config_.strategy.name(), result_.tasks_created - result_.tasks_completed,
                                          result_.tasks_created));
+    report_progress(result_.makespan);
     for (Node& node : nodes_) {
       // The run ends with the last task; overhead spent after it is not part of the run.
       node.stats.overhead -= std::max<SimTime>(0, node.overhead_until - result_.makespan);
@@ -173,6 +176,8 @@ public:
     result_.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
     return std::move(result_);
   }
+
+  void report_progress(SimTime t) { meter_.report(result_.events, result_.tasks_created, result_.tasks_completed, t); }
 
   // --- NodeContext: what the strategy of node `current_` sees during a callback ---
   NodeId self() const override { return current_; }
@@ -687,6 +692,7 @@ private:
   std::uint64_t migrations_since_completion_ = 0;  // livelock guard: tasks bouncing, none finishing
   std::uint64_t instant_limit_ = 0;
   SimulationResult result_;
+  MeterShare meter_;  // for a progress display
 };
 
 }  // namespace

@@ -1,0 +1,86 @@
+#include <dlbkit/sim/closed_workload.hpp>
+#include <dlbkit/sim/nobal.hpp>
+#include <dlbkit/strategies/builtin.hpp>
+
+#include <algorithm>
+#include <chrono>
+
+namespace dlbkit {
+
+namespace {
+
+// Sums each node's tasks as the workload gives them; notes what the simulation would
+// refuse (it then runs and says why).
+class NodeSums final : public TaskSink {
+public:
+  explicit NodeSums(std::size_t nodes) : stats(nodes) {}
+  void add(NodeId node, SimTime work, std::uint32_t) override {
+    if (node >= stats.size() || work < 0 || work > 1'000'000 * kSecond) {
+      refused = true;
+      return;
+    }
+    NodeStats& s = stats[node];
+    if (__builtin_add_overflow(s.busy, work, &s.busy)) refused = true;
+    ++s.tasks_executed;
+    zero_work |= work == 0;
+  }
+  std::vector<NodeStats> stats;
+  bool refused = false, zero_work = false;
+};
+
+}  // namespace
+
+bool is_nobal(const StrategyChoice& strategy) { return strategy.info == &builtin_strategies().find("none"); }
+
+std::optional<SimulationResult> nobal_by_node(const SimulationConfig& config, bool* consumed) {
+  if (consumed != nullptr) *consumed = false;
+  if (config.topology == nullptr || config.workload == nullptr || !is_nobal(config.strategy) ||
+      dynamic_cast<const ClosedWorkload*>(config.workload) == nullptr || config.execution != Execution::fcfs || !config.observers.empty() ||
+      config.cost.tasks_per_message < 1)
+    return std::nullopt;
+  const auto wall_start = std::chrono::steady_clock::now();
+  const Topology& topology = *config.topology;
+  NodeSums sums(topology.size());
+  Rng rng(config.seed, 0);  // the workload's stream, as the simulator seeds it
+  if (consumed != nullptr) *consumed = true;
+  config.workload->initial_tasks(topology, config.cost, rng, sums);
+  SimulationResult r;
+  for (NodeStats& s : sums.stats) {
+    // One event per task: its completion, at the sum of the work before it and its own.
+    if (s.tasks_executed > 0) s.finish = s.busy;
+    r.makespan = std::max(r.makespan, s.finish);
+    r.total_work += s.busy;
+    r.tasks_created += s.tasks_executed;
+  }
+  // The simulation's guards: more events than the limit, or than the instant limit at one
+  // instant (only possible with tasks of no work: otherwise a node completes at most one
+  // task per instant, and N is below the default limit).
+  const std::uint64_t instant_limit = config.instant_event_limit != 0
+                                          ? config.instant_event_limit
+                                          : std::max<std::uint64_t>(10'000'000, 64 * (topology.edge_count() + topology.size()));
+  if (sums.refused || r.tasks_created > config.event_limit ||
+      (r.tasks_created > instant_limit && (sums.zero_work || topology.size() > instant_limit)))
+    return std::nullopt;
+  r.tasks_completed = r.events = r.peak_pending_tasks = r.tasks_created;
+  r.message_kinds = config.strategy.info->message_kinds;
+  r.message_kinds.push_back("task_transfer");
+  r.messages_by_kind.assign(r.message_kinds.size(), 0);
+  r.nodes = std::move(sums.stats);
+  r.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+  return r;
+}
+
+SimulationResult simulate_nobal(const SimulationConfig& config, const WorkloadChoice& workload) {
+  SimulationConfig c = config;
+  auto w = workload.create();
+  c.workload = w.get();
+  bool consumed = false;
+  if (auto r = nobal_by_node(c, &consumed)) return std::move(*r);
+  if (consumed) {
+    w = workload.create();
+    c.workload = w.get();
+  }
+  return simulate(c);
+}
+
+}  // namespace dlbkit
