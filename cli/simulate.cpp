@@ -23,7 +23,7 @@ void print_report(const ExperimentSetup& s, const ExperimentResult& r) {
   const SimulationResult& b = r.balanced;
   fmt::print("{} on {}, workload {} ({}), cost model {}, seed {}{}\n\n", s.strategy.name(), s.topology.spec(),
              s.workload.name(), s.workload.params.to_string(), s.cost.name, s.seed,
-             s.execution == Execution::fcfs ? "" : ", processor sharing");
+             s.execution == Execution::fcfs ? "" : s.execution == Execution::lifo ? ", lifo" : ", processor sharing");
   if (!s.strategy.params.to_string().empty()) fmt::print("  strategy parameters  {}\n", s.strategy.params.to_string());
   fmt::print("  makespan             {:.4f} s\n", to_seconds(b.makespan));
   fmt::print("  optimal              {:.4f} s   (total work / N)\n", r.optimal);
@@ -58,7 +58,7 @@ Run add_simulate(CLI::App& app) {
   cmd->add_option("-s,--strategy", o->strategy, "strategy name (dlbkit list strategies)")->required();
   cmd->add_option("-p,--param", o->params, "strategy parameter name=value (repeatable)");
   cmd->add_option("-t,--topology", o->topology, "topology spec, e.g. hypercube:5")->required();
-  cmd->add_option("-w,--workload", o->workload, "workload name (dlbkit list workloads)")->capture_default_str();
+  cmd->add_option("-w,--workload", o->workload, "workload name (dlbkit list workloads); trace:PATH replays a run recorded by dlbkit run --record")->capture_default_str();
   cmd->add_option("--workload-param", o->workload_params, "workload parameter name=value (repeatable)");
   auto* granularity =
       cmd->add_option("-g,--granularity", o->granularity, "tasks per node: the workload's granularity parameter");
@@ -66,7 +66,8 @@ Run add_simulate(CLI::App& app) {
   cmd->add_option("--cost-param", o->cost_params, "override a cost model field, e.g. latency=500us (repeatable)");
   cmd->add_option("--seed", o->seed, "random seed, 0 to 2^64-1: the same seed gives the same run")->capture_default_str();
   cmd->add_option("--execution", o->execution,
-                  "how a node runs its tasks: fcfs (one at a time) or processor_sharing (ps: time-shared)")
+                  "how a node runs its tasks: fcfs (one at a time), processor_sharing (ps: time-shared) or lifo (one at "
+                  "a time, newest first: a runtime worker's stack)")
       ->capture_default_str();
   cmd->add_flag("--json", o->json, "print one JSON document with the inputs and the figures");
   cmd->add_flag("--per-node", o->per_node, "with --json: list each node's busy, overhead and idle time")
@@ -77,10 +78,16 @@ Run add_simulate(CLI::App& app) {
       if (wparams.count("granularity")) throw InputError("granularity is given both by --granularity and --workload-param");
       wparams["granularity"] = std::to_string(o->granularity);
     }
+    std::string workload = o->workload;
+    if (workload.starts_with("trace:")) {  // -w trace:PATH is -w trace --workload-param file=PATH
+      if (wparams.count("file")) throw InputError("the trace file is given both by -w trace:PATH and --workload-param file");
+      wparams["file"] = workload.substr(6);
+      workload = "trace";
+    }
     const ExperimentSetup setup{
         .topology = parse_topology(o->topology),
         .strategy = builtin_strategies().configure(o->strategy, assignments(o->params, "--param")),
-        .workload = builtin_workloads().configure(o->workload, wparams),
+        .workload = builtin_workloads().configure(workload, wparams),
         .cost = make_cost_model(o->cost, assignments(o->cost_params, "--cost-param")),
         .seed = parse_unsigned(o->seed, "--seed", std::numeric_limits<std::uint64_t>::max()),
         .execution = parse_execution(o->execution),
