@@ -69,13 +69,8 @@ for stage in "${stages[@]}"; do
       # The longest simulations (the liveness sweep over every strategy's parameter ends, and
       # reproductions of minutes under ASan) are left to the Release run: the same code paths
       # run under ASan in the shorter tests of their layers.
-      # DirectNeighbor.ConservationAndDeterminismUnderBothExecutionModes is a known open bug, left
-      # to the Release run where it passes: in this Clang build, direct_neighbor with
-      # initiation=receiver, extended=true and the couple protocol on hypercube:4 under the
-      # zero-cost `ideal` model (processor sharing) loops in zero simulated time, and the
-      # simulator's guard stops it with an error. No sanitizer report comes with it.
       (cd build-asan && ctest --output-on-failure -j "$jobs" --timeout 900 \
-        -E '^Mpi(Engine|Runtime)\.|_mpi$|^StrategyLiveness\.|^AhmadReproductions\.Fig11|^CybenkoTable[12]\.|^DirectNeighbor\.ConservationAndDeterminismUnderBothExecutionModes$')
+        -E '^Mpi(Engine|Runtime)\.|_mpi$|^StrategyLiveness\.|^AhmadReproductions\.Fig11|^CybenkoTable[12]\.')
       ;;
     tsan)
       configure build-tsan thread
