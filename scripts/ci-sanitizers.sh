@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # The sanitizer stages of CI:
 #   fuzz  the libFuzzer targets of fuzz/, each from its seed corpus fuzz/corpus/<target>/ for
-#         FUZZ_SECONDS (default 25) s; FUZZ_TARGETS="uts_tree ..." runs some only
+#         FUZZ_SECONDS (default 10) s; FUZZ_TARGETS="uts_tree ..." runs some only. 10 s, down
+#         from 25, saves 2 minutes of CI (8 targets); every seed input of the corpus still runs
+#         under the sanitizers, but the search for new inputs is shorter, so weaker: search
+#         longer by hand (FUZZ_SECONDS=600) after changing a parser.
 #   asan  every test under AddressSanitizer + UndefinedBehaviorSanitizer with libstdc++'s
 #         assertions (-D_GLIBCXX_ASSERTIONS), halting on the first report
 #   tsan  the runtime tests (threads and MPI engines, the runtime example) under ThreadSanitizer
@@ -30,7 +33,7 @@ configure_asan() { configure build-asan address,undefined -DCMAKE_CXX_COMPILER=c
 # and keeps the input as build-asan/fuzz/<target>-crash-... (add it to the corpus with the
 # fix). New inputs go to a scratch corpus, not to the repository.
 fuzz_one() {
-  local t=$1 seconds=${FUZZ_SECONDS:-25} scratch log
+  local t=$1 seconds=${FUZZ_SECONDS:-10} scratch log
   scratch=$(mktemp -d)
   log=build-asan/fuzz/$t.log
   if build-asan/fuzz/fuzz_"$t" -max_total_time="$seconds" -rss_limit_mb=2048 -timeout=10 -max_len=4096 \
@@ -68,14 +71,16 @@ for stage in "${stages[@]}"; do
       (cd build-asan && ASAN_OPTIONS=halt_on_error=1:detect_leaks=0 ctest --output-on-failure --timeout 900 -R '^Mpi(Engine|Runtime)\.|_mpi$')
       # The longest simulations (the liveness sweep over every strategy's parameter ends, and
       # reproductions of minutes under ASan) are left to the Release run: the same code paths
-      # run under ASan in the shorter tests of their layers.
-      # DirectNeighbor.ConservationAndDeterminismUnderBothExecutionModes is a known open bug, left
-      # to the Release run where it passes: in this Clang build, direct_neighbor with
-      # initiation=receiver, extended=true and the couple protocol on hypercube:4 under the
-      # zero-cost `ideal` model (processor sharing) loops in zero simulated time, and the
-      # simulator's guard stops it with an error. No sanitizer report comes with it.
+      # run under ASan in the shorter tests of their layers. So are the largest instances of
+      # code a smaller test of the same suite runs whole: the largest torus and odd graph
+      # (Torus.SizesAndDiameters, Odd.PetersenGraph ...), the sparse solver on a 2^20-node
+      # hypercube (Spectrum.DenseAndLanczosAgree..., TorusClosedFormMatchesBothSolvers) and
+      # closed-form distances on larger instances (Distance.MatchesBfsOnEveryFamily); together
+      # about 6% of the Release test time of the tests ASan runs. Kept although slow: the round agents'
+      # conservation sweeps (no shorter test runs them under every cost model) and the
+      # streaming and past-the-table paths, which only large instances take.
       (cd build-asan && ctest --output-on-failure -j "$jobs" --timeout 900 \
-        -E '^Mpi(Engine|Runtime)\.|_mpi$|^StrategyLiveness\.|^AhmadReproductions\.Fig11|^CybenkoTable[12]\.|^DirectNeighbor\.ConservationAndDeterminismUnderBothExecutionModes$')
+        -E '^Mpi(Engine|Runtime)\.|_mpi$|^StrategyLiveness\.|^AhmadReproductions\.Fig11|^CybenkoTable[12]\.|^Torus\.LargestBuilds$|^Odd\.LargestBuildsWithTheRightCount$|^Spectrum\.HypercubeOfDimension20BySparseSolver$|^Distance\.MatchesBfsOnLargerClosedFormInstances$')
       ;;
     tsan)
       configure build-tsan thread

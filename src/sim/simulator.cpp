@@ -267,10 +267,11 @@ private:
     const Task t{next_task_id_++, work, 0, tag};
     ++result_.tasks_created;
     for (Observer* o : observers_) o->on_task_created(node, t, cursor_);
-    if (shared_mode_ && started_ && node != completing_) {
-      // A running node's shares change only at its own events: the new process reaches it
-      // as a local arrival, handled like a message (and never re-entrantly). A process
-      // created where one completes joins at once.
+    if (started_ && node != completing_) {
+      // A task created at another node than the one completing (dynamic_load's relocations)
+      // reaches it as a local arrival, handled like a message (and never re-entrantly): an
+      // idle node wakes for it, its strategy hears of it, and a running node's PS shares
+      // change only at its own events. A task created where one completes joins at once.
       const std::uint32_t batch = new_batch();
       batches_[batch].push_back(t);
       push(cursor_, EventType::delivery, node, new_slot(InFlight{node, Delivery::local_arrival, batch, {}}));
@@ -475,7 +476,9 @@ private:
     Node& node = nodes_[v];
     const Task task = node.current;
     node.has_current = false;
+    completing_ = v;
     record_completion(v, task, t);
+    completing_ = kNoNode;
   }
 
   void record_completion(NodeId v, const Task& task, SimTime t) {
@@ -693,7 +696,7 @@ private:
   std::vector<SharedNode> shared_;            // PS only: per node
   std::vector<Task> finished_;                // run_shared()'s scratch
   static constexpr NodeId kNoNode = ~NodeId{0};
-  NodeId completing_ = kNoNode;               // PS: the node whose completions are being recorded
+  NodeId completing_ = kNoNode;               // the node whose completions are being recorded
   std::uint64_t sequence_ = 0;
   std::uint64_t next_task_id_ = 0;
   int task_kind_ = 0;

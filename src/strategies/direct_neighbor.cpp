@@ -177,7 +177,11 @@ private:
   void balance(NodeContext& ctx) {
     const auto nb = ctx.neighbors();
     if (receiver_initiated_) {
-      const auto local = static_cast<double>(ctx.load());
+      // Sec. 2, 3.2: a node in a couple is "waiting to receive load"; that load counts here as
+      // in what it reports, or a receiver asks again for load already coming and hands the
+      // surplus on by extended distribution: with zero-cost messages a process then circles a
+      // loop of neighbours in zero time (hypercube:3, the ideal model).
+      const double local = effective_load(ctx);
       if (request_pending_) return;
       const int k = most_loaded(ctx);
       if (k < 0) return;

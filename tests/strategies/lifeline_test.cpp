@@ -1,7 +1,7 @@
 // lifeline: the lifeline graph, the protocol on a scripted node, conservation and
 // termination in the simulator, and the quiet of sleeping thieves.
-#include "../sim/conservation.hpp"
 #include "fake_context.hpp"
+#include "stealing_runs.hpp"
 
 #include <dlbkit/apps/workloads.hpp>
 #include <dlbkit/sim/simulator.hpp>
@@ -153,23 +153,7 @@ TEST(Lifeline, ConservesTasksAndTerminatesInTheSimulator) {
         for (int which = 0; which < 2; ++which) {
           SCOPED_TRACE(spec + " " + cost + " workload " + std::to_string(which) + " w=" +
                        (params.count("w") ? params.at("w") : "1"));
-          std::unique_ptr<Workload> w;
-          if (which == 0) w = std::make_unique<test::DynamicWorkload>();
-          else w = builtin_workloads().configure("artificial", {{"granularity", "7"}, {"total_load", "2e5"}}).create();
-          test::ConservationObserver check;
-          SimulationConfig config{.topology = &t,
-                                  .strategy = builtin_strategies().configure("lifeline", params),
-                                  .workload = w.get(),
-                                  .cost = make_cost_model(cost),
-                                  .seed = 5,
-                                  .observers = {&check}};
-          const SimulationResult r = simulate(config);
-          check.expect_all_done();
-          EXPECT_EQ(r.tasks_completed, r.tasks_created);
-          EXPECT_GT(r.tasks_completed, 0u);
-          if (t.size() > 1 && which == 0) {
-            EXPECT_GT(r.tasks_transferred, 0u);
-          }
+          test::expect_conserved(t, "lifeline", params, cost, which);
         }
       }
     }
@@ -177,17 +161,11 @@ TEST(Lifeline, ConservesTasksAndTerminatesInTheSimulator) {
 }
 
 TEST(Lifeline, SpreadsOneNodesWorkAndAsksLessThanWorkStealing) {
-  class OnOneNode final : public Workload {
-  public:
-    void initial_tasks(const Topology&, const CostModel&, Rng&, TaskSink& sink) override {
-      for (int i = 0; i < 400; ++i) sink.add(0, 10 * kMillisecond);
-    }
-  };
   const Topology t = parse_topology("hypercube:3");
   std::uint64_t requests[2] = {};
   int k = 0;
   for (const std::string strategy : {"lifeline", "work_stealing"}) {
-    OnOneNode w;
+    test::OnNodeZero w;
     SimulationConfig config{.topology = &t,
                             .strategy = builtin_strategies().configure(strategy, {}),
                             .workload = &w,

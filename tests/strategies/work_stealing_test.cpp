@@ -1,6 +1,6 @@
 // work_stealing: the protocol on a scripted node, and conservation in the simulator.
-#include "../sim/conservation.hpp"
 #include "fake_context.hpp"
+#include "stealing_runs.hpp"
 
 #include <dlbkit/apps/workloads.hpp>
 #include <dlbkit/sim/simulator.hpp>
@@ -111,22 +111,7 @@ TEST(WorkStealing, ConservesTasksInTheSimulator) {
       for (const std::string cost : {"ideal", "ipsc2"}) {
         for (int which = 0; which < 2; ++which) {
           SCOPED_TRACE(spec + " neighbors=" + neighbors + " " + cost + " workload " + std::to_string(which));
-          std::unique_ptr<Workload> w;
-          if (which == 0) w = std::make_unique<test::DynamicWorkload>();
-          else w = builtin_workloads().configure("artificial", {{"granularity", "7"}, {"total_load", "2e5"}}).create();
-          test::ConservationObserver check;
-          SimulationConfig config{.topology = &t,
-                                  .strategy = builtin_strategies().configure("work_stealing", {{"neighbors", neighbors}}),
-                                  .workload = w.get(),
-                                  .cost = make_cost_model(cost),
-                                  .seed = 5,
-                                  .observers = {&check}};
-          const SimulationResult r = simulate(config);
-          check.expect_all_done();
-          EXPECT_EQ(r.tasks_completed, r.tasks_created);
-          if (t.size() > 1 && which == 0) {
-            EXPECT_GT(r.tasks_transferred, 0u);
-          }
+          test::expect_conserved(t, "work_stealing", {{"neighbors", neighbors}}, cost, which);
         }
       }
     }
@@ -135,14 +120,8 @@ TEST(WorkStealing, ConservesTasksInTheSimulator) {
 
 TEST(WorkStealing, SpreadsOneNodesWorkInTheSimulator) {
   // All tasks on node 0: the others steal and the makespan drops well below the serial time.
-  class OnOneNode final : public Workload {
-  public:
-    void initial_tasks(const Topology&, const CostModel&, Rng&, TaskSink& sink) override {
-      for (int i = 0; i < 400; ++i) sink.add(0, 10 * kMillisecond);
-    }
-  };
   const Topology t = parse_topology("hypercube:3");
-  OnOneNode w;
+  test::OnNodeZero w;
   SimulationConfig config{.topology = &t,
                           .strategy = builtin_strategies().configure("work_stealing", {}),
                           .workload = &w,
