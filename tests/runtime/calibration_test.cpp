@@ -109,5 +109,27 @@ TEST(Calibration, CalibrateCommandRefusesBadInput) {
   EXPECT_NE(o.err.find("/nonexistent.json"), std::string::npos);
 }
 
+#ifdef DLBKIT_MPIEXEC
+std::string mpirun(int ranks, const std::string& args) {
+  return "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 timeout 120 " DLBKIT_MPIEXEC " --oversubscribe -np " +
+         std::to_string(ranks) + " " DLBKIT_CLI " calibrate --engine mpi " + args;
+}
+
+// Under mpirun with two ranks: rank 0 writes the file, which loads; other rank counts are
+// refused with one line and status 2.
+TEST(Calibration, MpiCalibrationWritesALoadableCostModel) {
+  const std::string path = test::temp_path("calibrate-mpi.json").string();
+  const auto o = test::run_shell(mpirun(2, "--repetitions 10 --app-runs 1 --output " + test::shell_quote(path)));
+  ASSERT_EQ(o.status, 0) << o.err;
+  const CostModel model = make_cost_model("file:" + path);
+  EXPECT_EQ(model.name, "calibrated-mpi");
+  EXPECT_GT(model.poll_cost, 0);
+  EXPECT_GT(model.send_overhead, 0);
+  const auto three = test::run_shell(mpirun(3, "--output " + test::shell_quote(path)));
+  EXPECT_EQ(three.status, 2);
+  EXPECT_NE(three.err.find("3 MPI ranks; accepted: 2"), std::string::npos) << three.err;
+}
+#endif
+
 }  // namespace
 }  // namespace dlbkit
