@@ -7,6 +7,7 @@
 #include <dlbkit/core/parameters.hpp>
 #include <dlbkit/error.hpp>
 #include <dlbkit/runtime/engine.hpp>
+#include <dlbkit/runtime/recording.hpp>
 #include <dlbkit/strategies/builtin.hpp>
 #ifdef DLBKIT_HAS_MPI
 #include <dlbkit/runtime/mpi_engine.hpp>
@@ -38,6 +39,7 @@ struct Options {
   std::vector<std::string> app_params, params;
   std::string workers;
   std::string check_tasks = "1024", poll_interval = "20us", max_delay = "0";
+  std::optional<std::string> record;  // RecordingApplication rejects an empty path
   bool json = false, no_sequential = false;
 };
 
@@ -224,7 +226,13 @@ int run_threads_engine(const Options& o) {
     if (!o.no_sequential) seq = run_sequential(*s.app, topology.size());
     progress.phase("threads engine", true);
     s.config.progress = &progress.tasks;
-    par = run_threads(*s.app, s.config);
+    if (!o.record) {
+      par = run_threads(*s.app, s.config);
+    } else {
+      RecordingApplication recorded(*s.app, *o.record);
+      par = run_threads(recorded, s.config);
+      recorded.finish();
+    }
     s.config.progress = nullptr;
   }
   report(o, s.app_choice, s.strategy, topology, *s.app, seq, par);
@@ -288,7 +296,15 @@ int run_mpi_engine(const Options& o) {
       mpi.barrier();
       progress.phase("MPI engine (rank 0's count)", true);
       s->config.progress = &progress.tasks;
-      par = run_mpi(*s->app, s->config, mpi);
+      if (!o.record) {
+        par = run_mpi(*s->app, s->config, mpi);
+      } else {  // each rank writes its worker's section; rank 0 merges them (a shared file system)
+        RecordingApplication recorded(*s->app, *o.record);
+        par = run_mpi(recorded, s->config, mpi);
+        recorded.close_sections();
+        mpi.barrier();
+        if (mpi.rank() == 0) recorded.merge_sections();
+      }
       s->config.progress = nullptr;
     }
     if (mpi.rank() != 0) return 0;
@@ -336,6 +352,9 @@ Run add_run(CLI::App& app) {
       ->capture_default_str();
   cmd->add_option("--max-delay", o->max_delay, "testing: hold every received message up to this long")
       ->capture_default_str();
+  cmd->add_option("--record", o->record,
+                  "write the parallel run's task tree with each task's measured duration to this file, for "
+                  "dlbkit simulate -w trace:PATH (docs/trace-format.md)");
   cmd->add_flag("--no-sequential", o->no_sequential, "skip the sequential run (no efficiency, no result check)");
   cmd->add_flag("--json", o->json, "print one JSON document with the inputs and the figures");
   return [o] { return run(*o); };

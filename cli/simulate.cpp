@@ -57,7 +57,7 @@ Run add_simulate(CLI::App& app) {
   cmd->add_option("-s,--strategy", o->strategy, "strategy name (dlbkit list strategies)")->required();
   cmd->add_option("-p,--param", o->params, "strategy parameter name=value (repeatable)");
   cmd->add_option("-t,--topology", o->topology, "topology spec, e.g. hypercube:5")->required();
-  cmd->add_option("-w,--workload", o->workload, "workload name (dlbkit list workloads)")->capture_default_str();
+  cmd->add_option("-w,--workload", o->workload, "workload name (dlbkit list workloads); trace:PATH replays a run recorded by dlbkit run --record")->capture_default_str();
   cmd->add_option("--workload-param", o->workload_params, "workload parameter name=value (repeatable)");
   auto* granularity =
       cmd->add_option("-g,--granularity", o->granularity, "tasks per node: the workload's granularity parameter");
@@ -76,10 +76,16 @@ Run add_simulate(CLI::App& app) {
       if (wparams.count("granularity")) throw InputError("granularity is given both by --granularity and --workload-param");
       wparams["granularity"] = std::to_string(o->granularity);
     }
+    std::string workload = o->workload;
+    if (workload.starts_with("trace:")) {  // -w trace:PATH is -w trace --workload-param file=PATH
+      if (wparams.count("file")) throw InputError("the trace file is given both by -w trace:PATH and --workload-param file");
+      wparams["file"] = workload.substr(6);
+      workload = "trace";
+    }
     const ExperimentSetup setup{
         .topology = parse_topology(o->topology),
         .strategy = builtin_strategies().configure(o->strategy, assignments(o->params, "--param")),
-        .workload = builtin_workloads().configure(o->workload, wparams),
+        .workload = builtin_workloads().configure(workload, wparams),
         .cost = make_cost_model(o->cost, assignments(o->cost_params, "--cost-param")),
         .seed = parse_unsigned(o->seed, "--seed", std::numeric_limits<std::uint64_t>::max()),
         .execution = parse_execution(o->execution),

@@ -1,6 +1,9 @@
 // The `busy` app: WLR93's artificial workload (Sec. V-A, eq. 33-35, Table III) with each
 // task a real busy loop of its number of loops. The tasks are drawn by the simulator's
-// `artificial` workload itself, with one loop as the unit of work.
+// `artificial` workload itself, with one loop as the unit of work (draw_busy_tasks, which
+// the simulator's `busy` workload shares).
+
+#include "busy_draw.hpp"
 
 #include <dlbkit/apps/runtime_apps.hpp>
 #include <dlbkit/error.hpp>
@@ -21,6 +24,29 @@ std::uint64_t busy_loop(std::uint64_t x) {
   return x;
 }
 
+BusyDraw busy_draw(const Parameters& p) {
+  BusyDraw d{.total_auto = p.is_auto("total_load"), .seed = static_cast<std::uint64_t>(p.integer("seed"))};
+  for (const auto& name : {"granularity", "block", "omega_per_g"}) d.given[name] = p.text(name);
+  if (!d.total_auto) d.given["total_load"] = p.text("total_load");
+  return d;
+}
+
+void draw_busy_tasks(const BusyDraw& draw, std::size_t workers, const std::function<void(NodeId, std::uint64_t)>& take) {
+  struct Sink final : TaskSink {
+    const std::function<void(NodeId, std::uint64_t)>* take;
+    void add(NodeId node, SimTime work, std::uint32_t) override { (*take)(node, static_cast<std::uint64_t>(work)); }
+  } sink;
+  sink.take = &take;
+  const Topology nodes = make_mesh({static_cast<int>(workers)});
+  CostModel unit;
+  unit.loop_time = 1;  // work in loops
+  Rng rng(draw.seed, 0);
+  auto params = draw.given;
+  if (draw.total_auto) params["total_load"] = fmt::format("{}", 2e5 * static_cast<double>(workers));
+  const WorkloadInfo artificial = artificial_workload_info();
+  artificial.create(Parameters::parse(artificial.params, params, "app busy"))->initial_tasks(nodes, unit, rng, sink);
+}
+
 namespace {
 
 struct BusyTask {
@@ -36,30 +62,17 @@ struct BusyResult {
 
 class Busy final : public Application<BusyTask, BusyResult> {
 public:
-  Busy(std::map<std::string, std::string> given, bool total_auto, std::uint64_t seed)
-      : given_(std::move(given)), total_auto_(total_auto), seed_(seed) {}
+  explicit Busy(BusyDraw draw) : draw_(std::move(draw)) {}
 
   std::vector<BusyTask> roots(NodeId worker, std::size_t workers) const override {
     // The same draw for every worker (each MPI rank takes its own share of it).
-    struct Sink final : TaskSink {
-      NodeId want;
-      std::vector<BusyTask> tasks;
-      std::uint64_t index = 0;
-      void add(NodeId node, SimTime work, std::uint32_t) override {
-        ++index;
-        if (node == want) tasks.push_back({static_cast<std::uint64_t>(work), index});
-      }
-    } sink;
-    sink.want = worker;
-    const Topology nodes = make_mesh({static_cast<int>(workers)});
-    CostModel unit;
-    unit.loop_time = 1;  // work in loops
-    Rng rng(seed_, 0);
-    auto given = given_;
-    if (total_auto_) given["total_load"] = fmt::format("{}", 2e5 * static_cast<double>(workers));
-    const WorkloadInfo artificial = artificial_workload_info();
-    artificial.create(Parameters::parse(artificial.params, given, "app busy"))->initial_tasks(nodes, unit, rng, sink);
-    return sink.tasks;
+    std::vector<BusyTask> tasks;
+    std::uint64_t index = 0;
+    draw_busy_tasks(draw_, workers, [&](NodeId node, std::uint64_t loops) {
+      ++index;
+      if (node == worker) tasks.push_back({loops, index});
+    });
+    return tasks;
   }
 
   void execute(const BusyTask& t, TaskContext<BusyTask, BusyResult>& ctx) override {
@@ -85,9 +98,7 @@ public:
   }
 
 private:
-  std::map<std::string, std::string> given_;  // the artificial workload's parameters
-  bool total_auto_;
-  std::uint64_t seed_;
+  BusyDraw draw_;
 };
 
 }  // namespace
@@ -108,13 +119,7 @@ AppInfo busy_app_info() {
       .source = "WLR93 Sec. V-A, eq. (33)-(35), Table III",
       .params = params,
       .create =
-          [](const Parameters& p) -> std::unique_ptr<AnyApplication> {
-        // The artificial workload's parameters; total_load's auto is resolved per run.
-        std::map<std::string, std::string> given;
-        for (const auto& name : {"granularity", "block", "omega_per_g"}) given[name] = p.text(name);
-        if (!p.is_auto("total_load")) given["total_load"] = p.text("total_load");
-        return std::make_unique<Busy>(given, p.is_auto("total_load"), static_cast<std::uint64_t>(p.integer("seed")));
-      },
+          [](const Parameters& p) -> std::unique_ptr<AnyApplication> { return std::make_unique<Busy>(busy_draw(p)); },
   };
 }
 

@@ -8,6 +8,7 @@
 
 #include <dlbkit/apps/tardiness.hpp>
 #include <dlbkit/apps/uts.hpp>
+#include <dlbkit/core/task_trace.hpp>
 #include <dlbkit/strategies/builtin.hpp>
 
 #include <gtest/gtest.h>
@@ -43,6 +44,21 @@ int count_of(const std::string& text, const std::string& what) {
 }
 
 }  // namespace
+
+// --record under MPI: each rank writes its worker's section, rank 0 merges them into one
+// trace holding every node of the tree once.
+TEST(MpiEngine, RecordWritesOneTraceOfEveryRank) {
+  const std::string tree = "type=geometric,shape=fixed,b0=4,depth=5,seed=19";
+  const std::string trace = (std::filesystem::temp_directory_path() / "dlbkit-mpi-record.trace").string();
+  const Outcome o = mpirun(2, "--app uts --app-param tree=" + tree + " --no-sequential --json --record " + trace);
+  ASSERT_EQ(o.status, 0) << o.err;
+  const dlbkit::TaskTree recorded = dlbkit::load_task_trace(trace);
+  EXPECT_EQ(recorded.tasks(), dlbkit::uts::count_sequential(dlbkit::uts::parse_tree(tree)).nodes);
+  EXPECT_EQ(recorded.workers, 2u);
+  EXPECT_EQ(recorded.roots.size(), 1u);
+  EXPECT_FALSE(std::filesystem::exists(trace + ".part1"));
+  std::filesystem::remove(trace);
+}
 
 TEST(MpiEngine, EveryStrategyFindsTheOptimumOn2And4Ranks) {
   const std::int64_t optimum = optimum_of(9, 3);

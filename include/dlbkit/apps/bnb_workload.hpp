@@ -12,13 +12,17 @@
 /// processor explores its own branch") the tasks, in depth-first order, are dealt to the
 /// nodes in contiguous blocks (`placement=blocks`, node i gets tasks [i s/N, (i+1) s/N));
 /// `placement=cyclic` deals them round robin instead. Task tag = the task's index in
-/// depth-first order.
+/// depth-first order. `placement=tree` runs instead the tasks of the runtime's `bnb` app in
+/// threshold mode (apps/bnb_search.hpp): the root on node 0, split into children on the
+/// node that executed it as it completes, down to prefixes of m free jobs searched whole;
+/// a split task's work is its children formed times step_time. The steps above depth n - m
+/// are simulated then, and the simulated tasks and steps equal the app's.
 ///
 /// Parameters: n (11), m (8), instance_seed (auto: the instance is drawn from the run's
 /// workload stream; an integer S: from Rng(S), the same instance in every run),
 /// tardiness_factor and due_date_range (the generator's TF and RDD, 0.6 each), threshold
 /// (auto = floor(optimum (1 + slack)), found by solving the instance first; or an integer,
-/// or inf), slack (0.1), step_time (150us), placement (blocks). A threshold below every
+/// or inf), slack (0.1), step_time (150us), placement (blocks; cyclic, tree). A threshold below every
 /// schedule's tardiness leaves no task and is an InputError naming the optimum.
 ///
 /// ```

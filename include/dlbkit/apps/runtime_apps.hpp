@@ -3,7 +3,8 @@
 /// The applications `dlbkit run` executes on the runtimes, created by name with typed
 /// parameters like strategies and workloads:
 /// - `busy`: WLR93's artificial tasks (Sec. V-A, Table III) as real busy loops;
-/// - `bnb`: branch and bound for total tardiness (WLR93 Sec. V-C) with best-bound sharing;
+/// - `bnb`: branch and bound for total tardiness (WLR93 Sec. V-C) with best-bound sharing,
+///   or counting within a fixed threshold (apps/bnb_search.hpp);
 /// - `uts`: the Unbalanced Tree Search benchmark, its standard trees or custom ones (apps/uts.hpp);
 /// - `queens`: an N-Queens count with coarse tasks that never poll.
 /// docs/runtime.md describes them.
@@ -18,6 +19,7 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -44,8 +46,10 @@ AppInfo uts_app_info();
 AppInfo queens_app_info();
 
 struct TardinessInstance;
-/// The `bnb` app on a given instance; `m` as the parameter (0 to instance.jobs()).
-std::unique_ptr<AnyApplication> make_bnb_app(const TardinessInstance& instance, int m);
+/// The `bnb` app on a given instance; `m` as the parameter (0 to instance.jobs()); with a
+/// threshold, in threshold mode (apps/bnb_search.hpp).
+std::unique_ptr<AnyApplication> make_bnb_app(const TardinessInstance& instance, int m,
+                                             std::optional<std::int64_t> threshold = std::nullopt);
 
 /// One busy loop of the `busy` app: 1000 steps of a xorshift generator on `x`, returned
 /// (about a microsecond; WLR93's loop took 1.3 us on the iPSC/2).

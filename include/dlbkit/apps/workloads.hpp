@@ -1,7 +1,8 @@
 #pragma once
 /// \file
 /// The registry of every workload dlbkit ships: the simulator's own (`artificial`) and the
-/// applications' (`bnb`). It sits in the apps layer because it knows them all.
+/// applications' (`bnb`, `busy`, `uts`) and
+/// the replay of a recorded run (`trace`). It sits in the apps layer because it knows them all.
 ///
 /// ```
 /// auto workload = dlbkit::builtin_workloads().configure("artificial", {{"granularity", "100"}}).create();

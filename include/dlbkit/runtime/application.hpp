@@ -179,7 +179,14 @@ public:
       : worker_(worker), stack_(&stack), bound_(&bound), hooks_(&hooks) {}
 
   NodeId worker() const { return worker_; }
-  void spawn(std::span<const std::byte> task) { stack_->push(task); }
+  void spawn(std::span<const std::byte> task) {
+    if (suffix_.empty()) return stack_->push(task);
+    joined_.assign(task.begin(), task.end());
+    joined_.insert(joined_.end(), suffix_.begin(), suffix_.end());
+    stack_->push(joined_);
+  }
+  /// Bytes appended to every spawned task until reset (a recording's parent name).
+  void set_spawn_suffix(std::span<const std::byte> suffix) { suffix_ = suffix; }
   /// A buffer for serialising a task on its way to spawn().
   std::vector<std::byte>& scratch() { return scratch_; }
   std::int64_t bound() const { return bound_->load(std::memory_order_relaxed); }
@@ -206,6 +213,8 @@ private:
   Hooks* hooks_;
   std::uint32_t countdown_ = 1;
   std::vector<std::byte> scratch_;
+  std::span<const std::byte> suffix_;
+  std::vector<std::byte> joined_;
 };
 
 /// The engine-facing, type-erased application. Users derive from Application<Task, Result>.

@@ -1,0 +1,70 @@
+#pragma once
+/// \file
+/// Recording a run's task tree (core/task_trace.hpp): RecordingApplication wraps an
+/// application so that each task carries its parent's name (8 more bytes, appended to the
+/// task's own) and each worker appends every task it executes, with the wall time its
+/// execute() took, to a section file of its own, `<path>.part<worker>`. After the run,
+/// finish() closes the sections and merges them into `path`; under MPI each rank closes its
+/// own (close_sections()), and after a barrier one rank merges them all (merge_sections()),
+/// so the ranks need a file system they share.
+///
+/// ```
+/// dlbkit::RecordingApplication recorded(*app, "uts.trace");
+/// dlbkit::RuntimeResult r = dlbkit::run_threads(recorded, config);
+/// recorded.finish();                                   // uts.trace: one record per task
+/// ```
+///
+/// A task's duration includes the check points its own poll() calls reached, as the
+/// worker's busy time does.
+
+#include <dlbkit/core/task_trace.hpp>
+#include <dlbkit/runtime/application.hpp>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace dlbkit {
+
+class RecordingApplication final : public AnyApplication {
+public:
+  /// `inner` must outlive this object.
+  RecordingApplication(AnyApplication& inner, std::string path);
+
+  std::size_t task_bytes() const override;
+  std::size_t result_bytes() const override { return inner_.result_bytes(); }
+  void prepare(std::size_t workers) override;
+  void push_roots(NodeId worker, std::size_t workers, TaskStack& stack) const override;
+  void execute_bytes(std::span<const std::byte> task, WorkerPort& port) override;
+  std::vector<std::byte> partial(NodeId worker) const override { return inner_.partial(worker); }
+  void combine_bytes(std::byte* into, const std::byte* other) const override { inner_.combine_bytes(into, other); }
+  nlohmann::json report_bytes(const std::byte* result) const override { return inner_.report_bytes(result); }
+  std::vector<std::string> exact_keys() const override { return inner_.exact_keys(); }
+  std::int64_t initial_bound() const override { return inner_.initial_bound(); }
+
+  /// Closes the sections this process wrote (every worker's, or this rank's).
+  void close_sections();
+  /// Merges every worker's section file into the trace file and removes them.
+  void merge_sections() const;
+  /// Both: the threads engine's end of a run.
+  void finish() {
+    close_sections();
+    merge_sections();
+  }
+  /// Tasks recorded by this process.
+  std::uint64_t recorded() const;
+
+private:
+  struct alignas(64) Slot {  // one worker's: a cache line of its own
+    std::unique_ptr<TaskTraceSection> section;
+    TaskRef running;
+  };
+  TaskTraceSection& section(NodeId worker) const;
+
+  AnyApplication& inner_;
+  std::string path_;
+  std::size_t workers_ = 0;
+  mutable std::vector<Slot> slots_;  // mutable: push_roots opens a worker's section
+};
+
+}  // namespace dlbkit

@@ -1,0 +1,80 @@
+// The runtime's applications in `dlbkit simulate`, and `dlbkit run --record` replayed by
+// `dlbkit simulate -w trace:PATH`, end to end; a bad trace file is a one-line error, status 2.
+
+#include "../support/command.hpp"
+#include "../support/temp_path.hpp"
+#include "../support/usage_error.hpp"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace {
+
+using dlbkit::test::expect_usage_error;
+using dlbkit::test::run_cli;
+using nlohmann::json;
+
+const std::string kTree = "type=geometric,shape=fixed,b0=4,depth=5,seed=19";
+
+json json_of(const std::vector<std::string>& args) {
+  const auto o = run_cli(args);
+  EXPECT_EQ(o.status, 0) << o.err;
+  return json::parse(o.out);
+}
+
+std::string slurp(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+}  // namespace
+
+TEST(CliWorkloads, SimulatedUtsRunsTheTreeDlbkitUtsCounts) {
+  const json counted = json_of({"uts", "--tree", kTree, "--json"});
+  const json simulated =
+      json_of({"simulate", "-s", "work_stealing", "-t", "hypercube:3", "-c", "ideal", "-w", "uts", "--workload-param",
+               "tree=" + kTree, "--json"});
+  EXPECT_EQ(simulated["tasks"], counted["nodes"]);
+}
+
+TEST(CliWorkloads, RecordedRunReplaysInTheSimulator) {
+  const std::string trace = dlbkit::test::temp_path("cli-uts.trace").string();
+  const json real = json_of({"run", "--app", "uts", "--app-param", "tree=" + kTree, "--workers", "2",
+                             "--no-sequential", "--record", trace, "--json"});
+  ASSERT_TRUE(std::filesystem::exists(trace));
+  EXPECT_FALSE(std::filesystem::exists(trace + ".part0"));
+  for (const char* form : {"trace:", "file="}) {
+    std::vector<std::string> args = {"simulate", "-s", "rid", "-t", "torus:3x3", "--json"};
+    if (std::string(form) == "trace:") args.insert(args.end(), {"-w", "trace:" + trace});
+    else args.insert(args.end(), {"-w", "trace", "--workload-param", "file=" + trace});
+    const json replay = json_of(args);
+    EXPECT_EQ(replay["tasks"], real["result"]["nodes"]) << form;
+    EXPECT_EQ(replay["tasks"], real["tasks_executed"]) << form;
+  }
+  // Every truncation of the file is an error naming it, never a crash.
+  const std::string bytes = slurp(trace);
+  const std::string cut = dlbkit::test::temp_path("cli-cut.trace").string();
+  for (const std::size_t n : {std::size_t{0}, std::size_t{5}, std::size_t{12}, bytes.size() / 2, bytes.size() - 1}) {
+    std::ofstream(cut, std::ios::binary | std::ios::trunc).write(bytes.data(), static_cast<std::streamsize>(n));
+    expect_usage_error({"simulate", "-s", "rid", "-t", "ring:4", "-w", "trace:" + cut}, {cut});
+  }
+  std::filesystem::remove(cut);
+  std::filesystem::remove(trace);
+}
+
+TEST(CliWorkloads, BadTraceInputIsAOneLineError) {
+  const std::string missing = dlbkit::test::temp_path("no-such.trace").string();
+  expect_usage_error({"simulate", "-s", "rid", "-t", "ring:4", "-w", "trace:" + missing}, {missing});
+  expect_usage_error({"simulate", "-s", "rid", "-t", "ring:4", "-w", "trace:"}, {"file"});
+  expect_usage_error({"simulate", "-s", "rid", "-t", "ring:4", "-w", "trace"}, {"file"});
+  expect_usage_error({"simulate", "-s", "rid", "-t", "ring:4", "-w", "trace:x", "--workload-param", "file=y"},
+                     {"trace"});
+  expect_usage_error({"run", "--app", "uts", "--workers", "1", "--record", ""}, {"--record"});
+  expect_usage_error({"run", "--app", "uts", "--workers", "1", "--record", "/no/such/dir/t.trace"}, {"/no/such/dir"});
+}
