@@ -7,6 +7,7 @@
 #include <dlbkit/apps/runtime_apps.hpp>
 #include <dlbkit/core/output_file.hpp>
 #include <dlbkit/error.hpp>
+#include <dlbkit/sim/statistics.hpp>
 #include <dlbkit/runtime/calibration.hpp>
 #include <dlbkit/runtime/engine.hpp>
 #ifdef DLBKIT_HAS_MPI
@@ -31,11 +32,6 @@ struct Options {
   std::string poll_interval = "20us";
   bool json = false;
 };
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v.empty() ? 0 : v[v.size() / 2];
-}
 
 // One busy loop of the `busy` app, the unit of the artificial workload: the median over
 // repetitions of 1000 loops each.

@@ -6,6 +6,7 @@
 #include <dlbkit/apps/runtime_apps.hpp>
 #include <dlbkit/apps/workloads.hpp>
 #include <dlbkit/error.hpp>
+#include <dlbkit/sim/statistics.hpp>
 #include <dlbkit/reproduce/predict.hpp>
 #include <dlbkit/reproduce/trials.hpp>
 #include <dlbkit/runtime/calibration.hpp>
@@ -79,11 +80,6 @@ std::vector<AppCase> cases(bool tiny) {
                                                        {"loop_time", per_unit(seconds, result.value("loops", 1.0))}};
            }},
   };
-}
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v.empty() ? 0 : v[v.size() / 2];
 }
 
 struct Row {

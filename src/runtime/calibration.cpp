@@ -9,6 +9,7 @@
 #include "worker_core.hpp"
 
 #include <dlbkit/error.hpp>
+#include <dlbkit/sim/statistics.hpp>
 #include <dlbkit/runtime/calibration.hpp>
 #include <dlbkit/topology/generators.hpp>
 
@@ -22,13 +23,6 @@ namespace dlbkit {
 namespace {
 
 using runtime_detail::clock_ns;
-
-double median(std::vector<double> v) {
-  if (v.empty()) return 0;
-  const auto mid = v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2);
-  std::nth_element(v.begin(), mid, v.end());
-  return *mid;
-}
 
 // What the driver, the agents and the caller share (one worker's view, in its process).
 struct Probe {
