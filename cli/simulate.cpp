@@ -22,7 +22,7 @@ void print_report(const ExperimentSetup& s, const ExperimentResult& r) {
   const SimulationResult& b = r.balanced;
   fmt::print("{} on {}, workload {} ({}), cost model {}, seed {}{}\n\n", s.strategy.name(), s.topology.spec(),
              s.workload.name(), s.workload.params.to_string(), s.cost.name, s.seed,
-             s.execution == Execution::fcfs ? "" : ", processor sharing");
+             s.execution == Execution::fcfs ? "" : s.execution == Execution::lifo ? ", lifo" : ", processor sharing");
   if (!s.strategy.params.to_string().empty()) fmt::print("  strategy parameters  {}\n", s.strategy.params.to_string());
   fmt::print("  makespan             {:.4f} s\n", to_seconds(b.makespan));
   fmt::print("  optimal              {:.4f} s   (total work / N)\n", r.optimal);
@@ -65,7 +65,8 @@ Run add_simulate(CLI::App& app) {
   cmd->add_option("--cost-param", o->cost_params, "override a cost model field, e.g. latency=500us (repeatable)");
   cmd->add_option("--seed", o->seed, "random seed, 0 to 2^64-1: the same seed gives the same run")->capture_default_str();
   cmd->add_option("--execution", o->execution,
-                  "how a node runs its tasks: fcfs (one at a time) or processor_sharing (ps: time-shared)")
+                  "how a node runs its tasks: fcfs (one at a time), processor_sharing (ps: time-shared) or lifo (one at "
+                  "a time, newest first: a runtime worker's stack)")
       ->capture_default_str();
   cmd->add_flag("--json", o->json, "print one JSON document with the inputs and the figures");
   cmd->add_flag("--per-node", o->per_node, "with --json: list each node's busy, overhead and idle time")

@@ -80,6 +80,8 @@ TaskTraceSection::TaskTraceSection(std::string path, std::uint32_t worker)
 }
 
 void TaskTraceSection::add(TaskRef parent, SimTime duration) {
+  if (count_ > 0xFFFFFFFFULL)
+    throw InputError(fmt::format("--record: worker {} executed more than 2^32 tasks; accepted: at most 2^32 a worker", worker_));
   if (parent.is_root()) {
     put_varint(buffer_, 1);
     put_varint(buffer_, parent.worker());

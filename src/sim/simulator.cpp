@@ -16,11 +16,17 @@ namespace dlbkit {
 Execution parse_execution(const std::string& text) {
   if (text == "fcfs") return Execution::fcfs;
   if (text == "processor_sharing" || text == "ps") return Execution::processor_sharing;
-  throw InputError(fmt::format("unknown execution mode '{}'; accepted: fcfs, processor_sharing (or ps)", text));
+  if (text == "lifo") return Execution::lifo;
+  throw InputError(fmt::format("unknown execution mode '{}'; accepted: fcfs, processor_sharing (or ps), lifo", text));
 }
 
 const char* to_string(Execution execution) {
-  return execution == Execution::fcfs ? "fcfs" : "processor_sharing";
+  switch (execution) {
+    case Execution::fcfs: return "fcfs";
+    case Execution::processor_sharing: return "processor_sharing";
+    case Execution::lifo: return "lifo";
+  }
+  return "fcfs";
 }
 
 std::uint64_t SimulationResult::messages() const {
@@ -113,6 +119,7 @@ public:
         nodes_(topology_.size()),
         workload_rng_(config.seed, 0),
         shared_mode_(config.execution == Execution::processor_sharing),
+        lifo_mode_(config.execution == Execution::lifo),
         poll_cost_(config.strategy.info->checks_messages && config.cost.poll_interval > 0 ? config.cost.poll_cost
                                                                                           : 0) {
     const auto n = topology_.size();
@@ -197,12 +204,14 @@ public:
   std::int64_t migrate(NodeId to, std::int64_t amount, std::uint32_t max_hops) override {
     assert(to != current_ && to < nodes_.size());
     Node& node = nodes_[current_];
-    // Task selection: the most recently queued tasks that may still travel; the ones
-    // passed over go back in their order.
+    // Task selection: the most recently queued tasks that may still travel (lifo: the
+    // oldest, the ones a runtime worker would execute last); the ones passed over go back
+    // in their order.
     std::int64_t moved = shared_mode_ ? select_processes(to, amount, max_hops) : 0;
     while (!shared_mode_ && moved < amount && !node.queue.empty()) {
-      Task t = node.queue.back();
-      node.queue.pop_back();
+      Task t = lifo_mode_ ? node.queue.front() : node.queue.back();
+      if (lifo_mode_) node.queue.pop_front();
+      else node.queue.pop_back();
       if (t.hops >= max_hops) {
         passed_over_.push_back(t);
         continue;
@@ -213,7 +222,8 @@ public:
       ++moved;
     }
     while (!passed_over_.empty()) {
-      node.queue.push_back(passed_over_.back());
+      if (lifo_mode_) node.queue.push_front(passed_over_.back());
+      else node.queue.push_back(passed_over_.back());
       passed_over_.pop_back();
     }
     const std::size_t per_message = static_cast<std::size_t>(cost_.tasks_per_message);
@@ -574,8 +584,13 @@ private:
       return;
     }
     if (!node.has_current && !node.queue.empty()) {
-      node.current = node.queue.front();
-      node.queue.pop_front();
+      if (lifo_mode_) {
+        node.current = node.queue.back();
+        node.queue.pop_back();
+      } else {
+        node.current = node.queue.front();
+        node.queue.pop_front();
+      }
       node.has_current = true;
       node.progress = 0;
       for (Observer* o : observers_) o->on_task_started(v, node.current, t);
@@ -667,6 +682,7 @@ private:
   std::vector<std::uint32_t> free_batches_;
   std::vector<Task> outgoing_, passed_over_;  // migrate()'s scratch
   bool shared_mode_;                          // Execution::processor_sharing
+  bool lifo_mode_;                            // Execution::lifo
   SimTime poll_cost_;                         // of a check; 0 for a strategy that does not check
   bool started_ = false;                      // initial tasks placed
   std::vector<SharedNode> shared_;            // PS only: per node

@@ -2,6 +2,7 @@
 // runtime runs (uts: the same tree; busy: the same draw; bnb: the same tree of tasks and
 // steps), and a recorded run replays in the simulator with the same tasks and total work.
 
+#include "../sim/conservation.hpp"
 #include "../support/temp_path.hpp"
 
 #include <dlbkit/apps/runtime_apps.hpp>
@@ -140,4 +141,42 @@ TEST(AppWorkloads, RecordedRunReplaysWithTheSameTasksAndWork) {
 TEST(AppWorkloads, TraceNeedsAReadableFile) {
   EXPECT_THROW(builtin_workloads().configure("trace", {}).create(), InputError);
   EXPECT_THROW(simulate_workload("trace", {{"file", test::temp_path("missing.trace").string()}}), InputError);
+}
+
+// --execution lifo: the same tasks, walked depth first, with far fewer pending at once.
+TEST(AppWorkloads, LifoExecutionKeepsFewPendingTreeNodes) {
+  const std::uint64_t nodes = uts::count_sequential(uts::parse_tree(kSmallTree)).nodes;
+  const Topology t = parse_topology("hypercube:2");
+  std::uint64_t peak[2];
+  for (int lifo = 0; lifo < 2; ++lifo) {
+    auto workload = builtin_workloads().configure("uts", {{"tree", kSmallTree}, {"node_time", "50us"}}).create();
+    test::ConservationObserver check;
+    const SimulationResult r = simulate({.topology = &t,
+                                         .strategy = builtin_strategies().configure("work_stealing", {}),
+                                         .workload = workload.get(),
+                                         .cost = make_cost_model("ipsc2"),
+                                         .observers = {&check},
+                                         .execution = lifo ? Execution::lifo : Execution::fcfs});
+    check.expect_all_done();
+    EXPECT_EQ(r.tasks_completed, nodes);
+    EXPECT_GT(r.tasks_transferred, 0u);
+    peak[lifo] = r.peak_pending_tasks;
+  }
+  EXPECT_LT(4 * peak[1], peak[0]) << "fcfs " << peak[0] << ", lifo " << peak[1];
+}
+
+// Roots are recorded with the worker they started on, and replay there (mod N).
+TEST(AppWorkloads, RecordedRootsKeepTheirWorker) {
+  const std::string path = test::temp_path("busy.trace").string();
+  auto app = builtin_apps().configure("busy", {{"granularity", "4"}, {"total_load", "600"}}).create();
+  RecordingApplication recorded(*app, path);
+  run_app(recorded, "ring:3");
+  recorded.finish();
+  const TaskTree tree = load_task_trace(path);
+  EXPECT_EQ(tree.tasks(), 12u);
+  EXPECT_EQ(tree.roots.size(), 12u);
+  std::vector<int> per_worker(3, 0);
+  for (const std::uint32_t origin : tree.root_origin) ++per_worker.at(origin);
+  EXPECT_EQ(per_worker, (std::vector<int>{4, 4, 4}));
+  std::remove(path.c_str());
 }

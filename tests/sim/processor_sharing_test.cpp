@@ -48,12 +48,13 @@ TEST(ProcessorSharing, TasksShareTheProcessorEqually) {
   // one gets half the processor and completes at 2 s, the long one alone after it at 3 s.
   const Topology t = parse_topology("ring:3");
   const auto none = builtin_strategies().configure("none", {});
-  for (Execution e : {Execution::fcfs, Execution::processor_sharing}) {
+  // lifo executes the newest first: the 2 s task, then the 1 s one.
+  for (Execution e : {Execution::fcfs, Execution::processor_sharing, Execution::lifo}) {
     FixedTasks w({{0, kSecond}, {0, 2 * kSecond}, {1, 3 * kSecond / 2}});
     CompletionTimes times;
     const SimulationResult r = run(t, none, w, make_cost_model("ideal"), e, {&times});
-    EXPECT_EQ(times.at[0], e == Execution::fcfs ? kSecond : 2 * kSecond);
-    EXPECT_EQ(times.at[1], 3 * kSecond);
+    EXPECT_EQ(times.at[0], e == Execution::fcfs ? kSecond : e == Execution::lifo ? 3 * kSecond : 2 * kSecond);
+    EXPECT_EQ(times.at[1], e == Execution::lifo ? 2 * kSecond : 3 * kSecond);
     EXPECT_EQ(times.at[2], 3 * kSecond / 2);
     EXPECT_EQ(r.makespan, 3 * kSecond);
     EXPECT_EQ(r.nodes[0].busy, 3 * kSecond);

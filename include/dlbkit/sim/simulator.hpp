@@ -40,9 +40,11 @@ enum class Execution : std::uint8_t {
   fcfs,               ///< one task at a time, first come first served; queued tasks may migrate
   processor_sharing,  ///< every task progresses at 1/n of the processor (time-shared
                       ///< processes); any task may migrate, carrying its remaining work
+  lifo,               ///< one task at a time, the most recently queued first, as a runtime
+                      ///< worker pops its stack; migrations take the oldest queued tasks
 };
 
-/// "fcfs" or "processor_sharing" (also "ps"); anything else throws InputError.
+/// "fcfs", "processor_sharing" (also "ps") or "lifo"; anything else throws InputError.
 Execution parse_execution(const std::string& text);
 const char* to_string(Execution execution);
 
