@@ -99,7 +99,14 @@ struct ScaleRow {
 SimulationResult predict(const Topology& topology, const StrategyChoice& strategy, const WorkloadChoice& workload,
                          const CostModel& cost) {
   auto w = workload.create();
-  return simulate({.topology = &topology, .strategy = strategy, .workload = w.get(), .cost = cost, .seed = 1});
+  // lifo: a node runs its newest task first and gives away its oldest, as a runtime worker
+  // pops its stack and migrates from the bottom.
+  return simulate({.topology = &topology,
+                   .strategy = strategy,
+                   .workload = w.get(),
+                   .cost = cost,
+                   .seed = 1,
+                   .execution = Execution::lifo});
 }
 
 double sim_efficiency(const SimulationResult& r, std::size_t nodes) {
