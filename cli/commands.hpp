@@ -39,5 +39,6 @@ Run add_rounds(CLI::App& app);
 Run add_spheres(CLI::App& app);
 Run add_uts(CLI::App& app);
 Run add_run(CLI::App& app);
+Run add_calibrate(CLI::App& app);
 
 }  // namespace dlbkit::cli

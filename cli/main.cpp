@@ -32,6 +32,7 @@ int main(int argc, char** argv) {
   add(dlbkit::cli::add_spheres);
   add(dlbkit::cli::add_uts);
   add(dlbkit::cli::add_run);
+  add(dlbkit::cli::add_calibrate);
   dlbkit::cli::check_option_values(app);
   try {
     app.parse(argc, argv);

@@ -62,7 +62,7 @@ Run add_simulate(CLI::App& app) {
   cmd->add_option("--workload-param", o->workload_params, "workload parameter name=value (repeatable)");
   auto* granularity =
       cmd->add_option("-g,--granularity", o->granularity, "tasks per node: the workload's granularity parameter");
-  cmd->add_option("-c,--cost", o->cost, "cost model preset (dlbkit list cost-models)")->capture_default_str();
+  cmd->add_option("-c,--cost", o->cost, "cost model preset (dlbkit list cost-models), or file:PATH of a JSON cost model (dlbkit calibrate)")->capture_default_str();
   cmd->add_option("--cost-param", o->cost_params, "override a cost model field, e.g. latency=500us (repeatable)");
   cmd->add_option("--seed", o->seed, "random seed, 0 to 2^64-1: the same seed gives the same run")->capture_default_str();
   cmd->add_option("--execution", o->execution,

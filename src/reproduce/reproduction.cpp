@@ -3,6 +3,7 @@
 #include <dlbkit/reproduce/cybenko.hpp>
 #include <dlbkit/reproduce/cybenko_table2.hpp>
 #include <dlbkit/reproduce/henrich.hpp>
+#include <dlbkit/reproduce/predict.hpp>
 #include <dlbkit/reproduce/reproduction.hpp>
 #include <dlbkit/reproduce/wlr93.hpp>
 #include <dlbkit/reproduce/zambonelli.hpp>
@@ -19,6 +20,7 @@ const ReproductionRegistry& builtin_reproductions() {
     for (auto& info : zambonelli_reproductions()) r.add(std::move(info));
     for (auto& info : ahmad_reproductions()) r.add(std::move(info));
     for (auto& info : beyond_reproductions()) r.add(std::move(info));
+    r.add(predict_runtime_reproduction());
     return r;
   }();
   return registry;

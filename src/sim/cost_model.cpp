@@ -2,7 +2,10 @@
 #include <dlbkit/sim/cost_model.hpp>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <fstream>
 #include <nlohmann/json.hpp>
+#include <sstream>
 
 namespace dlbkit {
 
@@ -130,9 +133,80 @@ const std::vector<ParamSpec>& cost_model_params() {
   return specs;
 }
 
+namespace {
+
+// Validates `given` against the field specs and sets those fields; the others stay.
+void apply_fields(CostModel& c, const std::map<std::string, std::string>& given, const std::string& owner) {
+  const Parameters p = Parameters::parse(cost_model_params(), given, owner);
+  for (const Field& f : kFields)
+    if (given.count(f.name)) c.*(f.member) = p.duration(f.name);
+  if (given.count("tasks_per_message")) c.tasks_per_message = static_cast<int>(p.integer("tasks_per_message"));
+  if (given.count("transfer"))
+    c.transfer = p.text("transfer") == "exponential" ? TransferDistribution::exponential : TransferDistribution::fixed;
+}
+
+// A JSON value of a cost model file as the text a --cost-param override would give.
+std::string field_text(const std::string& where, const std::string& key, const nlohmann::json& v) {
+  if (v.is_string()) return v.get<std::string>();
+  if (v.is_number_integer() || v.is_number_unsigned()) return v.dump();
+  throw InputError(fmt::format("{}: field {} is {}; accepted: a string (a duration such as \"350us\", or a choice) or "
+                               "an integer for tasks_per_message",
+                               where, key, v.dump()));
+}
+
+// The fields of a JSON object, checked as overrides are; every field must be there.
+CostModel cost_model_from_json(const nlohmann::json& j, const std::string& where) {
+  if (!j.is_object()) throw InputError(fmt::format("{}: not a JSON object; accepted: an object with the fields of "
+                                                   "`dlbkit list cost-models`",
+                                                   where));
+  std::map<std::string, std::string> fields;
+  std::string name;
+  for (const auto& [key, value] : j.items()) {
+    if (key == "calibration") continue;  // how `dlbkit calibrate` measured the fields: for people
+    if (key == "name") {
+      if (!value.is_string() || value.get<std::string>().empty())
+        throw InputError(fmt::format("{}: name {}; accepted: a non-empty string", where, value.dump()));
+      name = value.get<std::string>();
+      continue;
+    }
+    fields[key] = field_text(where, key, value);
+  }
+  std::vector<std::string> missing;
+  if (name.empty()) missing.push_back("name");
+  for (const ParamSpec& spec : cost_model_params())
+    if (!fields.count(spec.name)) missing.push_back(spec.name);
+  if (!missing.empty())
+    throw InputError(fmt::format("{}: missing field{} {}; accepted: an object with every field of "
+                                 "`dlbkit list cost-models` (name, {}), as `dlbkit calibrate` writes it",
+                                 where, missing.size() > 1 ? "s" : "", fmt::join(missing, ", "),
+                                 "the durations, tasks_per_message, transfer"));
+  CostModel c;
+  c.name = name;
+  apply_fields(c, fields, where);  // every field is given
+  return c;
+}
+
+CostModel cost_model_from_file(const std::string& path) {
+  if (path.empty()) throw InputError("cost model file:'': empty path; accepted: file:PATH of a JSON cost model");
+  std::ifstream in(path);
+  if (!in) throw InputError(fmt::format("cost model file {}: cannot be read; accepted: a readable JSON file", path));
+  std::stringstream text;
+  text << in.rdbuf();
+  nlohmann::json j;
+  try {
+    j = nlohmann::json::parse(text.str());
+  } catch (const nlohmann::json::exception& e) {
+    throw InputError(fmt::format("cost model file {}: not JSON ({}); accepted: a JSON object", path, e.what()));
+  }
+  return cost_model_from_json(j, "cost model file " + path);
+}
+
+}  // namespace
+
 CostModel make_cost_model(const std::string& preset, const std::map<std::string, std::string>& overrides) {
   CostModel c;
-  if (preset == "ideal") c = ideal();
+  if (preset.rfind("file:", 0) == 0) c = cost_model_from_file(preset.substr(5));
+  else if (preset == "ideal") c = ideal();
   else if (preset == "ipsc2") c = ipsc2();
   else if (preset == "ipsc2-network") c = ipsc2_network();
   else if (preset == "meiko-cs1") c = meiko_cs1();
@@ -140,15 +214,9 @@ CostModel make_cost_model(const std::string& preset, const std::map<std::string,
   else {
     std::string names;
     for (const auto& p : cost_model_presets()) names += (names.empty() ? "" : ", ") + p.name;
-    throw InputError(fmt::format("unknown cost model '{}'; accepted: {}", preset, names));
+    throw InputError(fmt::format("unknown cost model '{}'; accepted: {}, or file:PATH", preset, names));
   }
-  // Validate the overrides against the field specs; untouched fields keep the preset.
-  const Parameters given = Parameters::parse(cost_model_params(), overrides, "cost model " + preset);
-  for (const Field& f : kFields)
-    if (overrides.count(f.name)) c.*(f.member) = given.duration(f.name);
-  if (overrides.count("tasks_per_message")) c.tasks_per_message = static_cast<int>(given.integer("tasks_per_message"));
-  if (overrides.count("transfer"))
-    c.transfer = given.text("transfer") == "exponential" ? TransferDistribution::exponential : TransferDistribution::fixed;
+  apply_fields(c, overrides, "cost model " + preset);
   return c;
 }
 

@@ -1,7 +1,9 @@
 #include <dlbkit/sim/statistics.hpp>
 
+#include <algorithm>
 #include <cassert>
 #include <cmath>
+#include <vector>
 
 namespace dlbkit {
 
@@ -29,6 +31,14 @@ Estimate confidence_95(std::span<const double> samples) {
   const double sd = std::sqrt(sq / static_cast<double>(samples.size() - 1));
   e.half_width = student_t_975(samples.size() - 1) * sd / std::sqrt(static_cast<double>(samples.size()));
   return e;
+}
+
+double median(std::span<const double> samples) {
+  if (samples.empty()) return 0;
+  std::vector<double> v(samples.begin(), samples.end());
+  const auto mid = v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2);
+  std::nth_element(v.begin(), mid, v.end());
+  return *mid;
 }
 
 }  // namespace dlbkit

@@ -107,3 +107,10 @@ TEST(Queueing, Ahmad91TransfersAreExponentialWithMeanPerTask) {
   ASSERT_EQ(delay.n, 4000);
   EXPECT_NEAR(delay.sum / delay.n, 0.05, 0.005);
 }
+
+TEST(Statistics, MedianIsTheMiddleSampleAndIgnoresTheTail) {
+  EXPECT_EQ(dlbkit::median(std::vector<double>{}), 0);
+  EXPECT_EQ(dlbkit::median(std::vector<double>{3}), 3);
+  EXPECT_EQ(dlbkit::median(std::vector<double>{5, 1, 1e9}), 5);
+  EXPECT_EQ(dlbkit::median(std::vector<double>{4, 1, 3, 2}), 3);  // the upper of an even count
+}

@@ -51,8 +51,11 @@ const std::vector<CostModelPreset>& cost_model_presets();
 /// The fields as parameters (durations, an integer, a choice), for overrides and help texts.
 const std::vector<ParamSpec>& cost_model_params();
 
-/// A preset with some fields overridden ("latency" -> "500us"). Unknown preset or field,
-/// or a bad value, throws InputError naming it and what is accepted.
+/// A preset with some fields overridden ("latency" -> "500us"). `preset` "file:PATH" reads
+/// a JSON file with every field, as to_json() writes them and `dlbkit calibrate` measures
+/// them (a "calibration" object beside them is for people and is not read). Unknown preset
+/// or field, a missing field, or a bad value (negative, not a duration, ...) throws
+/// InputError naming it and what is accepted.
 CostModel make_cost_model(const std::string& preset, const std::map<std::string, std::string>& overrides = {});
 
 }  // namespace dlbkit

@@ -27,4 +27,8 @@ double student_t_975(std::size_t df);
 
 Estimate confidence_95(std::span<const double> samples);
 
+/// The median (the upper one of an even count); 0 for no samples. For timings on a shared
+/// machine, whose long tails would pull a mean.
+double median(std::span<const double> samples);
+
 }  // namespace dlbkit

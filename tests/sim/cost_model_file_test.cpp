@@ -1,0 +1,112 @@
+// Cost models from JSON files (--cost file:PATH): every preset survives the round trip,
+// and a file with an unknown, missing or bad field is refused with a message naming it.
+
+#include <dlbkit/error.hpp>
+#include <dlbkit/sim/cost_model.hpp>
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <string>
+
+namespace dlbkit {
+namespace {
+
+std::string write_file(const std::string& name, const std::string& text) {
+  const auto path = std::filesystem::temp_directory_path() / ("dlbkit_cost_model_file_test_" + name + ".json");
+  std::ofstream(path) << text;
+  return path.string();
+}
+
+void expect_same(const CostModel& a, const CostModel& b) {
+  EXPECT_EQ(a.to_json(), b.to_json());
+  EXPECT_EQ(a.name, b.name);
+  EXPECT_EQ(a.loop_time, b.loop_time);
+  EXPECT_EQ(a.poll_interval, b.poll_interval);
+  EXPECT_EQ(a.poll_cost, b.poll_cost);
+  EXPECT_EQ(a.send_overhead, b.send_overhead);
+  EXPECT_EQ(a.handle_cost, b.handle_cost);
+  EXPECT_EQ(a.latency, b.latency);
+  EXPECT_EQ(a.per_hop, b.per_hop);
+  EXPECT_EQ(a.per_task, b.per_task);
+  EXPECT_EQ(a.tasks_per_message, b.tasks_per_message);
+  EXPECT_EQ(a.transfer, b.transfer);
+}
+
+TEST(CostModelFile, EveryPresetRoundTrips) {
+  for (const auto& preset : cost_model_presets()) {
+    const CostModel original = make_cost_model(preset.name);
+    const std::string path = write_file(preset.name, original.to_json().dump(2));
+    SCOPED_TRACE(preset.name);
+    expect_same(make_cost_model("file:" + path), original);
+  }
+}
+
+TEST(CostModelFile, OddNanosecondsRoundTrip) {
+  CostModel odd = make_cost_model("ipsc2", {{"latency", "1234567ns"}, {"per_task", "3ns"}, {"tasks_per_message", "7"}});
+  odd.name = "odd";
+  expect_same(make_cost_model("file:" + write_file("odd", odd.to_json().dump())), odd);
+}
+
+TEST(CostModelFile, OverridesApplyOnTopOfTheFile) {
+  const std::string path = write_file("over", make_cost_model("ipsc2").to_json().dump());
+  const CostModel c = make_cost_model("file:" + path, {{"latency", "5us"}});
+  EXPECT_EQ(c.latency, 5 * kMicrosecond);
+  EXPECT_EQ(c.send_overhead, make_cost_model("ipsc2").send_overhead);
+}
+
+TEST(CostModelFile, TheCalibrationObjectIsNotRead) {
+  nlohmann::json j = make_cost_model("meiko-cs1").to_json();
+  j["calibration"] = {{"engine", "threads"}, {"anything", 1}};
+  expect_same(make_cost_model("file:" + write_file("calib", j.dump())), make_cost_model("meiko-cs1"));
+}
+
+// The InputError's message, or "" when none was thrown.
+std::string refusal(const nlohmann::json& j, const std::string& name) {
+  try {
+    make_cost_model("file:" + write_file(name, j.dump()));
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(CostModelFile, BadFilesAreRefusedNamingTheField) {
+  const nlohmann::json good = make_cost_model("ipsc2").to_json();
+  nlohmann::json j = good;
+  j["speed_of_light"] = "1us";
+  EXPECT_NE(refusal(j, "unknown").find("speed_of_light"), std::string::npos);
+  j = good;
+  j.erase("per_task");
+  EXPECT_NE(refusal(j, "missing").find("missing field per_task"), std::string::npos);
+  j = good;
+  j.erase("name");
+  EXPECT_NE(refusal(j, "noname").find("name"), std::string::npos);
+  j = good;
+  j["latency"] = "-5us";
+  EXPECT_NE(refusal(j, "negative").find("latency"), std::string::npos);
+  j = good;
+  j["latency"] = "nanus";
+  EXPECT_NE(refusal(j, "nan").find("latency"), std::string::npos);
+  j = good;
+  j["latency"] = 1.5;
+  EXPECT_NE(refusal(j, "float").find("latency"), std::string::npos);
+  j = good;
+  j["latency"] = "";
+  EXPECT_NE(refusal(j, "empty").find("latency"), std::string::npos);
+  j = good;
+  j["tasks_per_message"] = 0;
+  EXPECT_NE(refusal(j, "zero").find("tasks_per_message"), std::string::npos);
+  j = good;
+  j["transfer"] = "teleport";
+  EXPECT_NE(refusal(j, "choice").find("transfer"), std::string::npos);
+  EXPECT_NE(refusal(nlohmann::json::array(), "array").find("not a JSON object"), std::string::npos);
+  EXPECT_THROW(make_cost_model("file:" + write_file("broken", "{\"name\": ")), InputError);
+  EXPECT_THROW(make_cost_model("file:/nonexistent/dlbkit/cost.json"), InputError);
+  EXPECT_THROW(make_cost_model("file:"), InputError);
+}
+
+}  // namespace
+}  // namespace dlbkit
