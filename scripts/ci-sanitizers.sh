@@ -76,7 +76,7 @@ for stage in "${stages[@]}"; do
       # (Torus.SizesAndDiameters, Odd.PetersenGraph ...), the sparse solver on a 2^20-node
       # hypercube (Spectrum.DenseAndLanczosAgree..., TorusClosedFormMatchesBothSolvers) and
       # closed-form distances on larger instances (Distance.MatchesBfsOnEveryFamily); together
-      # about 6% of the Release test time of the tests ASan runs. Kept although slow: the round agents'
+      # about 4% of the Release test time of the tests ASan runs (32 of 867 s, loaded machine). Kept although slow: the round agents'
       # conservation sweeps (no shorter test runs them under every cost model) and the
       # streaming and past-the-table paths, which only large instances take.
       (cd build-asan && ctest --output-on-failure -j "$jobs" --timeout 900 \
