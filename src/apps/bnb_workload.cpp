@@ -1,6 +1,6 @@
 #include <dlbkit/apps/bnb_search.hpp>
 #include <dlbkit/apps/bnb_workload.hpp>
-#include <dlbkit/sim/closed_workload.hpp>
+#include <dlbkit/sim/workload.hpp>
 #include <dlbkit/error.hpp>
 #include <dlbkit/sim/pending_nodes.hpp>
 
@@ -12,8 +12,10 @@ namespace dlbkit {
 
 namespace {
 
-class BranchAndBound final : public ClosedWorkload {
+class BranchAndBound final : public Workload {
 public:
+  bool closed() const override { return placement_ != "tree"; }  // tree: children appear as tasks complete
+
   BranchAndBound(const Parameters& p, std::optional<TardinessInstance> fixed)
       : params_(p),
         fixed_(std::move(fixed)),

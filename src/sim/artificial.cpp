@@ -1,5 +1,4 @@
 #include <dlbkit/sim/artificial.hpp>
-#include <dlbkit/sim/closed_workload.hpp>
 
 #include <dlbkit/error.hpp>
 
@@ -11,8 +10,9 @@ namespace dlbkit {
 
 namespace {
 
-class Artificial final : public ClosedWorkload {
+class Artificial final : public Workload {
 public:
+  bool closed() const override { return true; }
   explicit Artificial(const Parameters& p)
       : g_(p.integer("granularity")),
         h_(p.real("block")),

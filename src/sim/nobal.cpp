@@ -1,4 +1,3 @@
-#include <dlbkit/sim/closed_workload.hpp>
 #include <dlbkit/sim/nobal.hpp>
 #include <dlbkit/strategies/builtin.hpp>
 
@@ -35,7 +34,7 @@ bool is_nobal(const StrategyChoice& strategy) { return strategy.info == &builtin
 std::optional<SimulationResult> nobal_by_node(const SimulationConfig& config, bool* consumed) {
   if (consumed != nullptr) *consumed = false;
   if (config.topology == nullptr || config.workload == nullptr || !is_nobal(config.strategy) ||
-      dynamic_cast<const ClosedWorkload*>(config.workload) == nullptr || config.execution != Execution::fcfs || !config.observers.empty() ||
+      !config.workload->closed() || config.execution != Execution::fcfs || !config.observers.empty() ||
       config.cost.tasks_per_message < 1)
     return std::nullopt;
   const auto wall_start = std::chrono::steady_clock::now();

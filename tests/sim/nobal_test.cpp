@@ -3,7 +3,6 @@
 // exact.
 
 #include <dlbkit/apps/workloads.hpp>
-#include <dlbkit/sim/closed_workload.hpp>
 #include <dlbkit/sim/experiment.hpp>
 #include <dlbkit/sim/nobal.hpp>
 #include <dlbkit/strategies/builtin.hpp>
@@ -109,6 +108,8 @@ TEST(Nobal, StillSimulatedWhereThePerNodeSumIsNotExact) {
       {builtin_workloads().configure("dynamic_load", {{"duration", "1s"}}), Execution::fcfs},  // tasks replace tasks
       {builtin_workloads().configure("poisson", {{"tasks", "300"}}), Execution::fcfs},        // arrivals
       {builtin_workloads().configure("artificial", {{"granularity", "5"}}), Execution::processor_sharing},
+      {builtin_workloads().configure("bnb", {{"n", "8"}, {"m", "3"}, {"placement", "tree"}}), Execution::fcfs},  // children
+      {builtin_workloads().configure("artificial", {{"granularity", "5"}}), Execution::lifo},
   };
   for (const Case& c : cases) {
     SCOPED_TRACE(c.workload.name());
@@ -132,7 +133,8 @@ TEST(Nobal, StillSimulatedWhereThePerNodeSumIsNotExact) {
 TEST(Nobal, ALimitTheSimulationWouldHitIsLeftToIt) {
   // 200 tasks of no work complete at one instant: past the instant limit the simulation
   // stops with its error, and so does simulate_nobal.
-  struct NoWork final : ClosedWorkload {
+  struct NoWork final : Workload {
+    bool closed() const override { return true; }
     void initial_tasks(const Topology& t, const CostModel&, Rng&, TaskSink& sink) override {
       for (int i = 0; i < 200; ++i) sink.add(static_cast<NodeId>(i) % t.size(), 0);
     }

@@ -45,6 +45,9 @@ public:
   /// The next arrival from outside at or after `now`, or none: called once at the start and
   /// again each time the previous arrival has happened.
   virtual std::optional<Arrival> next_arrival(SimTime /*now*/, Rng& /*rng*/) { return std::nullopt; }
+  /// True when initial_tasks() gives every task and the two calls above create none
+  /// (artificial, bnb with its static placements): NOBAL then needs no simulation (sim/nobal.hpp).
+  virtual bool closed() const { return false; }
 };
 
 struct WorkloadInfo {
