@@ -295,8 +295,8 @@ TEST(CliSimulate, RerunFromJsonKeepsDurationsExactly) {
   // Durations that do not fit in four significant digits must survive the JSON unrounded.
   expect_rerun_reproduces({"simulate", "--json", "-s", "direct_neighbor", "-p", "w=0.5", "-t", "mesh:4x4", "-w",
                            "dynamic_load", "--workload-param", "duration=1s", "-c", "meiko-cs1", "--execution", "ps"});
-  expect_usage_error({"simulate", "-s", "rid", "-t", "hypercube:3", "--execution", "lifo"},
-                     {"lifo", "fcfs", "processor_sharing"});
+  expect_usage_error({"simulate", "-s", "rid", "-t", "hypercube:3", "--execution", "sjf"},
+                     {"sjf", "fcfs", "processor_sharing", "lifo"});
   expect_rerun_reproduces({"simulate", "--json", "-s", "rid", "-t", "hypercube:4", "-g", "30", "--seed", "2",
                            "--cost-param", "poll_interval=123456ns", "--cost-param", "send_overhead=123456ns"});
 }
