@@ -5,6 +5,7 @@
 
 #include <dlbkit/apps/runtime_apps.hpp>
 #include <dlbkit/core/parameters.hpp>
+#include <dlbkit/core/timeline.hpp>
 #include <dlbkit/error.hpp>
 #include <dlbkit/runtime/engine.hpp>
 #include <dlbkit/strategies/builtin.hpp>
@@ -38,8 +39,26 @@ struct Options {
   std::vector<std::string> app_params, params;
   std::string workers;
   std::string check_tasks = "1024", poll_interval = "20us", max_delay = "0";
+  std::string timeline, timeline_nodes;
   bool json = false, no_sequential = false;
 };
+
+// --timeline: the workers of this process that the selection names write to `path` (under
+// mpirun: rank 0 to `path`, rank r > 0 to `path`.r when it runs a chosen node; docs/timeline.md).
+std::unique_ptr<Timeline> open_timeline(const Options& o, const StrategyChoice& strategy, const Topology& topology,
+                                        int rank) {
+  if (o.timeline.empty()) return nullptr;
+  std::vector<bool> chosen = timeline_selection(o.timeline_nodes, topology.size());
+  const std::string title = fmt::format("{} on {}, app {}, {} engine", strategy.name(), topology.spec(), o.app, o.engine);
+  if (rank < 0) return std::make_unique<Timeline>(o.timeline, title, std::move(chosen));
+  const auto self = static_cast<std::size_t>(rank);
+  const bool mine = chosen[self];
+  std::fill(chosen.begin(), chosen.end(), false);
+  chosen[self] = mine;
+  if (rank > 0 && !mine) return nullptr;
+  return std::make_unique<Timeline>(rank == 0 ? o.timeline : fmt::format("{}.{}", o.timeline, rank), title,
+                                    std::move(chosen));
+}
 
 std::string result_text(const nlohmann::json& j) {
   std::string out;
@@ -214,6 +233,8 @@ int run_threads_engine(const Options& o) {
   Setup s = setup(o);
   const Topology topology = threads_topology(o, *s.strategy.info);
   s.config.topology = &topology;
+  const std::unique_ptr<Timeline> timeline = open_timeline(o, s.strategy, topology, -1);
+  s.config.timeline = timeline.get();
   const auto early = start_warnings(*s.app, s.config);
   warn(early);
   std::optional<RuntimeResult> seq;
@@ -227,6 +248,7 @@ int run_threads_engine(const Options& o) {
     par = run_threads(*s.app, s.config);
     s.config.progress = nullptr;
   }
+  if (timeline) timeline->close();
   report(o, s.app_choice, s.strategy, topology, *s.app, seq, par);
   warn(par.warnings, early);
   return seq && !same_result(*s.app, *seq, par) ? 1 : 0;
@@ -256,6 +278,7 @@ int run_mpi_engine(const Options& o) {
   MpiSession mpi(nullptr, nullptr);
   std::optional<Setup> s;
   std::optional<Topology> topology;
+  std::unique_ptr<Timeline> timeline;
   std::exception_ptr error;
   try {
     if (!o.workers.empty())
@@ -263,6 +286,7 @@ int run_mpi_engine(const Options& o) {
     s = setup(o);
     topology = o.topology == "auto" ? auto_topology(*s->strategy.info, static_cast<std::size_t>(mpi.size()))
                                     : mpi.topology(o.topology);
+    timeline = open_timeline(o, s->strategy, *topology, mpi.rank());  // a file one rank cannot write stops all
   } catch (const std::exception&) {
     error = std::current_exception();
   }
@@ -276,6 +300,7 @@ int run_mpi_engine(const Options& o) {
   }
   if (first_failed < mpi.size()) return 0;
   s->config.topology = &*topology;
+  s->config.timeline = timeline.get();
   try {
     const auto early = start_warnings(*s->app, s->config);
     if (mpi.rank() == 0) warn(early);
@@ -291,6 +316,7 @@ int run_mpi_engine(const Options& o) {
       par = run_mpi(*s->app, s->config, mpi);
       s->config.progress = nullptr;
     }
+    if (timeline) timeline->close();
     if (mpi.rank() != 0) return 0;
     report(o, s->app_choice, s->strategy, *topology, *s->app, seq, par);
     warn(par.warnings, early);
@@ -338,6 +364,12 @@ Run add_run(CLI::App& app) {
       ->capture_default_str();
   cmd->add_flag("--no-sequential", o->no_sequential, "skip the sequential run (no efficiency, no result check)");
   cmd->add_flag("--json", o->json, "print one JSON document with the inputs and the figures");
+  auto* timeline = cmd->add_option("--timeline", o->timeline,
+                                   "write the run as a timeline (Chrome trace JSON, for Perfetto) to this file; "
+                                   "under mpirun rank r > 0 writes FILE.r: docs/timeline.md");
+  cmd->add_option("--timeline-nodes", o->timeline_nodes,
+                  "workers the timeline records: all, or a list such as 0-7,12 (default: the first 64)")
+      ->needs(timeline);
   return [o] { return run(*o); };
 }
 
