@@ -52,12 +52,11 @@ std::unique_ptr<Timeline> open_timeline(const Options& o, const StrategyChoice& 
   const std::string title = fmt::format("{} on {}, app {}, {} engine", strategy.name(), topology.spec(), o.app, o.engine);
   if (rank < 0) return std::make_unique<Timeline>(o.timeline, title, std::move(chosen));
   const auto self = static_cast<std::size_t>(rank);
-  const bool mine = chosen[self];
-  std::fill(chosen.begin(), chosen.end(), false);
-  chosen[self] = mine;
-  if (rank > 0 && !mine) return nullptr;
+  if (rank > 0 && !chosen[self]) return nullptr;
+  std::vector<bool> own(chosen.size(), false);
+  own[self] = true;
   return std::make_unique<Timeline>(rank == 0 ? o.timeline : fmt::format("{}.{}", o.timeline, rank), title,
-                                    std::move(chosen));
+                                    std::move(chosen), own);
 }
 
 std::string result_text(const nlohmann::json& j) {

@@ -64,7 +64,8 @@ std::string describe_nodes(const std::vector<bool>& chosen) {
   return fmt::format("{} of {}", out.empty() ? "none" : out, chosen.size());
 }
 
-Timeline::Timeline(const std::string& path, const std::string& title, std::vector<bool> chosen)
+Timeline::Timeline(const std::string& path, const std::string& title, std::vector<bool> chosen,
+                   const std::vector<bool>& own)
     : path_(path), chosen_(std::move(chosen)) {
   file_ = std::fopen(path.c_str(), "w");
   if (file_ == nullptr)
@@ -76,7 +77,7 @@ Timeline::Timeline(const std::string& path, const std::string& title, std::vecto
       "{{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":1,\"tid\":0,\"args\":{{\"name\":{}}}}}",
       nlohmann::json(title).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
   for (NodeId v = 0; v < chosen_.size(); ++v)
-    if (chosen_[v])
+    if (chosen_[v] && (own.empty() || own[v]))
       text += fmt::format(",\n{{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":1,\"tid\":{0},\"args\":{{\"name\":"
                           "\"node {0}\"}}}},\n{{\"ph\":\"M\",\"name\":\"thread_sort_index\",\"pid\":1,\"tid\":{0},"
                           "\"args\":{{\"sort_index\":{0}}}}}",

@@ -58,9 +58,11 @@ std::string describe_nodes(const std::vector<bool>& chosen);
 
 class Timeline {
 public:
-  /// Opens `path` and writes the header and a name per chosen node. Throws InputError
-  /// naming the path when it cannot be written.
-  Timeline(const std::string& path, const std::string& title, std::vector<bool> chosen);
+  /// Opens `path` and writes the header and a name per chosen node (`own`: the nodes this
+  /// process runs, when it runs a part of them: an MPI rank). Arrows are drawn between
+  /// chosen nodes. Throws InputError naming the path when it cannot be written.
+  Timeline(const std::string& path, const std::string& title, std::vector<bool> chosen,
+           const std::vector<bool>& own = {});
   ~Timeline();
   Timeline(const Timeline&) = delete;
   Timeline& operator=(const Timeline&) = delete;
