@@ -2,9 +2,11 @@
 #include <dlbkit/core/timeline.hpp>
 #include <dlbkit/error.hpp>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <fmt/format.h>
+#include <iterator>
 #include <nlohmann/json.hpp>
 
 namespace dlbkit {
