@@ -28,6 +28,10 @@ CLI::Validator one_of(const std::vector<std::string>& choices);
 /// failing the output.
 std::string json_text(const nlohmann::json& j, int indent = 2);
 
+/// The nodes --timeline records: timeline_nodes(list, nodes). When the default leaves nodes
+/// out, says so on stderr (rank 0 alone under mpirun) and how to choose others.
+std::vector<bool> timeline_selection(const std::string& list, std::size_t nodes);
+
 Run add_list(CLI::App& app);
 Run add_topology(CLI::App& app);
 Run add_simulate(CLI::App& app);

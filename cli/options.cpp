@@ -3,6 +3,7 @@
 #include "commands.hpp"
 
 #include <dlbkit/core/number.hpp>
+#include <dlbkit/core/timeline.hpp>
 #include <dlbkit/error.hpp>
 
 #include <algorithm>
@@ -76,6 +77,15 @@ CLI::Validator one_of(const std::vector<std::string>& choices) {
         return std::find(choices.begin(), choices.end(), text) != choices.end() ? std::string() : refusal(text, accepted);
       },
       fmt::format("{{{}}}", fmt::join(choices, ",")));
+}
+
+std::vector<bool> timeline_selection(const std::string& list, std::size_t nodes) {
+  std::vector<bool> chosen = timeline_nodes(list, nodes);
+  if (list.empty() && nodes > kTimelineDefaultNodes && launcher_rank() <= 0)
+    fmt::print(stderr, "dlbkit: the timeline records nodes {} (the first {} by default); choose with --timeline-nodes "
+                       "(e.g. 0-7,12 or all)\n",
+               describe_nodes(chosen), kTimelineDefaultNodes);
+  return chosen;
 }
 
 std::string json_text(const nlohmann::json& j, int indent) {

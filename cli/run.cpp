@@ -6,6 +6,7 @@
 
 #include <dlbkit/apps/runtime_apps.hpp>
 #include <dlbkit/core/parameters.hpp>
+#include <dlbkit/core/timeline.hpp>
 #include <dlbkit/error.hpp>
 #include <dlbkit/runtime/engine.hpp>
 #include <dlbkit/runtime/recording.hpp>
@@ -41,8 +42,25 @@ struct Options {
   std::string workers;
   std::string check_tasks = "1024", poll_interval = "20us", max_delay = "0";
   std::optional<std::string> record;  // RecordingApplication rejects an empty path
+  std::string timeline, timeline_nodes;
   bool json = false, no_sequential = false;
 };
+
+// --timeline: the workers of this process that the selection names write to `path` (under
+// mpirun: rank 0 to `path`, rank r > 0 to `path`.r when it runs a chosen node; docs/timeline.md).
+std::unique_ptr<Timeline> open_timeline(const Options& o, const StrategyChoice& strategy, const Topology& topology,
+                                        int rank) {
+  if (o.timeline.empty()) return nullptr;
+  std::vector<bool> chosen = timeline_selection(o.timeline_nodes, topology.size());
+  const std::string title = fmt::format("{} on {}, app {}, {} engine", strategy.name(), topology.spec(), o.app, o.engine);
+  if (rank < 0) return std::make_unique<Timeline>(o.timeline, title, std::move(chosen));
+  const auto self = static_cast<std::size_t>(rank);
+  if (rank > 0 && !chosen[self]) return nullptr;
+  std::vector<bool> own(chosen.size(), false);
+  own[self] = true;
+  return std::make_unique<Timeline>(rank == 0 ? o.timeline : fmt::format("{}.{}", o.timeline, rank), title,
+                                    std::move(chosen), own);
+}
 
 std::string result_text(const nlohmann::json& j) {
   std::string out;
@@ -159,6 +177,8 @@ int run_threads_engine(const Options& o) {
   Setup s = setup(o);
   const Topology topology = resolve_topology(o.topology, *s.strategy.info, workers_of(o), 0);
   s.config.topology = &topology;
+  const std::unique_ptr<Timeline> timeline = open_timeline(o, s.strategy, topology, -1);
+  s.config.timeline = timeline.get();
   const auto early = start_warnings(*s.app, s.config);
   warn(early);
   std::optional<RuntimeResult> seq;
@@ -179,6 +199,7 @@ int run_threads_engine(const Options& o) {
     }
     s.config.progress = nullptr;
   }
+  if (timeline) timeline->close();
   report(o, s.app_choice, s.strategy, topology, *s.app, seq, par);
   warn(par.warnings, early);
   return seq && !same_result(*s.app, *seq, par) ? 1 : 0;
@@ -208,10 +229,12 @@ int run_mpi_engine(const Options& o) {
   MpiSession mpi(nullptr, nullptr);
   std::optional<Setup> s;
   std::optional<Topology> topology;
+  std::unique_ptr<Timeline> timeline;
   std::exception_ptr error;
   try {
     s = setup(o);
     topology = resolve_topology(o.topology, *s->strategy.info, workers_of(o), static_cast<std::size_t>(mpi.size()));
+    timeline = open_timeline(o, s->strategy, *topology, mpi.rank());  // a file one rank cannot write stops all
   } catch (const std::exception&) {
     error = std::current_exception();
   }
@@ -225,6 +248,7 @@ int run_mpi_engine(const Options& o) {
   }
   if (first_failed < mpi.size()) return 0;
   s->config.topology = &*topology;
+  s->config.timeline = timeline.get();
   try {
     const auto early = start_warnings(*s->app, s->config);
     if (mpi.rank() == 0) warn(early);
@@ -249,6 +273,7 @@ int run_mpi_engine(const Options& o) {
       }
       s->config.progress = nullptr;
     }
+    if (timeline) timeline->close();
     if (mpi.rank() != 0) return 0;
     report(o, s->app_choice, s->strategy, *topology, *s->app, seq, par);
     warn(par.warnings, early);
@@ -299,6 +324,12 @@ Run add_run(CLI::App& app) {
                   "dlbkit simulate -w trace:PATH (docs/trace-format.md)");
   cmd->add_flag("--no-sequential", o->no_sequential, "skip the sequential run (no efficiency, no result check)");
   cmd->add_flag("--json", o->json, "print one JSON document with the inputs and the figures");
+  auto* timeline = cmd->add_option("--timeline", o->timeline,
+                                   "write the run as a timeline (Chrome trace JSON, for Perfetto) to this file; "
+                                   "under mpirun rank r > 0 writes FILE.r: docs/timeline.md");
+  cmd->add_option("--timeline-nodes", o->timeline_nodes,
+                  "workers the timeline records: all, or a list such as 0-7,12 (default: the first 64)")
+      ->needs(timeline);
   return [o] { return run(*o); };
 }
 

@@ -5,8 +5,12 @@
 
 #include <dlbkit/apps/workloads.hpp>
 #include <dlbkit/core/parameters.hpp>
+#include <dlbkit/core/timeline.hpp>
 #include <dlbkit/error.hpp>
+#include <dlbkit/reproduce/load_picture.hpp>
 #include <dlbkit/sim/experiment.hpp>
+#include <dlbkit/sim/load_history.hpp>
+#include <dlbkit/sim/timeline_observer.hpp>
 #include <dlbkit/strategies/builtin.hpp>
 
 #include <fmt/format.h>
@@ -51,7 +55,7 @@ Run add_simulate(CLI::App& app) {
     std::string strategy, topology, workload = "artificial", cost = "ipsc2";
     std::vector<std::string> params, workload_params, cost_params;
     long long granularity = 0;
-    std::string seed = "1", execution = "fcfs";
+    std::string seed = "1", execution = "fcfs", timeline, timeline_nodes, plot_load;
     bool json = false, per_node = false;
   };
   auto o = std::make_shared<Options>();
@@ -72,6 +76,14 @@ Run add_simulate(CLI::App& app) {
   cmd->add_flag("--json", o->json, "print one JSON document with the inputs and the figures");
   cmd->add_flag("--per-node", o->per_node, "with --json: list each node's busy, overhead and idle time")
       ->needs("--json");
+  auto* timeline = cmd->add_option("--timeline", o->timeline,
+                                   "write the strategy's run as a timeline (Chrome trace JSON, for Perfetto) to this "
+                                   "file: docs/timeline.md");
+  cmd->add_option("--timeline-nodes", o->timeline_nodes,
+                  "nodes the timeline records: all, or a list such as 0-7,12 (default: the first 64)")
+      ->needs(timeline);
+  cmd->add_option("--plot-load", o->plot_load,
+                  "draw every node's load over time as a heat map to this PNG file (needs gnuplot)");
   return [o, granularity] {
     auto wparams = assignments(o->workload_params, "--workload-param");
     if (granularity->count() > 0) {
@@ -84,7 +96,11 @@ Run add_simulate(CLI::App& app) {
       wparams["file"] = workload.substr(6);
       workload = "trace";
     }
-    const ExperimentSetup setup{
+    if (!o->plot_load.empty() && !gnuplot_installed())
+      throw InputError(fmt::format("--plot-load '{}': gnuplot is not installed; accepted: with gnuplot on the PATH "
+                                   "(Debian package gnuplot-nox)",
+                                   o->plot_load));
+    ExperimentSetup setup{
         .topology = parse_topology(o->topology),
         .strategy = builtin_strategies().configure(o->strategy, assignments(o->params, "--param")),
         .workload = builtin_workloads().configure(workload, wparams),
@@ -92,11 +108,35 @@ Run add_simulate(CLI::App& app) {
         .seed = parse_unsigned(o->seed, "--seed", std::numeric_limits<std::uint64_t>::max()),
         .execution = parse_execution(o->execution),
     };
+    const std::string title = fmt::format("{} on {}, workload {}, simulated (cost model {}, seed {})",
+                                          setup.strategy.name(), setup.topology.spec(), setup.workload.name(),
+                                          setup.cost.name, setup.seed);
+    std::unique_ptr<Timeline> trace;
+    std::unique_ptr<TimelineObserver> tracer;
+    if (!o->timeline.empty()) {
+      trace = std::make_unique<Timeline>(o->timeline, title,
+                                         timeline_selection(o->timeline_nodes, setup.topology.size()));
+      tracer = std::make_unique<TimelineObserver>(*trace);
+      setup.observers.push_back(tracer.get());
+    }
+    std::unique_ptr<LoadHistory> history;
+    if (!o->plot_load.empty()) {
+      history = std::make_unique<LoadHistory>(setup.topology.size());
+      setup.observers.push_back(history.get());
+    }
     ExperimentResult result;
     {
       ProgressLine progress(true, "dlbkit simulate");
       progress.phase(setup.strategy.name(), simulation_progress(true));
       result = run_experiment(setup);
+    }
+    if (tracer) {
+      tracer->finish(result.balanced.makespan);
+      trace->close();
+    }
+    if (history) {
+      history->finish(result.balanced.makespan);
+      plot_load(*history, o->plot_load, title);
     }
     if (o->json) fmt::print("{}\n", json_text(to_json(setup, result, o->per_node)));
     else print_report(setup, result);

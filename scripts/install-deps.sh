@@ -3,7 +3,7 @@
 set -euo pipefail
 packages=(g++ cmake ninja-build libgtest-dev libbenchmark-dev libcli11-dev nlohmann-json3-dev libfmt-dev
           libeigen3-dev gnuplot-nox libssl-dev libconcurrentqueue-dev libcereal-dev libopenmpi-dev openmpi-bin
-          clang libclang-rt-14-dev)  # the last two: the sanitizer and fuzz builds (scripts/ci-sanitizers.sh)
+          jq clang libclang-rt-14-dev)  # jq: scripts/timeline-figure.sh; the last two: the sanitizer and fuzz builds (scripts/ci-sanitizers.sh)
 missing=()
 for p in "${packages[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")

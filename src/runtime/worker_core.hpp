@@ -83,6 +83,11 @@ public:
         task_(app.task_bytes()),
         start_(start) {
     messages_by_kind_.assign(config.strategy.info->message_kinds.size() + 1, 0);
+    if (config.timeline != nullptr && config.timeline->records(self)) {
+      tracing_ = true;
+      sent_to_.assign(topology_.size(), 0);
+      received_from_.assign(topology_.size(), 0);
+    }
   }
 
   /// The tasks this worker starts with.
@@ -124,6 +129,11 @@ public:
     }
     publish_progress();
     stats_.cpu = thread_cpu_ns() - cpu_start;
+    if (tracing_) {
+      trace_span(TimelineEvent::busy, trace_mark_, now());  // what is left since the last span
+      config_.timeline->write(trace_);
+      trace_.clear();
+    }
   }
 
   /// The transport saw the run stopped (a task threw somewhere): the worker leaves its
@@ -179,6 +189,9 @@ public:
     stats_.tasks_sent += moved;
     ++stats_.messages_sent;
     ++messages_by_kind_.back();
+    if (tracing_ && config_.timeline->records(to)) [[unlikely]]
+      trace({.type = TimelineEvent::send, .node = self_, .time = now(), .value = static_cast<std::int64_t>(moved),
+             .id = arrow(self_, to, sent_to_[to]++)});
     transport_.before_tasks_leave(*this);
     transport_.send(to, std::move(e));
     return static_cast<std::int64_t>(moved);
@@ -237,9 +250,41 @@ private:
 
   bool mail_hint() const { return posted_ != nullptr && posted_->load(std::memory_order_relaxed) != seen_posted_; }
 
+  // --- the timeline (only when tracing_) ---
+  void trace(const TimelineEvent& e) {
+    trace_.push_back(e);
+    if (trace_.size() >= 4096) {
+      config_.timeline->write(trace_);
+      trace_.clear();
+    }
+  }
+  // A span from `begin` to `end` (ns of the run); the time since the previous span was busy.
+  void trace_span(TimelineEvent::Type type, SimTime begin, SimTime end) {
+    if (begin > trace_mark_) trace({.type = TimelineEvent::busy, .node = self_, .time = trace_mark_, .end = begin});
+    if (end > begin) trace({.type = type, .node = self_, .time = begin, .end = end});
+    trace_mark_ = std::max(trace_mark_, end);
+  }
+  // The load counter: on a change, at most every 100 us while the load stays above 0.
+  void trace_load(SimTime t) {
+    const std::int64_t held = load();
+    if (held == traced_load_ || (held != 0 && traced_load_ != 0 && t - traced_load_at_ < 100 * kMicrosecond)) return;
+    traced_load_ = held;
+    traced_load_at_ = t;
+    trace({.type = TimelineEvent::load, .node = self_, .time = t, .value = held});
+  }
+  // The arrow of the k-th transfer from `from` to `to`: both ends count their transfers
+  // alike (envelopes between two workers arrive in order). Unique below 2^53 for up to
+  // 2^16 workers and 2^20 transfers between two of them.
+  std::uint64_t arrow(NodeId from, NodeId to, std::uint64_t k) const {
+    const std::uint64_t pair = (std::uint64_t{from} * topology_.size() + to) & ((std::uint64_t{1} << 33) - 1);
+    return (pair << 20) | (k & ((std::uint64_t{1} << 20) - 1));
+  }
+
   // Until work arrives, the run is over or stopped, measuring idle wall and processor time.
   void wait_for_work() {
     const SimTime idle_start = clock_ns(), idle_cpu_start = thread_cpu_ns();
+    if (tracing_) [[unlikely]] trace_load(idle_start - start_);
+    waiting_ = true;
     for (unsigned spins = 0;; ++spins) {
       if (transport_.idle(*this)) {
         stopped_ = true;
@@ -251,16 +296,26 @@ private:
       if (stats_.messages_sent != sent) spins = 0;  // it asked for work: the answer comes soon
       backoff(spins);
     }
-    stats_.idle += clock_ns() - idle_start;
+    waiting_ = false;
+    const SimTime idle_end = clock_ns();
+    stats_.idle += idle_end - idle_start;
     stats_.idle_cpu += thread_cpu_ns() - idle_cpu_start;
+    if (tracing_) [[unlikely]] {
+      trace_span(TimelineEvent::idle, idle_start - start_, idle_end - start_);
+      trace_load(idle_end - start_);
+    }
   }
 
   void handle(Envelope& e) {
+    ++handled_;
     if (e.type == Envelope::Type::message) {
       agent_->on_message(*this, e.from, e.message);
       return;
     }
     stack_.push_records(e.records.data(), e.count);
+    if (tracing_ && config_.timeline->records(e.from)) [[unlikely]]
+      trace({.type = TimelineEvent::receive, .node = self_, .time = now(), .value = e.count,
+             .id = arrow(e.from, self_, received_from_[e.from]++)});
     tasks_in_ += e.count;
     stats_.tasks_received += e.count;
     transport_.tasks_handled(*this);
@@ -277,6 +332,7 @@ private:
     publish_progress();
     const SimTime now = clock_ns();
     last_check_ = now;
+    const std::uint64_t handled_before = handled_;
     transport_.receive(*this);
     while (!held_.empty() && held_.front().release <= now) {
       Envelope e = std::move(held_.front().envelope);
@@ -287,11 +343,17 @@ private:
       std::pop_heap(timers_.begin(), timers_.end());
       const std::uint64_t tag = timers_.back().tag;
       timers_.pop_back();
+      ++handled_;
       agent_->on_timer(*this, tag);
     }
     if (load() != notified_) {
       agent_->on_load_change(*this);
       notified_ = load();
+    }
+    if (tracing_ && !waiting_) [[unlikely]] {
+      // A check point that handled something is overhead; an empty look is part of busy.
+      if (handled_ != handled_before) trace_span(TimelineEvent::overhead, now - start_, clock_ns() - start_);
+      trace_load(now - start_);
     }
   }
 
@@ -332,6 +394,14 @@ private:
   SimTime last_release_ = 0;
   mutable WorkerStats stats_;  // mutable: migratable() counts splits
   std::vector<std::uint64_t> messages_by_kind_;
+  std::uint64_t handled_ = 0;  // envelopes and timers handled
+  // The timeline: this worker's buffer, the end of its last span, its transfers per peer.
+  bool tracing_ = false;
+  bool waiting_ = false;  // in wait_for_work: its check points are part of the idle span
+  std::vector<TimelineEvent> trace_;
+  SimTime trace_mark_ = 0, traced_load_at_ = 0;
+  std::int64_t traced_load_ = -1;
+  std::vector<std::uint64_t> sent_to_, received_from_;
 };
 
 /// The checks of `config` every engine makes after those of its topology: a strategy is

@@ -9,10 +9,11 @@ namespace dlbkit {
 
 namespace {
 
-SimulationResult run_once(const ExperimentSetup& s, const StrategyChoice& strategy) {
+SimulationResult run_once(const ExperimentSetup& s, const StrategyChoice& strategy,
+                          const std::vector<Observer*>& observers = {}) {
   auto workload = s.workload.create();
   SimulationConfig config{.topology = &s.topology, .strategy = strategy, .workload = workload.get(), .cost = s.cost, .seed = s.seed,
-                          .execution = s.execution};
+                          .observers = observers, .execution = s.execution};
   return simulate(config);
 }
 
@@ -22,7 +23,7 @@ nlohmann::json number_or_null(double x) { return std::isfinite(x) ? nlohmann::js
 
 ExperimentResult run_experiment(const ExperimentSetup& setup) {
   ExperimentResult r;
-  r.balanced = run_once(setup, setup.strategy);
+  r.balanced = run_once(setup, setup.strategy, setup.observers);
   if (is_nobal(setup.strategy)) {
     r.nobal = r.balanced;
   } else {

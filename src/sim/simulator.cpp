@@ -94,6 +94,7 @@ struct Node {
   SimTime overhead_until = 0;  // end of the latest overhead spell
   std::deque<Task> queue;      // pending, front executes next
   NodeStats stats;
+  std::int64_t reported_load = -1;  // the observers' last on_load
 };
 
 // Processor sharing: a node's processes, each progressing at 1/n of the processor while
@@ -442,6 +443,7 @@ private:
       const SimTime elapsed = t - node.segment_start;
       const SimTime done = node.progress + executed_in(node.progress, elapsed);
       node.stats.overhead += elapsed - (done - node.progress);  // the checks
+      if (!observers_.empty()) [[unlikely]] report_execution(v, node.segment_start, t, elapsed - (done - node.progress));
       if (done >= node.current.work) complete(v, t);
       else node.progress = done;  // paused at a poll point
     }
@@ -456,6 +458,7 @@ private:
     const SimTime elapsed = t - node.segment_start;
     const SimTime executed = executed_in(s.executed, elapsed);
     node.stats.overhead += elapsed - executed;  // the checks
+    if (!observers_.empty()) [[unlikely]] report_execution(v, node.segment_start, t, elapsed - executed);
     s.executed += executed;
     node.segment_start = t;
     const double served = static_cast<double>(executed) / static_cast<double>(s.processes.size());
@@ -470,6 +473,22 @@ private:
     for (const Task& task : finished_) record_completion(v, task, t);
     completing_ = kNoNode;
     finished_.clear();
+  }
+
+  // For the observers: node v executed from `begin` to `end`, `checks` of it spent on poll points.
+  [[gnu::cold, gnu::noinline]] void report_execution(NodeId v, SimTime begin, SimTime end, SimTime checks) {
+    for (Observer* o : observers_) {
+      if (end - checks > begin) o->on_activity(v, Activity::busy, begin, end - checks);
+      if (checks > 0) o->on_activity(v, Activity::overhead, end - checks, end);
+    }
+  }
+
+  // For the observers: node v's load at t, when it changed since its last report.
+  [[gnu::cold, gnu::noinline]] void report_load(NodeId v, SimTime t) {
+    const std::int64_t load = node_load(v);
+    if (load == nodes_[v].reported_load) return;
+    nodes_[v].reported_load = load;
+    for (Observer* o : observers_) o->on_load(v, load, t);
   }
 
   void complete(NodeId v, SimTime t) {
@@ -543,6 +562,8 @@ private:
           cursor_ = later(cursor_, cost_.handle_cost);
           auto& tasks = batches_[item.batch];
           for (const Task& task : tasks) admit(v, task);
+          for (Observer* o : observers_)
+            for (const Task& task : tasks) o->on_task_arrived(v, item.from, task, cursor_);
           const auto count = static_cast<std::int64_t>(tasks.size());
           nodes_[v].stats.tasks_received += static_cast<std::uint64_t>(count);
           release_batch(item.batch);
@@ -580,6 +601,11 @@ private:
       node.idle_notified = false;
     }
     node.poll_scheduled = false;
+    if (!observers_.empty()) [[unlikely]] {
+      report_load(v, t);
+      if (cursor_ > t)
+        for (Observer* o : observers_) o->on_activity(v, Activity::overhead, t, cursor_);
+    }
     if (cursor_ > t) {
       node.stats.overhead += cursor_ - t;
       node.overhead_until = cursor_;

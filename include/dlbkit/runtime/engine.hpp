@@ -24,6 +24,7 @@
 
 #include <dlbkit/core/registry.hpp>
 #include <dlbkit/core/time.hpp>
+#include <dlbkit/core/timeline.hpp>
 #include <dlbkit/runtime/application.hpp>
 #include <dlbkit/topology/topology.hpp>
 
@@ -49,6 +50,10 @@ struct RuntimeConfig {
   /// Where set, each worker adds the tasks it executed to this counter at its check points,
   /// for another thread to show progress (the MPI engine: this rank's tasks only).
   std::atomic<std::uint64_t>* progress = nullptr;
+  /// Where set, the workers it records write their spans (busy, idle, overhead: check
+  /// points that handled messages or timers), their load and their task transfers to it,
+  /// each from a buffer of its own (docs/timeline.md). The MPI engine: this rank's workers.
+  Timeline* timeline = nullptr;
 };
 
 struct WorkerStats {

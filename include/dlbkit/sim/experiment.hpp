@@ -17,6 +17,7 @@ struct ExperimentSetup {
   CostModel cost;
   std::uint64_t seed = 1;
   Execution execution = Execution::fcfs;
+  std::vector<Observer*> observers;  ///< watch the strategy's run (not NOBAL's)
 };
 
 struct ExperimentResult {
