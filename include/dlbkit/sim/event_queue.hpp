@@ -41,6 +41,22 @@ public:
     return item;
   }
 
+  /// The item pop() will return, when that is cheap to tell (it is in bucket 0 or in a
+  /// bucket of at most 8 items), else null: a hint to prefetch what that item will touch.
+  const Item* peek() const {
+    if (!buckets_[0].empty()) return &buckets_[0].back();
+    std::size_t i = 0;
+    while (i < 192 && occupied_[i >> 6] == 0) i += 64;
+    if (i >= 192) return nullptr;
+    i += static_cast<std::size_t>(__builtin_ctzll(occupied_[i >> 6]));
+    const auto& bucket = buckets_[i];
+    if (bucket.size() > 8) return nullptr;
+    const Item* min = &bucket[0];
+    for (const Item& item : bucket)
+      if (less(item, *min)) min = &item;
+    return min;
+  }
+
 private:
   static bool less(const Item& a, const Item& b) { return a.time != b.time ? a.time < b.time : a.key < b.key; }
 
