@@ -1,7 +1,7 @@
 #include <dlbkit/error.hpp>
 #include <dlbkit/sim/event_queue.hpp>
 #include <dlbkit/sim/simulator.hpp>
-#include <dlbkit/sim/task_queues.hpp>
+#include <dlbkit/sim/pooled_deques.hpp>
 
 #include <algorithm>
 #include <cassert>
@@ -71,6 +71,8 @@ struct InFlight {
 
 enum class Mode : std::uint8_t { idle, running, overhead };
 
+using TaskQueues = PooledDeques<Task, 16>;  // blocks of 384 bytes: short queues waste little
+
 // One node's state, in one array indexed by node: the fields an event touches fill the
 // first cache line, the statistics the second; the pending tasks are in the engine's pool.
 struct alignas(64) Node {
@@ -135,6 +137,11 @@ public:
                                                     : std::max<std::uint64_t>(10'000'000, 64 * (topology_.edge_count() + n));
     result_.messages_by_kind.assign(result_.message_kinds.size(), 0);
     result_.nodes.reserve(n);
+    // At the start every node may message every neighbour: room for that many messages in
+    // flight up front, so the slots are not copied while the burst grows (untouched room
+    // costs address space, not memory).
+    in_flight_.reserve(2 * topology_.edge_count() + n);
+    free_slots_.reserve(2 * topology_.edge_count() + n);
   }
 
   SimulationResult run() {

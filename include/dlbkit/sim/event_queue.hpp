@@ -7,13 +7,15 @@
 /// bit in which its key differs from the last key popped, pushes are appends, and an item
 /// moves to a lower bucket at most once per bit level. Unlike a binary heap of a million
 /// events, whose every pop walks twenty cache-missing levels, the work here is sequential
-/// scans of short vectors. Ties cannot occur: sequence numbers are unique, so the order
+/// scans of short lists. The buckets are chains of blocks from one pool, so the queue holds
+/// memory for the items it holds, not for the largest size each bucket ever had. Ties cannot occur: sequence numbers are unique, so the order
 /// is total and runs are reproducible.
+
+#include <dlbkit/sim/pooled_deques.hpp>
 
 #include <array>
 #include <cassert>
 #include <cstdint>
-#include <vector>
 
 namespace dlbkit {
 
@@ -35,8 +37,7 @@ public:
     assert(size_ > 0);
     if (buckets_[0].empty()) refill();
     --size_;
-    Item item = buckets_[0].back();
-    buckets_[0].pop_back();
+    const Item item = pool_.pop_back(buckets_[0]);
     if (buckets_[0].empty()) occupied_[0] &= ~std::uint64_t{1};
     return item;
   }
@@ -44,16 +45,17 @@ public:
   /// The item pop() will return, when that is cheap to tell (it is in bucket 0 or in a
   /// bucket of at most 8 items), else null: a hint to prefetch what that item will touch.
   const Item* peek() const {
-    if (!buckets_[0].empty()) return &buckets_[0].back();
+    if (!buckets_[0].empty()) return &pool_.back(buckets_[0]);
     std::size_t i = 0;
     while (i < 192 && occupied_[i >> 6] == 0) i += 64;
     if (i >= 192) return nullptr;
     i += static_cast<std::size_t>(__builtin_ctzll(occupied_[i >> 6]));
     const auto& bucket = buckets_[i];
-    if (bucket.size() > 8) return nullptr;
-    const Item* min = &bucket[0];
-    for (const Item& item : bucket)
+    if (bucket.size > 8) return nullptr;
+    const Item* min = &pool_.front(bucket);
+    pool_.for_each(bucket, [&](const Item& item) {
       if (less(item, *min)) min = &item;
+    });
     return min;
   }
 
@@ -71,7 +73,7 @@ private:
 
   void put(const Item& item) {
     const std::size_t b = bucket_of(item);
-    buckets_[b].push_back(item);
+    pool_.push_back(buckets_[b], item);
     occupied_[b >> 6] |= std::uint64_t{1} << (b & 63);
   }
 
@@ -83,15 +85,16 @@ private:
     i += static_cast<std::size_t>(__builtin_ctzll(occupied_[i >> 6]));
     auto& bucket = buckets_[i];
     occupied_[i >> 6] &= ~(std::uint64_t{1} << (i & 63));
-    std::size_t min = 0;
-    for (std::size_t j = 1; j < bucket.size(); ++j)
-      if (less(bucket[j], bucket[min])) min = j;
-    last_ = bucket[min];
-    for (const Item& item : bucket) put(item);
-    bucket.clear();
+    const Item* min = &pool_.front(bucket);
+    pool_.for_each(bucket, [&](const Item& item) {
+      if (less(item, *min)) min = &item;
+    });
+    last_ = *min;
+    while (!bucket.empty()) put(pool_.pop_front(bucket));
   }
 
-  std::array<std::vector<Item>, 129> buckets_;
+  PooledDeques<Item, 32> pool_;  // blocks of 32 items
+  std::array<typename PooledDeques<Item, 32>::Queue, 129> buckets_;
   std::array<std::uint64_t, 3> occupied_{};  // bit b: bucket b is not empty
   Item last_{};
   std::size_t size_ = 0;

@@ -1,15 +1,14 @@
 #pragma once
 /// \file
-/// The pending tasks of every node of a simulation, in one pool.
+/// Many small double-ended queues in one pool: the simulator's pending tasks of every node,
+/// and the buckets of its event queue.
 ///
-/// A node's queue is a chain of fixed blocks of tasks taken from a pool shared by all
-/// nodes: tasks are added at the back, executed from the front and migrated from the back.
-/// A block a node empties goes back to the pool for any node, so the memory follows the
-/// tasks pending in the whole machine, not each node's largest queue, and a queue costs
-/// 16 bytes in its node's state instead of a std::deque's 80 plus a map per node. Blocks
-/// live in chunks that never move, so the pool grows without copying.
-
-#include <dlbkit/core/task.hpp>
+/// A queue is a chain of fixed blocks of items taken from a pool shared by all queues. A
+/// block a queue empties goes back to the pool for any queue, so the memory follows the
+/// items held in all queues together, not the sum of each queue's largest size (as vectors
+/// that keep their capacity would), and a queue's handle is 16 bytes instead of a
+/// std::deque's 80 plus a map. Blocks live in chunks that never move, so the pool grows
+/// without copying.
 
 #include <cassert>
 #include <cstdint>
@@ -18,9 +17,10 @@
 
 namespace dlbkit {
 
-class TaskQueues {
+template <class Item, std::uint16_t kBlockItems>
+class PooledDeques {
 public:
-  /// One node's queue: where its tasks are in the pool.
+  /// One queue: where its items are in the pool.
   struct Queue {
     std::uint32_t size = 0;
     std::uint32_t first = kNoBlock;  // block holding the front
@@ -30,44 +30,49 @@ public:
     bool empty() const { return size == 0; }
   };
 
-  const Task& front(const Queue& q) const {
+  const Item& front(const Queue& q) const {
     assert(!q.empty());
-    return block(q.first).tasks[q.head];
+    return block(q.first).items[q.head];
   }
 
-  void push_back(Queue& q, const Task& task) {
+  const Item& back(const Queue& q) const {
+    assert(!q.empty());
+    return block(q.last).items[q.tail - 1];
+  }
+
+  void push_back(Queue& q, const Item& item) {
     if (q.size == 0) {
       q.first = q.last = allocate();
       q.head = q.tail = 0;
-    } else if (q.tail == kBlockTasks) {
+    } else if (q.tail == kBlockItems) {
       const std::uint32_t b = allocate();
       block(q.last).next = b;
       block(b).prev = q.last;
       q.last = b;
       q.tail = 0;
     }
-    block(q.last).tasks[q.tail++] = task;
+    block(q.last).items[q.tail++] = item;
     ++q.size;
   }
 
-  Task pop_front(Queue& q) {
+  Item pop_front(Queue& q) {
     assert(!q.empty());
-    const Task task = block(q.first).tasks[q.head++];
+    const Item item = block(q.first).items[q.head++];
     if (--q.size == 0) {
       release(q.first);
       q.first = q.last = kNoBlock;
-    } else if (q.head == kBlockTasks) {
+    } else if (q.head == kBlockItems) {
       const std::uint32_t next = block(q.first).next;
       release(q.first);
       q.first = next;
       q.head = 0;
     }
-    return task;
+    return item;
   }
 
-  Task pop_back(Queue& q) {
+  Item pop_back(Queue& q) {
     assert(!q.empty());
-    const Task task = block(q.last).tasks[--q.tail];
+    const Item item = block(q.last).items[--q.tail];
     if (--q.size == 0) {
       release(q.last);
       q.first = q.last = kNoBlock;
@@ -75,18 +80,25 @@ public:
       const std::uint32_t prev = block(q.last).prev;
       release(q.last);
       q.last = prev;
-      q.tail = kBlockTasks;
+      q.tail = kBlockItems;
     }
-    return task;
+    return item;
+  }
+
+  /// Calls f(item) on each item of `q`, front to back.
+  template <class F>
+  void for_each(const Queue& q, F f) const {
+    std::uint32_t b = q.first;
+    for (std::uint32_t left = q.size, i = q.head; left > 0; b = block(b).next, i = 0)
+      for (; i < kBlockItems && left > 0; ++i, --left) f(block(b).items[i]);
   }
 
 private:
   static constexpr std::uint32_t kNoBlock = 0xFFFFFFFFu;
-  static constexpr std::uint16_t kBlockTasks = 16;     // 384 bytes: small queues waste little
   static constexpr std::uint32_t kChunkBlocks = 4096;  // blocks allocated together
 
   struct Block {
-    Task tasks[kBlockTasks];
+    Item items[kBlockItems];
     std::uint32_t prev, next;  // neighbouring blocks of the same queue
   };
 
