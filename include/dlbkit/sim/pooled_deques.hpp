@@ -1,7 +1,6 @@
 #pragma once
 /// \file
-/// Many small double-ended queues in one pool: the simulator's pending tasks of every node,
-/// and the buckets of its event queue.
+/// Many small double-ended queues in one pool: the simulator's pending tasks of every node.
 ///
 /// A queue is a chain of fixed blocks of items taken from a pool shared by all queues. A
 /// block a queue empties goes back to the pool for any queue, so the memory follows the
@@ -33,11 +32,6 @@ public:
   const Item& front(const Queue& q) const {
     assert(!q.empty());
     return block(q.first).items[q.head];
-  }
-
-  const Item& back(const Queue& q) const {
-    assert(!q.empty());
-    return block(q.last).items[q.tail - 1];
   }
 
   void push_back(Queue& q, const Item& item) {
@@ -83,14 +77,6 @@ public:
       q.tail = kBlockItems;
     }
     return item;
-  }
-
-  /// Calls f(item) on each item of `q`, front to back.
-  template <class F>
-  void for_each(const Queue& q, F f) const {
-    std::uint32_t b = q.first;
-    for (std::uint32_t left = q.size, i = q.head; left > 0; b = block(b).next, i = 0)
-      for (; i < kBlockItems && left > 0; ++i, --left) f(block(b).items[i]);
   }
 
 private:
