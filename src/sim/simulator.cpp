@@ -2,12 +2,12 @@
 #include <dlbkit/sim/event_queue.hpp>
 #include <dlbkit/sim/meter.hpp>
 #include <dlbkit/sim/simulator.hpp>
+#include <dlbkit/sim/pooled_deques.hpp>
 
 #include <algorithm>
 #include <cassert>
 #include <chrono>
 #include <cmath>
-#include <deque>
 #include <fmt/format.h>
 #include <numeric>
 #include <stdexcept>
@@ -78,8 +78,11 @@ struct InFlight {
 
 enum class Mode : std::uint8_t { idle, running, overhead };
 
-// One node's state; the fields touched by every event come first (one cache line).
-struct Node {
+using TaskQueues = PooledDeques<Task, 16>;  // blocks of 384 bytes: short queues waste little
+
+// One node's state, in one array indexed by node: the fields an event touches fill the
+// first cache line, the statistics the second; the pending tasks are in the engine's pool.
+struct alignas(64) Node {
   Mode mode = Mode::idle;
   bool has_current = false;
   bool poll_scheduled = false;  // while running: the pending wake is a poll point
@@ -87,15 +90,17 @@ struct Node {
   std::uint32_t wake_version = 0;
   std::uint32_t inbox_head = kNone;  // arrived and not yet handled: a list through the slots
   std::uint32_t inbox_tail = kNone;
+  TaskQueues::Queue queue;  // pending, front executes next
+  Task current{};
   SimTime progress = 0;       // work done on `current` when its segment started
   SimTime segment_start = 0;  // when `current` last resumed
-  Task current{};
   std::int64_t notified_load = 0;
   SimTime overhead_until = 0;  // end of the latest overhead spell
-  std::deque<Task> queue;      // pending, front executes next
-  NodeStats stats;
-  std::int64_t reported_load = -1;  // the observers' last on_load
+  // NodeStats but for the migration counts, which few events touch (Engine::transfers_)
+  SimTime busy = 0, overhead = 0, finish = 0;
+  std::uint64_t tasks_executed = 0, messages_sent = 0;
 };
+static_assert(sizeof(Node) == 128, "a node's state is two cache lines");
 
 // Processor sharing: a node's processes, each progressing at 1/n of the processor while
 // the node runs. Remaining work is a double so that sharing needs no rounding; a process
@@ -119,6 +124,8 @@ public:
         cost_(config.cost),
         observers_(config.observers),
         nodes_(topology_.size()),
+        transfers_(topology_.size()),
+        reported_load_(config.observers.empty() ? 0 : topology_.size(), -1),
         workload_rng_(config.seed, 0),
         shared_mode_(config.execution == Execution::processor_sharing),
         lifo_mode_(config.execution == Execution::lifo),
@@ -139,6 +146,11 @@ public:
                                                     : std::max<std::uint64_t>(10'000'000, 64 * (topology_.edge_count() + n));
     result_.messages_by_kind.assign(result_.message_kinds.size(), 0);
     result_.nodes.reserve(n);
+    // At the start every node may message every neighbour: room for that many messages in
+    // flight up front, so the slots are not copied while the burst grows (untouched room
+    // costs address space, not memory).
+    in_flight_.reserve(2 * topology_.edge_count() + n);
+    free_slots_.reserve(2 * topology_.edge_count() + n);
   }
 
   SimulationResult run() {
@@ -154,6 +166,7 @@ public:
     }
     while (!heap_.empty() && !(result_.tasks_completed == result_.tasks_created && !arrival_pending_)) {
       const Event e = heap_.pop();
+      if (const Event* next = heap_.peek()) prefetch(*next);
       Node& node = nodes_[e.node];
       if (e.type() == EventType::wake && e.ref != node.wake_version) continue;  // superseded
       if (++result_.events > config_.event_limit) fail_event_limit(e.time);
@@ -176,10 +189,17 @@ public:
                                          config_.strategy.name(), result_.tasks_created - result_.tasks_completed,
                                          result_.tasks_created));
     report_progress(result_.makespan);
-    for (Node& node : nodes_) {
+    for (NodeId v = 0; v < nodes_.size(); ++v) {
+      const Node& node = nodes_[v];
       // The run ends with the last task; overhead spent after it is not part of the run.
-      node.stats.overhead -= std::max<SimTime>(0, node.overhead_until - result_.makespan);
-      result_.nodes.push_back(node.stats);
+      result_.nodes.push_back(NodeStats{
+          .busy = node.busy,
+          .overhead = node.overhead - std::max<SimTime>(0, node.overhead_until - result_.makespan),
+          .finish = node.finish,
+          .tasks_executed = node.tasks_executed,
+          .tasks_sent = transfers_[v].sent,
+          .tasks_received = transfers_[v].received,
+          .messages_sent = node.messages_sent});
     }
     result_.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
     return std::move(result_);
@@ -192,7 +212,7 @@ public:
   const Topology& topology() const override { return topology_; }
   std::int64_t load() const override { return node_load(current_); }
   std::int64_t migratable() const override {
-    return shared_mode_ ? node_load(current_) : static_cast<std::int64_t>(nodes_[current_].queue.size());
+    return shared_mode_ ? node_load(current_) : static_cast<std::int64_t>(nodes_[current_].queue.size);
   }
   SimTime now() const override { return cursor_; }
   Rng& rng() override { return rngs_[current_]; }
@@ -201,7 +221,7 @@ public:
     assert(message.kind < task_kind_ && "message kind not declared in StrategyInfo::message_kinds");
     cursor_ = later(cursor_, cost_.send_overhead);
     ++result_.messages_by_kind[message.kind];
-    ++nodes_[current_].stats.messages_sent;
+    ++nodes_[current_].messages_sent;
     for (Observer* o : observers_) o->on_message_sent(current_, to, message.kind, cursor_);
     const std::uint32_t slot = new_slot(InFlight{current_, Delivery::message, 0, message});
     push(later(cursor_, transit(to, 0)), EventType::delivery, to, slot);
@@ -215,9 +235,7 @@ public:
     // in their order.
     std::int64_t moved = shared_mode_ ? select_processes(to, amount, max_hops) : 0;
     while (!shared_mode_ && moved < amount && !node.queue.empty()) {
-      Task t = lifo_mode_ ? node.queue.front() : node.queue.back();
-      if (lifo_mode_) node.queue.pop_front();
-      else node.queue.pop_back();
+      Task t = lifo_mode_ ? tasks_.pop_front(node.queue) : tasks_.pop_back(node.queue);
       if (t.hops >= max_hops) {
         passed_over_.push_back(t);
         continue;
@@ -228,8 +246,8 @@ public:
       ++moved;
     }
     while (!passed_over_.empty()) {
-      if (lifo_mode_) node.queue.push_front(passed_over_.back());
-      else node.queue.push_back(passed_over_.back());
+      if (lifo_mode_) tasks_.push_front(node.queue, passed_over_.back());
+      else tasks_.push_back(node.queue, passed_over_.back());
       passed_over_.pop_back();
     }
     const std::size_t per_message = static_cast<std::size_t>(cost_.tasks_per_message);
@@ -240,7 +258,7 @@ public:
                              outgoing_.begin() + static_cast<std::ptrdiff_t>(first + n));
       cursor_ = later(cursor_, cost_.send_overhead);
       ++result_.messages_by_kind[static_cast<std::size_t>(task_kind_)];
-      ++nodes_[current_].stats.messages_sent;
+      ++nodes_[current_].messages_sent;
       for (Observer* o : observers_) o->on_message_sent(current_, to, task_kind_, cursor_);
       const std::uint32_t slot = new_slot(InFlight{current_, Delivery::tasks, batch, {}});
       push(later(cursor_, transit(to, static_cast<std::int64_t>(n))), EventType::delivery, to, slot);
@@ -249,7 +267,7 @@ public:
     result_.tasks_transferred += static_cast<std::uint64_t>(moved);
     migrations_since_completion_ += static_cast<std::uint64_t>(moved);
     if (migrations_since_completion_ > stall_limit()) fail_stalled();
-    nodes_[current_].stats.tasks_sent += static_cast<std::uint64_t>(moved);
+    transfers_[current_].sent += static_cast<std::uint64_t>(moved);
     return moved;
   }
 
@@ -283,14 +301,14 @@ private:
 
   std::int64_t node_load(NodeId v) const {
     const Node& n = nodes_[v];
-    const auto load = static_cast<std::int64_t>(n.queue.size()) + (n.has_current ? 1 : 0);
+    const auto load = static_cast<std::int64_t>(n.queue.size) + (n.has_current ? 1 : 0);
     return shared_mode_ ? load + static_cast<std::int64_t>(shared_[v].processes.size()) : load;
   }
 
   // A task joins node v: the queue's back (FCFS), or the running processes (PS).
   void admit(NodeId v, const Task& t) {
     if (shared_mode_) [[unlikely]] admit_shared(v, t);
-    else nodes_[v].queue.push_back(t);
+    else tasks_.push_back(nodes_[v].queue, t);
   }
   [[gnu::cold, gnu::noinline]] void admit_shared(NodeId v, const Task& t) {
     shared_[v].processes.push_back(Process{t, static_cast<double>(t.work)});
@@ -301,13 +319,13 @@ private:
   // leaves with its remaining work; the part done here counts as this node's busy time.
   [[gnu::cold, gnu::noinline]] std::int64_t select_processes(NodeId to, std::int64_t amount, std::uint32_t max_hops) {
     auto& processes = shared_[current_].processes;
-    NodeStats& stats = nodes_[current_].stats;
+    Node& node = nodes_[current_];
     std::int64_t moved = 0;
     for (std::size_t i = processes.size(); i-- > 0 && moved < amount;) {
       Task t = processes[i].task;
       if (t.hops >= max_hops) continue;
       const SimTime rest = std::clamp<SimTime>(static_cast<SimTime>(std::ceil(processes[i].remaining)), 1, t.work);
-      stats.busy += t.work - rest;
+      node.busy += t.work - rest;
       result_.total_work += t.work - rest;
       t.work = rest;
       ++t.hops;
@@ -339,6 +357,15 @@ private:
 
   void push(SimTime time, EventType type, NodeId node, std::uint32_t ref) {
     heap_.push(Event{time, (sequence_++ << 2) | static_cast<std::uint64_t>(type), node, ref});
+  }
+
+  // The next event's node, agent and delivery are far apart in memory at large N: their
+  // cache lines load while the current event is handled.
+  void prefetch(const Event& next) const {
+    __builtin_prefetch(&nodes_[next.node]);
+    __builtin_prefetch(reinterpret_cast<const char*>(&nodes_[next.node]) + 64);
+    __builtin_prefetch(agents_[next.node].get());
+    if (next.type() == EventType::delivery) __builtin_prefetch(&in_flight_[next.ref]);
   }
 
   void schedule_wake(NodeId v, SimTime time) { push(time, EventType::wake, v, ++nodes_[v].wake_version); }
@@ -442,7 +469,7 @@ private:
     } else if (node.mode == Mode::running) {
       const SimTime elapsed = t - node.segment_start;
       const SimTime done = node.progress + executed_in(node.progress, elapsed);
-      node.stats.overhead += elapsed - (done - node.progress);  // the checks
+      node.overhead += elapsed - (done - node.progress);  // the checks
       if (!observers_.empty()) [[unlikely]] report_execution(v, node.segment_start, t, elapsed - (done - node.progress));
       if (done >= node.current.work) complete(v, t);
       else node.progress = done;  // paused at a poll point
@@ -457,7 +484,7 @@ private:
     SharedNode& s = shared_[v];
     const SimTime elapsed = t - node.segment_start;
     const SimTime executed = executed_in(s.executed, elapsed);
-    node.stats.overhead += elapsed - executed;  // the checks
+    node.overhead += elapsed - executed;  // the checks
     if (!observers_.empty()) [[unlikely]] report_execution(v, node.segment_start, t, elapsed - executed);
     s.executed += executed;
     node.segment_start = t;
@@ -486,8 +513,8 @@ private:
   // For the observers: node v's load at t, when it changed since its last report.
   [[gnu::cold, gnu::noinline]] void report_load(NodeId v, SimTime t) {
     const std::int64_t load = node_load(v);
-    if (load == nodes_[v].reported_load) return;
-    nodes_[v].reported_load = load;
+    if (load == reported_load_[v]) return;
+    reported_load_[v] = load;
     for (Observer* o : observers_) o->on_load(v, load, t);
   }
 
@@ -501,10 +528,10 @@ private:
   }
 
   void record_completion(NodeId v, const Task& task, SimTime t) {
-    NodeStats& stats = nodes_[v].stats;
-    stats.busy += task.work;
-    stats.finish = t;
-    ++stats.tasks_executed;
+    Node& node = nodes_[v];
+    node.busy += task.work;
+    node.finish = t;
+    ++node.tasks_executed;
     ++result_.tasks_completed;
     migrations_since_completion_ = 0;
     result_.total_work += task.work;
@@ -565,7 +592,7 @@ private:
           for (Observer* o : observers_)
             for (const Task& task : tasks) o->on_task_arrived(v, item.from, task, cursor_);
           const auto count = static_cast<std::int64_t>(tasks.size());
-          nodes_[v].stats.tasks_received += static_cast<std::uint64_t>(count);
+          transfers_[v].received += static_cast<std::uint64_t>(count);
           release_batch(item.batch);
           agent.on_tasks_arrived(*this, item.from, count);
           break;
@@ -607,7 +634,7 @@ private:
         for (Observer* o : observers_) o->on_activity(v, Activity::overhead, t, cursor_);
     }
     if (cursor_ > t) {
-      node.stats.overhead += cursor_ - t;
+      node.overhead += cursor_ - t;
       node.overhead_until = cursor_;
       node.mode = Mode::overhead;
       schedule_wake(v, cursor_);
@@ -618,13 +645,7 @@ private:
       return;
     }
     if (!node.has_current && !node.queue.empty()) {
-      if (lifo_mode_) {
-        node.current = node.queue.back();
-        node.queue.pop_back();
-      } else {
-        node.current = node.queue.front();
-        node.queue.pop_front();
-      }
+      node.current = lifo_mode_ ? tasks_.pop_back(node.queue) : tasks_.pop_front(node.queue);
       node.has_current = true;
       node.progress = 0;
       for (Observer* o : observers_) o->on_task_started(v, node.current, t);
@@ -705,6 +726,12 @@ private:
   const CostModel& cost_;
   const std::vector<Observer*>& observers_;
   std::vector<Node> nodes_;
+  TaskQueues tasks_;  // every node's pending tasks
+  struct Transfers {
+    std::uint64_t sent = 0, received = 0;  // tasks
+  };
+  std::vector<Transfers> transfers_;  // per node, apart: only migrations touch them
+  std::vector<std::int64_t> reported_load_;  // the observers' last on_load per node (sized only with observers)
   std::vector<std::unique_ptr<Strategy>> agents_;
   std::vector<Rng> rngs_;
   Rng workload_rng_;
