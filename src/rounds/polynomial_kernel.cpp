@@ -119,15 +119,11 @@ DLBKIT_AVX512DQ void torus_row_randomized_avx512(const std::int64_t* w, std::int
                                                  std::uint64_t step_key) {
   torus_row_randomized(w, next, row, up, down, from, to, a, step_key);
 }
-#endif
 bool has_avx512dq() {
-#if DLBKIT_COIN_AVX512
   static const bool has = __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl");
   return has;
-#else
-  return false;
-#endif
 }
+#endif
 
 void check_gamma(double gamma, const char* scheme) {
   if (!(gamma >= 0 && gamma < 1))
