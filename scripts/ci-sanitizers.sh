@@ -68,7 +68,7 @@ for stage in "${stages[@]}"; do
       cmake --build build-asan -j "$jobs"
       # The MPI tests one at a time, and without LeakSanitizer: Open MPI keeps allocations of
       # its plugins until exit, unloaded before the leak check can name them.
-      (cd build-asan && ASAN_OPTIONS=halt_on_error=1:detect_leaks=0 ctest --output-on-failure --timeout 900 -R '^Mpi(Engine|Runtime)\.|_mpi$')
+      (cd build-asan && ASAN_OPTIONS=halt_on_error=1:detect_leaks=0 ctest --output-on-failure --timeout 900 -R '^(Mpi(Engine|Runtime)|Calibration\.Mpi)|_mpi$')
       # The longest simulations (the liveness sweep over every strategy's parameter ends, and
       # reproductions of minutes under ASan) are left to the Release run: the same code paths
       # run under ASan in the shorter tests of their layers. So are the largest instances of
@@ -80,7 +80,7 @@ for stage in "${stages[@]}"; do
       # conservation sweeps (no shorter test runs them under every cost model) and the
       # streaming and past-the-table paths, which only large instances take.
       (cd build-asan && ctest --output-on-failure -j "$jobs" --timeout 900 \
-        -E '^Mpi(Engine|Runtime)\.|_mpi$|^StrategyLiveness\.|^AhmadReproductions\.Fig11|^CybenkoTable[12]\.|^Torus\.LargestBuilds$|^Odd\.LargestBuildsWithTheRightCount$|^Spectrum\.HypercubeOfDimension20BySparseSolver$|^Distance\.MatchesBfsOnLargerClosedFormInstances$')
+        -E '^(Mpi(Engine|Runtime)|Calibration\.Mpi)|_mpi$|^StrategyLiveness\.|^AhmadReproductions\.Fig11|^CybenkoTable[12]\.|^Torus\.LargestBuilds$|^Odd\.LargestBuildsWithTheRightCount$|^Spectrum\.HypercubeOfDimension20BySparseSolver$|^Distance\.MatchesBfsOnLargerClosedFormInstances$')
       ;;
     tsan)
       configure build-tsan thread
@@ -90,8 +90,8 @@ for stage in "${stages[@]}"; do
       # UtsRuntime.T1CountsAsPublishedForEveryStrategy is left to the Release run: it walks
       # the same engine paths as ThreadsEngine.EveryStrategyCountsTheTreeExactly on a 4-million-node tree.
       (cd build-tsan && export TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" &&
-        ctest --output-on-failure -j "$jobs" --timeout 900 -L runtime -E '^Mpi(Engine|Runtime)\.|_mpi$|T1CountsAsPublishedForEveryStrategy' &&
-        ctest --output-on-failure --timeout 900 -L runtime -R '^Mpi(Engine|Runtime)\.')
+        ctest --output-on-failure -j "$jobs" --timeout 900 -L runtime -E '^(Mpi(Engine|Runtime)|Calibration\.Mpi)|_mpi$|T1CountsAsPublishedForEveryStrategy' &&
+        ctest --output-on-failure --timeout 900 -L runtime -R '^(Mpi(Engine|Runtime)|Calibration\.Mpi)')
       ;;
     *) echo "scripts/ci-sanitizers.sh: unknown stage '$stage'; accepted: fuzz, asan, tsan" >&2; exit 2 ;;
   esac

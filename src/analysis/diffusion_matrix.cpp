@@ -93,7 +93,7 @@ DiffusionMatrix DiffusionMatrix::degree_weights(Topology topology) {
   std::vector<double> alphas;
   for (NodeId v = 0; v < topology.size(); ++v)
     for (const NodeId u : topology.neighbors(v))
-      alphas.push_back(1.0 / static_cast<double>(std::max(topology.degree(v), topology.degree(u)) + 1));
+      alphas.push_back(degree_weight(topology.degree(v), topology.degree(u)));
   DiffusionMatrix m = from_edge_alphas(std::move(topology), std::move(alphas));
   m.description_ = "degree";
   return m;

@@ -30,25 +30,25 @@ public:
 private:
   void partners(const NodeContext& ctx, std::uint64_t, std::vector<NodeId>& out) override {
     if (alpha_ < 0 && !degree_) alpha_ = diffusion_agent_alpha(ctx.topology(), alpha_text_);
-    if (degree_ && !matrix_)
-      matrix_ = &ctx.topology().shared<DiffusionMatrix>(
-          "diffusion_degree_weights", [](const Topology& t) { return DiffusionMatrix::degree_weights(t); });
     const auto nb = ctx.neighbors();
+    if (degree_ && edge_alphas_.empty())
+      for (const NodeId u : nb)
+        edge_alphas_.push_back(DiffusionMatrix::degree_weight(ctx.topology().degree(ctx.self()), ctx.topology().degree(u)));
     out.assign(nb.begin(), nb.end());
   }
 
   // Eq. 1a: alpha_ij (w_i - w_j) leaves i towards j; the partners are the neighbours in
   // order, so partner k is neighbour slot k of alpha(i, k).
-  void transfers(const NodeContext& ctx, std::uint64_t, std::int64_t own, std::span<const std::int64_t> loads,
+  void transfers(const NodeContext&, std::uint64_t, std::int64_t own, std::span<const std::int64_t> loads,
                  std::span<std::int64_t> out) override {
     for (std::size_t k = 0; k < loads.size(); ++k)
-      out[k] = rounded_flow(matrix_ ? matrix_->alpha(ctx.self(), k) : alpha_, own, loads[k]);
+      out[k] = rounded_flow(degree_ ? edge_alphas_[k] : alpha_, own, loads[k]);
   }
 
   std::string alpha_text_;
   bool degree_;
   double alpha_ = -1;                        // uniform: set on the first round, from the topology
-  const DiffusionMatrix* matrix_ = nullptr;  // degree: the topology's shared per-edge alphas
+  std::vector<double> edge_alphas_;          // degree: alpha_ij per neighbour slot, set on the first round
 };
 
 class DimensionExchange final : public detail::EdgeRounds {

@@ -16,6 +16,7 @@
 
 #include <dlbkit/topology/topology.hpp>
 
+#include <algorithm>
 #include <cstddef>
 #include <optional>
 #include <string>
@@ -46,6 +47,10 @@ public:
   /// alpha_ij to differ by edge) from the two ends' degrees alone, so every diagonal entry is
   /// positive on any graph; on a regular graph it is the uniform 1/(d + 1). Description "degree".
   static DiffusionMatrix degree_weights(Topology topology);
+  /// The alpha_ij of degree_weights() for an edge whose ends have degrees d_i and d_j.
+  static double degree_weight(std::size_t d_i, std::size_t d_j) {
+    return 1.0 / static_cast<double>(std::max(d_i, d_j) + 1);
+  }
 
   const Topology& topology() const { return topology_; }
   std::size_t size() const { return topology_.size(); }
