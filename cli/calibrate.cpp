@@ -141,10 +141,14 @@ Run add_calibrate(CLI::App& app) {
       return calibrate(*o, [](AnyApplication& a, const RuntimeConfig& c) { return run_threads(a, c); }, true);
 #ifdef DLBKIT_HAS_MPI
     MpiSession mpi(nullptr, nullptr);
-    if (mpi.size() != 2)
+    if (mpi.size() != 2) {
+      // Rank 0 alone fails, as in dlbkit run: a rank that exits with 2 first makes mpirun
+      // stop rank 0 before it has printed the error.
+      if (mpi.rank() != 0) return 0;
       throw InputError(fmt::format("calibrate --engine mpi: {} MPI ranks; accepted: 2 (mpirun -np 2 dlbkit calibrate "
                                    "--engine mpi ...)",
                                    mpi.size()));
+    }
     return calibrate(*o, [&mpi](AnyApplication& a, const RuntimeConfig& c) { return run_mpi(a, c, mpi); },
                      mpi.rank() == 0);
 #else
