@@ -54,9 +54,7 @@ std::optional<SimulationResult> nobal_by_node(const SimulationConfig& config, bo
   // The simulation's guards: more events than the limit, or than the instant limit at one
   // instant (only possible with tasks of no work: otherwise a node completes at most one
   // task per instant, and N is below the default limit).
-  const std::uint64_t instant_limit = config.instant_event_limit != 0
-                                          ? config.instant_event_limit
-                                          : std::max<std::uint64_t>(10'000'000, 64 * (topology.edge_count() + topology.size()));
+  const std::uint64_t instant_limit = instant_event_limit(config, topology);
   if (sums.refused || r.tasks_created > config.event_limit ||
       (r.tasks_created > instant_limit && (sums.zero_work || topology.size() > instant_limit)))
     return std::nullopt;

@@ -142,8 +142,7 @@ public:
     result_.message_kinds = config.strategy.info->message_kinds;
     result_.message_kinds.push_back("task_transfer");
     task_kind_ = static_cast<int>(result_.message_kinds.size() - 1);
-    instant_limit_ = config.instant_event_limit != 0 ? config.instant_event_limit
-                                                    : std::max<std::uint64_t>(10'000'000, 64 * (topology_.edge_count() + n));
+    instant_limit_ = instant_event_limit(config, topology_);
     result_.messages_by_kind.assign(result_.message_kinds.size(), 0);
     result_.nodes.reserve(n);
     // At the start every node may message every neighbour: room for that many messages in
@@ -768,6 +767,11 @@ private:
 };
 
 }  // namespace
+
+std::uint64_t instant_event_limit(const SimulationConfig& config, const Topology& topology) {
+  return config.instant_event_limit != 0 ? config.instant_event_limit
+                                         : std::max<std::uint64_t>(10'000'000, 64 * (topology.edge_count() + topology.size()));
+}
 
 SimulationResult simulate(const SimulationConfig& config) {
   if (config.topology == nullptr) throw InputError("simulate: no topology given");

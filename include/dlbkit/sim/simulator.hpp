@@ -103,4 +103,8 @@ struct SimulationResult {
 /// reached or simulated time would overflow.
 SimulationResult simulate(const SimulationConfig& config);
 
+/// The instant-event limit a simulation of `config` on `topology` applies
+/// (SimulationConfig::instant_event_limit, or its default when 0).
+std::uint64_t instant_event_limit(const SimulationConfig& config, const Topology& topology);
+
 }  // namespace dlbkit
