@@ -64,7 +64,8 @@ TEST(MpiEngine, RecordWritesOneTraceOfEveryRank) {
 }
 
 // --timeline under MPI: rank 0 writes PATH, rank 1 PATH.1 (docs/timeline.md), each a
-// well-formed trace of its own node; the arrows of the run's transfers join the two files.
+// well-formed trace of its own node; the arrows of the run's transfers join the two files
+// (each rank counts time from its own start, so their ends are not compared in time).
 TEST(MpiEngine, TimelineWritesAWellFormedTraceOfEachRank) {
   const std::string path = dlbkit::test::temp_path("mpi-timeline.json").string();
   const std::vector<std::string> files = {path, path + ".1"};
@@ -86,7 +87,7 @@ TEST(MpiEngine, TimelineWritesAWellFormedTraceOfEachRank) {
     EXPECT_EQ(s.span_us.begin()->first, static_cast<int>(rank));
     EXPECT_GT(s.counters, 0u);  // the load counter, at least when the worker first waits
   }
-  const dlbkit::test::TraceSummary s = dlbkit::test::check_format(traces);
+  const dlbkit::test::TraceSummary s = dlbkit::test::check_format(traces, false);
   EXPECT_LE(s.arrows, nlohmann::json::parse(o.out)["messages"]["task_transfer"].get<std::size_t>());
   for (const std::string& file : files) std::filesystem::remove(file);
 }
