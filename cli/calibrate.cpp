@@ -94,7 +94,9 @@ int calibrate(const Options& o, const EngineRun& run, bool report_here) {
     return 0;
   }
   fmt::print("calibrated the {} engine ({} repetitions, medians), wrote {}\n\n", o.engine, o.repetitions, o.output);
-  fmt::print("  one-way message      {:>10.0f} ns   (half a ping-pong round trip)\n", costs.one_way_message);
+  fmt::print("  one-way message      {:>10.0f} ns   (half a ping-pong round trip; {} round trips left out: a worker "
+             "lost its processor)\n",
+             costs.one_way_message, costs.round_trips_lost);
   fmt::print("  send                 {:>10.0f} ns   per message, from bursts of {}\n", costs.send, options.burst);
   fmt::print("  handle               {:>10.0f} ns   per message, from bursts handled at one check point\n",
              costs.handle);

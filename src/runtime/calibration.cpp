@@ -1,10 +1,12 @@
 // The probes of `dlbkit calibrate`: applications and strategies that time the engine from
 // inside a real run on two workers (docs/predict.md describes each measurement).
 //
-// Worker 0 runs a driver task that polls until the probe is done; its agent times what the
-// probe measures; worker 1 idles, handling messages as an idle worker does, and answers.
-// Under MPI worker 1 is rank 1: its process has its own copy of the probe state, which it
-// never reads for a figure (rank 1 answers, rank 0 times).
+// Both workers run a driver task that polls until the probe is done, so each sees a message
+// at its next check, as a busy worker does (an idle one would back off into sleep, and the
+// round trip would time its wake-up); worker 0's agent times what the probe measures and
+// tells worker 1 when to stop, worker 1's answers. Under MPI worker 1 is rank 1: its
+// process has its own copy of the probe state, which it never reads for a figure (rank 1
+// answers, rank 0 times).
 
 #include "worker_core.hpp"
 
@@ -24,18 +26,34 @@ namespace {
 
 using runtime_detail::clock_ns;
 
-// What the driver, the agents and the caller share (one worker's view, in its process).
+// A driver that goes this long between two polls lost its processor: the scheduler ran
+// another thread (a poll that handles a message takes about a microsecond).
+constexpr SimTime kLost = 50 * kMicrosecond;
+
+// What a worker's driver shares with its agent; one cache line each, since under threads
+// the two drivers write theirs at every poll.
+struct alignas(64) Driver {
+  bool done = false;        // the driver stops polling
+  bool pause = false;       // the driver works without polling for a while, once
+  std::uint64_t polls = 0;  // the driver's poll() calls so far: which check point a message came at
+  SimTime last_poll = 0;    // clock_ns() before its latest poll()
+  SimTime lost_until = 0;   // the end of its latest stretch of over kLost between two polls
+
+  // Whether the worker lost its processor since `since` (clock_ns()), the current poll included.
+  bool lost_since(SimTime since) const { return lost_until > since || clock_ns() - last_poll > kLost; }
+};
+
+// What the drivers, the agents and the caller share (in each process under MPI).
 struct Probe {
   CalibrationOptions options;
-  bool done = false;               // the driver stops polling
-  bool pause = false;              // the driver works without polling for a while, once
-  std::uint64_t polls = 0;         // the driver's poll() calls so far: which check point a message came at
-  std::vector<double> samples;     // the figure's samples, ns
+  std::array<Driver, 2> drivers;   // worker 0's and worker 1's
+  std::vector<double> samples;     // the figure's samples, ns (worker 0's agent writes them)
+  int lost = 0;                    // round trips not sampled: a worker lost its processor
   std::vector<double> sends;       // the message run's other figures: per send,
   std::vector<double> handled;     // and per message handled
 };
 
-// The tasks: `driver` on worker 0 only; payload tasks do nothing when executed.
+// The tasks: a driver on each worker; payload tasks (worker 0's) do nothing when executed.
 template <std::size_t Bytes>
 struct ProbeTask {
   std::uint32_t driver;
@@ -52,7 +70,10 @@ public:
   ProbeApp(Probe& probe, Drive drive, int payload_tasks) : probe_(probe), drive_(drive), payload_(payload_tasks) {}
 
   std::vector<ProbeTask<Bytes>> roots(NodeId worker, std::size_t) const override {
-    if (worker != 0) return {};
+    if (worker != 0) {
+      if (drive_ == Drive::time_polls) return {};  // worker 1 idles while worker 0 times its polls
+      return {ProbeTask<Bytes>{1, {}}};
+    }
     std::vector<ProbeTask<Bytes>> tasks(static_cast<std::size_t>(payload_) + 1, ProbeTask<Bytes>{0, {}});
     tasks.back().driver = 1;  // on top: executed first, the payload stays below for migrate()
     return tasks;
@@ -61,13 +82,19 @@ public:
   void execute(const ProbeTask<Bytes>& task, TaskContext<ProbeTask<Bytes>, NoResult>& ctx) override {
     if (task.driver == 0) return;
     if (drive_ == Drive::time_polls) return time_polls(ctx);
-    while (!probe_.done) {
-      ++probe_.polls;
+    Driver& self = probe_.drivers[ctx.worker()];
+    self.last_poll = clock_ns();
+    while (!self.done) {
+      const SimTime now = clock_ns();
+      if (now - self.last_poll > kLost) self.lost_until = now;
+      self.last_poll = now;
+      ++self.polls;
       ctx.poll();
-      if (!probe_.pause) continue;
-      probe_.pause = false;  // let a burst pile up in the mailbox: 200 us without a check
+      if (!self.pause) continue;
+      self.pause = false;  // let a burst pile up in the mailbox: 200 us without a check
       for (const SimTime until = clock_ns() + 200 * kMicrosecond; clock_ns() < until;) {
       }
+      self.last_poll = clock_ns();  // the pause is no lost processor
     }
   }
 
@@ -82,7 +109,7 @@ private:
       for (int i = 0; i < kPolls; ++i) ctx.poll();
       probe_.samples.push_back(static_cast<double>(clock_ns() - start) / kPolls);
     }
-    probe_.done = true;
+    probe_.drivers[0].done = true;
   }
 
   Probe& probe_;
@@ -94,12 +121,32 @@ private:
 
 class Quiet final : public Strategy {};
 
-enum Kind : std::uint16_t { kPing, kPong, kSink, kBurstRequest, kBurst };
+enum Kind : std::uint16_t { kPing, kPong, kSink, kBurstRequest, kBurst, kStop };
+
+// Round trips (and task pairs) before the first sample: the first few of a run take 10 to
+// 100 times longer (caches, the queues' first blocks, MPI's first messages).
+constexpr int kWarmUp = 8;
+
+// Worker 0's agent ends a probe: its own driver stops, and worker 1's at the message kStop.
+class ProbeAgent : public Strategy {
+public:
+  explicit ProbeAgent(Probe& probe) : probe_(probe) {}
+  void on_message(NodeContext&, NodeId, const Message& m) override {
+    if (m.kind == kStop) probe_.drivers[1].done = true;
+  }
+
+protected:
+  void finish(NodeContext& ctx) {
+    probe_.drivers[0].done = true;
+    ctx.send(1, Message::make(kStop, 0));
+  }
+  Probe& probe_;
+};
 
 // Ping-pongs of messages, then bursts of sends, then bursts handled at one check point.
-class MessageAgent final : public Strategy {
+class MessageAgent final : public ProbeAgent {
 public:
-  explicit MessageAgent(Probe& probe) : probe_(probe) {}
+  using ProbeAgent::ProbeAgent;
 
   void on_start(NodeContext& ctx) override {
     if (ctx.self() == 0) ping(ctx);
@@ -108,15 +155,24 @@ public:
   void on_message(NodeContext& ctx, NodeId from, const Message& m) override {
     const int reps = probe_.options.repetitions, burst = probe_.options.burst;
     switch (m.kind) {
-      case kPing: ctx.send(from, Message::make(kPong, 0)); return;
+      case kPing: {  // the answer says whether worker 1 lost its processor since its previous answer
+        const bool lost = probe_.drivers[1].lost_since(answered_);
+        answered_ = clock_ns();
+        ctx.send(from, Message::make(kPong, lost));
+        return;
+      }
       case kSink: return;
       case kBurstRequest:
         for (int i = 0; i < burst; ++i) ctx.send(from, Message::make(kBurst, i));
         return;
       case kPong:
-        if (round_trips_ < reps) {  // phase 1: the round trips
-          probe_.samples.push_back(static_cast<double>(ctx.now() - sent_) / 2);
-          if (++round_trips_ < reps) return ping(ctx);
+        if (round_trips_ < reps) {  // phase 1: the round trips, after kWarmUp unsampled ones
+          // Those in which a worker lost its processor time the scheduler, not the message:
+          // they are not sampled (up to 20 x reps of them; a busy machine may lose many).
+          const bool lost = m.as<bool>() || probe_.drivers[0].lost_since(sent_);
+          if (lost && round_trips_ >= 0 && probe_.lost < 20 * reps) ++probe_.lost;
+          else if (round_trips_++ >= 0) probe_.samples.push_back(static_cast<double>(clock_ns() - sent_) / 2);
+          if (round_trips_ < reps) return ping(ctx);
         }
         if (sends_ < reps) {  // phase 2: a burst of sends, then a ping to drain it
           ++sends_;
@@ -127,8 +183,8 @@ public:
         }
         return request_burst(ctx);
       case kBurst: {  // phase 3: the burst's messages handled at one check point
-        if (probe_.polls != group_poll_) {
-          group_poll_ = probe_.polls;
+        if (probe_.drivers[0].polls != group_poll_) {
+          group_poll_ = probe_.drivers[0].polls;
           group_start_ = clock_ns();
           group_size_ = 0;
         }
@@ -137,31 +193,27 @@ public:
         if (group_size_ >= burst / 2)
           probe_.handled.push_back(static_cast<double>(clock_ns() - group_start_) / static_cast<double>(group_size_ - 1));
         // A burst split over check points gives no sample; a loaded machine may do that often.
-        if (static_cast<int>(probe_.handled.size()) >= reps || ++bursts_ >= 4 * reps) {
-          probe_.done = true;
-          return;
-        }
+        if (static_cast<int>(probe_.handled.size()) >= reps || ++bursts_ >= 4 * reps) return finish(ctx);
         return request_burst(ctx);
       }
-      default: return;
+      default: return ProbeAgent::on_message(ctx, from, m);
     }
   }
 
 private:
   void ping(NodeContext& ctx) {
-    sent_ = ctx.now();
+    sent_ = clock_ns();
     ctx.send(1, Message::make(kPing, 0));
   }
   void request_burst(NodeContext& ctx) {
     burst_received_ = 0;
     group_poll_ = ~std::uint64_t{0};
-    probe_.pause = true;
+    probe_.drivers[0].pause = true;
     ctx.send(1, Message::make(kBurstRequest, 0));
   }
 
-  Probe& probe_;
-  SimTime sent_ = 0;
-  int round_trips_ = 0, sends_ = 0, burst_received_ = 0, bursts_ = 0;
+  SimTime sent_ = 0, answered_ = 0;  // clock_ns() of the latest ping (worker 0) and pong (worker 1)
+  int round_trips_ = -kWarmUp, sends_ = 0, burst_received_ = 0, bursts_ = 0;
   std::uint64_t group_poll_ = 0;
   SimTime group_start_ = 0;
   int group_size_ = 0;
@@ -170,9 +222,9 @@ private:
 // Ping-pongs of tasks: worker 0 sends one of its payload tasks, then all `tasks` of them,
 // and again, in turns; worker 1 sends them straight back. Taking the two sizes in turns
 // pairs each sample with one taken at the same load of the machine.
-class TaskAgent final : public Strategy {
+class TaskAgent final : public ProbeAgent {
 public:
-  TaskAgent(Probe& probe, int tasks) : probe_(probe), tasks_(tasks) {}
+  TaskAgent(Probe& probe, int tasks) : ProbeAgent(probe), tasks_(tasks) {}
   void on_start(NodeContext& ctx) override {
     if (ctx.self() == 0) send(ctx);
   }
@@ -182,7 +234,9 @@ public:
       return;
     }
     const double one_way = static_cast<double>(ctx.now() - sent_) / 2;
-    if (count == 1) {
+    if (warm_up_ > 0) {  // kWarmUp unsampled pairs first
+      if (count > 1) --warm_up_;
+    } else if (count == 1) {
       single_ = one_way;
       probe_.samples.push_back(one_way);
     } else {
@@ -190,7 +244,7 @@ public:
       probe_.handled.push_back((one_way - single_) / static_cast<double>(tasks_ - 1));  // per further task
     }
     if (static_cast<int>(probe_.handled.size()) < probe_.options.repetitions) send(ctx);
-    else probe_.done = true;
+    else finish(ctx);
   }
 
 private:
@@ -199,8 +253,8 @@ private:
     ctx.migrate(1, many_ ? tasks_ : 1);
     many_ = !many_;
   }
-  Probe& probe_;
   int tasks_;
+  int warm_up_ = kWarmUp;
   bool many_ = false;
   double single_ = 0;
   SimTime sent_ = 0;
@@ -212,7 +266,7 @@ void probe_run(const EngineRun& run, AnyApplication& app, std::function<std::uni
   StrategyInfo info{.name = "calibration-" + what,
                     .description = "a probe of dlbkit calibrate",
                     .source = "docs/predict.md",
-                    .message_kinds = {"ping", "pong", "sink", "burst_request", "burst"},
+                    .message_kinds = {"ping", "pong", "sink", "burst_request", "burst", "stop"},
                     .create = [make](const Parameters&) { return make(); }};
   const Topology pair = make_hypercube(1);
   RuntimeConfig config{.topology = &pair,
@@ -266,6 +320,7 @@ nlohmann::json EngineCosts::to_json() const {
           {"tasks_per_transfer", options.tasks},
           {"poll_interval", exact_duration(options.poll_interval)},
           {"one_way_message_ns", one_way_message},
+          {"round_trips_lost", round_trips_lost},
           {"send_ns", send},
           {"handle_ns", handle},
           {"one_way_1_task_ns", one_way_task},
@@ -295,6 +350,7 @@ EngineCosts measure_engine_costs(const std::string& engine, const EngineRun& run
     ProbeApp<16> app(probe, ProbeApp<16>::Drive::poll_until_done, 0);
     probe_run(run, app, [&] { return std::make_unique<MessageAgent>(probe); }, 0, "messages");
     costs.one_way_message = median(probe.samples);
+    costs.round_trips_lost = probe.lost;
     costs.send = median(probe.sends);
     costs.handle = median(probe.handled);
   }

@@ -36,6 +36,8 @@ TEST(Calibration, ThreadsProbesGiveFiniteFigures) {
   EXPECT_GT(c.send, 0);
   EXPECT_GT(c.check, 0);
   EXPECT_GE(c.handle, 0);  // 0 only when every burst was split over check points
+  EXPECT_GE(c.round_trips_lost, 0);
+  EXPECT_LE(c.round_trips_lost, 20 * 10);  // at most 20 x repetitions are left out
   EXPECT_GT(c.big_record, c.small_record);
   EXPECT_GE(c.small_record, 16u);
 

@@ -5,6 +5,8 @@
 
 #include "../support/command.hpp"
 #include "../support/networks.hpp"
+#include "../support/temp_path.hpp"
+#include "../support/trace_format.hpp"
 
 #include <dlbkit/apps/tardiness.hpp>
 #include <dlbkit/apps/uts.hpp>
@@ -15,6 +17,7 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <string>
 #include <tuple>
 
@@ -58,6 +61,35 @@ TEST(MpiEngine, RecordWritesOneTraceOfEveryRank) {
   EXPECT_EQ(recorded.roots.size(), 1u);
   EXPECT_FALSE(std::filesystem::exists(trace + ".part1"));
   std::filesystem::remove(trace);
+}
+
+// --timeline under MPI: rank 0 writes PATH, rank 1 PATH.1 (docs/timeline.md), each a
+// well-formed trace of its own node; the arrows of the run's transfers join the two files
+// (each rank counts time from its own start, so their ends are not compared in time).
+TEST(MpiEngine, TimelineWritesAWellFormedTraceOfEachRank) {
+  const std::string path = dlbkit::test::temp_path("mpi-timeline.json").string();
+  const std::vector<std::string> files = {path, path + ".1"};
+  for (const std::string& file : files) std::filesystem::remove(file);
+  const Outcome o = mpirun(2, "--app busy --app-param granularity=20 --no-sequential --json --timeline " + path);
+  ASSERT_EQ(o.status, 0) << o.err;
+  std::vector<nlohmann::json> traces;
+  for (std::size_t rank = 0; rank < files.size(); ++rank) {
+    SCOPED_TRACE(files[rank]);
+    traces.push_back(dlbkit::test::read_json(files[rank]));
+    // Each file on its own is a trace (checked without its arrows, whose other end is in
+    // the other file) whose one track is its rank's node.
+    nlohmann::json alone = traces.back();
+    std::erase_if(alone["traceEvents"].get_ref<nlohmann::json::array_t&>(),
+                  [](const nlohmann::json& e) { return e.value("ph", "") == "s" || e.value("ph", "") == "f"; });
+    const dlbkit::test::TraceSummary s = dlbkit::test::check_format(alone);
+    EXPECT_EQ(s.named_threads, std::set<int>{static_cast<int>(rank)});
+    ASSERT_EQ(s.span_us.size(), 1u);
+    EXPECT_EQ(s.span_us.begin()->first, static_cast<int>(rank));
+    EXPECT_GT(s.counters, 0u);  // the load counter, at least when the worker first waits
+  }
+  const dlbkit::test::TraceSummary s = dlbkit::test::check_format(traces, false);
+  EXPECT_LE(s.arrows, nlohmann::json::parse(o.out)["messages"]["task_transfer"].get<std::size_t>());
+  for (const std::string& file : files) std::filesystem::remove(file);
 }
 
 TEST(MpiEngine, EveryStrategyFindsTheOptimumOn2And4Ranks) {

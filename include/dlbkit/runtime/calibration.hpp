@@ -3,7 +3,8 @@
 /// Measuring a runtime engine's own costs on this machine, for the simulator's cost model
 /// (`dlbkit calibrate`, docs/predict.md). Every figure comes from runs of the engine itself
 /// on two workers, through the same worker, mailbox or MPI code a `dlbkit run` uses: probe
-/// applications and probe strategies time ping-pongs, bursts and polls from inside.
+/// applications and probe strategies time ping-pongs, bursts and polls from inside, with
+/// both workers busy (each runs a task that polls), as the simulator's latency means.
 ///
 /// ```
 /// dlbkit::EngineCosts costs = dlbkit::measure_engine_costs(
@@ -37,7 +38,8 @@ struct CalibrationOptions {
 struct EngineCosts {
   std::string engine;
   CalibrationOptions options;
-  double one_way_message = 0;  ///< half a strategy message's round trip
+  double one_way_message = 0;  ///< half a strategy message's round trip between two polling workers
+  int round_trips_lost = 0;    ///< round trips not sampled because a worker lost its processor meanwhile
   double send = 0;             ///< sender's time per strategy message, from bursts
   double handle = 0;           ///< receiver's time per message, from bursts handled at one check point
   double one_way_task = 0;     ///< half the round trip of one task of 16 bytes
