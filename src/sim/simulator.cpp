@@ -37,19 +37,25 @@ std::uint64_t SimulationResult::messages() const {
 namespace {
 
 // Simulated time must stay within 64 bits: a run whose costs add up past that is refused.
+// The checks are on every event's path, the messages out of line.
+[[noreturn, gnu::cold, gnu::noinline]] void fail_time_sum(SimTime t, SimTime delta) {
+  throw std::runtime_error(fmt::format("simulated time overflows 64-bit nanoseconds ({} + {}); the cost model's "
+                                       "or the workload's durations are too large",
+                                       t, delta));
+}
+[[noreturn, gnu::cold, gnu::noinline]] void fail_time_product(SimTime unit, std::int64_t count) {
+  throw std::runtime_error(fmt::format("simulated time overflows 64-bit nanoseconds ({} x {})", unit, count));
+}
+
 SimTime later(SimTime t, SimTime delta) {
   SimTime sum;
-  if (__builtin_add_overflow(t, delta, &sum))
-    throw std::runtime_error(fmt::format("simulated time overflows 64-bit nanoseconds ({} + {}); the cost model's "
-                                         "or the workload's durations are too large",
-                                         t, delta));
+  if (__builtin_add_overflow(t, delta, &sum)) [[unlikely]] fail_time_sum(t, delta);
   return sum;
 }
 
 SimTime times(SimTime unit, std::int64_t count) {
   SimTime product;
-  if (__builtin_mul_overflow(unit, count, &product))
-    throw std::runtime_error(fmt::format("simulated time overflows 64-bit nanoseconds ({} x {})", unit, count));
+  if (__builtin_mul_overflow(unit, count, &product)) [[unlikely]] fail_time_product(unit, count);
   return product;
 }
 

@@ -4,16 +4,17 @@
 ///
 /// A discrete-event simulation never schedules into the past, so the times it pops only
 /// grow. A radix heap exploits that: an item lives in a bucket numbered by the highest
-/// byte in which its time differs from the last time popped (and its value there), pushes
-/// are appends, and an item moves to a lower bucket at most once per byte, so an event a
-/// millisecond ahead moves at most three times (with hexadecimal digits five, with bits
-/// twenty). Unlike a binary heap of a million events, whose every pop walks twenty
-/// cache-missing levels, the work here is sequential scans of short vectors. Bucket 0
-/// holds the items due at the last time popped in order of key: they arrive there sorted,
-/// and an item pushed for that time has the largest key yet when keys grow with every push.
-/// A drained bucket that held a burst gives its room back, so the queue's memory follows
-/// the events pending. Ties cannot occur: keys are unique, so the order is total and runs
-/// are reproducible.
+/// hexadecimal digit in which its time differs from the last time popped (and its value
+/// there), pushes are appends, and an item moves to a lower bucket at most once per digit,
+/// so an event a millisecond ahead moves about five times where a bit-wise radix heap moves
+/// it up to twenty. (Bytes as digits move items less often but scatter them over 2 048
+/// buckets whose ends are rarely in cache: slower for the simulator.) Unlike a binary heap
+/// of a million events, whose every pop walks twenty cache-missing levels, the work here is
+/// sequential scans of short vectors. The items due at the last time popped wait in a list
+/// in order of key: they arrive there sorted, and an item pushed for that time has the
+/// largest key yet when keys grow with every push. A drained bucket that held a burst gives
+/// its room back, so the queue's memory follows the events pending. Ties cannot occur: keys
+/// are unique, so the order is total and runs are reproducible.
 
 #include <algorithm>
 #include <array>
@@ -68,17 +69,17 @@ public:
 private:
   static constexpr std::size_t kDigitBits = 4;
   static constexpr std::size_t kDigitValues = 1 << kDigitBits;
-  static constexpr std::size_t kLevels = (64 + kDigitBits - 1) / kDigitBits;  // digits of the time
+  static constexpr std::size_t kLevels = 64 / kDigitBits;          // digits of the time
   static constexpr std::size_t kBuckets = kLevels * kDigitValues;  // (level, value 0) stay empty
-  static constexpr std::size_t kWords = (kBuckets + 63) / 64;
+  static constexpr std::size_t kWords = kBuckets / 64;
   static_assert(kWords <= 64, "one summary word");
   static constexpr std::size_t kKeptCapacity = 4096;  // items a drained bucket keeps room for
   using Bucket = std::vector<Item>;
 
   static bool less(const Item& a, const Item& b) { return a.time != b.time ? a.time < b.time : a.key < b.key; }
 
-  // (level, value) of the highest byte in which the item's time differs from last_time_
-  // (where the item's byte is the larger): the lower the bucket, the earlier the time.
+  // (level, value) of the highest digit in which the item's time differs from last_time_
+  // (where the item's digit is the larger): the lower the bucket, the earlier the time.
   std::size_t bucket_of(const Item& item) const {
     const auto time = static_cast<std::uint64_t>(item.time);
     const std::uint64_t differs = time ^ static_cast<std::uint64_t>(last_time_);
@@ -107,7 +108,7 @@ private:
 
   // Nothing is due: the earliest time in the lowest non-empty bucket becomes the last time,
   // its items become due (sorted by key), and the bucket's other items spread into lower
-  // buckets relative to it (they share its bytes down to the bucket's level).
+  // buckets relative to it (they share its digits down to the bucket's level).
   void refill() {
     const std::size_t i = lowest_occupied();
     auto& bucket = buckets_[i];
