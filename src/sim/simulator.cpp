@@ -111,7 +111,7 @@ struct alignas(64) Node {
   // queue furthest ahead that the node keeps track of (Engine::schedule_wake).
   SimTime wake_at = 0, reserve_at = 0;
   std::uint64_t wake_key = kNoKey, reserve_key = kNoKey;
-  // NodeStats but for overhead and the migration counts, which few events touch (Engine::transfers_)
+  // NodeStats but overhead (above) and the migration counts, which few events touch (Engine::transfers_)
   SimTime busy = 0, finish = 0;
   std::uint64_t tasks_executed = 0, messages_sent = 0;
 };
