@@ -37,19 +37,25 @@ std::uint64_t SimulationResult::messages() const {
 namespace {
 
 // Simulated time must stay within 64 bits: a run whose costs add up past that is refused.
+// The checks are on every event's path, the messages out of line.
+[[noreturn, gnu::cold, gnu::noinline]] void fail_time_sum(SimTime t, SimTime delta) {
+  throw std::runtime_error(fmt::format("simulated time overflows 64-bit nanoseconds ({} + {}); the cost model's "
+                                       "or the workload's durations are too large",
+                                       t, delta));
+}
+[[noreturn, gnu::cold, gnu::noinline]] void fail_time_product(SimTime unit, std::int64_t count) {
+  throw std::runtime_error(fmt::format("simulated time overflows 64-bit nanoseconds ({} x {})", unit, count));
+}
+
 SimTime later(SimTime t, SimTime delta) {
   SimTime sum;
-  if (__builtin_add_overflow(t, delta, &sum))
-    throw std::runtime_error(fmt::format("simulated time overflows 64-bit nanoseconds ({} + {}); the cost model's "
-                                         "or the workload's durations are too large",
-                                         t, delta));
+  if (__builtin_add_overflow(t, delta, &sum)) [[unlikely]] fail_time_sum(t, delta);
   return sum;
 }
 
 SimTime times(SimTime unit, std::int64_t count) {
   SimTime product;
-  if (__builtin_mul_overflow(unit, count, &product))
-    throw std::runtime_error(fmt::format("simulated time overflows 64-bit nanoseconds ({} x {})", unit, count));
+  if (__builtin_mul_overflow(unit, count, &product)) [[unlikely]] fail_time_product(unit, count);
   return product;
 }
 
@@ -59,7 +65,7 @@ struct Event {
   SimTime time;
   std::uint64_t key;  // sequence number << 2 | type: unique, so (time, key) is a total order
   NodeId node;
-  std::uint32_t ref;  // delivery: in-flight slot; wake: the node's wake version
+  std::uint32_t ref;  // delivery: in-flight slot
   EventType type() const { return static_cast<EventType>(key & 3); }
 };
 
@@ -68,7 +74,8 @@ enum class Delivery : std::uint8_t { message, tasks, timer, local_arrival };
 
 constexpr std::uint32_t kNone = 0xFFFFFFFFu;
 
-struct InFlight {
+// A slot is one cache line (56 bytes unaligned would straddle two for most slots).
+struct alignas(64) InFlight {
   NodeId from;
   Delivery type;
   std::uint32_t batch;  // tasks and local_arrival: index into the batch pool
@@ -80,14 +87,17 @@ enum class Mode : std::uint8_t { idle, running, overhead };
 
 using TaskQueues = PooledDeques<Task, 16>;  // blocks of 384 bytes: short queues waste little
 
+constexpr std::uint64_t kNoKey = ~std::uint64_t{0};
+
 // One node's state, in one array indexed by node: the fields an event touches fill the
-// first cache line, the statistics the second; the pending tasks are in the engine's pool.
+// first two cache lines, the statistics of completions and sends the third; the pending
+// tasks are in the engine's pool.
 struct alignas(64) Node {
   Mode mode = Mode::idle;
   bool has_current = false;
   bool poll_scheduled = false;  // while running: the pending wake is a poll point
   bool idle_notified = false;
-  std::uint32_t wake_version = 0;
+  bool wake_carried = false;  // the latest wake is not queued: the reserve will queue it
   std::uint32_t inbox_head = kNone;  // arrived and not yet handled: a list through the slots
   std::uint32_t inbox_tail = kNone;
   TaskQueues::Queue queue;  // pending, front executes next
@@ -96,11 +106,16 @@ struct alignas(64) Node {
   SimTime segment_start = 0;  // when `current` last resumed
   std::int64_t notified_load = 0;
   SimTime overhead_until = 0;  // end of the latest overhead spell
-  // NodeStats but for the migration counts, which few events touch (Engine::transfers_)
-  SimTime busy = 0, overhead = 0, finish = 0;
+  SimTime overhead = 0;
+  // The latest wake scheduled (the one that counts), and the reserve: the wake entry in the
+  // queue furthest ahead that the node keeps track of (Engine::schedule_wake).
+  SimTime wake_at = 0, reserve_at = 0;
+  std::uint64_t wake_key = kNoKey, reserve_key = kNoKey;
+  // NodeStats but overhead (above) and the migration counts, which few events touch (Engine::transfers_)
+  SimTime busy = 0, finish = 0;
   std::uint64_t tasks_executed = 0, messages_sent = 0;
 };
-static_assert(sizeof(Node) == 128, "a node's state is two cache lines");
+static_assert(sizeof(Node) == 192, "a node's state is three cache lines");
 
 // Processor sharing: a node's processes, each progressing at 1/n of the processor while
 // the node runs. Remaining work is a double so that sharing needs no rounding; a process
@@ -167,7 +182,7 @@ public:
       const Event e = heap_.pop();
       if (const Event* next = heap_.peek()) prefetch(*next);
       Node& node = nodes_[e.node];
-      if (e.type() == EventType::wake && e.ref != node.wake_version) continue;  // superseded
+      if (e.type() == EventType::wake && !wake_due(node, e)) continue;  // superseded
       if (++result_.events > config_.event_limit) fail_event_limit(e.time);
       if (result_.events % MeterShare::kEvery == 0) [[unlikely]] report_progress(e.time);
       if (e.time != instant_) {
@@ -367,7 +382,39 @@ private:
     if (next.type() == EventType::delivery) __builtin_prefetch(&in_flight_[next.ref]);
   }
 
-  void schedule_wake(NodeId v, SimTime time) { push(time, EventType::wake, v, ++nodes_[v].wake_version); }
+  // A node's latest wake is the one that counts; those it supersedes are skipped when they
+  // come up. Most are completions that a message put back (handling it costs time): so
+  // that they do not crowd the queue, a node keeps track of one queued wake, its reserve,
+  // and a wake at or after the reserve is not queued: the reserve, when it comes up, queues
+  // it with the same time and key, so the events come in the same order.
+  void schedule_wake(NodeId v, SimTime time) {
+    Node& node = nodes_[v];
+    node.wake_at = time;
+    node.wake_key = (sequence_++ << 2) | static_cast<std::uint64_t>(EventType::wake);
+    node.wake_carried = node.reserve_key != kNoKey && node.reserve_at <= time;
+    if (node.wake_carried) return;
+    heap_.push(Event{time, node.wake_key, v, 0});
+    if (node.reserve_key == kNoKey) {
+      node.reserve_at = time;
+      node.reserve_key = node.wake_key;
+    }
+  }
+
+  // Whether wake entry e of a node is its latest wake; the reserve queues the latest wake
+  // when that waits on it.
+  bool wake_due(Node& node, const Event& e) {
+    if (e.key == node.reserve_key) {
+      node.reserve_key = kNoKey;
+      if (node.wake_carried) {
+        node.wake_carried = false;
+        heap_.push(Event{node.wake_at, node.wake_key, e.node, 0});
+        node.reserve_at = node.wake_at;
+        node.reserve_key = node.wake_key;
+        return false;
+      }
+    }
+    return e.key == node.wake_key;
+  }
 
   std::uint32_t new_slot(const InFlight& item) {
     if (free_slots_.empty()) {

@@ -1,18 +1,22 @@
 #pragma once
 /// \file
-/// The simulator's event queue: a radix heap over the 128-bit key (time, sequence).
+/// The simulator's event queue: a radix heap over the event time, ties in order of key.
 ///
-/// A discrete-event simulation never schedules into the past, so the keys it pops only
+/// A discrete-event simulation never schedules into the past, so the times it pops only
 /// grow. A radix heap exploits that: an item lives in a bucket numbered by the highest
-/// hexadecimal digit in which its key differs from the last key popped (and its value
+/// hexadecimal digit in which its time differs from the last time popped (and its value
 /// there), pushes are appends, and an item moves to a lower bucket at most once per digit,
-/// so an event a millisecond ahead moves about five times where a bit-wise radix heap
-/// moves it up to twenty. Unlike a binary heap of a million events, whose every pop walks
-/// twenty cache-missing levels, the work here is sequential scans of short vectors. A
-/// drained bucket that held a burst gives its room back, so the queue's memory follows the
-/// events pending. Ties cannot occur: sequence
-/// numbers are unique, so the order is total and runs are reproducible.
+/// so an event a millisecond ahead moves about five times where a bit-wise radix heap moves
+/// it up to twenty. (Bytes as digits move items less often but scatter them over 2 048
+/// buckets whose ends are rarely in cache: slower for the simulator.) Unlike a binary heap
+/// of a million events, whose every pop walks twenty cache-missing levels, the work here is
+/// sequential scans of short vectors. The items due at the last time popped wait in a list
+/// in order of key: they arrive there sorted, and an item pushed for that time has the
+/// largest key yet when keys grow with every push. A drained bucket that held a burst gives
+/// its room back, so the queue's memory follows the events pending. Ties cannot occur: keys
+/// are unique, so the order is total and runs are reproducible.
 
+#include <algorithm>
 #include <array>
 #include <cassert>
 #include <cstdint>
@@ -20,34 +24,43 @@
 
 namespace dlbkit {
 
-template <class Item>  // Item has `std::int64_t time` (>= 0) and `std::uint64_t key` (unique)
+template <class Item>  // Item has `std::int64_t time` (>= 0) and `std::uint64_t key` (unique; the
+                       // queue is fastest when keys grow with every push)
 class EventQueue {
 public:
   bool empty() const { return size_ == 0; }
   std::size_t size() const { return size_; }
 
-  /// Adds an item whose (time, key) is not below that of the last item popped.
+  /// Adds an item whose time is not below that of the last item popped.
   void push(const Item& item) {
-    assert(!(less(item, last_)) && "an event cannot be scheduled before the last one popped");
-    put(item);
+    assert(item.time >= last_time_ && "an event cannot be scheduled before the last one popped");
+    if (item.time == last_time_) {
+      // Almost always the largest key yet; an item pushed again later goes in its place.
+      if (due_head_ == due_.size() || due_.back().key < item.key) due_.push_back(item);
+      else due_.insert(std::upper_bound(due_.begin() + static_cast<std::ptrdiff_t>(due_head_), due_.end(), item, less), item);
+    } else {
+      put(item);
+    }
     ++size_;
   }
 
   /// Removes and returns the item with the smallest (time, key).
   Item pop() {
     assert(size_ > 0);
-    if (buckets_[0].empty()) refill();
+    if (due_head_ == due_.size()) refill();
     --size_;
-    const Item item = buckets_[0].back();
-    buckets_[0].pop_back();
-    if (buckets_[0].empty()) occupied_[0] &= ~std::uint64_t{1};
+    const Item item = due_[due_head_++];
+    if (due_head_ == due_.size()) {
+      drain(due_);
+      due_head_ = 0;
+    }
     return item;
   }
 
-  /// The item pop() will return, when that is cheap to tell (it is in bucket 0 or in a
-  /// bucket of at most 8 items), else null: a hint to prefetch what that item will touch.
+  /// The item pop() will return, when that is cheap to tell (it is due now or in a bucket
+  /// of at most 8 items), else null: a hint to prefetch what that item will touch.
   const Item* peek() const {
-    if (!buckets_[0].empty()) return &buckets_[0].back();
+    if (due_head_ < due_.size()) return &due_[due_head_];
     if (size_ == 0) return nullptr;
     const auto& bucket = buckets_[lowest_occupied()];
     return bucket.size() > 8 ? nullptr : &*smallest(bucket);
@@ -56,37 +69,34 @@ public:
 private:
   static constexpr std::size_t kDigitBits = 4;
   static constexpr std::size_t kDigitValues = 1 << kDigitBits;
-  static constexpr std::size_t kLevels = 128 / kDigitBits;  // digits of the 128-bit key
-  static constexpr std::size_t kBuckets = 1 + kLevels * kDigitValues;
+  static constexpr std::size_t kLevels = 64 / kDigitBits;          // digits of the time
+  static constexpr std::size_t kBuckets = kLevels * kDigitValues;  // (level, value 0) stay empty
+  static constexpr std::size_t kWords = kBuckets / 64;
+  static_assert(kWords <= 64, "one summary word");
   static constexpr std::size_t kKeptCapacity = 4096;  // items a drained bucket keeps room for
   using Bucket = std::vector<Item>;
 
   static bool less(const Item& a, const Item& b) { return a.time != b.time ? a.time < b.time : a.key < b.key; }
 
-  // 0 when the key equals last_'s, else 1 + (level, value) of the highest differing digit
-  // of the 128-bit key (time in the upper half): the lower the bucket, the smaller the key.
+  // (level, value) of the highest digit in which the item's time differs from last_time_
+  // (where the item's digit is the larger): the lower the bucket, the earlier the time.
   std::size_t bucket_of(const Item& item) const {
     const auto time = static_cast<std::uint64_t>(item.time);
-    const std::uint64_t t = time ^ static_cast<std::uint64_t>(last_.time);
-    if (t != 0) return digit_bucket(kLevels / 2, time, t);
-    const std::uint64_t k = item.key ^ last_.key;
-    return k == 0 ? 0 : digit_bucket(0, item.key, k);
-  }
-  static std::size_t digit_bucket(std::size_t first_level, std::uint64_t value, std::uint64_t differs) {
+    const std::uint64_t differs = time ^ static_cast<std::uint64_t>(last_time_);
     const auto level = static_cast<std::size_t>(63 - __builtin_clzll(differs)) / kDigitBits;
-    return 1 + (first_level + level) * kDigitValues + ((value >> (level * kDigitBits)) & (kDigitValues - 1));
+    return level * kDigitValues + ((time >> (level * kDigitBits)) & (kDigitValues - 1));
   }
 
   void put(const Item& item) {
     const std::size_t b = bucket_of(item);
     buckets_[b].push_back(item);
-    occupied_[b >> 6] |= std::uint64_t{1} << (b & 63);
+    occupied_[b / 64] |= std::uint64_t{1} << (b % 64);
+    summary_ |= std::uint64_t{1} << (b / 64);
   }
 
   std::size_t lowest_occupied() const {
-    std::size_t i = 0;
-    while (occupied_[i >> 6] == 0) i += 64;
-    return i + static_cast<std::size_t>(__builtin_ctzll(occupied_[i >> 6]));
+    const auto word = static_cast<std::size_t>(__builtin_ctzll(summary_));
+    return word * 64 + static_cast<std::size_t>(__builtin_ctzll(occupied_[word]));
   }
 
   static typename Bucket::const_iterator smallest(const Bucket& bucket) {
@@ -96,24 +106,37 @@ private:
     return min;
   }
 
-  // Bucket 0 is empty: the smallest item of the lowest non-empty bucket becomes last_,
-  // and that bucket's items spread into lower buckets relative to it (they share its
-  // digits down to the bucket's level).
+  // Nothing is due: the earliest time in the lowest non-empty bucket becomes the last time,
+  // its items become due (sorted by key), and the bucket's other items spread into lower
+  // buckets relative to it (they share its digits down to the bucket's level).
   void refill() {
     const std::size_t i = lowest_occupied();
     auto& bucket = buckets_[i];
-    occupied_[i >> 6] &= ~(std::uint64_t{1} << (i & 63));
-    last_ = *smallest(bucket);
-    for (const Item& item : bucket) put(item);
-    // A bucket that held a burst gives its room back, so the queue's memory follows the
-    // events pending rather than the largest size each bucket ever had.
+    occupied_[i / 64] &= ~(std::uint64_t{1} << (i % 64));
+    if (occupied_[i / 64] == 0) summary_ &= ~(std::uint64_t{1} << (i / 64));
+    last_time_ = bucket.front().time;
+    for (const Item& item : bucket) last_time_ = std::min(last_time_, item.time);
+    for (const Item& item : bucket) {
+      if (item.time == last_time_) due_.push_back(item);
+      else put(item);
+    }
+    if (due_.size() > 1) std::sort(due_.begin(), due_.end(), less);
+    drain(bucket);
+  }
+
+  // A bucket that held a burst gives its room back, so the queue's memory follows the
+  // events pending rather than the largest size each bucket ever had.
+  static void drain(Bucket& bucket) {
     if (bucket.capacity() > kKeptCapacity) Bucket().swap(bucket);
     else bucket.clear();
   }
 
   std::array<Bucket, kBuckets> buckets_;
-  std::array<std::uint64_t, (kBuckets + 63) / 64> occupied_{};  // bit b: bucket b is not empty
-  Item last_{};
+  std::array<std::uint64_t, kWords> occupied_{};  // bit b % 64 of word b / 64: bucket b is not empty
+  std::uint64_t summary_ = 0;                     // bit w: occupied_[w] is not 0
+  Bucket due_;                                    // the items at last_time_, by key, from due_head_ on
+  std::size_t due_head_ = 0;
+  std::int64_t last_time_ = 0;
   std::size_t size_ = 0;
 };
 

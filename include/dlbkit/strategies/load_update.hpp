@@ -8,8 +8,10 @@
 #include <dlbkit/core/node_context.hpp>
 
 #include <algorithm>
+#include <cassert>
 #include <cstdint>
 #include <limits>
+#include <span>
 #include <vector>
 
 namespace dlbkit {
@@ -54,26 +56,28 @@ private:
 
 /// A node's record of its neighbours' loads, from their updates. WLR93 III-B: "all
 /// processors inform their near-neighbors of their load levels" before anyone balances,
-/// so a neighbour that has not reported yet is unknown, not empty.
+/// so a neighbour that has not reported yet is unknown, not empty. One array: a load not
+/// yet reported is marked by a value no load takes, so an update touches one cache line.
 class NeighborLoads {
 public:
   void reset(std::size_t neighbours) {
-    load_.assign(neighbours, 0);
-    heard_.assign(neighbours, false);
+    load_.assign(neighbours, kUnheard);
     unheard_ = neighbours;
   }
   /// Records neighbour k's report; true when it was the last neighbour still unheard.
   bool set(std::size_t k, std::int64_t load) {
+    assert(load != kUnheard);
+    const bool first = load_[k] == kUnheard;
     load_[k] = load;
-    if (heard_[k]) return false;
-    heard_[k] = true;
-    return --unheard_ == 0;
+    return first && --unheard_ == 0;
   }
   /// Every neighbour has reported at least once.
   bool complete() const { return unheard_ == 0; }
+  /// Neighbour k's last report (once complete()).
   std::int64_t& operator[](std::size_t k) { return load_[k]; }
-  const std::vector<std::int64_t>& loads() const { return load_; }
-  /// The lowest reported load (a node with no neighbours: none, the largest value).
+  /// The reports (once complete()).
+  std::span<const std::int64_t> loads() const { return load_; }
+  /// The lowest reported load, once complete() (a node with no neighbours: none, the largest value).
   std::int64_t lowest() const {
     std::int64_t least = std::numeric_limits<std::int64_t>::max();
     for (std::int64_t l : load_) least = std::min(least, l);
@@ -82,8 +86,8 @@ public:
   std::size_t size() const { return load_.size(); }
 
 private:
+  static constexpr std::int64_t kUnheard = std::numeric_limits<std::int64_t>::min();
   std::vector<std::int64_t> load_;
-  std::vector<bool> heard_;
   std::size_t unheard_ = 0;
 };
 
