@@ -298,13 +298,9 @@ private:
         stopped_ = true;
         break;
       }
-      const std::uint64_t sent = stats_.messages_sent, received = tasks_in_;
+      const std::uint64_t sent = stats_.messages_sent;
       check_point();
       if (!stack_.empty() || stopped_) break;
-      // Tasks came and left in the same check point (a thief took them at once): the worker
-      // is idle anew, and its strategy, told of the arrival, must hear so, or a thief whose
-      // request was answered would wait without asking again.
-      if (tasks_in_ != received) agent_->on_idle(*this);
       if (stats_.messages_sent != sent) spins = 0;  // it asked for work: the answer comes soon
       backoff(spins);
     }
