@@ -4,7 +4,8 @@
 // UtsSequential/<tree>: the `uts` app through run_sequential (the baseline of `dlbkit run`:
 // a task stack and one virtual call per task) beside uts::count_sequential's plain walk
 // (`dlbkit uts`, the fastest sequential counter); counters nodes_per_s and walk_nodes_per_s.
-// UtsThreads/<tree>/<strategy>: the threads engine; counters nodes_per_s, efficiency =
+// UtsThreads/<tree>/<strategy>/<tasks>: the threads engine, the app's tasks=node (0) or
+// tasks=subtree (1); counters nodes_per_s, efficiency =
 // T_seq / (2 T_par) with T_seq the run_sequential run just before, efficiency_vs_counter
 // with T_seq count_sequential's time (one run per tree; the target is 95 % on T1L and T3L),
 // and idle_cpu_ms_w0, _w1: the processor time each worker used while it had no task.
@@ -31,6 +32,7 @@ namespace {
 
 const char* const kTrees[] = {"T1", "T3", "T1L", "T3L"};
 const char* const kStrategies[] = {"work_stealing", "lifeline", "rid", "sid", "gm", "hbm", "dem", "none"};
+const char* const kTaskModes[] = {"node", "subtree"};
 
 const dlbkit::uts::PublishedTree& published(const std::string& name) {
   if (const auto* t = dlbkit::uts::find_published(name)) return *t;
@@ -89,7 +91,8 @@ void count_idle_cpu(benchmark::State& state, const dlbkit::RuntimeResult& r) {
 void UtsThreads(benchmark::State& state) {
   const std::string tree = kTrees[state.range(0)];
   const std::string strategy = kStrategies[state.range(1)];
-  auto app = dlbkit::builtin_apps().configure("uts", {{"tree", tree}}).create();
+  const std::string tasks = kTaskModes[state.range(2)];
+  auto app = dlbkit::builtin_apps().configure("uts", {{"tree", tree}, {"tasks", tasks}}).create();
   const dlbkit::Topology topology = dlbkit::parse_topology("hypercube:1");
   const dlbkit::RuntimeConfig config = two_workers(strategy, topology);
   const double counter = counter_seconds(tree);
@@ -105,7 +108,7 @@ void UtsThreads(benchmark::State& state) {
     count_idle_cpu(state, r);
   }
   const auto iterations = static_cast<double>(state.iterations());
-  state.SetLabel(tree + " " + strategy);
+  state.SetLabel(tree + " " + strategy + " tasks=" + tasks);
   state.counters["nodes_per_s"] = static_cast<double>(published(tree).nodes) * iterations / par;
   state.counters["efficiency"] = seq / (2 * par);
   state.counters["efficiency_vs_counter"] = counter * iterations / (2 * par);
@@ -144,7 +147,7 @@ void QueensThreads(benchmark::State& state) {
 
 BENCHMARK(UtsSequential)->DenseRange(0, 3)->Unit(benchmark::kMillisecond)->Iterations(1)->UseRealTime();
 BENCHMARK(UtsThreads)
-    ->ArgsProduct({benchmark::CreateDenseRange(0, 3, 1), benchmark::CreateDenseRange(0, 7, 1)})
+    ->ArgsProduct({benchmark::CreateDenseRange(0, 3, 1), benchmark::CreateDenseRange(0, 7, 1), {0, 1}})
     ->Unit(benchmark::kMillisecond)
     ->Iterations(1)
     ->UseRealTime();

@@ -10,7 +10,8 @@
 # processor time over the workers'); the parallel runs are `dlbkit run --no-sequential`.
 # N-Queens efficiency is against the app's own sequential run (`dlbkit run`'s baseline).
 # Idle CPU: the processor time each worker used while it had no task, in ms.
-# Environment: STRATEGIES="work_stealing sid" limits the UTS strategies; QUEENS=0 skips the
+# Environment: STRATEGIES="work_stealing sid" limits the UTS strategies; TASKS="node subtree"
+# runs the UTS tables for each of the uts app's task modes (default: node); QUEENS=0 skips the
 # N-Queens table; DLBKIT=path another dlbkit binary; UTS_REF=path the reference UTS-MPI
 # work stealing binary (uts-mpi-ws, docs/runtime.md says how to build it), then run on the
 # same trees with 2 ranks and its wall time printed beside dlbkit's.
@@ -32,6 +33,7 @@ strategies = ["work_stealing", "work_stealing -p neighbors=true", "lifeline", "r
 if os.environ.get("STRATEGIES"):
     strategies = os.environ["STRATEGIES"].split()
 reference = os.environ.get("UTS_REF", "")
+modes = os.environ.get("TASKS", "node").split()
 # The reference's options for the standard trees (its sample_trees.sh).
 reference_trees = {"T1": "-t 1 -a 3 -d 10 -b 4 -r 19", "T1L": "-t 1 -a 3 -d 13 -b 4 -r 29",
                    "T3": "-t 0 -b 2000 -q 0.124875 -m 8 -r 42", "T3L": "-t 0 -b 2000 -q 0.200014 -m 5 -r 7"}
@@ -56,19 +58,22 @@ header = ("| strategy | threads, 2 workers | idle CPU ms | tasks moved | MPI, 2 
 for tree in trees:
     seq = json.loads(run([dlbkit, "uts", "--tree", tree, "--json"]))
     t_seq, cpu_seq, nodes = seq["seconds"], seq["cpu_seconds"], seq["nodes"]
-    print(f"\nUTS {tree}: `dlbkit uts` {t_seq:.2f} s ({nodes / t_seq / 1e6:.2f} M nodes/s). Efficiency "
-          "T_seq / (2 T_par) against it, in brackets CPU efficiency; idle CPU of worker 0 / 1.\n")
-    print(header)
     wall = {}
-    for s in strategies:
-        args = ["--app", "uts", "--app-param", f"tree={tree}", "--no-sequential", "--strategy"] + s.split()
-        t, m = dlbkit_run(args, False), dlbkit_run(args, True)
-        for j in (t, m):
-            if j["result"]["nodes"] != nodes:
-                sys.exit(f"runtime-efficiency: {s} on {tree} counted {j['result']} where `dlbkit uts` counted {nodes}")
-        wall[s] = m["elapsed_seconds"]
-        print(f'| {s.replace(" -p ", " ")} | {cell(t, t_seq, cpu_seq)} | {idle_ms(t)} | {t["tasks_moved"]} '
-              f'| {cell(m, t_seq, cpu_seq)} | {idle_ms(m)} | {m["tasks_moved"]} |', flush=True)
+    for mode in modes:
+        print(f"\nUTS {tree}, tasks={mode}: `dlbkit uts` {t_seq:.2f} s ({nodes / t_seq / 1e6:.2f} M nodes/s). "
+              "Efficiency T_seq / (2 T_par) against it, in brackets CPU efficiency; idle CPU of worker 0 / 1.\n")
+        print(header)
+        for s in strategies:
+            args = ["--app", "uts", "--app-param", f"tree={tree}", "--app-param", f"tasks={mode}", "--no-sequential",
+                    "--strategy"] + s.split()
+            t, m = dlbkit_run(args, False), dlbkit_run(args, True)
+            for j in (t, m):
+                if j["result"]["nodes"] != nodes:
+                    sys.exit(f"runtime-efficiency: {s} tasks={mode} on {tree} counted {j['result']} where "
+                             f"`dlbkit uts` counted {nodes}")
+            wall[s, mode] = m["elapsed_seconds"]
+            print(f'| {s.replace(" -p ", " ")} | {cell(t, t_seq, cpu_seq)} | {idle_ms(t)} | {t["tasks_moved"]} '
+                  f'| {cell(m, t_seq, cpu_seq)} | {idle_ms(m)} | {m["tasks_moved"]} |', flush=True)
     if reference and tree in reference_trees:
         text = run(mpirun + [reference] + shlex.split(reference_trees[tree]))
         found = re.search(r"Wallclock time = ([0-9.]+) sec", text)
@@ -76,7 +81,8 @@ for tree in trees:
         if not found or not size or int(size.group(1)) != nodes:
             sys.exit(f"runtime-efficiency: the reference's output on {tree} has no time or another tree size:\n{text}")
         ref = float(found.group(1))
-        ours = ", ".join(f"{s} {wall[s]:.2f} s ({wall[s] / ref:.2f}x)" for s in ("work_stealing", "lifeline") if s in wall)
+        ours = ", ".join(f"{s} tasks={mode} {wall[s, mode]:.2f} s ({wall[s, mode] / ref:.2f}x)"
+                         for mode in modes for s in ("work_stealing", "lifeline") if (s, mode) in wall)
         print(f"\nThe reference UTS-MPI work stealing on {tree}, 2 ranks: {ref:.2f} s; dlbkit's MPI engine: {ours}.")
 
 if os.environ.get("QUEENS", "1") != "0":

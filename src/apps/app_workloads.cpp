@@ -55,7 +55,10 @@ private:
 }  // namespace
 
 WorkloadInfo uts_workload_info() {
-  std::vector<ParamSpec> params = uts_app_info().params;
+  // The app's tree, not its `tasks`: the workload is the one-task-per-node tree.
+  std::vector<ParamSpec> params;
+  for (const ParamSpec& spec : uts_app_info().params)
+    if (spec.name == "tree") params.push_back(spec);
   params.push_back({.name = "node_time", .type = ParamType::duration, .default_value = "100ns",
                     .description = "processor time of one tree node (a SHA-1 per child and the count); the default: "
                                    "CPU time per node of dlbkit run --app uts --app-param tree=T1 --workers 1 on one "

@@ -1,6 +1,13 @@
-// The `uts` app: a UTS tree (apps/uts.hpp), standard or custom, counted by the runtimes. A
-// task is one node (its 24 bytes: digest and height); executing it counts it and spawns its
-// children, whose digests it computes (one SHA-1 each), as the reference UTS implementation does.
+// The `uts` app: a UTS tree (apps/uts.hpp), standard or custom, counted by the runtimes, in
+// one of two modes (the `tasks` parameter):
+// - node (the default): a task is one node (its 24 bytes: digest and height); executing it
+//   counts it and spawns its children, whose digests it computes (one SHA-1 each), as the
+//   reference UTS implementation does. The simulator's `uts` workload and `--record` mirror
+//   this tree of tasks.
+// - subtree: a task explores its subtree itself, depth first on a stack of its own, as X10
+//   GLB's UTS does (Saraswat et al., PPoPP 2011): it counts nodes in the sequential
+//   counter's loop, calls poll(split) per node, and gives work away only when a strategy
+//   asks, as GLB does, though not GLB's halves (the split below says why).
 
 #include <dlbkit/apps/runtime_apps.hpp>
 #include <dlbkit/apps/uts.hpp>
@@ -20,6 +27,16 @@ struct UtsCount {
   std::int32_t reserved;
 };
 
+void add(UtsCount& into, const UtsCount& o) {
+  into.nodes += o.nodes;
+  into.leaves += o.leaves;
+  into.max_depth = std::max(into.max_depth, o.max_depth);
+}
+
+nlohmann::json report_counts(const UtsCount& r) {
+  return {{"nodes", r.nodes}, {"leaves", r.leaves}, {"max_depth", r.max_depth}};
+}
+
 class Uts final : public Application<uts::Node, UtsCount> {
 public:
   explicit Uts(uts::TreeParams tree) : tree_(tree), child_count_(tree) {}
@@ -38,19 +55,85 @@ public:
     for (int i = 0; i < children; ++i) ctx.spawn(uts::child(tree_, node, i));
   }
 
-  void combine(UtsCount& into, const UtsCount& o) const override {
-    into.nodes += o.nodes;
-    into.leaves += o.leaves;
-    into.max_depth = std::max(into.max_depth, o.max_depth);
-  }
-
-  nlohmann::json report(const UtsCount& r) const override {
-    return {{"nodes", r.nodes}, {"leaves", r.leaves}, {"max_depth", r.max_depth}};
-  }
+  void combine(UtsCount& into, const UtsCount& o) const override { add(into, o); }
+  nlohmann::json report(const UtsCount& r) const override { return report_counts(r); }
 
 private:
   uts::TreeParams tree_;
   uts::ChildCounter child_count_;  // the table count_sequential uses: the same cost per node
+};
+
+// tasks=subtree. A task is children [first, last) of `node` with their subtrees, or, when
+// first < 0, the node itself with its whole subtree (the root). 32 bytes.
+struct Subtree {
+  uts::Node node;
+  std::int32_t first, last;
+};
+
+class UtsSubtree final : public Application<Subtree, UtsCount> {
+public:
+  explicit UtsSubtree(uts::TreeParams tree) : tree_(tree), child_count_(tree) {}
+
+  std::vector<Subtree> roots(NodeId worker, std::size_t) const override {
+    if (worker != 0) return {};
+    return {Subtree{uts::root(tree_), -1, -1}};
+  }
+
+  // The loop of uts::count_sequential: one frame per level of the current path (the node,
+  // its number of children, the next child to visit), leaves counted without a frame.
+  void execute(const Subtree& task, TaskContext<Subtree, UtsCount>& ctx) override {
+    struct Frame {
+      uts::Node node;
+      std::int32_t count, next;
+    };
+    std::vector<Frame> path;
+    std::uint64_t nodes = 0, leaves = 0;
+    std::int32_t max_depth = 0;
+    const auto visit = [&](const uts::Node& node) {
+      ++nodes;
+      max_depth = std::max(max_depth, node.height);
+      const int n = child_count_(node);
+      if (n == 0) ++leaves;
+      else path.push_back({node, n, 0});
+    };
+    // The split hands the whole frontier to the worker's stack: every frame's unvisited
+    // children become one task, oldest frame first, and this task ends. The strategy takes
+    // its share from the bottom, the children nearest the root (the largest subtrees); the
+    // worker goes on from the top, the deepest frame, in the order this loop would have
+    // taken. (GLB's split gives the thief the upper half of every frame's children; a split
+    // that kept the lower halves here left work_stealing half of a half to give, and on
+    // T3L the 2 workers were idle 2.2 and 2.7 times as long, in two paired runs.)
+    auto split = [&] {
+      for (Frame& f : path) {
+        if (f.next == f.count) continue;
+        ctx.spawn(Subtree{f.node, f.next, f.count});
+        f.next = f.count;
+      }
+    };
+    if (task.first < 0) visit(task.node);
+    else path.push_back({task.node, task.last, task.first});
+    while (!path.empty()) {
+      Frame& top = path.back();
+      if (top.next == top.count) {
+        path.pop_back();
+        continue;
+      }
+      const uts::Node next = uts::child(tree_, top.node, top.next++);
+      visit(next);  // may reallocate path: `top` is not used after this
+      ctx.poll(split);
+    }
+    UtsCount& r = ctx.result();
+    r.nodes += nodes;
+    r.leaves += leaves;
+    r.max_depth = std::max(r.max_depth, max_depth);
+  }
+
+  void combine(UtsCount& into, const UtsCount& o) const override { add(into, o); }
+  nlohmann::json report(const UtsCount& r) const override { return report_counts(r); }
+
+private:
+  uts::TreeParams tree_;
+  uts::ChildCounter child_count_;
 };
 
 }  // namespace
@@ -58,22 +141,32 @@ private:
 AppInfo uts_app_info() {
   return AppInfo{
       .name = "uts",
-      .description = "Unbalanced Tree Search: count a UTS tree (SHA-1 node ids), one task per node",
-      .source = "Olivier et al., UTS: An Unbalanced Tree Search Benchmark, LCPC 2006",
+      .description = "Unbalanced Tree Search: count a UTS tree (SHA-1 node ids), one task per node or per subtree",
+      .source = "Olivier et al., UTS: An Unbalanced Tree Search Benchmark, LCPC 2006; tasks=subtree: Saraswat et al., "
+                "Lifeline-based global load balancing, PPoPP 2011",
       .params =
           {
               {.name = "tree", .type = ParamType::text, .default_value = "T1",
                .description = "a standard tree (T1, T3L, ...), optionally followed by key=value changes, or "
                               "key=value pairs, as `dlbkit uts --tree` reads them: T1,seed=7 (docs/apps/uts.md)"},
+              {.name = "tasks", .type = ParamType::choice, .default_value = "node",
+               .description = "node: a task per tree node, which spawns its children (the simulator's uts workload "
+                              "and --record follow this tree); subtree: a task walks its subtree itself, as the "
+                              "sequential counter does, and hands its unvisited children over as tasks, one per level, "
+                              "when a strategy asks for work (split on demand, as X10 GLB's UTS)",
+               .choices = {"node", "subtree"}},
           },
       .create =
           [](const Parameters& p) -> std::unique_ptr<AnyApplication> {
         const std::string& spec = p.text("tree");
+        uts::TreeParams tree;
         try {
-          return std::make_unique<Uts>(uts::parse_tree(spec));
+          tree = uts::parse_tree(spec);
         } catch (const InputError& e) {
           throw InputError(fmt::format("app uts: parameter tree={}: {}", spec, e.what()));
         }
+        if (p.text("tasks") == "subtree") return std::make_unique<UtsSubtree>(tree);
+        return std::make_unique<Uts>(tree);
       },
   };
 }

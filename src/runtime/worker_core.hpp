@@ -97,7 +97,7 @@ public:
   void run() {
     const SimTime cpu_start = thread_cpu_ns();
     last_check_ = last_look_ = clock_ns();
-    notified_ = load();
+    notified_ = held_tasks();
     agent_->on_start(*this);
     while (!stopped_) {
       if (!stack_.empty()) idle_notified_ = false;
@@ -152,16 +152,16 @@ public:
   // --- NodeContext ---
   NodeId self() const override { return self_; }
   const Topology& topology() const override { return topology_; }
-  std::int64_t load() const override { return held_tasks(); }
-  /// A strategy asking this means it may want to move work: an executing task that gave a
-  /// split function splits now if the stack is empty (split on demand).
+  /// A strategy asking for the load or for what could move may want to move work: an
+  /// executing task that gave a split function splits first if the stack is empty (split
+  /// on demand). Without the split in load(), a strategy that weighs loads (RID answers a
+  /// request with load() / 2) would see the executing task alone, 1, and move nothing.
+  std::int64_t load() const override {
+    offer_split();
+    return held_tasks();
+  }
   std::int64_t migratable() const override {
-    if (stack_.empty() && split_ != nullptr) {
-      const SplitRef* split = split_;
-      split_ = nullptr;  // once per check point; the split itself may ask again
-      (*split)();
-      stats_.splits += stack_.empty() ? 0 : 1;
-    }
+    offer_split();
     return static_cast<std::int64_t>(stack_.size());
   }
   SimTime now() const override { return clock_ns() - start_; }
@@ -248,6 +248,14 @@ private:
     Envelope envelope;
   };
 
+  void offer_split() const {
+    if (!stack_.empty() || split_ == nullptr) return;
+    const SplitRef* split = split_;
+    split_ = nullptr;  // once per check point; the split itself may ask again
+    (*split)();
+    stats_.splits += stack_.empty() ? 0 : 1;
+  }
+
   bool mail_hint() const { return posted_ != nullptr && posted_->load(std::memory_order_relaxed) != seen_posted_; }
 
   // --- the timeline (only when tracing_) ---
@@ -266,7 +274,7 @@ private:
   }
   // The load counter: on a change, at most every 100 us while the load stays above 0.
   void trace_load(SimTime t) {
-    const std::int64_t held = load();
+    const std::int64_t held = held_tasks();
     if (held == traced_load_ || (held != 0 && traced_load_ != 0 && t - traced_load_at_ < 100 * kMicrosecond)) return;
     traced_load_ = held;
     traced_load_at_ = t;
@@ -346,9 +354,9 @@ private:
       ++handled_;
       agent_->on_timer(*this, tag);
     }
-    if (load() != notified_) {
+    if (held_tasks() != notified_) {  // not load(): the engine's own look splits nothing
       agent_->on_load_change(*this);
-      notified_ = load();
+      notified_ = held_tasks();
     }
     if (tracing_ && !waiting_) [[unlikely]] {
       // A check point that handled something is overhead; an empty look is part of busy.

@@ -164,6 +164,26 @@ TEST(MpiEngine, UtsCountsAsPublished) {
   }
 }
 
+// tasks=subtree on 2 ranks: one task holds the whole tree on rank 0 and splits when a
+// strategy asks; the count is the published one and rank 1 worked on what the splits gave.
+TEST(MpiEngine, UtsSubtreeTasksCountAsPublishedAndSplit) {
+  const dlbkit::uts::PublishedTree* t1 = dlbkit::uts::find_published("T1");
+  ASSERT_NE(t1, nullptr);
+  for (const std::string strategy : {"work_stealing", "lifeline", "rid"}) {
+    SCOPED_TRACE(strategy);
+    const Outcome o = mpirun(2, "--app uts --app-param tree=T1 --app-param tasks=subtree --json --strategy " +
+                                    strategy + params_for(strategy));
+    ASSERT_EQ(o.status, 0) << o.err;
+    const auto j = nlohmann::json::parse(o.out);
+    EXPECT_TRUE(j["same_result"].get<bool>());  // against the app's sequential run
+    EXPECT_EQ(j["result"]["nodes"], t1->nodes);
+    EXPECT_EQ(j["result"]["leaves"], t1->leaves);
+    EXPECT_EQ(j["result"]["max_depth"], t1->max_depth);
+    EXPECT_GT(j["workers"][0]["splits"].get<std::uint64_t>(), 0u);
+    EXPECT_GT(j["workers"][1]["tasks_received"].get<std::uint64_t>(), 0u);
+  }
+}
+
 Outcome mpi_host(int ranks, const std::string& args) {
   return dlbkit::test::run_shell("OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 timeout 120 " DLBKIT_MPIEXEC
                                  " --oversubscribe -np " + std::to_string(ranks) + " " DLBKIT_MPI_HOST " " + args);

@@ -76,3 +76,49 @@ TEST(UtsRuntime, BadTreesAreRefusedNamingTheValue) {
     }
   }
 }
+
+// tasks=subtree: a task walks its subtree itself and splits only when a strategy asks. The
+// count is exact for every strategy, whether or not it moves work.
+TEST(UtsRuntime, SubtreeTasksCountExactlyForEveryStrategy) {
+  const std::string spec = "T1,depth=7";
+  const uts::TreeCounts seq = uts::count_sequential(uts::parse_tree(spec));
+  ASSERT_GT(seq.nodes, 10000u);
+  const nlohmann::json expected = {{"nodes", seq.nodes}, {"leaves", seq.leaves}, {"max_depth", seq.max_depth}};
+  auto app = builtin_apps().configure("uts", {{"tree", spec}, {"tasks", "subtree"}}).create();
+  EXPECT_EQ(app->task_bytes(), 32u);  // a node and a range of its children, not a node alone
+  for (const auto& info : builtin_strategies().all()) {
+    SCOPED_TRACE(info.name);
+    const auto network = test::network_for(info.name, {"hypercube:1", "ring:3", "bisectional:3"});
+    ASSERT_TRUE(network) << "no network of 2 to 4 nodes for " << info.name;
+    const RuntimeResult r = run(*app, *network, info.name);
+    EXPECT_EQ(app->report_bytes(r.result.data()), expected);
+  }
+}
+
+// All the work starts in one task on worker 0: it reaches worker 1 only through splits,
+// whether a thief asks (work_stealing, lifeline) or a strategy weighs loads (RID answers a
+// request with half its load, SID sends to a neighbour below the average). The splits are
+// counted, not timed: the one task lasts the whole run of T1 (4 million nodes).
+TEST(UtsRuntime, SubtreeTasksSplitWhenAStrategyWantsWork) {
+  auto app = builtin_apps().configure("uts", {{"tree", "T1"}, {"tasks", "subtree"}}).create();
+  for (const std::string strategy : {"work_stealing", "lifeline", "rid", "sid"}) {
+    SCOPED_TRACE(strategy);
+    const RuntimeResult r = run(*app, "hypercube:1", strategy);
+    EXPECT_EQ(app->report_bytes(r.result.data()), published("T1"));
+    EXPECT_GT(r.workers[0].splits, 0u);
+    EXPECT_GT(r.workers[1].tasks_received, 0u);
+    EXPECT_LT(r.tasks_executed(), published("T1")["nodes"].get<std::uint64_t>() / 100) << "a task per subtree";
+  }
+}
+
+TEST(UtsRuntime, BadTasksValueIsRefusedNamingIt) {
+  try {
+    builtin_apps().configure("uts", {{"tasks", "nodes"}}).create();
+    ADD_FAILURE() << "accepted";
+  } catch (const InputError& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("nodes"), std::string::npos) << what;
+    EXPECT_NE(what.find("node, subtree"), std::string::npos) << what;
+    EXPECT_EQ(what.find('\n'), std::string::npos) << what;
+  }
+}
