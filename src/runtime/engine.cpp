@@ -60,8 +60,10 @@ void TaskStack::pop_serialised(std::vector<std::byte>& task) {
   std::memcpy(task.data(), data_.data() + top_ + kFrame, bytes);
 }
 
-std::size_t TaskStack::take_bottom(std::size_t amount, std::uint32_t max_hops, std::vector<std::byte>& out) {
-  amount = std::min(amount, size());
+std::size_t TaskStack::take_bottom(std::size_t amount, std::uint32_t max_hops, std::vector<std::byte>& out,
+                                   std::size_t keep) {
+  const std::size_t movable = size() - std::min(keep, size());  // the bottom records that may move
+  amount = std::min(amount, movable);
   out.clear();
   if (amount == 0) return 0;
   const std::size_t hops_at = hops_offset();
@@ -83,11 +85,11 @@ std::size_t TaskStack::take_bottom(std::size_t amount, std::uint32_t max_hops, s
   }
   // GM's hop limit: tasks that travelled max_hops times stay, the others keep their order.
   std::size_t moved = 0, kept = base_;
-  for (std::size_t at = base_; at < top_;) {
+  for (std::size_t at = base_, i = 0; at < top_; ++i) {
     const std::size_t length = length_of(data_.data() + at);
     std::uint32_t hops;
     std::memcpy(&hops, data_.data() + at + hops_at, sizeof hops);
-    if (moved < amount && hops < max_hops) {
+    if (moved < amount && i < movable && hops < max_hops) {
       const std::size_t o = out.size();
       out.insert(out.end(), data_.begin() + static_cast<std::ptrdiff_t>(at),
                  data_.begin() + static_cast<std::ptrdiff_t>(at + length));

@@ -162,7 +162,7 @@ public:
   }
   std::int64_t migratable() const override {
     offer_split();
-    return static_cast<std::int64_t>(stack_.size());
+    return static_cast<std::int64_t>(stack_.size() - next_task());
   }
   SimTime now() const override { return clock_ns() - start_; }
   Rng& rng() override { return rng_; }
@@ -182,7 +182,7 @@ public:
     Envelope e;
     e.from = self_;
     e.type = Envelope::Type::tasks;
-    const std::size_t moved = stack_.take_bottom(static_cast<std::size_t>(amount), max_hops, e.records);
+    const std::size_t moved = stack_.take_bottom(static_cast<std::size_t>(amount), max_hops, e.records, next_task());
     if (moved == 0) return 0;
     e.count = static_cast<std::uint32_t>(moved);
     tasks_out_ += moved;
@@ -247,6 +247,13 @@ private:
     SimTime release;
     Envelope envelope;
   };
+
+  // Between two tasks and while waiting, the top of the stack is the task this worker
+  // executes next, as a simulated node starts its next task at once: it is not migratable
+  // (WLR93 IV-A fn. 2). Else a waiting worker that received one task could hand it on in
+  // the same check point, to a thief whose request came with it, and wait for work its
+  // strategy, told of the arrival, no longer asks for.
+  std::size_t next_task() const { return !executing_ && !stack_.empty() ? 1 : 0; }
 
   void offer_split() const {
     if (!stack_.empty() || split_ == nullptr) return;

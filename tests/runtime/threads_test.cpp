@@ -9,6 +9,7 @@
 #include <dlbkit/runtime/engine.hpp>
 #include <dlbkit/strategies/builtin.hpp>
 
+#include <atomic>
 #include <gtest/gtest.h>
 
 using namespace dlbkit;
@@ -82,6 +83,49 @@ TEST(TaskStack, PopsTheTopAndMigratesTheBottomWithHopCounts) {
   EXPECT_EQ(s.size(), 666u);
   s.pop(&v);
   EXPECT_EQ(v, 999);
+}
+
+// Between two tasks and while waiting for work, the top of a worker's stack is the task it
+// executes next: it is not migratable, and migrate() leaves it. (A waiting worker that
+// received one task and handed it on to a thief in the same check point waited for the
+// rest of the run: its strategy had been told of the arrival and asked no more.)
+TEST(TaskStack, TakeBottomLeavesTheTopTasksItIsToldToKeep) {
+  TaskStack s(sizeof(int));
+  for (int i = 0; i < 3; ++i) s.push(&i);
+  std::vector<std::byte> out;
+  EXPECT_EQ(s.take_bottom(5, kNoHopLimit, out, 1), 2u);
+  EXPECT_EQ(s.take_bottom(5, kNoHopLimit, out, 1), 0u);
+  EXPECT_EQ(s.take_bottom(5, 2, out, 1), 0u);  // the hop-limited path as well
+  int v;
+  s.pop(&v);
+  EXPECT_EQ(v, 2);
+}
+
+TEST(ThreadsEngine, AWorkersNextTaskDoesNotMigrate) {
+  struct Seen {
+    std::atomic<std::int64_t> migratable{-1}, moved{-1};
+  } seen;
+  // At its start, before it pops a task, worker 0 (one root) offers worker 1 what it can.
+  class Offer final : public Strategy {
+  public:
+    explicit Offer(Seen& seen) : seen_(seen) {}
+    void on_start(NodeContext& ctx) override {
+      if (ctx.self() != 0) return;
+      seen_.migratable = ctx.migratable();
+      seen_.moved = ctx.migrate(1, 1);
+    }
+
+  private:
+    Seen& seen_;
+  };
+  const StrategyInfo info{.name = "offer", .create = [&seen](const Parameters&) { return std::make_unique<Offer>(seen); }};
+  TreeApp app(30, 2000);
+  const Topology t = parse_topology("hypercube:1");
+  const RuntimeResult r = run_threads(app, RuntimeConfig{.topology = &t, .strategy = StrategyChoice{&info, {}}});
+  EXPECT_EQ(seen.migratable.load(), 0);
+  EXPECT_EQ(seen.moved.load(), 0);
+  EXPECT_EQ(r.workers.at(1).tasks_executed, 0u);
+  EXPECT_EQ(app.report_bytes(r.result.data()), count_json(app.expected()));
 }
 
 TEST(ThreadsEngine, EveryStrategyCountsTheTreeExactly) {

@@ -104,9 +104,10 @@ public:
     pop(task.data());
   }
   /// Moves up to `amount` tasks from the bottom whose hop count is below `max_hops` into
-  /// `out` (records of task and incremented hop count); tasks passed over stay, in order.
-  /// Returns how many moved.
-  std::size_t take_bottom(std::size_t amount, std::uint32_t max_hops, std::vector<std::byte>& out);
+  /// `out` (records of task and incremented hop count), never the top `keep` tasks; tasks
+  /// passed over stay, in order. Returns how many moved.
+  std::size_t take_bottom(std::size_t amount, std::uint32_t max_hops, std::vector<std::byte>& out,
+                          std::size_t keep = 0);
   /// Appends `count` records produced by take_bottom() on the top.
   void push_records(const std::byte* records, std::size_t count);
   /// Fixed-size tasks: the length of one record.
