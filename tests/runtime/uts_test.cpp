@@ -26,19 +26,24 @@ RuntimeResult run(AnyApplication& app, const std::string& topology, const std::s
   return run_threads(app, {.topology = &t, .strategy = builtin_strategies().configure(strategy, p)});
 }
 
+// Runs `app` with every strategy, each on a network of 2 to 4 workers it accepts.
+void expect_every_strategy_counts(AnyApplication& app, const nlohmann::json& expected) {
+  for (const auto& info : builtin_strategies().all()) {
+    SCOPED_TRACE(info.name);
+    const auto network = test::network_for(info.name, {"hypercube:1", "ring:3", "bisectional:3"});
+    ASSERT_TRUE(network) << "no network of 2 to 4 nodes for " << info.name;
+    const RuntimeResult r = run(app, *network, info.name);
+    EXPECT_EQ(app.report_bytes(r.result.data()), expected);
+  }
+}
+
 }  // namespace
 
 TEST(UtsRuntime, T1CountsAsPublishedForEveryStrategy) {
   auto app = builtin_apps().configure("uts", {{"tree", "T1"}}).create();
   const auto expected = published("T1");
   ASSERT_EQ(expected["nodes"], 4130071u);
-  for (const auto& info : builtin_strategies().all()) {
-    SCOPED_TRACE(info.name);
-    const auto network = test::network_for(info.name, {"hypercube:1", "ring:3", "bisectional:3"});
-    ASSERT_TRUE(network) << "no network of 2 to 4 nodes for " << info.name;
-    const RuntimeResult r = run(*app, *network, info.name);
-    EXPECT_EQ(app->report_bytes(r.result.data()), expected);
-  }
+  expect_every_strategy_counts(*app, expected);
 }
 
 TEST(UtsRuntime, T3CountsAsPublishedOnFourWorkers) {
@@ -86,13 +91,7 @@ TEST(UtsRuntime, SubtreeTasksCountExactlyForEveryStrategy) {
   const nlohmann::json expected = {{"nodes", seq.nodes}, {"leaves", seq.leaves}, {"max_depth", seq.max_depth}};
   auto app = builtin_apps().configure("uts", {{"tree", spec}, {"tasks", "subtree"}}).create();
   EXPECT_EQ(app->task_bytes(), 32u);  // a node and a range of its children, not a node alone
-  for (const auto& info : builtin_strategies().all()) {
-    SCOPED_TRACE(info.name);
-    const auto network = test::network_for(info.name, {"hypercube:1", "ring:3", "bisectional:3"});
-    ASSERT_TRUE(network) << "no network of 2 to 4 nodes for " << info.name;
-    const RuntimeResult r = run(*app, *network, info.name);
-    EXPECT_EQ(app->report_bytes(r.result.data()), expected);
-  }
+  expect_every_strategy_counts(*app, expected);
 }
 
 // All the work starts in one task on worker 0: it reaches worker 1 only through splits,
