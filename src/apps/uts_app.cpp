@@ -103,7 +103,7 @@ public:
     // taken. (GLB's split gives the thief the upper half of every frame's children; a split
     // that kept the lower halves here left work_stealing half of a half to give, and on
     // T3L the 2 workers were idle 2.2 and 2.7 times as long, in two paired runs.)
-    auto split = [&] {
+    const auto split = [&] {
       for (Frame& f : path) {
         if (f.next == f.count) continue;
         ctx.spawn(Subtree{f.node, f.next, f.count});

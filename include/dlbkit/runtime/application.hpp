@@ -152,8 +152,9 @@ inline bool lower_shared_bound(std::atomic<std::int64_t>& bound, std::int64_t va
 /// A task's split function, as the engine calls it (a reference to the caller's callable).
 class SplitRef {
 public:
-  template <class F>
-  explicit SplitRef(F& f) : object_(&f), call_([](void* o) { (*static_cast<F*>(o))(); }) {}
+  template <class F>  // F may be const: a split lambda changes what it captured by reference
+  explicit SplitRef(F& f)
+      : object_(const_cast<void*>(static_cast<const void*>(&f))), call_([](void* o) { (*static_cast<F*>(o))(); }) {}
   void operator()() const { call_(object_); }
 
 private:
