@@ -27,19 +27,30 @@ struct UtsCount {
   std::int32_t reserved;
 };
 
-void add(UtsCount& into, const UtsCount& o) {
-  into.nodes += o.nodes;
-  into.leaves += o.leaves;
-  into.max_depth = std::max(into.max_depth, o.max_depth);
-}
-
-nlohmann::json report_counts(const UtsCount& r) {
-  return {{"nodes", r.nodes}, {"leaves", r.leaves}, {"max_depth", r.max_depth}};
-}
-
-class Uts final : public Application<uts::Node, UtsCount> {
+// What both task modes share: the tree, its child counts, and how counts combine.
+template <class Task>
+class UtsApp : public Application<Task, UtsCount> {
 public:
-  explicit Uts(uts::TreeParams tree) : tree_(tree), child_count_(tree) {}
+  explicit UtsApp(uts::TreeParams tree) : tree_(tree), child_count_(tree) {}
+
+  void combine(UtsCount& into, const UtsCount& o) const override {
+    into.nodes += o.nodes;
+    into.leaves += o.leaves;
+    into.max_depth = std::max(into.max_depth, o.max_depth);
+  }
+
+  nlohmann::json report(const UtsCount& r) const override {
+    return {{"nodes", r.nodes}, {"leaves", r.leaves}, {"max_depth", r.max_depth}};
+  }
+
+protected:
+  uts::TreeParams tree_;
+  uts::ChildCounter child_count_;  // the table count_sequential uses: the same cost per node
+};
+
+class Uts final : public UtsApp<uts::Node> {
+public:
+  using UtsApp::UtsApp;
 
   std::vector<uts::Node> roots(NodeId worker, std::size_t) const override {
     if (worker != 0) return {};
@@ -54,13 +65,6 @@ public:
     if (children == 0) ++r.leaves;
     for (int i = 0; i < children; ++i) ctx.spawn(uts::child(tree_, node, i));
   }
-
-  void combine(UtsCount& into, const UtsCount& o) const override { add(into, o); }
-  nlohmann::json report(const UtsCount& r) const override { return report_counts(r); }
-
-private:
-  uts::TreeParams tree_;
-  uts::ChildCounter child_count_;  // the table count_sequential uses: the same cost per node
 };
 
 // tasks=subtree. A task is children [first, last) of `node` with their subtrees, or, when
@@ -70,9 +74,9 @@ struct Subtree {
   std::int32_t first, last;
 };
 
-class UtsSubtree final : public Application<Subtree, UtsCount> {
+class UtsSubtree final : public UtsApp<Subtree> {
 public:
-  explicit UtsSubtree(uts::TreeParams tree) : tree_(tree), child_count_(tree) {}
+  using UtsApp::UtsApp;
 
   std::vector<Subtree> roots(NodeId worker, std::size_t) const override {
     if (worker != 0) return {};
@@ -122,18 +126,8 @@ public:
       visit(next);  // may reallocate path: `top` is not used after this
       ctx.poll(split);
     }
-    UtsCount& r = ctx.result();
-    r.nodes += nodes;
-    r.leaves += leaves;
-    r.max_depth = std::max(r.max_depth, max_depth);
+    combine(ctx.result(), UtsCount{nodes, leaves, max_depth, 0});
   }
-
-  void combine(UtsCount& into, const UtsCount& o) const override { add(into, o); }
-  nlohmann::json report(const UtsCount& r) const override { return report_counts(r); }
-
-private:
-  uts::TreeParams tree_;
-  uts::ChildCounter child_count_;
 };
 
 }  // namespace
