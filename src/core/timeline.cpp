@@ -23,7 +23,10 @@ NodeId node_number(const std::string& text, const std::string& list, std::size_t
 }
 
 // Microseconds with the nanoseconds kept: the format's unit.
-std::string micros(SimTime ns) { return fmt::format("{}.{:03}", ns / 1000, ns % 1000); }
+std::string micros(SimTime ns) {
+  const SimTime magnitude = ns < 0 ? -ns : ns;
+  return fmt::format("{}{}.{:03}", ns < 0 ? "-" : "", magnitude / 1000, magnitude % 1000);
+}
 
 }  // namespace
 
@@ -122,6 +125,15 @@ void Timeline::write(std::span<const TimelineEvent> events) {
     }
   }
   if (std::fwrite(line_.data(), 1, line_.size(), file_) != line_.size()) failed_ = true;
+}
+
+void Timeline::note_clock(NodeId node, SimTime offset, SimTime error) {
+  if (!records(node)) return;
+  const std::string text = fmt::format(
+      ",\n{{\"ph\":\"M\",\"name\":\"clock_sync\",\"pid\":1,\"tid\":{},\"args\":{{\"offset_us\":{},\"error_us\":{}}}}}",
+      node, micros(offset), micros(error));
+  const std::lock_guard lock(mutex_);
+  if (file_ != nullptr && std::fwrite(text.data(), 1, text.size(), file_) != text.size()) failed_ = true;
 }
 
 void Timeline::close() {

@@ -92,6 +92,8 @@ public:
 
   /// The tasks this worker starts with.
   void push_roots() { app_.push_roots(self_, topology_.size(), stack_); }
+  /// Its timeline's first span begins at `t` (ns of the run) instead of 0.
+  void trace_from(SimTime t) { trace_mark_ = t; }
 
   /// Executes and balances until the transport says the run is over or stopped it.
   void run() {

@@ -14,6 +14,7 @@
 #include <dlbkit/strategies/builtin.hpp>
 
 #include <gtest/gtest.h>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -25,10 +26,11 @@ namespace {
 
 using dlbkit::test::Outcome;
 
-Outcome mpirun(int ranks, const std::string& args) {
-  return dlbkit::test::run_shell("OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 timeout 120 " DLBKIT_MPIEXEC
-                                 " --oversubscribe -np " + std::to_string(ranks) + " " DLBKIT_CLI " run --engine mpi " +
-                                 args);
+// `environment`: more VAR=value words for the ranks.
+Outcome mpirun(int ranks, const std::string& args, const std::string& environment = "") {
+  return dlbkit::test::run_shell("OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 " + environment +
+                                 " timeout 120 " DLBKIT_MPIEXEC " --oversubscribe -np " + std::to_string(ranks) +
+                                 " " DLBKIT_CLI " run --engine mpi " + args);
 }
 
 std::int64_t optimum_of(int n, std::uint64_t seed) {
@@ -64,8 +66,8 @@ TEST(MpiEngine, RecordWritesOneTraceOfEveryRank) {
 }
 
 // --timeline under MPI: rank 0 writes PATH, rank 1 PATH.1 (docs/timeline.md), each a
-// well-formed trace of its own node; the arrows of the run's transfers join the two files
-// (each rank counts time from its own start, so their ends are not compared in time).
+// well-formed trace of its own node with its clock's offset to rank 0's; the arrows of the
+// run's transfers join the two files, in one time base.
 TEST(MpiEngine, TimelineWritesAWellFormedTraceOfEachRank) {
   const std::string path = dlbkit::test::temp_path("mpi-timeline.json").string();
   const std::vector<std::string> files = {path, path + ".1"};
@@ -83,12 +85,60 @@ TEST(MpiEngine, TimelineWritesAWellFormedTraceOfEachRank) {
                   [](const nlohmann::json& e) { return e.value("ph", "") == "s" || e.value("ph", "") == "f"; });
     const dlbkit::test::TraceSummary s = dlbkit::test::check_format(alone);
     EXPECT_EQ(s.named_threads, std::set<int>{static_cast<int>(rank)});
+    ASSERT_EQ(s.clocks.size(), 1u);
+    EXPECT_EQ(s.clocks.begin()->first, static_cast<int>(rank));
+    if (rank == 0) {
+      EXPECT_EQ(s.clocks.at(0).offset_ns, 0);
+      EXPECT_EQ(s.clocks.at(0).error_ns, 0);
+    }
     ASSERT_EQ(s.span_us.size(), 1u);
     EXPECT_EQ(s.span_us.begin()->first, static_cast<int>(rank));
     EXPECT_GT(s.counters, 0u);  // the load counter, at least when the worker first waits
   }
-  const dlbkit::test::TraceSummary s = dlbkit::test::check_format(traces, false);
+  const dlbkit::test::TraceSummary s = dlbkit::test::check_format(traces);
   EXPECT_LE(s.arrows, nlohmann::json::parse(o.out)["messages"]["task_transfer"].get<std::size_t>());
+  for (const std::string& file : files) std::filesystem::remove(file);
+}
+
+// One time base for the ranks, whatever their clocks: DLBKIT_TEST_CLOCK_SKEW_US sets rank r's
+// clock back by r seconds, as clocks on other hosts may be. Each rank must measure that as
+// its offset to rank 0, within the error it states; in the trace merged by the command of
+// docs/timeline.md, each node's spans keep their order without overlapping and every arrow
+// ends after it starts, give or take the errors of its two ends. The same trace with the
+// offsets taken out again (as if every rank's clock read rank 0's) has arrows that end
+// before they start (all the work comes from rank 0): the check sees a time base that is off.
+TEST(MpiEngine, TimelineRanksShareRankZerosTime) {
+  constexpr std::int64_t kSkewNs = 1'000'000'000;
+  const std::string path = dlbkit::test::temp_path("mpi-clock.json").string();
+  std::vector<std::string> files = {path};
+  for (int rank = 1; rank < 4; ++rank) files.push_back(path + "." + std::to_string(rank));
+  for (const std::string& file : files) std::filesystem::remove(file);
+  const Outcome o = mpirun(4, "--app uts --app-param tree=type=geometric,shape=fixed,b0=4,depth=7,seed=19 "
+                              "-s work_stealing --no-sequential --json --timeline " + path,
+                           "DLBKIT_TEST_CLOCK_SKEW_US=" + std::to_string(kSkewNs / 1000));
+  ASSERT_EQ(o.status, 0) << o.err;
+  std::string merge = "jq -s '{traceEvents: map(.traceEvents) | add}'";
+  for (const std::string& file : files) merge += " " + dlbkit::test::shell_quote(file);
+  const Outcome merged = dlbkit::test::run_shell(merge);
+  ASSERT_EQ(merged.status, 0) << merged.err;
+  const nlohmann::json trace = nlohmann::json::parse(merged.out);
+
+  const dlbkit::test::TraceSummary s = dlbkit::test::check_format(trace);
+  ASSERT_EQ(s.clocks.size(), 4u);
+  for (const auto& [rank, clock] : s.clocks) {
+    SCOPED_TRACE(rank);
+    EXPECT_LE(std::abs(clock.offset_ns - rank * kSkewNs), clock.error_ns) << "offset " << clock.offset_ns;
+  }
+  EXPECT_EQ(s.span_us.size(), 4u);
+  EXPECT_GT(s.arrows, 0u);
+
+  nlohmann::json undone = trace;
+  for (nlohmann::json& e : undone["traceEvents"])
+    if (e.contains("ts")) {
+      const std::int64_t ns = dlbkit::test::nanoseconds(e["ts"]) - s.clocks.at(e["tid"].get<int>()).offset_ns;
+      e["ts"] = static_cast<double>(ns) / 1000;
+    }
+  EXPECT_FALSE(dlbkit::test::backward_arrows({undone}, s.clocks).empty());
   for (const std::string& file : files) std::filesystem::remove(file);
 }
 

@@ -73,6 +73,9 @@ public:
   std::size_t nodes() const { return chosen_.size(); }
   /// Appends the events of recorded nodes. Thread-safe.
   void write(std::span<const TimelineEvent> events);
+  /// Says that node `node`'s times are another clock's readings plus `offset`, right to
+  /// within +- `error` (ns): a metadata event "clock_sync" (an MPI rank's, docs/timeline.md).
+  void note_clock(NodeId node, SimTime offset, SimTime error);
   /// Ends the document and closes the file; throws InputError if any write failed.
   void close();
 

@@ -52,7 +52,8 @@ struct RuntimeConfig {
   std::atomic<std::uint64_t>* progress = nullptr;
   /// Where set, the workers it records write their spans (busy, idle, overhead: check
   /// points that handled messages or timers), their load and their task transfers to it,
-  /// each from a buffer of its own (docs/timeline.md). The MPI engine: this rank's workers.
+  /// each from a buffer of its own (docs/timeline.md). The MPI engine: this rank's workers,
+  /// in rank 0's time (with the offset of this rank's clock to rank 0's and its error).
   Timeline* timeline = nullptr;
 };
 

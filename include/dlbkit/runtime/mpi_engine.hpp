@@ -23,6 +23,11 @@
 /// end of the run is detected with Safra's algorithm (Dijkstra, EWD 998): a token with a
 /// colour and a message count circles the ring of ranks; only task transfers count as
 /// messages, since a rank without tasks can send strategy messages but never create work.
+///
+/// When a rank writes a timeline, each rank first measures its clock's offset to rank 0's
+/// (16 round trips per rank, one rank after another, before the run's clock starts), so that
+/// every rank's times are in rank 0's: the files merge into one trace (docs/timeline.md).
+/// Without a timeline the run starts as soon as every rank is there.
 
 #include <dlbkit/runtime/engine.hpp>
 

@@ -18,15 +18,23 @@
 // can match a receive of the caller's. A task that throws stops its rank, which tells every
 // other rank (kAbort); each stops at its next check point, and after the run the ranks agree
 // on the lowest failing rank and its message, which every rank throws as a TaskFailure.
+//
+// One time base: when a rank writes a timeline, every rank measures its clock's offset to
+// rank 0's after the barrier that begins the run (runtime/clock_offset.hpp), and counts its
+// times from rank 0's start in rank 0's time, so that the ranks' files merge into one trace.
 
 #include "worker_core.hpp"
 
+#include <dlbkit/core/number.hpp>
 #include <dlbkit/error.hpp>
+#include <dlbkit/runtime/clock_offset.hpp>
 #include <dlbkit/runtime/mpi_engine.hpp>
 #include <dlbkit/runtime/runtime_options.hpp>
 
 #include <fmt/format.h>
+#include <array>
 #include <chrono>
+#include <cstdlib>
 #include <limits>
 #include <list>
 #include <optional>
@@ -41,7 +49,7 @@ using runtime_detail::clock_ns;
 using runtime_detail::Envelope;
 using runtime_detail::WorkerCore;
 
-enum Tag : int { kData = 1, kToken = 2, kBound = 3, kStop = 4, kAbort = 5 };
+enum Tag : int { kData = 1, kToken = 2, kBound = 3, kStop = 4, kAbort = 5, kClock = 6 };
 
 struct Header {
   std::uint32_t from;
@@ -247,16 +255,95 @@ struct RankReport {
   double elapsed;
 };
 
-// A barrier that sleeps while it waits, so that a rank waiting for another's sequential
-// run leaves the processor to it.
-void sleepy_barrier(MPI_Comm comm) {
-  MPI_Request request;
-  MPI_Ibarrier(comm, &request);
+// Waits for `request`, sleeping between looks, so that a waiting rank leaves the processor
+// to the ranks at work (a sequential run, another rank's clock exchanges).
+void sleepy_wait(MPI_Request& request) {
   for (int done = 0;;) {
     MPI_Test(&request, &done, MPI_STATUS_IGNORE);
     if (done) return;
     std::this_thread::sleep_for(std::chrono::microseconds(200));
   }
+}
+
+void sleepy_barrier(MPI_Comm comm) {
+  MPI_Request request;
+  MPI_Ibarrier(comm, &request);
+  sleepy_wait(request);
+}
+
+// A sleepy barrier that also tells every rank whether `mine` holds on some rank.
+bool sleepy_any(MPI_Comm comm, bool mine) {
+  const int in = mine ? 1 : 0;
+  int any = 0;
+  MPI_Request request;
+  MPI_Iallreduce(&in, &any, 1, MPI_INT, MPI_MAX, comm, &request);
+  sleepy_wait(request);
+  return any != 0;
+}
+
+constexpr int kClockExchanges = 16;
+
+// What this rank adds to its clock's readings for the timeline: 0, but in tests
+// DLBKIT_TEST_CLOCK_SKEW_US=X sets rank r's clock back by r X us, as a clock on another host
+// may be, so that the offsets to rank 0 must be measured to come out right.
+SimTime test_clock_skew(int rank) {
+  const char* text = std::getenv("DLBKIT_TEST_CLOCK_SKEW_US");
+  if (text == nullptr) return 0;
+  std::int64_t us = 0;
+  if (!parse_number(text, us))
+    throw InputError(fmt::format("DLBKIT_TEST_CLOCK_SKEW_US '{}': not a number; accepted: whole microseconds", text));
+  return -rank * us * kMicrosecond;
+}
+
+// Rank 0's clock - this rank's (each read plus `skew`), by Cristian's exchanges, one rank
+// after another: rank 0 tells a rank its turn, then answers each of its requests with its
+// clock. A rank waiting for its turn sleeps, leaving the processor to the two at work.
+ClockOffset offset_to_rank0(MPI_Comm comm, int rank, int size, SimTime skew) {
+  if (rank == 0) {
+    for (int r = 1; r < size; ++r) {
+      MPI_Send(nullptr, 0, MPI_BYTE, r, kClock, comm);
+      for (int k = 0; k < kClockExchanges; ++k) {
+        MPI_Recv(nullptr, 0, MPI_BYTE, r, kClock, comm, MPI_STATUS_IGNORE);
+        const SimTime now = clock_ns() + skew;
+        MPI_Send(&now, 1, MPI_INT64_T, r, kClock, comm);
+      }
+    }
+    return {};
+  }
+  MPI_Request turn;
+  MPI_Irecv(nullptr, 0, MPI_BYTE, 0, kClock, comm, &turn);
+  sleepy_wait(turn);
+  std::array<ClockSample, kClockExchanges> samples;
+  for (ClockSample& s : samples) {
+    s.send = clock_ns() + skew;
+    MPI_Send(nullptr, 0, MPI_BYTE, 0, kClock, comm);
+    MPI_Recv(&s.remote, 1, MPI_INT64_T, 0, kClock, comm, MPI_STATUS_IGNORE);
+    s.receive = clock_ns() + skew;
+  }
+  return estimate_clock_offset(samples);
+}
+
+// This rank's start and the origin of its times (now(), the timeline) on its own clock.
+struct RunStart {
+  SimTime start, origin;
+};
+
+// Collective, after the barrier that began the run, when some rank writes a timeline: the
+// origin is rank 0's start, and `timeline` (this rank's, if it records its node) is told the
+// offset applied.
+RunStart start_in_rank0_time(MPI_Comm comm, int rank, int size, Timeline* timeline) {
+  const SimTime skew = test_clock_skew(rank);
+  ClockOffset clock = offset_to_rank0(comm, rank, size, skew);
+  SimTime zero = clock_ns() + skew;  // rank 0's: its start
+  MPI_Request request;
+  MPI_Ibcast(&zero, 1, MPI_INT64_T, 0, comm, &request);
+  sleepy_wait(request);
+  const SimTime start = clock_ns();
+  // Rank 0 read `zero` before this rank received it, so rank 0's clock reads `zero` or more
+  // now: an offset that says otherwise is raised to that (which stays within its error).
+  clock.offset = std::max(clock.offset, zero - (start + skew));
+  if (timeline != nullptr) timeline->note_clock(static_cast<NodeId>(rank), clock.offset, clock.error);
+  return {.start = start, .origin = zero - clock.offset - skew};
 }
 
 // The engine's own communicator, freed however run_mpi leaves (every exit is collective).
@@ -341,12 +428,18 @@ RuntimeResult run_mpi(AnyApplication& app, const RuntimeConfig& config, MPI_Comm
   app.prepare(static_cast<std::size_t>(size));
   std::atomic<std::int64_t> bound{app.initial_bound()};
   MpiTransport transport(comm, rank, size, bound);
-  sleepy_barrier(comm);
-  const SimTime start = clock_ns();
-  WorkerCore core(app, config, static_cast<NodeId>(rank), transport, bound, start);
+  Timeline* const timeline =
+      config.timeline != nullptr && config.timeline->records(static_cast<NodeId>(rank)) ? config.timeline : nullptr;
+  RunStart run{};
+  if (sleepy_any(comm, timeline != nullptr))  // the barrier that begins the run
+    run = start_in_rank0_time(comm, rank, size, timeline);
+  else
+    run.start = run.origin = clock_ns();
+  WorkerCore core(app, config, static_cast<NodeId>(rank), transport, bound, run.origin);
+  core.trace_from(run.start - run.origin);  // this rank's spans begin when it starts, maybe after rank 0
   core.push_roots();
   core.run();
-  const SimTime elapsed = clock_ns() - start;
+  const SimTime elapsed = clock_ns() - run.start;
   transport.drain();
   throw_if_failed(comm, rank, transport.error());
 
