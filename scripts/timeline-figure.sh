@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Draws timelines written by --timeline (docs/timeline.md) one above the other: per node,
-# busy, overhead and idle spans, and task migrations as arrows. Needs jq and gnuplot.
+# busy, overhead and idle spans, and task migrations as arrows, on one time axis (the
+# longest run's) so that the panels compare. Needs jq and gnuplot.
 #   scripts/timeline-figure.sh OUT.png TITLE1 FILE1.json [TITLE2 FILE2.json ...]
 set -euo pipefail
 [[ $# -ge 3 && $(( ($# - 1) % 2 )) -eq 0 ]] || { echo "usage: $0 OUT.png TITLE FILE.json [TITLE FILE.json ...]" >&2; exit 2; }
@@ -12,6 +13,11 @@ set output '$out'
 set multiplot layout $panels,1
 set xlabel 'time (s)'; set ylabel 'node'; set key outside right top
 set style fill solid 1.0 noborder
+"
+# One time axis for every panel: from 0 to the latest span end of all the files (s).
+end=$(for ((k = 2; k <= $#; k += 2)); do jq '[.traceEvents[] | select(.ph == "X") | .ts + .dur] | max // 0' "${!k}"; done |
+      sort -g | tail -n 1)
+script+="set xrange [0:$end / 1e6]
 "
 i=0
 while [[ $# -gt 0 ]]; do
