@@ -161,6 +161,20 @@ TEST(CliBadInput, EmptyParameterValuesAreErrors) {
     expect_usage_error({"simulate", "-s", "rid", "-t", "hypercube:3", option, "latency="}, {"'latency='", "accepted:"});
 }
 
+TEST(CliBadInput, PerUnitTimesAcceptFractionsOnly) {
+  const std::vector<std::string> bnb = {"simulate", "-s", "none", "-t", "hypercube:1", "-w", "bnb", "--workload-param",
+                                        "n=6", "--workload-param", "m=4", "--workload-param"};
+  for (const std::string bad : {"-1ns", "abc", "6.3", "0.5ns"})
+    expect_usage_error(with(bnb, {"step_time=" + bad}), {"step_time=" + bad, "accepted:"});
+  expect_usage_error(with(bnb, {"step_time="}), {"'step_time='", "accepted:"});
+  expect_usage_error({"simulate", "-s", "none", "-t", "hypercube:1", "-w", "uts", "--workload-param", "node_time=x"},
+                     {"node_time=x", "accepted:"});
+  expect_usage_error({"simulate", "-s", "none", "-t", "hypercube:1", "-w", "busy", "--workload-param", "loop_time=-2us"},
+                     {"loop_time=-2us", "accepted:"});
+  const Outcome fine = run_cli(with(bnb, {"step_time=6.3ns"}));
+  EXPECT_EQ(fine.status, 0) << fine.err;
+}
+
 TEST(CliBadInput, HbmSizeErrorSaysWhatIsAccepted) {
   expect_usage_error({"simulate", "-s", "hbm", "-t", "complete:3"}, {"complete:3", "2^d nodes", "accepted:"});
 }
