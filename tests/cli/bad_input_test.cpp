@@ -114,6 +114,14 @@ TEST(CliBadInput, ReproduceWithoutANameIsOneErrorLine) {
   expect_usage_error({"reproduce", ""}, {"''", "accepted:"});
 }
 
+// A reproduction's own options are checked before it runs.
+TEST(CliBadInput, ReproduceParametersAreChecked) {
+  expect_usage_error({"reproduce", "predict-runtime", "-p", "at_1e6=true"}, {"at_1e6", "accepted: at_65536"});
+  expect_usage_error({"reproduce", "predict-runtime", "-p", "at_65536=maybe"}, {"at_65536=maybe", "accepted:"});
+  expect_usage_error({"reproduce", "wlr93-table4", "-p", "at_65536=true"}, {"at_65536", "accepted: none"});
+  expect_usage_error({"reproduce", "scoreboard", "-p", "at_65536=true"}, {"at_65536=true", "accepted: none"});
+}
+
 // Item 6: what is echoed never breaks the error over two lines.
 TEST(CliBadInput, ControlCharactersAreEscaped) {
   expect_usage_error({"topology", "hypercube:3\n"}, {"hypercube:3\\n"});
