@@ -42,10 +42,10 @@ struct AppCase {
 // The largest size: 65536 processors (at_65536); the test's tiny form stands in 256.
 std::size_t large_size(bool tiny) { return tiny ? 256 : 65536; }
 
-// A prediction at the largest size handles at most this many events (a few tens of seconds
-// here): work stealing's idle nodes ask every retry_delay, 65536 of them for the whole run,
-// which is hundreds of millions of events for uts T1 (minutes); such a row says so.
-constexpr std::uint64_t kLargeEventBudget = 60'000'000;
+// A prediction at the largest size handles at most `event_budget` events (default 6e7: a
+// few tens of seconds here): work stealing's idle nodes ask every retry_delay, 65536 of
+// them for the whole run, which is hundreds of millions of events for uts T1 (minutes);
+// such a row says so.
 
 // A duration parameter for the workload: `seconds` spread over `units` of work, to the
 // picosecond (the workloads keep the fraction: bnb's 6.3 ns as 6 was 5% of its work).
@@ -151,12 +151,21 @@ std::vector<ParamSpec> predict_params() {
            .description = "also predict each case's best four strategies (by measured makespan) on 65536 processors, "
                           "on instances scaled up to have work for them (bnb n=12 m=6, uts T1, busy 3.3e9 loops), "
                           "with the time per unit from the two-worker case's sequential run; adds minutes "
-                          "(docs/predict.md)"}};
+                          "(docs/predict.md)"},
+          {.name = "event_budget",
+           .type = ParamType::integer,
+           .default_value = "60000000",
+           .description = "the most events one prediction on 65536 processors may take (about 20 s per 6e7 here); "
+                          "a strategy over it is listed as not predicted",
+           .min = 1e6,
+           .max = 1e11}};
 }
 
 ReproductionReport predict_runtime(const ReproductionOptions& options) {
   make_directory(options.out_dir);
-  const bool large = Parameters::parse(predict_params(), options.params, "reproduction predict-runtime").boolean("at_65536");
+  const Parameters params = Parameters::parse(predict_params(), options.params, "reproduction predict-runtime");
+  const bool large = params.boolean("at_65536");
+  const auto event_budget = static_cast<std::uint64_t>(params.integer("event_budget"));
   const std::size_t large_p = large_size(options.tiny);
   const int runs = std::max(1, options.runs);
   const EngineCosts costs = measure_engine_costs(
@@ -316,26 +325,26 @@ ReproductionReport predict_runtime(const ReproductionOptions& options) {
         }
         row.large_topology = topology->spec();
         try {
-          const SimulationResult p = predict(*topology, strategy, *large_workload, cost, kLargeEventBudget);
+          const SimulationResult p = predict(*topology, strategy, *large_workload, cost, event_budget);
           row.large_makespan = to_seconds(p.makespan);
           row.large_efficiency = sim_efficiency(p, large_p);
           row.large_moved = static_cast<double>(p.tasks_transferred);
           row.large_work = to_seconds(p.total_work);
         } catch (const std::runtime_error& e) {
           row.large_note = std::string(e.what()).find("stopped after") != std::string::npos
-                               ? fmt::format("over the budget of {} events", kLargeEventBudget)
+                               ? fmt::format("over the budget of {} events (-p event_budget)", event_budget)
                                : e.what();
         }
       });
       out += fmt::format("predicted on {} processors, the best four, instance {} ({}; the time per unit from the "
                          "sequential run above)\n",
                          large_p, c.large_label, large_workload->params.to_string());
-      out += fmt::format("{:<20}{:<16}{:>12}{:>9}{:>11}{:>14}\n", "strategy", "topology", "T pred", "eff", "moved",
-                         "work / P");
+      out += fmt::format("{:<20}{:<16}{:>12}{:>10}{:>11}{:>12}\n", "strategy", "topology", "T pred s", "eff", "moved",
+                         "work/P s");
       for (const ScaleRow* r : best)
         out += std::isnan(r->large_makespan)
                    ? fmt::format("{:<20}{:<16}  not predicted: {}\n", r->strategy, r->large_topology, r->large_note)
-                   : fmt::format("{:<20}{:<16}{:>12.6f}{:>8.1f}%{:>11.0f}{:>14.6f}\n", r->strategy, r->large_topology,
+                   : fmt::format("{:<20}{:<16}{:>12.3g}{:>9.3g}%{:>11.0f}{:>12.3g}\n", r->strategy, r->large_topology,
                                  r->large_makespan, 100 * r->large_efficiency, r->large_moved,
                                  r->large_work / static_cast<double>(large_p));
       out += "\n";
@@ -429,7 +438,7 @@ ReproductionReport predict_runtime(const ReproductionOptions& options) {
       csv_path);
   run_gnuplot(path_in(options, "predict-runtime.gp"), script);
   report.files = {csv_path, scale_path, png};
-  report.data = {{"inputs", {{"engine", "threads"}, {"workers", 2}, {"runs", runs}, {"tiny", options.tiny}, {"at_65536", large}}},
+  report.data = {{"inputs", {{"engine", "threads"}, {"workers", 2}, {"runs", runs}, {"tiny", options.tiny}, {"at_65536", large}, {"event_budget", event_budget}}},
                  {"calibration", costs.to_json()},
                  {"cases", case_data},
                  {"rows", row_data},
