@@ -192,7 +192,8 @@ ReproductionReport predict_runtime(const ReproductionOptions& options) {
     }
     const double t_seq = median(seq_seconds);
     const nlohmann::json seq_result = app->report_bytes(seq.result.data());
-    const WorkloadChoice workload = builtin_workloads().configure(c.workload, c.workload_params(seq_result, t_seq));
+    const std::map<std::string, std::string> workload_given = c.workload_params(seq_result, t_seq);
+    const WorkloadChoice workload = builtin_workloads().configure(c.workload, workload_given);
     CostModel cost = costs.model("calibrated-threads", TaskStack(app->task_bytes()).record_bytes());
     out += fmt::format("{}: app {} ({}), workload {} ({}), threads engine on this machine, median of {} run(s)\n",
                        c.label, c.app, app_choice.params.to_string(), c.workload, workload.params.to_string(), runs);
@@ -304,9 +305,7 @@ ReproductionReport predict_runtime(const ReproductionOptions& options) {
     // The best four on the largest size, on the scaled instance (at_65536).
     std::optional<WorkloadChoice> large_workload;
     if (large) {
-      auto params = workload.params.to_json();
-      std::map<std::string, std::string> given;
-      for (const auto& [name, value] : params.items()) given[name] = value.is_string() ? value.get<std::string>() : value.dump();
+      std::map<std::string, std::string> given = workload_given;
       for (const auto& [name, value] : c.large) given[name] = value;
       large_workload = builtin_workloads().configure(c.workload, given);
       std::vector<ScaleRow*> best;
