@@ -42,11 +42,6 @@ struct AppCase {
 // The largest size: 65536 processors (at_65536); the test's tiny form stands in 256.
 std::size_t large_size(bool tiny) { return tiny ? 256 : 65536; }
 
-// A prediction at the largest size handles at most `event_budget` events (default 6e7: a
-// few tens of seconds here): work stealing's idle nodes ask every retry_delay, 65536 of
-// them for the whole run, which is hundreds of millions of events for uts T1 (minutes);
-// such a row says so.
-
 // A duration parameter for the workload: `seconds` spread over `units` of work, to the
 // picosecond (the workloads keep the fraction: bnb's 6.3 ns as 6 was 5% of its work).
 std::string per_unit(double seconds, double units) {
@@ -144,6 +139,10 @@ double sim_efficiency(const SimulationResult& r, std::size_t nodes) {
   return r.makespan > 0 ? to_seconds(r.total_work) / (static_cast<double>(nodes) * to_seconds(r.makespan)) : 0;
 }
 
+// A prediction at the largest size handles at most `event_budget` events (default 6e7: a
+// few tens of seconds here): work stealing's idle nodes ask every retry_delay, 65536 of
+// them for the whole run, which is hundreds of millions of events for uts T1 (minutes);
+// such a row says so (the budget is a parameter).
 std::vector<ParamSpec> predict_params() {
   return {{.name = "at_65536",
            .type = ParamType::boolean,
