@@ -3,6 +3,7 @@
 #include "commands.hpp"
 #include "progress_line.hpp"
 
+#include <dlbkit/core/parameters.hpp>
 #include <dlbkit/error.hpp>
 #include <dlbkit/reproduce/reproduction.hpp>
 #include <dlbkit/reproduce/scoreboard.hpp>
@@ -36,6 +37,7 @@ Run add_reproduce(CLI::App& app) {
     unsigned jobs = std::max(1u, std::thread::hardware_concurrency());
     bool json = false;
     bool list = false;
+    std::vector<std::string> params;
   };
   auto o = std::make_shared<Options>();
   cmd->add_option("name", o->name,
@@ -47,10 +49,17 @@ Run add_reproduce(CLI::App& app) {
       ->check(integer_in(1, 10000));
   cmd->add_option("--jobs", o->jobs, "simulations at once")->check(integer_in(1, 256))->capture_default_str();
   cmd->add_flag("--json", o->json, "print one JSON document with the inputs, our figures and the paper's");
+  cmd->add_option("-p,--param", o->params,
+                  "the reproduction's own option name=value (repeatable; --list shows them), e.g. predict-runtime "
+                  "-p at_65536=true: also predict the best four strategies on 65536 processors (minutes)");
   return [o] {
     const auto& registry = builtin_reproductions();
     if (o->list) {
-      for (const auto& r : registry.all()) fmt::print("  {:<16} {} ({})\n", r.name, r.description, r.source);
+      for (const auto& r : registry.all()) {
+        fmt::print("  {:<16} {} ({})\n", r.name, r.description, r.source);
+        for (const ParamSpec& p : r.params)
+          fmt::print("  {:<16}   -p {}: {} ({})\n", "", p.name + "=" + p.default_value, p.description, p.accepted());
+      }
       return 0;
     }
     if (o->name.empty()) {
@@ -60,6 +69,9 @@ Run add_reproduce(CLI::App& app) {
                                    fmt::join(names, ", ")));
     }
     if (o->name == "scoreboard") {
+      if (!o->params.empty())
+        throw InputError(fmt::format("--param {} is not accepted with scoreboard; accepted: none (each reproduction "
+                                     "runs at its own default)", o->params.front()));
       if (o->runs > 0)
         throw InputError(fmt::format("--runs {} is not accepted with scoreboard; accepted: none (each reproduction "
                                      "runs at its own default, the case of the paper's numbers)", o->runs));
@@ -75,7 +87,10 @@ Run add_reproduce(CLI::App& app) {
     const ReproductionInfo& info = registry.find(o->name);
     const auto start = std::chrono::steady_clock::now();
     const int runs = o->runs > 0 ? o->runs : info.default_runs;
-    ReproductionReport report = run_shown(info, {.out_dir = o->out + "/" + info.name, .runs = runs, .jobs = o->jobs});
+    const auto params = assignments(o->params, "--param");
+    Parameters::parse(info.params, params, "reproduction " + info.name);  // refuses unknown names and bad values
+    ReproductionReport report =
+        run_shown(info, {.out_dir = o->out + "/" + info.name, .runs = runs, .jobs = o->jobs, .params = params});
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     if (o->json) {
       report.data["name"] = info.name;

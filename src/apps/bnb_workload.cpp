@@ -20,7 +20,7 @@ public:
       : params_(p),
         fixed_(std::move(fixed)),
         m_(static_cast<int>(p.integer("m"))),
-        step_time_(p.duration("step_time")),
+        step_time_(p.fractional_duration("step_time")),
         placement_(p.text("placement")) {
     const int n = fixed_ ? fixed_->jobs() : static_cast<int>(p.integer("n"));
     if (m_ > n)
@@ -73,12 +73,12 @@ private:
   }
 
   SimTime work_of(std::uint64_t steps) const {
-    SimTime work;
-    if (__builtin_mul_overflow(static_cast<SimTime>(steps), step_time_, &work) || work > 1'000'000 * kSecond)
+    const std::optional<SimTime> work = units_work(steps, step_time_);
+    if (!work || *work > 1'000'000 * kSecond)
       throw InputError(fmt::format("bnb: a task of {} search steps at step_time={} takes more than 1e6 s; accepted: "
                                    "a shorter step_time or a smaller task dimension m",
-                                   steps, format_duration(step_time_)));
-    return work;
+                                   steps, params_.text("step_time")));
+    return *work;
   }
 
   [[noreturn]] static void no_task(const TardinessInstance& instance, std::int64_t threshold) {
@@ -89,7 +89,7 @@ private:
   Parameters params_;
   std::optional<TardinessInstance> fixed_;
   int m_;
-  SimTime step_time_;
+  double step_time_;  // ns, a fraction allowed
   std::string placement_;
   std::optional<BnbTaskTree> tree_;  // placement=tree
   std::int64_t bound_ = 0;
@@ -104,7 +104,9 @@ std::vector<ParamSpec> search_params() {
   };
   for (ParamSpec& spec : bnb_threshold_params()) params.push_back(std::move(spec));
   params.push_back({.name = "step_time", .type = ParamType::duration, .default_value = "150us",
-                    .description = "processor time of one search step (WLR93 Sec. V-C: about 150 us)", .min = 1});
+                    .description = "processor time of one search step (WLR93 Sec. V-C: about 150 us); a fraction of a ns is "
+                                   "kept (6.3ns), each task's work is its steps x step_time rounded to whole ns",
+                    .min = 1, .fractional = true});
   params.push_back({.name = "placement", .type = ParamType::choice, .default_value = "blocks",
                     .description = "the tasks at depth n-m, in depth-first order, dealt to the nodes in contiguous "
                                    "blocks (each node its own branch, as in the paper) or cyclic; or tree: the bnb "

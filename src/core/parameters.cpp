@@ -33,7 +33,11 @@ std::string ParamSpec::accepted() const {
   switch (type) {
     case ParamType::integer: text = "an integer" + range_text(*this); break;
     case ParamType::real: text = "a real number" + range_text(*this); break;
-    case ParamType::duration: text = "a duration such as 350us or 25ms (whole ns, at most 1e6 s)" + range_text(*this); break;
+    case ParamType::duration:
+      text = fractional ? "a duration such as 6.3ns or 1.3us (fractions of a ns kept, at most 1e6 s)"
+                        : "a duration such as 350us or 25ms (whole ns, at most 1e6 s)";
+      text += range_text(*this);
+      break;
     case ParamType::boolean: text = "true or false"; break;
     case ParamType::choice: text = "one of: " + fmt::format("{}", fmt::join(choices, ", ")); break;
     case ParamType::text: text = "text"; break;
@@ -102,11 +106,16 @@ Parameters Parameters::parse(std::span<const ParamSpec> specs, const std::map<st
           break;
         case ParamType::duration:
           try {
-            v.whole = parse_duration(text, owner + " parameter " + spec.name);
+            if (spec.fractional) {
+              v.number = parse_fractional_duration(text, owner + " parameter " + spec.name);
+              v.whole = std::llround(v.number);
+            } else {
+              v.whole = parse_duration(text, owner + " parameter " + spec.name);
+              v.number = static_cast<double>(v.whole);
+            }
           } catch (const InputError&) {
             bad();
           }
-          v.number = static_cast<double>(v.whole);
           break;
         case ParamType::boolean:
           if (text == "true" || text == "1") v.number = 1;
@@ -138,6 +147,7 @@ const Parameters::Value& Parameters::get(const std::string& name) const {
 double Parameters::real(const std::string& name) const { return get(name).number; }
 long long Parameters::integer(const std::string& name) const { return get(name).whole; }
 long long Parameters::duration(const std::string& name) const { return get(name).whole; }
+double Parameters::fractional_duration(const std::string& name) const { return get(name).number; }
 bool Parameters::boolean(const std::string& name) const { return get(name).number != 0; }
 const std::string& Parameters::text(const std::string& name) const { return get(name).text; }
 bool Parameters::is_auto(const std::string& name) const { return get(name).text == "auto"; }

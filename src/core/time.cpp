@@ -7,13 +7,12 @@
 
 namespace dlbkit {
 
-SimTime parse_duration(const std::string& text, const std::string& what) {
-  const auto fail = [&] {
-    throw InputError(fmt::format("{}: '{}' is not a duration; accepted: a non-negative whole number of "
-                                 "nanoseconds up to 1e6 s, written with a unit ns, us, ms or s (e.g. 350us, "
-                                 "1.3us, 25ms), or 0",
-                                 what, text));
-  };
+namespace {
+
+// The duration in nanoseconds, any fraction kept; `fail` for anything but a non-negative
+// number with a unit (or 0) up to 1e15 ns.
+template <class Fail>
+double duration_ns(const std::string& text, Fail fail) {
   double value = 0;
   const char* first = text.data();
   const char* last = text.data() + text.size();
@@ -27,12 +26,47 @@ SimTime parse_duration(const std::string& text, const std::string& what) {
   else if (unit == "s") scale = 1e9;
   else if (unit.empty() && value == 0) scale = 1;
   else fail();
-  const double exact = value * scale;
+  // A bound that keeps sums of many of them far from overflowing 64 bits.
+  if (value * scale > 1e15 + 0.5) fail();
+  return value * scale;
+}
+
+}  // namespace
+
+SimTime parse_duration(const std::string& text, const std::string& what) {
+  const auto fail = [&] {
+    throw InputError(fmt::format("{}: '{}' is not a duration; accepted: a non-negative whole number of "
+                                 "nanoseconds up to 1e6 s, written with a unit ns, us, ms or s (e.g. 350us, "
+                                 "1.3us, 25ms), or 0",
+                                 what, text));
+  };
+  const double exact = duration_ns(text, fail);
   const double ns = std::round(exact);
-  // Whole nanoseconds only (1.3us is 1300 ns, 0.4ns is not a time the engine can hold),
-  // and a bound that keeps sums of many of them far from overflowing 64 bits.
+  // Whole nanoseconds only (1.3us is 1300 ns, 0.4ns is not a time the engine can hold).
   if (std::abs(exact - ns) > 1e-6 * std::max(1.0, exact) || ns > 1e15) fail();
   return static_cast<SimTime>(ns);
+}
+
+double parse_fractional_duration(const std::string& text, const std::string& what) {
+  return duration_ns(text, [&] {
+    throw InputError(fmt::format("{}: '{}' is not a duration; accepted: a non-negative number of nanoseconds "
+                                 "(a fraction allowed) up to 1e6 s, written with a unit ns, us, ms or s (e.g. "
+                                 "6.3ns, 1.3us, 25ms), or 0",
+                                 what, text));
+  });
+}
+
+std::optional<SimTime> units_work(std::uint64_t units, double per_unit) {
+  if (per_unit == std::floor(per_unit)) {
+    SimTime work;
+    if (units > static_cast<std::uint64_t>(INT64_MAX) ||
+        __builtin_mul_overflow(static_cast<SimTime>(units), static_cast<SimTime>(per_unit), &work))
+      return std::nullopt;
+    return work;
+  }
+  const double work = std::round(static_cast<double>(units) * per_unit);
+  if (!(work < 9e18)) return std::nullopt;
+  return static_cast<SimTime>(work);
 }
 
 std::string format_duration(SimTime t) {

@@ -33,20 +33,36 @@ struct AppCase {
   std::string workload;
   /// The workload's parameters from the sequential run's result and seconds.
   std::function<std::map<std::string, std::string>(const nlohmann::json& result, double seconds)> workload_params;
+  /// The instance scaled up for the largest size (at_65536): these parameters replace the
+  /// workload's; the time per unit stays the one the sequential run above measured.
+  std::string large_label;
+  std::map<std::string, std::string> large;
 };
 
-// A duration parameter for the workload: `seconds` spread over `units` of work.
+// The largest size: 65536 processors (at_65536); the test's tiny form stands in 256.
+std::size_t large_size(bool tiny) { return tiny ? 256 : 65536; }
+
+// A duration parameter for the workload: `seconds` spread over `units` of work, to the
+// picosecond (the workloads keep the fraction: bnb's 6.3 ns as 6 was 5% of its work).
 std::string per_unit(double seconds, double units) {
-  return fmt::format("{}ns", std::max<long long>(1, std::llround(seconds * 1e9 / std::max(1.0, units))));
+  return fmt::format("{}ns", std::max(1.0, std::round(seconds * 1e12 / std::max(1.0, units)) / 1000));
 }
 
 // The applications with the workload that runs their exact tasks (docs/apps/workloads.md):
 // bnb in threshold mode (optimise mode's pruning depends on when bounds arrive, which the
 // simulator does not model), a UTS tree, the busy loops with a fixed total load.
+//
+// Scaled up for the largest size P: bnb n=12, m=6 (773 563 tasks, 12 per processor), the
+// uts tree T1 (depth 10, 4 130 071 nodes, 63 per processor), busy with the total load
+// growing with P (the two-worker run's load per processor, 20 tasks each).
 std::vector<AppCase> cases(bool tiny) {
   const std::string n = tiny ? "8" : "10", m = tiny ? "5" : "7";
-  const std::string tree = fmt::format("type=geometric,shape=fixed,b0=4,depth={},seed=19", tiny ? 5 : 8);
+  const auto tree_of = [](int depth) { return fmt::format("type=geometric,shape=fixed,b0=4,depth={},seed=19", depth); };
+  const std::string tree = tree_of(tiny ? 5 : 8);
   const std::string total_load = tiny ? "20000" : "100000";
+  const std::string large_n = tiny ? "9" : "12", large_m = tiny ? "5" : "6";
+  const int large_depth = tiny ? 6 : 10;
+  const std::string large_load = fmt::format("{}", std::stoull(total_load) / 2 * large_size(tiny));
   return {
       {.label = "bnb n=" + n,
        .app = "bnb",
@@ -59,7 +75,9 @@ std::vector<AppCase> cases(bool tiny) {
                                                        {"instance_seed", "1"},
                                                        {"placement", "tree"},
                                                        {"step_time", per_unit(seconds, result.value("steps", 1.0))}};
-           }},
+           },
+       .large_label = "bnb n=" + large_n + " m=" + large_m,
+       .large = {{"n", large_n}, {"m", large_m}}},
       {.label = "uts depth " + std::string(tiny ? "5" : "8"),
        .app = "uts",
        .app_params = {{"tree", tree}},
@@ -68,7 +86,9 @@ std::vector<AppCase> cases(bool tiny) {
            [tree](const nlohmann::json& result, double seconds) {
              return std::map<std::string, std::string>{{"tree", tree},
                                                        {"node_time", per_unit(seconds, result.value("nodes", 1.0))}};
-           }},
+           },
+       .large_label = fmt::format("uts depth {}{}", large_depth, tiny ? "" : " (T1)"),
+       .large = {{"tree", tree_of(large_depth)}}},
       {.label = "busy " + total_load + " loops",
        .app = "busy",
        .app_params = {{"total_load", total_load}, {"granularity", "20"}},
@@ -78,7 +98,9 @@ std::vector<AppCase> cases(bool tiny) {
              return std::map<std::string, std::string>{{"total_load", total_load},
                                                        {"granularity", "20"},
                                                        {"loop_time", per_unit(seconds, result.value("loops", 1.0))}};
-           }},
+           },
+       .large_label = "busy " + large_load + " loops",
+       .large = {{"total_load", large_load}}},
   };
 }
 
@@ -93,11 +115,14 @@ struct Row {
 struct ScaleRow {
   std::string app, strategy;
   std::vector<std::string> topology;
-  std::vector<double> makespan, efficiency, moved;  // NaN where the strategy refuses the size
+  std::vector<double> makespan, efficiency, moved, work;  // NaN where the strategy refuses the size
+  // At the largest size (at_65536): the best four strategies only, on the scaled instance.
+  std::string large_topology = "-", large_note;  // the note: why there is no prediction
+  double large_makespan = NAN, large_efficiency = NAN, large_moved = NAN, large_work = NAN;
 };
 
 SimulationResult predict(const Topology& topology, const StrategyChoice& strategy, const WorkloadChoice& workload,
-                         const CostModel& cost) {
+                         const CostModel& cost, std::uint64_t event_limit = SimulationConfig{}.event_limit) {
   auto w = workload.create();
   // lifo: a node runs its newest task first and gives away its oldest, as a runtime worker
   // pops its stack and migrates from the bottom.
@@ -106,6 +131,7 @@ SimulationResult predict(const Topology& topology, const StrategyChoice& strateg
                    .workload = w.get(),
                    .cost = cost,
                    .seed = 1,
+                   .event_limit = event_limit,
                    .execution = Execution::lifo});
 }
 
@@ -113,8 +139,33 @@ double sim_efficiency(const SimulationResult& r, std::size_t nodes) {
   return r.makespan > 0 ? to_seconds(r.total_work) / (static_cast<double>(nodes) * to_seconds(r.makespan)) : 0;
 }
 
+// A prediction at the largest size handles at most `event_budget` events (default 6e7: a
+// few tens of seconds here): work stealing's idle nodes ask every retry_delay, 65536 of
+// them for the whole run, which is hundreds of millions of events for uts T1 (minutes);
+// such a row says so (the budget is a parameter).
+std::vector<ParamSpec> predict_params() {
+  return {{.name = "at_65536",
+           .type = ParamType::boolean,
+           .default_value = "false",
+           .description = "also predict each case's best four strategies (by measured makespan) on 65536 processors, "
+                          "on instances scaled up to have work for them (bnb n=12 m=6, uts T1, busy 3.3e9 loops), "
+                          "with the time per unit from the two-worker case's sequential run; adds minutes "
+                          "(docs/predict.md)"},
+          {.name = "event_budget",
+           .type = ParamType::integer,
+           .default_value = "60000000",
+           .description = "the most events one prediction on 65536 processors may take (about 20 s per 6e7 here); "
+                          "a strategy over it is listed as not predicted",
+           .min = 1e6,
+           .max = 1e11}};
+}
+
 ReproductionReport predict_runtime(const ReproductionOptions& options) {
   make_directory(options.out_dir);
+  const Parameters params = Parameters::parse(predict_params(), options.params, "reproduction predict-runtime");
+  const bool large = params.boolean("at_65536");
+  const auto event_budget = static_cast<std::uint64_t>(params.integer("event_budget"));
+  const std::size_t large_p = large_size(options.tiny);
   const int runs = std::max(1, options.runs);
   const EngineCosts costs = measure_engine_costs(
       "threads", [](AnyApplication& a, const RuntimeConfig& c) { return run_threads(a, c); },
@@ -140,7 +191,8 @@ ReproductionReport predict_runtime(const ReproductionOptions& options) {
     }
     const double t_seq = median(seq_seconds);
     const nlohmann::json seq_result = app->report_bytes(seq.result.data());
-    const WorkloadChoice workload = builtin_workloads().configure(c.workload, c.workload_params(seq_result, t_seq));
+    const std::map<std::string, std::string> workload_given = c.workload_params(seq_result, t_seq);
+    const WorkloadChoice workload = builtin_workloads().configure(c.workload, workload_given);
     CostModel cost = costs.model("calibrated-threads", TaskStack(app->task_bytes()).record_bytes());
     out += fmt::format("{}: app {} ({}), workload {} ({}), threads engine on this machine, median of {} run(s)\n",
                        c.label, c.app, app_choice.params.to_string(), c.workload, workload.params.to_string(), runs);
@@ -214,6 +266,7 @@ ReproductionReport predict_runtime(const ReproductionOptions& options) {
       scale_rows[s].makespan.assign(scales.size(), NAN);
       scale_rows[s].efficiency.assign(scales.size(), NAN);
       scale_rows[s].moved.assign(scales.size(), NAN);
+      scale_rows[s].work.assign(scales.size(), NAN);
     }
     const std::size_t count = (scale_rows.size() - first_scale) * scales.size();
     parallel_for(count, options.jobs, [&](std::size_t i) {
@@ -231,6 +284,7 @@ ReproductionReport predict_runtime(const ReproductionOptions& options) {
       row.makespan[k] = to_seconds(p.makespan);
       row.efficiency[k] = sim_efficiency(p, scales[k]);
       row.moved[k] = static_cast<double>(p.tasks_transferred);
+      row.work[k] = to_seconds(p.total_work);
     });
     out += "predicted at scale: makespan s (efficiency)\n";
     out += fmt::format("{:<20}", "strategy");
@@ -246,6 +300,53 @@ ReproductionReport predict_runtime(const ReproductionOptions& options) {
       out += "\n";
     }
     out += "\n";
+
+    // The best four on the largest size, on the scaled instance (at_65536).
+    std::optional<WorkloadChoice> large_workload;
+    if (large) {
+      std::map<std::string, std::string> given = workload_given;
+      for (const auto& [name, value] : c.large) given[name] = value;
+      large_workload = builtin_workloads().configure(c.workload, given);
+      std::vector<ScaleRow*> best;
+      for (const Row* r : ranked)
+        for (std::size_t s = first_scale; s < scale_rows.size(); ++s)
+          if (scale_rows[s].strategy == r->strategy) best.push_back(&scale_rows[s]);
+      parallel_for(best.size(), options.jobs, [&](std::size_t i) {
+        ScaleRow& row = *best[i];
+        const StrategyChoice strategy = builtin_strategies().configure(row.strategy, {});
+        std::optional<Topology> topology;
+        try {
+          topology = auto_topology(*strategy.info, large_p);
+        } catch (const InputError&) {
+          row.large_note = "refuses the size";
+          return;
+        }
+        row.large_topology = topology->spec();
+        try {
+          const SimulationResult p = predict(*topology, strategy, *large_workload, cost, event_budget);
+          row.large_makespan = to_seconds(p.makespan);
+          row.large_efficiency = sim_efficiency(p, large_p);
+          row.large_moved = static_cast<double>(p.tasks_transferred);
+          row.large_work = to_seconds(p.total_work);
+        } catch (const std::runtime_error& e) {
+          row.large_note = std::string(e.what()).find("stopped after") != std::string::npos
+                               ? fmt::format("over the budget of {} events (-p event_budget)", event_budget)
+                               : e.what();
+        }
+      });
+      out += fmt::format("predicted on {} processors, the best four, instance {} ({}; the time per unit from the "
+                         "sequential run above)\n",
+                         large_p, c.large_label, large_workload->params.to_string());
+      out += fmt::format("{:<20}{:<16}{:>12}{:>10}{:>11}{:>12}\n", "strategy", "topology", "T pred s", "eff", "moved",
+                         "work/P s");
+      for (const ScaleRow* r : best)
+        out += std::isnan(r->large_makespan)
+                   ? fmt::format("{:<20}{:<16}  not predicted: {}\n", r->strategy, r->large_topology, r->large_note)
+                   : fmt::format("{:<20}{:<16}{:>12.3g}{:>9.3g}%{:>11.0f}{:>12.3g}\n", r->strategy, r->large_topology,
+                                 r->large_makespan, 100 * r->large_efficiency, r->large_moved,
+                                 r->large_work / static_cast<double>(large_p));
+      out += "\n";
+    }
     case_data.push_back({{"label", c.label},
                          {"app", c.app},
                          {"app_params", app_choice.params.to_json()},
@@ -254,6 +355,10 @@ ReproductionReport predict_runtime(const ReproductionOptions& options) {
                          {"sequential_seconds", t_seq},
                          {"simulated_work_seconds", sim_work},
                          {"cost_model", cost.to_json()}});
+    if (large_workload)
+      case_data.back()["large"] = {{"label", c.large_label},
+                                   {"processors", large_p},
+                                   {"workload_params", large_workload->params.to_json()}};
   }
   out += "Real times are wall clock on this machine and change with its load; the predictions are exact for the "
          "calibrated model (docs/predict.md).\n";
@@ -279,6 +384,9 @@ ReproductionReport predict_runtime(const ReproductionOptions& options) {
   std::vector<std::string> header = {"app", "strategy"};
   for (std::size_t n : scales)
     for (const char* what : {"topology", "T", "eff", "moved"}) header.push_back(fmt::format("{}_{}", what, n));
+  if (large)
+    for (const char* what : {"topology", "T", "eff", "moved", "work", "note"})
+      header.push_back(fmt::format("{}_{}", what, large_p));
   std::vector<std::vector<std::string>> scale_csv;
   nlohmann::json scale_data = nlohmann::json::array();
   for (const ScaleRow& r : scale_rows) {
@@ -292,7 +400,24 @@ ReproductionReport predict_runtime(const ReproductionOptions& options) {
                         {"topology", r.topology[k]},
                         {"makespan", ran ? nlohmann::json(r.makespan[k]) : nlohmann::json()},
                         {"efficiency", ran ? nlohmann::json(r.efficiency[k]) : nlohmann::json()},
-                        {"tasks_moved", ran ? nlohmann::json(r.moved[k]) : nlohmann::json()}});
+                        {"tasks_moved", ran ? nlohmann::json(r.moved[k]) : nlohmann::json()},
+                        {"total_work", ran ? nlohmann::json(r.work[k]) : nlohmann::json()}});
+    }
+    if (large) {
+      const bool ran = !std::isnan(r.large_makespan);
+      line.push_back(r.large_topology);
+      for (double x : {r.large_makespan, r.large_efficiency, r.large_moved, r.large_work})
+        line.push_back(ran ? csv_number(x) : "");
+      line.push_back(r.large_note);
+      if (ran || !r.large_note.empty())  // the best four only
+        points.push_back({{"processors", large_p},
+                          {"instance", "scaled"},
+                          {"topology", r.large_topology},
+                          {"note", r.large_note},
+                          {"makespan", ran ? nlohmann::json(r.large_makespan) : nlohmann::json()},
+                          {"efficiency", ran ? nlohmann::json(r.large_efficiency) : nlohmann::json()},
+                          {"tasks_moved", ran ? nlohmann::json(r.large_moved) : nlohmann::json()},
+                          {"total_work", ran ? nlohmann::json(r.large_work) : nlohmann::json()}});
     }
     scale_csv.push_back(line);
     scale_data.push_back({{"app", r.app}, {"strategy", r.strategy}, {"points", points}});
@@ -311,7 +436,7 @@ ReproductionReport predict_runtime(const ReproductionOptions& options) {
       csv_path);
   run_gnuplot(path_in(options, "predict-runtime.gp"), script);
   report.files = {csv_path, scale_path, png};
-  report.data = {{"inputs", {{"engine", "threads"}, {"workers", 2}, {"runs", runs}, {"tiny", options.tiny}}},
+  report.data = {{"inputs", {{"engine", "threads"}, {"workers", 2}, {"runs", runs}, {"tiny", options.tiny}, {"at_65536", large}, {"event_budget", event_budget}}},
                  {"calibration", costs.to_json()},
                  {"cases", case_data},
                  {"rows", row_data},
@@ -324,8 +449,10 @@ ReproductionReport predict_runtime(const ReproductionOptions& options) {
 ReproductionInfo predict_runtime_reproduction() {
   return {.name = "predict-runtime",
           .description = "the simulator with a cost model calibrated on this machine beside real runs of the threads "
-                         "engine on two workers, every strategy; then predictions for 64 and 1024 processors",
+                         "engine on two workers, every strategy; then predictions for 64 and 1024 processors (and 65536: -p "
+                         "at_65536=true)",
           .source = "dlbkit's own validation (docs/predict.md)",
+          .params = predict_params(),
           .default_runs = 3,
           .run = predict_runtime,
           .scoreboard_skip = "no published figure: real runs on this machine beside their prediction"};

@@ -103,6 +103,33 @@ TEST(AppWorkloads, BnbSimulatedAndRealRunsExploreTheSameNodes) {
   }
 }
 
+// A time per unit with a fraction of a nanosecond (a sequential run's time over its units):
+// the simulated total is the units x that time within half a nanosecond per task (bnb,
+// busy) or a few ns per thousand nodes (uts), on any strategy.
+TEST(AppWorkloads, FractionalTimesPerUnitKeepTheTotalWork) {
+  Rng rng(4);
+  const TardinessInstance jobs = generate_tardiness_instance(9, rng);
+  const auto threshold = static_cast<std::int64_t>(std::floor(static_cast<double>(solve_tardiness(jobs).tardiness) * 1.2));
+  const auto steps = static_cast<double>(count_schedules_within(jobs, threshold).steps);
+  const std::map<std::string, std::string> bnb = {
+      {"n", "9"}, {"m", "5"}, {"instance_seed", "4"}, {"slack", "0.2"}, {"placement", "tree"}, {"step_time", "6.3ns"}};
+  const SimulationResult b = simulate_workload("bnb", bnb);
+  EXPECT_NEAR(static_cast<double>(b.total_work), steps * 6.3, 0.5 * static_cast<double>(b.tasks_completed));
+  EXPECT_GT(std::abs(static_cast<double>(b.total_work) - steps * 6), 0.04 * steps * 6);  // 6 ns was 5% short
+
+  std::map<std::string, std::string> busy = {{"granularity", "7"}, {"total_load", "5000"}, {"loop_time", "1ns"}};
+  const auto loops = static_cast<double>(simulate_workload("busy", busy).total_work);
+  busy["loop_time"] = "1250.4ns";
+  const SimulationResult u = simulate_workload("busy", busy);
+  EXPECT_NEAR(static_cast<double>(u.total_work), loops * 1250.4, 0.5 * static_cast<double>(u.tasks_completed));
+
+  const auto nodes = static_cast<double>(uts::count_sequential(uts::parse_tree(kSmallTree)).nodes);
+  for (const char* strategy : {"rid", "work_stealing"}) {
+    const SimulationResult t = simulate_workload("uts", {{"tree", kSmallTree}, {"node_time", "74.3ns"}}, "hypercube:3", strategy);
+    EXPECT_NEAR(static_cast<double>(t.total_work), nodes * 74.3, 0.01 * nodes) << strategy;  // 0.01 ns per node
+  }
+}
+
 TEST(AppWorkloads, BnbOptimiseModeIsUnchangedByTheThresholdMode) {
   auto app = builtin_apps().configure("bnb", {{"n", "9"}, {"instance_seed", "4"}}).create();
   const nlohmann::json result = app->report_bytes(run_sequential(*app, 1).result.data());

@@ -114,6 +114,14 @@ TEST(CliBadInput, ReproduceWithoutANameIsOneErrorLine) {
   expect_usage_error({"reproduce", ""}, {"''", "accepted:"});
 }
 
+// A reproduction's own options are checked before it runs.
+TEST(CliBadInput, ReproduceParametersAreChecked) {
+  expect_usage_error({"reproduce", "predict-runtime", "-p", "at_1e6=true"}, {"at_1e6", "accepted: at_65536"});
+  expect_usage_error({"reproduce", "predict-runtime", "-p", "at_65536=maybe"}, {"at_65536=maybe", "accepted:"});
+  expect_usage_error({"reproduce", "wlr93-table4", "-p", "at_65536=true"}, {"at_65536", "accepted: none"});
+  expect_usage_error({"reproduce", "scoreboard", "-p", "at_65536=true"}, {"at_65536=true", "accepted: none"});
+}
+
 // Item 6: what is echoed never breaks the error over two lines.
 TEST(CliBadInput, ControlCharactersAreEscaped) {
   expect_usage_error({"topology", "hypercube:3\n"}, {"hypercube:3\\n"});
@@ -159,6 +167,20 @@ TEST(CliBadInput, NumbersAreDecimalWithoutBlanks) {
 TEST(CliBadInput, EmptyParameterValuesAreErrors) {
   for (const std::string option : {"-p", "--workload-param", "--cost-param"})
     expect_usage_error({"simulate", "-s", "rid", "-t", "hypercube:3", option, "latency="}, {"'latency='", "accepted:"});
+}
+
+TEST(CliBadInput, PerUnitTimesAcceptFractionsOnly) {
+  const std::vector<std::string> bnb = {"simulate", "-s", "none", "-t", "hypercube:1", "-w", "bnb", "--workload-param",
+                                        "n=6", "--workload-param", "m=4", "--workload-param"};
+  for (const std::string bad : {"-1ns", "abc", "6.3", "0.5ns"})
+    expect_usage_error(with(bnb, {"step_time=" + bad}), {"step_time=" + bad, "accepted:"});
+  expect_usage_error(with(bnb, {"step_time="}), {"'step_time='", "accepted:"});
+  expect_usage_error({"simulate", "-s", "none", "-t", "hypercube:1", "-w", "uts", "--workload-param", "node_time=x"},
+                     {"node_time=x", "accepted:"});
+  expect_usage_error({"simulate", "-s", "none", "-t", "hypercube:1", "-w", "busy", "--workload-param", "loop_time=-2us"},
+                     {"loop_time=-2us", "accepted:"});
+  const Outcome fine = run_cli(with(bnb, {"step_time=6.3ns"}));
+  EXPECT_EQ(fine.status, 0) << fine.err;
 }
 
 TEST(CliBadInput, HbmSizeErrorSaysWhatIsAccepted) {

@@ -86,6 +86,23 @@ TEST(Time, ParsesAndFormatsDurations) {
   EXPECT_EQ(format_duration(66 * kSecond), "66s");
 }
 
+TEST(Time, FractionalDurationsKeepTheFraction) {
+  EXPECT_DOUBLE_EQ(parse_fractional_duration("6.3ns", "x"), 6.3);
+  EXPECT_DOUBLE_EQ(parse_fractional_duration("6.25ns", "x"), 6.25);
+  EXPECT_DOUBLE_EQ(parse_fractional_duration("1.3us", "x"), 1300);
+  EXPECT_DOUBLE_EQ(parse_fractional_duration("0", "x"), 0);
+  for (const char* bad : {"", "5", "6.3", "-1ns", "abc", "1e400s", "2e6s", "3 ms"})
+    EXPECT_NE(error_of([&] { parse_fractional_duration(bad, "step_time"); }).find("step_time"), std::string::npos) << bad;
+  EXPECT_FALSE(error_of([] { parse_duration("6.3ns", "x"); }).empty());  // whole ns only there
+  // A task's work: the product, rounded; whole times multiply exactly, overflow is empty.
+  EXPECT_EQ(units_work(5, 6), 30);
+  EXPECT_EQ(units_work(3, 6.3), 19);  // 18.9
+  EXPECT_EQ(units_work(1000, 6.25), 6250);
+  EXPECT_EQ(units_work(3'000'000'000'000'000'001ULL, 3), 9'000'000'000'000'000'003LL);  // beyond double's 2^53
+  EXPECT_FALSE(units_work(10'000'000'000'000ULL, 1e6));
+  EXPECT_FALSE(units_work(10'000'000'000'000ULL, 1e6 + 0.5));
+}
+
 TEST(Message, CarriesATriviallyCopyableBody) {
   struct Body {
     std::int64_t a;

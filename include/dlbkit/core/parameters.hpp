@@ -25,6 +25,7 @@ struct ParamSpec {
   double max = 1e300;
   bool allow_inf = false;     ///< a real that may be "inf"
   bool allow_auto = false;    ///< the value "auto" means: the component derives it
+  bool fractional = false;    ///< a duration that may be a fraction of a nanosecond (a time per unit of work)
   std::vector<std::string> choices;  ///< for ParamType::choice
 
   /// "real in [0, 1]", "integer >= 1, or auto", "one of: sender, receiver".
@@ -44,7 +45,8 @@ public:
 
   double real(const std::string& name) const;        ///< real or integer; inf allowed if declared
   long long integer(const std::string& name) const;
-  long long duration(const std::string& name) const; ///< nanoseconds
+  long long duration(const std::string& name) const; ///< nanoseconds (a fractional duration rounded)
+  double fractional_duration(const std::string& name) const;  ///< nanoseconds, the fraction kept
   bool boolean(const std::string& name) const;
   const std::string& text(const std::string& name) const;  ///< the value as written (choices, text)
   bool is_auto(const std::string& name) const;
@@ -58,8 +60,8 @@ private:
   struct Value {
     ParamType type;
     std::string text;
-    double number = 0;   // every numeric type; NaN for auto
-    long long whole = 0; // integer and duration (ns), exact
+    double number = 0;   // every numeric type; NaN for auto; a fractional duration's exact ns
+    long long whole = 0; // integer and duration (ns), exact (a fractional duration: rounded)
   };
   const Value& get(const std::string& name) const;
   std::vector<std::pair<std::string, Value>> values_;

@@ -13,6 +13,7 @@
 #include <dlbkit/reproduce/paper_value.hpp>
 
 #include <functional>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -24,6 +25,9 @@ struct ReproductionOptions {
   int runs = 10;        ///< seeds 1..runs per point (random load distributions)
   unsigned jobs = 2;    ///< simulations run at once
   bool tiny = false;    ///< a few small points only, for tests (where a reproduction supports it)
+  /// The reproduction's own parameters (ReproductionInfo::params), name -> value; missing
+  /// ones take their defaults.
+  std::map<std::string, std::string> params;
 };
 
 struct ReproductionReport {
@@ -40,7 +44,7 @@ struct ReproductionInfo {
   std::string name;
   std::string description;
   std::string source;
-  std::vector<ParamSpec> params;  ///< none so far; kept for the registry's shape
+  std::vector<ParamSpec> params;  ///< its own options (`dlbkit reproduce NAME -p name=value`)
   int default_runs = 10;          ///< seeds per point when --runs is not given
   std::function<ReproductionReport(const ReproductionOptions&)> run;
   /// What `reproduce scoreboard` runs: `run` itself, or a smaller case when `run` takes over
