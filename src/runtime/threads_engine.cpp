@@ -6,6 +6,10 @@
 // points, and always before tasks leave them. Then the shared count is 0 only when no task
 // is left: a task whose creation is not yet added is still with the worker that created
 // it, and that worker's unfinished or unreported parent keeps the count above 0.
+//
+// A waiting worker that backs off into sleep is woken by the next envelope posted to it, or
+// by the end of the run, not at the end of its sleep: a task sent to an idle worker starts
+// within a wake-up, as in the simulator, where it starts at its arrival.
 
 #include "worker_core.hpp"
 
@@ -15,6 +19,7 @@
 #include <concurrentqueue/concurrentqueue.h>
 
 #include <fmt/format.h>
+#include <condition_variable>
 #include <mutex>
 #include <thread>
 
@@ -35,6 +40,17 @@ struct Failure {
 struct alignas(64) Mailbox {
   moodycamel::ConcurrentQueue<Envelope> queue;
   alignas(64) std::atomic<std::uint64_t> posted{0};
+  std::atomic<bool> sleeping{false};  // its worker sleeps or is about to: a sender rings
+  std::mutex mutex;
+  std::condition_variable bell;
+
+  // Wakes the worker if it sleeps. The sender's post and the sleeper's flag are both
+  // sequentially consistent, so either the sender sees the flag or the sleeper sees the post.
+  void ring() {
+    if (!sleeping.load()) return;
+    const std::lock_guard lock(mutex);
+    bell.notify_one();
+  }
 };
 
 class ThreadsTransport final : public runtime_detail::Transport {
@@ -45,7 +61,8 @@ public:
   void send(NodeId to, Envelope&& e) override {
     Mailbox& box = boxes_[to];
     box.queue.enqueue(std::move(e));
-    box.posted.fetch_add(1, std::memory_order_release);
+    box.posted.fetch_add(1);
+    box.ring();
   }
 
   void receive(WorkerCore& core) override {
@@ -66,13 +83,26 @@ public:
 
   bool idle(WorkerCore& core) override {
     settle(core);
-    return live_.load(std::memory_order_acquire) == 0 || failure_.stop.load(std::memory_order_relaxed);
+    return over();
+  }
+
+  void pause(WorkerCore& core, std::chrono::microseconds time) override {
+    Mailbox& box = boxes_[core.self()];
+    box.sleeping.store(true);
+    {
+      std::unique_lock lock(box.mutex);
+      box.bell.wait_for(lock, time, [&] { return box.posted.load() != core.seen_posted() || over(); });
+    }
+    box.sleeping.store(false, std::memory_order_relaxed);
   }
 
   void task_failed(WorkerCore&, std::exception_ptr error) override {
-    const std::lock_guard lock(failure_.mutex);
-    if (!failure_.first) failure_.first = std::move(error);
-    failure_.stop.store(true, std::memory_order_relaxed);
+    {
+      const std::lock_guard lock(failure_.mutex);
+      if (!failure_.first) failure_.first = std::move(error);
+      failure_.stop.store(true);
+    }
+    wake_all();
   }
 
 private:
@@ -84,7 +114,12 @@ private:
     reported_held_ = held;
     reported_out_ = core.tasks_out();
     reported_in_ = core.tasks_in();
-    if (delta != 0) live_.fetch_add(delta, std::memory_order_acq_rel);
+    if (delta != 0 && live_.fetch_add(delta) + delta == 0) wake_all();  // the last task is done
+  }
+
+  bool over() const { return live_.load() == 0 || failure_.stop.load(); }
+  void wake_all() {
+    for (Mailbox& box : boxes_) box.ring();
   }
 
   std::vector<Mailbox>& boxes_;

@@ -59,6 +59,9 @@ public:
   virtual void bound_improved(WorkerCore&, std::int64_t) {}
   /// Called again and again while the worker holds no task; true when the run is over.
   virtual bool idle(WorkerCore& core) = 0;
+  /// The waiting worker sleeps up to `time`. An engine that can tell when mail arrives (or
+  /// the run ends) wakes it then; this one sleeps it out.
+  virtual void pause(WorkerCore&, std::chrono::microseconds time) { std::this_thread::sleep_for(time); }
   /// A task of `core` threw `error`: stop every worker. The worker stops after this call.
   virtual void task_failed(WorkerCore& core, std::exception_ptr error) = 0;
 
@@ -375,13 +378,14 @@ private:
   }
 
   // Waiting for work: spin briefly, yield, then sleep from 10 us doubling up to 320 us,
-  // so that an idle worker leaves the processor to the busy ones; a worker that has just
-  // sent a message (a steal request, say) starts again from spinning.
-  static void backoff(unsigned spins) {
+  // so that an idle worker leaves the processor to the busy ones (the transport may wake it
+  // sooner); a worker that has just sent a message (a steal request, say) starts again from
+  // spinning.
+  void backoff(unsigned spins) {
     if (spins < 64) return;
     if (spins < 128) return std::this_thread::yield();
     const unsigned doublings = std::min(5u, (spins - 128) / 8);
-    std::this_thread::sleep_for(std::chrono::microseconds(10u << doublings));
+    transport_.pause(*this, std::chrono::microseconds(10u << doublings));
   }
 
   AnyApplication& app_;
