@@ -377,9 +377,7 @@ private:
     if (to == current_) return 0;
     // Strategies talk to neighbours almost always: no distance query for them (a file
     // topology answers distance() by breadth-first search).
-    const auto nb = topology_.neighbors(current_);
-    const bool neighbour = std::find(nb.begin(), nb.end(), to) != nb.end();
-    const SimTime hops = neighbour ? 1 : topology_.distance(current_, to);
+    const SimTime hops = topology_.neighbor_index(current_, to) >= 0 ? 1 : topology_.distance(current_, to);
     return later(later(cost_.latency, times(cost_.per_hop, hops - 1)), task_time(tasks));
   }
 

@@ -96,10 +96,7 @@ private:
 
 /// Position of `node` in ctx.neighbors(), or -1 when it is not a neighbour.
 inline int neighbor_index(const NodeContext& ctx, NodeId node) {
-  const auto nb = ctx.neighbors();
-  for (std::size_t i = 0; i < nb.size(); ++i)
-    if (nb[i] == node) return static_cast<int>(i);
-  return -1;
+  return ctx.topology().neighbor_index(ctx.self(), node);
 }
 
 }  // namespace dlbkit
