@@ -207,6 +207,11 @@ public:
     std::push_heap(timers_.begin(), timers_.end());
   }
 
+  std::span<std::int64_t> neighbor_slots() override {
+    if (neighbor_slots_.empty()) neighbor_slots_.assign(neighbors().size(), 0);
+    return neighbor_slots_;
+  }
+
   // --- WorkerPort::Hooks ---
   std::uint32_t poll_point(const SplitRef* split) override {
     const SimTime now = clock_ns();
@@ -395,6 +400,7 @@ private:
   Transport& transport_;
   std::unique_ptr<Strategy> agent_;
   Rng rng_, delay_rng_;
+  std::vector<std::int64_t> neighbor_slots_;  // the agent's, sized on its first request
   TaskStack stack_;
   WorkerPort port_;
   std::vector<std::byte> task_;

@@ -32,7 +32,7 @@ public:
     // Table II: L_LOW = 1 + L_LIMIT/10. We take L_LIMIT as the node's initial load, which
     // for the artificial workload is the granularity g (every node starts with g tasks).
     if (l_limit_auto_) l_low_ = 1.0 + static_cast<double>(ctx.load()) / 10.0;
-    neighbor_load_.reset(ctx.neighbors().size());
+    neighbor_load_.reset(ctx.neighbor_slots());
     update_.update_neighbors(ctx, kLoadUpdate);
     last_load_ = ctx.load();
   }

@@ -23,7 +23,7 @@ public:
   void on_start(NodeContext& ctx) override {
     // Table IV's second SID column: L_LOW = 1 + L_LIMIT/10, L_LIMIT the initial load (as RID).
     if (l_limit_auto_) l_low_ = 1.0 + static_cast<double>(ctx.load()) / 10.0;
-    neighbor_load_.reset(ctx.neighbors().size());
+    neighbor_load_.reset(ctx.neighbor_slots());
     update_.update_neighbors(ctx, kLoadUpdate);
   }
 

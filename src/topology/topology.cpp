@@ -244,6 +244,18 @@ std::span<const NodeId> Topology::neighbors(NodeId v) const {
   return {data_->neighbors.data() + begin, data_->offsets[v + 1] - begin};
 }
 
+int Topology::neighbor_index(NodeId v, NodeId u) const {
+  if (data_->kind == TopologyKind::hypercube) {  // neighbour i of v is v ^ 2^i (make_hypercube)
+    const NodeId differs = u ^ v;
+    // One bit set, tested without popcount (a library call on the baseline x86-64 target).
+    return differs != 0 && (differs & (differs - 1)) == 0 ? std::countr_zero(differs) : -1;
+  }
+  const auto nb = neighbors(v);
+  for (std::size_t i = 0; i < nb.size(); ++i)
+    if (nb[i] == u) return static_cast<int>(i);
+  return -1;
+}
+
 std::span<const int> Topology::extents() const { return data_->extents; }
 
 std::vector<int> Topology::bfs_distances(NodeId source) const {

@@ -195,6 +195,44 @@ TEST(Simulator, IdleNodeHandlesMessagesAtOnceAndSendingCostsTime) {
   EXPECT_EQ(r.makespan, kMillisecond + 5 * kMicrosecond);
 }
 
+// neighbor_slots(): one value per neighbour, zero at first, the node's own for the whole run
+// (the engine keeps all nodes' in one array).
+TEST(Simulator, NeighborSlotsAreEachNodesOwnOnePerNeighbour) {
+  struct Checks {
+    int bad = 0, messages = 0;
+  } checks;
+  class Slots final : public Strategy {
+  public:
+    explicit Slots(Checks& c) : checks_(c) {}
+    void on_start(NodeContext& ctx) override {
+      const auto slots = ctx.neighbor_slots();
+      if (slots.size() != ctx.neighbors().size()) ++checks_.bad;
+      for (std::size_t k = 0; k < slots.size(); ++k) {
+        if (slots[k] != 0) ++checks_.bad;
+        slots[k] = 1000 * static_cast<std::int64_t>(ctx.self()) + static_cast<std::int64_t>(k);
+      }
+      for (NodeId n : ctx.neighbors()) ctx.send(n, Message::make(0, 0));
+    }
+    void on_message(NodeContext& ctx, NodeId, const Message&) override {
+      ++checks_.messages;
+      const auto slots = ctx.neighbor_slots();
+      for (std::size_t k = 0; k < slots.size(); ++k)
+        if (slots[k] != 1000 * static_cast<std::int64_t>(ctx.self()) + static_cast<std::int64_t>(k)) ++checks_.bad;
+    }
+
+  private:
+    Checks& checks_;
+  };
+  const StrategyInfo info{.name = "slots", .message_kinds = {"m"},
+                          .create = [&checks](const Parameters&) { return std::make_unique<Slots>(checks); }};
+  const Topology mesh = parse_topology("mesh:3x4");  // degrees 2, 3 and 4
+  auto w = artificial(3);
+  simulate({.topology = &mesh, .strategy = StrategyChoice{&info, {}}, .workload = w.get(),
+            .cost = make_cost_model("ipsc2"), .seed = 1});
+  EXPECT_EQ(checks.bad, 0);
+  EXPECT_EQ(checks.messages, static_cast<int>(2 * mesh.edge_count()));
+}
+
 TEST(Simulator, TaskMessagesCarryAtMostTasksPerMessageAndCostPerHop) {
   struct ShipAll final : Strategy {
     void on_start(NodeContext& ctx) override {

@@ -34,6 +34,10 @@ public:
     return moved;
   }
   void set_timer(SimTime, std::uint64_t tag) override { timers.push_back(tag); }
+  std::span<std::int64_t> neighbor_slots() override {
+    slots_.resize(neighbors().size());
+    return slots_;
+  }
 
   void set_load(std::int64_t load) { load_ = load; }
   /// Messages of one kind sent so far.
@@ -54,6 +58,7 @@ private:
   NodeId self_;
   std::int64_t load_;
   Rng rng_{1};
+  std::vector<std::int64_t> slots_;
 };
 
 }  // namespace dlbkit::test

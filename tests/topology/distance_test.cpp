@@ -114,6 +114,22 @@ TEST(Invariants, SymmetricSimpleConnectedWithConsistentCounts) {
   }
 }
 
+// neighbor_index(v, u): u's position in neighbors(v), -1 for every other node (a hypercube
+// computes it from the ids).
+TEST(NeighborIndex, IsThePositionInTheListOrMinusOne) {
+  for (const Instance& inst : small_instances()) {
+    const Topology t = inst.make();
+    SCOPED_TRACE(t.spec());
+    for (NodeId v = 0; v < t.size(); ++v) {
+      const auto nb = t.neighbors(v);
+      for (NodeId u = 0; u < t.size(); ++u) {
+        const auto at = std::find(nb.begin(), nb.end(), u);
+        ASSERT_EQ(t.neighbor_index(v, u), at == nb.end() ? -1 : static_cast<int>(at - nb.begin())) << v << ", " << u;
+      }
+    }
+  }
+}
+
 TEST(Distance, MatchesBfsOnEveryFamily) {
   std::mt19937 rng(20240611);
   for (const Instance& inst : small_instances()) {

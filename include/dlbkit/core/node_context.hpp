@@ -39,6 +39,12 @@ public:
   virtual std::int64_t migrate(NodeId to, std::int64_t amount, std::uint32_t max_hops = kNoHopLimit) = 0;
   /// Calls Strategy::on_timer(tag) on this node after `delay`.
   virtual void set_timer(SimTime delay, std::uint64_t tag) = 0;
+  /// One 64-bit value per neighbour, in the order of neighbors(), that the engine keeps for
+  /// this node's strategy for the whole run (zero at first): where a strategy keeps what it
+  /// knows of each neighbour (SID and RID: their loads). The simulator keeps every node's
+  /// values in one array and loads them ahead of the node's next event; a strategy object
+  /// holding its own vector would cost a cache miss on each message at a million nodes.
+  virtual std::span<std::int64_t> neighbor_slots() = 0;
 
   std::span<const NodeId> neighbors() const { return topology().neighbors(self()); }
 

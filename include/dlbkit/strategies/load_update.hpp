@@ -56,13 +56,16 @@ private:
 
 /// A node's record of its neighbours' loads, from their updates. WLR93 III-B: "all
 /// processors inform their near-neighbors of their load levels" before anyone balances,
-/// so a neighbour that has not reported yet is unknown, not empty. One array: a load not
-/// yet reported is marked by a value no load takes, so an update touches one cache line.
+/// so a neighbour that has not reported yet is unknown, not empty. The loads are the
+/// node's neighbor_slots() (NodeContext), a load not yet reported marked by a value no load
+/// takes, so an update touches one cache line, which the simulator loads ahead.
 class NeighborLoads {
 public:
-  void reset(std::size_t neighbours) {
-    load_.assign(neighbours, kUnheard);
-    unheard_ = neighbours;
+  /// Takes `slots` (one per neighbour) as the record, every neighbour unheard.
+  void reset(std::span<std::int64_t> slots) {
+    load_ = slots;
+    std::fill(load_.begin(), load_.end(), kUnheard);
+    unheard_ = load_.size();
   }
   /// Records neighbour k's report; true when it was the last neighbour still unheard.
   bool set(std::size_t k, std::int64_t load) {
@@ -87,16 +90,13 @@ public:
 
 private:
   static constexpr std::int64_t kUnheard = std::numeric_limits<std::int64_t>::min();
-  std::vector<std::int64_t> load_;
+  std::span<std::int64_t> load_;
   std::size_t unheard_ = 0;
 };
 
 /// Position of `node` in ctx.neighbors(), or -1 when it is not a neighbour.
 inline int neighbor_index(const NodeContext& ctx, NodeId node) {
-  const auto nb = ctx.neighbors();
-  for (std::size_t i = 0; i < nb.size(); ++i)
-    if (nb[i] == node) return static_cast<int>(i);
-  return -1;
+  return ctx.topology().neighbor_index(ctx.self(), node);
 }
 
 }  // namespace dlbkit

@@ -57,6 +57,9 @@ public:
 
   /// Neighbours of v in a stable order fixed by the generator (see generators.hpp).
   std::span<const NodeId> neighbors(NodeId v) const;
+  /// Position of u in neighbors(v), or -1 when u is not a neighbour of v (a hypercube
+  /// answers from the ids, without reading the list).
+  int neighbor_index(NodeId v, NodeId u) const;
 
   /// Hop distance; closed form where the family has one, breadth-first search otherwise.
   int distance(NodeId u, NodeId v) const;
