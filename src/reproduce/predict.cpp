@@ -328,10 +328,10 @@ ReproductionReport predict_runtime(const ReproductionOptions& options) {
           row.large_efficiency = sim_efficiency(p, large_p);
           row.large_moved = static_cast<double>(p.tasks_transferred);
           row.large_work = to_seconds(p.total_work);
+        } catch (const EventLimitReached&) {
+          row.large_note = fmt::format("over the budget of {} events (-p event_budget)", event_budget);
         } catch (const std::runtime_error& e) {
-          row.large_note = std::string(e.what()).find("stopped after") != std::string::npos
-                               ? fmt::format("over the budget of {} events (-p event_budget)", event_budget)
-                               : e.what();
+          row.large_note = e.what();
         }
       });
       out += fmt::format("predicted on {} processors, the best four, instance {} ({}; the time per unit from the "

@@ -783,7 +783,7 @@ private:
   }
 
   [[noreturn]] void fail_event_limit(SimTime t) const {
-    throw std::runtime_error(fmt::format(
+    throw EventLimitReached(fmt::format(
         "simulation of strategy {} stopped after {} events at simulated time {}: {} of {} tasks not completed; "
         "the strategy keeps the machine busy without finishing the work (raise the event limit if the run is "
         "only long)",

@@ -320,7 +320,7 @@ TEST(Simulator, EventLimitStopsARunawayStrategy) {
   const Topology pair = parse_topology("complete:2");
   SimulationConfig config{.topology = &pair, .strategy = {&info, {}}, .workload = &workload,
                           .cost = make_cost_model("ipsc2"), .event_limit = 10000};
-  EXPECT_THROW(simulate(config), std::runtime_error);
+  EXPECT_THROW(simulate(config), EventLimitReached);
 }
 
 TEST(Simulator, ZeroTimeLivelockIsReportedNotRunForever) {

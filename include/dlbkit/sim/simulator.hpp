@@ -30,6 +30,7 @@
 #include <dlbkit/topology/topology.hpp>
 
 #include <cstdint>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -97,10 +98,15 @@ struct SimulationResult {
   std::uint64_t messages() const;
 };
 
+/// SimulationConfig::event_limit was reached before the last task completed.
+struct EventLimitReached : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
 /// Runs the simulation to the completion of the last task. Throws InputError for an
 /// unusable config (no topology or workload, a cost model that cannot carry tasks, a
-/// strategy that cannot run on the topology) and std::runtime_error when a limit is
-/// reached or simulated time would overflow.
+/// strategy that cannot run on the topology), EventLimitReached at the event limit and
+/// std::runtime_error when another limit is reached or simulated time would overflow.
 SimulationResult simulate(const SimulationConfig& config);
 
 /// The instant-event limit a simulation of `config` on `topology` applies
