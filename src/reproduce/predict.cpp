@@ -258,9 +258,9 @@ ReproductionReport predict_runtime(const ReproductionOptions& options) {
                        ranked.size(), names, within, ranked.size());
 
     // The same strategies predicted at scale.
+    const std::size_t first_scale = scale_rows.size();
     for (std::size_t i = first_row; i < rows.size(); ++i)
       if (rows[i].error.empty()) scale_rows.push_back({.app = c.label, .strategy = rows[i].strategy});
-    const std::size_t first_scale = scale_rows.size() - (rows.size() - first_row);
     for (std::size_t s = first_scale; s < scale_rows.size(); ++s) {
       scale_rows[s].topology.assign(scales.size(), "-");
       scale_rows[s].makespan.assign(scales.size(), NAN);

@@ -90,19 +90,19 @@ private:
   }
 
   std::int64_t give_half(NodeContext& ctx, NodeId to) {
-    const std::int64_t queued = ctx.migratable();
-    return queued > 0 ? ctx.migrate(to, (queued + 1) / 2) : 0;
+    const std::int64_t spare = ctx.spare();
+    return spare > 0 ? ctx.migrate(to, (spare + 1) / 2) : 0;
   }
 
   std::int64_t gift(NodeContext& ctx, NodeId to) {
-    if (ctx.migratable() == 0) return 0;
+    if (ctx.spare() == 0) return 0;
     ctx.send(to, Message::make(kLifelineGift, Empty{}));
     return give_half(ctx, to);
   }
 
   // GLB's distribute(): recorded lifeline thieves get work while this node has some to give.
   void distribute(NodeContext& ctx) {
-    while (!thieves_.empty() && ctx.migratable() > 0) {
+    while (!thieves_.empty() && ctx.spare() > 0) {
       const NodeId thief = thieves_.back();
       thieves_.pop_back();
       gift(ctx, thief);

@@ -8,7 +8,16 @@ namespace {
 
 enum Kind : std::uint16_t { kStealRequest, kStealRefused };
 
-struct Empty {};
+// A request's number, which its refusal carries back: a thief counts only the refusal of
+// its latest request. Tasks carry no number; the first to come from the asked victim
+// answer the request, and a later message of an earlier answer (the simulator ships a
+// large one in several when tasks_per_message is small) may end the wait early. Each such
+// message lets the thief send one request more than it has answers pending; counting any
+// refusal as the answer, those extra requests' refusals went on asking for ever, and a
+// victim paying more to refuse than a thief to ask never got back to its last task.
+struct Request {
+  std::uint64_t number;
+};
 
 class WorkStealing final : public Strategy {
 public:
@@ -25,13 +34,14 @@ public:
   void on_message(NodeContext& ctx, NodeId from, const Message& m) override {
     switch (m.kind) {
       case kStealRequest: {
-        // Steal half: the victim gives half of its queued tasks, rounded up.
-        const std::int64_t queued = ctx.migratable();
-        const std::int64_t moved = queued > 0 ? ctx.migrate(from, (queued + 1) / 2) : 0;
-        if (moved == 0) ctx.send(from, Message::make(kStealRefused, Empty{}));
+        // Steal half: the victim gives half of its spare tasks, rounded up.
+        const std::int64_t spare = ctx.spare();
+        const std::int64_t moved = spare > 0 ? ctx.migrate(from, (spare + 1) / 2) : 0;
+        if (moved == 0) ctx.send(from, Message::make(kStealRefused, m.as<Request>()));
         break;
       }
       case kStealRefused:
+        if (!outstanding_ || m.as<Request>().number != requests_) break;  // an earlier request's
         outstanding_ = false;
         if (ctx.load() > 0) break;
         if (++refusals_ % victims_ != 0) steal(ctx);
@@ -42,8 +52,8 @@ public:
     }
   }
 
-  void on_tasks_arrived(NodeContext&, NodeId, std::int64_t) override {
-    outstanding_ = false;
+  void on_tasks_arrived(NodeContext&, NodeId from, std::int64_t) override {
+    if (from == victim_) outstanding_ = false;
     refusals_ = 0;
   }
 
@@ -54,23 +64,24 @@ public:
 private:
   void steal(NodeContext& ctx) {
     if (outstanding_ || victims_ == 0) return;
-    NodeId victim;
     if (neighbors_only_) {
       const auto nb = ctx.neighbors();
-      victim = nb[ctx.rng().below(nb.size())];
+      victim_ = nb[ctx.rng().below(nb.size())];
     } else {
       // Uniform among the other nodes.
-      victim = static_cast<NodeId>(ctx.rng().below(victims_));
-      if (victim >= ctx.self()) ++victim;
+      victim_ = static_cast<NodeId>(ctx.rng().below(victims_));
+      if (victim_ >= ctx.self()) ++victim_;
     }
     outstanding_ = true;
-    ctx.send(victim, Message::make(kStealRequest, Empty{}));
+    ctx.send(victim_, Message::make(kStealRequest, Request{++requests_}));
   }
 
   bool neighbors_only_;
   SimTime retry_delay_;
   std::size_t victims_ = 0;
   bool outstanding_ = false;
+  NodeId victim_ = 0;            // of the latest request
+  std::uint64_t requests_ = 0;   // sent so far: the latest one's number
   std::uint64_t refusals_ = 0;
 };
 

@@ -27,7 +27,9 @@ TEST(PredictRuntime, TinyRunHasMeasuredAndPredictedColumns) {
   ASSERT_GE(rows.size(), 10u);  // most strategies run on two workers
   std::size_t ran = 0;
   for (const auto& row : rows) {
-    if (!row.at("error").get<std::string>().empty()) continue;
+    const auto error = row.at("error").get<std::string>();
+    EXPECT_EQ(error, "") << row.at("app") << " " << row.at("strategy");
+    if (!error.empty()) continue;
     ++ran;
     EXPECT_TRUE(row.at("same_result").get<bool>()) << row.at("strategy");
     for (const char* side : {"measured", "predicted"})

@@ -23,7 +23,7 @@ public:
   NodeId self() const override { return self_; }
   const Topology& topology() const override { return topology_; }
   std::int64_t load() const override { return load_; }
-  std::int64_t migratable() const override { return load_ > 0 ? load_ - 1 : 0; }  // one task executing
+  std::int64_t migratable() const override { return load_ > 0 && executing ? load_ - 1 : load_; }
   SimTime now() const override { return time; }
   Rng& rng() override { return rng_; }
   void send(NodeId to, const Message& m) override { sent.push_back({to, m}); }
@@ -52,6 +52,7 @@ public:
   std::vector<Migration> migrations;
   std::vector<std::uint64_t> timers;
   SimTime time = 0;  ///< what now() returns; tests advance it by hand
+  bool executing = true;  ///< one task of the load executes; false: all are queued
 
 private:
   const Topology& topology_;

@@ -20,6 +20,13 @@ std::unique_ptr<Strategy> make(std::map<std::string, std::string> p = {}) {
   return builtin_strategies().configure("work_stealing", p).create();
 }
 
+// The victim's refusal of a request: the request's body (its number) comes back.
+Message refusal_of(const Message& request) {
+  Message m = request;
+  m.kind = kRefused;
+  return m;
+}
+
 }  // namespace
 
 TEST(WorkStealing, MessageKindsAreTheOnesThisTestAssumes) {
@@ -72,11 +79,60 @@ TEST(WorkStealing, VictimGivesHalfItsQueueOrRefuses) {
   FakeContext poor(t, 1, 1);  // only the executing task
   auto p = make();
   p->on_start(poor);
-  p->on_message(poor, 3, Message::make(kRequest, 0));
+  p->on_message(poor, 3, Message::make(kRequest, 42));
   EXPECT_TRUE(poor.migrations.empty());
   ASSERT_EQ(poor.sent.size(), 1u);
   EXPECT_EQ(poor.sent[0].to, 3u);
   EXPECT_EQ(poor.sent[0].message.kind, kRefused);
+  EXPECT_EQ(poor.sent[0].message.as<int>(), 42) << "the refusal carries the request's number back";
+}
+
+// A node that executes nothing keeps its next task: a simulated node handling the message
+// that brought it one task gives nothing to a thief whose request came with it.
+TEST(WorkStealing, AVictimThatExecutesNothingKeepsItsNextTask) {
+  const Topology t = parse_topology("complete:2");
+  for (const std::int64_t queued : {1, 2, 5}) {
+    FakeContext ctx(t, 0, queued);
+    ctx.executing = false;  // all queued
+    auto s = make();
+    s->on_message(ctx, 1, Message::make(kRequest, 0));
+    if (queued == 1) {
+      EXPECT_TRUE(ctx.migrations.empty());
+      ASSERT_EQ(ctx.sent.size(), 1u);
+      EXPECT_EQ(ctx.sent[0].message.kind, kRefused);
+    } else {
+      ASSERT_EQ(ctx.migrations.size(), 1u);
+      EXPECT_EQ(ctx.migrations[0].amount, queued / 2) << "half of the " << queued - 1 << " spare, rounded up";
+    }
+  }
+}
+
+// A later message of an earlier answer may end a thief's wait before its latest request is
+// answered; that request's refusal then answers nothing more, and a refusal of an earlier
+// request never makes the thief ask again: it has one request unanswered, not two.
+TEST(WorkStealing, OnlyTheLatestRequestsRefusalCounts) {
+  const Topology t = parse_topology("complete:2");
+  FakeContext ctx(t, 0, 0);
+  auto s = make();
+  s->on_start(ctx);
+  ASSERT_EQ(ctx.sent.size(), 1u);
+  const Message first = ctx.sent[0].message;
+  s->on_tasks_arrived(ctx, 1, 1);  // the first message of the answer
+  s->on_idle(ctx);                 // its task done
+  ASSERT_EQ(ctx.sent.size(), 2u);
+  const Message second = ctx.sent[1].message;
+  s->on_tasks_arrived(ctx, 1, 1);  // the second message of the first answer
+  s->on_idle(ctx);
+  ASSERT_EQ(ctx.sent.size(), 3u) << "taken for the answer to the second request";
+  const Message third = ctx.sent[2].message;
+  s->on_message(ctx, 1, refusal_of(first));
+  s->on_message(ctx, 1, refusal_of(second));
+  EXPECT_EQ(ctx.sent.size(), 3u) << "earlier requests' refusals";
+  EXPECT_TRUE(ctx.timers.empty());
+  s->on_message(ctx, 1, refusal_of(third));
+  EXPECT_EQ(ctx.timers.size(), 1u) << "the only victim refused the latest request: wait, then ask again";
+  s->on_message(ctx, 1, refusal_of(third));
+  EXPECT_EQ(ctx.timers.size(), 1u) << "answered already";
 }
 
 TEST(WorkStealing, RefusedThiefTriesAnotherVictimThenWaits) {
@@ -85,9 +141,9 @@ TEST(WorkStealing, RefusedThiefTriesAnotherVictimThenWaits) {
   auto s = make();
   s->on_start(ctx);
   ASSERT_EQ(ctx.sent.size(), 1u);
-  s->on_message(ctx, ctx.sent[0].to, Message::make(kRefused, 0));
+  s->on_message(ctx, ctx.sent[0].to, refusal_of(ctx.sent[0].message));
   EXPECT_EQ(ctx.sent.size(), 2u) << "after one refusal: ask the next victim at once";
-  s->on_message(ctx, ctx.sent[1].to, Message::make(kRefused, 0));
+  s->on_message(ctx, ctx.sent[1].to, refusal_of(ctx.sent[1].message));
   EXPECT_EQ(ctx.sent.size(), 2u) << "every victim refused: wait";
   EXPECT_EQ(ctx.timers.size(), 1u);
   s->on_timer(ctx, ctx.timers[0]);

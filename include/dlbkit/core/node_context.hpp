@@ -9,6 +9,7 @@
 #include <dlbkit/core/time.hpp>
 #include <dlbkit/topology/topology.hpp>
 
+#include <algorithm>
 #include <cstdint>
 #include <span>
 
@@ -47,6 +48,12 @@ public:
   virtual std::span<std::int64_t> neighbor_slots() = 0;
 
   std::span<const NodeId> neighbors() const { return topology().neighbors(self()); }
+  /// What a victim of work stealing may give: the migratable tasks, less the one it executes
+  /// next when it executes none (a simulated node between two tasks or handling messages; a
+  /// runtime worker's next task is not migratable already). A Cilk victim keeps the frame it
+  /// works on; a victim that gave its only task while handling the message that brought it
+  /// would leave two nodes passing that task to and fro forever.
+  std::int64_t spare() const { return std::max<std::int64_t>(0, std::min(migratable(), load() - 1)); }
 
 protected:
   ~NodeContext() = default;
