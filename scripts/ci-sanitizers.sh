@@ -14,6 +14,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
+source scripts/compiler-cache.sh
 stages=("$@")
 [ ${#stages[@]} -eq 0 ] && stages=(fuzz asan tsan)
 jobs=$(nproc)
@@ -24,7 +25,7 @@ configure() {  # build directory, sanitizers, further CMake arguments
   local dir=$1 sanitize=$2
   shift 2
   cmake -S . -B "$dir" -G Ninja -DDLBKIT_SANITIZE="$sanitize" -DDLBKIT_WERROR=ON -DDLBKIT_BUILD_BENCH=OFF \
-        -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1" "$@" >/dev/null
+        -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1" "${compiler_cache[@]}" "$@" >/dev/null
 }
 configure_asan() { configure build-asan address,undefined -DCMAKE_CXX_COMPILER=clang++ -DDLBKIT_BUILD_FUZZ=ON; }
 
