@@ -9,7 +9,8 @@
 ///
 /// ```
 /// dlbkit::Timeline timeline("run.json", "gm on hypercube:3", dlbkit::timeline_nodes("0-3", 8));
-/// timeline.write({{.type = dlbkit::TimelineEvent::busy, .node = 0, .time = 0, .end = 5000}});
+/// const dlbkit::TimelineEvent busy{.type = dlbkit::TimelineEvent::busy, .node = 0, .time = 0, .end = 5000};
+/// timeline.write({&busy, 1});
 /// timeline.close();   // ends the JSON document; throws when the file could not be written
 /// ```
 /// Events are written as they come (nothing is held beyond a small buffer per node), so a

@@ -4,17 +4,21 @@
 ///
 /// A discrete-event simulation never schedules into the past, so the times it pops only
 /// grow. A radix heap exploits that: an item lives in a bucket numbered by the highest
-/// hexadecimal digit in which its time differs from the last time popped (and its value
-/// there), pushes are appends, and an item moves to a lower bucket at most once per digit,
-/// so an event a millisecond ahead moves about five times where a bit-wise radix heap moves
-/// it up to twenty. (Bytes as digits move items less often but scatter them over 2 048
-/// buckets whose ends are rarely in cache: slower for the simulator.) Unlike a binary heap
-/// of a million events, whose every pop walks twenty cache-missing levels, the work here is
-/// sequential scans of short vectors. The items due at the last time popped wait in a list
-/// in order of key: they arrive there sorted, and an item pushed for that time has the
-/// largest key yet when keys grow with every push. A drained bucket that held a burst gives
-/// its room back, so the queue's memory follows the events pending. Ties cannot occur: keys
-/// are unique, so the order is total and runs are reproducible.
+/// hexadecimal digit in which its time differs from a base no later than any item's (the
+/// earliest of the items popped next) and its value there, pushes are appends, and an item
+/// moves to a lower bucket at most once per digit, so an event a millisecond ahead moves
+/// about five times where a bit-wise radix heap moves it up to twenty. (Bytes as digits
+/// move items less often but scatter them over 2 048 buckets whose ends are rarely in
+/// cache: slower for the simulator.) Unlike a binary heap of a million events, whose every
+/// pop walks twenty cache-missing levels, the work here is sequential scans of short
+/// vectors. The items popped next wait in a sorted run: the lowest bucket, when it holds at
+/// most 32 items, sorted whole (its items would otherwise move down a level or more each,
+/// and 32 items sort in fewer steps: 15% fewer instructions per event for RID at 2^12),
+/// else its items at its earliest time. An item pushed within the run's times takes its
+/// place in it, almost always at its end when keys grow with every push; one beyond goes to
+/// its bucket. A drained bucket that held a burst gives its room back, so the queue's
+/// memory follows the events pending. Ties cannot occur: keys are unique, so the order is
+/// total and runs are reproducible.
 
 #include <algorithm>
 #include <array>
@@ -34,9 +38,9 @@ public:
   /// Adds an item whose time is not below that of the last item popped.
   void push(const Item& item) {
     assert(item.time >= last_time_ && "an event cannot be scheduled before the last one popped");
-    if (item.time == last_time_) {
-      // Almost always the largest key yet; an item pushed again later goes in its place.
-      if (due_head_ == due_.size() || due_.back().key < item.key) due_.push_back(item);
+    if (due_head_ < due_.size() ? item.time <= due_.back().time : item.time == last_time_) {
+      // Within the run: almost always its last item yet; else it goes in its place.
+      if (due_head_ == due_.size() || less(due_.back(), item)) due_.push_back(item);
       else due_.insert(std::upper_bound(due_.begin() + static_cast<std::ptrdiff_t>(due_head_), due_.end(), item, less), item);
     } else {
       put(item);
@@ -57,8 +61,8 @@ public:
     return item;
   }
 
-  /// The item pop() will return, when that is cheap to tell (it is due now or in a bucket
-  /// of at most 8 items), else null: a hint to prefetch what that item will touch.
+  /// The item pop() will return, when that is cheap to tell (it is in the run or in a
+  /// bucket of at most 8 items), else null: a hint to prefetch what that item will touch.
   const Item* peek() const {
     if (due_head_ < due_.size()) return &due_[due_head_];
     if (size_ == 0) return nullptr;
@@ -74,6 +78,7 @@ private:
   static constexpr std::size_t kWords = kBuckets / 64;
   static_assert(kWords <= 64, "one summary word");
   static constexpr std::size_t kKeptCapacity = 4096;  // items a drained bucket keeps room for
+  static constexpr std::size_t kRun = 32;            // a bucket this small is sorted whole (24-48: alike)
   using Bucket = std::vector<Item>;
 
   static bool less(const Item& a, const Item& b) { return a.time != b.time ? a.time < b.time : a.key < b.key; }
@@ -106,14 +111,23 @@ private:
     return min;
   }
 
-  // Nothing is due: the earliest time in the lowest non-empty bucket becomes the last time,
-  // its items become due (sorted by key), and the bucket's other items spread into lower
-  // buckets relative to it (they share its digits down to the bucket's level).
+  // The run is out: the earliest time in the lowest non-empty bucket becomes the base the
+  // buckets are relative to. A small bucket becomes the run, sorted; of a larger one, the
+  // items at the base do, and the others spread into lower buckets relative to it (they
+  // share its digits down to the bucket's level). The buckets stay valid while the run is
+  // popped: every item in them is later than every item of the run.
   void refill() {
     const std::size_t i = lowest_occupied();
     auto& bucket = buckets_[i];
     occupied_[i / 64] &= ~(std::uint64_t{1} << (i % 64));
     if (occupied_[i / 64] == 0) summary_ &= ~(std::uint64_t{1} << (i / 64));
+    if (bucket.size() <= kRun) {
+      due_.assign(bucket.begin(), bucket.end());
+      std::sort(due_.begin(), due_.end(), less);
+      last_time_ = due_.front().time;
+      drain(bucket);
+      return;
+    }
     last_time_ = bucket.front().time;
     for (const Item& item : bucket) last_time_ = std::min(last_time_, item.time);
     for (const Item& item : bucket) {
@@ -134,9 +148,9 @@ private:
   std::array<Bucket, kBuckets> buckets_;
   std::array<std::uint64_t, kWords> occupied_{};  // bit b % 64 of word b / 64: bucket b is not empty
   std::uint64_t summary_ = 0;                     // bit w: occupied_[w] is not 0
-  Bucket due_;                                    // the items at last_time_, by key, from due_head_ on
+  Bucket due_;                                    // the run: the items popped next, in order, from due_head_ on
   std::size_t due_head_ = 0;
-  std::int64_t last_time_ = 0;
+  std::int64_t last_time_ = 0;  // the base: the run's earliest time; no item is earlier
   std::size_t size_ = 0;
 };
 
