@@ -7,13 +7,13 @@
 ///
 /// A node that runs out of tasks makes up to `w` random steal attempts, one at a time; a
 /// victim with spare tasks (NodeContext::spare) gives half of them (rounded up), otherwise
-/// it refuses. When all
-/// w fail, the thief asks each of its lifeline buddies in turn whose lifeline is not yet
-/// active. A buddy with spare tasks gives half at once; one without records the thief
-/// (the lifeline is now active) and refuses. Then the thief sleeps: it sends nothing more
-/// until tasks arrive. A node that gets tasks while it has recorded lifeline thieves gives
-/// each of them half of its spare tasks in turn (a lifeline gift, which deactivates that
-/// lifeline), so work flows back along the lifeline graph to the sleepers.
+/// it refuses. When all w fail, the thief asks each of its lifeline buddies in turn whose
+/// lifeline is not yet active. A buddy with spare tasks gives half at once; one without
+/// records the thief (the lifeline is now active) and refuses. Then the thief sleeps: it
+/// sends nothing more until tasks arrive. A node that gets tasks while it has recorded
+/// lifeline thieves gives each of them half of its spare tasks in turn (a lifeline gift,
+/// which deactivates that lifeline), so work flows back along the lifeline graph to the
+/// sleepers.
 ///
 /// The lifeline graph is GLB's cyclic hypercube of base `l`: for P nodes and the least z
 /// with l^z >= P, node i's buddy in dimension j is i with its j-th base-l digit lowered by
