@@ -302,14 +302,11 @@ public:
   }
 
 private:
-  // Every node's neighbor_slots() in one array, node by node, aligned so that a node of
-  // degree 8k takes k cache lines; made on the first request (strategies that keep
-  // nothing per neighbour cost nothing).
+  // Every node's neighbor_slots() in one array laid out as the topology's neighbour lists,
+  // aligned so that a node of degree 8k takes k cache lines; made on the first request
+  // (strategies that keep nothing per neighbour cost nothing).
   [[gnu::cold, gnu::noinline]] void allocate_neighbor_slots() {
-    slot_begin_.resize(nodes_.size() + 1);
-    slot_begin_[0] = 0;
-    for (NodeId v = 0; v < nodes_.size(); ++v)
-      slot_begin_[v + 1] = slot_begin_[v] + static_cast<std::uint32_t>(topology_.degree(v));
+    slot_begin_ = topology_.neighbor_offsets();
     const std::size_t count = slot_begin_.back();
     slots_.reset(static_cast<std::int64_t*>(::operator new[](count * sizeof(std::int64_t), std::align_val_t{64})));
     std::fill_n(slots_.get(), count, 0);
@@ -807,7 +804,7 @@ private:
     void operator()(std::int64_t* p) const { ::operator delete[](p, std::align_val_t{64}); }
   };
   std::unique_ptr<std::int64_t[], AlignedDelete> slots_;  // neighbor_slots() of every node
-  std::vector<std::uint32_t> slot_begin_;                  // node v's are [slot_begin_[v], slot_begin_[v + 1])
+  std::span<const std::uint32_t> slot_begin_;              // the topology's offsets: node v's are [slot_begin_[v], slot_begin_[v + 1])
   std::vector<Rng> rngs_;
   Rng workload_rng_;
   mutable Rng network_rng_{config_.seed, ~std::uint64_t{0}};  // random transfer times; apart from the nodes' streams

@@ -244,6 +244,8 @@ std::span<const NodeId> Topology::neighbors(NodeId v) const {
   return {data_->neighbors.data() + begin, data_->offsets[v + 1] - begin};
 }
 
+std::span<const std::uint32_t> Topology::neighbor_offsets() const { return data_->offsets; }
+
 int Topology::neighbor_index(NodeId v, NodeId u) const {
   if (data_->kind == TopologyKind::hypercube) {  // neighbour i of v is v ^ 2^i (make_hypercube)
     const NodeId differs = u ^ v;

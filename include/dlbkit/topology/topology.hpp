@@ -60,6 +60,10 @@ public:
   /// Position of u in neighbors(v), or -1 when u is not a neighbour of v (a hypercube
   /// answers from the ids, without reading the list).
   int neighbor_index(NodeId v, NodeId u) const;
+  /// Where each node's neighbours start in all the lists one after another, node by node:
+  /// N + 1 entries, node v's at [offsets[v], offsets[v + 1]). An engine keeping one value
+  /// per (node, neighbour) in one array indexes it with these.
+  std::span<const std::uint32_t> neighbor_offsets() const;
 
   /// Hop distance; closed form where the family has one, breadth-first search otherwise.
   int distance(NodeId u, NodeId v) const;
