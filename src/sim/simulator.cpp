@@ -1,5 +1,6 @@
 #include <dlbkit/error.hpp>
 #include <dlbkit/sim/event_queue.hpp>
+#include <dlbkit/sim/huge_pages.hpp>
 #include <dlbkit/sim/meter.hpp>
 #include <dlbkit/sim/simulator.hpp>
 #include <dlbkit/sim/pooled_deques.hpp>
@@ -298,7 +299,7 @@ public:
 
   std::span<std::int64_t> neighbor_slots() override {
     if (slot_begin_.empty()) allocate_neighbor_slots();
-    return {slots_.get() + slot_begin_[current_], slot_begin_[current_ + 1] - slot_begin_[current_]};
+    return {slots_.data() + slot_begin_[current_], slot_begin_[current_ + 1] - slot_begin_[current_]};
   }
 
 private:
@@ -308,8 +309,7 @@ private:
   [[gnu::cold, gnu::noinline]] void allocate_neighbor_slots() {
     slot_begin_ = topology_.neighbor_offsets();
     const std::size_t count = slot_begin_.back();
-    slots_.reset(static_cast<std::int64_t*>(::operator new[](count * sizeof(std::int64_t), std::align_val_t{64})));
-    std::fill_n(slots_.get(), count, 0);
+    slots_.assign(count, 0);
   }
 
   // --- TaskSink: tasks created by the workload land in a node's queue ---
@@ -397,8 +397,8 @@ private:
     __builtin_prefetch(agents_[next.node].get());
     if (next.type() == EventType::delivery) __builtin_prefetch(&in_flight_[next.ref]);
     if (!slot_begin_.empty()) {  // the neighbour loads a message handled at the event updates
-      const auto first = reinterpret_cast<std::uintptr_t>(slots_.get() + slot_begin_[next.node]) & ~std::uintptr_t{63};
-      const auto end = reinterpret_cast<std::uintptr_t>(slots_.get() + slot_begin_[next.node + 1]);
+      const auto first = reinterpret_cast<std::uintptr_t>(slots_.data() + slot_begin_[next.node]) & ~std::uintptr_t{63};
+      const auto end = reinterpret_cast<std::uintptr_t>(slots_.data() + slot_begin_[next.node + 1]);
       for (std::uintptr_t line = first; line < end; line += 64) __builtin_prefetch(reinterpret_cast<const void*>(line));
     }
   }
@@ -792,7 +792,7 @@ private:
   const Topology& topology_;
   const CostModel& cost_;
   const std::vector<Observer*>& observers_;
-  std::vector<Node> nodes_;
+  std::vector<Node, HugePageAllocator<Node>> nodes_;
   TaskQueues tasks_;  // every node's pending tasks
   struct Transfers {
     std::uint64_t sent = 0, received = 0;  // tasks
@@ -800,16 +800,13 @@ private:
   std::vector<Transfers> transfers_;  // per node, apart: only migrations touch them
   std::vector<std::int64_t> reported_load_;  // the observers' last on_load per node (sized only with observers)
   std::vector<std::unique_ptr<Strategy>> agents_;
-  struct AlignedDelete {
-    void operator()(std::int64_t* p) const { ::operator delete[](p, std::align_val_t{64}); }
-  };
-  std::unique_ptr<std::int64_t[], AlignedDelete> slots_;  // neighbor_slots() of every node
+  std::vector<std::int64_t, HugePageAllocator<std::int64_t>> slots_;  // neighbor_slots() of every node, 64-byte aligned
   std::span<const std::uint32_t> slot_begin_;              // the topology's offsets: node v's are [slot_begin_[v], slot_begin_[v + 1])
   std::vector<Rng> rngs_;
   Rng workload_rng_;
   mutable Rng network_rng_{config_.seed, ~std::uint64_t{0}};  // random transfer times; apart from the nodes' streams
   EventQueue<Event> heap_;
-  std::vector<InFlight> in_flight_;
+  std::vector<InFlight, HugePageAllocator<InFlight>> in_flight_;
   std::vector<std::uint32_t> free_slots_;
   std::vector<std::vector<Task>> batches_;
   std::vector<std::uint32_t> free_batches_;

@@ -7,11 +7,16 @@
 /// items held in all queues together, not the sum of each queue's largest size (as vectors
 /// that keep their capacity would), and a queue's handle is 16 bytes instead of a
 /// std::deque's 80 plus a map. Blocks live in chunks that never move, so the pool grows
-/// without copying.
+/// without copying. Chunks after the first are 2 MiB pages (dlbkit/sim/huge_pages.hpp); the
+/// first is not, since a huge page is cleared whole when first touched and a small run
+/// touches a few of its blocks.
+
+#include <dlbkit/sim/huge_pages.hpp>
 
 #include <cassert>
 #include <cstdint>
 #include <memory>
+#include <new>
 #include <vector>
 
 namespace dlbkit {
@@ -96,27 +101,35 @@ public:
 
 private:
   static constexpr std::uint32_t kNoBlock = 0xFFFFFFFFu;
-  static constexpr std::uint32_t kChunkBlocks = 4096;  // blocks allocated together
 
   struct Block {
     Item items[kBlockItems];
     std::uint32_t prev, next;  // neighbouring blocks of the same queue
   };
+  static constexpr std::uint32_t kChunkBlocks = kHugePage / sizeof(Block);  // blocks allocated together
+  struct FreeChunk {
+    std::size_t bytes;
+    void operator()(Block* chunk) const noexcept { free_huge(chunk, bytes); }
+  };
 
   Block& block(std::uint32_t b) { return chunks_[b / kChunkBlocks][b % kChunkBlocks]; }
   const Block& block(std::uint32_t b) const { return chunks_[b / kChunkBlocks][b % kChunkBlocks]; }
 
+  // A block from the free list, else the next one never used (in address order), made when
+  // first handed out: a small run touches a few blocks of its first chunk, not all.
   std::uint32_t allocate() {
-    if (free_ == kNoBlock) {
-      assert(chunks_.size() < kNoBlock / kChunkBlocks);
-      const auto first = static_cast<std::uint32_t>(chunks_.size() * kChunkBlocks);
-      chunks_.push_back(std::make_unique_for_overwrite<Block[]>(kChunkBlocks));
-      // The new chunk's blocks join the free list in order, so blocks are handed out in
-      // address order.
-      for (std::uint32_t i = kChunkBlocks; i-- > 0;) release(first + i);
+    std::uint32_t b = free_;
+    if (b != kNoBlock) {
+      free_ = block(b).next;
+    } else {
+      if (fresh_ == chunks_.size() * kChunkBlocks) {
+        assert(chunks_.size() < kNoBlock / kChunkBlocks);
+        const std::size_t bytes = chunks_.empty() ? kChunkBlocks * sizeof(Block) : kHugePage;
+        chunks_.emplace_back(static_cast<Block*>(allocate_huge(bytes)), FreeChunk{bytes});
+      }
+      b = fresh_++;
+      new (&block(b)) Block;
     }
-    const std::uint32_t b = free_;
-    free_ = block(b).next;
     block(b).prev = block(b).next = kNoBlock;
     return b;
   }
@@ -126,8 +139,9 @@ private:
     free_ = b;
   }
 
-  std::vector<std::unique_ptr<Block[]>> chunks_;
+  std::vector<std::unique_ptr<Block[], FreeChunk>> chunks_;
   std::uint32_t free_ = kNoBlock;  // a list through Block::next
+  std::uint32_t fresh_ = 0;        // blocks from here on were never handed out
 };
 
 }  // namespace dlbkit
