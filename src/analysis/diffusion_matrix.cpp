@@ -65,8 +65,8 @@ DiffusionMatrix DiffusionMatrix::uniform(Topology topology, double alpha) {
 DiffusionMatrix DiffusionMatrix::from_edge_alphas(Topology topology, std::vector<double> alphas) {
   DiffusionMatrix m(std::move(topology), "per-edge");
   const Topology& t = m.topology_;
-  m.offsets_.resize(t.size() + 1, 0);
-  for (NodeId v = 0; v < t.size(); ++v) m.offsets_[v + 1] = m.offsets_[v] + t.degree(v);
+  const auto offsets = t.neighbor_offsets();
+  m.offsets_.assign(offsets.begin(), offsets.end());
   if (alphas.size() != m.offsets_.back())
     throw InputError(fmt::format("per-edge alphas: {} values given for the {} adjacency slots of {}", alphas.size(),
                                  m.offsets_.back(), t.spec()));
@@ -103,8 +103,8 @@ DiffusionMatrix DiffusionMatrix::from_edge_file(Topology topology, const std::st
   std::ifstream in(path);
   if (!in) throw InputError(fmt::format("alpha file {}: cannot be opened", path));
   const Topology& t = topology;
-  std::vector<std::size_t> offsets(t.size() + 1, 0);
-  for (NodeId v = 0; v < t.size(); ++v) offsets[v + 1] = offsets[v] + t.degree(v);
+  const auto topology_offsets = t.neighbor_offsets();
+  std::vector<std::size_t> offsets(topology_offsets.begin(), topology_offsets.end());
   std::vector<double> alphas(offsets.back(), 0.0);
   std::vector<bool> given(offsets.back(), false);
   std::string line;

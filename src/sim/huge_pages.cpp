@@ -11,10 +11,13 @@ namespace dlbkit {
 
 namespace {
 constexpr std::align_val_t kLine{64};
-std::size_t whole_pages(std::size_t bytes) { return (bytes + kHugePage - 1) / kHugePage * kHugePage; }
 }  // namespace
 
 #if defined(__linux__) && defined(MADV_HUGEPAGE)
+
+namespace {
+std::size_t whole_pages(std::size_t bytes) { return (bytes + kHugePage - 1) / kHugePage * kHugePage; }
+}  // namespace
 
 void* allocate_huge(std::size_t bytes) {
   if (bytes < kHugePage) return ::operator new(bytes, kLine);

@@ -58,8 +58,8 @@ std::optional<NodeId> EdgeColoring::partner(const Topology& topology, NodeId v, 
 EdgeColoring edge_coloring(const Topology& topology) {
   const std::size_t n = topology.size();
   EdgeColoring c;
-  c.offsets_.assign(n + 1, 0);
-  for (NodeId v = 0; v < n; ++v) c.offsets_[v + 1] = c.offsets_[v] + topology.degree(v);
+  const auto offsets = topology.neighbor_offsets();
+  c.offsets_.assign(offsets.begin(), offsets.end());
   c.color_of_slot_.assign(c.offsets_.back(), kUncolored);
   const bool dimension = by_dimension(topology);
   std::vector<char> used(2 * topology.max_degree(), 0);  // greedy: colours taken at the two ends
