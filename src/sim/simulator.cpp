@@ -1,4 +1,5 @@
 #include <dlbkit/error.hpp>
+#include <dlbkit/sim/agent_array.hpp>
 #include <dlbkit/sim/event_queue.hpp>
 #include <dlbkit/sim/huge_pages.hpp>
 #include <dlbkit/sim/meter.hpp>
@@ -145,6 +146,7 @@ public:
         nodes_(topology_.size()),
         transfers_(topology_.size()),
         reported_load_(config.observers.empty() ? 0 : topology_.size(), -1),
+        agents_(config.strategy, topology_.size()),
         workload_rng_(config.seed, 0),
         shared_mode_(config.execution == Execution::processor_sharing),
         lifo_mode_(config.execution == Execution::lifo),
@@ -152,12 +154,8 @@ public:
                                                                                           : 0) {
     const auto n = topology_.size();
     if (shared_mode_) shared_.resize(n);
-    agents_.reserve(n);
     rngs_.reserve(n);
-    for (std::size_t i = 0; i < n; ++i) {
-      agents_.push_back(config.strategy.create());
-      rngs_.emplace_back(config.seed, i + 1);
-    }
+    for (std::size_t i = 0; i < n; ++i) rngs_.emplace_back(config.seed, i + 1);
     result_.message_kinds = config.strategy.info->message_kinds;
     result_.message_kinds.push_back("task_transfer");
     task_kind_ = static_cast<int>(result_.message_kinds.size() - 1);
@@ -179,7 +177,7 @@ public:
     for (NodeId v = 0; v < nodes_.size(); ++v) {
       nodes_[v].notified_load = node_load(v);
       begin(v, 0);
-      agents_[v]->on_start(*this);
+      agents_[v].on_start(*this);
       finish(v, 0);
     }
     while (!heap_.empty() && !(result_.tasks_completed == result_.tasks_created && !arrival_pending_)) {
@@ -394,7 +392,7 @@ private:
   void prefetch(const Event& next) const {
     __builtin_prefetch(&nodes_[next.node]);
     __builtin_prefetch(reinterpret_cast<const char*>(&nodes_[next.node]) + 64);
-    __builtin_prefetch(agents_[next.node].get());
+    __builtin_prefetch(&agents_[next.node]);
     if (next.type() == EventType::delivery) __builtin_prefetch(&in_flight_[next.ref]);
     if (!slot_begin_.empty()) {  // the neighbour loads a message handled at the event updates
       const auto first = reinterpret_cast<std::uintptr_t>(slots_.data() + slot_begin_[next.node]) & ~std::uintptr_t{63};
@@ -640,7 +638,7 @@ private:
   void settle(NodeId v, SimTime t) {
     begin(v, t);
     Node& node = nodes_[v];
-    Strategy& agent = *agents_[v];
+    Strategy& agent = agents_[v];
     std::uint32_t slot = node.inbox_head;
     node.inbox_head = node.inbox_tail = kNone;
     while (slot != kNone) {
@@ -681,7 +679,7 @@ private:
   // the overhead spent, or resume or start a task, or go idle.
   void finish(NodeId v, SimTime t) {
     Node& node = nodes_[v];
-    Strategy& agent = *agents_[v];
+    Strategy& agent = agents_[v];
     if (node_load(v) != node.notified_load) {
       agent.on_load_change(*this);
       node.notified_load = node_load(v);
@@ -799,7 +797,7 @@ private:
   };
   std::vector<Transfers> transfers_;  // per node, apart: only migrations touch them
   std::vector<std::int64_t> reported_load_;  // the observers' last on_load per node (sized only with observers)
-  std::vector<std::unique_ptr<Strategy>> agents_;
+  AgentArray agents_;
   std::vector<std::int64_t, HugePageAllocator<std::int64_t>> slots_;  // neighbor_slots() of every node, 64-byte aligned
   std::span<const std::uint32_t> slot_begin_;              // the topology's offsets: node v's are [slot_begin_[v], slot_begin_[v + 1])
   std::vector<Rng> rngs_;

@@ -196,6 +196,7 @@ StrategyInfo dem_strategy_info() {
           },
       .message_kinds = {"request", "load", "transfer"},
       .create = [](const Parameters& p) { return std::make_unique<Dem>(p); },
+      .in_place = in_place_of<Dem>(),
   };
 }
 

@@ -116,6 +116,7 @@ StrategyInfo diffusion_strategy_info() {
           },
       .message_kinds = {"round_load", "round_shift"},
       .create = [](const Parameters& p) { return std::make_unique<Diffusion>(p); },
+      .in_place = in_place_of<Diffusion>(),
   };
 }
 
@@ -135,6 +136,7 @@ StrategyInfo dimension_exchange_strategy_info() {
           },
       .message_kinds = {"round_load", "round_shift"},
       .create = [](const Parameters& p) { return std::make_unique<DimensionExchange>(p); },
+      .in_place = in_place_of<DimensionExchange>(),
   };
 }
 

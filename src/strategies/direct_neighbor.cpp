@@ -348,6 +348,7 @@ StrategyInfo direct_neighbor_strategy_info() {
           },
       .message_kinds = {"load_info", "load_request", "request_reply", "couple_request", "couple_reply", "transfer"},
       .create = [](const Parameters& p) { return std::make_unique<DirectNeighbor>(p); },
+      .in_place = in_place_of<DirectNeighbor>(),
   };
 }
 

@@ -99,6 +99,7 @@ StrategyInfo fully_distributed_strategy_info() {
           },
       .message_kinds = {"load_request", "load_reply"},
       .create = [](const Parameters& p) { return std::make_unique<FullyDistributed>(p); },
+      .in_place = in_place_of<FullyDistributed>(),
   };
 }
 

@@ -192,6 +192,7 @@ StrategyInfo gm_strategy_info() {
           },
       .message_kinds = {"proximity"},
       .create = [](const Parameters& p) { return std::make_unique<Gm>(p); },
+      .in_place = in_place_of<Gm>(),
   };
 }
 

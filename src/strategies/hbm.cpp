@@ -155,6 +155,7 @@ StrategyInfo hbm_strategy_info() {
           },
       .message_kinds = {"domain_load", "balance_order"},
       .create = [](const Parameters& p) { return std::make_unique<Hbm>(p); },
+      .in_place = in_place_of<Hbm>(),
       .check_topology = check_power_of_two,
   };
 }

@@ -157,6 +157,7 @@ StrategyInfo lifeline_strategy_info() {
           },
       .message_kinds = {"steal_request", "lifeline_request", "steal_refused", "lifeline_gift"},
       .create = [](const Parameters& p) { return std::make_unique<Lifeline>(p); },
+      .in_place = in_place_of<Lifeline>(),
   };
 }
 

@@ -53,6 +53,7 @@ StrategyInfo liquid_strategy_info() {
           },
       .message_kinds = {"round_load", "round_shift"},
       .create = [](const Parameters& p) { return std::make_unique<Liquid>(p); },
+      .in_place = in_place_of<Liquid>(),
       .check_topology = check_liquid_topology,
   };
 }

@@ -46,6 +46,7 @@ StrategyInfo nna_strategy_info() {
           },
       .message_kinds = {"round_load", "round_shift"},
       .create = [](const Parameters& p) { return std::make_unique<Nna>(p); },
+      .in_place = in_place_of<Nna>(),
       .check_topology = check_nna_topology,
   };
 }

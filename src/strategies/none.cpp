@@ -14,6 +14,7 @@ StrategyInfo none_strategy_info() {
       .params = {},
       .message_kinds = {},
       .create = [](const Parameters&) { return std::make_unique<NoBalancing>(); },
+      .in_place = in_place_of<NoBalancing>([](const Parameters&) { return NoBalancing(); }),
       .check_topology = {},
       .checks_messages = false,
   };

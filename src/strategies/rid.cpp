@@ -156,6 +156,7 @@ StrategyInfo rid_strategy_info() {
           },
       .message_kinds = {"load_update", "load_request", "request_ack"},
       .create = [](const Parameters& p) { return std::make_unique<Rid>(p); },
+      .in_place = in_place_of<Rid>(),
   };
 }
 

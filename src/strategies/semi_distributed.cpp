@@ -336,6 +336,7 @@ StrategyInfo semi_distributed_strategy_info() {
       .message_kinds = {"assign_update", "load_change", "sphere_load_request", "sphere_load_reply", "place_request",
                         "place_at", "remote_place"},
       .create = [](const Parameters& p) { return std::make_unique<SemiDistributed>(p); },
+      .in_place = in_place_of<SemiDistributed>(),
       .check_topology = [](const Topology& t) { (void)shared_scheduler_set(t); },
   };
 }

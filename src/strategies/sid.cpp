@@ -98,6 +98,7 @@ StrategyInfo sid_strategy_info() {
           },
       .message_kinds = {"load_update"},
       .create = [](const Parameters& p) { return std::make_unique<Sid>(p); },
+      .in_place = in_place_of<Sid>(),
   };
 }
 

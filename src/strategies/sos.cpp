@@ -94,6 +94,7 @@ StrategyInfo sos_strategy_info() {
           },
       .message_kinds = {"round_load", "round_shift"},
       .create = [](const Parameters& p) { return std::make_unique<SecondOrder>(p, "sos"); },
+      .in_place = in_place_of<SecondOrder>([](const Parameters& p) { return SecondOrder(p, "sos"); }),
   };
 }
 
@@ -106,6 +107,7 @@ StrategyInfo chebyshev_strategy_info() {
       .params = {alpha_param(), edge_round_period_param()},
       .message_kinds = {"round_load", "round_shift"},
       .create = [](const Parameters& p) { return std::make_unique<SecondOrder>(p, "chebyshev"); },
+      .in_place = in_place_of<SecondOrder>([](const Parameters& p) { return SecondOrder(p, "chebyshev"); }),
   };
 }
 

@@ -101,6 +101,7 @@ StrategyInfo work_stealing_strategy_info() {
           },
       .message_kinds = {"steal_request", "steal_refused"},
       .create = [](const Parameters& p) { return std::make_unique<WorkStealing>(p); },
+      .in_place = in_place_of<WorkStealing>(),
   };
 }
 

@@ -124,6 +124,38 @@ TEST(Simulator, SameInputsGiveByteIdenticalJson) {
   EXPECT_NE(run(5), run(6));
 }
 
+// The simulator keeps agents built in place in one array, and makes those of a strategy
+// without StrategyInfo::in_place one by one: every builtin strategy runs the same either way.
+TEST(Simulator, AgentsInOneArrayOrOneByOneRunAlike) {
+  const auto run = [](const StrategyChoice& strategy, const std::string& topology) {
+    const ExperimentSetup setup{.topology = parse_topology(topology),
+                                .strategy = strategy,
+                                .workload = builtin_workloads().configure("artificial", {{"granularity", "30"}}),
+                                .cost = make_cost_model("ipsc2"),
+                                .seed = 9};
+    nlohmann::json j = to_json(setup, run_experiment(setup), true);
+    j.erase("wall_seconds");
+    j.erase("events_per_second");
+    return j.dump();
+  };
+  for (const StrategyInfo& info : builtin_strategies().all()) {
+    SCOPED_TRACE(info.name);
+    StrategyInfo one_by_one = info;
+    one_by_one.in_place = {};
+    const StrategyChoice in_place = choose(info.name);
+    ASSERT_NE(info.in_place.construct, nullptr);
+    std::string topology = "hypercube:4";  // or a ring, for the strategies defined on rings
+    if (info.check_topology) {
+      try {
+        info.check_topology(parse_topology(topology));
+      } catch (const InputError&) {
+        topology = "ring:16";
+      }
+    }
+    EXPECT_EQ(run(in_place, topology), run(StrategyChoice{&one_by_one, in_place.params}, topology));
+  }
+}
+
 TEST(Simulator, BusyNodeHandlesMessagesAtPollPoints) {
   // Node 0 runs one 1 ms task; node 1 sends it a message at time 0 that arrives after
   // 30 us. With polls every 100 us of execution, node 0 handles it at 100 us, and the

@@ -14,10 +14,13 @@
 #include <dlbkit/error.hpp>
 
 #include <cassert>
+#include <cstddef>
 #include <functional>
 #include <map>
 #include <memory>
+#include <new>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace dlbkit {
@@ -61,6 +64,31 @@ private:
   std::vector<Info> items_;
 };
 
+/// How to build a strategy's agent in storage its engine owns: the simulator keeps every
+/// node's agent in one array (a million agents allocated one by one would be scattered over
+/// the heap, and each node's first event would miss on it).
+struct InPlace {
+  std::size_t size = 0;
+  std::size_t align = 0;
+  /// Builds the agent at `where` (size bytes, aligned to align); null: the engine uses create().
+  Strategy* (*construct)(void* where, const Parameters&) = nullptr;
+};
+
+/// InPlace for a strategy class S built as S(params).
+template <class S>
+InPlace in_place_of() {
+  static_assert(std::is_base_of_v<Strategy, S>);
+  return {sizeof(S), alignof(S), [](void* where, const Parameters& p) -> Strategy* { return ::new (where) S(p); }};
+}
+
+/// InPlace for a strategy class S built as `Make{}(params)` returns it: `make` is a lambda
+/// without captures, for a constructor that takes more than the parameters.
+template <class S, class Make>
+InPlace in_place_of(Make /*make*/) {
+  static_assert(std::is_base_of_v<Strategy, S> && std::is_default_constructible_v<Make>);
+  return {sizeof(S), alignof(S), [](void* where, const Parameters& p) -> Strategy* { return ::new (where) S(Make{}(p)); }};
+}
+
 struct StrategyInfo {
   static constexpr const char* kind = "strategy";
   std::string name;
@@ -69,6 +97,8 @@ struct StrategyInfo {
   std::vector<ParamSpec> params;
   std::vector<std::string> message_kinds;  ///< Message::kind indexes this list
   std::function<std::unique_ptr<Strategy>(const Parameters&)> create;
+  /// The same agent built in place (in_place_of<S>()); where unset, the simulator calls create().
+  InPlace in_place;
   /// Where set, throws InputError when the strategy cannot run on the topology, naming the
   /// topology and what is accepted. simulate() calls it before the run.
   std::function<void(const Topology&)> check_topology;
