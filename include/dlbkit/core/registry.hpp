@@ -74,19 +74,18 @@ struct InPlace {
   Strategy* (*construct)(void* where, const Parameters&) = nullptr;
 };
 
-/// InPlace for a strategy class S built as S(params).
-template <class S>
-InPlace in_place_of() {
-  static_assert(std::is_base_of_v<Strategy, S>);
-  return {sizeof(S), alignof(S), [](void* where, const Parameters& p) -> Strategy* { return ::new (where) S(p); }};
-}
-
 /// InPlace for a strategy class S built as `Make{}(params)` returns it: `make` is a lambda
 /// without captures, for a constructor that takes more than the parameters.
 template <class S, class Make>
 InPlace in_place_of(Make /*make*/) {
   static_assert(std::is_base_of_v<Strategy, S> && std::is_default_constructible_v<Make>);
   return {sizeof(S), alignof(S), [](void* where, const Parameters& p) -> Strategy* { return ::new (where) S(Make{}(p)); }};
+}
+
+/// InPlace for a strategy class S built as S(params).
+template <class S>
+InPlace in_place_of() {
+  return in_place_of<S>([](const Parameters& p) { return S(p); });
 }
 
 struct StrategyInfo {
