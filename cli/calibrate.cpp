@@ -5,7 +5,7 @@
 #include "commands.hpp"
 
 #include <dlbkit/apps/runtime_apps.hpp>
-#include <dlbkit/core/output_file.hpp>
+#include <dlbkit/io/output_file.hpp>
 #include <dlbkit/error.hpp>
 #include <dlbkit/sim/statistics.hpp>
 #include <dlbkit/runtime/calibration.hpp>

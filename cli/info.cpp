@@ -3,7 +3,7 @@
 #include "commands.hpp"
 
 #include <dlbkit/apps/runtime_apps.hpp>
-#include <dlbkit/apps/workloads.hpp>
+#include <dlbkit/workloads/builtin.hpp>
 #include <dlbkit/sim/cost_model.hpp>
 #include <dlbkit/sim/workload.hpp>
 #include <dlbkit/strategies/builtin.hpp>

@@ -3,7 +3,7 @@
 #include "commands.hpp"
 
 #include <dlbkit/core/number.hpp>
-#include <dlbkit/core/timeline.hpp>
+#include <dlbkit/sim/timeline.hpp>
 #include <dlbkit/error.hpp>
 
 #include <algorithm>

@@ -5,8 +5,8 @@
 
 #include <dlbkit/core/parameters.hpp>
 #include <dlbkit/error.hpp>
-#include <dlbkit/reproduce/reproduction.hpp>
-#include <dlbkit/reproduce/scoreboard.hpp>
+#include "reproduce/reproduction.hpp"
+#include "reproduce/scoreboard.hpp"
 
 #include <chrono>
 #include <fmt/format.h>

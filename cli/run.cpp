@@ -6,7 +6,7 @@
 
 #include <dlbkit/apps/runtime_apps.hpp>
 #include <dlbkit/core/parameters.hpp>
-#include <dlbkit/core/timeline.hpp>
+#include <dlbkit/sim/timeline.hpp>
 #include <dlbkit/error.hpp>
 #include <dlbkit/runtime/engine.hpp>
 #include <dlbkit/runtime/recording.hpp>

@@ -3,11 +3,11 @@
 #include "commands.hpp"
 #include "progress_line.hpp"
 
-#include <dlbkit/apps/workloads.hpp>
+#include <dlbkit/workloads/builtin.hpp>
 #include <dlbkit/core/parameters.hpp>
-#include <dlbkit/core/timeline.hpp>
+#include <dlbkit/sim/timeline.hpp>
 #include <dlbkit/error.hpp>
-#include <dlbkit/reproduce/load_picture.hpp>
+#include "reproduce/load_picture.hpp"
 #include <dlbkit/sim/experiment.hpp>
 #include <dlbkit/sim/load_history.hpp>
 #include <dlbkit/sim/timeline_observer.hpp>

@@ -4,7 +4,7 @@
 // A valid value is of its type and within its declared bounds.
 #include "contract.hpp"
 
-#include <dlbkit/apps/workloads.hpp>
+#include <dlbkit/workloads/builtin.hpp>
 #include <dlbkit/core/parameters.hpp>
 #include <dlbkit/sim/cost_model.hpp>
 #include <dlbkit/strategies/builtin.hpp>

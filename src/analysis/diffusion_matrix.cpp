@@ -1,5 +1,5 @@
 #include <dlbkit/analysis/diffusion_matrix.hpp>
-#include <dlbkit/core/line_reader.hpp>
+#include <dlbkit/io/line_reader.hpp>
 #include <dlbkit/error.hpp>
 
 #include <fmt/format.h>

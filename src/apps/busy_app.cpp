@@ -1,14 +1,13 @@
 // The `busy` app: WLR93's artificial workload (Sec. V-A, eq. 33-35, Table III) with each
-// task a real busy loop of its number of loops. The tasks are drawn by the simulator's
-// `artificial` workload itself, with one loop as the unit of work (draw_busy_tasks, which
-// the simulator's `busy` workload shares).
+// task a real busy loop of its number of loops. The tasks are drawn as the simulator's
+// `artificial` workload draws them (apps/artificial_tasks.hpp), with one loop as the unit of
+// work (draw_busy_tasks, which the simulator's `busy` workload shares).
 
-#include "busy_draw.hpp"
+#include <dlbkit/apps/busy_draw.hpp>
 
+#include <dlbkit/apps/artificial_tasks.hpp>
 #include <dlbkit/apps/runtime_apps.hpp>
 #include <dlbkit/error.hpp>
-#include <dlbkit/sim/artificial.hpp>
-#include <dlbkit/topology/generators.hpp>
 
 #include <fmt/format.h>
 #include <map>
@@ -32,19 +31,11 @@ BusyDraw busy_draw(const Parameters& p) {
 }
 
 void draw_busy_tasks(const BusyDraw& draw, std::size_t workers, const std::function<void(NodeId, std::uint64_t)>& take) {
-  struct Sink final : TaskSink {
-    const std::function<void(NodeId, std::uint64_t)>* take;
-    void add(NodeId node, SimTime work, std::uint32_t) override { (*take)(node, static_cast<std::uint64_t>(work)); }
-  } sink;
-  sink.take = &take;
-  const Topology nodes = make_mesh({static_cast<int>(workers)});
-  CostModel unit;
-  unit.loop_time = 1;  // work in loops
   Rng rng(draw.seed, 0);
   auto params = draw.given;
   if (draw.total_auto) params["total_load"] = fmt::format("{}", 2e5 * static_cast<double>(workers));
-  const WorkloadInfo artificial = artificial_workload_info();
-  artificial.create(Parameters::parse(artificial.params, params, "app busy"))->initial_tasks(nodes, unit, rng, sink);
+  const ArtificialTasks tasks(Parameters::parse(artificial_task_params(), params, "app busy"));
+  tasks.draw(workers, 1, rng, [&](NodeId node, SimTime loops) { take(node, static_cast<std::uint64_t>(loops)); });  // work in loops
 }
 
 namespace {
@@ -104,8 +95,7 @@ private:
 }  // namespace
 
 AppInfo busy_app_info() {
-  const WorkloadInfo artificial = artificial_workload_info();
-  std::vector<ParamSpec> params = artificial.params;
+  std::vector<ParamSpec> params = artificial_task_params();
   for (auto& p : params)
     if (p.name == "total_load") {
       p.default_value = "auto";

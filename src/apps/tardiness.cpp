@@ -1,7 +1,7 @@
 #include <dlbkit/apps/tardiness.hpp>
-#include <dlbkit/core/line_reader.hpp>
+#include <dlbkit/io/line_reader.hpp>
 #include <dlbkit/core/number.hpp>
-#include <dlbkit/core/output_file.hpp>
+#include <dlbkit/io/output_file.hpp>
 #include <dlbkit/error.hpp>
 
 #include <algorithm>

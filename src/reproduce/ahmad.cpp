@@ -5,10 +5,10 @@
 
 #include <dlbkit/analysis/hadamard.hpp>
 #include <dlbkit/analysis/spheres.hpp>
-#include <dlbkit/apps/workloads.hpp>
-#include <dlbkit/reproduce/ahmad.hpp>
-#include <dlbkit/reproduce/trials.hpp>
-#include <dlbkit/sim/queueing_metrics.hpp>
+#include <dlbkit/workloads/builtin.hpp>
+#include "reproduce/ahmad.hpp"
+#include "reproduce/trials.hpp"
+#include <dlbkit/workloads/queueing_metrics.hpp>
 #include <dlbkit/strategies/builtin.hpp>
 
 #include <algorithm>

@@ -2,9 +2,9 @@
 // predict. See docs/reproductions/beyond.md for the sources and the reading of each column.
 
 #include <dlbkit/analysis/polynomial_schemes.hpp>
-#include <dlbkit/apps/workloads.hpp>
-#include <dlbkit/reproduce/beyond.hpp>
-#include <dlbkit/reproduce/trials.hpp>
+#include <dlbkit/workloads/builtin.hpp>
+#include "reproduce/beyond.hpp"
+#include "reproduce/trials.hpp"
 #include <dlbkit/rounds/diffusion_kernel.hpp>
 #include <dlbkit/rounds/initial_load.hpp>
 #include <dlbkit/rounds/polynomial_kernel.hpp>

@@ -3,8 +3,8 @@
 // it beside the paper's constants and the spectral prediction of the analysis layer.
 
 #include <dlbkit/analysis/diffusion_analysis.hpp>
-#include <dlbkit/reproduce/cybenko.hpp>
-#include <dlbkit/reproduce/trials.hpp>
+#include "reproduce/cybenko.hpp"
+#include "reproduce/trials.hpp"
 #include <dlbkit/rounds/diffusion_kernel.hpp>
 #include <dlbkit/rounds/dimension_exchange.hpp>
 #include <dlbkit/rounds/initial_load.hpp>

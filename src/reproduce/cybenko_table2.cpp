@@ -11,8 +11,8 @@
 //    1 diffusion step or 1 exchange step (eq. 17).
 // The variance is sampled once per period, right after the arrivals (where eq. 12 defines w).
 
-#include <dlbkit/reproduce/cybenko_table2.hpp>
-#include <dlbkit/reproduce/trials.hpp>
+#include "reproduce/cybenko_table2.hpp"
+#include "reproduce/trials.hpp"
 #include <dlbkit/rounds/diffusion_kernel.hpp>
 #include <dlbkit/rounds/dimension_exchange.hpp>
 #include <dlbkit/rounds/stochastic.hpp>

@@ -3,8 +3,8 @@
 // sharing and balancing in shifts (rounds/balance_time.hpp). The paper's figures survive only as
 // captions and text in our copy, so the numbers printed beside ours are the ones its text gives.
 
-#include <dlbkit/reproduce/henrich.hpp>
-#include <dlbkit/reproduce/trials.hpp>
+#include "reproduce/henrich.hpp"
+#include "reproduce/trials.hpp"
 #include <dlbkit/rounds/balance_time.hpp>
 #include <dlbkit/rounds/initial_load.hpp>
 #include <dlbkit/rounds/round_engine.hpp>

@@ -1,6 +1,6 @@
-#include <dlbkit/core/output_file.hpp>
-#include <dlbkit/reproduce/load_picture.hpp>
-#include <dlbkit/reproduce/trials.hpp>
+#include <dlbkit/io/output_file.hpp>
+#include "reproduce/load_picture.hpp"
+#include "reproduce/trials.hpp"
 
 #include <algorithm>
 #include <cstdlib>

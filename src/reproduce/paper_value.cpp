@@ -1,4 +1,4 @@
-#include <dlbkit/reproduce/paper_value.hpp>
+#include "reproduce/paper_value.hpp"
 
 #include <cmath>
 #include <fmt/format.h>

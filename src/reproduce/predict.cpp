@@ -4,11 +4,11 @@
 // sequential run.
 
 #include <dlbkit/apps/runtime_apps.hpp>
-#include <dlbkit/apps/workloads.hpp>
+#include <dlbkit/workloads/builtin.hpp>
 #include <dlbkit/error.hpp>
 #include <dlbkit/sim/statistics.hpp>
-#include <dlbkit/reproduce/predict.hpp>
-#include <dlbkit/reproduce/trials.hpp>
+#include "reproduce/predict.hpp"
+#include "reproduce/trials.hpp"
 #include <dlbkit/runtime/calibration.hpp>
 #include <dlbkit/runtime/engine.hpp>
 #include <dlbkit/strategies/builtin.hpp>

@@ -1,12 +1,12 @@
-#include <dlbkit/reproduce/ahmad.hpp>
-#include <dlbkit/reproduce/beyond.hpp>
-#include <dlbkit/reproduce/cybenko.hpp>
-#include <dlbkit/reproduce/cybenko_table2.hpp>
-#include <dlbkit/reproduce/henrich.hpp>
-#include <dlbkit/reproduce/predict.hpp>
-#include <dlbkit/reproduce/reproduction.hpp>
-#include <dlbkit/reproduce/wlr93.hpp>
-#include <dlbkit/reproduce/zambonelli.hpp>
+#include "reproduce/ahmad.hpp"
+#include "reproduce/beyond.hpp"
+#include "reproduce/cybenko.hpp"
+#include "reproduce/cybenko_table2.hpp"
+#include "reproduce/henrich.hpp"
+#include "reproduce/predict.hpp"
+#include "reproduce/reproduction.hpp"
+#include "reproduce/wlr93.hpp"
+#include "reproduce/zambonelli.hpp"
 
 namespace dlbkit {
 

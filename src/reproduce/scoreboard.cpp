@@ -1,4 +1,4 @@
-#include <dlbkit/reproduce/scoreboard.hpp>
+#include "reproduce/scoreboard.hpp"
 
 #include <algorithm>
 #include <chrono>

@@ -1,6 +1,6 @@
-#include <dlbkit/reproduce/trials.hpp>
+#include "reproduce/trials.hpp"
 
-#include <dlbkit/core/output_file.hpp>
+#include <dlbkit/io/output_file.hpp>
 #include <dlbkit/sim/nobal.hpp>
 
 #include <atomic>

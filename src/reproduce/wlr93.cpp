@@ -2,10 +2,10 @@
 // The paper's figures survive only as captions in our copy of the text; where the paper
 // gives no numbers we print the shape it describes instead.
 
-#include <dlbkit/apps/workloads.hpp>
-#include <dlbkit/reproduce/reproduction.hpp>
-#include <dlbkit/reproduce/trials.hpp>
-#include <dlbkit/reproduce/wlr93.hpp>
+#include <dlbkit/workloads/builtin.hpp>
+#include "reproduce/reproduction.hpp"
+#include "reproduce/trials.hpp"
+#include "reproduce/wlr93.hpp"
 #include <dlbkit/strategies/builtin.hpp>
 
 #include <cmath>

@@ -1,13 +1,13 @@
 // Zambonelli reproductions: Figs 7-12 and the Fig. 2 case, on the dynamic_load generator
-// (sim/dynamic_load.hpp) with processor-sharing nodes and the meiko-cs1 cost model. The
+// (workloads/dynamic_load.hpp) with processor-sharing nodes and the meiko-cs1 cost model. The
 // paper's figures survive only as captions in our copy of the text: we print the shape the
 // paper describes beside our numbers.
 
-#include <dlbkit/apps/workloads.hpp>
-#include <dlbkit/reproduce/reproduction.hpp>
-#include <dlbkit/reproduce/trials.hpp>
-#include <dlbkit/reproduce/zambonelli.hpp>
-#include <dlbkit/sim/load_metrics.hpp>
+#include <dlbkit/workloads/builtin.hpp>
+#include "reproduce/reproduction.hpp"
+#include "reproduce/trials.hpp"
+#include "reproduce/zambonelli.hpp"
+#include <dlbkit/workloads/load_metrics.hpp>
 #include <dlbkit/strategies/builtin.hpp>
 
 #include <fmt/format.h>

@@ -1,4 +1,4 @@
-#include <dlbkit/core/line_reader.hpp>
+#include <dlbkit/io/line_reader.hpp>
 #include <dlbkit/core/number.hpp>
 #include <dlbkit/core/random.hpp>
 #include <dlbkit/error.hpp>

@@ -1,6 +1,6 @@
 #include <dlbkit/topology/generators.hpp>
 
-#include <dlbkit/core/line_reader.hpp>
+#include <dlbkit/io/line_reader.hpp>
 #include <dlbkit/error.hpp>
 
 #include "topology_builder.hpp"

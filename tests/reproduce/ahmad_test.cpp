@@ -1,7 +1,7 @@
 // AG91 reproductions at tiny sizes, and `dlbkit spheres` run as a user would.
 #include "../support/command.hpp"
 
-#include <dlbkit/reproduce/ahmad.hpp>
+#include "reproduce/ahmad.hpp"
 
 #include <algorithm>
 #include <filesystem>

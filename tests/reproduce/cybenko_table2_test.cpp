@@ -3,7 +3,7 @@
 
 #include "../support/temp_path.hpp"
 
-#include <dlbkit/reproduce/cybenko_table2.hpp>
+#include "reproduce/cybenko_table2.hpp"
 
 #include <cmath>
 #include <filesystem>

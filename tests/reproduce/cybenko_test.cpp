@@ -1,6 +1,6 @@
 #include "../support/temp_path.hpp"
 
-#include <dlbkit/reproduce/cybenko.hpp>
+#include "reproduce/cybenko.hpp"
 
 #include <algorithm>
 #include <cmath>

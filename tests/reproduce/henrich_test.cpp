@@ -2,7 +2,7 @@
 
 #include "../support/temp_path.hpp"
 
-#include <dlbkit/reproduce/henrich.hpp>
+#include "reproduce/henrich.hpp"
 
 #include <algorithm>
 #include <cmath>

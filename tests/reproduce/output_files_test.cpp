@@ -3,7 +3,7 @@
 #include "../support/temp_path.hpp"
 
 #include <dlbkit/error.hpp>
-#include <dlbkit/reproduce/trials.hpp>
+#include "reproduce/trials.hpp"
 
 #include <gtest/gtest.h>
 

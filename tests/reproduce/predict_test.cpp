@@ -6,7 +6,7 @@
 
 #include "../support/temp_path.hpp"
 
-#include <dlbkit/reproduce/reproduction.hpp>
+#include "reproduce/reproduction.hpp"
 
 #include <gtest/gtest.h>
 

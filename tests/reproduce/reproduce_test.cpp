@@ -1,8 +1,8 @@
 #include "../support/temp_path.hpp"
 
 #include <dlbkit/error.hpp>
-#include <dlbkit/reproduce/reproduction.hpp>
-#include <dlbkit/reproduce/trials.hpp>
+#include "reproduce/reproduction.hpp"
+#include "reproduce/trials.hpp"
 
 #include <atomic>
 #include <filesystem>

@@ -1,8 +1,8 @@
 #include "../support/temp_path.hpp"
 
-#include <dlbkit/reproduce/paper_value.hpp>
-#include <dlbkit/reproduce/reproduction.hpp>
-#include <dlbkit/reproduce/scoreboard.hpp>
+#include "reproduce/paper_value.hpp"
+#include "reproduce/reproduction.hpp"
+#include "reproduce/scoreboard.hpp"
 
 #include <cmath>
 #include <gtest/gtest.h>

@@ -2,7 +2,7 @@
 // shows what the paper says it shows.
 #include "../support/temp_path.hpp"
 
-#include <dlbkit/reproduce/reproduction.hpp>
+#include "reproduce/reproduction.hpp"
 
 #include <filesystem>
 #include <gtest/gtest.h>

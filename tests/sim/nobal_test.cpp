@@ -2,7 +2,7 @@
 // field for field, on closed workloads; a simulation wherever the per-node sum would not be
 // exact.
 
-#include <dlbkit/apps/workloads.hpp>
+#include <dlbkit/workloads/builtin.hpp>
 #include <dlbkit/sim/experiment.hpp>
 #include <dlbkit/sim/nobal.hpp>
 #include <dlbkit/strategies/builtin.hpp>

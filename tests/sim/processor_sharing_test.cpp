@@ -2,7 +2,7 @@
 // partially executed processes, conservation and determinism under every strategy.
 #include "conservation.hpp"
 
-#include <dlbkit/apps/workloads.hpp>
+#include <dlbkit/workloads/builtin.hpp>
 #include <dlbkit/error.hpp>
 #include <dlbkit/sim/simulator.hpp>
 #include <dlbkit/strategies/builtin.hpp>

@@ -1,6 +1,6 @@
 #include "conservation.hpp"
 
-#include <dlbkit/apps/workloads.hpp>
+#include <dlbkit/workloads/builtin.hpp>
 #include <dlbkit/error.hpp>
 #include <dlbkit/sim/experiment.hpp>
 #include <dlbkit/sim/simulator.hpp>

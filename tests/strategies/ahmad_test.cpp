@@ -4,9 +4,9 @@
 #include "fake_context.hpp"
 
 #include <dlbkit/analysis/spheres.hpp>
-#include <dlbkit/apps/workloads.hpp>
+#include <dlbkit/workloads/builtin.hpp>
 #include <dlbkit/error.hpp>
-#include <dlbkit/sim/queueing_metrics.hpp>
+#include <dlbkit/workloads/queueing_metrics.hpp>
 #include <dlbkit/sim/simulator.hpp>
 #include <dlbkit/strategies/builtin.hpp>
 

@@ -4,7 +4,7 @@
 #include "../support/networks.hpp"
 #include "../sim/conservation.hpp"
 
-#include <dlbkit/apps/workloads.hpp>
+#include <dlbkit/workloads/builtin.hpp>
 #include <dlbkit/error.hpp>
 #include <dlbkit/sim/simulator.hpp>
 #include <dlbkit/strategies/builtin.hpp>

@@ -5,7 +5,7 @@
 #include "round_agents.hpp"
 
 #include <dlbkit/analysis/polynomial_schemes.hpp>
-#include <dlbkit/apps/workloads.hpp>
+#include <dlbkit/workloads/builtin.hpp>
 #include <dlbkit/core/random.hpp>
 #include <dlbkit/error.hpp>
 #include <dlbkit/rounds/diffusion_kernel.hpp>

@@ -4,7 +4,7 @@
 #include "fake_context.hpp"
 #include "../sim/conservation.hpp"
 
-#include <dlbkit/apps/workloads.hpp>
+#include <dlbkit/workloads/builtin.hpp>
 #include <dlbkit/sim/simulator.hpp>
 #include <dlbkit/strategies/builtin.hpp>
 #include <dlbkit/strategies/direct_neighbor.hpp>

@@ -4,7 +4,7 @@
 
 #include "round_agents.hpp"
 
-#include <dlbkit/apps/workloads.hpp>
+#include <dlbkit/workloads/builtin.hpp>
 #include <dlbkit/core/random.hpp>
 #include <dlbkit/error.hpp>
 #include <dlbkit/rounds/liquid.hpp>

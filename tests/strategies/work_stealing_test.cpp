@@ -2,7 +2,7 @@
 #include "fake_context.hpp"
 #include "stealing_runs.hpp"
 
-#include <dlbkit/apps/workloads.hpp>
+#include <dlbkit/workloads/builtin.hpp>
 #include <dlbkit/sim/simulator.hpp>
 #include <dlbkit/strategies/builtin.hpp>
 

@@ -24,7 +24,7 @@
 
 #include <dlbkit/core/registry.hpp>
 #include <dlbkit/core/time.hpp>
-#include <dlbkit/core/timeline.hpp>
+#include <dlbkit/sim/timeline.hpp>
 #include <dlbkit/runtime/application.hpp>
 #include <dlbkit/topology/topology.hpp>
 

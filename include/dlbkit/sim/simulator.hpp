@@ -3,7 +3,7 @@
 /// The discrete-event simulator of a multicomputer running one strategy.
 ///
 /// ```
-/// #include <dlbkit/apps/workloads.hpp>   // builtin_workloads()
+/// #include <dlbkit/workloads/builtin.hpp>   // builtin_workloads()
 /// #include <dlbkit/strategies/builtin.hpp>  // builtin_strategies()
 /// auto topology = dlbkit::parse_topology("hypercube:5");
 /// auto workload = dlbkit::builtin_workloads().configure("artificial", {{"granularity", "100"}}).create();

@@ -1,6 +1,6 @@
 #pragma once
 /// \file
-/// The simulator's side of the timeline (core/timeline.hpp): an observer that turns a run's
+/// The simulator's side of the timeline (sim/timeline.hpp): an observer that turns a run's
 /// activity, load and migration events into timeline events, as the runtime engines do.
 ///
 /// ```
@@ -12,7 +12,7 @@
 /// timeline.close();
 /// ```
 
-#include <dlbkit/core/timeline.hpp>
+#include <dlbkit/sim/timeline.hpp>
 #include <dlbkit/sim/observer.hpp>
 
 #include <map>

@@ -1,0 +1,120 @@
+#include <dlbkit/apps/busy_draw.hpp>
+
+#include <dlbkit/workloads/app_workloads.hpp>
+#include <dlbkit/apps/runtime_apps.hpp>
+#include <dlbkit/apps/uts.hpp>
+#include <dlbkit/error.hpp>
+#include <dlbkit/sim/pending_nodes.hpp>
+
+#include <cmath>
+#include <fmt/format.h>
+
+namespace dlbkit {
+
+namespace {
+
+class UtsWorkload final : public Workload {
+public:
+  UtsWorkload(uts::TreeParams tree, double node_time)
+      : tree_(tree), whole_(static_cast<SimTime>(std::floor(node_time))), fraction_(node_time - std::floor(node_time)) {}
+
+  void initial_tasks(const Topology&, const CostModel&, Rng&, TaskSink& sink) override {
+    const uts::Node root = uts::root(tree_);
+    sink.add(0, work(root), pending_.put(root));  // as the app's roots(): worker 0
+  }
+  void on_completed(const Task& done, NodeId node, Rng&, TaskSink& sink) override {
+    const uts::Node n = pending_.take(done.tag);
+    for (int i = 0, c = uts::child_count(tree_, n); i < c; ++i) {
+      const uts::Node child = uts::child(tree_, n, i);
+      sink.add(node, work(child), pending_.put(child));
+    }
+  }
+
+private:
+  // node_time in whole ns, one more for a share `fraction_` of the nodes: those whose state
+  // (a SHA-1 digest, uniform) reads below it. The tree's total is then its nodes x node_time
+  // within a few ns per million nodes, and a node's work does not depend on when it is made.
+  SimTime work(const uts::Node& n) const {
+    if (fraction_ == 0) return whole_;
+    const std::uint32_t r = static_cast<std::uint32_t>(n.state[0]) << 24 | static_cast<std::uint32_t>(n.state[1]) << 16 |
+                            static_cast<std::uint32_t>(n.state[2]) << 8 | n.state[3];
+    return whole_ + (static_cast<double>(r) < fraction_ * 4294967296.0 ? 1 : 0);
+  }
+
+  uts::TreeParams tree_;
+  SimTime whole_;
+  double fraction_;
+  PendingNodes<uts::Node> pending_;
+};
+
+class BusyWorkload final : public Workload {
+public:
+  BusyWorkload(BusyDraw draw, double loop_time, std::string loop_text)
+      : draw_(std::move(draw)), loop_time_(loop_time), loop_text_(std::move(loop_text)) {}
+
+  void initial_tasks(const Topology& topology, const CostModel&, Rng&, TaskSink& sink) override {
+    std::uint32_t index = 0;
+    draw_busy_tasks(draw_, topology.size(), [&](NodeId node, std::uint64_t loops) {
+      const std::optional<SimTime> work = units_work(loops, loop_time_);
+      if (!work)
+        throw InputError(fmt::format("workload busy: a task of {} loops at loop_time={} overflows; accepted: a smaller "
+                                     "total_load or loop_time",
+                                     loops, loop_text_));
+      sink.add(node, *work, index++);
+    });
+  }
+
+private:
+  BusyDraw draw_;
+  double loop_time_;  // ns, a fraction allowed
+  std::string loop_text_;
+};
+
+}  // namespace
+
+WorkloadInfo uts_workload_info() {
+  // The app's tree, not its `tasks`: the workload is the one-task-per-node tree.
+  std::vector<ParamSpec> params;
+  for (const ParamSpec& spec : uts_app_info().params)
+    if (spec.name == "tree") params.push_back(spec);
+  params.push_back({.name = "node_time", .type = ParamType::duration, .default_value = "100ns",
+                    .description = "processor time of one tree node (a SHA-1 per child and the count); the default: "
+                                   "CPU time per node of dlbkit run --app uts --app-param tree=T1 --workers 1 on one "
+                                   "machine; a fraction of a ns is kept (74.3ns: 30% of the nodes take 75 ns)",
+                    .min = 1, .max = 1e15, .fractional = true});
+  return WorkloadInfo{
+      .name = "uts",
+      .description = "the uts app's tree node by node: children appear when their parent completes, each node node_time",
+      .source = "Olivier et al., UTS: An Unbalanced Tree Search Benchmark, LCPC 2006",
+      .params = std::move(params),
+      .create =
+          [](const Parameters& p) -> std::unique_ptr<Workload> {
+        const std::string& spec = p.text("tree");
+        try {
+          return std::make_unique<UtsWorkload>(uts::parse_tree(spec), p.fractional_duration("node_time"));
+        } catch (const InputError& e) {
+          throw InputError(fmt::format("workload uts: parameter tree={}: {}", spec, e.what()));
+        }
+      },
+  };
+}
+
+WorkloadInfo busy_workload_info() {
+  std::vector<ParamSpec> params = busy_app_info().params;
+  params.push_back({.name = "loop_time", .type = ParamType::duration, .default_value = "1us",
+                    .description = "processor time of one busy loop (busy_loop: 1000 xorshift steps, about 1 us on "
+                                   "a quiet core); a fraction of a ns is kept, each task's work is its loops x "
+                                   "loop_time rounded to whole ns",
+                    .min = 1, .max = 1e12, .fractional = true});
+  return WorkloadInfo{
+      .name = "busy",
+      .description = "the busy app's tasks (the same draw and seed), each its loops x loop_time",
+      .source = "WLR93 Sec. V-A, eq. (33)-(35), Table III",
+      .params = std::move(params),
+      .create = [](const Parameters& p) -> std::unique_ptr<Workload> {
+        return std::make_unique<BusyWorkload>(busy_draw(p), p.fractional_duration("loop_time"), p.text("loop_time"));
+      },
+  };
+}
+
+}  // namespace dlbkit

@@ -1,0 +1,209 @@
+// The runtime's applications as simulator workloads: the simulator runs the very tasks the
+// runtime runs (uts: the same tree; busy: the same draw; bnb: the same tree of tasks and
+// steps), and a recorded run replays in the simulator with the same tasks and total work.
+
+#include "../sim/conservation.hpp"
+#include "../support/temp_path.hpp"
+
+#include <dlbkit/apps/runtime_apps.hpp>
+#include <dlbkit/apps/tardiness.hpp>
+#include <dlbkit/apps/uts.hpp>
+#include <dlbkit/workloads/builtin.hpp>
+#include <dlbkit/core/task_trace.hpp>
+#include <dlbkit/error.hpp>
+#include <dlbkit/runtime/engine.hpp>
+#include <dlbkit/runtime/recording.hpp>
+#include <dlbkit/sim/simulator.hpp>
+#include <dlbkit/strategies/builtin.hpp>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+
+using namespace dlbkit;
+
+namespace {
+
+const char* const kSmallTree = "type=geometric,shape=fixed,b0=4,depth=5,seed=19";
+
+SimulationResult simulate_workload(const std::string& name, const std::map<std::string, std::string>& params,
+                                   const std::string& topology = "hypercube:3", const std::string& strategy = "rid") {
+  const Topology t = parse_topology(topology);
+  auto workload = builtin_workloads().configure(name, params).create();
+  return simulate({.topology = &t,
+                   .strategy = builtin_strategies().configure(strategy, {}),
+                   .workload = workload.get(),
+                   .cost = make_cost_model("ipsc2"),
+                   .seed = 3});
+}
+
+RuntimeResult run_app(AnyApplication& app, const std::string& topology) {
+  const Topology t = parse_topology(topology);
+  return run_threads(app, {.topology = &t, .strategy = builtin_strategies().configure("work_stealing", {})});
+}
+
+}  // namespace
+
+TEST(AppWorkloads, UtsSimulatesTheTreeTheAppCounts) {
+  const std::uint64_t nodes = uts::count_sequential(uts::parse_tree(kSmallTree)).nodes;
+  ASSERT_GT(nodes, 100u);
+  const SimulationResult r = simulate_workload("uts", {{"tree", kSmallTree}, {"node_time", "2us"}});
+  EXPECT_EQ(r.tasks_completed, nodes);
+  EXPECT_EQ(r.total_work, static_cast<SimTime>(nodes) * 2 * kMicrosecond);
+  auto app = builtin_apps().configure("uts", {{"tree", kSmallTree}}).create();
+  const RuntimeResult real = run_app(*app, "complete:2");
+  EXPECT_EQ(real.tasks_executed(), r.tasks_completed);
+  // Pending nodes only are held: far fewer slots than nodes for a tree this bushy.
+  EXPECT_LT(r.peak_pending_tasks, nodes);
+}
+
+TEST(AppWorkloads, UtsRejectsABadTree) {
+  EXPECT_THROW(builtin_workloads().configure("uts", {{"tree", "T9"}}).create(), InputError);
+}
+
+TEST(AppWorkloads, BusySimulatesTheAppsDraw) {
+  const std::map<std::string, std::string> draw = {{"granularity", "7"}, {"total_load", "5000"}, {"seed", "4"}};
+  auto app = builtin_apps().configure("busy", draw).create();
+  const RuntimeResult seq = run_sequential(*app, 8);
+  const nlohmann::json result = app->report_bytes(seq.result.data());
+  auto params = draw;
+  params["loop_time"] = "3us";
+  const SimulationResult r = simulate_workload("busy", params);
+  EXPECT_EQ(r.tasks_completed, result["tasks"].get<std::uint64_t>());
+  EXPECT_EQ(r.total_work, result["loops"].get<SimTime>() * 3 * kMicrosecond);
+}
+
+// The one description of the B&B search: the app in threshold mode on real threads and the
+// workload with placement=tree in the simulator explore the same tasks and the same steps,
+// which are count_schedules_within's for the whole tree.
+TEST(AppWorkloads, BnbSimulatedAndRealRunsExploreTheSameNodes) {
+  for (const char* m : {"3", "5"}) {
+    const std::map<std::string, std::string> search = {{"n", "9"}, {"m", m}, {"instance_seed", "4"}, {"slack", "0.2"}};
+    auto app_params = search;
+    app_params["mode"] = "threshold";
+    auto app = builtin_apps().configure("bnb", app_params).create();
+    const RuntimeResult real = run_app(*app, "complete:2");
+    const nlohmann::json result = app->report_bytes(real.result.data());
+
+    Rng rng(4);
+    const TardinessInstance jobs = generate_tardiness_instance(9, rng);
+    const auto threshold = static_cast<std::int64_t>(std::floor(static_cast<double>(solve_tardiness(jobs).tardiness) * 1.2));
+    const TardinessCount whole = count_schedules_within(jobs, threshold);
+    EXPECT_EQ(result["threshold"].get<std::int64_t>(), threshold);
+    EXPECT_EQ(result["steps"].get<std::uint64_t>(), whole.steps) << "m = " << m;
+    EXPECT_EQ(result["schedules"].get<std::uint64_t>(), whole.schedules) << "m = " << m;
+
+    auto workload_params = search;
+    workload_params["placement"] = "tree";
+    workload_params["step_time"] = "1us";
+    const SimulationResult sim = simulate_workload("bnb", workload_params);
+    EXPECT_EQ(sim.tasks_completed, real.tasks_executed()) << "m = " << m;
+    EXPECT_EQ(sim.total_work, static_cast<SimTime>(whole.steps) * kMicrosecond) << "m = " << m;
+  }
+}
+
+// A time per unit with a fraction of a nanosecond (a sequential run's time over its units):
+// the simulated total is the units x that time within half a nanosecond per task (bnb,
+// busy) or a few ns per thousand nodes (uts), on any strategy.
+TEST(AppWorkloads, FractionalTimesPerUnitKeepTheTotalWork) {
+  Rng rng(4);
+  const TardinessInstance jobs = generate_tardiness_instance(9, rng);
+  const auto threshold = static_cast<std::int64_t>(std::floor(static_cast<double>(solve_tardiness(jobs).tardiness) * 1.2));
+  const auto steps = static_cast<double>(count_schedules_within(jobs, threshold).steps);
+  const std::map<std::string, std::string> bnb = {
+      {"n", "9"}, {"m", "5"}, {"instance_seed", "4"}, {"slack", "0.2"}, {"placement", "tree"}, {"step_time", "6.3ns"}};
+  const SimulationResult b = simulate_workload("bnb", bnb);
+  EXPECT_NEAR(static_cast<double>(b.total_work), steps * 6.3, 0.5 * static_cast<double>(b.tasks_completed));
+  EXPECT_GT(std::abs(static_cast<double>(b.total_work) - steps * 6), 0.04 * steps * 6);  // 6 ns was 5% short
+
+  std::map<std::string, std::string> busy = {{"granularity", "7"}, {"total_load", "5000"}, {"loop_time", "1ns"}};
+  const auto loops = static_cast<double>(simulate_workload("busy", busy).total_work);
+  busy["loop_time"] = "1250.4ns";
+  const SimulationResult u = simulate_workload("busy", busy);
+  EXPECT_NEAR(static_cast<double>(u.total_work), loops * 1250.4, 0.5 * static_cast<double>(u.tasks_completed));
+
+  const auto nodes = static_cast<double>(uts::count_sequential(uts::parse_tree(kSmallTree)).nodes);
+  for (const char* strategy : {"rid", "work_stealing"}) {
+    const SimulationResult t = simulate_workload("uts", {{"tree", kSmallTree}, {"node_time", "74.3ns"}}, "hypercube:3", strategy);
+    EXPECT_NEAR(static_cast<double>(t.total_work), nodes * 74.3, 0.01 * nodes) << strategy;  // 0.01 ns per node
+  }
+}
+
+TEST(AppWorkloads, BnbOptimiseModeIsUnchangedByTheThresholdMode) {
+  auto app = builtin_apps().configure("bnb", {{"n", "9"}, {"instance_seed", "4"}}).create();
+  const nlohmann::json result = app->report_bytes(run_sequential(*app, 1).result.data());
+  Rng rng(4);
+  EXPECT_EQ(result["optimum"].get<std::int64_t>(), solve_tardiness(generate_tardiness_instance(9, rng)).tardiness);
+  EXPECT_FALSE(result.contains("schedules"));
+}
+
+// Record a threads run of a small UTS tree and replay it on another topology and strategy:
+// the same tasks, and the simulated work is exactly the sum of the recorded durations.
+TEST(AppWorkloads, RecordedRunReplaysWithTheSameTasksAndWork) {
+  const std::string path = test::temp_path("uts.trace").string();
+  auto app = builtin_apps().configure("uts", {{"tree", kSmallTree}}).create();
+  RecordingApplication recorded(*app, path);
+  const RuntimeResult real = run_app(recorded, "complete:3");
+  recorded.finish();
+  EXPECT_EQ(recorded.recorded(), real.tasks_executed());
+  const nlohmann::json result = app->report_bytes(real.result.data());
+  const std::uint64_t nodes = uts::count_sequential(uts::parse_tree(kSmallTree)).nodes;
+  EXPECT_EQ(result["nodes"].get<std::uint64_t>(), nodes);
+
+  const TaskTree tree = load_task_trace(path);
+  EXPECT_EQ(tree.tasks(), nodes);
+  EXPECT_EQ(tree.roots.size(), 1u);
+  EXPECT_EQ(tree.workers, 3u);
+  for (const char* strategy : {"rid", "sid", "gm"}) {
+    const SimulationResult r = simulate_workload("trace", {{"file", path}}, "hypercube:4", strategy);
+    EXPECT_EQ(r.tasks_completed, nodes) << strategy;
+    EXPECT_EQ(r.total_work, tree.total_duration()) << strategy;
+  }
+  const SimulationResult doubled = simulate_workload("trace", {{"file", path}, {"scale", "2"}});
+  EXPECT_NEAR(static_cast<double>(doubled.total_work), 2.0 * static_cast<double>(tree.total_duration()), 1.0 * nodes);
+  std::remove(path.c_str());
+}
+
+TEST(AppWorkloads, TraceNeedsAReadableFile) {
+  EXPECT_THROW(builtin_workloads().configure("trace", {}).create(), InputError);
+  EXPECT_THROW(simulate_workload("trace", {{"file", test::temp_path("missing.trace").string()}}), InputError);
+}
+
+// --execution lifo: the same tasks, walked depth first, with far fewer pending at once.
+TEST(AppWorkloads, LifoExecutionKeepsFewPendingTreeNodes) {
+  const std::uint64_t nodes = uts::count_sequential(uts::parse_tree(kSmallTree)).nodes;
+  const Topology t = parse_topology("hypercube:2");
+  std::uint64_t peak[2];
+  for (int lifo = 0; lifo < 2; ++lifo) {
+    auto workload = builtin_workloads().configure("uts", {{"tree", kSmallTree}, {"node_time", "50us"}}).create();
+    test::ConservationObserver check;
+    const SimulationResult r = simulate({.topology = &t,
+                                         .strategy = builtin_strategies().configure("work_stealing", {}),
+                                         .workload = workload.get(),
+                                         .cost = make_cost_model("ipsc2"),
+                                         .observers = {&check},
+                                         .execution = lifo ? Execution::lifo : Execution::fcfs});
+    check.expect_all_done();
+    EXPECT_EQ(r.tasks_completed, nodes);
+    EXPECT_GT(r.tasks_transferred, 0u);
+    peak[lifo] = r.peak_pending_tasks;
+  }
+  EXPECT_LT(4 * peak[1], peak[0]) << "fcfs " << peak[0] << ", lifo " << peak[1];
+}
+
+// Roots are recorded with the worker they started on, and replay there (mod N).
+TEST(AppWorkloads, RecordedRootsKeepTheirWorker) {
+  const std::string path = test::temp_path("busy.trace").string();
+  auto app = builtin_apps().configure("busy", {{"granularity", "4"}, {"total_load", "600"}}).create();
+  RecordingApplication recorded(*app, path);
+  run_app(recorded, "ring:3");
+  recorded.finish();
+  const TaskTree tree = load_task_trace(path);
+  EXPECT_EQ(tree.tasks(), 12u);
+  EXPECT_EQ(tree.roots.size(), 12u);
+  std::vector<int> per_worker(3, 0);
+  for (const std::uint32_t origin : tree.root_origin) ++per_worker.at(origin);
+  EXPECT_EQ(per_worker, (std::vector<int>{4, 4, 4}));
+  std::remove(path.c_str());
+}
