@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs build/ into a scratch prefix and builds and runs the example projects against it,
-# as a program outside the dlbkit tree would (scripts/test.sh runs it after the tests).
+# as a program outside the dlbkit tree would: the simulator consumer, one program per
+# component (examples/components), N-Queens and Collatz (scripts/test.sh runs it after the tests).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 prefix=$(mktemp -d)
@@ -18,6 +19,11 @@ build_example() {
 
 build_example consumer consumer
 "$prefix/consumer/consumer"
+# One program per layer, each finding only its component (examples/components).
+for component in core sim rounds apps; do
+  build_example components "components-$component" -DCOMPONENT="$component"
+  "$prefix/components-$component/consumer" >/dev/null
+done
 "$prefix/install/bin/dlbkit" topology hypercube:3 >/dev/null
 
 queens="11-queens: 2680 solutions"
@@ -33,9 +39,10 @@ $expect "$collatz" "${mpirun_2[@]}" "$prefix/collatz/collatz" --engine mpi --bel
 # a project that requires the component is told why it cannot have it.
 build_example nqueens nqueens-threads -DCMAKE_DISABLE_FIND_PACKAGE_MPI=ON
 "$prefix/nqueens-threads/nqueens" --n 8 --workers 2 | grep -qxF "8-queens: 92 solutions"
+if ldd "$prefix/nqueens-threads/nqueens" | grep -q libcrypto; then exit 1; fi  # dlbkit::runtime needs no OpenSSL
 if "$prefix/nqueens-threads/nqueens" --engine mpi 2>"$prefix/err"; then exit 1; fi
 grep -q "^dlbkit: error: --engine mpi: this program was linked without the MPI engine" "$prefix/err"
 if cmake -S examples/collatz -B "$prefix/collatz-no-mpi" -DCMAKE_PREFIX_PATH="$prefix/install" \
      -DCMAKE_DISABLE_FIND_PACKAGE_MPI=ON >"$prefix/out" 2>&1; then exit 1; fi
 grep -q "component mpi (dlbkit::mpi): no MPI for C++ found" "$prefix/out"
-echo "installed package: the consumer, N-Queens and Collatz built with find_package(dlbkit) and ran on threads and MPI"
+echo "installed package: the consumer, one program per component, N-Queens and Collatz built with find_package(dlbkit) and ran on threads and MPI"
