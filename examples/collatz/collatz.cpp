@@ -5,14 +5,12 @@
 // chooses:
 //
 //   collatz --below 1000000                          threads, one worker per core
-//   mpirun -np 2 collatz --below 1000000 --engine mpi
+//   mpirun -np 2 collatz --below 1000000             one worker per rank (link dlbkit::mpi)
 
-#include <dlbkit/core/parameters.hpp>
 #include <dlbkit/runtime/runtime.hpp>
 
 #include <cstdint>
 #include <cstdio>
-#include <string>
 #include <vector>
 
 namespace {
@@ -41,17 +39,8 @@ std::uint64_t steps_from(std::uint64_t x) {
 }  // namespace
 
 int main(int argc, char** argv) try {
-  std::vector<std::string> own;  // --below N, beside dlbkit's options
-  const auto options = dlbkit::RuntimeOptions::parse(argc, argv, &own);
   std::uint64_t below = 1000000;
-  for (std::size_t i = 0; i < own.size(); ++i) {
-    if (own[i] != "--below" || i + 1 == own.size())
-      throw dlbkit::InputError("'" + own[i] + "'; accepted: --below N and dlbkit's options");
-    below = dlbkit::parse_unsigned(own[++i], "--below", std::uint64_t{1} << 32);
-  }
-  if (below < 2) throw dlbkit::InputError("--below: '" + std::to_string(below) + "' is not accepted; accepted: 2 to 2^32");
-
-  dlbkit::Runtime runtime(options);
+  dlbkit::Runtime runtime(dlbkit::RuntimeOptions::parse(argc, argv, {{"--below", below, 2, std::uint64_t{1} << 32}}));
   const Longest longest = runtime.run(
       std::vector{Range{1, below}},
       [](const Range& r, auto& ctx) {

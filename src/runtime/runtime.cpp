@@ -2,8 +2,11 @@
 #include <dlbkit/runtime/runtime.hpp>
 #include <dlbkit/strategies/builtin.hpp>
 
+#include <algorithm>
+#include <cstdlib>
 #include <fmt/format.h>
 #include <optional>
+#include <set>
 
 namespace dlbkit {
 
@@ -17,15 +20,28 @@ void set_mpi_engine(DistributedEngineFactory factory) { mpi_engine_factory = fac
 
 }  // namespace runtime_detail
 
+namespace {
+
+// How many processes the MPI launcher started, from its environment (Open MPI, MPICH and
+// Intel MPI's Hydra); 0 outside a launcher.
+int launcher_size() {
+  for (const char* name : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE"})
+    if (const char* value = std::getenv(name)) return std::atoi(value);
+  return 0;
+}
+
+}  // namespace
+
 struct Runtime::State {
   RuntimeOptions options;
+  std::string engine;  // options.engine, `auto` resolved
   std::unique_ptr<runtime_detail::DistributedEngine> mpi;  // engine "mpi" only
   std::optional<Topology> topology;  // set by the constructor
   StrategyChoice strategy;
   RuntimeResult last;
   bool ran = false;
+  mutable std::set<std::string> warned;  // each warning is printed once
 };
-
 
 Runtime::Runtime(int argc, char** argv, Communicator communicator)
     : Runtime(RuntimeOptions::parse(argc, argv), communicator) {}
@@ -33,31 +49,46 @@ Runtime::Runtime(int argc, char** argv, Communicator communicator)
 Runtime::Runtime(RuntimeOptions options, Communicator communicator) : state_(std::make_unique<State>()) {
   State& s = *state_;
   s.options = std::move(options);
-  if (s.options.engine == "mpi") {
-    if (runtime_detail::mpi_engine_factory == nullptr)
+  const int launched = launcher_size();
+  const bool mpi_linked = runtime_detail::mpi_engine_factory != nullptr;
+  s.engine = s.options.engine;
+  if (s.engine == "auto") s.engine = launched > 1 && mpi_linked ? "mpi" : "threads";
+  if (s.engine == "mpi") {
+    if (!mpi_linked)
       throw InputError("--engine mpi: this program was linked without the MPI engine; accepted: threads, sequential "
                        "(or link the CMake target dlbkit::mpi)");
     s.mpi = runtime_detail::mpi_engine_factory(communicator);
-  } else if (s.options.engine != "threads" && s.options.engine != "sequential") {
-    throw InputError(fmt::format("--engine '{}'; accepted: threads, mpi, sequential", s.options.engine));
+  } else if (s.engine != "threads" && s.engine != "sequential") {
+    throw InputError(fmt::format("--engine '{}'; accepted: auto, threads, mpi, sequential", s.engine));
   }
+  if (s.options.check_tasks == 0) throw InputError("check_tasks: 0 is not accepted; accepted: 1 to 2^30");
   s.strategy = builtin_strategies().configure(s.options.strategy, assignments(s.options.params, "--param"));
   s.topology = resolve_topology(s.options.topology, *s.strategy.info, s.options.workers,
                                s.mpi ? static_cast<std::size_t>(s.mpi->size()) : 0);
-  if (s.options.engine != "sequential" && s.strategy.info->check_topology) s.strategy.info->check_topology(*s.topology);
+  if (s.engine != "sequential" && s.strategy.info->check_topology) s.strategy.info->check_topology(*s.topology);
+
+  // The launcher and the engine disagree: copies of one program that do not run together,
+  // or one rank alone.
+  if (launched > 1 && !s.mpi)
+    warn(fmt::format("{} engine in each of the {} processes mpirun started: each runs the whole program on its own; "
+                     "{}",
+                     s.engine, launched, mpi_linked ? "--engine mpi (or auto) makes them one run" : "link dlbkit::mpi "
+                                                                                                    "to make them one run"));
+  if (s.mpi && s.mpi->size() == 1 && launched == 0)
+    warn("mpi engine on a single process: no MPI launcher started this program; accepted: mpirun -np N");
 }
 
 Runtime::~Runtime() = default;
 
 const RuntimeOptions& Runtime::options() const { return state_->options; }
+const std::string& Runtime::engine() const { return state_->engine; }
 const Topology& Runtime::topology() const { return *state_->topology; }
 const StrategyChoice& Runtime::strategy() const { return state_->strategy; }
+std::size_t Runtime::workers() const { return state_->engine == "sequential" ? 1 : topology().size(); }
 int Runtime::rank() const { return state_->mpi ? state_->mpi->rank() : 0; }
 bool Runtime::distributed() const { return state_->mpi != nullptr; }
 
-NodeId Runtime::partials_in_process() const {
-  return state_->options.engine == "sequential" ? 1 : static_cast<NodeId>(workers());
-}
+NodeId Runtime::partials_in_process() const { return static_cast<NodeId>(workers()); }
 
 std::vector<std::vector<std::byte>> Runtime::all_gather(std::span<const std::byte> mine) const {
   return state_->mpi->all_gather(mine);
@@ -65,11 +96,25 @@ std::vector<std::vector<std::byte>> Runtime::all_gather(std::span<const std::byt
 
 void Runtime::run_engine(AnyApplication& app) {
   State& s = *state_;
-  const RuntimeConfig config{.topology = &*s.topology, .strategy = s.strategy, .seed = s.options.seed};
+  const RuntimeConfig config{.topology = &*s.topology,
+                             .strategy = s.strategy,
+                             .seed = s.options.seed,
+                             .check_tasks = s.options.check_tasks,
+                             .poll_interval = s.options.poll_interval};
   if (s.mpi) s.last = s.mpi->run(app, config);
-  else if (s.options.engine == "threads") s.last = run_threads(app, config);
-  else s.last = run_sequential(app, workers());
+  else if (s.engine == "threads") s.last = run_threads(app, config);
+  else s.last = run_sequential(app, s.topology->size());  // the roots of the topology's workers
   s.ran = true;
+  for (const std::string& w : s.last.warnings) warn(w);
+}
+
+// On stderr, once, by rank 0 (of the communicator, or of the launcher's processes when each
+// runs on its own), unless quiet.
+void Runtime::warn(const std::string& warning) const {
+  const State& s = *state_;
+  const int rank = s.mpi ? s.mpi->rank() : std::max(0, launcher_rank());
+  if (s.options.quiet || rank != 0 || !s.warned.insert(warning).second) return;
+  fmt::print(stderr, "dlbkit: warning: {}\n", warning);
 }
 
 const RuntimeResult& Runtime::last_run() const {
@@ -86,9 +131,11 @@ double Runtime::efficiency(double sequential_seconds) const {
 void Runtime::print_report(std::FILE* out) const {
   const RuntimeResult& r = last_run();
   if (rank() != 0) return;
-  fmt::print(out, "{} on {}, {} engine, {} workers, seed {}\n", state_->strategy.name(), state_->topology->spec(),
-             r.engine, r.workers.size(), state_->options.seed);
-  for (const std::string& w : r.warnings) fmt::print(out, "  warning: {}\n", w);
+  if (state_->engine == "sequential")
+    fmt::print(out, "sequential engine, 1 worker\n");
+  else
+    fmt::print(out, "{} on {}, {} engine, {} workers, seed {}\n", state_->strategy.name(), state_->topology->spec(),
+               r.engine, r.workers.size(), state_->options.seed);
   fmt::print(out, "  elapsed              {:.4f} s\n{}", r.elapsed_seconds, format_figures(r));
 }
 
