@@ -1,4 +1,7 @@
 #include <dlbkit/error.hpp>
+#include <dlbkit/core/registry.hpp>
+#include <dlbkit/runtime/detail/distributed_engine.hpp>
+#include <dlbkit/runtime/engine.hpp>
 #include <dlbkit/runtime/runtime.hpp>
 #include <dlbkit/strategies/builtin.hpp>
 
@@ -94,7 +97,7 @@ std::vector<std::vector<std::byte>> Runtime::all_gather(std::span<const std::byt
   return state_->mpi->all_gather(mine);
 }
 
-void Runtime::run_engine(AnyApplication& app) {
+void Runtime::run_engine(ByteApplication& app) {
   State& s = *state_;
   const RuntimeConfig config{.topology = &*s.topology,
                              .strategy = s.strategy,

@@ -71,7 +71,7 @@ protected:
 
 class WorkerCore final : public NodeContext, public WorkerPort::Hooks {
 public:
-  WorkerCore(AnyApplication& app, const RuntimeConfig& config, NodeId self, Transport& transport,
+  WorkerCore(ByteApplication& app, const RuntimeConfig& config, NodeId self, Transport& transport,
              std::atomic<std::int64_t>& bound, SimTime start)
       : app_(app),
         config_(config),
@@ -393,7 +393,7 @@ private:
     transport_.pause(*this, std::chrono::microseconds(10u << doublings));
   }
 
-  AnyApplication& app_;
+  ByteApplication& app_;
   const RuntimeConfig& config_;
   const Topology& topology_;
   NodeId self_;
@@ -437,10 +437,10 @@ private:
 void check_engine_config(const RuntimeConfig& config, const std::string& engine);
 
 /// The workers' partial results, one after another in worker order, combined into one.
-std::vector<std::byte> combine_partials(const AnyApplication& app, std::span<const std::byte> partials);
+std::vector<std::byte> combine_partials(const ByteApplication& app, std::span<const std::byte> partials);
 
 /// start_warnings() and the end-of-run ones into r.warnings.
-void add_warnings(const AnyApplication& app, const RuntimeConfig& config, RuntimeResult& r);
+void add_warnings(const ByteApplication& app, const RuntimeConfig& config, RuntimeResult& r);
 
 /// Sums the per-worker figures of an engine into a RuntimeResult (result left empty).
 RuntimeResult collect(const std::string& engine, const RuntimeConfig& config, double elapsed_seconds,

@@ -26,7 +26,7 @@ inline std::uint64_t mix(std::uint64_t z) {
   return z ^ (z >> 31);
 }
 
-class TreeApp final : public Application<TreeNode, TreeCount> {
+class TreeApp final : public ReportedApplication<TreeNode, TreeCount> {
 public:
   /// `root_children` under the root, then 4 children with probability q_per_10000.
   TreeApp(int root_children, int q_per_10000, int spin = 0)
@@ -85,7 +85,7 @@ private:
 
 /// TreeApp's tree with tasks of a few microseconds that poll; worker `thrower` throws
 /// std::runtime_error("node <id> is bad") from its task number `throw_after` (from 0).
-class ThrowingTree final : public Application<TreeNode, TreeCount> {
+class ThrowingTree final : public ReportedApplication<TreeNode, TreeCount> {
 public:
   ThrowingTree(int thrower, long throw_after) : tree_(400, 2490, 200), thrower_(thrower), throw_after_(throw_after) {}
 
@@ -125,7 +125,7 @@ struct RangeSum {
   std::uint64_t by_worker[4];  // elements each worker executed
 };
 
-class RangeApp final : public Application<Range, RangeSum> {
+class RangeApp final : public ReportedApplication<Range, RangeSum> {
 public:
   RangeApp(std::uint64_t n, bool split) : n_(n), split_(split) {}
   static std::uint64_t element(std::uint64_t i) {

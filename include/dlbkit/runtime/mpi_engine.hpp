@@ -60,9 +60,9 @@ private:
 /// configuration (config.topology has one node per rank). Returns the complete result
 /// (every worker's figures, the combined result) on every rank. Throws InputError (on every
 /// rank alike) for a configuration it refuses, and TaskFailure when a task threw.
-RuntimeResult run_mpi(AnyApplication& app, const RuntimeConfig& config, MPI_Comm comm = MPI_COMM_WORLD);
+RuntimeResult run_mpi(ByteApplication& app, const RuntimeConfig& config, MPI_Comm comm = MPI_COMM_WORLD);
 
 /// The same on MPI_COMM_WORLD (the session only says MPI is initialised).
-RuntimeResult run_mpi(AnyApplication& app, const RuntimeConfig& config, const MpiSession& session);
+RuntimeResult run_mpi(ByteApplication& app, const RuntimeConfig& config, const MpiSession& session);
 
 }  // namespace dlbkit

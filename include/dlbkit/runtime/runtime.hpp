@@ -44,12 +44,11 @@
 /// A Runtime is not thread-safe: one thread runs it (its workers are threads of its own).
 /// Several Runtimes may exist in turn, or at once, in one process.
 
-#include <dlbkit/core/registry.hpp>
 #include <dlbkit/error.hpp>
 #include <dlbkit/runtime/application.hpp>
 #include <dlbkit/runtime/communicator.hpp>
-#include <dlbkit/runtime/engine.hpp>
 #include <dlbkit/runtime/function_application.hpp>
+#include <dlbkit/runtime/run_result.hpp>
 #include <dlbkit/runtime/runtime_options.hpp>
 #include <dlbkit/runtime/serialization.hpp>
 #include <dlbkit/topology/topology.hpp>
@@ -65,26 +64,18 @@ namespace dlbkit {
 
 namespace runtime_detail {
 
-/// The MPI engine as Runtime sees it; dlbkit::mpi provides it.
-class DistributedEngine {
-public:
-  virtual ~DistributedEngine() = default;
-  virtual int rank() const = 0;
-  virtual int size() const = 0;
-  virtual RuntimeResult run(AnyApplication& app, const RuntimeConfig& config) = 0;
-  /// Collective: every rank's bytes, in rank order, on every rank (serialised results).
-  virtual std::vector<std::vector<std::byte>> all_gather(std::span<const std::byte> mine) const = 0;
-};
-using DistributedEngineFactory = std::unique_ptr<DistributedEngine> (*)(const Communicator&);
-
-void set_mpi_engine(DistributedEngineFactory factory);
-/// Defined in dlbkit::mpi: calls set_mpi_engine().
+/// Defined in dlbkit::mpi: gives Runtime the MPI engine (detail/distributed_engine.hpp).
 bool register_mpi_engine();
 #ifdef DLBKIT_MPI_ENGINE  // set by the target dlbkit::mpi
 inline const bool mpi_engine_registered = register_mpi_engine();
 #endif
 
 }  // namespace runtime_detail
+
+struct StrategyInfo;
+template <class Info>
+struct Choice;
+using StrategyChoice = Choice<StrategyInfo>;
 
 class Runtime {
 public:
@@ -111,8 +102,8 @@ public:
   /// Runs `app` and returns the combination of every worker's partial result, on every
   /// rank. A task's exception stops the run and comes out here (under MPI on every rank, as
   /// a TaskFailure naming the rank where it was thrown).
-  template <class Task, class Result>
-  Result run(Application<Task, Result>& app) {
+  template <class Task, class Result, class Base>
+  Result run(detail::TypedApplication<Task, Result, Base>& app) {
     run_engine(app);
     if constexpr (travels_as_bytes<Result>) {
       return from_bytes<Result>(last_run().result);  // the engine combined the partials
@@ -162,7 +153,7 @@ public:
   void print_report(std::FILE* out = stdout) const;
 
 private:
-  void run_engine(AnyApplication& app);
+  void run_engine(ByteApplication& app);
   void warn(const std::string& warning) const;
   bool distributed() const;
   NodeId partials_in_process() const;

@@ -18,7 +18,6 @@
 /// input throws InputError with one line naming the value and what is accepted; the same
 /// on every MPI rank, so dlbkit::print_error() prints it once.
 
-#include <dlbkit/core/registry.hpp>
 #include <dlbkit/core/time.hpp>
 #include <dlbkit/topology/topology.hpp>
 
@@ -32,6 +31,8 @@
 #include <vector>
 
 namespace dlbkit {
+
+struct StrategyInfo;
 
 /// One option of the program's own, read by RuntimeOptions::parse into a variable of the
 /// program: `name` is its spelling ("--n", "-v"), `--name=value` works too.

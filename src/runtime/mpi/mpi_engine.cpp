@@ -409,11 +409,11 @@ Topology MpiSession::topology(const std::string& spec) const {
                           static_cast<std::size_t>(size_));
 }
 
-RuntimeResult run_mpi(AnyApplication& app, const RuntimeConfig& config, const MpiSession&) {
+RuntimeResult run_mpi(ByteApplication& app, const RuntimeConfig& config, const MpiSession&) {
   return run_mpi(app, config, MPI_COMM_WORLD);
 }
 
-RuntimeResult run_mpi(AnyApplication& app, const RuntimeConfig& config, MPI_Comm user_comm) {
+RuntimeResult run_mpi(ByteApplication& app, const RuntimeConfig& config, MPI_Comm user_comm) {
   int rank = 0, size = 1;
   MPI_Comm_rank(user_comm, &rank);
   MPI_Comm_size(user_comm, &size);

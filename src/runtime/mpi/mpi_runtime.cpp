@@ -2,6 +2,7 @@
 // links dlbkit::mpi.
 
 #include <dlbkit/error.hpp>
+#include <dlbkit/runtime/detail/distributed_engine.hpp>
 #include <dlbkit/runtime/mpi_engine.hpp>
 #include <dlbkit/runtime/runtime.hpp>
 
@@ -67,7 +68,7 @@ public:
 
   int rank() const override { return rank_; }
   int size() const override { return size_; }
-  RuntimeResult run(AnyApplication& app, const RuntimeConfig& config) override {
+  RuntimeResult run(ByteApplication& app, const RuntimeConfig& config) override {
     check_thread_level();
     return run_mpi(app, config, comm_);
   }
