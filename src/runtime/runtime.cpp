@@ -40,6 +40,7 @@ struct Runtime::State {
   std::string engine;  // options.engine, `auto` resolved
   std::unique_ptr<runtime_detail::DistributedEngine> mpi;  // engine "mpi" only
   std::optional<Topology> topology;  // set by the constructor
+  std::optional<StrategyInfo> own_strategy;  // a program's own, where given
   StrategyChoice strategy;
   RuntimeResult last;
   bool ran = false;
@@ -50,8 +51,22 @@ Runtime::Runtime(int argc, char** argv, Communicator communicator)
     : Runtime(RuntimeOptions::parse(argc, argv), communicator) {}
 
 Runtime::Runtime(RuntimeOptions options, Communicator communicator) : state_(std::make_unique<State>()) {
+  state_->options = std::move(options);
+  set_up(communicator);
+}
+
+Runtime::Runtime(RuntimeOptions options, StrategyInfo strategy, Communicator communicator)
+    : state_(std::make_unique<State>()) {
+  if (!strategy.create) throw InputError(fmt::format("strategy '{}' has no create(); accepted: a StrategyInfo that "
+                                                     "creates its agent", strategy.name));
+  options.strategy = strategy.name;
+  state_->options = std::move(options);
+  state_->own_strategy = std::move(strategy);
+  set_up(communicator);
+}
+
+void Runtime::set_up(Communicator communicator) {
   State& s = *state_;
-  s.options = std::move(options);
   const int launched = launcher_size();
   const bool mpi_linked = runtime_detail::mpi_engine_factory != nullptr;
   s.engine = s.options.engine;
@@ -65,7 +80,10 @@ Runtime::Runtime(RuntimeOptions options, Communicator communicator) : state_(std
     throw InputError(fmt::format("--engine '{}'; accepted: auto, threads, mpi, sequential", s.engine));
   }
   if (s.options.check_tasks == 0) throw InputError("check_tasks: 0 is not accepted; accepted: 1 to 2^30");
-  s.strategy = builtin_strategies().configure(s.options.strategy, assignments(s.options.params, "--param"));
+  const auto params = assignments(s.options.params, "--param");
+  s.strategy = s.own_strategy ? StrategyChoice{&*s.own_strategy, Parameters::parse(s.own_strategy->params, params,
+                                                                                    "strategy " + s.own_strategy->name)}
+                              : builtin_strategies().configure(s.options.strategy, params);
   s.topology = resolve_topology(s.options.topology, *s.strategy.info, s.options.workers,
                                s.mpi ? static_cast<std::size_t>(s.mpi->size()) : 0);
   if (s.engine != "sequential" && s.strategy.info->check_topology) s.strategy.info->check_topology(*s.topology);

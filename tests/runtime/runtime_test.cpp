@@ -6,6 +6,7 @@
 #include "census_app.hpp"
 #include "tree_app.hpp"
 
+#include <dlbkit/core/registry.hpp>
 #include <dlbkit/error.hpp>
 #include <dlbkit/runtime/runtime.hpp>
 
@@ -389,4 +390,34 @@ TEST(Runtime, TheLambdaFormReducesInPlaceOrByValue) {
       runtime.run(roots, square, std::uint64_t{0}, [](std::uint64_t& into, const std::uint64_t& other) { into += other; });
   EXPECT_EQ(in_place, 332833500u);  // the sum of v^2 below 1000
   EXPECT_EQ(runtime.run(roots, square, std::uint64_t{0}, std::plus<>{}), 332833500u);
+}
+
+namespace {
+
+// A strategy of the test's own: a worker whose queue holds 4 tasks or more sends half of
+// them to its first neighbour.
+class HalfToNeighbour final : public dlbkit::Strategy {
+public:
+  void on_load_change(dlbkit::NodeContext& ctx) override {
+    if (ctx.migratable() >= 4) ctx.migrate(ctx.topology().neighbors(ctx.self())[0], ctx.migratable() / 2);
+  }
+};
+
+}  // namespace
+
+TEST(Runtime, RunsAStrategyOfTheProgramsOwn) {
+  dlbkit::test::TreeApp tree(300, 2490);
+  const dlbkit::StrategyInfo half{.name = "half_to_neighbour",
+                                  .create = [](const dlbkit::Parameters&) { return std::make_unique<HalfToNeighbour>(); }};
+  Runtime runtime(RuntimeOptions{.topology = "ring:3"}, half);
+  expect_same(runtime.run(tree), tree.expected());
+  EXPECT_EQ(runtime.strategy().name(), "half_to_neighbour");
+  EXPECT_GT(runtime.last_run().tasks_moved(), 0u);
+  for (const auto& w : runtime.last_run().workers) EXPECT_GT(w.tasks_executed, 0u);
+  try {
+    Runtime bad(RuntimeOptions{.params = {"u=1"}}, half);
+    ADD_FAILURE() << "a parameter the strategy does not have was accepted";
+  } catch (const dlbkit::InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("u"), std::string::npos) << e.what();
+  }
 }

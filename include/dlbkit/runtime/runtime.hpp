@@ -85,6 +85,10 @@ public:
   /// need; the same on every rank.
   Runtime(int argc, char** argv, Communicator communicator = {});
   explicit Runtime(RuntimeOptions options = {}, Communicator communicator = {});
+  /// Runs `strategy`, a program's own (core/registry.hpp: its name, create() for its agent,
+  /// its message kinds and parameters), in place of options.strategy; options.params are
+  /// its parameters.
+  Runtime(RuntimeOptions options, StrategyInfo strategy, Communicator communicator = {});
   ~Runtime();
   Runtime(const Runtime&) = delete;
   Runtime& operator=(const Runtime&) = delete;
@@ -153,6 +157,7 @@ public:
   void print_report(std::FILE* out = stdout) const;
 
 private:
+  void set_up(Communicator communicator);
   void run_engine(ByteApplication& app);
   void warn(const std::string& warning) const;
   bool distributed() const;
