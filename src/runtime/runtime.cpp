@@ -1,6 +1,7 @@
 #include <dlbkit/error.hpp>
 #include <dlbkit/core/registry.hpp>
 #include <dlbkit/runtime/detail/distributed_engine.hpp>
+#include <dlbkit/runtime/detail/runtime_door.hpp>
 #include <dlbkit/runtime/engine.hpp>
 #include <dlbkit/runtime/runtime.hpp>
 #include <dlbkit/strategies/builtin.hpp>
@@ -80,13 +81,21 @@ void Runtime::set_up(Communicator communicator) {
     throw InputError(fmt::format("--engine '{}'; accepted: auto, threads, mpi, sequential", s.engine));
   }
   if (s.options.check_tasks == 0) throw InputError("check_tasks: 0 is not accepted; accepted: 1 to 2^30");
-  const auto params = assignments(s.options.params, "--param");
-  s.strategy = s.own_strategy ? StrategyChoice{&*s.own_strategy, Parameters::parse(s.own_strategy->params, params,
-                                                                                    "strategy " + s.own_strategy->name)}
-                              : builtin_strategies().configure(s.options.strategy, params);
-  s.topology = resolve_topology(s.options.topology, *s.strategy.info, s.options.workers,
-                               s.mpi ? static_cast<std::size_t>(s.mpi->size()) : 0);
-  if (s.engine != "sequential" && s.strategy.info->check_topology) s.strategy.info->check_topology(*s.topology);
+  // A topology file may fail on one rank only: under MPI the ranks agree before any waits
+  // for another.
+  std::exception_ptr error;
+  try {
+    const auto params = assignments(s.options.params, "--param");
+    s.strategy = s.own_strategy ? StrategyChoice{&*s.own_strategy, Parameters::parse(s.own_strategy->params, params,
+                                                                                      "strategy " + s.own_strategy->name)}
+                                : builtin_strategies().configure(s.options.strategy, params);
+    s.topology = resolve_topology(s.options.topology, *s.strategy.info, s.options.workers,
+                                 s.mpi ? static_cast<std::size_t>(s.mpi->size()) : 0);
+    if (s.engine != "sequential" && s.strategy.info->check_topology) s.strategy.info->check_topology(*s.topology);
+  } catch (const std::exception&) {
+    error = std::current_exception();
+  }
+  detail::RuntimeDoor::agree(*this, error);
 
   // The launcher and the engine disagree: copies of one program that do not run together,
   // or one rank alone.
@@ -115,13 +124,18 @@ std::vector<std::vector<std::byte>> Runtime::all_gather(std::span<const std::byt
   return state_->mpi->all_gather(mine);
 }
 
-void Runtime::run_engine(ByteApplication& app) {
+void Runtime::run_engine(ByteApplication& app) { run_engine(app, detail::RunExtras{}); }
+
+void Runtime::run_engine(ByteApplication& app, const detail::RunExtras& extras) {
   State& s = *state_;
   const RuntimeConfig config{.topology = &*s.topology,
                              .strategy = s.strategy,
                              .seed = s.options.seed,
                              .check_tasks = s.options.check_tasks,
-                             .poll_interval = s.options.poll_interval};
+                             .poll_interval = s.options.poll_interval,
+                             .max_delay = extras.max_delay,
+                             .progress = extras.progress,
+                             .timeline = extras.timeline};
   if (s.mpi) s.last = s.mpi->run(app, config);
   else if (s.engine == "threads") s.last = run_threads(app, config);
   else s.last = run_sequential(app, s.topology->size());  // the roots of the topology's workers
@@ -137,6 +151,24 @@ void Runtime::warn(const std::string& warning) const {
   if (s.options.quiet || rank != 0 || !s.warned.insert(warning).second) return;
   fmt::print(stderr, "dlbkit: warning: {}\n", warning);
 }
+
+namespace detail {
+
+const RuntimeResult& RuntimeDoor::run(Runtime& runtime, ByteApplication& app, const RunExtras& extras) {
+  runtime.run_engine(app, extras);
+  return runtime.last_run();
+}
+
+void RuntimeDoor::agree(const Runtime& runtime, std::exception_ptr error) {
+  if (runtime.state_->mpi) runtime.state_->mpi->agree(error);
+  else if (error) std::rethrow_exception(error);
+}
+
+void RuntimeDoor::barrier(const Runtime& runtime) {
+  if (runtime.state_->mpi) runtime.state_->mpi->barrier();
+}
+
+}  // namespace detail
 
 const RuntimeResult& Runtime::last_run() const {
   if (!state_->ran) throw std::logic_error("Runtime::last_run: no run yet");

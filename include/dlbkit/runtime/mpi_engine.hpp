@@ -65,4 +65,9 @@ RuntimeResult run_mpi(ByteApplication& app, const RuntimeConfig& config, MPI_Com
 /// The same on MPI_COMM_WORLD (the session only says MPI is initialised).
 RuntimeResult run_mpi(ByteApplication& app, const RuntimeConfig& config, const MpiSession& session);
 
+namespace runtime_detail {
+/// A barrier on `comm` that sleeps while it waits.
+void sleepy_barrier(MPI_Comm comm);
+}  // namespace runtime_detail
+
 }  // namespace dlbkit

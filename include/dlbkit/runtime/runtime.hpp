@@ -72,6 +72,11 @@ inline const bool mpi_engine_registered = register_mpi_engine();
 
 }  // namespace runtime_detail
 
+namespace detail {
+struct RuntimeDoor;  // dlbkit run's (detail/runtime_door.hpp)
+struct RunExtras;
+}  // namespace detail
+
 struct StrategyInfo;
 template <class Info>
 struct Choice;
@@ -157,8 +162,10 @@ public:
   void print_report(std::FILE* out = stdout) const;
 
 private:
+  friend struct detail::RuntimeDoor;
   void set_up(Communicator communicator);
   void run_engine(ByteApplication& app);
+  void run_engine(ByteApplication& app, const detail::RunExtras& extras);
   void warn(const std::string& warning) const;
   bool distributed() const;
   NodeId partials_in_process() const;

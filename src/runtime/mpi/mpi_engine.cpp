@@ -46,6 +46,7 @@ namespace dlbkit {
 namespace {
 
 using runtime_detail::clock_ns;
+using runtime_detail::sleepy_barrier;
 using runtime_detail::Envelope;
 using runtime_detail::WorkerCore;
 
@@ -265,12 +266,6 @@ void sleepy_wait(MPI_Request& request) {
   }
 }
 
-void sleepy_barrier(MPI_Comm comm) {
-  MPI_Request request;
-  MPI_Ibarrier(comm, &request);
-  sleepy_wait(request);
-}
-
 // A sleepy barrier that also tells every rank whether `mine` holds on some rank.
 bool sleepy_any(MPI_Comm comm, bool mine) {
   const int in = mine ? 1 : 0;
@@ -386,6 +381,12 @@ void throw_if_failed(MPI_Comm comm, int rank, const std::exception_ptr& error) {
 }
 
 }  // namespace
+
+void runtime_detail::sleepy_barrier(MPI_Comm comm) {
+  MPI_Request request;
+  MPI_Ibarrier(comm, &request);
+  sleepy_wait(request);
+}
 
 MpiSession::MpiSession(int* argc, char*** argv) {
   int initialised = 0;

@@ -7,6 +7,8 @@
 #include <dlbkit/runtime/runtime.hpp>
 
 #include <cstdlib>
+#include <stdexcept>
+#include <string>
 #include <fmt/format.h>
 #include <mpi.h>
 
@@ -91,6 +93,34 @@ public:
     }
     return out;
   }
+
+  void agree(std::exception_ptr error) const override {
+    const int mine = error ? rank_ : size_;
+    int first = size_;
+    MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, comm_);
+    if (first == size_) return;
+    std::string what;
+    int input = 0;
+    if (rank_ == first) {
+      try {
+        std::rethrow_exception(error);
+      } catch (const InputError& e) {
+        what = e.what();
+        input = 1;
+      } catch (const std::exception& e) {
+        what = e.what();
+      }
+    }
+    int length = static_cast<int>(what.size());
+    int head[2] = {length, input};
+    MPI_Bcast(head, 2, MPI_INT, first, comm_);
+    what.resize(static_cast<std::size_t>(head[0]));
+    MPI_Bcast(what.data(), head[0], MPI_CHAR, first, comm_);
+    if (rank_ == first) std::rethrow_exception(error);
+    if (head[1] != 0) throw InputError(what);
+    throw std::runtime_error(what);
+  }
+  void barrier() const override { sleepy_barrier(comm_); }
 
 private:
   MPI_Comm comm_ = MPI_COMM_NULL;  // the runtime's duplicate of the communicator it was given

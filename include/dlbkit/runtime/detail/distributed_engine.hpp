@@ -7,6 +7,7 @@
 #include <dlbkit/runtime/engine.hpp>
 
 #include <cstddef>
+#include <exception>
 #include <memory>
 #include <span>
 #include <vector>
@@ -21,6 +22,12 @@ public:
   virtual RuntimeResult run(ByteApplication& app, const RuntimeConfig& config) = 0;
   /// Collective: every rank's bytes, in rank order, on every rank (serialised results).
   virtual std::vector<std::vector<std::byte>> all_gather(std::span<const std::byte> mine) const = 0;
+  /// Collective: when `error` is set on some rank, every rank throws the error of the
+  /// lowest such rank (that rank its own exception, the others an InputError, or a
+  /// std::runtime_error, with its message), so that no rank waits for one that failed.
+  virtual void agree(std::exception_ptr error) const = 0;
+  /// Collective: waits for every rank, sleeping.
+  virtual void barrier() const = 0;
 };
 using DistributedEngineFactory = std::unique_ptr<DistributedEngine> (*)(const Communicator&);
 
