@@ -1,7 +1,8 @@
 // The longest Collatz trajectory below a limit: a maximum and where it is (its argmax),
 // not a sum. A task is a range of starting values, walked in order; whenever a worker is
 // asked for work while it walks, the range gives away the upper half of what is left (split
-// on demand), so the program fixes no grain size. Runs on the engine the command line
+// on demand), so the program fixes no grain size. The task tells the worker how many values
+// it still holds, so that every strategy, not only work stealing, sees the work. Runs on the engine the command line
 // chooses:
 //
 //   collatz --below 1000000                          threads, one worker per core
@@ -47,12 +48,14 @@ int main(int argc, char** argv) try {
         std::uint64_t last = r.last;
         for (std::uint64_t x = r.first; x < last; ++x) {
           ctx.result() = longer(ctx.result(), {steps_from(x), x});
-          ctx.poll([&] {  // called only when another worker wants work
-            if (last - x < 2) return;
-            const std::uint64_t middle = x + 1 + (last - x - 1) / 2;
-            ctx.spawn(Range{middle, last});
-            last = middle;
-          });
+          ctx.poll(
+              [&] {  // called only when another worker wants work
+                if (last - x < 2) return;
+                const std::uint64_t middle = x + 1 + (last - x - 1) / 2;
+                ctx.spawn(Range{middle, last});
+                last = middle;
+              },
+              last - x);  // the work left, in starting values: the load that strategies weigh
         }
       },
       Longest{}, longer);

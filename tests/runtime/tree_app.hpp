@@ -116,7 +116,8 @@ private:
 };
 
 /// One long task: a range of elements of about a microsecond each. With split on demand the
-/// task gives away the upper half of what is left whenever a strategy wants its work.
+/// task gives away the upper half of what is left whenever a strategy wants its work; with
+/// `estimate` it also tells the engine how many elements it still holds.
 struct Range {
   std::uint64_t begin, end;
 };
@@ -127,7 +128,7 @@ struct RangeSum {
 
 class RangeApp final : public ReportedApplication<Range, RangeSum> {
 public:
-  RangeApp(std::uint64_t n, bool split) : n_(n), split_(split) {}
+  RangeApp(std::uint64_t n, bool split, bool estimate = false) : n_(n), split_(split), estimate_(estimate) {}
   static std::uint64_t element(std::uint64_t i) {
     std::uint64_t z = i;
     for (int k = 0; k < 100; ++k) z = mix(z + 1);
@@ -145,12 +146,14 @@ public:
         ctx.poll();
         continue;
       }
-      ctx.poll([&] {
+      const auto split = [&] {
         if (end - i < 2) return;
         const std::uint64_t mid = i + 1 + (end - i - 1) / 2;
         ctx.spawn(Range{mid, end});
         end = mid;
-      });
+      };
+      if (estimate_) ctx.poll(split, end - i);
+      else ctx.poll(split);
     }
   }
   void combine(RangeSum& a, const RangeSum& b) const override {
@@ -166,7 +169,7 @@ public:
 
 private:
   std::uint64_t n_;
-  bool split_;
+  bool split_, estimate_;
 };
 
 }  // namespace dlbkit::test

@@ -90,6 +90,15 @@ public:
   void poll(Split&& split) {
     port_.poll(split);
   }
+  /// The same with an estimate of the work the task still holds, in tasks' worth (the
+  /// elements of a range, say): the worker's load is then that much, not 1, so that
+  /// strategies that weigh loads (sid, gm, hbm, rid, ...) see the work and ask the task to
+  /// split, as work stealing does.
+  template <class Split>
+  void poll(Split&& split, std::uint64_t remaining) {
+    port_.set_remaining(remaining);
+    port_.poll(split);
+  }
   NodeId worker() const { return port_.worker(); }
 
 private:

@@ -70,6 +70,10 @@ public:
   void offer_bound(std::int64_t value) {
     if (lower_shared_bound(*bound_, value)) hooks_->bound_improved(value);
   }
+  /// The work the executing task still holds, in tasks' worth (0: unknown); reset to 0
+  /// before each task.
+  void set_remaining(std::uint64_t work) { remaining_ = work; }
+  std::uint64_t remaining() const { return remaining_; }
   /// Cheap: most calls only count down.
   void poll() {
     if (--countdown_ == 0) countdown_ = hooks_->poll_point(nullptr);
@@ -88,6 +92,7 @@ private:
   std::atomic<std::int64_t>* bound_;
   Hooks* hooks_;
   std::uint32_t countdown_ = 1;
+  std::uint64_t remaining_ = 0;
   std::vector<std::byte> scratch_;
   std::span<const std::byte> suffix_;
   std::vector<std::byte> joined_;
