@@ -14,6 +14,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
 #include <functional>
 #include <map>
 #include <numeric>
@@ -419,5 +420,21 @@ TEST(Runtime, RunsAStrategyOfTheProgramsOwn) {
     ADD_FAILURE() << "a parameter the strategy does not have was accepted";
   } catch (const dlbkit::InputError& e) {
     EXPECT_NE(std::string(e.what()).find("u"), std::string::npos) << e.what();
+  }
+}
+
+// docs/runtime.md's sample error lists every strategy of the registry: the line is the
+// runtime's own message.
+TEST(Runtime, TheDocsSampleErrorListsEveryStrategy) {
+  std::ifstream docs(DLBKIT_TEST_DATA "/../../docs/runtime.md");
+  ASSERT_TRUE(docs) << "docs/runtime.md";
+  std::string line, sample;
+  while (std::getline(docs, line))
+    if (line.starts_with("dlbkit: error: unknown strategy 'fastest'")) sample = line;
+  try {
+    Runtime runtime(RuntimeOptions{.strategy = "fastest"});
+    FAIL() << "strategy 'fastest' was accepted";
+  } catch (const dlbkit::InputError& e) {
+    EXPECT_EQ(sample, std::string("dlbkit: error: ") + e.what());
   }
 }
