@@ -3,8 +3,6 @@
 /// The engines' side of the runtime: a worker's tasks as byte records. Not for programs
 /// that use dlbkit::Runtime (runtime/runtime.hpp).
 
-#include <dlbkit/core/time.hpp>
-
 #include <cassert>
 #include <cstddef>
 #include <cstdint>
