@@ -20,11 +20,10 @@ constexpr std::string_view kOurs[] = {"--engine", "--strategy",    "--param",   
 
 // "--n, -v and dlbkit's --engine, ...": what the command line accepts, for an error.
 std::string accepted(const std::vector<ProgramOption>& program) {
-  std::string out;
-  for (const ProgramOption& p : program) out += p.name() + ", ";
-  out += program.empty() ? "" : "and dlbkit's ";
-  for (std::string_view name : kOurs) out += fmt::format("{}{}", name, name == kOurs[std::size(kOurs) - 1] ? "" : ", ");
-  return out;
+  std::string ours, theirs;
+  for (std::string_view name : kOurs) ours += fmt::format("{}{}", ours.empty() ? "" : ", ", name);
+  for (const ProgramOption& p : program) theirs += fmt::format("{}{}", theirs.empty() ? "" : ", ", p.name());
+  return theirs.empty() ? ours : theirs + " and dlbkit's " + ours;
 }
 
 // Stores `value` of dlbkit's option `name` in `o`.

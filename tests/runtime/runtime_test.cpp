@@ -104,6 +104,14 @@ TEST(RuntimeOptions, ReadsTheProgramsOwnOptionsAndLeavesItEveryShortOne) {
   EXPECT_EQ(name, "x");
   for (const char* ours : {"-n", "-s", "-t", "-e", "-p"})
     EXPECT_NE(parse_error({ours, "1"}).find(std::string("unknown option '") + ours + "'"), std::string::npos) << ours;
+  try {
+    parse({"-x"}, {{"-n", n, 1, 20}, {"-v", verbose}});
+    ADD_FAILURE() << "-x was accepted";
+  } catch (const dlbkit::InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("unknown option '-x'; accepted: -n, -v and dlbkit's --engine, --strategy"),
+              std::string::npos)
+        << e.what();
+  }
   EXPECT_THROW(parse({"-n", "21"}, {{"-n", n, 1, 20}}), dlbkit::InputError);
   // A program's option named like one of dlbkit's is the program's.
   std::uint64_t seed = 0;
