@@ -2,8 +2,8 @@
 // not a sum. A task is a range of starting values, walked in order; whenever a worker is
 // asked for work while it walks, the range gives away the upper half of what is left (split
 // on demand), so the program fixes no grain size. The task tells the worker how many values
-// it still holds, so that every strategy, not only work stealing, sees the work. Runs on the engine the command line
-// chooses:
+// it still holds, so that every strategy, not only work stealing, sees the work. Runs on
+// the engine the command line chooses:
 //
 //   collatz --below 1000000                          threads, one worker per core
 //   mpirun -np 2 collatz --below 1000000             one worker per rank (link dlbkit::mpi)
