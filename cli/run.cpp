@@ -1,5 +1,5 @@
-// dlbkit run: an application executed for real by the threads or the MPI engine, beside
-// the sequential run of the same tasks (docs/runtime.md).
+// dlbkit run: an application executed for real by dlbkit::Runtime (threads, MPI or
+// sequential engine), beside the sequential run of the same tasks (docs/runtime.md).
 
 #include "commands.hpp"
 #include "progress_line.hpp"
@@ -8,15 +8,11 @@
 #include <dlbkit/core/parameters.hpp>
 #include <dlbkit/sim/timeline.hpp>
 #include <dlbkit/error.hpp>
+#include <dlbkit/core/registry.hpp>
+#include <dlbkit/runtime/detail/runtime_door.hpp>
 #include <dlbkit/runtime/engine.hpp>
 #include <dlbkit/runtime/recording.hpp>
-#include <dlbkit/runtime/runtime_options.hpp>
-#include <dlbkit/strategies/builtin.hpp>
-#ifdef DLBKIT_HAS_MPI
-#include <dlbkit/runtime/mpi_engine.hpp>
-
-#include <mpi.h>
-#endif
+#include <dlbkit/runtime/runtime.hpp>
 
 #include <exception>
 #include <algorithm>
@@ -37,7 +33,7 @@ namespace dlbkit::cli {
 namespace {
 
 struct Options {
-  std::string app, strategy = "work_stealing", topology = "auto", engine = "threads", seed = "1";
+  std::string app, strategy = "work_stealing", topology = "auto", engine = "auto", seed = "1";
   std::vector<std::string> app_params, params;
   std::string workers;
   std::string check_tasks = "1024", poll_interval = "20us", max_delay = "0";
@@ -48,11 +44,11 @@ struct Options {
 
 // --timeline: the workers of this process that the selection names write to `path` (under
 // mpirun: rank 0 to `path`, rank r > 0 to `path`.r when it runs a chosen node; docs/timeline.md).
-std::unique_ptr<Timeline> open_timeline(const Options& o, const StrategyChoice& strategy, const Topology& topology,
-                                        int rank) {
+std::unique_ptr<Timeline> open_timeline(const Options& o, const Runtime& runtime, int rank) {
   if (o.timeline.empty()) return nullptr;
-  std::vector<bool> chosen = timeline_selection(o.timeline_nodes, topology.size());
-  const std::string title = fmt::format("{} on {}, app {}, {} engine", strategy.name(), topology.spec(), o.app, o.engine);
+  std::vector<bool> chosen = timeline_selection(o.timeline_nodes, runtime.workers());
+  const std::string title = fmt::format("{} on {}, app {}, {} engine", runtime.strategy().name(),
+                                        runtime.topology().spec(), o.app, runtime.engine());
   if (rank < 0) return std::make_unique<Timeline>(o.timeline, title, std::move(chosen));
   const auto self = static_cast<std::size_t>(rank);
   if (rank > 0 && !chosen[self]) return nullptr;
@@ -137,169 +133,95 @@ void report(const Options& o, const AppChoice& app_choice, const StrategyChoice&
   fmt::print("{}", format_figures(par));
 }
 
-// Warnings go to stderr, so that --json output stays one document: those known before the
-// run at its start, the others after it.
-void warn(const std::vector<std::string>& warnings, const std::vector<std::string>& already = {}) {
-  for (const std::string& w : warnings)
-    if (std::find(already.begin(), already.end(), w) == already.end()) fmt::print(stderr, "dlbkit: warning: {}\n", w);
-}
-
 // --workers as a number, 0 when not given.
 std::uint64_t workers_of(const Options& o) { return o.workers.empty() ? 0 : parse_workers(o.workers); }
-
-struct Setup {
-  AppChoice app_choice;
-  StrategyChoice strategy;
-  RuntimeConfig config;
-  std::unique_ptr<AnyApplication> app;
-};
 
 // The progress line's detail: the tasks the engine has executed so far.
 std::function<std::string()> tasks_executed(const std::atomic<std::uint64_t>& executed) {
   return [&executed] { return fmt::format(", {} tasks executed", executed.load(std::memory_order_relaxed)); };
 }
 
-Setup setup(const Options& o) {
-  Setup s{.app_choice = builtin_apps().configure(o.app, assignments(o.app_params, "--app-param")),
-          .strategy = builtin_strategies().configure(o.strategy, assignments(o.params, "--param"))};
-  s.config = RuntimeConfig{
-      .strategy = s.strategy,
-      .seed = parse_unsigned(o.seed, "--seed", std::numeric_limits<std::uint64_t>::max()),
-      .check_tasks = static_cast<std::uint32_t>(parse_unsigned(o.check_tasks, "--check-tasks", 1u << 30)),
-      .poll_interval = parse_duration(o.poll_interval, "--poll-interval"),
-      .max_delay = parse_duration(o.max_delay, "--max-delay")};
-  if (s.config.check_tasks == 0) throw InputError("--check-tasks: '0' is not accepted; accepted: 1 to 2^30");
-  s.app = s.app_choice.create();
-  return s;
+RuntimeOptions runtime_options(const Options& o) {
+  return RuntimeOptions{.engine = o.engine,
+                        .strategy = o.strategy,
+                        .params = o.params,
+                        .topology = o.topology,
+                        .workers = workers_of(o),
+                        .seed = parse_unsigned(o.seed, "--seed", std::numeric_limits<std::uint64_t>::max()),
+                        .check_tasks = parse_check_tasks(o.check_tasks),
+                        .poll_interval = parse_duration(o.poll_interval, "--poll-interval")};
 }
 
-int run_threads_engine(const Options& o) {
-  Setup s = setup(o);
-  const Topology topology = resolve_topology(o.topology, *s.strategy.info, workers_of(o), 0);
-  s.config.topology = &topology;
-  const std::unique_ptr<Timeline> timeline = open_timeline(o, s.strategy, topology, -1);
-  s.config.timeline = timeline.get();
-  const auto early = start_warnings(*s.app, s.config);
-  warn(early);
+// A client of dlbkit::Runtime, which chooses the engine (from --engine, or the launcher),
+// checks the strategy and the topology, and writes the warnings to stderr (so that --json
+// output stays one document). Under MPI every rank then sets up what only it may fail at
+// (the application's input, its timeline file) before any runs, and every rank throws
+// the error of the lowest rank that failed.
+int run_here(const Options& o) {
+  const SimTime max_delay = parse_duration(o.max_delay, "--max-delay");
+  Runtime runtime(runtime_options(o));
+  using detail::RuntimeDoor;
+  const bool mpi = runtime.engine() == "mpi";
+  std::optional<AppChoice> app_choice;
+  std::unique_ptr<AnyApplication> app;
+  std::unique_ptr<Timeline> timeline;
+  std::exception_ptr error;
+  try {
+    app_choice = builtin_apps().configure(o.app, assignments(o.app_params, "--app-param"));
+    app = app_choice->create();
+    timeline = open_timeline(o, runtime, mpi ? runtime.rank() : -1);
+  } catch (const std::exception&) {
+    error = std::current_exception();
+  }
+  RuntimeDoor::agree(runtime, error);
+
+  const bool sequential = runtime.engine() == "sequential";
   std::optional<RuntimeResult> seq;
   RuntimeResult par;
   {
     std::atomic<std::uint64_t> executed{0};
-    ProgressLine progress(true, "dlbkit run");
+    ProgressLine progress(runtime.rank() == 0, "dlbkit run");
     progress.phase("sequential run");
-    if (!o.no_sequential) seq = run_sequential(*s.app, topology.size());
-    progress.phase("threads engine", tasks_executed(executed));
-    s.config.progress = &executed;
+    if (!o.no_sequential && !sequential && runtime.rank() == 0) seq = run_sequential(*app, runtime.topology().size());
+    RuntimeDoor::barrier(runtime);
+    progress.phase(mpi ? "MPI engine (rank 0's count)" : runtime.engine() + " engine", tasks_executed(executed));
+    const detail::RunExtras extras{.progress = &executed, .timeline = timeline.get(), .max_delay = max_delay};
     if (!o.record) {
-      par = run_threads(*s.app, s.config);
-    } else {
-      RecordingApplication recorded(*s.app, *o.record);
-      par = run_threads(recorded, s.config);
-      recorded.finish();
+      par = RuntimeDoor::run(runtime, *app, extras);
+    } else {  // under MPI each rank writes its worker's section; rank 0 merges them (a shared file system)
+      RecordingApplication recorded(*app, *o.record);
+      par = RuntimeDoor::run(runtime, recorded, extras);
+      if (!mpi) {
+        recorded.finish();
+      } else {
+        recorded.close_sections();
+        RuntimeDoor::barrier(runtime);
+        if (runtime.rank() == 0) recorded.merge_sections();
+      }
     }
-    s.config.progress = nullptr;
   }
   if (timeline) timeline->close();
-  report(o, s.app_choice, s.strategy, topology, *s.app, seq, par);
-  warn(par.warnings, early);
-  return seq && !same_result(*s.app, *seq, par) ? 1 : 0;
+  if (runtime.rank() != 0) return 0;
+  report(o, *app_choice, runtime.strategy(), runtime.topology(), *app, seq, par);
+  return seq && !same_result(*app, *seq, par) ? 1 : 0;
 }
 
-#ifdef DLBKIT_HAS_MPI
-// The lowest rank whose set-up failed, or `size` when none did: collective, so that every
-// rank stops when one does (a file one rank cannot read, a bad input seen by one rank
-// only) instead of waiting for it in the run. On a duplicate of MPI_COMM_WORLD, as the
-// engine itself keeps to its own traffic.
-int first_failed_rank(bool failed, const MpiSession& mpi) {
-  MPI_Comm comm = MPI_COMM_NULL;
-  MPI_Comm_dup(MPI_COMM_WORLD, &comm);
-  const int mine = failed ? mpi.rank() : mpi.size();
-  int first = mpi.size();
-  MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, comm);
-  MPI_Comm_free(&comm);
-  return first;
-}
-
-// Every rank sets up (checks its input) before any runs; the ranks then agree whether all
-// succeeded. If not, the lowest failing rank alone reports its error (InputError: exit 2)
-// and the others leave quietly with 0, so that mpirun does not stop the reporting rank
-// before it has said why. Usually every rank finds the same error and rank 0 reports it;
-// errors the engine finds in the run are found by every rank alike and rank 0 reports them.
-int run_mpi_engine(const Options& o) {
-  MpiSession mpi(nullptr, nullptr);
-  std::optional<Setup> s;
-  std::optional<Topology> topology;
-  std::unique_ptr<Timeline> timeline;
-  std::exception_ptr error;
-  try {
-    s = setup(o);
-    topology = resolve_topology(o.topology, *s->strategy.info, workers_of(o), static_cast<std::size_t>(mpi.size()));
-    timeline = open_timeline(o, s->strategy, *topology, mpi.rank());  // a file one rank cannot write stops all
-  } catch (const std::exception&) {
-    error = std::current_exception();
-  }
-  const int first_failed = first_failed_rank(error != nullptr, mpi);
-  if (first_failed == mpi.rank()) {
-    try {
-      std::rethrow_exception(error);
-    } catch (const std::exception& e) {
-      return print_error_here(e);  // this rank may be the only one that saw it
-    }
-  }
-  if (first_failed < mpi.size()) return 0;
-  s->config.topology = &*topology;
-  s->config.timeline = timeline.get();
-  try {
-    const auto early = start_warnings(*s->app, s->config);
-    if (mpi.rank() == 0) warn(early);
-    std::optional<RuntimeResult> seq;
-    RuntimeResult par;
-    {
-      std::atomic<std::uint64_t> executed{0};
-      ProgressLine progress(mpi.rank() == 0, "dlbkit run");
-      progress.phase("sequential run");
-      if (!o.no_sequential && mpi.rank() == 0) seq = run_sequential(*s->app, topology->size());
-      mpi.barrier();
-      progress.phase("MPI engine (rank 0's count)", tasks_executed(executed));
-      s->config.progress = &executed;
-      if (!o.record) {
-        par = run_mpi(*s->app, s->config, mpi);
-      } else {  // each rank writes its worker's section; rank 0 merges them (a shared file system)
-        RecordingApplication recorded(*s->app, *o.record);
-        par = run_mpi(recorded, s->config, mpi);
-        recorded.close_sections();
-        mpi.barrier();
-        if (mpi.rank() == 0) recorded.merge_sections();
-      }
-      s->config.progress = nullptr;
-    }
-    if (timeline) timeline->close();
-    if (mpi.rank() != 0) return 0;
-    report(o, s->app_choice, s->strategy, *topology, *s->app, seq, par);
-    warn(par.warnings, early);
-    return seq && !same_result(*s->app, *seq, par) ? 1 : 0;
-  } catch (const InputError&) {  // the engine's own checks (strategy against topology), alike on every rank
-    if (mpi.rank() == 0) throw;
-    return 0;
-  }
-}
-#endif
-
+// An error is the same on every rank of a launcher: rank 0 reports it, the others leave
+// quietly with 0, so that mpirun does not stop the reporting rank before it has said why.
 int run(const Options& o) {
-  if (o.engine == "threads") return run_threads_engine(o);
-#ifdef DLBKIT_HAS_MPI
-  if (o.engine == "mpi") return run_mpi_engine(o);
-  throw InputError(fmt::format("--engine '{}'; accepted: threads, mpi", o.engine));
-#else
-  throw InputError(fmt::format("--engine '{}'; accepted: threads (this dlbkit was built without MPI)", o.engine));
-#endif
+  try {
+    return run_here(o);
+  } catch (const std::exception&) {
+    if (launcher_rank() > 0) return 0;
+    throw;
+  }
 }
 
 }  // namespace
 
 Run add_run(CLI::App& app) {
   auto* cmd = app.add_subcommand("run", "Run an application for real on the threads or MPI engine, beside its "
-                                        "sequential run");
+                                        "sequential run (a client of dlbkit::Runtime)");
   auto o = std::make_shared<Options>();
   cmd->add_option("-a,--app", o->app, "application: busy, bnb, uts, queens (dlbkit list apps)")->required();
   cmd->add_option("--app-param", o->app_params, "application parameter name=value (repeatable)");
@@ -309,7 +231,9 @@ Run add_run(CLI::App& app) {
                   "virtual topology, one worker per node; auto = the first of hypercube, complete, bisectional, "
                   "ring of the workers (threads) or ranks (mpi) that the strategy accepts")
       ->capture_default_str();
-  cmd->add_option("-e,--engine", o->engine, "threads, or mpi (under mpirun)")->capture_default_str();
+  cmd->add_option("-e,--engine", o->engine,
+                  "auto (mpi under mpirun, else threads), threads, mpi (under mpirun), or sequential (the baseline alone)")
+      ->capture_default_str();
   cmd->add_option("-n,--workers", o->workers, "threads engine with --topology auto: worker count (default: cores)");
   cmd->add_option("--seed", o->seed, "the workers' random streams")->capture_default_str();
   cmd->add_option("--check-tasks", o->check_tasks,

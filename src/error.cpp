@@ -1,9 +1,11 @@
 #include <dlbkit/error.hpp>
 
+#include <chrono>
 #include <cstdlib>
 #include <fmt/format.h>
 #include <string>
 #include <string_view>
+#include <thread>
 
 namespace dlbkit {
 
@@ -40,6 +42,10 @@ int print_error_here(const std::exception& error) {
 
 int print_error(const std::exception& error) {
   if (launcher_rank() <= 0) return print_error_here(error);
+  // Every rank found the error (bad options are found before any rank talks to another), and
+  // this rank's exit makes the launcher end the job: it waits a moment so that rank 0's line
+  // is out before then (Open MPI drops what a killed rank had not yet forwarded).
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
   return dynamic_cast<const InputError*>(&error) != nullptr ? 2 : 1;
 }
 

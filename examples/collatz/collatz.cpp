@@ -1,18 +1,17 @@
 // The longest Collatz trajectory below a limit: a maximum and where it is (its argmax),
 // not a sum. A task is a range of starting values, walked in order; whenever a worker is
 // asked for work while it walks, the range gives away the upper half of what is left (split
-// on demand), so the program fixes no grain size. Runs on the engine the command line
-// chooses:
+// on demand), so the program fixes no grain size. The task tells the worker how many values
+// it still holds, so that every strategy, not only work stealing, sees the work. Runs on
+// the engine the command line chooses:
 //
 //   collatz --below 1000000                          threads, one worker per core
-//   mpirun -np 2 collatz --below 1000000 --engine mpi
+//   mpirun -np 2 collatz --below 1000000             one worker per rank (link dlbkit::mpi)
 
-#include <dlbkit/core/parameters.hpp>
 #include <dlbkit/runtime/runtime.hpp>
 
 #include <cstdint>
 #include <cstdio>
-#include <string>
 #include <vector>
 
 namespace {
@@ -41,29 +40,22 @@ std::uint64_t steps_from(std::uint64_t x) {
 }  // namespace
 
 int main(int argc, char** argv) try {
-  std::vector<std::string> own;  // --below N, beside dlbkit's options
-  const auto options = dlbkit::RuntimeOptions::parse(argc, argv, &own);
   std::uint64_t below = 1000000;
-  for (std::size_t i = 0; i < own.size(); ++i) {
-    if (own[i] != "--below" || i + 1 == own.size())
-      throw dlbkit::InputError("'" + own[i] + "'; accepted: --below N and dlbkit's options");
-    below = dlbkit::parse_unsigned(own[++i], "--below", std::uint64_t{1} << 32);
-  }
-  if (below < 2) throw dlbkit::InputError("--below: '" + std::to_string(below) + "' is not accepted; accepted: 2 to 2^32");
-
-  dlbkit::Runtime runtime(options);
+  dlbkit::Runtime runtime(dlbkit::RuntimeOptions::parse(argc, argv, {{"--below", below, 2, std::uint64_t{1} << 32}}));
   const Longest longest = runtime.run(
       std::vector{Range{1, below}},
       [](const Range& r, auto& ctx) {
         std::uint64_t last = r.last;
         for (std::uint64_t x = r.first; x < last; ++x) {
           ctx.result() = longer(ctx.result(), {steps_from(x), x});
-          ctx.poll([&] {  // called only when another worker wants work
-            if (last - x < 2) return;
-            const std::uint64_t middle = x + 1 + (last - x - 1) / 2;
-            ctx.spawn(Range{middle, last});
-            last = middle;
-          });
+          ctx.poll(
+              [&] {  // called only when another worker wants work
+                if (last - x < 2) return;
+                const std::uint64_t middle = x + 1 + (last - x - 1) / 2;
+                ctx.spawn(Range{middle, last});
+                last = middle;
+              },
+              last - x);  // the work left, in starting values: the load that strategies weigh
         }
       },
       Longest{}, longer);

@@ -5,16 +5,14 @@
 //
 //   nqueens --n 12                                   threads, one worker per core
 //   nqueens --n 12 --strategy sid --workers 4        any strategy of `dlbkit list strategies`
-//   mpirun -np 2 nqueens --n 12 --engine mpi         one worker per rank (link dlbkit::mpi)
+//   mpirun -np 2 nqueens --n 12                      one worker per rank (link dlbkit::mpi)
 
-#include <dlbkit/core/parameters.hpp>
 #include <dlbkit/runtime/runtime.hpp>
 
 #include <bit>
 #include <cstdint>
 #include <cstdio>
 #include <functional>
-#include <string>
 #include <vector>
 
 namespace {
@@ -45,17 +43,8 @@ std::uint64_t count_rest(const Board& b, Poll& poll) {
 }  // namespace
 
 int main(int argc, char** argv) try {
-  std::vector<std::string> own;  // --n N, beside dlbkit's options
-  const auto options = dlbkit::RuntimeOptions::parse(argc, argv, &own);
   std::uint32_t n = 12;
-  for (std::size_t i = 0; i < own.size(); ++i) {
-    if (own[i] != "--n" || i + 1 == own.size())
-      throw dlbkit::InputError("'" + own[i] + "'; accepted: --n N and dlbkit's options");
-    n = static_cast<std::uint32_t>(dlbkit::parse_unsigned(own[++i], "--n", 20));
-  }
-  if (n == 0) throw dlbkit::InputError("--n: '0' is not accepted; accepted: an integer from 1 to 20");
-
-  dlbkit::Runtime runtime(options);
+  dlbkit::Runtime runtime(dlbkit::RuntimeOptions::parse(argc, argv, {{"--n", n, 1, 20}}));  // beside dlbkit's options
   const std::uint32_t split_rows = n / 3;  // tasks down to this row, then whole subtrees
   const std::uint64_t solutions = runtime.run(
       std::vector{Board{n, 0, 0, 0, 0}},

@@ -35,7 +35,7 @@ struct Best {
   std::uint64_t schedules;  // threshold mode: complete schedules within the threshold
 };
 
-class Bnb final : public Application<Prefix, Best> {
+class Bnb final : public ReportedApplication<Prefix, Best> {
 public:
   Bnb(const TardinessInstance& instance, int m, std::optional<std::int64_t> threshold)
       : tree_(instance, m), threshold_(threshold) {}

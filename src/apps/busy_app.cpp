@@ -51,7 +51,7 @@ struct BusyResult {
   std::uint64_t checksum;  // sum of every task's final loop value: proof each task ran once
 };
 
-class Busy final : public Application<BusyTask, BusyResult> {
+class Busy final : public ReportedApplication<BusyTask, BusyResult> {
 public:
   explicit Busy(BusyDraw draw) : draw_(std::move(draw)) {}
 

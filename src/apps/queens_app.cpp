@@ -21,7 +21,7 @@ struct Solutions {
   std::uint64_t count;
 };
 
-class Queens final : public Application<Board, Solutions> {
+class Queens final : public ReportedApplication<Board, Solutions> {
 public:
   Queens(int n, int depth) : n_(n), depth_(depth), all_((1u << n) - 1) {}
 

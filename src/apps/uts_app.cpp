@@ -29,7 +29,7 @@ struct UtsCount {
 
 // What both task modes share: the tree, its child counts, and how counts combine.
 template <class Task>
-class UtsApp : public Application<Task, UtsCount> {
+class UtsApp : public ReportedApplication<Task, UtsCount> {
 public:
   explicit UtsApp(uts::TreeParams tree) : tree_(tree), child_count_(tree) {}
 

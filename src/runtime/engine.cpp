@@ -186,7 +186,7 @@ public:
 
 }  // namespace
 
-RuntimeResult run_sequential(AnyApplication& app, std::size_t workers) {
+RuntimeResult run_sequential(ByteApplication& app, std::size_t workers) {
   if (workers == 0) throw InputError("sequential run: the roots of 0 workers; accepted: at least 1");
   app.prepare(1);
   TaskStack stack(app.task_bytes());
@@ -216,7 +216,7 @@ RuntimeResult run_sequential(AnyApplication& app, std::size_t workers) {
   return r;
 }
 
-std::vector<std::string> start_warnings(const AnyApplication& app, const RuntimeConfig& config) {
+std::vector<std::string> start_warnings(const ByteApplication& app, const RuntimeConfig& config) {
   if (config.strategy.info == nullptr || config.topology == nullptr) return {};
   if (config.strategy.name() != "rid" || config.strategy.params.boolean("retry_on_update")) return {};
   const std::size_t n = config.topology->size();
@@ -234,7 +234,7 @@ std::vector<std::string> start_warnings(const AnyApplication& app, const Runtime
 
 namespace runtime_detail {
 
-void add_warnings(const AnyApplication& app, const RuntimeConfig& config, RuntimeResult& r) {
+void add_warnings(const ByteApplication& app, const RuntimeConfig& config, RuntimeResult& r) {
   r.warnings = start_warnings(app, config);
   std::size_t starved = 0;
   for (const WorkerStats& w : r.workers) starved += w.tasks_executed == 0 ? 1 : 0;
@@ -252,7 +252,7 @@ void check_engine_config(const RuntimeConfig& config, const std::string& engine)
   if (config.check_tasks == 0) throw InputError(engine + ": check_tasks 0; accepted: at least 1");
 }
 
-std::vector<std::byte> combine_partials(const AnyApplication& app, std::span<const std::byte> partials) {
+std::vector<std::byte> combine_partials(const ByteApplication& app, std::span<const std::byte> partials) {
   const std::size_t bytes = app.result_bytes();
   if (bytes == 0) return {};  // serialised results: dlbkit::Runtime combines them
   std::vector<std::byte> out(partials.begin(), partials.begin() + static_cast<std::ptrdiff_t>(bytes));

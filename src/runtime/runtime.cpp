@@ -1,9 +1,16 @@
 #include <dlbkit/error.hpp>
+#include <dlbkit/core/registry.hpp>
+#include <dlbkit/runtime/detail/distributed_engine.hpp>
+#include <dlbkit/runtime/detail/runtime_door.hpp>
+#include <dlbkit/runtime/engine.hpp>
 #include <dlbkit/runtime/runtime.hpp>
 #include <dlbkit/strategies/builtin.hpp>
 
+#include <algorithm>
+#include <cstdlib>
 #include <fmt/format.h>
 #include <optional>
+#include <set>
 
 namespace dlbkit {
 
@@ -17,60 +24,151 @@ void set_mpi_engine(DistributedEngineFactory factory) { mpi_engine_factory = fac
 
 }  // namespace runtime_detail
 
+namespace {
+
+// How many processes the MPI launcher started, from its environment (Open MPI, MPICH and
+// Intel MPI's Hydra); 0 outside a launcher.
+int launcher_size() {
+  for (const char* name : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE"})
+    if (const char* value = std::getenv(name)) return std::atoi(value);
+  return 0;
+}
+
+}  // namespace
+
 struct Runtime::State {
   RuntimeOptions options;
+  std::string engine;  // options.engine, `auto` resolved
   std::unique_ptr<runtime_detail::DistributedEngine> mpi;  // engine "mpi" only
   std::optional<Topology> topology;  // set by the constructor
+  std::optional<StrategyInfo> own_strategy;  // a program's own, where given
   StrategyChoice strategy;
   RuntimeResult last;
   bool ran = false;
+  mutable std::set<std::string> warned;  // each warning is printed once
 };
-
 
 Runtime::Runtime(int argc, char** argv, Communicator communicator)
     : Runtime(RuntimeOptions::parse(argc, argv), communicator) {}
 
 Runtime::Runtime(RuntimeOptions options, Communicator communicator) : state_(std::make_unique<State>()) {
+  state_->options = std::move(options);
+  set_up(communicator);
+}
+
+Runtime::Runtime(RuntimeOptions options, StrategyInfo strategy, Communicator communicator)
+    : state_(std::make_unique<State>()) {
+  if (!strategy.create) throw InputError(fmt::format("strategy '{}' has no create(); accepted: a StrategyInfo that "
+                                                     "creates its agent", strategy.name));
+  options.strategy = strategy.name;
+  state_->options = std::move(options);
+  state_->own_strategy = std::move(strategy);
+  set_up(communicator);
+}
+
+void Runtime::set_up(Communicator communicator) {
   State& s = *state_;
-  s.options = std::move(options);
-  if (s.options.engine == "mpi") {
-    if (runtime_detail::mpi_engine_factory == nullptr)
+  const int launched = launcher_size();
+  const bool mpi_linked = runtime_detail::mpi_engine_factory != nullptr;
+  s.engine = s.options.engine;
+  if (s.engine == "auto") s.engine = launched > 1 && mpi_linked ? "mpi" : "threads";
+  if (s.engine == "mpi") {
+    if (!mpi_linked)
       throw InputError("--engine mpi: this program was linked without the MPI engine; accepted: threads, sequential "
                        "(or link the CMake target dlbkit::mpi)");
     s.mpi = runtime_detail::mpi_engine_factory(communicator);
-  } else if (s.options.engine != "threads" && s.options.engine != "sequential") {
-    throw InputError(fmt::format("--engine '{}'; accepted: threads, mpi, sequential", s.options.engine));
+  } else if (s.engine != "threads" && s.engine != "sequential") {
+    throw InputError(fmt::format("--engine '{}'; accepted: auto, threads, mpi, sequential", s.engine));
   }
-  s.strategy = builtin_strategies().configure(s.options.strategy, assignments(s.options.params, "--param"));
-  s.topology = resolve_topology(s.options.topology, *s.strategy.info, s.options.workers,
-                               s.mpi ? static_cast<std::size_t>(s.mpi->size()) : 0);
-  if (s.options.engine != "sequential" && s.strategy.info->check_topology) s.strategy.info->check_topology(*s.topology);
+  if (s.options.check_tasks == 0) throw InputError("check_tasks: 0 is not accepted; accepted: 1 to 2^30");
+  // A topology file may fail on one rank only: under MPI the ranks agree before any waits
+  // for another.
+  std::exception_ptr error;
+  try {
+    const auto params = assignments(s.options.params, "--param");
+    s.strategy = s.own_strategy ? StrategyChoice{&*s.own_strategy, Parameters::parse(s.own_strategy->params, params,
+                                                                                      "strategy " + s.own_strategy->name)}
+                                : builtin_strategies().configure(s.options.strategy, params);
+    s.topology = resolve_topology(s.options.topology, *s.strategy.info, s.options.workers,
+                                 s.mpi ? static_cast<std::size_t>(s.mpi->size()) : 0);
+    if (s.engine != "sequential" && s.strategy.info->check_topology) s.strategy.info->check_topology(*s.topology);
+  } catch (const std::exception&) {
+    error = std::current_exception();
+  }
+  detail::RuntimeDoor::agree(*this, error);
+
+  // The launcher and the engine disagree: copies of one program that do not run together,
+  // or one rank alone.
+  if (launched > 1 && !s.mpi)
+    warn(fmt::format("{} engine in each of the {} processes mpirun started: each runs the whole program on its own; "
+                     "{}",
+                     s.engine, launched, mpi_linked ? "--engine mpi (or auto) makes them one run" : "link dlbkit::mpi "
+                                                                                                    "to make them one run"));
+  if (s.mpi && s.mpi->size() == 1 && launched == 0)
+    warn("mpi engine on a single process: no MPI launcher started this program; accepted: mpirun -np N");
 }
 
 Runtime::~Runtime() = default;
 
 const RuntimeOptions& Runtime::options() const { return state_->options; }
+const std::string& Runtime::engine() const { return state_->engine; }
 const Topology& Runtime::topology() const { return *state_->topology; }
 const StrategyChoice& Runtime::strategy() const { return state_->strategy; }
+std::size_t Runtime::workers() const { return state_->engine == "sequential" ? 1 : topology().size(); }
 int Runtime::rank() const { return state_->mpi ? state_->mpi->rank() : 0; }
 bool Runtime::distributed() const { return state_->mpi != nullptr; }
 
-NodeId Runtime::partials_in_process() const {
-  return state_->options.engine == "sequential" ? 1 : static_cast<NodeId>(workers());
-}
+NodeId Runtime::partials_in_process() const { return static_cast<NodeId>(workers()); }
 
 std::vector<std::vector<std::byte>> Runtime::all_gather(std::span<const std::byte> mine) const {
   return state_->mpi->all_gather(mine);
 }
 
-void Runtime::run_engine(AnyApplication& app) {
+void Runtime::run_engine(ByteApplication& app) { run_engine(app, detail::RunExtras{}); }
+
+void Runtime::run_engine(ByteApplication& app, const detail::RunExtras& extras) {
   State& s = *state_;
-  const RuntimeConfig config{.topology = &*s.topology, .strategy = s.strategy, .seed = s.options.seed};
+  const RuntimeConfig config{.topology = &*s.topology,
+                             .strategy = s.strategy,
+                             .seed = s.options.seed,
+                             .check_tasks = s.options.check_tasks,
+                             .poll_interval = s.options.poll_interval,
+                             .max_delay = extras.max_delay,
+                             .progress = extras.progress,
+                             .timeline = extras.timeline};
   if (s.mpi) s.last = s.mpi->run(app, config);
-  else if (s.options.engine == "threads") s.last = run_threads(app, config);
-  else s.last = run_sequential(app, workers());
+  else if (s.engine == "threads") s.last = run_threads(app, config);
+  else s.last = run_sequential(app, s.topology->size());  // the roots of the topology's workers
   s.ran = true;
+  for (const std::string& w : s.last.warnings) warn(w);
 }
+
+// On stderr, once, by rank 0 (of the communicator, or of the launcher's processes when each
+// runs on its own), unless quiet.
+void Runtime::warn(const std::string& warning) const {
+  const State& s = *state_;
+  const int rank = s.mpi ? s.mpi->rank() : std::max(0, launcher_rank());
+  if (s.options.quiet || rank != 0 || !s.warned.insert(warning).second) return;
+  fmt::print(stderr, "dlbkit: warning: {}\n", warning);
+}
+
+namespace detail {
+
+const RuntimeResult& RuntimeDoor::run(Runtime& runtime, ByteApplication& app, const RunExtras& extras) {
+  runtime.run_engine(app, extras);
+  return runtime.last_run();
+}
+
+void RuntimeDoor::agree(const Runtime& runtime, std::exception_ptr error) {
+  if (runtime.state_->mpi) runtime.state_->mpi->agree(error);
+  else if (error) std::rethrow_exception(error);
+}
+
+void RuntimeDoor::barrier(const Runtime& runtime) {
+  if (runtime.state_->mpi) runtime.state_->mpi->barrier();
+}
+
+}  // namespace detail
 
 const RuntimeResult& Runtime::last_run() const {
   if (!state_->ran) throw std::logic_error("Runtime::last_run: no run yet");
@@ -86,9 +184,11 @@ double Runtime::efficiency(double sequential_seconds) const {
 void Runtime::print_report(std::FILE* out) const {
   const RuntimeResult& r = last_run();
   if (rank() != 0) return;
-  fmt::print(out, "{} on {}, {} engine, {} workers, seed {}\n", state_->strategy.name(), state_->topology->spec(),
-             r.engine, r.workers.size(), state_->options.seed);
-  for (const std::string& w : r.warnings) fmt::print(out, "  warning: {}\n", w);
+  if (state_->engine == "sequential")
+    fmt::print(out, "sequential engine, 1 worker\n");
+  else
+    fmt::print(out, "{} on {}, {} engine, {} workers, seed {}\n", state_->strategy.name(), state_->topology->spec(),
+               r.engine, r.workers.size(), state_->options.seed);
   fmt::print(out, "  elapsed              {:.4f} s\n{}", r.elapsed_seconds, format_figures(r));
 }
 

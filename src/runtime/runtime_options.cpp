@@ -1,8 +1,10 @@
 #include <dlbkit/core/parameters.hpp>
+#include <dlbkit/core/time.hpp>
 #include <dlbkit/error.hpp>
 #include <dlbkit/runtime/runtime_options.hpp>
 #include <dlbkit/strategies/builtin.hpp>
 
+#include <algorithm>
 #include <fmt/format.h>
 #include <limits>
 #include <optional>
@@ -13,22 +15,58 @@ namespace dlbkit {
 
 namespace {
 
-// The long name of an option of ours, for its long or short spelling; nullopt otherwise.
-std::optional<std::string_view> option_name(std::string_view arg) {
-  static constexpr std::pair<std::string_view, std::string_view> kNames[] = {
-      {"--engine", "--engine"},     {"-e", "--engine"},     {"--strategy", "--strategy"}, {"-s", "--strategy"},
-      {"--param", "--param"},       {"-p", "--param"},      {"--topology", "--topology"}, {"-t", "--topology"},
-      {"--workers", "--workers"},   {"-n", "--workers"},    {"--seed", "--seed"}};
-  for (const auto& [spelling, name] : kNames)
-    if (arg == spelling) return name;
-  return std::nullopt;
+constexpr std::string_view kOurs[] = {"--engine", "--strategy",    "--param",         "--topology", "--workers",
+                                      "--seed",   "--check-tasks", "--poll-interval", "--quiet"};
+
+// "--n, -v and dlbkit's --engine, ...": what the command line accepts, for an error.
+std::string accepted(const std::vector<ProgramOption>& program) {
+  std::string ours, theirs;
+  for (std::string_view name : kOurs) ours += fmt::format("{}{}", ours.empty() ? "" : ", ", name);
+  for (const ProgramOption& p : program) theirs += fmt::format("{}{}", theirs.empty() ? "" : ", ", p.name());
+  return theirs.empty() ? ours : theirs + " and dlbkit's " + ours;
+}
+
+// Stores `value` of dlbkit's option `name` in `o`.
+void read_ours(std::string_view name, const std::string& value, RuntimeOptions& o) {
+  if (name == "--engine") {
+    if (value != "auto" && value != "threads" && value != "mpi" && value != "sequential")
+      throw InputError(fmt::format("--engine '{}'; accepted: auto, threads, mpi, sequential", value));
+    o.engine = value;
+  } else if (name == "--strategy") {
+    o.strategy = value;
+  } else if (name == "--param") {
+    split_assignment(value, "--param");  // checked here, where the command line is at hand
+    o.params.push_back(value);
+  } else if (name == "--topology") {
+    o.topology = value;
+  } else if (name == "--workers") {
+    o.workers = parse_workers(value);
+  } else if (name == "--seed") {
+    o.seed = parse_unsigned(value, "--seed", std::numeric_limits<std::uint64_t>::max());
+  } else if (name == "--check-tasks") {
+    o.check_tasks = parse_check_tasks(value);
+  } else {
+    o.poll_interval = parse_duration(value, "--poll-interval");
+  }
 }
 
 }  // namespace
 
-RuntimeOptions RuntimeOptions::parse(int argc, const char* const* argv, std::vector<std::string>* rest) {
+std::uint64_t ProgramOption::read_unsigned(const std::string& text, const std::string& name, std::uint64_t min,
+                                           std::uint64_t max) {
+  std::uint64_t v = 0;
+  bool in_range = true;
+  try {
+    v = parse_unsigned(text, name, max);
+  } catch (const InputError&) {
+    in_range = false;
+  }
+  if (!in_range || v < min) throw InputError(fmt::format("{}: '{}' is not accepted; accepted: an integer from {} to {}", name, text, min, max));
+  return v;
+}
+
+RuntimeOptions RuntimeOptions::parse(int argc, const char* const* argv, const std::vector<ProgramOption>& program) {
   RuntimeOptions o;
-  std::vector<std::string> params;
   for (int i = 1; i < argc; ++i) {
     std::string_view arg = argv[i];
     std::optional<std::string> inline_value;
@@ -36,40 +74,23 @@ RuntimeOptions RuntimeOptions::parse(int argc, const char* const* argv, std::vec
       inline_value = std::string(arg.substr(eq + 1));
       arg = arg.substr(0, eq);
     }
-    const auto name = option_name(arg);
-    if (!name) {
-      if (rest == nullptr)
-        throw InputError(fmt::format("unknown option '{}'; accepted: --engine, --strategy, -p/--param, --topology, "
-                                     "--workers, --seed",
-                                     argv[i]));
-      rest->emplace_back(argv[i]);
-      if (!inline_value && arg.starts_with("--") && i + 1 < argc && argv[i + 1][0] != '-') rest->emplace_back(argv[++i]);
-      continue;
-    }
+    const auto own = std::find_if(program.begin(), program.end(), [&](const ProgramOption& p) { return p.name() == arg; });
+    const bool ours = own == program.end() && std::find(std::begin(kOurs), std::end(kOurs), arg) != std::end(kOurs);
+    if (own == program.end() && !ours)
+      throw InputError(fmt::format("unknown option '{}'; accepted: {}", argv[i], accepted(program)));
+    const bool flag = ours ? arg == "--quiet" : !own->takes_value();
+    if (flag && inline_value) throw InputError(fmt::format("{}: takes no value; accepted: {} alone", arg, arg));
     std::string value;
     if (inline_value) {
       value = *inline_value;
-    } else {
-      if (i + 1 >= argc) throw InputError(fmt::format("{}: a value is missing", *name));
+    } else if (!flag) {
+      if (i + 1 >= argc) throw InputError(fmt::format("{}: a value is missing", arg));
       value = argv[++i];
     }
-    if (value.empty()) throw InputError(fmt::format("{}: an empty value is not accepted", *name));
-    if (*name == "--engine") {
-      if (value != "threads" && value != "mpi" && value != "sequential")
-        throw InputError(fmt::format("--engine '{}'; accepted: threads, mpi, sequential", value));
-      o.engine = value;
-    } else if (*name == "--strategy") {
-      o.strategy = value;
-    } else if (*name == "--param") {
-      split_assignment(value, "--param");  // checked here, where the command line is at hand
-      o.params.push_back(value);
-    } else if (*name == "--topology") {
-      o.topology = value;
-    } else if (*name == "--workers") {
-      o.workers = parse_workers(value);
-    } else {
-      o.seed = parse_unsigned(value, "--seed", std::numeric_limits<std::uint64_t>::max());
-    }
+    if (!flag && value.empty()) throw InputError(fmt::format("{}: an empty value is not accepted", arg));
+    if (!ours) own->read(value);
+    else if (arg == "--quiet") o.quiet = true;
+    else read_ours(arg, value, o);
   }
   return o;
 }
@@ -78,6 +99,12 @@ std::uint64_t parse_workers(const std::string& text) {
   const std::uint64_t n = parse_unsigned(text, "--workers", 4096);
   if (n == 0) throw InputError("--workers: '0' is not accepted; accepted: an integer from 1 to 4096");
   return n;
+}
+
+std::uint32_t parse_check_tasks(const std::string& text) {
+  const std::uint64_t n = parse_unsigned(text, "--check-tasks", std::uint64_t{1} << 30);
+  if (n == 0) throw InputError("--check-tasks: '0' is not accepted; accepted: an integer from 1 to 2^30");
+  return static_cast<std::uint32_t>(n);
 }
 
 Topology resolve_topology(const std::string& spec, const StrategyInfo& strategy, std::uint64_t workers,

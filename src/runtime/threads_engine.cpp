@@ -131,7 +131,7 @@ private:
 
 }  // namespace
 
-RuntimeResult run_threads(AnyApplication& app, const RuntimeConfig& config) {
+RuntimeResult run_threads(ByteApplication& app, const RuntimeConfig& config) {
   if (config.topology == nullptr || config.topology->size() == 0)
     throw InputError("threads engine: no topology; accepted: a topology of at least one node");
   runtime_detail::check_engine_config(config, "threads engine");

@@ -71,7 +71,7 @@ protected:
 
 class WorkerCore final : public NodeContext, public WorkerPort::Hooks {
 public:
-  WorkerCore(AnyApplication& app, const RuntimeConfig& config, NodeId self, Transport& transport,
+  WorkerCore(ByteApplication& app, const RuntimeConfig& config, NodeId self, Transport& transport,
              std::atomic<std::int64_t>& bound, SimTime start)
       : app_(app),
         config_(config),
@@ -102,12 +102,13 @@ public:
   void run() {
     const SimTime cpu_start = thread_cpu_ns();
     last_check_ = last_look_ = clock_ns();
-    notified_ = held_tasks();
+    notified_ = held_work();
     agent_->on_start(*this);
     while (!stopped_) {
       if (!stack_.empty()) idle_notified_ = false;
       while (!stack_.empty() && !stopped_) {
         stack_.pop(task_);
+        port_.set_remaining(0);
         executing_ = true;
         try {
           app_.execute_bytes(task_, port_);
@@ -163,7 +164,7 @@ public:
   /// request with load() / 2) would see the executing task alone, 1, and move nothing.
   std::int64_t load() const override {
     offer_split();
-    return held_tasks();
+    return held_work();
   }
   std::int64_t migratable() const override {
     offer_split();
@@ -187,6 +188,7 @@ public:
     Envelope e;
     e.from = self_;
     e.type = Envelope::Type::tasks;
+    offer_split();  // an executing task that holds the work splits first (when the stack is empty)
     const std::size_t moved = stack_.take_bottom(static_cast<std::size_t>(amount), max_hops, e.records, next_task());
     if (moved == 0) return 0;
     e.count = static_cast<std::uint32_t>(moved);
@@ -234,6 +236,12 @@ public:
 
   // --- for the transports and the engines ---
   std::int64_t held_tasks() const { return static_cast<std::int64_t>(stack_.size()) + (executing_ ? 1 : 0); }
+  /// The load the strategy sees: held_tasks(), with the executing task counted as the work
+  /// it says it still holds (TaskContext::poll(split, remaining)), at least 1.
+  std::int64_t held_work() const {
+    const auto executing = executing_ ? std::max<std::uint64_t>(1, port_.remaining()) : 0;
+    return static_cast<std::int64_t>(stack_.size() + executing);
+  }
   /// Held, sent and received task counts: spawned - completed = delta(held) + delta(sent) - delta(received).
   std::uint64_t tasks_out() const { return tasks_out_; }
   std::uint64_t tasks_in() const { return tasks_in_; }
@@ -291,7 +299,7 @@ private:
   }
   // The load counter: on a change, at most every 100 us while the load stays above 0.
   void trace_load(SimTime t) {
-    const std::int64_t held = held_tasks();
+    const std::int64_t held = held_work();
     if (held == traced_load_ || (held != 0 && traced_load_ != 0 && t - traced_load_at_ < 100 * kMicrosecond)) return;
     traced_load_ = held;
     traced_load_at_ = t;
@@ -371,9 +379,9 @@ private:
       ++handled_;
       agent_->on_timer(*this, tag);
     }
-    if (held_tasks() != notified_) {  // not load(): the engine's own look splits nothing
+    if (held_work() != notified_) {  // not load(): the engine's own look splits nothing
       agent_->on_load_change(*this);
-      notified_ = held_tasks();
+      notified_ = held_work();
     }
     if (tracing_ && !waiting_) [[unlikely]] {
       // A check point that handled something is overhead; an empty look is part of busy.
@@ -393,7 +401,7 @@ private:
     transport_.pause(*this, std::chrono::microseconds(10u << doublings));
   }
 
-  AnyApplication& app_;
+  ByteApplication& app_;
   const RuntimeConfig& config_;
   const Topology& topology_;
   NodeId self_;
@@ -437,10 +445,10 @@ private:
 void check_engine_config(const RuntimeConfig& config, const std::string& engine);
 
 /// The workers' partial results, one after another in worker order, combined into one.
-std::vector<std::byte> combine_partials(const AnyApplication& app, std::span<const std::byte> partials);
+std::vector<std::byte> combine_partials(const ByteApplication& app, std::span<const std::byte> partials);
 
 /// start_warnings() and the end-of-run ones into r.warnings.
-void add_warnings(const AnyApplication& app, const RuntimeConfig& config, RuntimeResult& r);
+void add_warnings(const ByteApplication& app, const RuntimeConfig& config, RuntimeResult& r);
 
 /// Sums the per-worker figures of an engine into a RuntimeResult (result left empty).
 RuntimeResult collect(const std::string& engine, const RuntimeConfig& config, double elapsed_seconds,

@@ -357,4 +357,16 @@ TEST(MpiEngine, ASetUpFailingOnOneRankEndsEveryRankWithOneError) {
   std::filesystem::remove_all(dir);
 }
 
+// No --engine under mpirun: the ranks are one run of the MPI engine (dlbkit run is a client
+// of dlbkit::Runtime, which takes the engine from the launcher), reported once.
+TEST(MpiEngine, TheEngineIsTakenFromTheLauncher) {
+  const Outcome o = dlbkit::test::run_shell("OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 timeout 120 " DLBKIT_MPIEXEC
+                                            " --oversubscribe -np 2 " DLBKIT_CLI " run --app queens --app-param n=8 "
+                                            "--app-param depth=2");
+  ASSERT_EQ(o.status, 0) << o.err;
+  EXPECT_EQ(count_of(o.out, "mpi engine, 2 workers"), 1) << o.out;
+  EXPECT_EQ(count_of(o.out, "solutions 92"), 1) << o.out;
+  EXPECT_EQ(count_of(o.out, "same as sequential   yes"), 1) << o.out;
+}
+
 #endif  // DLBKIT_MPIEXEC

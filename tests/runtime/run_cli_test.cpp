@@ -167,3 +167,12 @@ TEST(RunCli, ShowsProgressOnATerminalOnly) {
   ASSERT_EQ(plain.status, 0) << plain.err;
   EXPECT_TRUE(plain.err.empty()) << plain.err;
 }
+
+// The user's trial: `dlbkit run --engine sequential` was refused while dlbkit::Runtime took
+// it; the command is a client of Runtime now, and the sequential engine is one worker.
+TEST(RunCli, RunsTheSequentialEngine) {
+  const auto o = dlbkit_run("--app queens --app-param n=8 --app-param depth=2 --engine sequential");
+  ASSERT_EQ(o.status, 0) << o.err;
+  EXPECT_NE(o.out.find("solutions 92"), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("sequential engine, 1 workers"), std::string::npos) << o.out;
+}

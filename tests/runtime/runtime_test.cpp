@@ -1,10 +1,12 @@
 // dlbkit::Runtime: typed results from the class and lambda forms on the threads and
 // sequential engines, serialised (cereal) tasks and results, the options read from a
-// command line and their errors, the report. The MPI side: mpi_runtime_test.cpp.
+// command line beside the program's own and their errors, warnings, the report. The MPI
+// side: mpi_runtime_test.cpp.
 
 #include "census_app.hpp"
 #include "tree_app.hpp"
 
+#include <dlbkit/core/registry.hpp>
 #include <dlbkit/error.hpp>
 #include <dlbkit/runtime/runtime.hpp>
 
@@ -12,6 +14,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
 #include <functional>
 #include <map>
 #include <numeric>
@@ -23,9 +26,9 @@ namespace {
 using dlbkit::Runtime;
 using dlbkit::RuntimeOptions;
 
-RuntimeOptions parse(std::vector<const char*> args, std::vector<std::string>* rest = nullptr) {
+RuntimeOptions parse(std::vector<const char*> args, const std::vector<dlbkit::ProgramOption>& program = {}) {
   args.insert(args.begin(), "program");
-  return RuntimeOptions::parse(static_cast<int>(args.size()), args.data(), rest);
+  return RuntimeOptions::parse(static_cast<int>(args.size()), args.data(), program);
 }
 
 // The InputError's message for `args`, or "" when they parse.
@@ -65,39 +68,72 @@ void expect_same(const dlbkit::test::TreeCount& a, const dlbkit::test::TreeCount
 
 }  // namespace
 
-TEST(RuntimeOptions, ReadsTheSpellingOfDlbkitRun) {
-  const RuntimeOptions o = parse({"--engine", "sequential", "-s", "rid", "-p", "retry_on_update=true", "--param=u=0.5",
-                                  "--topology=ring:3", "-n", "3", "--seed", "9"});
+TEST(RuntimeOptions, ReadsDlbkitsLongOptions) {
+  const RuntimeOptions o = parse({"--engine", "sequential", "--strategy", "rid", "--param", "retry_on_update=true",
+                                  "--param=u=0.5", "--topology=ring:3", "--workers", "3", "--seed", "9",
+                                  "--check-tasks", "64", "--poll-interval", "5ms", "--quiet"});
   EXPECT_EQ(o.engine, "sequential");
   EXPECT_EQ(o.strategy, "rid");
   EXPECT_EQ(o.params, (std::vector<std::string>{"retry_on_update=true", "u=0.5"}));
   EXPECT_EQ(o.topology, "ring:3");
   EXPECT_EQ(o.workers, 3u);
   EXPECT_EQ(o.seed, 9u);
+  EXPECT_EQ(o.check_tasks, 64u);
+  EXPECT_EQ(o.poll_interval, 5 * dlbkit::kMillisecond);
+  EXPECT_TRUE(o.quiet);
   const RuntimeOptions d = parse({});
-  EXPECT_EQ(d.engine, "threads");
+  EXPECT_EQ(d.engine, "auto");
   EXPECT_EQ(d.strategy, "work_stealing");
   EXPECT_EQ(d.topology, "auto");
+  EXPECT_EQ(d.check_tasks, 1024u);
+  EXPECT_FALSE(d.quiet);
 }
 
-TEST(RuntimeOptions, LeavesTheProgramsOwnOptionsWhenAsked) {
-  std::vector<std::string> rest;
-  const RuntimeOptions o = parse({"--n", "12", "--workers", "2", "--verbose", "-x", "file"}, &rest);
+// The user's trial: `prog -n 15` started 15 workers. Short options are the program's.
+TEST(RuntimeOptions, ReadsTheProgramsOwnOptionsAndLeavesItEveryShortOne) {
+  std::uint32_t n = 12;
+  std::uint64_t below = 0;
+  std::string name;
+  bool verbose = false;
+  const RuntimeOptions o = parse({"-n", "15", "--workers", "2", "--below=300", "-v", "--name", "x"},
+                                 {{"-n", n, 1, 20}, {"--below", below}, {"-v", verbose}, {"--name", name}});
   EXPECT_EQ(o.workers, 2u);
-  EXPECT_EQ(rest, (std::vector<std::string>{"--n", "12", "--verbose", "-x", "file"}));
+  EXPECT_EQ(n, 15u);
+  EXPECT_EQ(below, 300u);
+  EXPECT_TRUE(verbose);
+  EXPECT_EQ(name, "x");
+  for (const char* ours : {"-n", "-s", "-t", "-e", "-p"})
+    EXPECT_NE(parse_error({ours, "1"}).find(std::string("unknown option '") + ours + "'"), std::string::npos) << ours;
+  try {
+    parse({"-x"}, {{"-n", n, 1, 20}, {"-v", verbose}});
+    ADD_FAILURE() << "-x was accepted";
+  } catch (const dlbkit::InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("unknown option '-x'; accepted: -n, -v and dlbkit's --engine, --strategy"),
+              std::string::npos)
+        << e.what();
+  }
+  EXPECT_THROW(parse({"-n", "21"}, {{"-n", n, 1, 20}}), dlbkit::InputError);
+  // A program's option named like one of dlbkit's is the program's.
+  std::uint64_t seed = 0;
+  EXPECT_EQ(parse({"--seed", "7"}, {{"--seed", seed}}).seed, 1u);
+  EXPECT_EQ(seed, 7u);
 }
 
 TEST(RuntimeOptions, BadInputIsOneLineNamingTheValueAndWhatIsAccepted) {
   const std::map<std::string, std::vector<const char*>> cases = {
-      {"--engine 'gpu'; accepted: threads, mpi, sequential", {"--engine", "gpu"}},
+      {"--engine 'gpu'; accepted: auto, threads, mpi, sequential", {"--engine", "gpu"}},
+      {"--check-tasks: '0' is not accepted; accepted: an integer from 1 to 2^30", {"--check-tasks", "0"}},
+      {"--poll-interval: ", {"--poll-interval", "soon"}},
+      {"--quiet: takes no value", {"--quiet=yes"}},
       {"--workers: '0' is not accepted; accepted: an integer from 1 to 4096", {"--workers", "0"}},
       {"--workers: '-2' is not accepted; accepted: an integer from 0 to 4096", {"--workers=-2"}},
       {"--seed: 'x' is not accepted", {"--seed", "x"}},
       {"--strategy: a value is missing", {"--strategy"}},
       {"--topology: an empty value is not accepted", {"--topology="}},
-      {"unknown option '--stategy'; accepted: --engine, --strategy, -p/--param, --topology, --workers, --seed",
+      {"unknown option '--stategy'; accepted: --engine, --strategy, --param, --topology, --workers, --seed, "
+       "--check-tasks, --poll-interval, --quiet",
        {"--stategy", "rid"}},
-      {"--param: 'u' ", {"-p", "u"}},
+      {"--param: 'u' ", {"--param", "u"}},
   };
   for (const auto& [expected, args] : cases) {
     const std::string message = parse_error(args);
@@ -121,6 +157,7 @@ TEST(Runtime, RejectsStrategiesAndTopologiesAtConstruction) {
             std::string::npos);
   EXPECT_NE(error_of({.strategy = "hbm", .topology = "ring:3"}).find("ring:3"), std::string::npos);
   EXPECT_NE(error_of({.strategy = "rid", .params = {"nope=1"}}).find("nope"), std::string::npos);
+  EXPECT_NE(error_of({.check_tasks = 0}).find("check_tasks"), std::string::npos);
 #ifndef DLBKIT_MPI_ENGINE  // the runtime tests link the core library only
   EXPECT_NE(error_of({.engine = "mpi"}).find("linked without the MPI engine"), std::string::npos);
 #endif
@@ -253,4 +290,159 @@ TEST(Runtime, PrintErrorWritesOneLineOnRankZeroOnly) {
   EXPECT_EQ(dlbkit::print_error(dlbkit::InputError("x")), 2);
   EXPECT_EQ(testing::internal::GetCapturedStderr(), "");
   ::unsetenv("OMPI_COMM_WORLD_RANK");
+}
+
+namespace {
+
+// What `f` wrote to stderr.
+template <class F>
+std::string stderr_of(F f) {
+  testing::internal::CaptureStderr();
+  f();
+  return testing::internal::GetCapturedStderr();
+}
+
+std::size_t occurrences(const std::string& text, const std::string& part) {
+  std::size_t n = 0;
+  for (auto at = text.find(part); at != std::string::npos; at = text.find(part, at + 1)) ++n;
+  return n;
+}
+
+}  // namespace
+
+// The user's trial: a program without print_report() ran at 50 % efficiency in silence.
+TEST(Runtime, WarnsOnStderrOnceUnlessQuiet) {
+  ::unsetenv("OMPI_COMM_WORLD_RANK");
+  dlbkit::test::TreeApp tree(100, 2400);  // every root on worker 0: rid without retries never asks
+  const RuntimeOptions rid{.strategy = "rid", .params = {"retry_on_update=false"}, .workers = 2};
+  const std::string err = stderr_of([&] {
+    Runtime runtime(rid);
+    expect_same(runtime.run(tree), tree.expected());
+    expect_same(runtime.run(tree), tree.expected());
+  });
+  EXPECT_EQ(occurrences(err, "dlbkit: warning: rid with retry_on_update=false: 1 of the 2 workers start without tasks"),
+            1u)
+      << err;
+  RuntimeOptions quiet = rid;
+  quiet.quiet = true;
+  EXPECT_EQ(stderr_of([&] {
+              Runtime runtime(quiet);
+              runtime.run(tree);
+              EXPECT_FALSE(runtime.last_run().warnings.empty());  // still there for the program
+            }),
+            "");
+}
+
+// No MPI engine in this program: under a launcher of 2 processes each runs the threads
+// engine, and says so once (rank 0 of the launcher's).
+TEST(Runtime, TheThreadsEngineUnderALauncherWarns) {
+  ::setenv("OMPI_COMM_WORLD_SIZE", "2", 1);
+  ::setenv("OMPI_COMM_WORLD_RANK", "0", 1);
+  const std::string err = stderr_of([] {
+    Runtime runtime(RuntimeOptions{.workers = 2});
+    EXPECT_EQ(runtime.engine(), "threads");
+  });
+  ::setenv("OMPI_COMM_WORLD_RANK", "1", 1);
+  const std::string rank1 = stderr_of([] { Runtime runtime(RuntimeOptions{.workers = 2}); });
+  ::unsetenv("OMPI_COMM_WORLD_SIZE");
+  ::unsetenv("OMPI_COMM_WORLD_RANK");
+  EXPECT_EQ(err.find("dlbkit: warning: threads engine in each of the 2 processes mpirun started"), 0u) << err;
+  EXPECT_EQ(occurrences(err, "\n"), 1u) << err;
+  EXPECT_EQ(rank1, "");
+  const std::string alone = stderr_of([] { EXPECT_EQ(Runtime(RuntimeOptions{.workers = 2}).engine(), "threads"); });
+  EXPECT_EQ(alone, "");
+}
+
+// The user's trial: the sequential engine reported P=2.
+TEST(Runtime, TheSequentialEngineIsOneWorker) {
+  dlbkit::test::TreeApp tree(100, 2400);
+  Runtime runtime(RuntimeOptions{.engine = "sequential", .workers = 2});
+  expect_same(runtime.run(tree), tree.expected());
+  EXPECT_EQ(runtime.workers(), 1u);
+  EXPECT_EQ(runtime.last_run().workers.size(), 1u);
+  std::FILE* f = std::tmpfile();
+  ASSERT_NE(f, nullptr);
+  runtime.print_report(f);
+  std::rewind(f);
+  std::string text(4096, '\0');
+  text.resize(std::fread(text.data(), 1, text.size(), f));
+  std::fclose(f);
+  EXPECT_EQ(text.find("sequential engine, 1 worker\n"), 0u) << text;
+}
+
+// Several Runtimes in one process, in turn and at once, on every engine of this program.
+TEST(Runtime, SeveralRuntimesInOneProcess) {
+  dlbkit::test::TreeApp tree(100, 2400);
+  for (int turn = 0; turn < 2; ++turn)
+    for (const char* engine : {"threads", "sequential"}) {
+      Runtime runtime(RuntimeOptions{.engine = engine, .workers = 2});
+      expect_same(runtime.run(tree), tree.expected());
+    }
+  Runtime a(RuntimeOptions{.workers = 2}), b(RuntimeOptions{.strategy = "sid", .workers = 2});
+  expect_same(a.run(tree), tree.expected());
+  expect_same(b.run(tree), tree.expected());
+}
+
+// One reduce shape for both forms: Application::combine's, in place; the lambda form also
+// takes a function returning the combination (std::plus<>{}).
+TEST(Runtime, TheLambdaFormReducesInPlaceOrByValue) {
+  static_assert(dlbkit::reduction_for<std::plus<>, int>);
+  static_assert(dlbkit::reduction_for<void (*)(int&, const int&), int>);
+  static_assert(!dlbkit::reduction_for<int (*)(int), int>);
+  static_assert(!dlbkit::reduction_for<int (*)(int&, const int&), int>);  // neither in place nor by value
+  static_assert(!dlbkit::reduction_for<std::plus<>, std::vector<int>>);
+  Runtime runtime(RuntimeOptions{.workers = 3});
+  std::vector<std::uint64_t> roots(1000);
+  std::iota(roots.begin(), roots.end(), 0);
+  const auto square = [](std::uint64_t v, auto& ctx) { ctx.result() += v * v; };
+  const std::uint64_t in_place =
+      runtime.run(roots, square, std::uint64_t{0}, [](std::uint64_t& into, const std::uint64_t& other) { into += other; });
+  EXPECT_EQ(in_place, 332833500u);  // the sum of v^2 below 1000
+  EXPECT_EQ(runtime.run(roots, square, std::uint64_t{0}, std::plus<>{}), 332833500u);
+}
+
+namespace {
+
+// A strategy of the test's own: a worker whose queue holds 4 tasks or more sends half of
+// them to its first neighbour.
+class HalfToNeighbour final : public dlbkit::Strategy {
+public:
+  void on_load_change(dlbkit::NodeContext& ctx) override {
+    if (ctx.migratable() >= 4) ctx.migrate(ctx.topology().neighbors(ctx.self())[0], ctx.migratable() / 2);
+  }
+};
+
+}  // namespace
+
+TEST(Runtime, RunsAStrategyOfTheProgramsOwn) {
+  dlbkit::test::TreeApp tree(300, 2490);
+  const dlbkit::StrategyInfo half{.name = "half_to_neighbour",
+                                  .create = [](const dlbkit::Parameters&) { return std::make_unique<HalfToNeighbour>(); }};
+  Runtime runtime(RuntimeOptions{.topology = "ring:3"}, half);
+  expect_same(runtime.run(tree), tree.expected());
+  EXPECT_EQ(runtime.strategy().name(), "half_to_neighbour");
+  EXPECT_GT(runtime.last_run().tasks_moved(), 0u);
+  for (const auto& w : runtime.last_run().workers) EXPECT_GT(w.tasks_executed, 0u);
+  try {
+    Runtime bad(RuntimeOptions{.params = {"u=1"}}, half);
+    ADD_FAILURE() << "a parameter the strategy does not have was accepted";
+  } catch (const dlbkit::InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("u"), std::string::npos) << e.what();
+  }
+}
+
+// docs/runtime.md's sample error lists every strategy of the registry: the line is the
+// runtime's own message.
+TEST(Runtime, TheDocsSampleErrorListsEveryStrategy) {
+  std::ifstream docs(DLBKIT_TEST_DATA "/../../docs/runtime.md");
+  ASSERT_TRUE(docs) << "docs/runtime.md";
+  std::string line, sample;
+  while (std::getline(docs, line))
+    if (line.starts_with("dlbkit: error: unknown strategy 'fastest'")) sample = line;
+  try {
+    Runtime runtime(RuntimeOptions{.strategy = "fastest"});
+    FAIL() << "strategy 'fastest' was accepted";
+  } catch (const dlbkit::InputError& e) {
+    EXPECT_EQ(sample, std::string("dlbkit: error: ") + e.what());
+  }
 }

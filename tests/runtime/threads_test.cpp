@@ -293,6 +293,26 @@ TEST(ThreadsEngine, ALongTaskThatSplitsOnDemandSharesItsWork) {
   }
 }
 
+// The user's trial: sid, gm and hbm split a long task but moved nothing, since it counted as
+// a load of 1. A task that says how much work it still holds is that load: the strategies
+// that weigh loads then move parts of it, and the sum is the same.
+TEST(ThreadsEngine, ALongTaskThatEstimatesItsWorkIsBalancedByLoadBasedStrategies) {
+  constexpr std::uint64_t n = 300000;
+  std::uint64_t expected = 0;
+  for (std::uint64_t i = 0; i < n; ++i) expected += test::RangeApp::element(i);
+  const Topology t = parse_topology("hypercube:1");
+  for (const std::string strategy : {"sid", "gm", "hbm", "work_stealing"}) {
+    SCOPED_TRACE(strategy);
+    test::RangeApp app(n, true, true);
+    const RuntimeResult r = run(app, t, strategy);
+    const test::RangeSum s = app.parse(r);
+    EXPECT_EQ(s.sum, expected);
+    EXPECT_EQ(s.by_worker[0] + s.by_worker[1], n);
+    EXPECT_GT(r.tasks_moved(), 0u);
+    EXPECT_GT(s.by_worker[1], n / 10) << "elements executed away from worker 0";
+  }
+}
+
 TEST(ThreadsEngine, QueensCountsThePublishedPlacements) {
   // OEIS A000170: 92, 724, 14200 placements for n = 8, 10, 12.
   for (const auto& [n, solutions] : std::vector<std::pair<int, int>>{{8, 92}, {10, 724}, {12, 14200}}) {

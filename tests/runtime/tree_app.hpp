@@ -26,7 +26,7 @@ inline std::uint64_t mix(std::uint64_t z) {
   return z ^ (z >> 31);
 }
 
-class TreeApp final : public Application<TreeNode, TreeCount> {
+class TreeApp final : public ReportedApplication<TreeNode, TreeCount> {
 public:
   /// `root_children` under the root, then 4 children with probability q_per_10000.
   TreeApp(int root_children, int q_per_10000, int spin = 0)
@@ -85,7 +85,7 @@ private:
 
 /// TreeApp's tree with tasks of a few microseconds that poll; worker `thrower` throws
 /// std::runtime_error("node <id> is bad") from its task number `throw_after` (from 0).
-class ThrowingTree final : public Application<TreeNode, TreeCount> {
+class ThrowingTree final : public ReportedApplication<TreeNode, TreeCount> {
 public:
   ThrowingTree(int thrower, long throw_after) : tree_(400, 2490, 200), thrower_(thrower), throw_after_(throw_after) {}
 
@@ -116,7 +116,8 @@ private:
 };
 
 /// One long task: a range of elements of about a microsecond each. With split on demand the
-/// task gives away the upper half of what is left whenever a strategy wants its work.
+/// task gives away the upper half of what is left whenever a strategy wants its work; with
+/// `estimate` it also tells the engine how many elements it still holds.
 struct Range {
   std::uint64_t begin, end;
 };
@@ -125,9 +126,9 @@ struct RangeSum {
   std::uint64_t by_worker[4];  // elements each worker executed
 };
 
-class RangeApp final : public Application<Range, RangeSum> {
+class RangeApp final : public ReportedApplication<Range, RangeSum> {
 public:
-  RangeApp(std::uint64_t n, bool split) : n_(n), split_(split) {}
+  RangeApp(std::uint64_t n, bool split, bool estimate = false) : n_(n), split_(split), estimate_(estimate) {}
   static std::uint64_t element(std::uint64_t i) {
     std::uint64_t z = i;
     for (int k = 0; k < 100; ++k) z = mix(z + 1);
@@ -145,12 +146,14 @@ public:
         ctx.poll();
         continue;
       }
-      ctx.poll([&] {
+      const auto split = [&] {
         if (end - i < 2) return;
         const std::uint64_t mid = i + 1 + (end - i - 1) / 2;
         ctx.spawn(Range{mid, end});
         end = mid;
-      });
+      };
+      if (estimate_) ctx.poll(split, end - i);
+      else ctx.poll(split);
     }
   }
   void combine(RangeSum& a, const RangeSum& b) const override {
@@ -166,7 +169,7 @@ public:
 
 private:
   std::uint64_t n_;
-  bool split_;
+  bool split_, estimate_;
 };
 
 }  // namespace dlbkit::test

@@ -15,7 +15,7 @@
 /// ```
 
 #include <dlbkit/core/registry.hpp>
-#include <dlbkit/runtime/application.hpp>
+#include <dlbkit/runtime/any_application.hpp>
 
 #include <functional>
 #include <memory>

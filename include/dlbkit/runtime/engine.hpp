@@ -24,15 +24,13 @@
 
 #include <dlbkit/core/registry.hpp>
 #include <dlbkit/core/time.hpp>
+#include <dlbkit/runtime/any_application.hpp>
+#include <dlbkit/runtime/run_result.hpp>
 #include <dlbkit/sim/timeline.hpp>
-#include <dlbkit/runtime/application.hpp>
 #include <dlbkit/topology/topology.hpp>
 
 #include <atomic>
 #include <cstdint>
-#include <exception>
-#include <stdexcept>
-#include <nlohmann/json_fwd.hpp>
 #include <string>
 #include <vector>
 
@@ -57,62 +55,19 @@ struct RuntimeConfig {
   Timeline* timeline = nullptr;
 };
 
-struct WorkerStats {
-  SimTime busy = 0;  ///< time holding tasks (executing them, and the strategy's work meanwhile)
-  SimTime idle = 0;  ///< time without a task
-  SimTime cpu = 0;   ///< processor time the worker's thread (or rank) used: busy and idle spinning
-  SimTime idle_cpu = 0;  ///< the part of cpu used while idle (asking for work, waiting for it)
-  std::uint64_t tasks_executed = 0;
-  std::uint64_t tasks_sent = 0;
-  std::uint64_t tasks_received = 0;
-  std::uint64_t messages_sent = 0;  ///< strategy messages and task transfers
-  std::uint64_t splits = 0;         ///< times an executing task split its work on demand
-};
-
-struct RuntimeResult {
-  std::string engine;                        ///< "sequential", "threads" or "mpi"
-  double elapsed_seconds = 0;                ///< from the first task to termination
-  std::vector<WorkerStats> workers;
-  std::vector<std::string> message_kinds;    ///< the strategy's, then "task_transfer"
-  std::vector<std::uint64_t> messages_by_kind;
-  std::vector<std::byte> result;             ///< the combined result, result_bytes() bytes
-  /// Settings that made the run balance badly, for people: start_warnings(), and "no task
-  /// moved" when the strategy moved nothing while a worker executed nothing.
-  std::vector<std::string> warnings;
-
-  std::uint64_t tasks_executed() const;
-  std::uint64_t tasks_moved() const;
-  std::uint64_t messages() const;
-};
-
-/// A task threw: the run stopped on every worker (and every rank). The threads engine
-/// rethrows the task's own exception; the MPI engine throws this on every rank, naming the
-/// rank where the task threw, with the original exception as cause() on that rank.
-class TaskFailure : public std::runtime_error {
-public:
-  TaskFailure(int rank, const std::string& what, std::exception_ptr cause = nullptr);
-  int rank() const { return rank_; }
-  /// The exception the task threw, on the rank where it was thrown; null elsewhere.
-  std::exception_ptr cause() const { return cause_; }
-
-private:
-  int rank_;
-  std::exception_ptr cause_;
-};
-
 /// Every task on one thread, no strategy: the baseline of efficiency. The tasks are the
 /// roots of all `workers` workers.
-RuntimeResult run_sequential(AnyApplication& app, std::size_t workers);
+RuntimeResult run_sequential(ByteApplication& app, std::size_t workers);
 
 /// One thread per node of config.topology. Throws InputError for a missing topology or a
 /// strategy that refuses the topology. When a task throws, every worker stops at its next
 /// check point and the first exception thrown is rethrown here, as it was thrown.
-RuntimeResult run_threads(AnyApplication& app, const RuntimeConfig& config);
+RuntimeResult run_threads(ByteApplication& app, const RuntimeConfig& config);
 
 /// What is known before a run to keep workers idle: `rid` with retry_on_update=false while
 /// a worker starts without tasks (WLR93's RID acts on changes of a node's own load, and an
 /// empty node's load never changes, so it never asks). Empty when nothing is known.
-std::vector<std::string> start_warnings(const AnyApplication& app, const RuntimeConfig& config);
+std::vector<std::string> start_warnings(const ByteApplication& app, const RuntimeConfig& config);
 
 /// Efficiency of a parallel run against the sequential one: T_seq / (P T_par).
 double efficiency(const RuntimeResult& sequential, const RuntimeResult& parallel);

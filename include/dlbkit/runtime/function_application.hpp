@@ -8,14 +8,26 @@
 
 #include <dlbkit/runtime/application.hpp>
 
+#include <type_traits>
 #include <utility>
 #include <vector>
 
 namespace dlbkit {
 
-/// `execute(const Task&, TaskContext<Task, Result>&)`; `reduce(const Result&, const Result&)
-/// -> Result`, associative and commutative (std::plus<>{}, a maximum, ...).
-template <class Task, class Result, class Execute, class Reduce>
+/// `reduce(Result& into, const Result& other)` returning nothing, as Application::combine.
+template <class Reduce, class Result>
+concept reduces_in_place = std::is_invocable_v<const Reduce&, Result&, const Result&> &&
+                           std::is_void_v<std::invoke_result_t<const Reduce&, Result&, const Result&>>;
+
+/// A reduction of Results in either shape: in place, or `reduce(const Result&, const
+/// Result&) -> Result`.
+template <class Reduce, class Result>
+concept reduction_for = reduces_in_place<Reduce, Result> ||
+                        std::is_invocable_r_v<Result, const Reduce&, const Result&, const Result&>;
+
+/// `execute(const Task&, TaskContext<Task, Result>&)`; `reduce` a reduction_for<Result>,
+/// associative and commutative (std::plus<>{}, a maximum, ...).
+template <class Task, class Result, class Execute, reduction_for<Result> Reduce>
 class FunctionApplication final : public Application<Task, Result> {
 public:
   FunctionApplication(std::vector<Task> roots, Execute execute, Result identity, Reduce reduce)
@@ -31,7 +43,8 @@ public:
   }
   void execute(const Task& task, TaskContext<Task, Result>& ctx) override { execute_(task, ctx); }
   void combine(Result& into, const Result& other) const override {
-    into = reduce_(std::as_const(into), other);
+    if constexpr (reduces_in_place<Reduce, Result>) reduce_(into, other);
+    else into = reduce_(std::as_const(into), other);
   }
   Result identity() const override { return identity_; }
 

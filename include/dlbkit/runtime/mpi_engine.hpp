@@ -60,9 +60,14 @@ private:
 /// configuration (config.topology has one node per rank). Returns the complete result
 /// (every worker's figures, the combined result) on every rank. Throws InputError (on every
 /// rank alike) for a configuration it refuses, and TaskFailure when a task threw.
-RuntimeResult run_mpi(AnyApplication& app, const RuntimeConfig& config, MPI_Comm comm = MPI_COMM_WORLD);
+RuntimeResult run_mpi(ByteApplication& app, const RuntimeConfig& config, MPI_Comm comm = MPI_COMM_WORLD);
 
 /// The same on MPI_COMM_WORLD (the session only says MPI is initialised).
-RuntimeResult run_mpi(AnyApplication& app, const RuntimeConfig& config, const MpiSession& session);
+RuntimeResult run_mpi(ByteApplication& app, const RuntimeConfig& config, const MpiSession& session);
+
+namespace runtime_detail {
+/// A barrier on `comm` that sleeps while it waits.
+void sleepy_barrier(MPI_Comm comm);
+}  // namespace runtime_detail
 
 }  // namespace dlbkit

@@ -18,7 +18,7 @@
 /// worker's busy time does.
 
 #include <dlbkit/core/task_trace.hpp>
-#include <dlbkit/runtime/application.hpp>
+#include <dlbkit/runtime/any_application.hpp>
 
 #include <memory>
 #include <string>

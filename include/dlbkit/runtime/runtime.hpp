@@ -5,7 +5,7 @@
 ///
 /// ```
 /// int main(int argc, char** argv) try {
-///   dlbkit::Runtime runtime(argc, argv);   // --engine --strategy -p --topology --workers --seed
+///   dlbkit::Runtime runtime(argc, argv);   // --engine --strategy --param --topology --workers ...
 ///   const std::uint64_t solutions = runtime.run(
 ///       std::vector{Board{}},                                   // the roots
 ///       [](const Board& b, auto& ctx) {                         // one task
@@ -25,20 +25,30 @@
 /// worker answer the strategy meanwhile. The class form, an Application<Task, Result>,
 /// runs the same way: `runtime.run(app)`.
 ///
-/// Engines. `threads`: one worker thread per node of the topology. `mpi`: one worker per
-/// rank, under mpirun; link dlbkit::mpi for it. The runtime calls MPI_Init when MPI is not
-/// yet initialised (and MPI_Finalize when it is destroyed), duplicates the communicator it
-/// is given and talks only on the duplicate. `sequential`: every task on the calling
-/// thread, no strategy: a baseline. Every call of run() is collective under MPI.
+/// Engines. `auto` (the default): `mpi` when an MPI launcher (mpirun) started this process
+/// among several and the program links dlbkit::mpi, else `threads`. `threads`: one worker
+/// thread per node of the topology. `mpi`: one worker per rank, under mpirun. When MPI is
+/// not yet initialised the first Runtime initialises it (MPI_THREAD_FUNNELED) and it is
+/// finalised when the program exits, so that several Runtimes may run in turn; a program
+/// that initialised MPI itself finalises it. The engine calls MPI only from the thread
+/// that calls run(): the main thread needs MPI_THREAD_SINGLE (FUNNELED when the program
+/// has threads of its own), another thread MPI_THREAD_SERIALIZED; a lower level is an
+/// InputError. The runtime duplicates the communicator it is given and talks only on the
+/// duplicate. `sequential`: every task on the calling thread, no strategy: a baseline of
+/// one worker. Every call of run() is collective under MPI.
+///
+/// Warnings. Settings that look wrong (the `threads` engine under mpirun, `mpi` on a single
+/// process) and runs that balanced badly ("no task moved") are written to stderr, each
+/// once per Runtime, by rank 0; RuntimeOptions::quiet silences them.
 ///
 /// A Runtime is not thread-safe: one thread runs it (its workers are threads of its own).
+/// Several Runtimes may exist in turn, or at once, in one process.
 
-#include <dlbkit/core/registry.hpp>
 #include <dlbkit/error.hpp>
 #include <dlbkit/runtime/application.hpp>
 #include <dlbkit/runtime/communicator.hpp>
-#include <dlbkit/runtime/engine.hpp>
 #include <dlbkit/runtime/function_application.hpp>
+#include <dlbkit/runtime/run_result.hpp>
 #include <dlbkit/runtime/runtime_options.hpp>
 #include <dlbkit/runtime/serialization.hpp>
 #include <dlbkit/topology/topology.hpp>
@@ -46,26 +56,15 @@
 #include <cstdio>
 #include <memory>
 #include <span>
+#include <string>
+#include <type_traits>
 #include <vector>
 
 namespace dlbkit {
 
 namespace runtime_detail {
 
-/// The MPI engine as Runtime sees it; dlbkit::mpi provides it.
-class DistributedEngine {
-public:
-  virtual ~DistributedEngine() = default;
-  virtual int rank() const = 0;
-  virtual int size() const = 0;
-  virtual RuntimeResult run(AnyApplication& app, const RuntimeConfig& config) = 0;
-  /// Collective: every rank's bytes, in rank order, on every rank (serialised results).
-  virtual std::vector<std::vector<std::byte>> all_gather(std::span<const std::byte> mine) const = 0;
-};
-using DistributedEngineFactory = std::unique_ptr<DistributedEngine> (*)(const Communicator&);
-
-void set_mpi_engine(DistributedEngineFactory factory);
-/// Defined in dlbkit::mpi: calls set_mpi_engine().
+/// Defined in dlbkit::mpi: gives Runtime the MPI engine (detail/distributed_engine.hpp).
 bool register_mpi_engine();
 #ifdef DLBKIT_MPI_ENGINE  // set by the target dlbkit::mpi
 inline const bool mpi_engine_registered = register_mpi_engine();
@@ -73,13 +72,28 @@ inline const bool mpi_engine_registered = register_mpi_engine();
 
 }  // namespace runtime_detail
 
+namespace detail {
+struct RuntimeDoor;  // dlbkit run's (detail/runtime_door.hpp)
+struct RunExtras;
+}  // namespace detail
+
+struct StrategyInfo;
+template <class Info>
+struct Choice;
+using StrategyChoice = Choice<StrategyInfo>;
+
 class Runtime {
 public:
   /// Options from the command line (RuntimeOptions::parse: every argument must be one of
   /// them). Throws InputError for bad options, an unknown strategy, a topology the strategy
-  /// refuses or whose size is not the rank count; the same on every rank.
+  /// refuses or whose size is not the rank count, an MPI thread level below the engine's
+  /// need; the same on every rank.
   Runtime(int argc, char** argv, Communicator communicator = {});
   explicit Runtime(RuntimeOptions options = {}, Communicator communicator = {});
+  /// Runs `strategy`, a program's own (core/registry.hpp: its name, create() for its agent,
+  /// its message kinds and parameters), in place of options.strategy; options.params are
+  /// its parameters.
+  Runtime(RuntimeOptions options, StrategyInfo strategy, Communicator communicator = {});
   ~Runtime();
   Runtime(const Runtime&) = delete;
   Runtime& operator=(const Runtime&) = delete;
@@ -87,16 +101,18 @@ public:
   const RuntimeOptions& options() const;
   const Topology& topology() const;
   const StrategyChoice& strategy() const;
-  /// The number of workers, P: the topology's size.
-  std::size_t workers() const { return topology().size(); }
+  /// The engine that runs: threads, mpi or sequential (`auto` resolved).
+  const std::string& engine() const;
+  /// The number of workers, P: the topology's size; 1 for the sequential engine.
+  std::size_t workers() const;
   /// This process's rank in the communicator; 0 for threads and sequential.
   int rank() const;
 
   /// Runs `app` and returns the combination of every worker's partial result, on every
   /// rank. A task's exception stops the run and comes out here (under MPI on every rank, as
   /// a TaskFailure naming the rank where it was thrown).
-  template <class Task, class Result>
-  Result run(Application<Task, Result>& app) {
+  template <class Task, class Result, class Base>
+  Result run(detail::TypedApplication<Task, Result, Base>& app) {
     run_engine(app);
     if constexpr (travels_as_bytes<Result>) {
       return from_bytes<Result>(last_run().result);  // the engine combined the partials
@@ -115,12 +131,25 @@ public:
 
   /// The lambda form: the roots (root i starts on worker i mod P), the task function
   /// `execute(const Task&, TaskContext<Task, Result>& ctx)`, the identity of the result and
-  /// `reduce(const Result&, const Result&) -> Result`, associative and commutative.
+  /// the reduction, associative and commutative: `reduce(Result& into, const Result& other)`
+  /// as Application::combine, or `reduce(const Result&, const Result&) -> Result`
+  /// (std::plus<>{}, a maximum).
   template <class Task, class Execute, class Result, class Reduce>
   Result run(std::vector<Task> roots, Execute execute, Result identity, Reduce reduce) {
-    FunctionApplication<Task, Result, Execute, Reduce> app(std::move(roots), std::move(execute), std::move(identity),
-                                                           std::move(reduce));
-    return run(app);
+    static_assert(std::is_invocable_v<Execute&, const Task&, TaskContext<Task, Result>&>,
+                  "dlbkit::Runtime::run(roots, execute, identity, reduce): execute must be callable as "
+                  "execute(const Task&, dlbkit::TaskContext<Task, Result>&)");
+    static_assert(reduction_for<Reduce, Result>,
+                  "dlbkit::Runtime::run(roots, execute, identity, reduce): reduce must be callable as "
+                  "reduce(Result& into, const Result& other) or as reduce(const Result&, const Result&) -> Result");
+    if constexpr (std::is_invocable_v<Execute&, const Task&, TaskContext<Task, Result>&> &&
+                  reduction_for<Reduce, Result>) {
+      FunctionApplication<Task, Result, Execute, Reduce> app(std::move(roots), std::move(execute), std::move(identity),
+                                                             std::move(reduce));
+      return run(app);
+    } else {
+      return identity;  // not reached: the static_asserts above stop the build
+    }
   }
 
   /// The figures of the last run: elapsed time, per-worker busy, idle and CPU time, tasks
@@ -129,10 +158,15 @@ public:
   /// T_seq / (P T_par) of the last run against a sequential time of the program's own.
   double efficiency(double sequential_seconds) const;
   /// Prints the last run's figures and a line per worker to `out`; under MPI on rank 0 only.
+  /// (Its warnings went to stderr after the run, unless quiet: last_run().warnings.)
   void print_report(std::FILE* out = stdout) const;
 
 private:
-  void run_engine(AnyApplication& app);
+  friend struct detail::RuntimeDoor;
+  void set_up(Communicator communicator);
+  void run_engine(ByteApplication& app);
+  void run_engine(ByteApplication& app, const detail::RunExtras& extras);
+  void warn(const std::string& warning) const;
   bool distributed() const;
   NodeId partials_in_process() const;
   std::vector<std::vector<std::byte>> all_gather(std::span<const std::byte> mine) const;

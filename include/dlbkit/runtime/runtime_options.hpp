@@ -1,41 +1,88 @@
 #pragma once
 /// \file
 /// The choices a dlbkit::Runtime is made from: engine, strategy and its parameters,
-/// topology, workers, seed. Written in code, or read from a command line with the spelling
-/// of `dlbkit run`:
+/// topology, workers, seed, how often a busy worker looks for messages, and whether it
+/// warns. Written in code, or read from a command line beside the program's own options:
 ///
 /// ```
-/// dlbkit::RuntimeOptions o = dlbkit::RuntimeOptions::parse(argc, argv);
-/// // --engine threads|mpi|sequential  --strategy NAME  -p name=value (repeatable)
-/// // --topology SPEC|auto  --workers N  --seed S   (also -e -s -t -n, and --name=value)
+/// std::uint32_t n = 12;
+/// bool verbose = false;
+/// const dlbkit::RuntimeOptions o = dlbkit::RuntimeOptions::parse(argc, argv, {{"--n", n, 1, 20},
+///                                                                             {"-v", verbose}});
+/// // dlbkit's: --engine auto|threads|mpi|sequential  --strategy NAME  --param name=value
+/// // (repeatable)  --topology SPEC|auto  --workers N  --seed S  --check-tasks N
+/// // --poll-interval T  --quiet   (also --name=value)
 /// ```
 ///
-/// Bad input throws InputError with one line naming the value and what is accepted; the
-/// same on every MPI rank, so dlbkit::print_error() prints it once.
+/// dlbkit's options are long ones only: every short option belongs to the program. Bad
+/// input throws InputError with one line naming the value and what is accepted; the same
+/// on every MPI rank, so dlbkit::print_error() prints it once.
 
-#include <dlbkit/core/registry.hpp>
+#include <dlbkit/core/time.hpp>
 #include <dlbkit/topology/topology.hpp>
 
+#include <algorithm>
+#include <concepts>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
+#include <limits>
 #include <string>
 #include <vector>
 
 namespace dlbkit {
 
+struct StrategyInfo;
+
+/// One option of the program's own, read by RuntimeOptions::parse into a variable of the
+/// program: `name` is its spelling ("--n", "-v"), `--name=value` works too.
+class ProgramOption {
+public:
+  /// `name N`: an unsigned integer from `min` to `max`, else InputError.
+  template <std::unsigned_integral T>
+  ProgramOption(std::string name, T& value, std::uint64_t min = 0, std::uint64_t max = std::numeric_limits<T>::max())
+      : name_(std::move(name)), read_([&value, min, max, spelling = name_](const std::string& text) {
+          value = static_cast<T>(read_unsigned(text, spelling, min, std::min<std::uint64_t>(max, std::numeric_limits<T>::max())));
+        }) {}
+  /// `name TEXT`.
+  ProgramOption(std::string name, std::string& value)
+      : name_(std::move(name)), read_([&value](const std::string& text) { value = text; }) {}
+  /// `name` alone: sets `flag`.
+  ProgramOption(std::string name, bool& flag) : name_(std::move(name)), flag_(&flag) {}
+
+  const std::string& name() const { return name_; }
+  bool takes_value() const { return flag_ == nullptr; }
+  /// Stores the option's value, read from `text` (a flag ignores it).
+  void read(const std::string& text) const {
+    if (flag_ != nullptr) *flag_ = true;
+    else read_(text);
+  }
+
+private:
+  static std::uint64_t read_unsigned(const std::string& text, const std::string& name, std::uint64_t min,
+                                     std::uint64_t max);
+  std::string name_;
+  std::function<void(const std::string&)> read_;
+  bool* flag_ = nullptr;
+};
+
 struct RuntimeOptions {
-  std::string engine = "threads";         ///< threads, mpi (under mpirun) or sequential
+  /// auto: mpi when an MPI launcher started this process among several and the program
+  /// links dlbkit::mpi, threads otherwise; threads; mpi (under mpirun); sequential.
+  std::string engine = "auto";
   std::string strategy = "work_stealing"; ///< a name of `dlbkit list strategies`
   std::vector<std::string> params;        ///< the strategy's parameters, "name=value"
   std::string topology = "auto";          ///< one worker per node; auto: a network the strategy accepts
   std::uint64_t workers = 0;              ///< threads: 0 = one per core; mpi: the rank count (0)
   std::uint64_t seed = 1;                 ///< the workers' random streams
+  std::uint32_t check_tasks = 1024;       ///< at most this many tasks and poll() calls between looks at the clock
+  SimTime poll_interval = 20 * kMicrosecond;  ///< least time between a busy worker's check points
+  bool quiet = false;  ///< no warnings on stderr (they stay in Runtime::last_run().warnings)
 
-  /// Reads the options above from argv[1..argc-1]. An argument that is none of them is an
-  /// InputError, unless `rest` is given: then it is appended there (with its value, when
-  /// it is `--name value`: anything not starting with '-' that follows it), for the
-  /// program's own options. argv[0] is skipped. Thread-safe.
-  static RuntimeOptions parse(int argc, const char* const* argv, std::vector<std::string>* rest = nullptr);
+  /// Reads the options above and the program's own from argv[1..argc-1]; argv[0] is
+  /// skipped. An argument that is none of them is an InputError naming what is accepted.
+  /// A program's option of the same name as one of dlbkit's takes its place. Thread-safe.
+  static RuntimeOptions parse(int argc, const char* const* argv, const std::vector<ProgramOption>& program = {});
 };
 
 /// The network of a run, the one check that `dlbkit run` and dlbkit::Runtime share: `spec`
@@ -48,5 +95,8 @@ Topology resolve_topology(const std::string& spec, const StrategyInfo& strategy,
 
 /// `--workers` read from text: an integer from 1 to 4096, else InputError.
 std::uint64_t parse_workers(const std::string& text);
+
+/// `--check-tasks` read from text: an integer from 1 to 2^30, else InputError.
+std::uint32_t parse_check_tasks(const std::string& text);
 
 }  // namespace dlbkit

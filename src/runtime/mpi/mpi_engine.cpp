@@ -46,6 +46,7 @@ namespace dlbkit {
 namespace {
 
 using runtime_detail::clock_ns;
+using runtime_detail::sleepy_barrier;
 using runtime_detail::Envelope;
 using runtime_detail::WorkerCore;
 
@@ -265,12 +266,6 @@ void sleepy_wait(MPI_Request& request) {
   }
 }
 
-void sleepy_barrier(MPI_Comm comm) {
-  MPI_Request request;
-  MPI_Ibarrier(comm, &request);
-  sleepy_wait(request);
-}
-
 // A sleepy barrier that also tells every rank whether `mine` holds on some rank.
 bool sleepy_any(MPI_Comm comm, bool mine) {
   const int in = mine ? 1 : 0;
@@ -387,6 +382,12 @@ void throw_if_failed(MPI_Comm comm, int rank, const std::exception_ptr& error) {
 
 }  // namespace
 
+void runtime_detail::sleepy_barrier(MPI_Comm comm) {
+  MPI_Request request;
+  MPI_Ibarrier(comm, &request);
+  sleepy_wait(request);
+}
+
 MpiSession::MpiSession(int* argc, char*** argv) {
   int initialised = 0;
   MPI_Initialized(&initialised);
@@ -409,11 +410,11 @@ Topology MpiSession::topology(const std::string& spec) const {
                           static_cast<std::size_t>(size_));
 }
 
-RuntimeResult run_mpi(AnyApplication& app, const RuntimeConfig& config, const MpiSession&) {
+RuntimeResult run_mpi(ByteApplication& app, const RuntimeConfig& config, const MpiSession&) {
   return run_mpi(app, config, MPI_COMM_WORLD);
 }
 
-RuntimeResult run_mpi(AnyApplication& app, const RuntimeConfig& config, MPI_Comm user_comm) {
+RuntimeResult run_mpi(ByteApplication& app, const RuntimeConfig& config, MPI_Comm user_comm) {
   int rank = 0, size = 1;
   MPI_Comm_rank(user_comm, &rank);
   MPI_Comm_size(user_comm, &size);

@@ -1,18 +1,66 @@
 // The MPI engine behind dlbkit::Runtime: registered by runtime.hpp in every program that
 // links dlbkit::mpi.
 
+#include <dlbkit/error.hpp>
+#include <dlbkit/runtime/detail/distributed_engine.hpp>
 #include <dlbkit/runtime/mpi_engine.hpp>
 #include <dlbkit/runtime/runtime.hpp>
 
+#include <cstdlib>
+#include <stdexcept>
+#include <string>
+#include <fmt/format.h>
 #include <mpi.h>
 
 namespace dlbkit::runtime_detail {
 
 namespace {
 
+const char* level_name(int level) {
+  switch (level) {
+    case MPI_THREAD_SINGLE: return "MPI_THREAD_SINGLE";
+    case MPI_THREAD_FUNNELED: return "MPI_THREAD_FUNNELED";
+    case MPI_THREAD_SERIALIZED: return "MPI_THREAD_SERIALIZED";
+    default: return "MPI_THREAD_MULTIPLE";
+  }
+}
+
+// The engine calls MPI only from the thread that calls the Runtime: the main thread, or
+// any other under MPI_THREAD_SERIALIZED. Throws InputError when MPI's level is too low.
+void check_thread_level() {
+  int provided = MPI_THREAD_SINGLE, main = 0;
+  MPI_Query_thread(&provided);
+  MPI_Is_thread_main(&main);
+  if (!main && provided < MPI_THREAD_SERIALIZED)
+    throw InputError(fmt::format("MPI thread level {} with dlbkit::Runtime on a thread other than the main one; "
+                                 "accepted: MPI_Init_thread with MPI_THREAD_SERIALIZED or MPI_THREAD_MULTIPLE, or the "
+                                 "Runtime on the main thread",
+                                 level_name(provided)));
+}
+
+// MPI for the runtime: initialised by the first Runtime when the program did not, and
+// then finalised when the program exits, not with that Runtime (MPI cannot be initialised
+// twice, so a second Runtime could not run).
+void ensure_mpi() {
+  int initialised = 0, finalised = 0;
+  MPI_Initialized(&initialised);
+  MPI_Finalized(&finalised);
+  if (finalised) throw InputError("dlbkit::Runtime after MPI_Finalize; accepted: a Runtime before MPI_Finalize");
+  if (initialised) return check_thread_level();
+  int provided = MPI_THREAD_SINGLE;
+  MPI_Init_thread(nullptr, nullptr, MPI_THREAD_FUNNELED, &provided);
+  std::atexit([] {
+    int done = 0;
+    MPI_Finalized(&done);
+    if (!done) MPI_Finalize();
+  });
+  check_thread_level();
+}
+
 class MpiRuntimeEngine final : public DistributedEngine {
 public:
-  explicit MpiRuntimeEngine(const Communicator& c) : session_(nullptr, nullptr) {
+  explicit MpiRuntimeEngine(const Communicator& c) {
+    ensure_mpi();
     const MPI_Comm given = c.is_world() ? MPI_COMM_WORLD : MPI_Comm_f2c(c.fortran_handle());
     MPI_Comm_dup(given, &comm_);
     MPI_Comm_rank(comm_, &rank_);
@@ -22,7 +70,10 @@ public:
 
   int rank() const override { return rank_; }
   int size() const override { return size_; }
-  RuntimeResult run(AnyApplication& app, const RuntimeConfig& config) override { return run_mpi(app, config, comm_); }
+  RuntimeResult run(ByteApplication& app, const RuntimeConfig& config) override {
+    check_thread_level();
+    return run_mpi(app, config, comm_);
+  }
 
   std::vector<std::vector<std::byte>> all_gather(std::span<const std::byte> mine) const override {
     const int bytes = static_cast<int>(mine.size());
@@ -43,8 +94,35 @@ public:
     return out;
   }
 
+  void agree(std::exception_ptr error) const override {
+    const int mine = error ? rank_ : size_;
+    int first = size_;
+    MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, comm_);
+    if (first == size_) return;
+    std::string what;
+    int input = 0;
+    if (rank_ == first) {
+      try {
+        std::rethrow_exception(error);
+      } catch (const InputError& e) {
+        what = e.what();
+        input = 1;
+      } catch (const std::exception& e) {
+        what = e.what();
+      }
+    }
+    int length = static_cast<int>(what.size());
+    int head[2] = {length, input};
+    MPI_Bcast(head, 2, MPI_INT, first, comm_);
+    what.resize(static_cast<std::size_t>(head[0]));
+    MPI_Bcast(what.data(), head[0], MPI_CHAR, first, comm_);
+    if (rank_ == first) std::rethrow_exception(error);
+    if (head[1] != 0) throw InputError(what);
+    throw std::runtime_error(what);
+  }
+  void barrier() const override { sleepy_barrier(comm_); }
+
 private:
-  MpiSession session_;  // first in, last out: MPI_Finalize after MPI_Comm_free
   MPI_Comm comm_ = MPI_COMM_NULL;  // the runtime's duplicate of the communicator it was given
   int rank_ = 0, size_ = 1;
 };
