@@ -1,0 +1,165 @@
+#include "reproduce/render.hpp"
+#include "reproduce/trials.hpp"
+
+#include <dlbkit/io/output_file.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <fmt/format.h>
+#include <stdexcept>
+
+namespace dlbkit {
+
+namespace {
+
+// A number's cell as `format` prints it; the other cells as they are.
+std::string cell_text(const Cell& cell, const std::string& format) {
+  if (const auto* x = std::get_if<double>(&cell)) return fmt::format(fmt::runtime(format), *x);
+  if (const auto* n = std::get_if<std::int64_t>(&cell)) return std::to_string(*n);
+  if (const auto* s = std::get_if<std::string>(&cell)) return *s;
+  return "";
+}
+
+std::size_t column_index(const Table& table, const std::string& name) {
+  for (std::size_t i = 0; i < table.columns.size(); ++i)
+    if (table.columns[i].name == name) return i;
+  throw std::logic_error(fmt::format("table {} has no column '{}'", table.name, name));
+}
+
+const Table& table_named(const Results& results, const std::string& name) {
+  for (const Table& t : results.tables)
+    if (t.name == name) return t;
+  throw std::logic_error(fmt::format("no table '{}' to draw", name));
+}
+
+// gnuplot's single-quoted string: '' stands for '.
+std::string quoted(const std::string& text) {
+  std::string out = "'";
+  for (const char c : text) out += c == '\'' ? std::string("''") : std::string(1, c);
+  return out + "'";
+}
+
+}  // namespace
+
+std::string table_text(const Table& table) {
+  std::vector<std::vector<std::string>> lines{{}};
+  for (const Column& c : table.columns) lines[0].push_back(c.name);
+  for (std::size_t r = 0; r < table.rows.size(); ++r) {
+    std::vector<std::string>& line = lines.emplace_back();
+    for (std::size_t i = 0; i < table.columns.size(); ++i)
+      line.push_back(cell_text(table.rows[r].at(i), r < table.row_formats.size() ? table.row_formats[r]
+                                                                                 : table.columns[i].format));
+  }
+  std::string out;
+  for (const auto& line : lines) {
+    std::string text;
+    for (std::size_t i = 0; i < line.size(); ++i) {
+      const Column& c = table.columns[i];
+      std::size_t width = static_cast<std::size_t>(c.width);
+      if (c.width == 0) {
+        for (const auto& other : lines) width = std::max(width, other[i].size());
+        if (i > 0) text += "  ";
+      }
+      text += c.left ? fmt::format("{:<{}}", line[i], width) : fmt::format("{:>{}}", line[i], width);
+    }
+    out += text.substr(0, text.find_last_not_of(' ') + 1) + "\n";
+  }
+  return out;
+}
+
+std::string table_csv(const Table& table) {
+  std::vector<std::string> names;
+  for (const Column& c : table.columns) names.push_back(c.name);
+  std::string out = fmt::format("{}\n", fmt::join(names, ","));
+  for (const auto& row : table.rows) {
+    std::vector<std::string> cells;
+    for (std::size_t i = 0; i < table.columns.size(); ++i) {
+      const Column& c = table.columns[i];
+      const std::string text = cell_text(row.at(i), c.csv_format);
+      cells.push_back(c.quoted && std::holds_alternative<std::string>(row[i]) ? '"' + text + '"' : text);
+    }
+    out += fmt::format("{}\n", fmt::join(cells, ","));
+  }
+  return out;
+}
+
+nlohmann::json table_json(const Table& table) {
+  nlohmann::json columns = nlohmann::json::array(), rows = nlohmann::json::array();
+  for (const Column& c : table.columns) columns.push_back(c.name);
+  for (const auto& row : table.rows) {
+    nlohmann::json cells = nlohmann::json::array();
+    for (const Cell& cell : row) {
+      if (const auto* x = std::get_if<double>(&cell))
+        cells.push_back(std::isfinite(*x) ? nlohmann::json(*x) : nlohmann::json(nullptr));
+      else if (const auto* n = std::get_if<std::int64_t>(&cell))
+        cells.push_back(*n);
+      else if (const auto* s = std::get_if<std::string>(&cell))
+        cells.push_back(*s);
+      else
+        cells.push_back(nullptr);
+    }
+    rows.push_back(std::move(cells));
+  }
+  return {{"name", table.name}, {"title", table.title}, {"columns", columns}, {"rows", rows}};
+}
+
+std::string gnuplot_script(const Figure& figure, const Table& table, const std::string& csv, const std::string& png) {
+  std::string script = gnuplot_png_header(png, figure.width, figure.height, figure.enhanced_text);
+  // The CSV's first line names the columns: gnuplot reads it as such, and each series has its own title.
+  script += fmt::format("set key {} autotitle columnhead\nset title {}\nset xlabel {}\nset ylabel {}\n", figure.key,
+                        quoted(figure.title), quoted(figure.xlabel), quoted(figure.ylabel));
+  if (figure.log_x > 0) script += fmt::format("set logscale x {}\n", figure.log_x);
+  if (figure.log_y > 0) script += fmt::format("set logscale y {}\n", figure.log_y);
+  if (figure.y_from_zero) script += "set yrange [0:*]\n";
+  if (figure.bars)
+    script += "set style data histograms\nset style histogram clustered gap 1\nset style fill solid 0.8\n";
+  const std::size_t x = column_index(table, figure.x) + 1;
+  std::vector<std::string> plots;
+  for (const Series& s : figure.series) {
+    const std::size_t y = column_index(table, s.y) + 1;
+    std::string x_expr = fmt::format("{}", x);
+    if (!s.where_column.empty())
+      x_expr = fmt::format("(strcol({}) eq {} ? ${} : NaN)", column_index(table, s.where_column) + 1,
+                           quoted(s.where_value), x);
+    const std::string source = plots.empty() ? quoted(csv) : "''";
+    const std::string title = quoted(s.title.empty() ? s.y : s.title);
+    plots.push_back(figure.bars ? fmt::format("{} using {}{} title {}", source, y,
+                                              plots.empty() ? fmt::format(":xtic({})", x) : "", title)
+                                : fmt::format("{} using {}:{} with {} title {}", source, x_expr, y, s.style, title));
+  }
+  return script + fmt::format("plot {}\n", fmt::join(plots, ", "));
+}
+
+ReproductionReport render(const Results& results, const ReproductionOptions& options) {
+  make_directory(options.out_dir);
+  ReproductionReport report;
+  nlohmann::json tables = nlohmann::json::array();
+  for (const Table& t : results.tables) {
+    if (t.printed) {
+      if (!report.text.empty()) report.text += "\n";
+      if (!t.title.empty()) report.text += t.title + "\n\n";
+      report.text += table_text(t);
+    }
+    if (t.written) {
+      report.files.push_back(path_in(options, t.name + ".csv"));
+      write_text_file(report.files.back(), table_csv(t));
+    }
+    tables.push_back(table_json(t));
+  }
+  if (!results.notes.empty()) report.text += "\n";
+  for (const std::string& note : results.notes) report.text += note + "\n";
+  for (const Figure& f : results.figures) {
+    const Table& table = table_named(results, f.table);
+    if (!table.written) throw std::logic_error(fmt::format("figure {} draws table {}, which has no CSV", f.name, f.table));
+    const std::string png = path_in(options, f.name + ".png");
+    run_gnuplot(path_in(options, f.name + ".gp"), gnuplot_script(f, table, path_in(options, table.name + ".csv"), png));
+    report.files.push_back(png);
+  }
+  nlohmann::json comparisons = nlohmann::json::array();
+  for (const Comparison& c : results.comparisons) comparisons.push_back(to_json(c));
+  report.data = {{"inputs", results.inputs}, {"tables", tables}, {"notes", results.notes}, {"comparisons", comparisons}};
+  report.comparisons = results.comparisons;
+  return report;
+}
+
+}  // namespace dlbkit
