@@ -35,6 +35,7 @@ struct Figure {
   std::string key = "top right";  ///< where gnuplot sets the key
   int width = 800, height = 480;  ///< pixels
   bool enhanced_text = false;     ///< labels use gnuplot's ^ and _ markup
+  bool slanted_x_labels = false;  ///< the x tic labels slanted, for many long group labels
 };
 
 }  // namespace dlbkit

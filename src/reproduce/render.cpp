@@ -20,10 +20,14 @@ std::string cell_text(const Cell& cell, const std::string& format) {
   return "";
 }
 
-std::size_t column_index(const Table& table, const std::string& name) {
-  for (std::size_t i = 0; i < table.columns.size(); ++i)
-    if (table.columns[i].name == name) return i;
-  throw std::logic_error(fmt::format("table {} has no column '{}'", table.name, name));
+// The number gnuplot gives the column `name` in the table's CSV (from 1).
+std::size_t csv_column(const Table& table, const std::string& name) {
+  std::size_t number = 0;
+  for (const Column& c : table.columns) {
+    number += c.written ? 1 : 0;
+    if (c.name == name && c.written) return number;
+  }
+  throw std::logic_error(fmt::format("table {} writes no column '{}'", table.name, name));
 }
 
 const Table& table_named(const Results& results, const std::string& name) {
@@ -42,25 +46,28 @@ std::string quoted(const std::string& text) {
 }  // namespace
 
 std::string table_text(const Table& table) {
+  std::vector<std::size_t> shown;  // the printed columns
+  for (std::size_t i = 0; i < table.columns.size(); ++i)
+    if (table.columns[i].printed) shown.push_back(i);
   std::vector<std::vector<std::string>> lines{{}};
-  for (const Column& c : table.columns) lines[0].push_back(c.name);
+  for (const std::size_t i : shown) lines[0].push_back(table.columns[i].name);
   for (std::size_t r = 0; r < table.rows.size(); ++r) {
     std::vector<std::string>& line = lines.emplace_back();
-    for (std::size_t i = 0; i < table.columns.size(); ++i)
+    for (const std::size_t i : shown)
       line.push_back(cell_text(table.rows[r].at(i), r < table.row_formats.size() ? table.row_formats[r]
                                                                                  : table.columns[i].format));
   }
   std::string out;
   for (const auto& line : lines) {
     std::string text;
-    for (std::size_t i = 0; i < line.size(); ++i) {
-      const Column& c = table.columns[i];
+    for (std::size_t k = 0; k < line.size(); ++k) {
+      const Column& c = table.columns[shown[k]];
       std::size_t width = static_cast<std::size_t>(c.width);
       if (c.width == 0) {
-        for (const auto& other : lines) width = std::max(width, other[i].size());
-        if (i > 0) text += "  ";
+        for (const auto& other : lines) width = std::max(width, other[k].size());
+        if (k > 0) text += "  ";
       }
-      text += c.left ? fmt::format("{:<{}}", line[i], width) : fmt::format("{:>{}}", line[i], width);
+      text += c.left ? fmt::format("{:<{}}", line[k], width) : fmt::format("{:>{}}", line[k], width);
     }
     out += text.substr(0, text.find_last_not_of(' ') + 1) + "\n";
   }
@@ -69,12 +76,14 @@ std::string table_text(const Table& table) {
 
 std::string table_csv(const Table& table) {
   std::vector<std::string> names;
-  for (const Column& c : table.columns) names.push_back(c.name);
+  for (const Column& c : table.columns)
+    if (c.written) names.push_back(c.name);
   std::string out = fmt::format("{}\n", fmt::join(names, ","));
   for (const auto& row : table.rows) {
     std::vector<std::string> cells;
     for (std::size_t i = 0; i < table.columns.size(); ++i) {
       const Column& c = table.columns[i];
+      if (!c.written) continue;
       const std::string text = cell_text(row.at(i), c.csv_format);
       cells.push_back(c.quoted && std::holds_alternative<std::string>(row[i]) ? '"' + text + '"' : text);
     }
@@ -111,15 +120,16 @@ std::string gnuplot_script(const Figure& figure, const Table& table, const std::
   if (figure.log_x > 0) script += fmt::format("set logscale x {}\n", figure.log_x);
   if (figure.log_y > 0) script += fmt::format("set logscale y {}\n", figure.log_y);
   if (figure.y_from_zero) script += "set yrange [0:*]\n";
+  if (figure.slanted_x_labels) script += "set xtics rotate by -40\n";
   if (figure.bars)
     script += "set style data histograms\nset style histogram clustered gap 1\nset style fill solid 0.8\n";
-  const std::size_t x = column_index(table, figure.x) + 1;
+  const std::size_t x = csv_column(table, figure.x);
   std::vector<std::string> plots;
   for (const Series& s : figure.series) {
-    const std::size_t y = column_index(table, s.y) + 1;
+    const std::size_t y = csv_column(table, s.y);
     std::string x_expr = fmt::format("{}", x);
     if (!s.where_column.empty())
-      x_expr = fmt::format("(strcol({}) eq {} ? ${} : NaN)", column_index(table, s.where_column) + 1,
+      x_expr = fmt::format("(strcol({}) eq {} ? ${} : NaN)", csv_column(table, s.where_column),
                            quoted(s.where_value), x);
     const std::string source = plots.empty() ? quoted(csv) : "''";
     const std::string title = quoted(s.title.empty() ? s.y : s.title);

@@ -27,6 +27,8 @@ struct Column {
   int width = 0;        ///< text: the column's width, its gap included; 0: its widest cell, two spaces apart
   bool left = false;    ///< text: aligned left (labels) rather than right (numbers)
   bool quoted = false;  ///< CSV: labels in double quotes (gnuplot's tic labels)
+  bool printed = true;  ///< in the text (a topology per size may be too wide for people)
+  bool written = true;  ///< in the CSV (a relative error derived for people need not be)
 };
 
 struct Table {
