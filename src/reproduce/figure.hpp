@@ -5,8 +5,8 @@
 /// gnuplot script beside the table's CSV and runs it to a PNG.
 ///
 /// ```
-/// dlbkit::Figure f{.name = "wlr93-fig6", .table = "wlr93-fig6", .title = "speedup vs N", .x = "N",
-///                  .series = {{.y = "DEM"}, {.y = "RID"}}, .log_x = 2};
+/// dlbkit::Figure f{.name = "wlr93-fig6", .table = "wlr93-fig6", .x = "N",
+///                  .panels = {{.title = "speedup vs N", .series = {{.y = "DEM"}, {.y = "RID"}}}}, .log_x = 2};
 /// ```
 
 #include <string>
@@ -23,12 +23,18 @@ struct Series {
   std::string where_column, where_value;
 };
 
+/// One plot of a figure, with its title; a figure of several panels sets them side by side.
+struct Panel {
+  std::string title;
+  std::vector<Series> series;
+};
+
 struct Figure {
   std::string name;   ///< the stem of the PNG and of its gnuplot script
   std::string table;  ///< the name of the table it draws, which must be written as CSV
-  std::string title, xlabel, ylabel;
+  std::string xlabel, ylabel;  ///< shared by the panels, as are the scales and the style
   std::string x;  ///< the x column; for bars, the column that labels each group
-  std::vector<Series> series;
+  std::vector<Panel> panels;
   bool bars = false;          ///< clustered bars, a group per row and a bar per series, instead of lines
   int log_x = 0, log_y = 0;   ///< the log scale's base; 0: linear
   bool y_from_zero = false;   ///< the y axis starts at 0

@@ -377,10 +377,10 @@ ReproductionReport predict_runtime(const ReproductionOptions& options) {
   results.tables = {std::move(case_table), std::move(pair_table), std::move(scale_table)};
   results.figures = {{.name = "predict-runtime",
                       .table = "predict-runtime",
-                      .title = "Two workers, threads engine: measured and predicted makespan",
                       .ylabel = "makespan (s)",
                       .x = "strategy",
-                      .series = {{.y = "T_real", .title = "measured"}, {.y = "T_pred", .title = "predicted"}},
+                      .panels = {{.title = "Two workers, threads engine: measured and predicted makespan",
+                                  .series = {{.y = "T_real", .title = "measured"}, {.y = "T_pred", .title = "predicted"}}}},
                       .bars = true,
                       .y_from_zero = true,
                       .key = "top left",

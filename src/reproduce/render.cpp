@@ -84,7 +84,8 @@ std::string table_csv(const Table& table) {
     for (std::size_t i = 0; i < table.columns.size(); ++i) {
       const Column& c = table.columns[i];
       if (!c.written) continue;
-      const std::string text = cell_text(row.at(i), c.csv_format);
+      const std::string text =
+          std::holds_alternative<std::monostate>(row.at(i)) ? table.missing : cell_text(row[i], c.csv_format);
       cells.push_back(c.quoted && std::holds_alternative<std::string>(row[i]) ? '"' + text + '"' : text);
     }
     out += fmt::format("{}\n", fmt::join(cells, ","));
@@ -115,29 +116,35 @@ nlohmann::json table_json(const Table& table) {
 std::string gnuplot_script(const Figure& figure, const Table& table, const std::string& csv, const std::string& png) {
   std::string script = gnuplot_png_header(png, figure.width, figure.height, figure.enhanced_text);
   // The CSV's first line names the columns: gnuplot reads it as such, and each series has its own title.
-  script += fmt::format("set key {} autotitle columnhead\nset title {}\nset xlabel {}\nset ylabel {}\n", figure.key,
-                        quoted(figure.title), quoted(figure.xlabel), quoted(figure.ylabel));
+  script += fmt::format("set key {} autotitle columnhead\nset xlabel {}\nset ylabel {}\n", figure.key,
+                        quoted(figure.xlabel), quoted(figure.ylabel));
+  if (!table.missing.empty()) script += fmt::format("set datafile missing {}\n", quoted(table.missing));
   if (figure.log_x > 0) script += fmt::format("set logscale x {}\n", figure.log_x);
   if (figure.log_y > 0) script += fmt::format("set logscale y {}\n", figure.log_y);
   if (figure.y_from_zero) script += "set yrange [0:*]\n";
   if (figure.slanted_x_labels) script += "set xtics rotate by -40\n";
   if (figure.bars)
     script += "set style data histograms\nset style histogram clustered gap 1\nset style fill solid 0.8\n";
+  if (figure.panels.size() > 1) script += fmt::format("set multiplot layout 1,{}\n", figure.panels.size());
   const std::size_t x = csv_column(table, figure.x);
-  std::vector<std::string> plots;
-  for (const Series& s : figure.series) {
-    const std::size_t y = csv_column(table, s.y);
-    std::string x_expr = fmt::format("{}", x);
-    if (!s.where_column.empty())
-      x_expr = fmt::format("(strcol({}) eq {} ? ${} : NaN)", csv_column(table, s.where_column),
-                           quoted(s.where_value), x);
-    const std::string source = plots.empty() ? quoted(csv) : "''";
-    const std::string title = quoted(s.title.empty() ? s.y : s.title);
-    plots.push_back(figure.bars ? fmt::format("{} using {}{} title {}", source, y,
-                                              plots.empty() ? fmt::format(":xtic({})", x) : "", title)
-                                : fmt::format("{} using {}:{} with {} title {}", source, x_expr, y, s.style, title));
+  for (const Panel& panel : figure.panels) {
+    std::vector<std::string> plots;
+    for (const Series& s : panel.series) {
+      const std::size_t y = csv_column(table, s.y);
+      std::string x_expr = fmt::format("{}", x);
+      if (!s.where_column.empty())
+        x_expr = fmt::format("(strcol({}) eq {} ? ${} : NaN)", csv_column(table, s.where_column),
+                             quoted(s.where_value), x);
+      const std::string source = plots.empty() ? quoted(csv) : "''";
+      const std::string title = quoted(s.title.empty() ? s.y : s.title);
+      plots.push_back(figure.bars ? fmt::format("{} using {}{} title {}", source, y,
+                                                plots.empty() ? fmt::format(":xtic({})", x) : "", title)
+                                  : fmt::format("{} using {}:{} with {} title {}", source, x_expr, y, s.style, title));
+    }
+    script += fmt::format("set title {}\nplot {}\n", quoted(panel.title), fmt::join(plots, ", "));
   }
-  return script + fmt::format("plot {}\n", fmt::join(plots, ", "));
+  if (figure.panels.size() > 1) script += "unset multiplot\n";
+  return script;
 }
 
 ReproductionReport render(const Results& results, const ReproductionOptions& options) {

@@ -41,6 +41,7 @@ struct Table {
   std::vector<std::string> row_formats;
   bool printed = true;  ///< in the text (a table of every run may be for the CSV alone)
   bool written = true;  ///< as a CSV file (a table shown only to people may not be)
+  std::string missing;  ///< how the CSV writes an empty cell ("NaN": a gap in the figures' lines)
 };
 
 }  // namespace dlbkit

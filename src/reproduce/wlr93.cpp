@@ -195,10 +195,10 @@ ReproductionReport table4(const ReproductionOptions& options) {
   results.tables = {std::move(beside), std::move(runs), std::move(bars)};
   results.figures = {{.name = "wlr93-table4",
                       .table = "wlr93-table4-speedup",
-                      .title = "WLR93 Table IV: speedup over NOBAL, hypercube:5, g = 100",
                       .ylabel = "speedup over NOBAL",
                       .x = "strategy",
-                      .series = {{.y = "dlbkit"}, {.y = "paper"}},
+                      .panels = {{.title = "WLR93 Table IV: speedup over NOBAL, hypercube:5, g = 100",
+                                  .series = {{.y = "dlbkit"}, {.y = "paper"}}}},
                       .bars = true,
                       .y_from_zero = true,
                       .enhanced_text = true}};
@@ -248,10 +248,10 @@ ReproductionReport sweep(const Sweep& s, const ReproductionOptions& options) {
     points.push_back({{s.xlabel, point.x}, {"topology", point.topology}, {"workloads", workloads}});
   }
   results.inputs = {{"runs", options.runs}, {"cost_model", "ipsc2"}, {"points", points}};
-  Figure figure{.name = s.name, .table = s.name, .title = s.title, .xlabel = s.xlabel, .ylabel = "speedup over NOBAL",
-                .x = s.xlabel, .log_x = s.log_x ? 2 : 0, .y_from_zero = true, .key = "right bottom",
+  Figure figure{.name = s.name, .table = s.name, .xlabel = s.xlabel, .ylabel = "speedup over NOBAL",
+                .x = s.xlabel, .panels = {{.title = s.title}}, .log_x = s.log_x ? 2 : 0, .y_from_zero = true, .key = "right bottom",
                 .enhanced_text = true};
-  for (std::size_t i = 1; i < table.columns.size(); ++i) figure.series.push_back({.y = table.columns[i].name});
+  for (std::size_t i = 1; i < table.columns.size(); ++i) figure.panels[0].series.push_back({.y = table.columns[i].name});
   results.tables = {std::move(table)};
   results.figures = {std::move(figure)};
   results.notes = {fmt::format("speedup over NOBAL, mean over the point's workloads and seeds 1..{}; 'optimal' is "

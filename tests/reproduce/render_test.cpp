@@ -63,6 +63,15 @@ TEST(Render, CsvQuotesLabelsWhereAskedAndLeavesEmptyCellsEmpty) {
             "\"none\",,3.000\n");
 }
 
+TEST(Render, CsvWritesTheTablesMissingTextForAnEmptyCellAndLeavesOutColumnsForPeople) {
+  Table t = sample();
+  t.missing = "NaN";
+  t.columns[0].written = false;
+  EXPECT_EQ(table_csv(t), "n,T (s)\n8,17.250\n1024,nan\nNaN,3.000\n");
+  t.columns[0].printed = false;
+  EXPECT_EQ(table_text(t), "   n  T (s)\n   8   17.2\n1024    nan\n        3.0\n");
+}
+
 TEST(Render, JsonKeepsFullPrecisionAndNullsWhatIsMissing) {
   const nlohmann::json j = table_json(sample());
   EXPECT_EQ(j.at("title"), "A sample");
@@ -73,9 +82,10 @@ TEST(Render, JsonKeepsFullPrecisionAndNullsWhatIsMissing) {
 }
 
 TEST(Render, ScriptDrawsSeriesFromTheTablesColumns) {
-  const Figure lines{.name = "f", .table = "sample", .title = "it's T", .x = "n",
-                     .series = {{.y = "T (s)", .title = "LM", .style = "lines dt 2", .where_column = "method",
-                                 .where_value = "lm c5"}},
+  const Figure lines{.name = "f", .table = "sample", .x = "n",
+                     .panels = {{.title = "it's T",
+                                 .series = {{.y = "T (s)", .title = "LM", .style = "lines dt 2",
+                                             .where_column = "method", .where_value = "lm c5"}}}},
                      .log_x = 2};
   const std::string script = gnuplot_script(lines, sample(), "s.csv", "f.png");
   EXPECT_NE(script.find("set output 'f.png'"), std::string::npos) << script;
@@ -84,11 +94,21 @@ TEST(Render, ScriptDrawsSeriesFromTheTablesColumns) {
   EXPECT_NE(script.find("plot 's.csv' using (strcol(1) eq 'lm c5' ? $2 : NaN):3 with lines dt 2 title 'LM'\n"),
             std::string::npos)
       << script;
-  const Figure bars{.name = "b", .table = "sample", .x = "method", .series = {{.y = "n"}, {.y = "T (s)"}}, .bars = true};
+  const Figure bars{.name = "b", .table = "sample", .x = "method", .panels = {{.series = {{.y = "n"}, {.y = "T (s)"}}}}, .bars = true};
   EXPECT_NE(gnuplot_script(bars, sample(), "s.csv", "b.png")
                 .find("plot 's.csv' using 2:xtic(1) title 'n', '' using 3 title 'T (s)'\n"),
             std::string::npos);
-  const Figure unknown{.name = "u", .table = "sample", .x = "P", .series = {{.y = "n"}}};
+  Table gaps = sample();
+  gaps.missing = "NaN";
+  const Figure two{.name = "t", .table = "sample", .x = "n",
+                   .panels = {{.title = "a", .series = {{.y = "T (s)"}}}, {.title = "b", .series = {{.y = "n"}}}}};
+  const std::string panels = gnuplot_script(two, gaps, "s.csv", "t.png");
+  EXPECT_NE(panels.find("set datafile missing 'NaN'\n"), std::string::npos) << panels;
+  EXPECT_NE(panels.find("set multiplot layout 1,2\nset title 'a'\nplot 's.csv' using 2:3 with linespoints title "
+                        "'T (s)'\nset title 'b'\nplot 's.csv' using 2:2 with linespoints title 'n'\nunset multiplot\n"),
+            std::string::npos)
+      << panels;
+  const Figure unknown{.name = "u", .table = "sample", .x = "P", .panels = {{.series = {{.y = "n"}}}}};
   EXPECT_THROW(gnuplot_script(unknown, sample(), "s.csv", "u.png"), std::logic_error);
 }
 
@@ -120,7 +140,7 @@ TEST(Render, WritesTheCsvAndReportsTextJsonAndComparisons) {
 TEST(Render, AFigureOfATableWithoutCsvIsRefused) {
   Table t = sample();
   t.written = false;
-  EXPECT_THROW(render({.tables = {t}, .figures = {{.name = "f", .table = "sample", .x = "n", .series = {{.y = "n"}}}}},
+  EXPECT_THROW(render({.tables = {t}, .figures = {{.name = "f", .table = "sample", .x = "n", .panels = {{.series = {{.y = "n"}}}}}}},
                       {.out_dir = test::temp_dir("render-refused")}),
                std::logic_error);
 }
@@ -129,7 +149,7 @@ TEST(Render, DrawsThePicture) {
   if (std::system("gnuplot --version >/dev/null 2>&1") != 0) GTEST_SKIP() << "gnuplot is not installed";
   const std::string dir = test::temp_dir("render-png");
   const ReproductionReport r =
-      render({.tables = {sample()}, .figures = {{.name = "f", .table = "sample", .x = "n", .series = {{.y = "T (s)"}}}}},
+      render({.tables = {sample()}, .figures = {{.name = "f", .table = "sample", .x = "n", .panels = {{.series = {{.y = "T (s)"}}}}}}},
              {.out_dir = dir});
   ASSERT_EQ(r.files.size(), 2u);
   EXPECT_GT(std::filesystem::file_size(r.files[1]), 0u);
