@@ -19,6 +19,7 @@ struct Series {
   std::string y;      ///< the column drawn
   std::string title;  ///< the key's entry; empty: the column's name
   std::string style = "linespoints";  ///< gnuplot's `with` for lines: "lines dt 2", "points pt 7", "steps lw 2"
+  std::string error;  ///< the column of each point's error bar (the half-width); style then "yerrorlines"
   /// Only the rows whose column `where_column` holds the label `where_value` (a table of several methods).
   std::string where_column, where_value;
 };
@@ -34,6 +35,7 @@ struct Figure {
   std::string table;  ///< the name of the table it draws, which must be written as CSV
   std::string xlabel, ylabel;  ///< shared by the panels, as are the scales and the style
   std::string x;  ///< the x column; for bars, the column that labels each group
+  std::string x_also;  ///< bars: a second column whose value follows x's in each group's label ("Q7 0.6")
   std::vector<Panel> panels;
   bool bars = false;          ///< clustered bars, a group per row and a bar per series, instead of lines
   int log_x = 0, log_y = 0;   ///< the log scale's base; 0: linear

@@ -128,6 +128,9 @@ std::string gnuplot_script(const Figure& figure, const Table& table, const std::
     script += "set style data histograms\nset style histogram clustered gap 1\nset style fill solid 0.8\n";
   if (figure.panels.size() > 1) script += fmt::format("set multiplot layout 1,{}\n", figure.panels.size());
   const std::size_t x = csv_column(table, figure.x);
+  const std::string tics = figure.x_also.empty()
+                               ? fmt::format("{}", x)
+                               : fmt::format("stringcolumn({}).' '.stringcolumn({})", x, csv_column(table, figure.x_also));
   for (const Panel& panel : figure.panels) {
     std::vector<std::string> plots;
     for (const Series& s : panel.series) {
@@ -138,9 +141,14 @@ std::string gnuplot_script(const Figure& figure, const Table& table, const std::
                              quoted(s.where_value), x);
       const std::string source = plots.empty() ? quoted(csv) : "''";
       const std::string title = quoted(s.title.empty() ? s.y : s.title);
-      plots.push_back(figure.bars ? fmt::format("{} using {}{} title {}", source, y,
-                                                plots.empty() ? fmt::format(":xtic({})", x) : "", title)
-                                  : fmt::format("{} using {}:{} with {} title {}", source, x_expr, y, s.style, title));
+      if (figure.bars) {
+        plots.push_back(fmt::format("{} using {}{} title {}", source, y, plots.empty() ? ":xtic(" + tics + ")" : "", title));
+      } else if (!s.error.empty()) {
+        plots.push_back(fmt::format("{} using {}:{}:{} with {} title {}", source, x_expr, y, csv_column(table, s.error),
+                                    s.style == Series{}.style ? "yerrorlines" : s.style, title));
+      } else {
+        plots.push_back(fmt::format("{} using {}:{} with {} title {}", source, x_expr, y, s.style, title));
+      }
     }
     script += fmt::format("set title {}\nplot {}\n", quoted(panel.title), fmt::join(plots, ", "));
   }

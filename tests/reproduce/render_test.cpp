@@ -98,6 +98,14 @@ TEST(Render, ScriptDrawsSeriesFromTheTablesColumns) {
   EXPECT_NE(gnuplot_script(bars, sample(), "s.csv", "b.png")
                 .find("plot 's.csv' using 2:xtic(1) title 'n', '' using 3 title 'T (s)'\n"),
             std::string::npos);
+  const Figure errors{.name = "e", .table = "sample", .x = "n", .panels = {{.series = {{.y = "T (s)", .error = "n"}}}}};
+  EXPECT_NE(gnuplot_script(errors, sample(), "s.csv", "e.png").find("plot 's.csv' using 2:3:2 with yerrorlines title"),
+            std::string::npos);
+  const Figure labelled{.name = "l", .table = "sample", .x = "method", .x_also = "n",
+                        .panels = {{.series = {{.y = "T (s)"}}}}, .bars = true};
+  EXPECT_NE(gnuplot_script(labelled, sample(), "s.csv", "l.png")
+                .find("using 3:xtic(stringcolumn(1).' '.stringcolumn(2)) title 'T (s)'"),
+            std::string::npos);
   Table gaps = sample();
   gaps.missing = "NaN";
   const Figure two{.name = "t", .table = "sample", .x = "n",
