@@ -1,10 +1,11 @@
 #include "reproduce/render.hpp"
-#include "reproduce/trials.hpp"
+#include "reproduce/gnuplot.hpp"
 
 #include <dlbkit/io/output_file.hpp>
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <fmt/format.h>
 #include <stdexcept>
 
@@ -36,11 +37,8 @@ const Table& table_named(const Results& results, const std::string& name) {
   throw std::logic_error(fmt::format("no table '{}' to draw", name));
 }
 
-// gnuplot's single-quoted string: '' stands for '.
-std::string quoted(const std::string& text) {
-  std::string out = "'";
-  for (const char c : text) out += c == '\'' ? std::string("''") : std::string(1, c);
-  return out + "'";
+std::string path_in(const ReproductionOptions& options, const std::string& file) {
+  return options.out_dir + "/" + file;
 }
 
 }  // namespace
@@ -118,8 +116,8 @@ std::string gnuplot_script(const Figure& figure, const Table& table, const std::
   std::string script = gnuplot_png_header(png, figure.width, figure.height, figure.enhanced_text);
   // The CSV's first line names the columns: gnuplot reads it as such, and each series has its own title.
   script += fmt::format("set key {} autotitle columnhead\nset xlabel {}\nset ylabel {}\n", figure.key,
-                        quoted(figure.xlabel), quoted(figure.ylabel));
-  if (!table.missing.empty()) script += fmt::format("set datafile missing {}\n", quoted(table.missing));
+                        gnuplot_string(figure.xlabel), gnuplot_string(figure.ylabel));
+  if (!table.missing.empty()) script += fmt::format("set datafile missing {}\n", gnuplot_string(table.missing));
   if (figure.log_x > 0) script += fmt::format("set logscale x {}\n", figure.log_x);
   if (figure.log_y > 0) script += fmt::format("set logscale y {}\n", figure.log_y);
   if (figure.y_from_zero) script += "set yrange [0:*]\n";
@@ -138,9 +136,9 @@ std::string gnuplot_script(const Figure& figure, const Table& table, const std::
       std::string x_expr = fmt::format("{}", x);
       if (!s.where_column.empty())
         x_expr = fmt::format("(strcol({}) eq {} ? ${} : NaN)", csv_column(table, s.where_column),
-                             quoted(s.where_value), x);
-      const std::string source = plots.empty() ? quoted(csv) : "''";
-      const std::string title = quoted(s.title.empty() ? s.y : s.title);
+                             gnuplot_string(s.where_value), x);
+      const std::string source = plots.empty() ? gnuplot_string(csv) : "''";
+      const std::string title = gnuplot_string(s.title.empty() ? s.y : s.title);
       if (figure.bars) {
         plots.push_back(fmt::format("{} using {}{} title {}", source, y, plots.empty() ? ":xtic(" + tics + ")" : "", title));
       } else if (!s.error.empty()) {
@@ -150,14 +148,16 @@ std::string gnuplot_script(const Figure& figure, const Table& table, const std::
         plots.push_back(fmt::format("{} using {}:{} with {} title {}", source, x_expr, y, s.style, title));
       }
     }
-    script += fmt::format("set title {}\nplot {}\n", quoted(panel.title), fmt::join(plots, ", "));
+    script += fmt::format("set title {}\nplot {}\n", gnuplot_string(panel.title), fmt::join(plots, ", "));
   }
   if (figure.panels.size() > 1) script += "unset multiplot\n";
   return script;
 }
 
 ReproductionReport render(const Results& results, const ReproductionOptions& options) {
-  make_directory(options.out_dir);
+  std::error_code ec;
+  std::filesystem::create_directories(options.out_dir, ec);
+  if (ec) throw std::runtime_error(fmt::format("cannot create directory {}: {}", options.out_dir, ec.message()));
   ReproductionReport report;
   nlohmann::json tables = nlohmann::json::array();
   for (const Table& t : results.tables) {
