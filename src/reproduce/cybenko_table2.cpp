@@ -57,7 +57,7 @@ ReproductionReport run(const ReproductionOptions& options) {
 
   std::vector<Row> rows(ds);
   // [row][scheme][run]
-  std::vector<std::vector<std::vector<StochasticResult>>> results(
+  std::vector<std::vector<std::vector<StochasticResult>>> runs_of(
       ds, std::vector<std::vector<StochasticResult>>(kSchemes, std::vector<StochasticResult>(runs)));
   for (std::size_t i = 0; i < ds; ++i) {
     Row& row = rows[i];
@@ -73,11 +73,11 @@ ReproductionReport run(const ReproductionOptions& options) {
     StochasticOptions so{.arrivals = arrivals, .work = kWork, .periods = row.periods, .warmup = kWarmup};
     const std::uint64_t seed = run + 1;
     if (scheme == diffusion) {
-      results[i][scheme][run] =
+      runs_of[i][scheme][run] =
           run_stochastic(DiffusionKernel(DiffusionMatrix::uniform(cube, 1.0 / (row.d + 1))), w, so, seed);
     } else {
       so.steps_per_period = scheme == exchange_a ? row.d : 1;
-      results[i][scheme][run] = run_stochastic(DimensionExchangeKernel::hypercube(cube), w, so, seed);
+      runs_of[i][scheme][run] = run_stochastic(DimensionExchangeKernel::hypercube(cube), w, so, seed);
     }
   });
 
@@ -86,7 +86,7 @@ ReproductionReport run(const ReproductionOptions& options) {
     const double n = static_cast<double>(row.n), d = row.d;
     for (std::size_t s = 0; s < kSchemes; ++s) {
       double se2 = 0;
-      for (const StochasticResult& r : results[i][s]) {
+      for (const StochasticResult& r : runs_of[i][s]) {
         row.m[s].variance += r.variance / static_cast<double>(runs);
         se2 += r.variance_stderr * r.variance_stderr;
       }
@@ -103,8 +103,8 @@ ReproductionReport run(const ReproductionOptions& options) {
     row.paper[exchange_b] = theorem5_bound(row.n, sigma2);
   }
 
-  Results out;
-  out.inputs = {{"arrivals", kArrivals}, {"work", kWork}, {"warmup", kWarmup}, {"runs", runs},
+  Results results;
+  results.inputs = {{"arrivals", kArrivals}, {"work", kWork}, {"warmup", kWarmup}, {"runs", runs},
                     {"alpha", "1/(d+1)"},
                     {"model_A", "period = 1 diffusion step or d dimension-exchange steps"},
                     {"model_B", "period = 1 diffusion step or 1 dimension-exchange step"}};
@@ -130,8 +130,8 @@ ReproductionReport run(const ReproductionOptions& options) {
     cells.push_back(row.theorem2);
     table.rows.push_back(std::move(cells));
   }
-  out.tables = {std::move(table)};
-  out.figures = {{.name = "cybenko-table2",
+  results.tables = {std::move(table)};
+  results.figures = {{.name = "cybenko-table2",
                       .table = "cybenko-table2",
                       .xlabel = "d (n = 2^d)",
                       .ylabel = "E||w - w_bar||^2 / sigma^2",
@@ -151,7 +151,7 @@ ReproductionReport run(const ReproductionOptions& options) {
                       .key = "top left",
                       .width = 900,
                       .height = 560}};
-  out.notes = {
+  results.notes = {
       "Units of sigma^2; +- is the standard error (batch means). A period is one diffusion iteration and one "
       "arrival:\nmodel A = 1 diffusion step or d exchange steps (a full sweep), model B = 1 diffusion step or 1 "
       "exchange step.\n'exact' is the stationary value (stochastic.hpp): sigma^2 (d+1)^2/4 sum_k C(d,k)/(k(d+1-k)) "
@@ -163,7 +163,7 @@ ReproductionReport run(const ReproductionOptions& options) {
   const std::string quantity[kSchemes] = {"variance/sigma^2, diffusion (A and B)", "variance/sigma^2, dim. exch. A",
                                           "variance/sigma^2, dim. exch. B"};
   for (std::size_t s = 0; s < kSchemes; ++s)
-    out.comparisons.push_back(
+    results.comparisons.push_back(
         {{.figure = "Table II",
           .quantity = fmt::format("{}, d = {}", quantity[s], largest.d),
           .value = largest.paper[s] / sigma2,
@@ -172,7 +172,7 @@ ReproductionReport run(const ReproductionOptions& options) {
           .explained_in = "docs/reproductions/cybenko.md, 'Table II: asymptotic variance under random work arrivals "
                           "(`cybenko-table2`)'"},
          largest.m[s].variance / sigma2});
-  return render(out, options);
+  return render(results, options);
 }
 
 }  // namespace

@@ -443,16 +443,16 @@ ReproductionReport henrich_fig7(const ReproductionOptions& options, const Henric
   const std::vector<ShiftCondition> conditions = {ShiftCondition::c3, ShiftCondition::c4, ShiftCondition::c5};
   const auto runs = static_cast<std::size_t>(std::max(options.runs, 1));
   const std::size_t per_k = conditions.size() * (1 + runs);  // worst case, then random seeds 1..runs
-  std::vector<BalanceResult> results(ks.size() * per_k);
-  parallel_for(results.size(), options.jobs, [&](std::size_t task) {
+  std::vector<BalanceResult> balance(ks.size() * per_k);
+  parallel_for(balance.size(), options.jobs, [&](std::size_t task) {
     const std::size_t i = ks.size() - 1 - task / per_k, rest = task % per_k;
     const std::size_t c = rest / (1 + runs), start = rest % (1 + runs);
     const Topology t = parse_topology(fmt::format("torus:{}x{}", ks[i], ks[i]));
     const Loads w = start == 0 ? spike(t.size(), kWorstCaseC) : integer_initial_load("uniform:100", t.size(), start);
-    results[i * per_k + rest] = lm(conditions[c]).run(t, w);
+    balance[i * per_k + rest] = lm(conditions[c]).run(t, w);
   });
   const auto at = [&](std::size_t i, std::size_t c, std::size_t start) -> const BalanceResult& {
-    return results[i * per_k + c * (1 + runs) + start];
+    return balance[i * per_k + c * (1 + runs) + start];
   };
   // Mean shifts to balancing from the random starts.
   const auto mean_random = [&](std::size_t i, std::size_t c) {
@@ -461,8 +461,8 @@ ReproductionReport henrich_fig7(const ReproductionOptions& options, const Henric
     return sum / static_cast<double>(runs);
   };
 
-  Results out;
-  out.inputs = {{"topology", "torus:KxK"}, {"c", kWorstCaseC}, {"random", "uniform:100"}, {"runs", runs},
+  Results results;
+  results.inputs = {{"topology", "torus:KxK"}, {"c", kWorstCaseC}, {"random", "uniform:100"}, {"runs", runs},
                     {"max_k", sizes.fig7_max_k}};
   Table table{.name = "henrich-fig7",
               .title = fmt::format("Henrich Fig. 7: LM on square 2-D tori K x K until balanced (max - min <= D = 2) "
@@ -519,11 +519,11 @@ ReproductionReport henrich_fig7(const ReproductionOptions& options, const Henric
   for (const ShiftCondition c : conditions)
     figure.panels[1].series.push_back({.y = fmt::format("{}_random_balancing", to_string(c)),
                                        .title = fmt::format("lm-{} balancing", to_string(c))});
-  out.tables = {std::move(table), std::move(slopes), std::move(random)};
-  out.figures = {std::move(figure)};
-  out.notes = {"Paper (Sec. 5): in (a) C3..C5 need identical numbers of iterations to balance; both (a) and (b) "
+  results.tables = {std::move(table), std::move(slopes), std::move(random)};
+  results.figures = {std::move(figure)};
+  results.notes = {"Paper (Sec. 5): in (a) C3..C5 need identical numbers of iterations to balance; both (a) and (b) "
                    "grow\nonly linearly with P."};
-  return render(out, options);
+  return render(results, options);
 }
 
 // ----- henrich-theorem3 -----
