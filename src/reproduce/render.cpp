@@ -56,17 +56,20 @@ std::string table_text(const Table& table) {
       line.push_back(cell_text(table.rows[r].at(i), r < table.row_formats.size() ? table.row_formats[r]
                                                                                  : table.columns[i].format));
   }
+  // A fitted column is as wide as its widest cell, two spaces after the one before it.
+  std::vector<std::size_t> width(shown.size());
+  for (std::size_t k = 0; k < shown.size(); ++k) {
+    width[k] = static_cast<std::size_t>(table.columns[shown[k]].width);
+    if (width[k] == 0)
+      for (const auto& line : lines) width[k] = std::max(width[k], line[k].size());
+  }
   std::string out;
   for (const auto& line : lines) {
     std::string text;
     for (std::size_t k = 0; k < line.size(); ++k) {
       const Column& c = table.columns[shown[k]];
-      std::size_t width = static_cast<std::size_t>(c.width);
-      if (c.width == 0) {
-        for (const auto& other : lines) width = std::max(width, other[k].size());
-        if (k > 0) text += "  ";
-      }
-      text += c.left ? fmt::format("{:<{}}", line[k], width) : fmt::format("{:>{}}", line[k], width);
+      if (c.width == 0 && k > 0) text += "  ";
+      text += c.left ? fmt::format("{:<{}}", line[k], width[k]) : fmt::format("{:>{}}", line[k], width[k]);
     }
     out += text.substr(0, text.find_last_not_of(' ') + 1) + "\n";
   }
