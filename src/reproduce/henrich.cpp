@@ -141,7 +141,7 @@ ReproductionReport henrich_table3(const ReproductionOptions& options) {
     }
   const double faster = 1.0 - static_cast<double>(*lm5.shifts_to_balancing) / static_cast<double>(*nn.shifts_to_balancing);
   Table beside{.name = "henrich-table3-beside-paper",
-               .columns = {{.name = "", .width = 34, .left = true}, {.name = "paper", .width = 8},
+               .columns = {{.name = "quantity", .label = "", .width = 34, .left = true}, {.name = "paper", .width = 8},
                            {.name = "dlbkit", .width = 10}},
                .rows = {{"LM-C5 shifts to sharing", kPaperLmSharing, count(lm5.shifts_to_sharing)},
                         {"LM-C5 shifts to balancing", kPaperLmBalancing, count(lm5.shifts_to_balancing)},

@@ -49,7 +49,7 @@ std::string table_text(const Table& table) {
     if (table.columns[i].printed) shown.push_back(i);
   std::vector<std::vector<std::string>> lines{{}};
   for (const std::size_t i : shown)
-    lines[0].push_back(table.columns[i].label.empty() ? table.columns[i].name : table.columns[i].label);
+    lines[0].push_back(table.columns[i].label.value_or(table.columns[i].name));
   for (std::size_t r = 0; r < table.rows.size(); ++r) {
     std::vector<std::string>& line = lines.emplace_back();
     for (const std::size_t i : shown)

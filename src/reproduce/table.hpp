@@ -11,6 +11,7 @@
 /// ```
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <variant>
 #include <vector>
@@ -22,7 +23,7 @@ using Cell = std::variant<std::monostate, std::int64_t, double, std::string>;
 
 struct Column {
   std::string name;                   ///< the header in the CSV, the name in the JSON and to figures
-  std::string label;                  ///< the header in the text, for people; empty: the name
+  std::optional<std::string> label;   ///< the header in the text, for people; none: the name
   std::string format = "{:.6g}";      ///< how the text prints a number (fmt syntax)
   std::string csv_format = "{:.6g}";  ///< how the CSV writes a number
   int width = 0;        ///< text: the column's width, its gap included; 0: its widest cell, two spaces apart

@@ -154,7 +154,7 @@ ReproductionReport table4(const ReproductionOptions& options) {
                .title = fmt::format("WLR93 Table IV: hypercube:5, artificial workload g = 100, L = 8e8 loops, cost "
                                     "model ipsc2, {} runs (seeds 1..{})",
                                     options.runs, options.runs),
-               .columns = {{.name = "", .width = 22, .left = true}, {.name = "optimal", .width = 9},
+               .columns = {{.name = "quantity", .label = "", .width = 22, .left = true}, {.name = "optimal", .width = 9},
                            {.name = "NOBAL", .width = 9}},
                .written = false};
   for (const Balancer& c : kStrategies) beside.columns.push_back({.name = c.label, .width = 9});

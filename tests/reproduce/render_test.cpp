@@ -45,11 +45,12 @@ TEST(Render, TextFitsFittedColumnsAndPadsFixedOnes) {
             "nna     1024    nan\n"
             "none            3.0\n");
   Table fixed = sample();
+  fixed.columns[0].label = "";  // a column of row names, no header for people
   fixed.columns[0].width = 8;
   fixed.columns[1].width = 6;
   fixed.row_formats = {"{:.2f}", "{:.0f}", "{:.0f}"};  // rows as quantities: their own formats
   EXPECT_EQ(table_text(fixed),
-            "method       n  T (s)\n"
+            "             n  T (s)\n"
             "lm c5        8  17.25\n"
             "nna       1024    nan\n"
             "none                3\n");

@@ -53,7 +53,7 @@ TEST(Reproductions, Wlr93Table4PrintsOursBesideThePapersAndWritesItsFiles) {
   EXPECT_NE(r.text.find("T (s), paper"), std::string::npos);
   EXPECT_NE(r.text.find("66.3"), std::string::npos);  // the paper's NOBAL
   // The table beside the paper's: a row per quantity, a column per strategy after optimal and NOBAL.
-  const auto quantity = test::column_of(r.data, "wlr93-table4-beside-paper", "");
+  const auto quantity = test::column_of(r.data, "wlr93-table4-beside-paper", "quantity");
   ASSERT_EQ(quantity.size(), 8u);
   EXPECT_EQ(quantity[0], "T (s), dlbkit");
   EXPECT_EQ(quantity[1], "T (s), paper");
