@@ -7,6 +7,7 @@
 #include <dlbkit/analysis/spheres.hpp>
 #include <dlbkit/workloads/builtin.hpp>
 #include "reproduce/ahmad.hpp"
+#include "reproduce/render.hpp"
 #include "reproduce/trials.hpp"
 #include <dlbkit/workloads/queueing_metrics.hpp>
 #include <dlbkit/strategies/builtin.hpp>
@@ -61,15 +62,21 @@ Comparison count_cell(std::string figure, std::string quantity, double paper, do
 }
 
 ReproductionReport table2(const ReproductionOptions& options) {
-  make_directory(options.out_dir);
-  ReproductionReport report;
-  std::string& text = report.text;
-  text += "AG91 Table II: semi-distributed structure (paper's row, then ours; * marks a difference)\n";
-  text += fmt::format("{:<5} {:<6} {:>5} {:>3} {:>6} {:>4} {:>3} {:>5} {:>5} {:>5} {:>8}   {}\n", "net", "row", "N", "n",
-                      "delta", "|C|", "r", "v_1", "v_2", "v_3", "|S_r(x)|", "scheduler pair distances (ours)");
-  std::vector<std::vector<std::string>> rows;
-  nlohmann::json data = nlohmann::json::array();
-  const auto cell = [](int v) { return v == 0 ? std::string("-") : std::to_string(v); };
+  const char* names[] = {"N", "n", "delta", "|C|", "r", "v_1", "v_2", "v_3", "|S_r(x)|"};
+  const char* csv_names[] = {"N", "n", "delta", "C", "r", "v1", "v2", "v3", "sphere"};
+  Table table{.name = "ahmad-table2",
+              .title = "AG91 Table II: semi-distributed structure, the paper's value beside ours of each quantity (the "
+                       "paper's 0: a '-' in its table)",
+              .columns = {{.name = "network", .left = true}}};
+  for (int i = 0; i < 9; ++i) {
+    table.columns.push_back({.name = std::string(csv_names[i]) + "_paper", .label = "paper"});
+    table.columns.push_back({.name = csv_names[i], .label = names[i]});
+  }
+  table.columns.push_back({.name = "differs", .left = true, .written = false});
+  table.columns.push_back({.name = "scheduler pair distances (ours)", .left = true, .written = false});
+  for (const char* name : {"topology", "rule", "hadamard"})
+    table.columns.push_back({.name = name, .printed = false, .written = false});
+  Results results;
   for (const Table2Paper& p : kTable2Paper) {
     const Topology t = parse_topology(spec_of(p.network));
     const SchedulerSet c = scheduler_set(t);
@@ -79,42 +86,29 @@ ReproductionReport table2(const ReproductionOptions& options) {
     const int ours[] = {static_cast<int>(s.nodes), s.degree, s.min_distance, static_cast<int>(c.schedulers.size()),
                         s.covering_radius, v[0], v[1], v[2], static_cast<int>(s.sphere_size)};
     const int paper[] = {p.N, p.n, p.delta, p.C, p.r, p.v[0], p.v[1], p.v[2], p.sphere};
+    std::vector<Cell> row{p.network};
+    std::vector<std::string> differs;
+    for (int i = 0; i < 9; ++i) {
+      row.emplace_back(std::int64_t{paper[i]});
+      row.emplace_back(std::int64_t{ours[i]});
+      if (ours[i] != paper[i]) differs.emplace_back(names[i]);
+      if (paper[i] != 0)  // "-" in the paper
+        results.comparisons.push_back(count_cell("Table II", fmt::format("{} {}", p.network, names[i]), paper[i], ours[i],
+                                                 kStructureDoc));
+    }
     std::string pairs;
     for (auto [d, count] : s.pair_distances) pairs += fmt::format("{}{} at {}", pairs.empty() ? "" : ", ", count, d);
-    std::string paper_line = fmt::format("{:<5} {:<6}", p.network, "paper"), our_line = fmt::format("{:<5} {:<6}", "", "ours");
-    const int widths[] = {5, 3, 6, 4, 3, 5, 5, 5, 8};
-    std::vector<std::string> row = {p.network};
-    for (int i = 0; i < 9; ++i) {
-      const bool differs = ours[i] != paper[i];
-      paper_line += fmt::format(" {:>{}}", cell(paper[i]), widths[i]);
-      our_line += fmt::format(" {:>{}}", cell(ours[i]) + (differs ? "*" : ""), widths[i]);
-      row.push_back(std::to_string(paper[i]));
-      row.push_back(std::to_string(ours[i]));
-    }
-    text += paper_line + "\n" + our_line + "   " + pairs + "\n";
-    const char* names[] = {"N", "n", "delta", "|C|", "r", "v_1", "v_2", "v_3", "|S_r(x)|"};
-    for (int i = 0; i < 9; ++i)
-      if (paper[i] != 0)  // "-" in the paper
-        report.comparisons.push_back(count_cell("Table II", fmt::format("{} {}", p.network, names[i]), paper[i], ours[i],
-                                                kStructureDoc));
-    rows.push_back(row);
-    data.push_back({{"network", p.network},
-                    {"topology", t.spec()},
-                    {"paper", paper},
-                    {"ours", ours},
-                    {"rule", c.rule},
-                    {"hadamard", c.hadamard_construction}});
+    row.emplace_back(fmt::format("{}", fmt::join(differs, " ")));
+    row.emplace_back(pairs);
+    row.emplace_back(t.spec());
+    row.emplace_back(c.rule);
+    row.emplace_back(c.hadamard_construction);
+    table.rows.push_back(std::move(row));
   }
-  text += "(delta: least distance between two schedulers; the paper's Q_n deltas are ceil(n/2), see "
-          "docs/reproductions/ahmad.md)\n";
-  const std::string csv = path_in(options, "ahmad-table2.csv");
-  write_csv(csv,
-            {"network", "N_paper", "N", "n_paper", "n", "delta_paper", "delta", "C_paper", "C", "r_paper", "r", "v1_paper",
-             "v1", "v2_paper", "v2", "v3_paper", "v3", "sphere_paper", "sphere"},
-            rows);
-  report.files = {csv};
-  report.data = {{"rows", data}};
-  return report;
+  results.tables = {std::move(table)};
+  results.notes = {"(delta: least distance between two schedulers; the paper's Q_n deltas are ceil(n/2), see "
+                   "docs/reproductions/ahmad.md)"};
+  return render(results, options);
 }
 
 // ---- Table III ------------------------------------------------------------------------
@@ -136,31 +130,22 @@ std::string sphere_counts(const SharingRow& row) {
 }
 
 ReproductionReport table3(const ReproductionOptions& options) {
-  make_directory(options.out_dir);
   const Topology q8 = parse_topology("hypercube:8");
   const SchedulerSet c = scheduler_set(q8);
   std::vector<std::vector<SharingRow>> columns;  // f = 2..8
   for (int f = 2; f <= 8; ++f) columns.push_back(sharing_distribution(q8, c, f));
 
-  ReproductionReport report;
-  std::string& text = report.text;
-  text += fmt::format("AG91 Table III (Q8, {} schedulers): spheres of radius f that contain a node, by the node's "
-                      "distance from C\n(paper's row, then ours counting every sphere, then ours without the node's "
-                      "own sphere when it is a scheduler; * marks a difference)\n",
-                      c.schedulers.size());
-  text += fmt::format("{:<10} {:>5}  {:<13}", "distance", "nodes", "f =");
-  for (int f = 2; f <= 8; ++f) text += fmt::format(" {:>4}", f);
-  text += "\n";
-  std::vector<std::vector<std::string>> rows;
-  nlohmann::json data = nlohmann::json::array();
-  std::string verdicts;
+  Table table{.name = "ahmad-table3",
+              .title = fmt::format("AG91 Table III (Q8, {} schedulers): spheres of radius f that contain a node, by the "
+                                   "node's distance from C\n(the paper's count; ours counting every sphere ('k x m': m "
+                                   "nodes in k), and without the node's own sphere when it is a scheduler)",
+                                   c.schedulers.size()),
+              .columns = {{.name = "distance"}, {.name = "nodes"}, {.name = "f"}, {.name = "paper"},
+                          {.name = "spheres"}, {.name = "spheres_without_own"}}};
+  Results results{.inputs = {{"network", "Q8"}, {"ranges", {2, 3, 4, 5, 6, 7, 8}}}};
   for (std::size_t d = 0; d < 3; ++d) {
     const std::size_t nodes = columns[0][d].nodes;
-    std::string paper_line = fmt::format("{:<10} {:>5}  {:<13}", d, nodes, "paper");
-    std::string our_line = fmt::format("{:<10} {:>5}  {:<13}", "", "", "ours");
-    std::string other_line = fmt::format("{:<10} {:>5}  {:<13}", "", "", "ours - own");
     bool equal = true, equal_without_own = true;
-    nlohmann::json ours = nlohmann::json::array();
     for (std::size_t i = 0; i < columns.size(); ++i) {
       const SharingRow& row = columns[i][d];
       const int paper = kTable3Paper[d][i];
@@ -170,38 +155,21 @@ ReproductionReport table3(const ReproductionOptions& options) {
       const int others = d == 0 ? k - 1 : k;
       equal = equal && k == paper;
       equal_without_own = equal_without_own && uniform && others == paper;
-      paper_line += fmt::format(" {:>4}", paper);
-      our_line += fmt::format(" {:>4}", sphere_counts(row) + (k == paper ? "" : "*"));
-      other_line += fmt::format(" {:>4}", uniform ? std::to_string(others) + (others == paper ? "" : "*") : "-");
-      nlohmann::json spheres = nlohmann::json::object();
-      for (auto [count, m] : row.spheres) spheres[std::to_string(count)] = m;
-      ours.push_back(spheres);
-      rows.push_back({std::to_string(d), std::to_string(nodes), std::to_string(i + 2), std::to_string(paper),
-                      sphere_counts(row), uniform ? std::to_string(others) : ""});
+      table.rows.push_back({static_cast<std::int64_t>(d), static_cast<std::int64_t>(nodes),
+                            static_cast<std::int64_t>(i + 2), std::int64_t{paper}, sphere_counts(row),
+                            uniform ? Cell{std::int64_t{others}} : Cell{}});
       // The paper's rows leave out the scheduler's own sphere (distance 0).
-      report.comparisons.push_back(count_cell(
+      results.comparisons.push_back(count_cell(
           "Table III", fmt::format("Q8 spheres at distance {}, f = {}", d, i + 2), paper,
           uniform ? others : std::numeric_limits<double>::quiet_NaN(), "docs/reproductions/ahmad.md, 'Table III'"));
     }
-    text += paper_line + "\n" + our_line + "\n";
-    if (d == 0) text += other_line + "\n";
-    verdicts += fmt::format("distance {}: {}\n", d,
-                            equal                ? "ours equal the paper's at every f"
-                            : equal_without_own ? "the paper's row = ours less the scheduler's own sphere, at every f"
-                                                 : "ours differ from the paper's (marked *)");
-    data.push_back({{"distance", d},
-                    {"nodes", nodes},
-                    {"paper", kTable3Paper[d]},
-                    {"ours", ours},
-                    {"equal", equal},
-                    {"equal_without_own_sphere", equal_without_own}});
+    results.notes.push_back(fmt::format("distance {}: {}", d,
+                                        equal                ? "ours equal the paper's at every f"
+                                        : equal_without_own ? "the paper's row = ours less the scheduler's own sphere, at every f"
+                                                             : "ours differ from the paper's"));
   }
-  text += verdicts;
-  const std::string csv = path_in(options, "ahmad-table3.csv");
-  write_csv(csv, {"distance", "nodes", "f", "paper", "spheres", "spheres_without_own"}, rows);
-  report.files = {csv};
-  report.data = {{"network", "Q8"}, {"ranges", {2, 3, 4, 5, 6, 7, 8}}, {"rows", data}};
-  return report;
+  results.tables = {std::move(table)};
+  return render(results, options);
 }
 
 // ---- Figure 1 -------------------------------------------------------------------------
@@ -214,31 +182,22 @@ const char* const kFigure1MC[8] = {"11111111", "11101000", "11010001", "10100011
                                    "11000110", "10001101", "10011010", "10110100"};
 
 ReproductionReport fig1(const ReproductionOptions& options) {
-  make_directory(options.out_dir);
   const HadamardMatrix h = hadamard(8);
   const std::vector<std::uint64_t> m = zero_one_rows(h), mc = complement_rows(m, 8);
-  ReproductionReport report;
-  std::string& text = report.text;
-  text += fmt::format("AG91 Figure 1: the order-8 Hadamard matrix M in 0-1 notation and its complement M^C "
-                      "(ours: {}, H H^T = 8 I: {})\n",
-                      h.construction, is_hadamard(h) ? "yes" : "NO");
-  text += fmt::format("{:<4} {:<9} {:<9} {:<6}   {:<9} {}\n", "row", "M paper", "M ours", "", "M^C paper", "M^C ours");
-  std::vector<std::vector<std::string>> rows;
-  nlohmann::json data = nlohmann::json::array();
+  Table table{.name = "ahmad-fig1",
+              .title = fmt::format("AG91 Figure 1: the order-8 Hadamard matrix M in 0-1 notation and its complement "
+                                   "M^C (ours: {}, H H^T = 8 I: {})",
+                                   h.construction, is_hadamard(h) ? "yes" : "NO"),
+              .columns = {{.name = "row"}, {.name = "M_paper", .label = "M paper", .left = true},
+                          {.name = "M", .label = "M ours", .left = true}, {.name = "MC_paper", .label = "M^C paper", .left = true},
+                          {.name = "MC", .label = "M^C ours", .left = true}, {.name = "match", .left = true, .written = false}}};
   int matching = 0;
   for (std::size_t i = 0; i < 8; ++i) {
     const std::string ours = word_string(m[i], 8), ours_c = word_string(mc[i], 8);
-    const bool same = ours == kFigure1M[i], same_c = ours_c == kFigure1MC[i];
-    matching += same && same_c;
-    text += fmt::format("{:<4} {:<9} {:<9} {:<6}   {:<9} {:<9} {}\n", i + 1, kFigure1M[i], ours, same ? "match" : "DIFFER",
-                        kFigure1MC[i], ours_c, same_c ? "match" : "DIFFER");
-    rows.push_back({std::to_string(i + 1), kFigure1M[i], ours, kFigure1MC[i], ours_c});
-    data.push_back({{"row", i + 1},
-                    {"paper_m", kFigure1M[i]},
-                    {"m", ours},
-                    {"paper_mc", kFigure1MC[i]},
-                    {"mc", ours_c},
-                    {"match", same && same_c}});
+    const bool same = ours == kFigure1M[i] && ours_c == kFigure1MC[i];
+    matching += same;
+    table.rows.push_back({static_cast<std::int64_t>(i + 1), kFigure1M[i], ours, kFigure1MC[i], ours_c,
+                          same ? "match" : "DIFFER"});
   }
   // Sec. 4.3: "For Q8 ... each row of the matrix represents the binary address of the 16 schedulers".
   const Topology q8 = parse_topology("hypercube:8");
@@ -247,20 +206,16 @@ ReproductionReport fig1(const ReproductionOptions& options) {
   std::sort(words.begin(), words.end());
   std::sort(scheduler_words.begin(), scheduler_words.end());
   const bool schedulers = words == scheduler_words;
-  text += fmt::format("{} of 8 rows match the paper's in both matrices; the rows of M and M^C are {} Q8's "
-                      "scheduler set C\n",
-                      matching, schedulers ? "exactly" : "NOT");
-  const std::string csv = path_in(options, "ahmad-fig1.csv");
-  write_csv(csv, {"row", "M_paper", "M", "MC_paper", "MC"}, rows);
-  report.files = {csv};
-  report.data = {{"construction", h.construction}, {"rows", data}, {"scheduler_set", schedulers}};
-  return report;
+  Results results{.inputs = {{"construction", h.construction}}, .tables = {std::move(table)}};
+  results.notes = {fmt::format("{} of 8 rows match the paper's in both matrices; the rows of M and M^C are {} Q8's "
+                               "scheduler set C",
+                               matching, schedulers ? "exactly" : "NOT")};
+  return render(results, options);
 }
 
 // ---- Figure 2 -------------------------------------------------------------------------
 
 ReproductionReport fig2(const ReproductionOptions& options) {
-  make_directory(options.out_dir);
   const Topology q8 = parse_topology("hypercube:8");
   const SchedulerSet c = scheduler_set(q8);
   const SphereStructure s = analyze_spheres(q8, c);
@@ -281,15 +236,17 @@ ReproductionReport fig2(const ReproductionOptions& options) {
   // AG91 Sec. 4.3 gives the figure's numbers in the text: r = 2, valencies 1, 8 and 28, 37 nodes.
   const int paper_r = 2;
   const std::size_t paper_v[] = {1, 8, 28}, paper_size = 37;
-  ReproductionReport report;
-  std::string& text = report.text;
   std::size_t size = 0;
   for (const auto& nodes : by_distance) size += nodes.size();
-  text += fmt::format("AG91 Figure 2: the sphere of radius r around scheduler 00000000 in Q8 (paper: r = {}, "
-                      "valencies {}, {}, {}, {} nodes; ours: r = {}, {} nodes)\n",
-                      paper_r, paper_v[0], paper_v[1], paper_v[2], paper_size, s.covering_radius, size);
-  std::vector<std::vector<std::string>> rows;
-  nlohmann::json data = nlohmann::json::array();
+  Table summary{.name = "ahmad-fig2-valencies",
+                .title = fmt::format("AG91 Figure 2: the sphere of radius r around scheduler {} in Q8 (paper: r = {}, "
+                                     "valencies {}, {}, {}, {} nodes; ours: r = {}, {} nodes)",
+                                     word_string(c.codewords[x], 8), paper_r, paper_v[0], paper_v[1], paper_v[2],
+                                     paper_size, s.covering_radius, size),
+                .columns = {{.name = "distance"}, {.name = "valency"}, {.name = "paper"},
+                            {.name = "in spheres", .left = true}, {.name = "of"}},
+                .written = false};
+  Table addresses{.name = "ahmad-fig2", .title = "The sphere's nodes:", .columns = {{.name = "distance"}, {.name = "address", .left = true}}};
   for (std::size_t d = 0; d < by_distance.size(); ++d) {
     auto& nodes = by_distance[d];
     std::sort(nodes.begin(), nodes.end());
@@ -297,35 +254,23 @@ ReproductionReport fig2(const ReproductionOptions& options) {
     for (auto [k, count] : shared[d])
       in_spheres += shared[d].size() == 1 ? fmt::format("each in {}", k)
                                           : fmt::format("{}{} in {}", in_spheres.empty() ? "" : ", ", count, k);
-    const std::string paper = d < 3 ? std::to_string(paper_v[d]) : "-";
-    text += fmt::format("distance {}: v_{} = {} (paper {}){}, {} of the {} spheres\n", d, d, nodes.size(), paper,
-                        d < 3 && nodes.size() == paper_v[d] ? "" : " *", in_spheres, c.schedulers.size());
-    for (std::size_t i = 0; i < nodes.size(); i += 8)  // eight addresses a line
-      text += fmt::format("  {}\n", fmt::join(nodes.begin() + static_cast<std::ptrdiff_t>(i),
-                                              nodes.begin() + static_cast<std::ptrdiff_t>(std::min(i + 8, nodes.size())),
-                                              " "));
-    for (const std::string& a : nodes) rows.push_back({std::to_string(d), a});
-    data.push_back({{"distance", d}, {"paper_valency", d < 3 ? paper_v[d] : 0}, {"nodes", nodes}});
+    summary.rows.push_back({static_cast<std::int64_t>(d), static_cast<std::int64_t>(nodes.size()),
+                            d < 3 ? Cell{static_cast<std::int64_t>(paper_v[d])} : Cell{}, in_spheres,
+                            static_cast<std::int64_t>(c.schedulers.size())});
+    for (const std::string& a : nodes) addresses.rows.push_back({static_cast<std::int64_t>(d), a});
   }
-  const std::string csv = path_in(options, "ahmad-fig2.csv");
-  write_csv(csv, {"distance", "address"}, rows);
-  report.files = {csv};
+  Results results{.inputs = {{"scheduler", word_string(c.codewords[x], 8)}},
+                  .tables = {std::move(summary), std::move(addresses)}};
   const std::string fig2_doc = "docs/reproductions/ahmad.md, 'Figure 2'";
-  report.comparisons.push_back(count_cell("Fig. 2", "Q8 covering radius r", paper_r, s.covering_radius, fig2_doc,
-                                          Reading::text));
+  results.comparisons.push_back(count_cell("Fig. 2", "Q8 covering radius r", paper_r, s.covering_radius, fig2_doc,
+                                           Reading::text));
   for (std::size_t d = 0; d < 3; ++d)
-    report.comparisons.push_back(count_cell("Fig. 2", fmt::format("Q8 valency v_{}", d), static_cast<double>(paper_v[d]),
-                                            d < by_distance.size() ? static_cast<double>(by_distance[d].size()) : 0,
-                                            fig2_doc, Reading::text));
-  report.comparisons.push_back(count_cell("Fig. 2", "Q8 sphere size", static_cast<double>(paper_size),
-                                          static_cast<double>(size), fig2_doc, Reading::text));
-  report.data = {{"scheduler", word_string(c.codewords[x], 8)},
-                 {"covering_radius", s.covering_radius},
-                 {"paper_covering_radius", paper_r},
-                 {"sphere_size", size},
-                 {"paper_sphere_size", paper_size},
-                 {"distances", data}};
-  return report;
+    results.comparisons.push_back(count_cell("Fig. 2", fmt::format("Q8 valency v_{}", d), static_cast<double>(paper_v[d]),
+                                             d < by_distance.size() ? static_cast<double>(by_distance[d].size()) : 0,
+                                             fig2_doc, Reading::text));
+  results.comparisons.push_back(count_cell("Fig. 2", "Q8 sphere size", static_cast<double>(paper_size),
+                                           static_cast<double>(size), fig2_doc, Reading::text));
+  return render(results, options);
 }
 
 // ---- queueing runs -------------------------------------------------------------------
@@ -344,13 +289,14 @@ std::map<std::string, std::string> semi_params(const std::string& network, doubl
   return {{"threshold1", std::to_string(t1)}, {"threshold2", std::to_string(t2)}};
 }
 
-struct Column {
+// A strategy as AG91's figures compare it.
+struct Scheme {
   const char* label;
   const char* strategy;
 };
 // "semi" routes by request: the task travels once, as AG91 Sec. 5.1 counts it ("tasks are
 // assumed to originate at schedulers"); "semi/task" ships it to the scheduler first.
-const Column kColumns[] = {
+const Scheme kColumns[] = {
     {"none", "none"}, {"semi", "semi_distributed"}, {"fully", "fully_distributed"}, {"semi/task", "semi_distributed"}};
 
 QueueingSetup setup_for(const std::string& network, int column, double load, double rate, long long tasks) {
@@ -379,10 +325,6 @@ Estimate improvement(const QueueingEstimate& none, const QueueingEstimate& other
   return confidence_95(v);
 }
 
-std::string pm(const Estimate& e, int digits = 2) {
-  return fmt::format("{:.{}f} +- {:.{}f}", e.mean, digits, e.half_width, digits);
-}
-
 // ---- Table IV -------------------------------------------------------------------------
 
 struct Table4Paper {
@@ -400,24 +342,32 @@ const Tolerance kImprovementTolerance = Tolerance::absolute(
     5, "percentage points: the paper's simulation gives no interval; ours is +-0.4 to 2 points (95%)");
 
 ReproductionReport table4(const ReproductionOptions& options) {
-  make_directory(options.out_dir);
   std::vector<QueueingSetup> setups;
   for (const auto& p : kTable4Paper)
     for (double load : kTable4Loads)
       for (int c = 0; c < 4; ++c) setups.push_back(setup_for(p.network, c, load, 20, tasks_for(p.network)));
   const auto est = run_queueing(setups, options.runs, options.jobs);
 
-  ReproductionReport report;
-  std::string& text = report.text;
-  text += fmt::format(
-      "AG91 Table IV: % improvement of the mean response time over no balancing (ours: mean +- 95% CI over {} "
-      "replications; transfer rate 20, thresholds of Sec. 6.1)\n",
-      options.runs);
-  text += fmt::format("{:<4} {:>4} {:>6}  {:>15} {:>6}  {:>15} {:>6}  {:>15}  {:>7} {:>6} {:>6} {:>6}\n", "net", "load",
-                      "T1/T2", "semi (ours)", "paper", "fully (ours)", "paper", "semi/task (ours)", "R none", "M/M/1",
-                      "R semi", "R fully");
-  std::vector<std::vector<std::string>> rows;
-  nlohmann::json data = nlohmann::json::array();
+  Table table{.name = "ahmad-table4",
+              .title = fmt::format("AG91 Table IV: % improvement of the mean response time over no balancing (ours: mean "
+                                   "and 95% CI over {} replications; transfer rate 20, thresholds of Sec. 6.1)",
+                                   options.runs),
+              .columns = {{.name = "network", .left = true},
+                          {.name = "load", .csv_format = "{}"},
+                          {.name = "T1/T2", .written = false},
+                          {.name = "semi", .format = "{:.2f}", .csv_format = "{:.3f}"},
+                          {.name = "semi_ci", .label = "+-", .format = "{:.2f}", .csv_format = "{:.3f}"},
+                          {.name = "semi_paper", .label = "paper", .format = "{:.2f}", .csv_format = "{}"},
+                          {.name = "fully", .format = "{:.2f}", .csv_format = "{:.3f}"},
+                          {.name = "fully_ci", .label = "+-", .format = "{:.2f}", .csv_format = "{:.3f}"},
+                          {.name = "fully_paper", .label = "paper", .format = "{:.2f}", .csv_format = "{}"},
+                          {.name = "semi_task", .label = "semi/task", .format = "{:.2f}", .csv_format = "{:.3f}"},
+                          {.name = "semi_task_ci", .label = "+-", .format = "{:.2f}", .written = false},
+                          {.name = "R_none", .label = "R none", .format = "{:.3f}", .csv_format = "{:.4f}"},
+                          {.name = "M/M/1", .format = "{:.2f}", .written = false},
+                          {.name = "R_semi", .label = "R semi", .format = "{:.3f}", .csv_format = "{:.4f}"},
+                          {.name = "R_fully", .label = "R fully", .format = "{:.3f}", .csv_format = "{:.4f}"}}};
+  Results results{.inputs = {{"runs", options.runs}}};
   std::size_t i = 0;
   for (const auto& p : kTable4Paper)
     for (int l = 0; l < 3; ++l) {
@@ -426,50 +376,40 @@ ReproductionReport table4(const ReproductionOptions& options) {
       i += 4;
       const Estimate is = improvement(none, semi), iff = improvement(none, fully), it = improvement(none, semi_task);
       const double load = kTable4Loads[l];
-      text += fmt::format(
-          "{:<4} {:>4} {:>6}  {:>15} {:>6.2f}  {:>15} {:>6.2f}  {:>15}  {:>7.3f} {:>6.2f} {:>6.3f} {:>6.3f}\n", p.network,
-          load, params.at("threshold1") + "/" + params.at("threshold2"), pm(is), p.semi[l], pm(iff), p.fully[l], pm(it),
-          none.response.mean, mm1_response(load), semi.response.mean, fully.response.mean);
-      rows.push_back({p.network, fmt::format("{}", load), fmt::format("{:.3f}", is.mean), fmt::format("{:.3f}", is.half_width),
-                      fmt::format("{}", p.semi[l]), fmt::format("{:.3f}", iff.mean), fmt::format("{:.3f}", iff.half_width),
-                      fmt::format("{}", p.fully[l]), fmt::format("{:.3f}", it.mean), fmt::format("{:.4f}", none.response.mean),
-                      fmt::format("{:.4f}", semi.response.mean), fmt::format("{:.4f}", fully.response.mean)});
-      data.push_back({{"network", p.network},
-                      {"load", load},
-                      {"semi_params", params},
-                      {"semi", {{"mean", is.mean}, {"ci", is.half_width}, {"paper", p.semi[l]}}},
-                      {"fully", {{"mean", iff.mean}, {"ci", iff.half_width}, {"paper", p.fully[l]}}},
-                      {"semi_task_routing", {{"mean", it.mean}, {"ci", it.half_width}}},
-                      {"response", {{"none", none.response.mean}, {"semi", semi.response.mean}, {"fully", fully.response.mean}}}});
-    for (const auto& [strategy, paper, ours] : {std::tuple{"semi", p.semi[l], is.mean}, std::tuple{"fully", p.fully[l], iff.mean}})
-      report.comparisons.push_back({{.figure = "Table IV",
-                                     .quantity = fmt::format("improvement %, {} {}, load {}", p.network, strategy, load),
-                                     .value = paper,
-                                     .reading = Reading::table_cell,
-                                     .tolerance = kImprovementTolerance,
-                                     .explained_in = "docs/reproductions/ahmad.md, 'Table IV'"},
-                                    ours});
+      table.rows.push_back({p.network, load, params.at("threshold1") + "/" + params.at("threshold2"), is.mean,
+                            is.half_width, p.semi[l], iff.mean, iff.half_width, p.fully[l], it.mean, it.half_width,
+                            none.response.mean, mm1_response(load), semi.response.mean, fully.response.mean});
+      for (const auto& [strategy, paper, ours] : {std::tuple{"semi", p.semi[l], is.mean}, std::tuple{"fully", p.fully[l], iff.mean}})
+        results.comparisons.push_back({{.figure = "Table IV",
+                                        .quantity = fmt::format("improvement %, {} {}, load {}", p.network, strategy, load),
+                                        .value = paper,
+                                        .reading = Reading::table_cell,
+                                        .tolerance = kImprovementTolerance,
+                                        .explained_in = "docs/reproductions/ahmad.md, 'Table IV'"},
+                                       ours});
     }
-  text += "(semi: routing=request, the task travels once; semi/task: routing=task, the task travels to its scheduler "
-          "first. R: mean response time in units of the mean service time; M/M/1: the steady-state response time of a "
-          "node without balancing, 1/(1 - load))\n";
-  const std::string csv = path_in(options, "ahmad-table4.csv"), png = path_in(options, "ahmad-table4.png");
-  write_csv(csv,
-            {"network", "load", "semi", "semi_ci", "semi_paper", "fully", "fully_ci", "fully_paper", "semi_task", "R_none",
-             "R_semi", "R_fully"},
-            rows);
-  run_gnuplot(path_in(options, "ahmad-table4.gp"),
-              gnuplot_png_header(png, 900, 500, true) +
-                  fmt::format("set title 'AG91 Table IV: improvement over no balancing (%), transfer rate 20'\n"
-                              "set style data histograms\nset style histogram clustered gap 1\nset style fill solid 0.8\n"
-                              "set yrange [0:115]\nset ylabel '% improvement of mean response time'\nset xtics rotate by -45\n"
-                              "set key top center horizontal\n"
-                              "plot '{}' using 3:xtic(stringcolumn(1).' '.stringcolumn(2)) title 'semi (dlbkit)', '' using 5 title "
-                              "'semi (paper)', '' using 6 title 'fully (dlbkit)', '' using 8 title 'fully (paper)'\n",
-                              csv));
-  report.files = {csv, png};
-  report.data = {{"runs", options.runs}, {"rows", data}};
-  return report;
+  results.tables = {std::move(table)};
+  results.figures = {{.name = "ahmad-table4",
+                      .table = "ahmad-table4",
+                      .ylabel = "% improvement of mean response time",
+                      .x = "network",
+                      .x_also = "load",
+                      .panels = {{.title = "AG91 Table IV: improvement over no balancing (%), transfer rate 20",
+                                  .series = {{.y = "semi", .title = "semi (dlbkit)"},
+                                             {.y = "semi_paper", .title = "semi (paper)"},
+                                             {.y = "fully", .title = "fully (dlbkit)"},
+                                             {.y = "fully_paper", .title = "fully (paper)"}}}},
+                      .bars = true,
+                      .y_from_zero = true,
+                      .key = "top center horizontal",
+                      .width = 900,
+                      .height = 500,
+                      .enhanced_text = true,
+                      .slanted_x_labels = true}};
+  results.notes = {"(semi: routing=request, the task travels once; semi/task: routing=task, the task travels to its "
+                   "scheduler first. R: mean response time in units of the mean service time; M/M/1: the steady-state "
+                   "response time of a node without balancing, 1/(1 - load))"};
+  return render(results, options);
 }
 
 // ---- Figures: sweeps over load or transfer rate -----------------------------------------
@@ -497,8 +437,8 @@ double measure_of(const SweepPlot& s, const QueueingEstimate& none, const Queuei
   return v.mean;
 }
 
-ReproductionReport sweep(const SweepPlot& s, const ReproductionOptions& options) {
-  make_directory(options.out_dir);
+// Adds the sweep's table (a value and its 95% interval per network and strategy, a row per x) and figure.
+void add_sweep(const SweepPlot& s, const ReproductionOptions& options, Results& results) {
   // Every point also runs none, for the improvement.
   std::vector<QueueingSetup> setups;
   for (const auto& net : s.networks)
@@ -511,58 +451,48 @@ ReproductionReport sweep(const SweepPlot& s, const ReproductionOptions& options)
       }
   const auto est = run_queueing(setups, options.runs, options.jobs);
 
-  ReproductionReport report;
-  std::string& text = report.text;
-  text += fmt::format("{} (ours: mean +- 95% CI over {} replications)\n", s.title, options.runs);
-  std::vector<std::string> header = {s.over_rate ? "rate" : "load"};
-  std::vector<std::string> series;
+  Table table{.name = s.name,
+              .title = fmt::format("{} (ours: mean and 95% CI over {} replications)", s.title, options.runs),
+              .columns = {{.name = s.over_rate ? "rate" : "load", .csv_format = "{}"}}};
+  Figure figure{.name = s.name, .table = s.name, .xlabel = s.xlabel, .ylabel = s.ylabel, .x = table.columns[0].name,
+                .panels = {{.title = s.title}}, .y_from_zero = true, .key = "left top", .width = 800, .height = 500,
+                .enhanced_text = true};
+  if (s.measure == SweepPlot::Measure::information_messages) {
+    figure.log_y = 10;
+    figure.y_from_zero = false;
+    figure.key = "outside right";
+  }
   for (const auto& net : s.networks)
     for (int c : s.columns) {
-      series.push_back(fmt::format("{} {}", net, kColumns[c].label));
-      header.push_back(series.back());
-      header.push_back(series.back() + " ci");
+      const std::string name = fmt::format("{} {}", net, kColumns[c].label);
+      table.columns.push_back({.name = name, .format = "{:.3f}", .csv_format = "{:.4f}"});
+      table.columns.push_back({.name = name + " ci", .label = "+-", .format = "{:.3f}", .csv_format = "{:.4f}"});
+      figure.panels[0].series.push_back({.y = name, .error = name + " ci"});
     }
-  text += fmt::format("{:>5}", header[0]);
-  for (const auto& name : series) text += fmt::format(" {:>17}", name);
-  text += "\n";
-  std::vector<std::vector<std::string>> rows(s.xs.size());
-  std::vector<std::string> lines(s.xs.size());
-  for (std::size_t xi = 0; xi < s.xs.size(); ++xi) {
-    rows[xi].push_back(fmt::format("{}", s.xs[xi]));
-    lines[xi] = fmt::format("{:>5}", s.xs[xi]);
-  }
-  nlohmann::json data = nlohmann::json::array();
+  table.rows.resize(s.xs.size());
+  for (std::size_t xi = 0; xi < s.xs.size(); ++xi) table.rows[xi].emplace_back(s.xs[xi]);
   std::size_t i = 0;
-  for (const auto& net : s.networks)
+  for (std::size_t n = 0; n < s.networks.size(); ++n)
     for (std::size_t xi = 0; xi < s.xs.size(); ++xi) {
       const QueueingEstimate& none = est[i];
       std::size_t j = i + 1;
       for (int c : s.columns) {
         const QueueingEstimate& e = c == 0 ? none : est[j++];
         double ci = 0;
-        const double v = measure_of(s, none, e, &ci);
-        rows[xi].push_back(fmt::format("{:.4f}", v));
-        rows[xi].push_back(fmt::format("{:.4f}", ci));
-        lines[xi] += fmt::format(" {:>17}", fmt::format("{:.3f} +- {:.3f}", v, ci));
-        data.push_back({{"network", net}, {"strategy", kColumns[c].strategy}, {"x", s.xs[xi]}, {"value", v}, {"ci", ci}});
+        table.rows[xi].emplace_back(measure_of(s, none, e, &ci));
+        table.rows[xi].emplace_back(ci);
       }
       i = j;
     }
-  for (const auto& line : lines) text += line + "\n";
-  text += "paper: " + s.shape + "\n";
-  const std::string csv = path_in(options, s.name + ".csv"), png = path_in(options, s.name + ".png");
-  write_csv(csv, header, rows);
-  run_gnuplot(path_in(options, s.name + ".gp"),
-              gnuplot_png_header(png, 800, 500, true) +
-                  fmt::format("set key autotitle columnhead left top\nset title '{}'\nset xlabel '{}'\nset ylabel '{}'\n"
-                              "{}plot for [i=2:{}:2] '{}' using 1:i:i+1 with yerrorlines\n",
-                              s.title, s.xlabel, s.ylabel,
-                              s.measure == SweepPlot::Measure::information_messages ? "set logscale y\nset key outside right\n"
-                              : "set yrange [0:*]\n",
-                              header.size(), csv));
-  report.files = {csv, png};
-  report.data = {{"runs", options.runs}, {"points", data}};
-  return report;
+  results.tables.push_back(std::move(table));
+  results.figures.push_back(std::move(figure));
+  results.notes.push_back(fmt::format("{}: paper: {}", s.name, s.shape));
+}
+
+ReproductionReport sweep(const SweepPlot& s, const ReproductionOptions& options) {
+  Results results{.inputs = {{"runs", options.runs}}};
+  add_sweep(s, options, results);
+  return render(results, options);
 }
 
 const std::vector<double> kLoads = {0.1, 0.3, 0.5, 0.6, 0.7, 0.8, 0.9};
@@ -614,11 +544,9 @@ SweepPlot rate_panel(const RateFigure& f, bool high) {
 }
 
 ReproductionReport rate_figure(const RateFigure& f, const ReproductionOptions& options) {
-  ReproductionReport a = sweep(rate_panel(f, false), options), b = sweep(rate_panel(f, true), options);
-  a.text += "\n" + b.text;
-  a.files.insert(a.files.end(), b.files.begin(), b.files.end());
-  a.data = {{fmt::format("fig{}a", f.number), a.data}, {fmt::format("fig{}b", f.number), b.data}};
-  return a;
+  Results results{.inputs = {{"runs", options.runs}}};
+  for (const bool high : {false, true}) add_sweep(rate_panel(f, high), options, results);
+  return render(results, options);
 }
 
 SweepPlot fig12_17() {

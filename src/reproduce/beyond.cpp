@@ -4,6 +4,7 @@
 #include <dlbkit/analysis/polynomial_schemes.hpp>
 #include <dlbkit/workloads/builtin.hpp>
 #include "reproduce/beyond.hpp"
+#include "reproduce/render.hpp"
 #include "reproduce/trials.hpp"
 #include <dlbkit/rounds/diffusion_kernel.hpp>
 #include <dlbkit/rounds/initial_load.hpp>
@@ -36,10 +37,10 @@ struct StepsRow {
   std::string note[4];
 };
 
-std::string steps_text(const std::optional<std::uint64_t>& s) { return s ? std::to_string(*s) : std::string("-"); }
+// A step count, empty where there is none (not reached, or no prediction).
+Cell count(const std::optional<std::uint64_t>& s) { return s ? Cell{static_cast<std::int64_t>(*s)} : Cell{}; }
 
 ReproductionReport steps(const ReproductionOptions& options, bool large) {
-  make_directory(options.out_dir);
   std::vector<std::string> specs;
   for (int d = 6; d <= (options.tiny ? 7 : large ? 20 : 14); ++d) specs.push_back(fmt::format("hypercube:{}", d));
   for (int k = 16; k <= (options.tiny ? 16 : large ? 4096 : 128); k *= 2) specs.push_back(fmt::format("torus:{}x{}", k, k));
@@ -83,58 +84,49 @@ ReproductionReport steps(const ReproductionOptions& options, bool large) {
     else row.note[scheme] = fmt::format("> {}", r.steps);
   });
 
-  ReproductionReport report;
-  std::string& out = report.text;
-  out += fmt::format("Steps until ||w - w_bar|| <= 1e-6 ||w0 - w_bar||, spike on node 0, alpha = 1/(degree + 1), "
-                     "measured | predicted from the spectrum\n\n");
-  out += fmt::format("{:<18}{:>10}{:>14}{:>8} |", "topology", "n", "1 - gamma", "m");
-  for (const char* s : kSchemes) out += fmt::format("{:>24}", fmt::format("{} meas | pred", s));
-  out += "\n";
-  std::vector<std::vector<std::string>> csv_rows;
-  nlohmann::json points = nlohmann::json::array();
+  Table table{.name = large ? "beyond-steps-large" : "beyond-steps",
+              .title = "Steps until ||w - w_bar|| <= 1e-6 ||w0 - w_bar||, spike on node 0, alpha = 1/(degree + 1), "
+                       "measured beside predicted from the spectrum",
+              .columns = {{.name = "topology", .left = true},
+                          {.name = "n"},
+                          {.name = "one_minus_gamma", .label = "1 - gamma"},
+                          {.name = "distinct_eigenvalues", .label = "m"}}};
+  const char* names[4] = {"fos", "sos", "chebyshev", "ops"};  // of the CSV's columns
+  for (int s = 0; s < 4; ++s) {
+    table.columns.push_back({.name = std::string(names[s]) + "_measured", .label = std::string(kSchemes[s]) + " meas"});
+    table.columns.push_back({.name = std::string(names[s]) + "_predicted", .label = "pred"});
+  }
+  table.columns.push_back({.name = "not measured", .left = true, .written = false});
+  table.columns.push_back({.name = "step cap", .printed = false, .written = false});
   for (const StepsRow& row : rows) {
     const std::optional<std::uint64_t> predicted[4] = {row.predicted.fos, row.predicted.sos, row.predicted.chebyshev,
                                                        row.predicted.ops};
-    out += fmt::format("{:<18}{:>10}{:>14.6g}{:>8} |", row.topology, row.n, 1 - row.gamma,
-                       row.distinct ? std::to_string(row.distinct) : "?");
-    std::vector<std::string> csv{row.topology, std::to_string(row.n), csv_number(1 - row.gamma),
-                                 std::to_string(row.distinct)};
-    nlohmann::json point = {{"topology", row.topology}, {"n", row.n}, {"gamma", row.gamma},
-                            {"distinct_eigenvalues", row.distinct}, {"step_cap", row.cap}};
+    std::vector<Cell> cells{row.topology, static_cast<std::int64_t>(row.n), 1 - row.gamma,
+                            static_cast<std::int64_t>(row.distinct)};
+    std::vector<std::string> notes;
     for (int s = 0; s < 4; ++s) {
-      const std::string measured = row.measured[s] ? std::to_string(*row.measured[s]) : row.note[s];
-      out += fmt::format("{:>24}", fmt::format("{} | {}", measured, steps_text(predicted[s])));
-      csv.push_back(row.measured[s] ? std::to_string(*row.measured[s]) : "");
-      csv.push_back(predicted[s] ? std::to_string(*predicted[s]) : "");
-      point[kSchemes[s]] = {{"measured", row.measured[s] ? nlohmann::json(*row.measured[s]) : nlohmann::json()},
-                            {"note", row.note[s]},
-                            {"predicted", predicted[s] ? nlohmann::json(*predicted[s]) : nlohmann::json()}};
+      cells.push_back(count(row.measured[s]));
+      cells.push_back(count(predicted[s]));
+      if (!row.note[s].empty()) notes.push_back(fmt::format("{} {}", kSchemes[s], row.note[s]));
     }
-    out += "\n";
-    csv_rows.push_back(std::move(csv));
-    points.push_back(std::move(point));
+    cells.push_back(fmt::format("{}", fmt::join(notes, "; ")));
+    cells.push_back(static_cast<std::int64_t>(row.cap));
+    table.rows.push_back(std::move(cells));
   }
-  out += fmt::format(
-      "\nm: distinct eigenvalues of L. Predictions: FOS gamma^t <= 1e-6 (Cyb89 eq. 11, a bound); SOS (beta - 1)^(t/2) "
-      "(GMS96, the asymptotic rate); Chebyshev 2 r^t/(1 + r^(2t)) (DFM99, a bound); OPS m - 1 (DFM99, exact).\n"
-      "'> N': not reached within the step cap (a budget of {:.3g} node-updates per run); 'refused': OPS with more "
-      "than {} distinct eigenvalues.\n",
-      budget, kMaxOpsEigenvalues);
-  std::vector<std::string> header{"topology", "n", "one_minus_gamma", "distinct_eigenvalues"};
-  for (const char* s : {"fos", "sos", "chebyshev", "ops"})
-    for (const char* what : {"_measured", "_predicted"}) header.push_back(std::string(s) + what);
-  const std::string name = large ? "beyond-steps-large" : "beyond-steps";
-  const std::string csv = path_in(options, name + ".csv");
-  write_csv(csv, header, csv_rows);
-  report.files = {csv};
-  report.data = {{"inputs", {{"init", "spike"}, {"alpha", "1/(degree + 1)"}, {"eps", 1e-6}, {"budget", budget}}},
-                 {"points", points}};
-  return report;
+  Results results{.inputs = {{"init", "spike"}, {"alpha", "1/(degree + 1)"}, {"eps", 1e-6}, {"budget", budget}},
+                  .tables = {std::move(table)}};
+  results.notes = {
+      "m: distinct eigenvalues of L (0: unknown). Predictions: FOS gamma^t <= 1e-6 (Cyb89 eq. 11, a bound); SOS "
+      "(beta - 1)^(t/2) (GMS96, the asymptotic rate); Chebyshev 2 r^t/(1 + r^(2t)) (DFM99, a bound); OPS m - 1 "
+      "(DFM99, exact).",
+      fmt::format("'> N': not reached within the step cap (a budget of {:.3g} node-updates per run); 'refused': OPS "
+                  "with more than {} distinct eigenvalues.",
+                  budget, kMaxOpsEigenvalues)};
+  return render(results, options);
 }
 
 // ----- beyond-discrepancy -----
 
-constexpr const char* kRoundings[] = {"deterministic", "randomized", "flow-imitation"};
 
 struct DiscrepancyRow {
   std::string topology;
@@ -147,7 +139,6 @@ struct DiscrepancyRow {
 };
 
 ReproductionReport discrepancy(const ReproductionOptions& options, bool large) {
-  make_directory(options.out_dir);
   std::vector<std::string> specs;
   for (int d = 6; d <= (options.tiny ? 7 : large ? 24 : 14); d += 2) specs.push_back(fmt::format("hypercube:{}", d));
   for (int k = 16; k <= (options.tiny ? 16 : large ? 4096 : 64); k *= 2) specs.push_back(fmt::format("torus:{}x{}", k, k));
@@ -198,50 +189,47 @@ ReproductionReport discrepancy(const ReproductionOptions& options, bool large) {
     rows[i].continuous = *std::max_element(spread[i][3].begin(), spread[i][3].end());
   }
 
-  ReproductionReport report;
-  std::string& out = report.text;
-  out += fmt::format("Final max - min of integer first-order diffusion, alpha = 1/(d + 1), loads uniform in [0, 1000] "
-                     "(seeds 1..{}), mean (worst) over the runs\n\n", runs);
-  out += fmt::format("{:<18}{:>10}{:>4}{:>9}{:>12} |{:>16}{:>16}{:>16} |{:>6}{:>14}{:>8}\n", "topology", "n", "d",
-                     "steps", "continuous", "deterministic", "randomized", "flow-imit.", "d", "sqrt(d ln n)", "2d");
-  std::vector<std::vector<std::string>> csv_rows;
-  nlohmann::json points = nlohmann::json::array();
-  for (const DiscrepancyRow& row : rows) {
-    const double d = static_cast<double>(row.d), root = std::sqrt(d * std::log(static_cast<double>(row.n)));
-    out += fmt::format("{:<18}{:>10}{:>4}{:>9}{:>12.3g} |", row.topology, row.n, row.d,
-                       fmt::format("{}{}", row.steps, row.converged ? "" : "*"), row.continuous);
-    for (int r = 0; r < 3; ++r) out += fmt::format("{:>16}", fmt::format("{:.3g} ({:g})", row.measured[r], row.worst[r]));
-    out += fmt::format(" |{:>6}{:>14.3g}{:>8}\n", row.d, root, 2 * row.d);
-    std::vector<std::string> csv{row.topology, std::to_string(row.n), std::to_string(row.d), std::to_string(row.steps),
-                                 row.converged ? "1" : "0", csv_number(row.continuous)};
-    nlohmann::json point = {{"topology", row.topology}, {"n", row.n}, {"d", row.d}, {"steps", row.steps},
-                            {"continuous_converged", row.converged}, {"continuous_max_min", row.continuous},
-                            {"sqrt_d_ln_n", root}};
-    for (int r = 0; r < 3; ++r) {
-      csv.push_back(csv_number(row.measured[r]));
-      csv.push_back(csv_number(row.worst[r]));
-      point[kRoundings[r]] = {{"mean", row.measured[r]}, {"worst", row.worst[r]}};
-    }
-    csv_rows.push_back(std::move(csv));
-    points.push_back(std::move(point));
+  Table table{.name = large ? "beyond-discrepancy-large" : "beyond-discrepancy",
+              .title = fmt::format("Final max - min of integer first-order diffusion, alpha = 1/(d + 1), loads uniform "
+                                   "in [0, 1000] (seeds 1..{}), mean and worst over the runs",
+                                   runs),
+              .columns = {{.name = "topology", .left = true},
+                          {.name = "n"},
+                          {.name = "d"},
+                          {.name = "steps"},
+                          {.name = "continuous_converged", .label = "converged"},
+                          {.name = "continuous_max_min", .label = "continuous", .format = "{:.3g}"}}};
+  const char* names[3] = {"deterministic", "randomized", "flow_imitation"};  // of the CSV's columns
+  const char* labels[3] = {"deterministic", "randomized", "flow-imit."};
+  for (int r = 0; r < 3; ++r) {
+    table.columns.push_back({.name = std::string(names[r]) + "_mean", .label = labels[r], .format = "{:.3g}"});
+    table.columns.push_back({.name = std::string(names[r]) + "_worst", .label = "worst", .format = "{:g}"});
   }
-  out += fmt::format(
-      "\nsteps: until the continuous scheme shrinks its error by 1e9 (eq. 11), at most {:.3g} node-updates; '*': cut "
-      "there, the continuous scheme (its max - min in 'continuous') has not converged.\nPublished orders (constants "
-      "unknown): deterministic rounding Omega(d) (lower bound, Shiraga 2018); randomized diffusion O(sqrt(d log n)) "
-      "(Shiraga 2018, for its own randomized algorithm);\nflow imitation: every node within d of the continuous load "
-      "(Akbari, Berenbrink, Sauerwald: max - average <= 2d), so max - min <= 2d + continuous.\n",
-      budget);
-  std::vector<std::string> header{"topology", "n", "d", "steps", "continuous_converged", "continuous_max_min"};
-  for (const char* r : {"deterministic", "randomized", "flow_imitation"})
-    for (const char* what : {"_mean", "_worst"}) header.push_back(std::string(r) + what);
-  const std::string name = large ? "beyond-discrepancy-large" : "beyond-discrepancy";
-  const std::string csv = path_in(options, name + ".csv");
-  write_csv(csv, header, csv_rows);
-  report.files = {csv};
-  report.data = {{"inputs", {{"init", "uniform:1000"}, {"alpha", "1/(d + 1)"}, {"runs", runs}, {"budget", budget}}},
-                 {"points", points}};
-  return report;
+  table.columns.push_back({.name = "sqrt(d ln n)", .format = "{:.3g}", .written = false});
+  table.columns.push_back({.name = "2d", .written = false});
+  for (const DiscrepancyRow& row : rows) {
+    const double d = static_cast<double>(row.d);
+    std::vector<Cell> cells{row.topology, static_cast<std::int64_t>(row.n), static_cast<std::int64_t>(row.d),
+                            static_cast<std::int64_t>(row.steps), std::int64_t{row.converged ? 1 : 0}, row.continuous};
+    for (int r = 0; r < 3; ++r) {
+      cells.emplace_back(row.measured[r]);
+      cells.emplace_back(row.worst[r]);
+    }
+    cells.emplace_back(std::sqrt(d * std::log(static_cast<double>(row.n))));
+    cells.emplace_back(static_cast<std::int64_t>(2 * row.d));
+    table.rows.push_back(std::move(cells));
+  }
+  Results results{.inputs = {{"init", "uniform:1000"}, {"alpha", "1/(d + 1)"}, {"runs", runs}, {"budget", budget}},
+                  .tables = {std::move(table)}};
+  results.notes = {
+      fmt::format("steps: until the continuous scheme shrinks its error by 1e9 (eq. 11), at most {:.3g} node-updates; "
+                  "converged 0: cut there, the continuous scheme (its max - min in 'continuous') has not converged.",
+                  budget),
+      "Published orders (constants unknown): deterministic rounding Omega(d) (lower bound, Shiraga 2018); randomized "
+      "diffusion O(sqrt(d log n)) (Shiraga 2018, for its own randomized algorithm);",
+      "flow imitation: every node within d of the continuous load (Akbari, Berenbrink, Sauerwald: max - average <= "
+      "2d), so max - min <= 2d + continuous."};
+  return render(results, options);
 }
 
 // ----- beyond-agents -----
@@ -252,7 +240,6 @@ struct AgentColumn {
 };
 
 ReproductionReport agents(const ReproductionOptions& options) {
-  make_directory(options.out_dir);
   const std::vector<AgentColumn> columns = {
       {"RID a", "rid", {}},
       {"DEM", "dem", {}},
@@ -271,15 +258,14 @@ ReproductionReport agents(const ReproductionOptions& options) {
   for (const AgentColumn& c : columns) strategies.push_back(builtin_strategies().configure(c.strategy, c.params));
   const auto runs = static_cast<std::size_t>(std::max(options.runs, 1));
   const auto results = simulate_seeds(topology, strategies, workload, cost, runs, options.jobs);
-  ReproductionReport report;
-  std::string& out = report.text;
-  out += fmt::format("Each scheme as an agent: {}, WLR93's artificial workload g = {}, cost model ipsc2 (Table IV's "
-                     "setting), mean of {} run(s)\n\n",
-                     spec, granularity, runs);
-  out += fmt::format("{:<16}{:>12}{:>10}{:>8}{:>12}{:>12}\n", "strategy", "T (s)", "speedup", "Pi", "transferred",
-                     "messages");
-  std::vector<std::vector<std::string>> csv_rows;
-  nlohmann::json points = nlohmann::json::array();
+  Table table{.name = "beyond-agents",
+              .title = fmt::format("Each scheme as an agent: {}, WLR93's artificial workload g = {}, cost model ipsc2 "
+                                   "(Table IV's setting), mean of {} run(s)",
+                                   spec, granularity, runs),
+              .columns = {{.name = "strategy", .left = true}, {.name = "T", .label = "T (s)", .format = "{:.4g}"},
+                          {.name = "speedup", .format = "{:.3f}"}, {.name = "pi", .label = "Pi", .format = "{:.3f}"},
+                          {.name = "tasks_transferred", .label = "transferred"}, {.name = "messages"}}};
+  nlohmann::json agents = nlohmann::json::array();
   for (std::size_t c = 0; c < columns.size(); ++c) {
     Trial mean;
     double speedup = 0, pi = 0;
@@ -298,22 +284,16 @@ ReproductionReport agents(const ReproductionOptions& options) {
     }
     mean.tasks_transferred /= runs;
     mean.messages /= runs;
-    out += fmt::format("{:<16}{:>12.4g}{:>10.3f}{:>8.3f}{:>12}{:>12}\n", columns[c].label, mean.makespan, speedup, pi,
-                       mean.tasks_transferred, mean.messages);
-    csv_rows.push_back({columns[c].label, csv_number(mean.makespan), csv_number(speedup), csv_number(pi),
-                        std::to_string(mean.tasks_transferred), std::to_string(mean.messages)});
-    points.push_back({{"label", columns[c].label}, {"strategy", columns[c].strategy}, {"T", mean.makespan},
-                      {"speedup", speedup}, {"pi", pi}, {"tasks_transferred", mean.tasks_transferred},
-                      {"messages", mean.messages}});
+    table.rows.push_back({columns[c].label, mean.makespan, speedup, pi, static_cast<std::int64_t>(mean.tasks_transferred),
+                          static_cast<std::int64_t>(mean.messages)});
+    agents.push_back({{"label", columns[c].label}, {"strategy", columns[c].strategy}, {"params", columns[c].params}});
   }
-  out += "\nspeedup: NOBAL's makespan over the strategy's (WLR93 Table IV); Pi: eq. (36). Agents with their "
-         "defaults (alpha auto, lambda 1/2, beta auto, period 10 ms).\n";
-  const std::string csv = path_in(options, "beyond-agents.csv");
-  write_csv(csv, {"strategy", "T", "speedup", "pi", "tasks_transferred", "messages"}, csv_rows);
-  report.files = {csv};
-  report.data = {{"inputs", {{"topology", spec}, {"granularity", granularity}, {"cost_model", "ipsc2"}, {"runs", runs}}},
-                 {"columns", points}};
-  return report;
+  Results out{.inputs = {{"topology", spec}, {"granularity", granularity}, {"cost_model", "ipsc2"}, {"runs", runs},
+                         {"strategies", agents}},
+              .tables = {std::move(table)}};
+  out.notes = {"speedup: NOBAL's makespan over the strategy's (WLR93 Table IV); Pi: eq. (36). Agents with their "
+               "defaults (alpha auto, lambda 1/2, beta auto, period 10 ms)."};
+  return render(out, options);
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 
 #include <dlbkit/analysis/diffusion_analysis.hpp>
 #include "reproduce/cybenko.hpp"
+#include "reproduce/render.hpp"
 #include "reproduce/trials.hpp"
 #include <dlbkit/rounds/diffusion_kernel.hpp>
 #include <dlbkit/rounds/dimension_exchange.hpp>
@@ -186,106 +187,99 @@ std::vector<Table1Row> measure_table1(const ReproductionOptions& options) {
 }
 
 ReproductionReport table1(const ReproductionOptions& options) {
-  make_directory(options.out_dir);
   const std::vector<Table1Row> rows = measure_table1(options);
-  ReproductionReport report;
-  std::string& out = report.text;
-  out += fmt::format(
-      "Cyb89 Table I: ||w* - w_bar|| <= C ||w - w_bar||, w* after 2d communication steps (one dimension-exchange\n"
-      "sweep), hypercube:d. Diffusion alpha = 1/(d+1); dimension exchange lambda = 1/2. dlbkit C = the largest\n"
-      "reduction over any window of that many kernel steps, over the loads spike, half-cube and {} random (uniform:1,\n"
-      "seeds 1..{}); diffusion runs until eps:{:g}, dimension exchange one sweep.\n\n",
-      options.runs, options.runs, kDiffusionEps);
-  out += fmt::format("{:>3} | {:^30} | {:^40} | {:^22}\n", "", "Model A diffusion: 1 iteration",
-                     "Model B diffusion: d iterations", "dim. exchange: 1 sweep");
-  out += fmt::format("{:>3} | {:>9}{:>11}{:>10} | {:>9}{:>15}{:>16} | {:>7}{:>15}\n", "d", "paper", "gamma", "dlbkit",
-                     "paper", "(1-2/(d+1))^d", "dlbkit", "paper", "dlbkit");
-  for (const Table1Row& r : rows)
-    out += fmt::format("{:>3} | {:>9.6f}{:>11.6f}{:>10.6f} | {:>9.4f}{:>15.6f}{:>16.6f} | {:>7}{:>15.2e}\n", r.d,
-                       paper_gamma(r.d), r.gamma, r.max_over(&DiffusionRun::worst_step), kExpMinus2,
-                       std::pow(paper_gamma(r.d), r.d), r.max_over(&DiffusionRun::worst_d), "0",
-                       r.exchange_max(&ExchangeRun::sweep));
-
-  out += "\nPer diffusion iteration (asymptotic rate = geometric mean of e_{t+1}/e_t over the second half of the run)\n"
-         "and per communication step (C^(1/2d); derived from Table I, not printed in the paper):\n\n";
-  out += fmt::format("{:>3} | {:>10}{:>10}{:>10}{:>11}{:>11} | {:>10}{:>10}{:>10}{:>10} | {:>11}\n", "d", "gamma",
-                     "spike", "random", "half-cube", "spike e_d", "A paper", "A dlbkit", "B paper", "B dlbkit",
-                     "DE worst 1");
+  Results results;
+  results.inputs = {{"d", {kTable1MinD, kTable1MaxD}}, {"alpha", "1/(d+1)"}, {"lambda", 0.5}, {"runs", options.runs},
+                    {"random_load", "uniform:1"}, {"diffusion_until", fmt::format("eps:{:g}", kDiffusionEps)}};
+  Table beside{.name = "cybenko-table1-beside-paper",
+               .title = fmt::format(
+                   "Cyb89 Table I: ||w* - w_bar|| <= C ||w - w_bar||, w* after 2d communication steps (one "
+                   "dimension-exchange\nsweep), hypercube:d. Diffusion alpha = 1/(d+1); dimension exchange lambda = 1/2. "
+                   "dlbkit C = the largest\nreduction over any window of that many kernel steps, over the loads spike, "
+                   "half-cube and {} random (uniform:1,\nseeds 1..{}); diffusion runs until eps:{:g}, dimension exchange "
+                   "one sweep. A: Model A diffusion, 1 iteration;\nB: Model B diffusion, d iterations; DE: dimension "
+                   "exchange, 1 sweep.",
+                   options.runs, options.runs, kDiffusionEps),
+               .columns = {{.name = "d"},
+                           {.name = "A paper", .format = "{:.6f}"},
+                           {.name = "gamma", .format = "{:.6f}"},
+                           {.name = "A dlbkit", .format = "{:.6f}"},
+                           {.name = "B paper", .format = "{:.4f}"},
+                           {.name = "(1-2/(d+1))^d", .format = "{:.6f}"},
+                           {.name = "B dlbkit", .format = "{:.6f}"},
+                           {.name = "DE paper"},
+                           {.name = "DE dlbkit", .format = "{:.2e}"},
+                           {.name = "eigen method", .printed = false}},
+               .written = false};
+  Table rates{.name = "cybenko-table1-rates",
+              .title = "Per diffusion iteration (asymptotic rate = geometric mean of e_{t+1}/e_t over the second half "
+                       "of the run)\nand per communication step (C^(1/2d); derived from Table I, not printed in the "
+                       "paper):",
+              .columns = {{.name = "d"}, {.name = "gamma", .format = "{:.6f}"}, {.name = "spike", .format = "{:.6f}"},
+                          {.name = "random", .format = "{:.6f}"}, {.name = "half-cube", .format = "{:.6f}"},
+                          {.name = "spike e_d", .format = "{:.2e}"}, {.name = "A paper", .format = "{:.6f}"},
+                          {.name = "A dlbkit", .format = "{:.6f}"}, {.name = "B paper", .format = "{:.6f}"},
+                          {.name = "B dlbkit", .format = "{:.6f}"}, {.name = "DE worst 1", .format = "{:.6f}"}},
+              .written = false};
+  Table csv{.name = "cybenko-table1",
+            .columns = {{.name = "d"}, {.name = "paper_a"}, {.name = "paper_b"}, {.name = "closed_form_b"},
+                        {.name = "gamma"}, {.name = "dlbkit_a"}, {.name = "dlbkit_b"}, {.name = "rate_spike"},
+                        {.name = "rate_random"}, {.name = "rate_half_cube"}, {.name = "dlbkit_exchange_sweep"},
+                        {.name = "exchange_worst_step"}},
+            .printed = false};
+  // Every run: its start, and what it measured (the exchange runs have a sweep, no steps or rates).
+  Table runs{.name = "cybenko-table1-runs",
+             .columns = {{.name = "d"}, {.name = "scheme"}, {.name = "start"}, {.name = "seed"}, {.name = "steps"},
+                         {.name = "asymptotic_rate"}, {.name = "worst_step"}, {.name = "worst_d_steps"},
+                         {.name = "first_d_steps"}, {.name = "sweep"}},
+             .printed = false,
+             .written = false};
   for (const Table1Row& r : rows) {
     const double g = paper_gamma(r.d), c = r.max_over(&DiffusionRun::worst_step);
+    const double sweep = r.exchange_max(&ExchangeRun::sweep), worst_exchange_step = r.exchange_max(&ExchangeRun::worst_step);
+    const std::int64_t d = r.d;
     double spike_first_d = 0;
     for (const DiffusionRun& run : r.diffusion)
       if (run.start == Start::spike) spike_first_d = run.first_d;
-    out += fmt::format("{:>3} | {:>10.6f}{:>10.6f}{:>10.6f}{:>11.6f}{:>11.2e} | {:>10.6f}{:>10.6f}{:>10.6f}{:>10.6f} | "
-                       "{:>11.6f}\n",
-                       r.d, r.gamma, r.rate_of(Start::spike), r.rate_of(Start::random), r.rate_of(Start::half_cube),
-                       spike_first_d, std::pow(g, 0.5 / r.d), std::pow(c, 0.5 / r.d), std::sqrt(g), std::sqrt(c),
-                       r.exchange_max(&ExchangeRun::worst_step));
-  }
-  out += "\nCommunication steps (Sec. 5): one diffusion iteration (one kernel step) is 2d communication steps under\n"
-         "model A (load values, then tasks, to each of the d neighbours in turn) and 2 under model B (all neighbours\n"
-         "at once); one dimension-exchange kernel step (one dimension) is 2 under either model, so a sweep is 2d.\n"
-         "Table I's C is thus one iteration (A), d iterations (B) or one sweep (exchange). The paper's B entry e^-2 is\n"
-         "the limit of (1-2/(d+1))^d, which approaches it from below. 'spike e_d' = e_d/e_0 from the spike: far below\n"
-         "the bound, which only the half-cube load (an eigenvector for lambda_2) attains. 'DE worst 1' = the largest\n"
-         "e_{t+1}/e_t of a single dimension step: one dimension is no contraction (a load already balanced across it\n"
-         "keeps its error), only the whole sweep is (Theorem 4).\n";
-
-  std::vector<std::vector<std::string>> csv_rows;
-  nlohmann::json data_rows = nlohmann::json::array();
-  for (const Table1Row& r : rows) {
-    const double g = paper_gamma(r.d);
-    csv_rows.push_back({std::to_string(r.d), csv_number(g), csv_number(kExpMinus2), csv_number(std::pow(g, r.d)),
-                        csv_number(r.gamma), csv_number(r.max_over(&DiffusionRun::worst_step)),
-                        csv_number(r.max_over(&DiffusionRun::worst_d)), csv_number(r.rate_of(Start::spike)),
-                        csv_number(r.rate_of(Start::random)), csv_number(r.rate_of(Start::half_cube)),
-                        csv_number(r.exchange_max(&ExchangeRun::sweep)),
-                        csv_number(r.exchange_max(&ExchangeRun::worst_step))});
-    nlohmann::json diffusion = nlohmann::json::array(), exchange = nlohmann::json::array();
+    beside.rows.push_back({d, g, r.gamma, c, kExpMinus2, std::pow(g, r.d), r.max_over(&DiffusionRun::worst_d),
+                           kPaperExchange, sweep, r.eigen_method});
+    rates.rows.push_back({d, r.gamma, r.rate_of(Start::spike), r.rate_of(Start::random), r.rate_of(Start::half_cube),
+                          spike_first_d, std::pow(g, 0.5 / r.d), std::pow(c, 0.5 / r.d), std::sqrt(g), std::sqrt(c),
+                          worst_exchange_step});
+    csv.rows.push_back({d, g, kExpMinus2, std::pow(g, r.d), r.gamma, c, r.max_over(&DiffusionRun::worst_d),
+                        r.rate_of(Start::spike), r.rate_of(Start::random), r.rate_of(Start::half_cube), sweep,
+                        worst_exchange_step});
     for (const DiffusionRun& run : r.diffusion)
-      diffusion.push_back({{"start", start_name(run.start)}, {"seed", run.seed}, {"steps", run.steps},
-                           {"asymptotic_rate", run.rate}, {"worst_step", run.worst_step}, {"worst_d_steps", run.worst_d},
-                           {"first_d_steps", run.first_d}});
+      runs.rows.push_back({d, "diffusion", start_name(run.start), static_cast<std::int64_t>(run.seed),
+                           static_cast<std::int64_t>(run.steps), run.rate, run.worst_step, run.worst_d, run.first_d, {}});
     for (const ExchangeRun& run : r.exchange)
-      exchange.push_back({{"start", start_name(run.start)}, {"seed", run.seed}, {"sweep", run.sweep},
-                          {"worst_step", run.worst_step}});
-    data_rows.push_back({{"d", r.d},
-                         {"nodes", std::size_t{1} << r.d},
-                         {"gamma", r.gamma},
-                         {"eigen_method", r.eigen_method},
-                         {"model_a", {{"paper", g}, {"dlbkit", r.max_over(&DiffusionRun::worst_step)}}},
-                         {"model_b", {{"paper", kExpMinus2}, {"closed_form", std::pow(g, r.d)},
-                                      {"dlbkit", r.max_over(&DiffusionRun::worst_d)}}},
-                         {"dimension_exchange", {{"paper", kPaperExchange}, {"dlbkit", r.exchange_max(&ExchangeRun::sweep)},
-                                                 {"worst_step", r.exchange_max(&ExchangeRun::worst_step)}}},
-                         {"diffusion_runs", diffusion},
-                         {"exchange_runs", exchange}});
+      runs.rows.push_back({d, "dimension_exchange", start_name(run.start), static_cast<std::int64_t>(run.seed), {}, {},
+                           run.worst_step, {}, {}, run.sweep});
   }
-  const std::string csv = path_in(options, "cybenko-table1.csv");
-  write_csv(csv,
-            {"d", "paper_a", "paper_b", "closed_form_b", "gamma", "dlbkit_a", "dlbkit_b", "rate_spike", "rate_random",
-             "rate_half_cube", "dlbkit_exchange_sweep", "exchange_worst_step"},
-            csv_rows);
-  const std::string png = path_in(options, "cybenko-table1.png");
-  run_gnuplot(path_in(options, "cybenko-table1.gp"),
-              gnuplot_png_header(png, 800, 480) +
-                  fmt::format("set title 'Cyb89 Table I: C within 2d communication steps, hypercube:d'\n"
-                              "set xlabel 'd'\nset ylabel 'C = ||w* - w_bar|| / ||w - w_bar||'\nset yrange [-0.05:1]\n"
-                              "set key right center\n"
-                              "plot '{}' using 1:2 with lines lw 2 title 'A diffusion, paper 1-2/(d+1)', "
-                              "'' using 1:6 with points pt 7 ps 1.3 title 'A diffusion, dlbkit', "
-                              "{} with lines dt 2 lw 2 title 'B diffusion, paper e^-2', "
-                              "'' using 1:4 with lines lw 2 title 'B, (1-2/(d+1))^d', "
-                              "'' using 1:7 with points pt 5 ps 1.3 title 'B diffusion, dlbkit', "
-                              "'' using 1:11 with points pt 9 ps 1.5 title 'dimension exchange, dlbkit (paper 0)'\n",
-                              csv, kExpMinus2));
-  report.files = {csv, png};
-  report.data = {{"inputs",
-                  {{"d", {kTable1MinD, kTable1MaxD}}, {"alpha", "1/(d+1)"}, {"lambda", 0.5}, {"runs", options.runs},
-                   {"random_load", "uniform:1"}, {"diffusion_until", fmt::format("eps:{:g}", kDiffusionEps)}}},
-                 {"paper", {{"model_a", {{"diffusion", "1 - 2/(d+1)"}, {"dimension_exchange", kPaperExchange}}},
-                            {"model_b", {{"diffusion", kExpMinus2}, {"dimension_exchange", kPaperExchange}}}}},
-                 {"rows", data_rows}};
+  results.tables = {std::move(beside), std::move(rates), std::move(csv), std::move(runs)};
+  results.figures = {{.name = "cybenko-table1",
+                      .table = "cybenko-table1",
+                      .xlabel = "d",
+                      .ylabel = "C = ||w* - w_bar|| / ||w - w_bar||",
+                      .x = "d",
+                      .panels = {{.title = "Cyb89 Table I: C within 2d communication steps, hypercube:d",
+                                  .series = {{.y = "paper_a", .title = "A diffusion, paper 1-2/(d+1)", .style = "lines lw 2"},
+                                             {.y = "dlbkit_a", .title = "A diffusion, dlbkit", .style = "points pt 7 ps 1.3"},
+                                             {.y = "paper_b", .title = "B diffusion, paper e^-2", .style = "lines dt 2 lw 2"},
+                                             {.y = "closed_form_b", .title = "B, (1-2/(d+1))^d", .style = "lines lw 2"},
+                                             {.y = "dlbkit_b", .title = "B diffusion, dlbkit", .style = "points pt 5 ps 1.3"},
+                                             {.y = "dlbkit_exchange_sweep", .title = "dimension exchange, dlbkit (paper 0)",
+                                              .style = "points pt 9 ps 1.5"}}}},
+                      .key = "right center"}};
+  results.notes = {
+      "Communication steps (Sec. 5): one diffusion iteration (one kernel step) is 2d communication steps under\n"
+      "model A (load values, then tasks, to each of the d neighbours in turn) and 2 under model B (all neighbours\n"
+      "at once); one dimension-exchange kernel step (one dimension) is 2 under either model, so a sweep is 2d.\n"
+      "Table I's C is thus one iteration (A), d iterations (B) or one sweep (exchange). The paper's B entry e^-2 is\n"
+      "the limit of (1-2/(d+1))^d, which approaches it from below. 'spike e_d' = e_d/e_0 from the spike: far below\n"
+      "the bound, which only the half-cube load (an eigenvector for lambda_2) attains. 'DE worst 1' = the largest\n"
+      "e_{t+1}/e_t of a single dimension step: one dimension is no contraction (a load already balanced across it\n"
+      "keeps its error), only the whole sweep is (Theorem 4)."};
   std::vector<FormulaCase> a, b, exchange;
   for (const Table1Row& r : rows) {
     const std::string label = fmt::format("d = {}", r.d);
@@ -299,9 +293,9 @@ ReproductionReport table1(const ReproductionOptions& options) {
                            .tolerance = t, .explained_in = kTable1Doc},
                           cases, range);
   };
-  report.comparisons = {cell("C, A diffusion", kModelATolerance, a), cell("C, B diffusion", kModelBTolerance, b),
-                        cell("C, dim. exchange", kExchangeTolerance, exchange)};
-  return report;
+  results.comparisons = {cell("C, A diffusion", kModelATolerance, a), cell("C, B diffusion", kModelBTolerance, b),
+                         cell("C, dim. exchange", kExchangeTolerance, exchange)};
+  return render(results, options);
 }
 
 // ----- cybenko-hypercube -----
@@ -318,7 +312,6 @@ struct HypercubeRow {
 };
 
 ReproductionReport hypercube(const ReproductionOptions& options) {
-  make_directory(options.out_dir);
   std::vector<HypercubeRow> rows(kHypercubeMaxD - kHypercubeMinD + 1);
   for (std::size_t i = 0; i < rows.size(); ++i) rows[i].d = kHypercubeMinD + static_cast<int>(i);
   // Largest cubes first, so that the two biggest eigen-solves do not end up last on one job.
@@ -337,49 +330,43 @@ ReproductionReport hypercube(const ReproductionOptions& options) {
     (start == Start::half_cube ? row.half_cube : row.spike) = e[d] / e[0];
   });
 
-  ReproductionReport report;
-  std::string& out = report.text;
-  out += "Cyb89 eq. 15-16: d iterations of diffusion with alpha = 1/(d+1) on hypercube:d shrink ||w - w_bar|| by at\n"
-         "most (1 - 2/(d+1))^d, which tends to e^-2 = 0.1353 ('about 8 times closer', Sec. 3).\n\n";
-  out += fmt::format("{:>3}{:>10} | {:>15}{:>10}{:>11} | {:>12}{:>12}{:>12}\n", "d", "nodes", "(1-2/(d+1))^d", "e^-2",
-                     "/ e^-2", "gamma^d", "half-cube", "spike");
-  std::vector<std::vector<std::string>> csv_rows;
-  nlohmann::json data_rows = nlohmann::json::array();
+  Results results;
+  results.inputs = {{"d", {kHypercubeMinD, kHypercubeMaxD}}, {"alpha", "1/(d+1)"}};
+  Table table{.name = "cybenko-hypercube",
+              .title = "Cyb89 eq. 15-16: d iterations of diffusion with alpha = 1/(d+1) on hypercube:d shrink ||w - "
+                       "w_bar|| by at\nmost (1 - 2/(d+1))^d, which tends to e^-2 = 0.1353 ('about 8 times closer', Sec. 3).",
+              .columns = {{.name = "d"},
+                          {.name = "nodes", .written = false},
+                          {.name = "closed_form", .label = "(1-2/(d+1))^d", .format = "{:.6f}"},
+                          {.name = "limit", .label = "e^-2", .format = "{:.4f}"},
+                          {.name = "closed / limit", .label = "/ e^-2", .format = "{:.4f}", .written = false},
+                          {.name = "gamma_d", .label = "gamma^d", .format = "{:.6f}"},
+                          {.name = "dlbkit_half_cube", .label = "half-cube", .format = "{:.6f}"},
+                          {.name = "dlbkit_spike", .label = "spike", .format = "{:.2e}"}}};
   for (const HypercubeRow& r : rows) {
     const double closed = std::pow(paper_gamma(r.d), r.d);
-    out += fmt::format("{:>3}{:>10} | {:>15.6f}{:>10.4f}{:>11.4f} | {:>12.6f}{:>12.6f}{:>12.2e}\n", r.d,
-                       std::size_t{1} << r.d, closed, kExpMinus2, closed / kExpMinus2, r.gamma_d, r.half_cube, r.spike);
-    csv_rows.push_back({std::to_string(r.d), csv_number(closed), csv_number(kExpMinus2), csv_number(r.gamma_d),
-                        csv_number(r.half_cube), csv_number(r.spike)});
-    data_rows.push_back({{"d", r.d},
-                         {"nodes", std::size_t{1} << r.d},
-                         {"paper", {{"closed_form", closed}, {"limit", kExpMinus2}}},
-                         {"gamma_d", r.gamma_d},
-                         {"half_cube", r.half_cube},
-                         {"spike", r.spike}});
+    table.rows.push_back({std::int64_t{r.d}, std::int64_t{1} << r.d, closed, kExpMinus2, closed / kExpMinus2, r.gamma_d,
+                          r.half_cube, r.spike});
   }
-  out += "\n(1-2/(d+1))^d and e^-2 are the paper's; gamma^d uses gamma from the analysis layer (dense eigen-solver up\n"
-         "to d = 11, Lanczos above); 'half-cube' and 'spike' are the measured e_d/e_0 of the round engine from the\n"
-         "load 2 on the nodes with bit 0 set (an eigenvector for lambda_2: it attains (15)) and from all load on node 0.\n";
-
-  const std::string csv = path_in(options, "cybenko-hypercube.csv");
-  write_csv(csv, {"d", "closed_form", "limit", "gamma_d", "dlbkit_half_cube", "dlbkit_spike"}, csv_rows);
-  const std::string png = path_in(options, "cybenko-hypercube.png");
-  run_gnuplot(path_in(options, "cybenko-hypercube.gp"),
-              gnuplot_png_header(png, 800, 480) +
-                  fmt::format("set title 'Cyb89 (15)-(16): error reduction of d diffusion iterations, hypercube:d'\n"
-                              "set xlabel 'd'\nset ylabel '||w^(d) - w_bar|| / ||w^(0) - w_bar||'\nset yrange [0:0.16]\n"
-                              "set key right center\n"
-                              "plot '{}' using 1:2 with lines lw 2 title 'paper (1-2/(d+1))^d', "
-                              "{} with lines dt 2 lw 2 title 'paper limit e^-2', "
-                              "'' using 1:4 with points pt 6 ps 1.8 title 'gamma^d (analysis)', "
-                              "'' using 1:5 with points pt 7 ps 1.0 title 'dlbkit, half-cube load', "
-                              "'' using 1:6 with linespoints pt 5 title 'dlbkit, spike'\n", csv, kExpMinus2));
-  report.files = {csv, png};
-  report.data = {{"inputs", {{"d", {kHypercubeMinD, kHypercubeMaxD}}, {"alpha", "1/(d+1)"}}},
-                 {"paper", {{"closed_form", "(1 - 2/(d+1))^d"}, {"limit", kExpMinus2},
-                            {"times_closer", kPaperTimesCloser}}},
-                 {"rows", data_rows}};
+  results.tables = {std::move(table)};
+  results.figures = {{.name = "cybenko-hypercube",
+                      .table = "cybenko-hypercube",
+                      .xlabel = "d",
+                      .ylabel = "||w^(d) - w_bar|| / ||w^(0) - w_bar||",
+                      .x = "d",
+                      .panels = {{.title = "Cyb89 (15)-(16): error reduction of d diffusion iterations, hypercube:d",
+                                  .series = {{.y = "closed_form", .title = "paper (1-2/(d+1))^d", .style = "lines lw 2"},
+                                             {.y = "limit", .title = "paper limit e^-2", .style = "lines dt 2 lw 2"},
+                                             {.y = "gamma_d", .title = "gamma^d (analysis)", .style = "points pt 6 ps 1.8"},
+                                             {.y = "dlbkit_half_cube", .title = "dlbkit, half-cube load",
+                                              .style = "points pt 7 ps 1.0"},
+                                             {.y = "dlbkit_spike", .title = "dlbkit, spike", .style = "linespoints pt 5"}}}},
+                      .y_from_zero = true,
+                      .key = "right center"}};
+  results.notes = {
+      "(1-2/(d+1))^d and e^-2 are the paper's; gamma^d uses gamma from the analysis layer (dense eigen-solver up\n"
+      "to d = 11, Lanczos above); 'half-cube' and 'spike' are the measured e_d/e_0 of the round engine from the\n"
+      "load 2 on the nodes with bit 0 set (an eigenvector for lambda_2: it attains (15)) and from all load on node 0."};
   std::vector<FormulaCase> bound, closer;
   for (const HypercubeRow& r : rows) {
     const std::string label = fmt::format("d = {}", r.d);
@@ -387,7 +374,7 @@ ReproductionReport hypercube(const ReproductionOptions& options) {
     closer.push_back({label, kPaperTimesCloser, 1 / r.half_cube});
   }
   const std::string range = fmt::format("d = {}..{}", kHypercubeMinD, kHypercubeMaxD);
-  report.comparisons = {
+  results.comparisons = {
       least_agreeing({.figure = "eq. 15", .quantity = "e_d/e_0 bound", .reading = Reading::formula,
                       .tolerance = kModelATolerance, .explained_in = kHypercubeDoc},
                      bound, range),
@@ -395,7 +382,7 @@ ReproductionReport hypercube(const ReproductionOptions& options) {
                       .tolerance = Tolerance::relative(0.15, "the text says 'about 8 times', independently of d"),
                       .explained_in = kHypercubeDoc},
                      closer, range)};
-  return report;
+  return render(results, options);
 }
 
 }  // namespace

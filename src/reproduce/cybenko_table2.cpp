@@ -12,6 +12,7 @@
 // The variance is sampled once per period, right after the arrivals (where eq. 12 defines w).
 
 #include "reproduce/cybenko_table2.hpp"
+#include "reproduce/render.hpp"
 #include "reproduce/trials.hpp"
 #include <dlbkit/rounds/diffusion_kernel.hpp>
 #include <dlbkit/rounds/dimension_exchange.hpp>
@@ -49,7 +50,6 @@ struct Row {
 };
 
 ReproductionReport run(const ReproductionOptions& options) {
-  make_directory(options.out_dir);
   const ArrivalDistribution arrivals = ArrivalDistribution::parse(kArrivals);
   const double sigma2 = arrivals.variance();
   const auto runs = static_cast<std::size_t>(std::max(options.runs, 1));
@@ -57,7 +57,7 @@ ReproductionReport run(const ReproductionOptions& options) {
 
   std::vector<Row> rows(ds);
   // [row][scheme][run]
-  std::vector<std::vector<std::vector<StochasticResult>>> results(
+  std::vector<std::vector<std::vector<StochasticResult>>> runs_of(
       ds, std::vector<std::vector<StochasticResult>>(kSchemes, std::vector<StochasticResult>(runs)));
   for (std::size_t i = 0; i < ds; ++i) {
     Row& row = rows[i];
@@ -73,11 +73,11 @@ ReproductionReport run(const ReproductionOptions& options) {
     StochasticOptions so{.arrivals = arrivals, .work = kWork, .periods = row.periods, .warmup = kWarmup};
     const std::uint64_t seed = run + 1;
     if (scheme == diffusion) {
-      results[i][scheme][run] =
+      runs_of[i][scheme][run] =
           run_stochastic(DiffusionKernel(DiffusionMatrix::uniform(cube, 1.0 / (row.d + 1))), w, so, seed);
     } else {
       so.steps_per_period = scheme == exchange_a ? row.d : 1;
-      results[i][scheme][run] = run_stochastic(DimensionExchangeKernel::hypercube(cube), w, so, seed);
+      runs_of[i][scheme][run] = run_stochastic(DimensionExchangeKernel::hypercube(cube), w, so, seed);
     }
   });
 
@@ -86,7 +86,7 @@ ReproductionReport run(const ReproductionOptions& options) {
     const double n = static_cast<double>(row.n), d = row.d;
     for (std::size_t s = 0; s < kSchemes; ++s) {
       double se2 = 0;
-      for (const StochasticResult& r : results[i][s]) {
+      for (const StochasticResult& r : runs_of[i][s]) {
         row.m[s].variance += r.variance / static_cast<double>(runs);
         se2 += r.variance_stderr * r.variance_stderr;
       }
@@ -103,77 +103,67 @@ ReproductionReport run(const ReproductionOptions& options) {
     row.paper[exchange_b] = theorem5_bound(row.n, sigma2);
   }
 
-  ReproductionReport report;
-  std::string& out = report.text;
-  out += fmt::format("Cyb89 Table II: asymptotic E||w - w_bar||^2 on the d-cube, arrivals {} (sigma^2 = {}), c = {}, "
-                     "w0 = 0;\ntime average over periods {}..P after a warm-up of {}, mean of {} run(s) (seeds 1..{})\n\n",
-                     kArrivals, sigma2, kWork, kWarmup + 1, kWarmup, runs, runs);
-  out += fmt::format("{:>3}{:>6}{:>8} | {:>21}{:>10}{:>10}{:>10} | {:>19}{:>8}{:>8} | {:>19}{:>8}{:>8}\n", "d", "n", "P",
-                     "diffusion A,B", "exact", "Thm 2", "paper", "dim.exch. A", "exact", "paper", "dim.exch. B",
-                     "exact", "paper");
-  std::vector<std::vector<std::string>> csv_rows;
-  nlohmann::json points = nlohmann::json::array();
+  Results results;
+  results.inputs = {{"arrivals", kArrivals}, {"work", kWork}, {"warmup", kWarmup}, {"runs", runs},
+                    {"alpha", "1/(d+1)"},
+                    {"model_A", "period = 1 diffusion step or d dimension-exchange steps"},
+                    {"model_B", "period = 1 diffusion step or 1 dimension-exchange step"}};
   const char* names[kSchemes] = {"diffusion", "dimension_exchange_a", "dimension_exchange_b"};
-  for (const Row& row : rows) {
-    const auto measured = [&](std::size_t s, int width) {
-      return fmt::format("{:>{}}", fmt::format("{:.5g} +- {:.1g}", row.m[s].variance, row.m[s].standard_error), width);
-    };
-    out += fmt::format("{:>3}{:>6}{:>8} | {}{:>10.5g}{:>10.5g}{:>10.5g} | {}{:>8.5g}{:>8.5g} | {}{:>8.5g}{:>8.5g}\n",
-                       row.d, row.n, row.periods, measured(diffusion, 21), row.exact[diffusion], row.theorem2,
-                       row.paper[diffusion], measured(exchange_a, 19), row.exact[exchange_a], row.paper[exchange_a],
-                       measured(exchange_b, 19), row.exact[exchange_b], row.paper[exchange_b]);
-    std::vector<std::string> csv{std::to_string(row.d), std::to_string(row.n), std::to_string(row.periods)};
-    nlohmann::json point = {{"d", row.d}, {"n", row.n}, {"periods", row.periods}, {"theorem2_bound", row.theorem2}};
-    for (std::size_t s = 0; s < kSchemes; ++s) {
-      for (const double x : {row.m[s].variance, row.m[s].standard_error, row.exact[s], row.paper[s]})
-        csv.push_back(csv_number(x));
-      point[names[s]] = {{"variance", row.m[s].variance}, {"stderr", row.m[s].standard_error}, {"exact", row.exact[s]},
-                         {"paper", row.paper[s]}};
-    }
-    csv.push_back(csv_number(row.theorem2));
-    csv_rows.push_back(std::move(csv));
-    points.push_back(std::move(point));
+  Table table{.name = "cybenko-table2",
+              .title = fmt::format("Cyb89 Table II: asymptotic E||w - w_bar||^2 on the d-cube, arrivals {} (sigma^2 = "
+                                   "{}), c = {}, w0 = 0;\ntime average over periods {}..P after a warm-up of {}, mean "
+                                   "of {} run(s) (seeds 1..{})",
+                                   kArrivals, sigma2, kWork, kWarmup + 1, kWarmup, runs, runs),
+              .columns = {{.name = "d"}, {.name = "n"}, {.name = "periods", .label = "P"}}};
+  const char* labels[kSchemes] = {"diffusion A,B", "dim.exch. A", "dim.exch. B"};
+  for (std::size_t s = 0; s < kSchemes; ++s) {
+    table.columns.push_back({.name = names[s], .label = labels[s], .format = "{:.5g}"});
+    table.columns.push_back({.name = std::string(names[s]) + "_stderr", .label = "+-", .format = "{:.1g}"});
+    table.columns.push_back({.name = std::string(names[s]) + "_exact", .label = "exact", .format = "{:.5g}"});
+    table.columns.push_back({.name = std::string(names[s]) + "_paper", .label = "paper", .format = "{:.5g}"});
   }
-  out += fmt::format(
-      "\nUnits of sigma^2; +- is the standard error (batch means). A period is one diffusion iteration and one "
+  table.columns.push_back({.name = "theorem2_bound", .label = "Thm 2", .format = "{:.5g}"});
+  for (const Row& row : rows) {
+    std::vector<Cell> cells{std::int64_t{row.d}, static_cast<std::int64_t>(row.n), static_cast<std::int64_t>(row.periods)};
+    for (std::size_t s = 0; s < kSchemes; ++s)
+      for (const double x : {row.m[s].variance, row.m[s].standard_error, row.exact[s], row.paper[s]}) cells.emplace_back(x);
+    cells.push_back(row.theorem2);
+    table.rows.push_back(std::move(cells));
+  }
+  results.tables = {std::move(table)};
+  results.figures = {{.name = "cybenko-table2",
+                      .table = "cybenko-table2",
+                      .xlabel = "d (n = 2^d)",
+                      .ylabel = "E||w - w_bar||^2 / sigma^2",
+                      .x = "d",
+                      .panels = {{.title = "Cyb89 Table II: asymptotic variance on the d-cube (units of sigma^2)",
+                                  .series = {{.y = "diffusion", .title = "diffusion, A and B (dlbkit)", .style = "points pt 7 lc 1"},
+                                             {.y = "diffusion_paper", .title = "paper: (1/4) n log n", .style = "lines lc 1 dt 2"},
+                                             {.y = "theorem2_bound", .title = "Theorem 2 bound", .style = "lines lc 1 dt 3"},
+                                             {.y = "dimension_exchange_a", .title = "dimension exchange, A (dlbkit)",
+                                              .style = "points pt 5 lc 2"},
+                                             {.y = "dimension_exchange_a_paper", .title = "paper A: n", .style = "lines lc 2 dt 2"},
+                                             {.y = "dimension_exchange_b", .title = "dimension exchange, B (dlbkit)",
+                                              .style = "points pt 9 lc 3"},
+                                             {.y = "dimension_exchange_b_paper", .title = "paper B: 2n (Theorem 5)",
+                                              .style = "lines lc 3 dt 2"}}}},
+                      .log_y = 10,
+                      .key = "top left",
+                      .width = 900,
+                      .height = 560}};
+  results.notes = {
+      "Units of sigma^2; +- is the standard error (batch means). A period is one diffusion iteration and one "
       "arrival:\nmodel A = 1 diffusion step or d exchange steps (a full sweep), model B = 1 diffusion step or 1 "
       "exchange step.\n'exact' is the stationary value (stochastic.hpp): sigma^2 (d+1)^2/4 sum_k C(d,k)/(k(d+1-k)) "
       "for diffusion,\n(n - 1) sigma^2 for a sweep per arrival, (2n - d - 2) sigma^2 for one exchange step per "
       "arrival.\n'Thm 2' is (n-1) sigma^2/(1 - gamma^2) = (n-1)(d+1)^2/(4d) sigma^2; 'paper' is Table II: (1/4) n "
-      "log2(n), n and 2n sigma^2.\n");
-
-  std::vector<std::string> header{"d", "n", "periods"};
-  for (const char* name : names)
-    for (const char* what : {"", "_stderr", "_exact", "_paper"}) header.push_back(std::string(name) + what);
-  header.push_back("theorem2_bound");
-  const std::string csv = path_in(options, "cybenko-table2.csv");
-  write_csv(csv, header, csv_rows);
-  const std::string png = path_in(options, "cybenko-table2.png");
-  run_gnuplot(path_in(options, "cybenko-table2.gp"),
-              gnuplot_png_header(png, 900, 560) +
-                  fmt::format("set title 'Cyb89 Table II: asymptotic variance on the d-cube (units of sigma^2)'\n"
-                              "set xlabel 'd (n = 2^d)'\nset ylabel 'E||w - w_bar||^2 / sigma^2'\nset logscale y\n"
-                              "set key top left\nset xrange [{}:{}]\n"
-                              "plot '{}' using 1:4 with points pt 7 lc 1 title 'diffusion, A and B (dlbkit)', "
-                              "'' using 1:7 with lines lc 1 dt 2 title 'paper: (1/4) n log n', "
-                              "'' using 1:16 with lines lc 1 dt 3 title 'Theorem 2 bound', "
-                              "'' using 1:8 with points pt 5 lc 2 title 'dimension exchange, A (dlbkit)', "
-                              "'' using 1:11 with lines lc 2 dt 2 title 'paper A: n', "
-                              "'' using 1:12 with points pt 9 lc 3 title 'dimension exchange, B (dlbkit)', "
-                              "'' using 1:15 with lines lc 3 dt 2 title 'paper B: 2n (Theorem 5)'\n",
-                              kMinD, kMaxD, csv));
-  report.files = {csv, png};
-  report.data = {{"inputs",
-                  {{"arrivals", kArrivals}, {"work", kWork}, {"warmup", kWarmup}, {"runs", runs}, {"alpha", "1/(d+1)"},
-                   {"model_A", "period = 1 diffusion step or d dimension-exchange steps"},
-                   {"model_B", "period = 1 diffusion step or 1 dimension-exchange step"}}},
-                 {"points", points}};
+      "log2(n), n and 2n sigma^2."};
   // Table II's cells are leading order in n: set beside ours at the largest cube.
   const Row& largest = rows.back();
   const std::string quantity[kSchemes] = {"variance/sigma^2, diffusion (A and B)", "variance/sigma^2, dim. exch. A",
                                           "variance/sigma^2, dim. exch. B"};
   for (std::size_t s = 0; s < kSchemes; ++s)
-    report.comparisons.push_back(
+    results.comparisons.push_back(
         {{.figure = "Table II",
           .quantity = fmt::format("{}, d = {}", quantity[s], largest.d),
           .value = largest.paper[s] / sigma2,
@@ -182,7 +172,7 @@ ReproductionReport run(const ReproductionOptions& options) {
           .explained_in = "docs/reproductions/cybenko.md, 'Table II: asymptotic variance under random work arrivals "
                           "(`cybenko-table2`)'"},
          largest.m[s].variance / sigma2});
-  return report;
+  return render(results, options);
 }
 
 }  // namespace

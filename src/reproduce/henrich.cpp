@@ -4,6 +4,7 @@
 // captions and text in our copy, so the numbers printed beside ours are the ones its text gives.
 
 #include "reproduce/henrich.hpp"
+#include "reproduce/render.hpp"
 #include "reproduce/trials.hpp"
 #include <dlbkit/rounds/balance_time.hpp>
 #include <dlbkit/rounds/initial_load.hpp>
@@ -23,8 +24,9 @@ using Loads = std::vector<std::int64_t>;
 
 constexpr std::int64_t kWorstCaseC = 5;  // Sec. 5: L_sum = c P on one processor, c = 5
 
-std::string opt(const std::optional<std::uint64_t>& x) { return x ? std::to_string(*x) : "NaN"; }
-nlohmann::json opt_json(const std::optional<std::uint64_t>& x) { return x ? nlohmann::json(*x) : nlohmann::json(nullptr); }
+// A count of shifts or iterations, empty where the method never got there.
+Cell count(const std::optional<std::uint64_t>& x) { return x ? Cell{static_cast<std::int64_t>(*x)} : Cell{}; }
+Cell count(std::uint64_t x) { return static_cast<std::int64_t>(x); }
 
 // Shifts until balanced (balancing) or until shared (!balancing).
 const std::optional<std::uint64_t>& shifts_to(const BalanceResult& r, bool balancing) {
@@ -93,10 +95,6 @@ std::pair<double, double> fit_linear_quadratic(const std::vector<double>& x, con
   return {(t1 * s4 - t2 * s3) / det, (s2 * t2 - s3 * t1) / det};
 }
 
-std::string gnuplot_header(const std::string& png, int width = 900, int height = 520) {
-  return gnuplot_png_header(png, width, height) + "set datafile missing 'NaN'\nset key left top\nset grid\n";
-}
-
 // ----- henrich-table3 -----
 
 // Table 3 and the text of Sec. 5 on it: LM-C5 shares in 7 shifts and balances in 18; NNA
@@ -110,16 +108,9 @@ std::int64_t spread(const Loads& w) {
   return *hi - *lo;
 }
 
-std::string loads_text(const Loads& w) {
-  std::string s;
-  for (const std::int64_t x : w) s += fmt::format("{:>3}", x);
-  return s;
-}
-
 }  // namespace
 
 ReproductionReport henrich_table3(const ReproductionOptions& options) {
-  make_directory(options.out_dir);
   const Topology ring = parse_topology("ring:8");
   Loads a = spike(8, 2), b = a;
   const BalanceResult lm5 = run_to_balance(LiquidKernel(ring, ShiftCondition::c5), a, {.record = true});
@@ -132,78 +123,54 @@ ReproductionReport henrich_table3(const ReproductionOptions& options) {
       readings.emplace_back(to_string(tr) + "/" + to_string(tm), run_to_balance(NnaKernel(ring, tr, tm), w, {}));
     }
 
-  ReproductionReport report;
-  std::string& out = report.text;
-  out += "Henrich Table 3: ring of 8 processors, 16 load elements on P0, LM-C5 and NNA (transfer net, time\n"
-         "sequential) until balanced (max - min <= 1). T = shifts; an NNA iteration takes several shifts.\n\n";
-  out += fmt::format("{:>4}  {:<26}|{:>4}  {:<26}\n", "T", "LM-C5 loads P0..P7", "T", "NNA loads P0..P7");
-  std::size_t j = 0;
-  for (std::size_t i = 0; i < lm5.trace.size(); ++i) {
-    std::string right;
-    if (j < nn.trace.size() && nn.trace[j].shifts <= lm5.trace[i].shifts) {
-      right = fmt::format("{:>4}  {}", nn.trace[j].shifts, loads_text(nn.trace[j].loads));
-      ++j;
+  Results results;
+  results.inputs = {{"topology", "ring:8"}, {"init", "spike:16"}};
+  Table trace{.name = "henrich-table3",
+              .title = "Henrich Table 3: ring of 8 processors, 16 load elements on P0, LM-C5 and NNA (transfer net, "
+                       "time\nsequential) until balanced (max - min <= 1). T = shifts; an NNA iteration takes several "
+                       "shifts.",
+              .columns = {{.name = "method", .left = true}, {.name = "shifts"}}};
+  for (int i = 0; i < 8; ++i) trace.columns.push_back({.name = fmt::format("p{}", i)});
+  trace.columns.push_back({.name = "max_minus_min"});
+  for (const auto& [method, r] : {std::pair{"lm-c5", &lm5}, std::pair{"nna", &nn}})
+    for (const BalanceSnapshot& snapshot : r->trace) {
+      std::vector<Cell> row{std::string(method), count(snapshot.shifts)};
+      for (const std::int64_t x : snapshot.loads) row.push_back(x);
+      row.push_back(spread(snapshot.loads));
+      trace.rows.push_back(std::move(row));
     }
-    out += fmt::format("{:>4}  {:<26}|{}\n", lm5.trace[i].shifts, loads_text(lm5.trace[i].loads), right);
-  }
-  for (; j < nn.trace.size(); ++j)
-    out += fmt::format("{:>4}  {:<26}|{:>4}  {}\n", "", "", nn.trace[j].shifts, loads_text(nn.trace[j].loads));
   const double faster = 1.0 - static_cast<double>(*lm5.shifts_to_balancing) / static_cast<double>(*nn.shifts_to_balancing);
-  out += fmt::format("\n{:<34}{:>8}{:>10}\n", "", "paper", "dlbkit");
-  out += fmt::format("{:<34}{:>8}{:>10}\n", "LM-C5 shifts to sharing", kPaperLmSharing, opt(lm5.shifts_to_sharing));
-  out += fmt::format("{:<34}{:>8}{:>10}\n", "LM-C5 shifts to balancing", kPaperLmBalancing, opt(lm5.shifts_to_balancing));
-  out += fmt::format("{:<34}{:>8}{:>10}\n", "NNA shifts to balancing", kPaperNnaBalancing, opt(nn.shifts_to_balancing));
-  out += fmt::format("{:<34}{:>8}{:>10}\n", "NNA shifts of its first iteration", "> 7", nn.trace[1].shifts);
-  out += fmt::format("{:<34}{:>7}%{:>9.0f}%\n", "LM faster than NNA by", kPaperLmFaster, 100 * faster);
-  out += "\nNNA under the other readings of Sec. 5 (transfer/time): shifts to sharing, to balancing, iterations:\n";
+  Table beside{.name = "henrich-table3-beside-paper",
+               .columns = {{.name = "quantity", .label = "", .width = 34, .left = true}, {.name = "paper", .width = 8},
+                           {.name = "dlbkit", .width = 10}},
+               .rows = {{"LM-C5 shifts to sharing", kPaperLmSharing, count(lm5.shifts_to_sharing)},
+                        {"LM-C5 shifts to balancing", kPaperLmBalancing, count(lm5.shifts_to_balancing)},
+                        {"NNA shifts to balancing", kPaperNnaBalancing, count(nn.shifts_to_balancing)},
+                        {"NNA shifts of its first iteration", "> 7", count(nn.trace[1].shifts)},
+                        {"LM faster than NNA by (%)", kPaperLmFaster, 100 * faster}},
+               .row_formats = {"{}", "{}", "{}", "{}", "{:.0f}"},
+               .written = false};
+  Table others{.name = "henrich-table3-nna-readings",
+               .title = "NNA under the other readings of Sec. 5 (transfer/time):",
+               .columns = {{.name = "reading", .left = true}, {.name = "shifts to sharing"},
+                           {.name = "shifts to balancing"}, {.name = "iterations"}},
+               .written = false};
   for (const auto& [name, r] : readings)
-    out += fmt::format("  {:<24}{:>6}{:>6}{:>6}\n", name, opt(r.shifts_to_sharing), opt(r.shifts_to_balancing),
-                       r.steps);
-
-  std::vector<std::vector<std::string>> rows;
-  // The CSV rows of one method's trace, labelled `method`; returns the trace as JSON.
-  const auto trace_rows = [&rows](const std::string& method, const BalanceResult& r) {
-    nlohmann::json json_rows = nlohmann::json::array();
-    for (const BalanceSnapshot& s : r.trace) {
-      std::vector<std::string> row{method, std::to_string(s.shifts)};
-      for (const std::int64_t x : s.loads) row.push_back(std::to_string(x));
-      row.push_back(std::to_string(spread(s.loads)));
-      rows.push_back(row);
-      json_rows.push_back({{"shifts", s.shifts}, {"loads", s.loads}});
-    }
-    return json_rows;
-  };
-  const nlohmann::json lm_rows = trace_rows("lm-c5", lm5), nna_rows = trace_rows("nna", nn);
-  const std::string csv = path_in(options, "henrich-table3.csv");
-  write_csv(csv, {"method", "shifts", "p0", "p1", "p2", "p3", "p4", "p5", "p6", "p7", "max_minus_min"}, rows);
-  const std::string png = path_in(options, "henrich-table3.png");
-  run_gnuplot(path_in(options, "henrich-table3.gp"),
-              gnuplot_header(png, 800, 440) +
-                  fmt::format("set title 'Henrich Table 3: ring of 8, 16 elements on P0: max - min over T'\n"
-                              "set xlabel 'T (shifts)'\nset ylabel 'max - min (load elements)'\nset key right top\n"
-                              "set yrange [0:17]\n"
-                              "plot '{0}' using (strcol(1) eq 'lm-c5' ? $2 : NaN):11 with steps lw 2 title 'LM-C5', "
-                              "'' using (strcol(1) eq 'nna' ? $2 : NaN):11 with steps lw 2 title 'NNA (net, sequential)', "
-                              "'' using (strcol(1) eq 'lm-c5' ? $2 : NaN):11 with points pt 7 notitle, "
-                              "'' using (strcol(1) eq 'nna' ? $2 : NaN):11 with points pt 6 notitle\n",
-                              csv));
-  report.files = {csv, png};
-  nlohmann::json other = nlohmann::json::object();
-  for (const auto& [name, r] : readings)
-    other[name] = {{"shifts_to_sharing", opt_json(r.shifts_to_sharing)},
-                   {"shifts_to_balancing", opt_json(r.shifts_to_balancing)},
-                   {"iterations", r.steps}};
-  report.data = {{"inputs", {{"topology", "ring:8"}, {"init", "spike:16"}}},
-                 {"paper", {{"lm_c5_sharing", kPaperLmSharing}, {"lm_c5_balancing", kPaperLmBalancing},
-                            {"nna_balancing", kPaperNnaBalancing}, {"lm_faster_percent", kPaperLmFaster}}},
-                 {"lm_c5", {{"shifts_to_sharing", opt_json(lm5.shifts_to_sharing)},
-                            {"shifts_to_balancing", opt_json(lm5.shifts_to_balancing)},
-                            {"trace", lm_rows}}},
-                 {"nna", {{"shifts_to_sharing", opt_json(nn.shifts_to_sharing)},
-                          {"shifts_to_balancing", opt_json(nn.shifts_to_balancing)},
-                          {"iterations", nn.steps},
-                          {"trace", nna_rows}}},
-                 {"nna_readings", other}};
+    others.rows.push_back({name, count(r.shifts_to_sharing), count(r.shifts_to_balancing), count(r.steps)});
+  results.tables = {std::move(trace), std::move(beside), std::move(others)};
+  results.figures = {{.name = "henrich-table3",
+                      .table = "henrich-table3",
+                      .xlabel = "T (shifts)",
+                      .ylabel = "max - min (load elements)",
+                      .x = "shifts",
+                      .panels = {{.title = "Henrich Table 3: ring of 8, 16 elements on P0: max - min over T",
+                                  .series = {{.y = "max_minus_min", .title = "LM-C5", .style = "steps lw 2",
+                                              .where_column = "method", .where_value = "lm-c5"},
+                                             {.y = "max_minus_min", .title = "NNA (net, sequential)",
+                                              .style = "steps lw 2", .where_column = "method", .where_value = "nna"}}}},
+                      .y_from_zero = true,
+                      .width = 800,
+                      .height = 440}};
   const auto shifts = [](const std::optional<std::uint64_t>& x) {
     return x ? static_cast<double>(*x) : std::numeric_limits<double>::quiet_NaN();
   };
@@ -212,14 +179,14 @@ ReproductionReport henrich_table3(const ReproductionOptions& options) {
                        .tolerance = t, .explained_in = kTable3Doc},
                       ours};
   };
-  report.comparisons = {
+  results.comparisons = {
       cell("LM-C5 shifts to sharing", kPaperLmSharing, Reading::table_cell, kShiftsExact, shifts(lm5.shifts_to_sharing)),
       cell("LM-C5 shifts to balancing", kPaperLmBalancing, Reading::table_cell, kShiftsExact,
            shifts(lm5.shifts_to_balancing)),
       cell("NNA shifts to balancing", kPaperNnaBalancing, Reading::text, kShiftsExact, shifts(nn.shifts_to_balancing)),
       cell("LM faster than NNA (%)", kPaperLmFaster, Reading::text,
            Tolerance::absolute(2.5, "the text says 'about 25%'"), 100 * faster)};
-  return report;
+  return render(results, options);
 }
 
 // ----- henrich-fig5 -----
@@ -233,7 +200,6 @@ const Tolerance kAboutFactor =
     Tolerance::relative(0.15, "the text says 'about': a rounded factor, no figure values in our copy");
 
 ReproductionReport henrich_fig5(const ReproductionOptions& options, const HenrichSizes& sizes) {
-  make_directory(options.out_dir);
   const std::vector<Method> methods = {
       nna(NnaTransfer::net, NnaTime::sequential, "nna"),
       nna(NnaTransfer::net, NnaTime::simultaneous, "nna-simultaneous"),
@@ -242,66 +208,77 @@ ReproductionReport henrich_fig5(const ReproductionOptions& options, const Henric
       lm(ShiftCondition::c3), lm(ShiftCondition::c4), lm(ShiftCondition::c5)};
   const auto long_run = [](const Method& m) { return m.name == "nna" || (m.lm && m.balances()); };
   const std::vector<std::size_t> ps = powers_of_two(8, std::max(sizes.fig5_max_p, sizes.fig5_long_max_p));
-  struct Cell {
+  struct Run {  // one method on one ring
     std::size_t p = 0;
     const Method* method = nullptr;
     BalanceResult r;
   };
-  std::vector<Cell> cells;
+  std::vector<Run> runs;
   for (const std::size_t p : ps)
     for (const Method& m : methods)
-      if (p <= sizes.fig5_max_p || (long_run(m) && p <= sizes.fig5_long_max_p)) cells.push_back({p, &m, {}});
+      if (p <= sizes.fig5_max_p || (long_run(m) && p <= sizes.fig5_long_max_p)) runs.push_back({p, &m, {}});
   // Largest first, so that the long runs do not end up last on one job.
-  std::sort(cells.begin(), cells.end(), [](const Cell& a, const Cell& b) { return a.p > b.p; });
-  parallel_for(cells.size(), options.jobs, [&](std::size_t i) {
-    Cell& c = cells[i];
+  std::sort(runs.begin(), runs.end(), [](const Run& a, const Run& b) { return a.p > b.p; });
+  parallel_for(runs.size(), options.jobs, [&](std::size_t i) {
+    Run& c = runs[i];
     c.r = c.method->run(parse_topology("ring:" + std::to_string(c.p)), spike(c.p, kWorstCaseC));
   });
   const auto find = [&](std::size_t p, const std::string& name) -> const BalanceResult* {
-    for (const Cell& c : cells)
+    for (const Run& c : runs)
       if (c.p == p && c.method->name == name) return &c.r;
     return nullptr;
   };
 
-  ReproductionReport report;
-  std::string& out = report.text;
-  out += fmt::format("Henrich Fig. 5: rings of P processors, worst case: all c P elements on one processor (c = {}),\n"
-                     "each method until balanced (max - min <= 1) and shared (every processor >= 1). T in shifts.\n"
-                     "nna = net transfer, sequential time (the reading that reproduces Table 3); nna-simultaneous and\n"
-                     "nna-gross are the other readings (rounds/nna.hpp). nna-gross is eq. 5 read literally: it nears the\n"
-                     "paper's ratios 4 and 23 at small P but gives 39 shifts, not 24, in Table 3; no reading fits both.\n"
-                     "LM-C0..C2 only share: they stop at a fixed point before balancing ('-').\n\n",
-                     kWorstCaseC);
-  const auto table = [&](const char* title, bool balancing) {
-    out += fmt::format("({}) shifts to {}\n{:>6}", balancing ? 'a' : 'b', title, "P");
+  Results results;
+  results.inputs = {{"topology", "ring:P"}, {"c", kWorstCaseC}, {"max_p", sizes.fig5_max_p},
+                    {"long_max_p", sizes.fig5_long_max_p}};
+  const std::string intro = fmt::format(
+      "Henrich Fig. 5: rings of P processors, worst case: all c P elements on one processor (c = {}),\n"
+      "each method until balanced (max - min <= 1) and shared (every processor >= 1). T in shifts.\n"
+      "nna = net transfer, sequential time (the reading that reproduces Table 3); nna-simultaneous and\n"
+      "nna-gross are the other readings (rounds/nna.hpp). nna-gross is eq. 5 read literally: it nears the\n"
+      "paper's ratios 4 and 23 at small P but gives 39 shifts, not 24, in Table 3; no reading fits both.\n"
+      "LM-C0..C2 only share: they stop at a fixed point before balancing (an empty cell).\n\n",
+      kWorstCaseC);
+  // (a) and (b): a row per P, a column per method, and the ratios of Sec. 5 ("about 4 times", "23 times") for
+  // the default reading and for eq. 5 read literally.
+  const auto panel = [&](const char* goal, bool balancing) {
+    Table t{.name = fmt::format("henrich-fig5-{}", goal),
+            .title = fmt::format("{}({}) shifts to {}", balancing ? intro : "", balancing ? 'a' : 'b', goal),
+            .columns = {{.name = "P", .width = 6}},
+            .written = false};
     for (const Method& m : methods)
-      if (!balancing || m.balances()) out += fmt::format("{:>17}", m.name);
-    out += fmt::format("{:>10}{:>10}\n", "NNA/LM-C5", "gross/C5");
+      if (!balancing || m.balances()) t.columns.push_back({.name = m.name, .width = 17});
+    t.columns.push_back({.name = "NNA/LM-C5", .format = "{:.2f}", .width = 10});
+    t.columns.push_back({.name = "gross/C5", .format = "{:.2f}", .width = 10});
     for (const std::size_t p : ps) {
-      out += fmt::format("{:>6}", p);
-      for (const Method& m : methods) {
-        if (balancing && !m.balances()) continue;
-        const BalanceResult* r = find(p, m.name);
-        out += fmt::format("{:>17}", r ? opt(shifts_to(*r, balancing)) : "");
-      }
-      // The ratios of Sec. 5 ("about 4 times", "23 times") for the default and for eq. 5 read literally.
+      std::vector<Cell> row{static_cast<std::int64_t>(p)};
+      for (const Method& m : methods)
+        if (!balancing || m.balances()) {
+          const BalanceResult* r = find(p, m.name);
+          row.push_back(r ? count(shifts_to(*r, balancing)) : Cell{});
+        }
       const BalanceResult* l = find(p, "lm-c5");
-      for (const char* name : {"nna", "nna-gross"})
-        if (const BalanceResult* n = find(p, name); n && l)
-          out += fmt::format("{:>10.2f}", static_cast<double>(*shifts_to(*n, balancing)) /
-                                              static_cast<double>(*shifts_to(*l, balancing)));
-      out += "\n";
+      for (const char* name : {"nna", "nna-gross"}) {
+        const BalanceResult* n = find(p, name);
+        row.push_back(n && l ? Cell{static_cast<double>(*shifts_to(*n, balancing)) /
+                                    static_cast<double>(*shifts_to(*l, balancing))}
+                             : Cell{});
+      }
+      t.rows.push_back(std::move(row));
     }
-    out += "\n";
+    return t;
   };
-  table("balancing", true);
-  table("sharing", false);
 
   // Growth: log-log slope and a fit T = a P + b P^2 over P >= 64.
-  nlohmann::json fits = nlohmann::json::object();
-  out += fmt::format("Growth over P >= 64 (T = a P + b P^2 by least squares; 'quadratic share' = b P^2 / T at the\n"
-                     "largest P of the method):\n{:<18}{:<10}{:>8}{:>12}{:>14}{:>12}\n",
-                     "method", "time to", "slope", "a", "b", "quad. share");
+  Table growth{.name = "henrich-fig5-growth",
+               .title = "Growth over P >= 64 (T = a P + b P^2 by least squares; 'quad. share' = b P^2 / T at the\n"
+                        "largest P of the method, max_p):",
+               .columns = {{.name = "method", .left = true}, {.name = "time to", .left = true},
+                           {.name = "slope", .format = "{:.3f}"}, {.name = "a", .format = "{:.4g}"},
+                           {.name = "b", .format = "{:.4g}"}, {.name = "quad. share", .format = "{:.3f}"},
+                           {.name = "max_p"}},
+               .written = false};
   for (const Method& m : methods)
     for (const bool balancing : {true, false}) {
       if (balancing && !m.balances()) continue;
@@ -312,64 +289,44 @@ ReproductionReport henrich_fig5(const ReproductionOptions& options, const Henric
           y.push_back(static_cast<double>(*shifts_to(*r, balancing)));
         }
       if (x.size() < 2) continue;
-      const double slope = loglog_slope(x, y);
       const auto [a, b] = fit_linear_quadratic(x, y);
-      const double pmax = x.back(), share = b * pmax * pmax / (a * pmax + b * pmax * pmax);
-      out += fmt::format("{:<18}{:<10}{:>8.3f}{:>12.4g}{:>14.4g}{:>12.3f}\n", m.name,
-                         balancing ? "balancing" : "sharing", slope, a, b, share);
-      fits[m.name][balancing ? "balancing" : "sharing"] = {{"slope", slope}, {"a", a}, {"b", b},
-                                                          {"quadratic_share", share}, {"max_p", pmax}};
+      const double pmax = x.back();
+      growth.rows.push_back({m.name, balancing ? "balancing" : "sharing", loglog_slope(x, y), a, b,
+                             b * pmax * pmax / (a * pmax + b * pmax * pmax), static_cast<std::int64_t>(pmax)});
     }
-  out += fmt::format("\nPaper (Sec. 5): almost linear growth for every method, small quadratic components only for NNA;\n"
-                     "NNA needs about {} times longer than LM to balance and {} times longer to share 'within our range of\n"
-                     "processor numbers' (Sec. 1: up to about two thousand); LM shares in T = P - 1 shifts.\n",
-                     kPaperNnaOverLmBalancing, kPaperNnaOverLmSharing);
 
-  // CSV: one row per P, one column per method and goal.
-  std::vector<std::string> header{"p"};
-  for (const Method& m : methods) header.push_back(m.name + "_balancing");
-  for (const Method& m : methods) header.push_back(m.name + "_sharing");
-  std::vector<std::vector<std::string>> rows;
-  nlohmann::json data_rows = nlohmann::json::array();
+  // For the figure: one row per P, one column per method and goal, and the iterations of each method.
+  Table all{.name = "henrich-fig5", .columns = {{.name = "p"}}, .printed = false, .missing = "NaN"};
+  for (const char* goal : {"balancing", "sharing"})
+    for (const Method& m : methods) all.columns.push_back({.name = fmt::format("{}_{}", m.name, goal)});
+  for (const Method& m : methods) all.columns.push_back({.name = m.name + "_steps", .written = false});
   for (const std::size_t p : ps) {
-    std::vector<std::string> row{std::to_string(p)};
-    nlohmann::json jr = {{"p", p}};
+    std::vector<Cell> row{static_cast<std::int64_t>(p)};
     for (const bool balancing : {true, false})
       for (const Method& m : methods) {
         const BalanceResult* r = find(p, m.name);
-        row.push_back(r ? opt(shifts_to(*r, balancing)) : "NaN");
+        row.push_back(r ? count(shifts_to(*r, balancing)) : Cell{});
       }
-    for (const Method& m : methods)
-      if (const BalanceResult* r = find(p, m.name))
-        jr[m.name] = {{"shifts_to_balancing", opt_json(r->shifts_to_balancing)},
-                      {"shifts_to_sharing", opt_json(r->shifts_to_sharing)},
-                      {"steps", r->steps}};
-    rows.push_back(row);
-    data_rows.push_back(jr);
+    for (const Method& m : methods) {
+      const BalanceResult* r = find(p, m.name);
+      row.push_back(r ? count(r->steps) : Cell{});
+    }
+    all.rows.push_back(std::move(row));
   }
-  const std::string csv = path_in(options, "henrich-fig5.csv");
-  write_csv(csv, header, rows);
-  const std::string png = path_in(options, "henrich-fig5.png");
-  std::string plot_a, plot_b;
-  for (std::size_t i = 0; i < methods.size(); ++i) {
-    const std::string sep_a = plot_a.empty() ? "" : ", ", sep_b = plot_b.empty() ? "" : ", ";
-    if (methods[i].balances())
-      plot_a += fmt::format("{}'{}' using 1:{} with linespoints title '{}'", sep_a, csv, i + 2, methods[i].name);
-    plot_b += fmt::format("{}'{}' using 1:{} with linespoints title '{}'", sep_b, csv, i + 2 + methods.size(),
-                          methods[i].name);
+  Figure figure{.name = "henrich-fig5", .table = "henrich-fig5", .xlabel = "P (ring)", .ylabel = "T (shifts)", .x = "p",
+                .panels = {{.title = "Henrich Fig. 5 (a): balancing, c = 5"}, {.title = "Henrich Fig. 5 (b): sharing, c = 5"}},
+                .log_x = 10, .log_y = 10, .key = "left top", .width = 1200, .height = 520};
+  for (const Method& m : methods) {
+    if (m.balances()) figure.panels[0].series.push_back({.y = m.name + "_balancing", .title = m.name});
+    figure.panels[1].series.push_back({.y = m.name + "_sharing", .title = m.name});
   }
-  run_gnuplot(path_in(options, "henrich-fig5.gp"),
-              gnuplot_header(png, 1200, 520) +
-                  "set multiplot layout 1,2\nset logscale xy\nset xlabel 'P (ring)'\nset ylabel 'T (shifts)'\n"
-                  "set title 'Henrich Fig. 5 (a): balancing, c = 5'\nplot " + plot_a + "\n" +
-                  "set title 'Henrich Fig. 5 (b): sharing, c = 5'\nplot " + plot_b + "\nunset multiplot\n");
-  report.files = {csv, png};
-  report.data = {{"inputs", {{"topology", "ring:P"}, {"c", kWorstCaseC}, {"max_p", sizes.fig5_max_p},
-                             {"long_max_p", sizes.fig5_long_max_p}}},
-                 {"paper", {{"nna_over_lm_balancing", kPaperNnaOverLmBalancing},
-                            {"nna_over_lm_sharing", kPaperNnaOverLmSharing}, {"lm_sharing", "P - 1"}}},
-                 {"rows", data_rows},
-                 {"fits", fits}};
+  results.tables = {panel("balancing", true), panel("sharing", false), std::move(growth), std::move(all)};
+  results.figures = {std::move(figure)};
+  results.notes = {
+      fmt::format("Paper (Sec. 5): almost linear growth for every method, small quadratic components only for NNA;\n"
+                  "NNA needs about {} times longer than LM to balance and {} times longer to share 'within our range of\n"
+                  "processor numbers' (Sec. 1: up to about two thousand); LM shares in T = P - 1 shifts.",
+                  kPaperNnaOverLmBalancing, kPaperNnaOverLmSharing)};
   // NNA / LM-C5 at the top of the paper's range, for each NNA reading run that far.
   const BalanceResult* lm5 = find(kPaperLargestP, "lm-c5");
   for (const Method& m : methods) {
@@ -378,7 +335,7 @@ ReproductionReport henrich_fig5(const ReproductionOptions& options, const Henric
     for (const bool balancing : {true, false}) {
       const auto& a = shifts_to(*n, balancing);
       const auto& b = shifts_to(*lm5, balancing);
-      report.comparisons.push_back(
+      results.comparisons.push_back(
           {{.figure = "Fig. 5",
             .quantity = fmt::format("{}/LM-C5 {}, P={}", m.name, balancing ? "balancing" : "sharing", kPaperLargestP),
             .value = balancing ? kPaperNnaOverLmBalancing : kPaperNnaOverLmSharing,
@@ -388,7 +345,7 @@ ReproductionReport henrich_fig5(const ReproductionOptions& options, const Henric
            a && b ? static_cast<double>(*a) / static_cast<double>(*b) : std::numeric_limits<double>::quiet_NaN()});
     }
   }
-  return report;
+  return render(results, options);
 }
 
 // ----- henrich-fig6 -----
@@ -410,7 +367,6 @@ std::uint64_t continuous_nna_iterations(std::size_t p, double c) {
 }  // namespace
 
 ReproductionReport henrich_fig6(const ReproductionOptions& options, const HenrichSizes& sizes) {
-  make_directory(options.out_dir);
   const std::vector<std::int64_t> cs = {1, 5, 25, 100};
   const std::vector<std::size_t> ps = powers_of_two(8, std::max<std::size_t>(sizes.fig6_max_p, 512));
   const std::size_t columns = cs.size() + 1;  // the integer c, then continuous with the largest c
@@ -429,35 +385,37 @@ ReproductionReport henrich_fig6(const ReproductionOptions& options, const Henric
   });
   const std::size_t at512 = static_cast<std::size_t>(std::find(ps.begin(), ps.end(), 512) - ps.begin());
 
-  ReproductionReport report;
-  std::string& out = report.text;
-  out += "Henrich Fig. 6: NNA (net transfer) iterations to balance a ring from c P elements on one processor,\n"
-         "normalised to 1 at P = 512, for several c; 'cont.' = continuous NNA (eq. 3 on reals, until max - min\n"
-         "<= 1) from the largest c: the paper's borderline case. Raw iterations in parentheses.\n\n";
-  out += fmt::format("{:>6}", "P");
-  for (const std::int64_t c : cs) out += fmt::format("{:>20}", fmt::format("c = {}", c));
-  out += fmt::format("{:>20}\n", fmt::format("cont. c = {}", cs.back()));
-  std::vector<std::vector<std::string>> rows;
-  nlohmann::json data_rows = nlohmann::json::array();
-  for (std::size_t i = 0; i < ps.size(); ++i) {
-    out += fmt::format("{:>6}", ps[i]);
-    std::vector<std::string> row{std::to_string(ps[i])};
-    nlohmann::json jr = {{"p", ps[i]}};
-    for (std::size_t j = 0; j < columns; ++j) {
-      const double norm = static_cast<double>(iterations[i][j]) / static_cast<double>(iterations[at512][j]);
-      out += fmt::format("{:>20}", fmt::format("{:.4f} ({})", norm, iterations[i][j]));
-      row.push_back(csv_number(norm));
-      row.push_back(std::to_string(iterations[i][j]));
-    }
-    for (std::size_t j = 0; j < cs.size(); ++j)
-      jr["c" + std::to_string(cs[j])] = {{"iterations", iterations[i][j]}, {"shifts", shifts[i][j]}};
-    jr["continuous"] = {{"iterations", iterations[i][cs.size()]}};
-    out += "\n";
-    rows.push_back(row);
-    data_rows.push_back(jr);
+  Results results;
+  results.inputs = {{"topology", "ring:P"}, {"c", cs}, {"max_p", ps.back()}, {"transfer", "net"}};
+  Table table{.name = "henrich-fig6",
+              .title = "Henrich Fig. 6: NNA (net transfer) iterations to balance a ring from c P elements on one "
+                       "processor,\nnormalised to 1 at P = 512, for several c; 'continuous' = continuous NNA (eq. 3 on "
+                       "reals, until max - min\n<= 1) from the largest c: the paper's borderline case.",
+              .columns = {{.name = "p"}}};
+  const auto name_of = [&](std::size_t j) { return j < cs.size() ? fmt::format("c{}", cs[j]) : std::string("continuous"); };
+  for (std::size_t j = 0; j < columns; ++j) {
+    table.columns.push_back({.name = name_of(j) + "_normalised", .format = "{:.4f}"});
+    table.columns.push_back({.name = name_of(j) + "_iterations"});
   }
-  out += "\nGrowth exponents (log-log slope over P >= 64):";
-  nlohmann::json slopes = nlohmann::json::object();
+  for (std::size_t j = 0; j < cs.size(); ++j)
+    table.columns.push_back({.name = name_of(j) + "_shifts", .printed = false, .written = false});
+  for (std::size_t i = 0; i < ps.size(); ++i) {
+    std::vector<Cell> row{static_cast<std::int64_t>(ps[i])};
+    for (std::size_t j = 0; j < columns; ++j) {
+      row.push_back(static_cast<double>(iterations[i][j]) / static_cast<double>(iterations[at512][j]));
+      row.push_back(count(iterations[i][j]));
+    }
+    for (std::size_t j = 0; j < cs.size(); ++j) row.push_back(count(shifts[i][j]));
+    table.rows.push_back(std::move(row));
+  }
+  Table slopes{.name = "henrich-fig6-growth",
+               .title = "Growth exponents (log-log slope over P >= 64):",
+               .columns = {{.name = "iterations of", .left = true}, {.name = "slope", .format = "{:.3f}"}},
+               .written = false};
+  Figure figure{.name = "henrich-fig6", .table = "henrich-fig6", .xlabel = "P (ring)",
+                .ylabel = "NNA iterations / iterations at P = 512", .x = "p",
+                .panels = {{.title = "Henrich Fig. 6: NNA iterations to balance, normalised at P = 512"}},
+                .log_x = 10, .log_y = 10, .key = "left top", .width = 900, .height = 520};
   for (std::size_t j = 0; j < columns; ++j) {
     std::vector<double> x, y;
     for (std::size_t i = 0; i < ps.size(); ++i)
@@ -465,58 +423,36 @@ ReproductionReport henrich_fig6(const ReproductionOptions& options, const Henric
         x.push_back(static_cast<double>(ps[i]));
         y.push_back(static_cast<double>(iterations[i][j]));
       }
-    const double s = x.size() >= 2 ? loglog_slope(x, y) : NAN;
-    const std::string name = j < cs.size() ? fmt::format("c = {}", cs[j]) : "continuous";
-    out += fmt::format("  {} {:.3f}", name, s);
-    slopes[name] = s;
+    const std::string label = j < cs.size() ? fmt::format("c = {}", cs[j]) : "continuous";
+    slopes.rows.push_back({label, x.size() >= 2 ? loglog_slope(x, y) : NAN});
+    figure.panels[0].series.push_back(
+        {.y = name_of(j) + "_normalised", .title = j < cs.size() ? label : fmt::format("continuous, c = {}", cs.back())});
   }
-  out += "\n\nPaper (Sec. 5): the quadratic portion of the run time grows with the initial load c; continuous load\n"
-         "is the borderline case.\n";
-  std::vector<std::string> header{"p"};
-  for (const std::int64_t c : cs) {
-    header.push_back(fmt::format("c{}_normalised", c));
-    header.push_back(fmt::format("c{}_iterations", c));
-  }
-  header.push_back("continuous_normalised");
-  header.push_back("continuous_iterations");
-  const std::string csv = path_in(options, "henrich-fig6.csv");
-  write_csv(csv, header, rows);
-  const std::string png = path_in(options, "henrich-fig6.png");
-  std::string plot;
-  for (std::size_t j = 0; j < columns; ++j)
-    plot += fmt::format("{}'{}' using 1:{} with linespoints title '{}'", j ? ", " : "", csv, 2 + 2 * j,
-                        j < cs.size() ? fmt::format("c = {}", cs[j]) : fmt::format("continuous, c = {}", cs.back()));
-  run_gnuplot(path_in(options, "henrich-fig6.gp"),
-              gnuplot_header(png) + "set logscale xy\nset xlabel 'P (ring)'\n"
-                                    "set ylabel 'NNA iterations / iterations at P = 512'\n"
-                                    "set title 'Henrich Fig. 6: NNA iterations to balance, normalised at P = 512'\n"
-                                    "plot " + plot + "\n");
-  report.files = {csv, png};
-  report.data = {{"inputs", {{"topology", "ring:P"}, {"c", cs}, {"max_p", ps.back()}, {"transfer", "net"}}},
-                 {"rows", data_rows},
-                 {"slopes", slopes}};
-  return report;
+  results.tables = {std::move(table), std::move(slopes)};
+  results.figures = {std::move(figure)};
+  results.notes = {"Paper (Sec. 5): the quadratic portion of the run time grows with the initial load c; continuous "
+                   "load\nis the borderline case."};
+  return render(results, options);
 }
 
 // ----- henrich-fig7 -----
 
 ReproductionReport henrich_fig7(const ReproductionOptions& options, const HenrichSizes& sizes) {
-  make_directory(options.out_dir);
   std::vector<int> ks;
   for (int k = 4; k <= sizes.fig7_max_k; k *= 2) ks.push_back(k);
   const std::vector<ShiftCondition> conditions = {ShiftCondition::c3, ShiftCondition::c4, ShiftCondition::c5};
   const auto runs = static_cast<std::size_t>(std::max(options.runs, 1));
   const std::size_t per_k = conditions.size() * (1 + runs);  // worst case, then random seeds 1..runs
-  std::vector<BalanceResult> results(ks.size() * per_k);
-  parallel_for(results.size(), options.jobs, [&](std::size_t task) {
+  std::vector<BalanceResult> balance(ks.size() * per_k);
+  parallel_for(balance.size(), options.jobs, [&](std::size_t task) {
     const std::size_t i = ks.size() - 1 - task / per_k, rest = task % per_k;
     const std::size_t c = rest / (1 + runs), start = rest % (1 + runs);
     const Topology t = parse_topology(fmt::format("torus:{}x{}", ks[i], ks[i]));
     const Loads w = start == 0 ? spike(t.size(), kWorstCaseC) : integer_initial_load("uniform:100", t.size(), start);
-    results[i * per_k + rest] = lm(conditions[c]).run(t, w);
+    balance[i * per_k + rest] = lm(conditions[c]).run(t, w);
   });
   const auto at = [&](std::size_t i, std::size_t c, std::size_t start) -> const BalanceResult& {
-    return results[i * per_k + c * (1 + runs) + start];
+    return balance[i * per_k + c * (1 + runs) + start];
   };
   // Mean shifts to balancing from the random starts.
   const auto mean_random = [&](std::size_t i, std::size_t c) {
@@ -525,43 +461,42 @@ ReproductionReport henrich_fig7(const ReproductionOptions& options, const Henric
     return sum / static_cast<double>(runs);
   };
 
-  ReproductionReport report;
-  std::string& out = report.text;
-  out += fmt::format("Henrich Fig. 7: LM on square 2-D tori K x K until balanced (max - min <= D = 2) and shared. T in\n"
-                     "shifts (one Definition-1 step = 2 shifts). (a) worst case: c P elements on one processor, c = {};\n"
-                     "(b) uniform random 0..100 per processor, mean over seeds 1..{}.\n\n",
-                     kWorstCaseC, runs);
-  out += fmt::format("{:>5}{:>7} | {:>28} | {:>28} | {:>24}\n", "K", "P", "(a) balancing c3 / c4 / c5",
-                     "(a) sharing c3 / c4 / c5", "(b) balancing c3 / c4 / c5");
-  std::vector<std::vector<std::string>> rows;
-  nlohmann::json data_rows = nlohmann::json::array();
+  Results results;
+  results.inputs = {{"topology", "torus:KxK"}, {"c", kWorstCaseC}, {"random", "uniform:100"}, {"runs", runs},
+                    {"max_k", sizes.fig7_max_k}};
+  Table table{.name = "henrich-fig7",
+              .title = fmt::format("Henrich Fig. 7: LM on square 2-D tori K x K until balanced (max - min <= D = 2) "
+                                   "and shared. T in\nshifts (one Definition-1 step = 2 shifts). (a) worst case: c P "
+                                   "elements on one processor, c = {}\n(worst_); (b) uniform random 0..100 per "
+                                   "processor, mean over seeds 1..{} (random_).",
+                                   kWorstCaseC, runs),
+              .columns = {{.name = "k"}, {.name = "p"}},
+              .missing = "NaN"};
+  for (const ShiftCondition c : conditions)
+    for (const char* what : {"worst_balancing", "worst_sharing", "random_balancing"})
+      table.columns.push_back({.name = fmt::format("{}_{}", to_string(c), what), .format = "{:.1f}"});
+  // Every random start's shifts, for the JSON.
+  Table random{.name = "henrich-fig7-random",
+               .columns = {{.name = "k"}, {.name = "condition"}, {.name = "seed"}, {.name = "shifts_to_balancing"}},
+               .printed = false,
+               .written = false};
   for (std::size_t i = 0; i < ks.size(); ++i) {
-    std::string a_bal, a_share, b_bal;
-    std::vector<std::string> row{std::to_string(ks[i]), std::to_string(ks[i] * ks[i])};
-    nlohmann::json jr = {{"k", ks[i]}, {"p", ks[i] * ks[i]}};
+    std::vector<Cell> row{std::int64_t{ks[i]}, std::int64_t{ks[i] * ks[i]}};
     for (std::size_t c = 0; c < conditions.size(); ++c) {
       const BalanceResult& w = at(i, c, 0);
-      const double random_mean = mean_random(i, c);
-      const std::string sep = c ? " / " : "";
-      a_bal += sep + opt(w.shifts_to_balancing);
-      a_share += sep + opt(w.shifts_to_sharing);
-      b_bal += sep + fmt::format("{:.1f}", random_mean);
-      row.push_back(opt(w.shifts_to_balancing));
-      row.push_back(opt(w.shifts_to_sharing));
-      row.push_back(csv_number(random_mean));
-      nlohmann::json random_runs = nlohmann::json::array();
-      for (std::size_t s = 1; s <= runs; ++s) random_runs.push_back(opt_json(at(i, c, s).shifts_to_balancing));
-      jr["lm-" + to_string(conditions[c])] = {{"worst_balancing", opt_json(w.shifts_to_balancing)},
-                                              {"worst_sharing", opt_json(w.shifts_to_sharing)},
-                                              {"random_balancing_mean", random_mean},
-                                              {"random_balancing", random_runs}};
+      row.push_back(count(w.shifts_to_balancing));
+      row.push_back(count(w.shifts_to_sharing));
+      row.push_back(mean_random(i, c));
+      for (std::size_t s = 1; s <= runs; ++s)
+        random.rows.push_back({std::int64_t{ks[i]}, "lm-" + to_string(conditions[c]), static_cast<std::int64_t>(s),
+                               count(at(i, c, s).shifts_to_balancing)});
     }
-    out += fmt::format("{:>5}{:>7} | {:>28} | {:>28} | {:>24}\n", ks[i], ks[i] * ks[i], a_bal, a_share, b_bal);
-    rows.push_back(row);
-    data_rows.push_back(jr);
+    table.rows.push_back(std::move(row));
   }
-  nlohmann::json slopes = nlohmann::json::object();
-  out += "\nGrowth exponents against P (log-log slope over K >= 8):";
+  Table slopes{.name = "henrich-fig7-growth",
+               .title = "Growth exponents against P (log-log slope over K >= 8):",
+               .columns = {{.name = "method", .left = true}, {.name = "slope", .format = "{:.3f}"}},
+               .written = false};
   for (std::size_t c = 0; c < conditions.size(); ++c)
     for (const bool worst : {true, false}) {
       std::vector<double> x, y;
@@ -571,46 +506,29 @@ ReproductionReport henrich_fig7(const ReproductionOptions& options, const Henric
           y.push_back(worst ? static_cast<double>(*at(i, c, 0).shifts_to_balancing) : mean_random(i, c));
         }
       if (x.size() < 2) continue;
-      const double s = loglog_slope(x, y);
-      const std::string name = fmt::format("lm-{} {}", to_string(conditions[c]), worst ? "(a)" : "(b)");
-      out += fmt::format("  {} {:.3f}", name, s);
-      slopes[name] = s;
+      slopes.rows.push_back({fmt::format("lm-{} {}", to_string(conditions[c]), worst ? "(a)" : "(b)"), loglog_slope(x, y)});
     }
-  out += "\n\nPaper (Sec. 5): in (a) C3..C5 need identical numbers of iterations to balance; both (a) and (b) grow\n"
-         "only linearly with P.\n";
-  const std::string csv = path_in(options, "henrich-fig7.csv");
-  write_csv(csv, {"k", "p", "c3_worst_balancing", "c3_worst_sharing", "c3_random_balancing", "c4_worst_balancing",
-                  "c4_worst_sharing", "c4_random_balancing", "c5_worst_balancing", "c5_worst_sharing",
-                  "c5_random_balancing"},
-            rows);
-  const std::string png = path_in(options, "henrich-fig7.png");
-  run_gnuplot(path_in(options, "henrich-fig7.gp"),
-              gnuplot_header(png, 1200, 520) +
-                  fmt::format("set multiplot layout 1,2\nset logscale xy\nset xlabel 'P = K^2'\nset ylabel 'T (shifts)'\n"
-                              "set title 'Henrich Fig. 7 (a): worst case, c = 5'\n"
-                              "plot '{0}' using 2:3 with linespoints title 'LM-C3 balancing', "
-                              "'' using 2:6 with linespoints title 'LM-C4 balancing', "
-                              "'' using 2:9 with linespoints title 'LM-C5 balancing', "
-                              "'' using 2:4 with linespoints title 'LM-C3 sharing', "
-                              "'' using 2:7 with linespoints title 'LM-C4 sharing', "
-                              "'' using 2:10 with linespoints title 'LM-C5 sharing'\n"
-                              "set title 'Henrich Fig. 7 (b): uniform random 0..100'\n"
-                              "plot '{0}' using 2:5 with linespoints title 'LM-C3 balancing', "
-                              "'' using 2:8 with linespoints title 'LM-C4 balancing', "
-                              "'' using 2:11 with linespoints title 'LM-C5 balancing'\nunset multiplot\n",
-                              csv));
-  report.files = {csv, png};
-  report.data = {{"inputs", {{"topology", "torus:KxK"}, {"c", kWorstCaseC}, {"random", "uniform:100"},
-                             {"runs", runs}, {"max_k", sizes.fig7_max_k}}},
-                 {"rows", data_rows},
-                 {"slopes", slopes}};
-  return report;
+  Figure figure{.name = "henrich-fig7", .table = "henrich-fig7", .xlabel = "P = K^2", .ylabel = "T (shifts)", .x = "p",
+                .panels = {{.title = "Henrich Fig. 7 (a): worst case, c = 5"},
+                           {.title = "Henrich Fig. 7 (b): uniform random 0..100"}},
+                .log_x = 10, .log_y = 10, .key = "left top", .width = 1200, .height = 520};
+  for (const char* goal : {"balancing", "sharing"})
+    for (const ShiftCondition c : conditions)
+      figure.panels[0].series.push_back({.y = fmt::format("{}_worst_{}", to_string(c), goal),
+                                         .title = fmt::format("lm-{} {}", to_string(c), goal)});
+  for (const ShiftCondition c : conditions)
+    figure.panels[1].series.push_back({.y = fmt::format("{}_random_balancing", to_string(c)),
+                                       .title = fmt::format("lm-{} balancing", to_string(c))});
+  results.tables = {std::move(table), std::move(slopes), std::move(random)};
+  results.figures = {std::move(figure)};
+  results.notes = {"Paper (Sec. 5): in (a) C3..C5 need identical numbers of iterations to balance; both (a) and (b) "
+                   "grow\nonly linearly with P."};
+  return render(results, options);
 }
 
 // ----- henrich-theorem3 -----
 
 ReproductionReport henrich_theorem3(const ReproductionOptions& options, const HenrichSizes& sizes) {
-  make_directory(options.out_dir);
   struct Case {
     int d = 1, k = 0;
     bool worst = true;
@@ -643,16 +561,18 @@ ReproductionReport henrich_theorem3(const ReproductionOptions& options, const He
     c.r = lm(ShiftCondition::c5).run(t, w);
   });
 
-  ReproductionReport report;
-  std::string& out = report.text;
-  out += fmt::format("Henrich Theorem 3: LM-C5 balances (max - min <= D) a D-dimensional torus K^D with all L_i > 0 in\n"
-                     "T = O(D K L_diff) shifts. Measured T against D K L_diff: worst case = 1 element everywhere plus\n"
-                     "c P = {} P on one processor; random = uniform 1..100, the largest ratio over seeds 1..{}.\n\n",
-                     kWorstCaseC, runs);
-  out += fmt::format("{:>3}{:>5}{:>8} | {:>9}{:>10}{:>14}{:>9} | {:>8}{:>10}{:>9}\n", "D", "K", "P", "L_diff", "T",
-                     "D K L_diff", "ratio", "L_diff", "T", "ratio");
-  std::vector<std::vector<std::string>> rows;
-  nlohmann::json data_rows = nlohmann::json::array();
+  Results results;
+  results.inputs = {{"condition", "c5"}, {"runs", runs}, {"max_k", sizes.theorem3_max_k}};
+  Table table{.name = "henrich-theorem3",
+              .title = fmt::format("Henrich Theorem 3: LM-C5 balances (max - min <= D) a D-dimensional torus K^D with "
+                                   "all L_i > 0 in\nT = O(D K L_diff) shifts. Measured T against D K L_diff: worst case "
+                                   "= 1 element everywhere plus\nc P = {} P on one processor; random = uniform 1..100, "
+                                   "the largest ratio over seeds 1..{}.",
+                                   kWorstCaseC, runs),
+              .columns = {{.name = "d"}, {.name = "k"}, {.name = "p"}, {.name = "worst_l_diff"},
+                          {.name = "worst_shifts"}, {.name = "worst_bound", .format = "{:.0f}"},
+                          {.name = "worst_ratio", .format = "{:.4f}"}, {.name = "random_l_diff"},
+                          {.name = "random_shifts"}, {.name = "random_ratio", .format = "{:.4f}"}}};
   double worst_ratio = 0;
   for (std::size_t i = 0; i < cases.size(); ++i) {
     const Case& w = cases[i];
@@ -669,41 +589,27 @@ ReproductionReport henrich_theorem3(const ReproductionOptions& options, const He
       }
     }
     worst_ratio = std::max({worst_ratio, ratio, random_ratio});
-    const auto p = static_cast<std::size_t>(std::pow(w.k, w.d));
-    out += fmt::format("{:>3}{:>5}{:>8} | {:>9}{:>10}{:>14.0f}{:>9.4f} | {:>8}{:>10}{:>9.4f}\n", w.d, w.k, p, w.l_diff,
-                       *w.r.shifts_to_balancing, bound(w), ratio, random_worst->l_diff,
-                       *random_worst->r.shifts_to_balancing, random_ratio);
-    rows.push_back({std::to_string(w.d), std::to_string(w.k), std::to_string(p), std::to_string(w.l_diff),
-                    std::to_string(*w.r.shifts_to_balancing), csv_number(bound(w)), csv_number(ratio),
-                    std::to_string(random_worst->l_diff), std::to_string(*random_worst->r.shifts_to_balancing),
-                    csv_number(random_ratio)});
-    data_rows.push_back({{"d", w.d}, {"k", w.k}, {"p", p},
-                         {"worst", {{"l_diff", w.l_diff}, {"shifts", *w.r.shifts_to_balancing}, {"ratio", ratio}}},
-                         {"random", {{"l_diff", random_worst->l_diff},
-                                     {"shifts", *random_worst->r.shifts_to_balancing},
-                                     {"ratio", random_ratio}}}});
+    table.rows.push_back({std::int64_t{w.d}, std::int64_t{w.k}, static_cast<std::int64_t>(std::pow(w.k, w.d)), w.l_diff,
+                          count(w.r.shifts_to_balancing), bound(w), ratio, random_worst->l_diff,
+                          count(random_worst->r.shifts_to_balancing), random_ratio});
   }
-  out += fmt::format("\nLargest T / (D K L_diff): {:.4f}. The theorem bounds the order only; a ratio that stays bounded\n"
-                     "(here it falls with K and L_diff) is what it predicts.\n",
-                     worst_ratio);
-  const std::string csv = path_in(options, "henrich-theorem3.csv");
-  write_csv(csv, {"d", "k", "p", "worst_l_diff", "worst_shifts", "worst_bound", "worst_ratio", "random_l_diff",
-                  "random_shifts", "random_ratio"},
-            rows);
-  const std::string png = path_in(options, "henrich-theorem3.png");
-  run_gnuplot(path_in(options, "henrich-theorem3.gp"),
-              gnuplot_header(png, 800, 480) +
-                  fmt::format("set logscale x 2\nset xlabel 'K'\nset ylabel 'T / (D K L_diff)'\nset yrange [0:*]\n"
-                              "set title 'Henrich Theorem 3: LM-C5 shifts to balance over D K L_diff'\n"
-                              "plot for [d=1:3] '{0}' using ($1 == d ? $2 : NaN):7 with linespoints title sprintf('D = %d, "
-                              "worst case', d), for [d=1:3] '{0}' using ($1 == d ? $2 : NaN):10 with linespoints dt 2 "
-                              "title sprintf('D = %d, random (largest)', d)\n",
-                              csv));
-  report.files = {csv, png};
-  report.data = {{"inputs", {{"condition", "c5"}, {"runs", runs}, {"max_k", sizes.theorem3_max_k}}},
-                 {"rows", data_rows},
-                 {"largest_ratio", worst_ratio}};
-  return report;
+  Figure figure{.name = "henrich-theorem3", .table = "henrich-theorem3", .xlabel = "K", .ylabel = "T / (D K L_diff)",
+                .x = "k", .panels = {{.title = "Henrich Theorem 3: LM-C5 shifts to balance over D K L_diff"}},
+                .log_x = 2, .y_from_zero = true, .key = "left top"};
+  for (const char* start : {"worst", "random"})
+    for (const char* d : {"1", "2", "3"})
+      figure.panels[0].series.push_back(
+          {.y = fmt::format("{}_ratio", start),
+           .title = fmt::format("D = {}, {}", d, start == std::string("worst") ? "worst case" : "random (largest)"),
+           .style = start == std::string("worst") ? "linespoints" : "linespoints dt 2",
+           .where_column = "d",
+           .where_value = d});
+  results.tables = {std::move(table)};
+  results.figures = {std::move(figure)};
+  results.notes = {fmt::format("Largest T / (D K L_diff): {:.4f}. The theorem bounds the order only; a ratio that stays "
+                               "bounded\n(here it falls with K and L_diff) is what it predicts.",
+                               worst_ratio)};
+  return render(results, options);
 }
 
 std::vector<ReproductionInfo> henrich_reproductions() {

@@ -1,6 +1,7 @@
 #include <dlbkit/io/output_file.hpp>
+#include "reproduce/gnuplot.hpp"
 #include "reproduce/load_picture.hpp"
-#include "reproduce/trials.hpp"
+#include "reproduce/render.hpp"
 
 #include <algorithm>
 #include <cstdlib>
@@ -25,26 +26,24 @@ bool gnuplot_installed() {
 
 void plot_load(const LoadHistory& history, const std::string& png, const std::string& title) {
   // Rows: one per node and interval, at the interval's middle (gnuplot's image cells).
-  std::string csv = "time_s,node,load\n";
+  Table csv{.name = "load", .columns = {{.name = "time_s"}, {.name = "node"}, {.name = "load"}}};
   const double width = to_seconds(history.interval());
   double peak = 0;
   for (NodeId v = 0; v < history.nodes(); ++v)
     for (std::size_t i = 0; i < history.intervals(); ++i) {
       const double load = history.load(v, i);
       peak = std::max(peak, load);
-      csv += fmt::format("{},{},{}\n", csv_number((static_cast<double>(i) + 0.5) * width), v, csv_number(load));
+      csv.rows.push_back({(static_cast<double>(i) + 0.5) * width, std::int64_t{v}, load});
     }
-  write_text_file(png + ".csv", csv);
-  std::string quoted;  // gnuplot's single quotes: '' stands for '
-  for (const char c : title) quoted += c == '\'' ? std::string("''") : std::string(1, c);
+  write_text_file(png + ".csv", table_csv(csv));
   const double end = width * static_cast<double>(history.intervals());
   const std::string script =
       gnuplot_png_header(png, 900, 160 + static_cast<int>(std::min<std::size_t>(history.nodes(), 64) * 6)) +
-      fmt::format("set title '{}'\nset xlabel 'time (s)'\nset ylabel 'node'\nset cblabel 'load (tasks)'\n"
+      fmt::format("set title {}\nset xlabel 'time (s)'\nset ylabel 'node'\nset cblabel 'load (tasks)'\n"
                   "set xrange [0:{}]\nset yrange [-0.5:{}]\nset cbrange [0:{}]\nset palette defined "
                   "(0 'white', 1 '#fdd49e', 2 '#fc8d59', 3 '#b30000')\nset key off\n"
                   "plot '{}.csv' every ::1 using 1:2:3 with image\n",
-                  quoted, end, static_cast<double>(history.nodes()) - 0.5, std::max(1.0, peak), png);
+                  gnuplot_string(title), end, static_cast<double>(history.nodes()) - 0.5, std::max(1.0, peak), png);
   run_gnuplot(png + ".gp", script);
 }
 

@@ -41,6 +41,37 @@ double Comparison::ratio() const {
   return paper.value == 0 ? std::numeric_limits<double>::quiet_NaN() : ours / paper.value;
 }
 
+namespace {
+
+std::string kind_name(Tolerance::Kind k) {
+  switch (k) {
+    case Tolerance::Kind::relative: return "relative";
+    case Tolerance::Kind::absolute: return "absolute";
+    case Tolerance::Kind::factor: return "factor";
+    case Tolerance::Kind::at_most: return "at_most";
+  }
+  return "";
+}
+
+nlohmann::json finite_or_null(double x) { return std::isfinite(x) ? nlohmann::json(x) : nlohmann::json(nullptr); }
+
+}  // namespace
+
+nlohmann::json to_json(const Comparison& c) {
+  return {{"figure", c.paper.figure},
+          {"quantity", c.paper.quantity},
+          {"reading", to_string(c.paper.reading)},
+          {"paper_value", c.paper.value},
+          {"ours", finite_or_null(c.ours)},
+          {"ratio", finite_or_null(c.ratio())},
+          {"tolerance", {{"kind", kind_name(c.paper.tolerance.kind)},
+                         {"bound", c.paper.tolerance.bound},
+                         {"text", c.paper.tolerance.text()},
+                         {"reason", c.paper.tolerance.reason}}},
+          {"agrees", c.agrees()},
+          {"explained_in", c.paper.explained_in}};
+}
+
 Comparison least_agreeing(const PaperValue& formula, const std::vector<FormulaCase>& cases, const std::string& range) {
   const auto distance = [](const FormulaCase& c) {
     return c.paper == 0 ? std::abs(c.ours) : std::abs(c.ours - c.paper) / std::abs(c.paper);

@@ -13,6 +13,7 @@
 /// bool ok = t.tolerance.holds(t.value, 44.0);  // true
 /// ```
 
+#include <nlohmann/json.hpp>
 #include <string>
 #include <utility>
 #include <vector>
@@ -70,6 +71,10 @@ struct Comparison {
   double ratio() const;
   bool agrees() const { return paper.tolerance.holds(paper.value, ours); }
 };
+
+/// {figure, quantity, reading, paper_value, ours, ratio, tolerance: {kind, bound, text, reason},
+/// agrees, explained_in}; a NaN or infinite ours or ratio is null.
+nlohmann::json to_json(const Comparison& c);
 
 /// One case of a closed form the paper gives for a whole range (e.g. every dimension d).
 struct FormulaCase {

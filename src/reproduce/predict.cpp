@@ -8,6 +8,7 @@
 #include <dlbkit/error.hpp>
 #include <dlbkit/sim/statistics.hpp>
 #include "reproduce/predict.hpp"
+#include "reproduce/render.hpp"
 #include "reproduce/trials.hpp"
 #include <dlbkit/runtime/calibration.hpp>
 #include <dlbkit/runtime/engine.hpp>
@@ -161,7 +162,6 @@ std::vector<ParamSpec> predict_params() {
 }
 
 ReproductionReport predict_runtime(const ReproductionOptions& options) {
-  make_directory(options.out_dir);
   const Parameters params = Parameters::parse(predict_params(), options.params, "reproduction predict-runtime");
   const bool large = params.boolean("at_65536");
   const auto event_budget = static_cast<std::uint64_t>(params.integer("event_budget"));
@@ -172,14 +172,23 @@ ReproductionReport predict_runtime(const ReproductionOptions& options) {
       {.repetitions = options.tiny ? 20 : 200});
   const std::vector<std::size_t> scales = options.tiny ? std::vector<std::size_t>{64} : std::vector<std::size_t>{64, 1024};
 
-  ReproductionReport report;
-  std::string& out = report.text;
-  out += fmt::format("threads engine calibrated: one-way message {:.0f} ns (median; {} round trips left out: a worker "
-                     "lost its processor, docs/predict.md)\n\n",
-                     costs.one_way_message, costs.round_trips_lost);
   std::vector<Row> rows;
   std::vector<ScaleRow> scale_rows;
-  nlohmann::json case_data = nlohmann::json::array();
+  Results results;
+  Table case_table{.name = "predict-runtime-cases",
+                   .title = fmt::format("predict-runtime: the threads engine on this machine, two workers, median of {} "
+                                        "run(s); calibrated one-way message {:.0f} ns (median; {} round trips left "
+                                        "out: a worker lost its processor, docs/predict.md)",
+                                        runs, costs.one_way_message, costs.round_trips_lost),
+                   .columns = {{.name = "case", .left = true}, {.name = "app", .left = true},
+                               {.name = "app params", .left = true}, {.name = "workload", .left = true},
+                               {.name = "workload params", .left = true}, {.name = "T seq s", .format = "{:.4f}"},
+                               {.name = "work s", .format = "{:.4f}"}},
+                   .written = false};
+  if (large)
+    for (const char* name : {"large instance", "large workload params"})
+      case_table.columns.push_back({.name = name, .left = true});
+  nlohmann::json cost_models = nlohmann::json::object();
   for (const AppCase& c : cases(options.tiny)) {
     const AppChoice app_choice = builtin_apps().configure(c.app, c.app_params);
     auto app = app_choice.create();
@@ -194,9 +203,7 @@ ReproductionReport predict_runtime(const ReproductionOptions& options) {
     const std::map<std::string, std::string> workload_given = c.workload_params(seq_result, t_seq);
     const WorkloadChoice workload = builtin_workloads().configure(c.workload, workload_given);
     CostModel cost = costs.model("calibrated-threads", TaskStack(app->task_bytes()).record_bytes());
-    out += fmt::format("{}: app {} ({}), workload {} ({}), threads engine on this machine, median of {} run(s)\n",
-                       c.label, c.app, app_choice.params.to_string(), c.workload, workload.params.to_string(), runs);
-    out += fmt::format("calibrated model: {}\n", cost.to_json().dump());
+    cost_models[c.label] = cost.to_json();
     double sim_work = 0;
     std::size_t first_row = rows.size();
     for (const StrategyInfo& info : builtin_strategies().all()) {
@@ -231,21 +238,9 @@ ReproductionReport predict_runtime(const ReproductionOptions& options) {
       }
       rows.push_back(row);
     }
-    out += fmt::format("sequential run {:.4f} s measured; the simulated tasks' total work {:.4f} s\n\n", t_seq, sim_work);
-    out += fmt::format("{:<20}{:<14}{:>10}{:>10}{:>8}{:>9}{:>9}{:>9}{:>9}\n", "strategy", "topology", "T real",
-                       "T pred", "error", "eff real", "eff pred", "moved", "pred");
     std::vector<const Row*> ranked;
-    for (std::size_t i = first_row; i < rows.size(); ++i) {
-      const Row& r = rows[i];
-      if (!r.error.empty()) {
-        out += fmt::format("{:<20}{:<14}  error: {}\n", r.strategy, r.topology, r.error);
-        continue;
-      }
-      ranked.push_back(&r);
-      out += fmt::format("{:<20}{:<14}{:>10.4f}{:>10.4f}{:>7.1f}%{:>8.1f}%{:>8.1f}%{:>9.0f}{:>9.0f}{}\n", r.strategy,
-                         r.topology, r.t_real, r.t_pred, 100 * r.relative_error(), 100 * r.eff_real, 100 * r.eff_pred,
-                         r.moved_real, r.moved_pred, r.same_result ? "" : "  (result differs from sequential)");
-    }
+    for (std::size_t i = first_row; i < rows.size(); ++i)
+      if (rows[i].error.empty()) ranked.push_back(&rows[i]);
     std::sort(ranked.begin(), ranked.end(), [](const Row* a, const Row* b) { return a->t_real < b->t_real; });
     ranked.resize(std::min<std::size_t>(4, ranked.size()));
     int within = 0;
@@ -254,8 +249,8 @@ ReproductionReport predict_runtime(const ReproductionOptions& options) {
       within += std::abs(r->relative_error()) <= 0.10 ? 1 : 0;
       names += fmt::format("{}{} ({:+.1f}%)", names.empty() ? "" : ", ", r->strategy, 100 * r->relative_error());
     }
-    out += fmt::format("\nbest {} by measured T: {}; predicted within 10%: {} of {} (target: all four)\n\n",
-                       ranked.size(), names, within, ranked.size());
+    results.notes.push_back(fmt::format("{}: best {} by measured T: {}; predicted within 10%: {} of {} (target: all four)",
+                                        c.label, ranked.size(), names, within, ranked.size()));
 
     // The same strategies predicted at scale.
     const std::size_t first_scale = scale_rows.size();
@@ -286,27 +281,16 @@ ReproductionReport predict_runtime(const ReproductionOptions& options) {
       row.moved[k] = static_cast<double>(p.tasks_transferred);
       row.work[k] = to_seconds(p.total_work);
     });
-    out += "predicted at scale: makespan s (efficiency)\n";
-    out += fmt::format("{:<20}", "strategy");
-    for (std::size_t n : scales) out += fmt::format("{:>22}", fmt::format("P = {}", n));
-    out += "\n";
-    for (std::size_t s = first_scale; s < scale_rows.size(); ++s) {
-      const ScaleRow& r = scale_rows[s];
-      out += fmt::format("{:<20}", r.strategy);
-      for (std::size_t k = 0; k < scales.size(); ++k)
-        out += std::isnan(r.makespan[k])
-                   ? fmt::format("{:>22}", "refuses the size")
-                   : fmt::format("{:>22}", fmt::format("{:.4f} ({:.1f}%)", r.makespan[k], 100 * r.efficiency[k]));
-      out += "\n";
-    }
-    out += "\n";
 
+    std::vector<Cell> case_row{c.label, c.app, app_choice.params.to_string(), c.workload, workload.params.to_string(),
+                               t_seq, sim_work};
     // The best four on the largest size, on the scaled instance (at_65536).
-    std::optional<WorkloadChoice> large_workload;
     if (large) {
       std::map<std::string, std::string> given = workload_given;
       for (const auto& [name, value] : c.large) given[name] = value;
-      large_workload = builtin_workloads().configure(c.workload, given);
+      const WorkloadChoice large_workload = builtin_workloads().configure(c.workload, given);
+      case_row.push_back(c.large_label);
+      case_row.push_back(large_workload.params.to_string());
       std::vector<ScaleRow*> best;
       for (const Row* r : ranked)
         for (std::size_t s = first_scale; s < scale_rows.size(); ++s)
@@ -323,7 +307,7 @@ ReproductionReport predict_runtime(const ReproductionOptions& options) {
         }
         row.large_topology = topology->spec();
         try {
-          const SimulationResult p = predict(*topology, strategy, *large_workload, cost, event_budget);
+          const SimulationResult p = predict(*topology, strategy, large_workload, cost, event_budget);
           row.large_makespan = to_seconds(p.makespan);
           row.large_efficiency = sim_efficiency(p, large_p);
           row.large_moved = static_cast<double>(p.tasks_transferred);
@@ -334,114 +318,83 @@ ReproductionReport predict_runtime(const ReproductionOptions& options) {
           row.large_note = e.what();
         }
       });
-      out += fmt::format("predicted on {} processors, the best four, instance {} ({}; the time per unit from the "
-                         "sequential run above)\n",
-                         large_p, c.large_label, large_workload->params.to_string());
-      out += fmt::format("{:<20}{:<16}{:>12}{:>10}{:>11}{:>12}\n", "strategy", "topology", "T pred s", "eff", "moved",
-                         "work/P s");
-      for (const ScaleRow* r : best)
-        out += std::isnan(r->large_makespan)
-                   ? fmt::format("{:<20}{:<16}  not predicted: {}\n", r->strategy, r->large_topology, r->large_note)
-                   : fmt::format("{:<20}{:<16}{:>12.3g}{:>9.3g}%{:>11.0f}{:>12.3g}\n", r->strategy, r->large_topology,
-                                 r->large_makespan, 100 * r->large_efficiency, r->large_moved,
-                                 r->large_work / static_cast<double>(large_p));
-      out += "\n";
     }
-    case_data.push_back({{"label", c.label},
-                         {"app", c.app},
-                         {"app_params", app_choice.params.to_json()},
-                         {"workload", c.workload},
-                         {"workload_params", workload.params.to_json()},
-                         {"sequential_seconds", t_seq},
-                         {"simulated_work_seconds", sim_work},
-                         {"cost_model", cost.to_json()}});
-    if (large_workload)
-      case_data.back()["large"] = {{"label", c.large_label},
-                                   {"processors", large_p},
-                                   {"workload_params", large_workload->params.to_json()}};
+    case_table.rows.push_back(std::move(case_row));
   }
-  out += "Real times are wall clock on this machine and change with its load; the predictions are exact for the "
-         "calibrated model (docs/predict.md).\n";
 
-  std::vector<std::vector<std::string>> csv;
-  nlohmann::json row_data = nlohmann::json::array();
+  // Measured beside predicted on two workers; a row's error says why it has no figures.
+  Table pair_table{.name = "predict-runtime",
+                   .title = "Two workers: measured (real) beside predicted (pred) makespan, efficiency and tasks moved",
+                   .columns = {{.name = "app", .left = true}, {.name = "strategy", .left = true},
+                               {.name = "topology", .left = true}, {.name = "T_real", .format = "{:.4f}"},
+                               {.name = "T_pred", .format = "{:.4f}"}, {.name = "error %", .format = "{:+.1f}", .written = false},
+                               {.name = "eff_real", .format = "{:.3f}"}, {.name = "eff_pred", .format = "{:.3f}"},
+                               {.name = "moved_real", .format = "{:.0f}"}, {.name = "moved_pred", .format = "{:.0f}"},
+                               {.name = "error", .left = true}}};
   for (const Row& r : rows) {
-    csv.push_back({r.app, r.strategy, r.topology, csv_number(r.t_real), csv_number(r.t_pred), csv_number(r.eff_real),
-                   csv_number(r.eff_pred), csv_number(r.moved_real), csv_number(r.moved_pred), r.error});
-    row_data.push_back({{"app", r.app},
-                        {"strategy", r.strategy},
-                        {"topology", r.topology},
-                        {"error", r.error},
-                        {"same_result", r.same_result},
-                        {"measured", {{"makespan", r.t_real}, {"efficiency", r.eff_real}, {"tasks_moved", r.moved_real}}},
-                        {"predicted", {{"makespan", r.t_pred}, {"efficiency", r.eff_pred}, {"tasks_moved", r.moved_pred}}}});
+    const std::string error = !r.error.empty() || r.same_result ? r.error : "result differs from the sequential run";
+    if (!r.error.empty()) {
+      pair_table.rows.push_back({r.app, r.strategy, r.topology, {}, {}, {}, {}, {}, {}, {}, error});
+      continue;
+    }
+    pair_table.rows.push_back({r.app, r.strategy, r.topology, r.t_real, r.t_pred, 100 * r.relative_error(), r.eff_real,
+                               r.eff_pred, r.moved_real, r.moved_pred, error});
   }
-  const std::string csv_path = path_in(options, "predict-runtime.csv");
-  write_csv(csv_path,
-            {"app", "strategy", "topology", "T_real", "T_pred", "eff_real", "eff_pred", "moved_real", "moved_pred",
-             "error"},
-            csv);
-  std::vector<std::string> header = {"app", "strategy"};
-  for (std::size_t n : scales)
-    for (const char* what : {"topology", "T", "eff", "moved"}) header.push_back(fmt::format("{}_{}", what, n));
-  if (large)
-    for (const char* what : {"topology", "T", "eff", "moved", "work", "note"})
-      header.push_back(fmt::format("{}_{}", what, large_p));
-  std::vector<std::vector<std::string>> scale_csv;
-  nlohmann::json scale_data = nlohmann::json::array();
+  // At scale: topology "-" and empty cells where the strategy refuses the size (or, at the largest, is not
+  // predicted: the note says why).
+  Table scale_table{.name = "predict-runtime-scale",
+                    .title = "Predicted at scale: makespan s and efficiency",
+                    .columns = {{.name = "app", .left = true}, {.name = "strategy", .left = true}}};
+  const auto size_columns = [&](std::size_t n, bool with_work) {
+    scale_table.columns.push_back({.name = fmt::format("topology_{}", n), .left = true, .printed = with_work});
+    scale_table.columns.push_back({.name = fmt::format("T_{}", n), .format = "{:.4g}"});
+    scale_table.columns.push_back({.name = fmt::format("eff_{}", n), .format = "{:.3f}"});
+    scale_table.columns.push_back({.name = fmt::format("moved_{}", n), .format = "{:.0f}", .printed = with_work});
+    if (with_work) scale_table.columns.push_back({.name = fmt::format("work_{}", n), .format = "{:.3g}"});
+  };
+  for (const std::size_t n : scales) size_columns(n, false);
+  if (large) {
+    size_columns(large_p, true);
+    scale_table.columns.push_back({.name = fmt::format("note_{}", large_p), .left = true});
+  }
+  const auto number = [](double x) { return std::isnan(x) ? Cell{} : Cell{x}; };
   for (const ScaleRow& r : scale_rows) {
-    std::vector<std::string> line = {r.app, r.strategy};
-    nlohmann::json points = nlohmann::json::array();
+    std::vector<Cell> cells{r.app, r.strategy};
     for (std::size_t k = 0; k < scales.size(); ++k) {
-      const bool ran = !std::isnan(r.makespan[k]);
-      line.push_back(r.topology[k]);
-      for (double x : {r.makespan[k], r.efficiency[k], r.moved[k]}) line.push_back(ran ? csv_number(x) : "");
-      points.push_back({{"processors", scales[k]},
-                        {"topology", r.topology[k]},
-                        {"makespan", ran ? nlohmann::json(r.makespan[k]) : nlohmann::json()},
-                        {"efficiency", ran ? nlohmann::json(r.efficiency[k]) : nlohmann::json()},
-                        {"tasks_moved", ran ? nlohmann::json(r.moved[k]) : nlohmann::json()},
-                        {"total_work", ran ? nlohmann::json(r.work[k]) : nlohmann::json()}});
+      cells.push_back(r.topology[k]);
+      for (const double x : {r.makespan[k], r.efficiency[k], r.moved[k]}) cells.push_back(number(x));
     }
     if (large) {
-      const bool ran = !std::isnan(r.large_makespan);
-      line.push_back(r.large_topology);
-      for (double x : {r.large_makespan, r.large_efficiency, r.large_moved, r.large_work})
-        line.push_back(ran ? csv_number(x) : "");
-      line.push_back(r.large_note);
-      if (ran || !r.large_note.empty())  // the best four only
-        points.push_back({{"processors", large_p},
-                          {"instance", "scaled"},
-                          {"topology", r.large_topology},
-                          {"note", r.large_note},
-                          {"makespan", ran ? nlohmann::json(r.large_makespan) : nlohmann::json()},
-                          {"efficiency", ran ? nlohmann::json(r.large_efficiency) : nlohmann::json()},
-                          {"tasks_moved", ran ? nlohmann::json(r.large_moved) : nlohmann::json()},
-                          {"total_work", ran ? nlohmann::json(r.large_work) : nlohmann::json()}});
+      cells.push_back(r.large_topology);
+      for (const double x : {r.large_makespan, r.large_efficiency, r.large_moved, r.large_work}) cells.push_back(number(x));
+      cells.push_back(r.large_note);
     }
-    scale_csv.push_back(line);
-    scale_data.push_back({{"app", r.app}, {"strategy", r.strategy}, {"points", points}});
+    scale_table.rows.push_back(std::move(cells));
   }
-  const std::string scale_path = path_in(options, "predict-runtime-scale.csv");
-  write_csv(scale_path, header, scale_csv);
-
-  // Measured beside predicted makespan, one pair of bars per strategy.
-  const std::string png = path_in(options, "predict-runtime.png");
-  std::string script = gnuplot_png_header(png, 900, 500);
-  script += fmt::format(
-      "set title 'Two workers, threads engine: measured and predicted makespan'\nset ylabel 'makespan (s)'\n"
-      "set style data histograms\nset style histogram clustered gap 1\nset style fill solid 0.7 border -1\n"
-      "set xtics rotate by -40\nset key top left\nset yrange [0:*]\n"
-      "plot '{}' using 4:xtic(2) skip 1 title 'measured', '' using 5 skip 1 title 'predicted'\n",
-      csv_path);
-  run_gnuplot(path_in(options, "predict-runtime.gp"), script);
-  report.files = {csv_path, scale_path, png};
-  report.data = {{"inputs", {{"engine", "threads"}, {"workers", 2}, {"runs", runs}, {"tiny", options.tiny}, {"at_65536", large}, {"event_budget", event_budget}}},
-                 {"calibration", costs.to_json()},
-                 {"cases", case_data},
-                 {"rows", row_data},
-                 {"scale", scale_data}};
-  return report;
+  results.inputs = {{"engine", "threads"}, {"workers", 2}, {"runs", runs}, {"tiny", options.tiny},
+                    {"at_65536", large}, {"event_budget", event_budget}, {"calibration", costs.to_json()},
+                    {"cost_models", cost_models}};
+  results.tables = {std::move(case_table), std::move(pair_table), std::move(scale_table)};
+  results.figures = {{.name = "predict-runtime",
+                      .table = "predict-runtime",
+                      .ylabel = "makespan (s)",
+                      .x = "strategy",
+                      .panels = {{.title = "Two workers, threads engine: measured and predicted makespan",
+                                  .series = {{.y = "T_real", .title = "measured"}, {.y = "T_pred", .title = "predicted"}}}},
+                      .bars = true,
+                      .y_from_zero = true,
+                      .key = "top left",
+                      .width = 900,
+                      .height = 500,
+                      .slanted_x_labels = true}};
+  results.notes.push_back(fmt::format(
+      "error % = T_pred / T_real - 1; efficiency = sequential time / (P T); an empty T at scale: the strategy "
+      "refuses the size{}.",
+      large ? fmt::format(", or on {} processors is not of the best four or not predicted (note_{})", large_p, large_p)
+            : ""));
+  results.notes.push_back("Real times are wall clock on this machine and change with its load; the predictions are "
+                          "exact for the calibrated model (docs/predict.md).");
+  return render(results, options);
 }
 
 }  // namespace

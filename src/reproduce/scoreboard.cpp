@@ -23,16 +23,6 @@ std::size_t note(std::vector<std::string>& list, const std::string& value) {
   return list.size();
 }
 
-std::string kind_name(Tolerance::Kind k) {
-  switch (k) {
-    case Tolerance::Kind::relative: return "relative";
-    case Tolerance::Kind::absolute: return "absolute";
-    case Tolerance::Kind::factor: return "factor";
-    case Tolerance::Kind::at_most: return "at_most";
-  }
-  return "";
-}
-
 }  // namespace
 
 Scoreboard run_scoreboard(const std::vector<ReproductionInfo>& reproductions, const ScoreboardOptions& options) {
@@ -109,25 +99,13 @@ std::string scoreboard_text(const Scoreboard& board) {
 }
 
 nlohmann::json scoreboard_json(const Scoreboard& board) {
-  const auto finite_or_null = [](double x) { return std::isfinite(x) ? nlohmann::json(x) : nlohmann::json(nullptr); };
   nlohmann::json rows = nlohmann::json::array(), skipped = nlohmann::json::array(), seconds = nlohmann::json::object();
   for (const ScoreboardRow& r : board.rows) {
-    const Comparison& c = r.comparison;
-    rows.push_back({{"reproduction", r.reproduction},
-                    {"paper", r.paper},
-                    {"figure", c.paper.figure},
-                    {"quantity", c.paper.quantity},
-                    {"reading", to_string(c.paper.reading)},
-                    {"paper_value", c.paper.value},
-                    {"ours", finite_or_null(c.ours)},
-                    {"ratio", finite_or_null(c.ratio())},
-                    {"tolerance", {{"kind", kind_name(c.paper.tolerance.kind)},
-                                   {"bound", c.paper.tolerance.bound},
-                                   {"text", c.paper.tolerance.text()},
-                                   {"reason", c.paper.tolerance.reason}}},
-                    {"agrees", c.agrees()},
-                    {"verdict", verdict(c)},
-                    {"explained_in", c.paper.explained_in}});
+    nlohmann::json row = to_json(r.comparison);
+    row["reproduction"] = r.reproduction;
+    row["paper"] = r.paper;
+    row["verdict"] = verdict(r.comparison);
+    rows.push_back(std::move(row));
   }
   for (const SkippedReproduction& s : board.skipped) skipped.push_back({{"name", s.name}, {"reason", s.reason}});
   for (const auto& [name, s] : board.seconds) seconds[name] = s;

@@ -1,15 +1,10 @@
 #include "reproduce/trials.hpp"
 
-#include <dlbkit/io/output_file.hpp>
 #include <dlbkit/sim/nobal.hpp>
 
 #include <atomic>
-#include <cstdio>
 #include <exception>
-#include <filesystem>
-#include <fmt/format.h>
 #include <mutex>
-#include <stdexcept>
 #include <thread>
 
 namespace dlbkit {
@@ -53,54 +48,6 @@ std::vector<std::vector<SimulationResult>> simulate_seeds(const Topology& topolo
     results[s][r] = simulate(config);
   });
   return results;
-}
-
-std::string path_in(const ReproductionOptions& options, const std::string& file) {
-  return options.out_dir + "/" + file;
-}
-
-std::string csv_number(double x) { return fmt::format("{:.6g}", x); }
-
-void write_csv(const std::string& path, const std::vector<std::string>& header,
-               const std::vector<std::vector<std::string>>& rows) {
-  std::string text = fmt::format("{}\n", fmt::join(header, ","));
-  for (const auto& row : rows) text += fmt::format("{}\n", fmt::join(row, ","));
-  write_text_file(path, text);
-}
-
-std::string gnuplot_png_header(const std::string& png, int width, int height, bool enhanced_text) {
-  return fmt::format("set terminal pngcairo size {},{}{}\nset output '{}'\nset datafile separator ','\n", width,
-                     height, enhanced_text ? "" : " noenhanced", png);
-}
-
-void run_gnuplot(const std::string& script_path, const std::string& script) {
-  write_text_file(script_path, script);
-  const std::string command = fmt::format("gnuplot '{}' 2>&1", script_path);
-  std::FILE* pipe = popen(command.c_str(), "r");
-  if (pipe == nullptr) throw std::runtime_error("cannot start gnuplot");
-  std::string output;
-  char buffer[512];
-  while (std::fgets(buffer, sizeof buffer, pipe) != nullptr) output += buffer;
-  const int status = pclose(pipe);
-  if (status != 0) {
-    if (output.find("not found") != std::string::npos)
-      throw std::runtime_error("gnuplot is not installed (Debian package gnuplot-nox); the CSV files were written");
-    throw std::runtime_error(fmt::format("gnuplot failed on {}: {}", script_path, output));
-  }
-  // gnuplot exits 0 even when it cannot write its picture (a full disk): check each one.
-  for (std::size_t at = script.find("set output '"); at != std::string::npos; at = script.find("set output '", at)) {
-    at += 12;
-    const std::string png = script.substr(at, script.find('\'', at) - at);
-    std::error_code ec;
-    if (std::filesystem::file_size(png, ec) == 0 || ec)
-      throw std::runtime_error(fmt::format("gnuplot wrote no picture to {} (script {})", png, script_path));
-  }
-}
-
-void make_directory(const std::string& path) {
-  std::error_code ec;
-  std::filesystem::create_directories(path, ec);
-  if (ec) throw std::runtime_error(fmt::format("cannot create directory {}: {}", path, ec.message()));
 }
 
 }  // namespace dlbkit

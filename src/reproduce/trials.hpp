@@ -1,9 +1,8 @@
 #pragma once
 /// \file
-/// Running many independent simulations at once, and what reproductions share: CSV and
-/// gnuplot output.
+/// Running many independent simulations at once: every seed of every strategy, and the
+/// figures of one strategy's run beside NOBAL's.
 
-#include "reproduce/reproduction.hpp"
 #include <dlbkit/sim/simulator.hpp>
 
 #include <functional>
@@ -33,26 +32,5 @@ struct Trial {
   double speedup() const { return nobal / makespan; }
   double pi() const { return (nobal - makespan) / (nobal - optimal); }  // WLR93 eq. (36)
 };
-
-/// `file` in the reproduction's output directory: options.out_dir + "/" + file.
-std::string path_in(const ReproductionOptions& options, const std::string& file);
-
-/// A number as the CSV files write it: six significant digits ("{:.6g}").
-std::string csv_number(double x);
-
-/// Writes a CSV file (header line, then rows); throws std::runtime_error naming the path.
-void write_csv(const std::string& path, const std::vector<std::string>& header,
-               const std::vector<std::vector<std::string>>& rows);
-
-/// The start of every figure's gnuplot script: a PNG of width x height pixels written to
-/// `png`, comma-separated data. `enhanced_text` lets labels use gnuplot's ^ and _ markup.
-std::string gnuplot_png_header(const std::string& png, int width, int height, bool enhanced_text = false);
-
-/// Runs gnuplot on `script` (which sets its own output file). Throws std::runtime_error
-/// when gnuplot is missing (naming the Debian package gnuplot-nox) or fails.
-void run_gnuplot(const std::string& script_path, const std::string& script);
-
-/// Creates the directory (and parents); throws naming it when it cannot.
-void make_directory(const std::string& path);
 
 }  // namespace dlbkit

@@ -3,6 +3,7 @@
 // gives no numbers we print the shape it describes instead.
 
 #include <dlbkit/workloads/builtin.hpp>
+#include "reproduce/render.hpp"
 #include "reproduce/reproduction.hpp"
 #include "reproduce/trials.hpp"
 #include "reproduce/wlr93.hpp"
@@ -16,14 +17,15 @@ namespace dlbkit {
 
 namespace {
 
-struct Column {
+// A strategy as WLR93 configured it: a column of Table IV, a line of the figures.
+struct Balancer {
   std::string label;
   std::string strategy;
   std::map<std::string, std::string> params;
 };
 
 // The strategies as WLR93 ran them (Table II defaults); alpha = 1 + L_LIMIT/10.
-const std::vector<Column> kStrategies = {
+const std::vector<Balancer> kStrategies = {
     {"DEM", "dem", {}},
     {"RID a", "rid", {}},
     {"RID inf", "rid", {{"l_low", "inf"}}},
@@ -34,7 +36,7 @@ const std::vector<Column> kStrategies = {
 };
 
 // One column of each strategy for the figures (the paper does not say which L_LOW).
-const std::vector<Column> kFigureStrategies = {
+const std::vector<Balancer> kFigureStrategies = {
     {"DEM", "dem", {}}, {"RID", "rid", {}}, {"SID", "sid", {}}, {"HBM", "hbm", {}}, {"GM", "gm", {}},
 };
 
@@ -67,12 +69,12 @@ struct Point {
   std::vector<std::vector<Trial>> runs;  // [column][run]
 };
 
-Point measure(const std::string& topology_spec, const WorkloadChoice& workload, const std::vector<Column>& columns,
+Point measure(const std::string& topology_spec, const WorkloadChoice& workload, const std::vector<Balancer>& columns,
               const ReproductionOptions& options) {
   const Topology topology = parse_topology(topology_spec);
   const CostModel cost = make_cost_model("ipsc2");
   std::vector<StrategyChoice> strategies{builtin_strategies().configure("none", {})};
-  for (const Column& c : columns) strategies.push_back(builtin_strategies().configure(c.strategy, c.params));
+  for (const Balancer& c : columns) strategies.push_back(builtin_strategies().configure(c.strategy, c.params));
 
   const auto runs = static_cast<std::size_t>(options.runs);
   const auto results = simulate_seeds(topology, strategies, workload, cost, runs, options.jobs);
@@ -139,78 +141,71 @@ std::vector<Comparison> table4_comparisons(const Point& p) {
 }
 
 ReproductionReport table4(const ReproductionOptions& options) {
-  make_directory(options.out_dir);
   const Point p = measure("hypercube:5", artificial(100), kStrategies, options);
-  ReproductionReport report;
-  std::string& out = report.text;
-  out += fmt::format("WLR93 Table IV: hypercube:5, artificial workload g = 100, L = 8e8 loops, cost model ipsc2, "
-                     "{} runs (seeds 1..{})\n\n",
-                     options.runs, options.runs);
-  out += fmt::format("{:<22}{:>9}{:>9}", "", "optimal", "NOBAL");
-  for (const Column& c : kStrategies) out += fmt::format("{:>9}", c.label);
-  out += "\n";
-  const auto row = [&](const char* title, double optimal, double nobal, auto ours, const char* format) {
-    out += fmt::format("{:<22}{:>9}{:>9}", title, optimal < 0 ? "" : fmt::format(fmt::runtime(format), optimal),
-                       fmt::format(fmt::runtime(format), nobal));
-    for (std::size_t c = 0; c < kStrategies.size(); ++c) out += fmt::format("{:>9}", fmt::format(fmt::runtime(format), ours(c)));
-    out += "\n";
+  Results results;
+  nlohmann::json strategies = nlohmann::json::array();
+  for (const Balancer& c : kStrategies)
+    strategies.push_back({{"label", c.label}, {"strategy", c.strategy}, {"params", c.params}});
+  results.inputs = {{"topology", "hypercube:5"}, {"granularity", 100}, {"cost_model", "ipsc2"}, {"runs", options.runs},
+                    {"strategies", strategies}};
+
+  // Ours beside the paper's: a row per quantity, a column per strategy.
+  Table beside{.name = "wlr93-table4-beside-paper",
+               .title = fmt::format("WLR93 Table IV: hypercube:5, artificial workload g = 100, L = 8e8 loops, cost "
+                                    "model ipsc2, {} runs (seeds 1..{})",
+                                    options.runs, options.runs),
+               .columns = {{.name = "quantity", .label = "", .width = 22, .left = true}, {.name = "optimal", .width = 9},
+                           {.name = "NOBAL", .width = 9}},
+               .written = false};
+  for (const Balancer& c : kStrategies) beside.columns.push_back({.name = c.label, .width = 9});
+  const auto row = [&](std::string title, Cell optimal, Cell nobal, auto value, std::string format) {
+    std::vector<Cell> cells{std::move(title), std::move(optimal), std::move(nobal)};
+    for (std::size_t c = 0; c < kStrategies.size(); ++c) cells.push_back(value(c));
+    beside.rows.push_back(std::move(cells));
+    beside.row_formats.push_back(std::move(format));
   };
+  const auto speedup = [&](std::size_t c) { return mean_of(p.runs[c], &Trial::speedup); };
   row("T (s), dlbkit", p.optimal, p.nobal, [&](std::size_t c) { return p.mean[c].makespan; }, "{:.1f}");
   row("T (s), paper", kPaperOptimal, kPaperNobal, [&](std::size_t c) { return kTable4Paper[c].T; }, "{:.1f}");
   row("Pi, dlbkit", 1.0, 0.0, [&](std::size_t c) { return mean_of(p.runs[c], &Trial::pi); }, "{:.2f}");
   row("Pi, paper", 1.0, 0.0, [&](std::size_t c) { return kTable4Paper[c].pi; }, "{:.2f}");
-  row("tasks moved, dlbkit", -1, 0, [&](std::size_t c) { return static_cast<double>(p.mean[c].tasks_transferred); }, "{:.0f}");
-  row("tasks moved, paper", -1, 0, [&](std::size_t c) { return kTable4Paper[c].transfers; }, "{:.0f}");
-  row("speedup, dlbkit", p.optimal_speedup, 1.0, [&](std::size_t c) { return mean_of(p.runs[c], &Trial::speedup); }, "{:.2f}");
+  row("tasks moved, dlbkit", {}, 0.0,
+      [&](std::size_t c) { return static_cast<double>(p.mean[c].tasks_transferred); }, "{:.0f}");
+  row("tasks moved, paper", {}, 0.0, [&](std::size_t c) { return kTable4Paper[c].transfers; }, "{:.0f}");
+  row("speedup, dlbkit", p.optimal_speedup, 1.0, speedup, "{:.2f}");
   row("speedup, paper", kPaperOptimalSpeedup, 1.0, [&](std::size_t c) { return kTable4Paper[c].speedup; }, "{:.2f}");
-  out += "\nT is the mean makespan; Pi = (T_nobal - T_bal) / (T_nobal - T_op), eq. (36); speedup is over NOBAL.\n"
-         "a = 1 + L_LIMIT/10 (L_LIMIT = the node's initial load, 100 here).\n";
 
-  std::vector<std::vector<std::string>> rows;
+  Table runs{.name = "wlr93-table4",
+             .columns = {{.name = "strategy"}, {.name = "run"}, {.name = "optimal_s", .csv_format = "{:.4f}"},
+                         {.name = "nobal_s", .csv_format = "{:.4f}"}, {.name = "makespan_s", .csv_format = "{:.4f}"},
+                         {.name = "tasks_transferred"}, {.name = "messages"}},
+             .printed = false};
   for (std::size_t c = 0; c < kStrategies.size(); ++c)
     for (std::size_t r = 0; r < p.runs[c].size(); ++r) {
       const Trial& t = p.runs[c][r];
-      rows.push_back({kStrategies[c].label, std::to_string(r + 1), fmt::format("{:.4f}", t.optimal),
-                      fmt::format("{:.4f}", t.nobal), fmt::format("{:.4f}", t.makespan),
-                      std::to_string(t.tasks_transferred), std::to_string(t.messages)});
+      runs.rows.push_back({kStrategies[c].label, static_cast<std::int64_t>(r + 1), t.optimal, t.nobal, t.makespan,
+                           static_cast<std::int64_t>(t.tasks_transferred), static_cast<std::int64_t>(t.messages)});
     }
-  const std::string csv = path_in(options, "wlr93-table4.csv");
-  write_csv(csv, {"strategy", "run", "optimal_s", "nobal_s", "makespan_s", "tasks_transferred", "messages"}, rows);
-  std::vector<std::vector<std::string>> bars;
+  Table bars{.name = "wlr93-table4-speedup",
+             .columns = {{.name = "strategy", .quoted = true}, {.name = "dlbkit", .csv_format = "{:.3f}"},
+                         {.name = "paper", .csv_format = "{:.2f}"}},
+             .printed = false};
   for (std::size_t c = 0; c < kStrategies.size(); ++c)
-    bars.push_back({'"' + kStrategies[c].label + '"', fmt::format("{:.3f}", mean_of(p.runs[c], &Trial::speedup)),
-                    fmt::format("{:.2f}", kTable4Paper[c].speedup)});
-  const std::string bars_csv = path_in(options, "wlr93-table4-speedup.csv");
-  write_csv(bars_csv, {"strategy", "dlbkit", "paper"}, bars);
-  const std::string png = path_in(options, "wlr93-table4.png");
-  run_gnuplot(path_in(options, "wlr93-table4.gp"),
-              gnuplot_png_header(png, 800, 480, true) +
-                  fmt::format("set title 'WLR93 Table IV: speedup over NOBAL, hypercube:5, g = 100'\n"
-                              "set style data histograms\nset style histogram clustered gap 1\nset style fill solid 0.8\n"
-                              "set yrange [0:*]\nset ylabel 'speedup over NOBAL'\nset key top right autotitle columnhead\n"
-                              "plot '{}' using 2:xtic(1) title 'dlbkit', '' using 3 title 'paper'\n", bars_csv));
-  report.files = {csv, bars_csv, png};
-
-  nlohmann::json columns = nlohmann::json::array();
-  for (std::size_t c = 0; c < kStrategies.size(); ++c)
-    columns.push_back({{"label", kStrategies[c].label},
-                       {"strategy", kStrategies[c].strategy},
-                       {"params", kStrategies[c].params},
-                       {"T", p.mean[c].makespan},
-                       {"pi", mean_of(p.runs[c], &Trial::pi)},
-                       {"tasks_transferred", p.mean[c].tasks_transferred},
-                       {"speedup", mean_of(p.runs[c], &Trial::speedup)},
-                       {"paper", {{"T", kTable4Paper[c].T}, {"pi", kTable4Paper[c].pi},
-                                  {"tasks_transferred", kTable4Paper[c].transfers},
-                                  {"speedup", kTable4Paper[c].speedup}}}});
-  report.data = {{"inputs", {{"topology", "hypercube:5"}, {"granularity", 100}, {"cost_model", "ipsc2"},
-                             {"runs", options.runs}}},
-                 {"optimal", p.optimal},
-                 {"nobal", p.nobal},
-                 {"paper", {{"optimal", kPaperOptimal}, {"nobal", kPaperNobal}}},
-                 {"columns", columns}};
-  report.comparisons = table4_comparisons(p);
-  return report;
+    bars.rows.push_back({kStrategies[c].label, speedup(c), kTable4Paper[c].speedup});
+  results.tables = {std::move(beside), std::move(runs), std::move(bars)};
+  results.figures = {{.name = "wlr93-table4",
+                      .table = "wlr93-table4-speedup",
+                      .ylabel = "speedup over NOBAL",
+                      .x = "strategy",
+                      .panels = {{.title = "WLR93 Table IV: speedup over NOBAL, hypercube:5, g = 100",
+                                  .series = {{.y = "dlbkit"}, {.y = "paper"}}}},
+                      .bars = true,
+                      .y_from_zero = true,
+                      .enhanced_text = true}};
+  results.notes = {"T is the mean makespan; Pi = (T_nobal - T_bal) / (T_nobal - T_op), eq. (36); speedup is over NOBAL.",
+                   "a = 1 + L_LIMIT/10 (L_LIMIT = the node's initial load, 100 here)."};
+  results.comparisons = table4_comparisons(p);
+  return render(results, options);
 }
 
 // Speedup over NOBAL against one swept variable: Figs 6, 7 and 8. Each point averages
@@ -229,13 +224,12 @@ struct Sweep {
 };
 
 ReproductionReport sweep(const Sweep& s, const ReproductionOptions& options) {
-  make_directory(options.out_dir);
-  ReproductionReport report;
-  std::string& out = report.text;
-  out += s.title + "\n\n" + fmt::format("{:>8}{:>9}", s.xlabel, "optimal");
-  for (const Column& c : kFigureStrategies) out += fmt::format("{:>8}", c.label);
-  out += "\n";
-  std::vector<std::vector<std::string>> rows;
+  Results results;
+  Table table{.name = s.name,
+              .title = s.title,
+              .columns = {{.name = s.xlabel, .width = 8}, {.name = "optimal", .format = "{:.2f}", .csv_format = "{:.3f}", .width = 9}}};
+  for (const Balancer& c : kFigureStrategies)
+    table.columns.push_back({.name = c.label, .format = "{:.2f}", .csv_format = "{:.3f}", .width = 8});
   nlohmann::json points = nlohmann::json::array();
   for (const SweepPoint& point : s.points) {
     double optimal_speedup = 0;
@@ -246,39 +240,25 @@ ReproductionReport sweep(const Sweep& s, const ReproductionOptions& options) {
       optimal_speedup += p.optimal_speedup / n;
       for (std::size_t c = 0; c < kFigureStrategies.size(); ++c) speedup[c] += mean_of(p.runs[c], &Trial::speedup) / n;
     }
-    std::vector<std::string> row{std::to_string(point.x), fmt::format("{:.3f}", optimal_speedup)};
-    out += fmt::format("{:>8}{:>9.2f}", point.x, optimal_speedup);
-    nlohmann::json by_strategy;
-    for (std::size_t c = 0; c < kFigureStrategies.size(); ++c) {
-      row.push_back(fmt::format("{:.3f}", speedup[c]));
-      out += fmt::format("{:>8.2f}", speedup[c]);
-      by_strategy[kFigureStrategies[c].label] = speedup[c];
-    }
-    out += "\n";
-    rows.push_back(row);
+    std::vector<Cell> row{static_cast<std::int64_t>(point.x), optimal_speedup};
+    row.insert(row.end(), speedup.begin(), speedup.end());
+    table.rows.push_back(std::move(row));
     nlohmann::json workloads = nlohmann::json::array();
     for (const WorkloadChoice& w : point.workloads) workloads.push_back({{"name", w.name()}, {"params", w.params.to_json()}});
-    points.push_back({{s.xlabel, point.x}, {"topology", point.topology}, {"workloads", workloads},
-                      {"optimal_speedup", optimal_speedup}, {"speedup", by_strategy}});
+    points.push_back({{s.xlabel, point.x}, {"topology", point.topology}, {"workloads", workloads}});
   }
-  out += fmt::format("\nspeedup over NOBAL, mean over the point's workloads and seeds 1..{}; 'optimal' is NOBAL / "
-                     "(work / N).\npaper: {}\n",
-                     options.runs, s.paper_shape);
-
-  std::vector<std::string> header{s.xlabel, "optimal"};
-  for (const Column& c : kFigureStrategies) header.push_back(c.label);
-  const std::string csv = path_in(options, s.name + ".csv");
-  write_csv(csv, header, rows);
-  const std::string png = path_in(options, s.name + ".png");
-  run_gnuplot(path_in(options, s.name + ".gp"),
-              gnuplot_png_header(png, 800, 480, true) +
-                  fmt::format("set key autotitle columnhead right bottom\nset title '{}'\nset xlabel '{}'\n"
-                              "set ylabel 'speedup over NOBAL'\nset yrange [0:*]\n{}"
-                              "plot for [i=2:{}] '{}' using 1:i with linespoints\n",
-                              s.title, s.xlabel, s.log_x ? "set logscale x 2\n" : "", kFigureStrategies.size() + 2, csv));
-  report.files = {csv, png};
-  report.data = {{"inputs", {{"runs", options.runs}, {"cost_model", "ipsc2"}}}, {"points", points}};
-  return report;
+  results.inputs = {{"runs", options.runs}, {"cost_model", "ipsc2"}, {"points", points}};
+  Figure figure{.name = s.name, .table = s.name, .xlabel = s.xlabel, .ylabel = "speedup over NOBAL",
+                .x = s.xlabel, .panels = {{.title = s.title}}, .log_x = s.log_x ? 2 : 0, .y_from_zero = true, .key = "right bottom",
+                .enhanced_text = true};
+  for (std::size_t i = 1; i < table.columns.size(); ++i) figure.panels[0].series.push_back({.y = table.columns[i].name});
+  results.tables = {std::move(table)};
+  results.figures = {std::move(figure)};
+  results.notes = {fmt::format("speedup over NOBAL, mean over the point's workloads and seeds 1..{}; 'optimal' is "
+                               "NOBAL / (work / N).",
+                               options.runs),
+                   "paper: " + s.paper_shape};
+  return render(results, options);
 }
 
 ReproductionReport fig6(const ReproductionOptions& options) {

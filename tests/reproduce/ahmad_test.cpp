@@ -1,6 +1,8 @@
 // AG91 reproductions at tiny sizes, and `dlbkit spheres` run as a user would.
 #include "../support/command.hpp"
 
+#include "table_json.hpp"
+
 #include "reproduce/ahmad.hpp"
 
 #include <algorithm>
@@ -22,14 +24,15 @@ Outcome run_cli(const std::string& args) { return dlbkit::test::run_cli_combined
 TEST(AhmadReproductions, Table2PrintsThePapersRowsBesideOurs) {
   const auto dir = dlbkit::test::temp_path("ahmad-table2").string();
   const ReproductionReport r = builtin_reproductions().find("ahmad-table2").run({.out_dir = dir, .runs = 1, .jobs = 1});
-  const auto& rows = r.data.at("rows");
-  ASSERT_EQ(rows.size(), 9u);
-  for (const auto& row : rows) {
-    EXPECT_EQ(row.at("paper")[0], row.at("ours")[0]) << row.at("network");  // N
-    EXPECT_EQ(row.at("paper")[1], row.at("ours")[1]) << row.at("network");  // n
-  }
-  EXPECT_EQ(rows[1].at("network"), "Q8");
-  EXPECT_EQ(rows[1].at("paper"), rows[1].at("ours"));  // Q8 agrees in every column
+  const auto column = [&](const char* name) { return test::column_of(r.data, "ahmad-table2", name); };
+  const auto networks = column("network");
+  ASSERT_EQ(networks.size(), 9u);
+  EXPECT_EQ(column("N_paper"), column("N"));
+  EXPECT_EQ(column("n_paper"), column("n"));
+  EXPECT_EQ(networks[1], "Q8");
+  EXPECT_EQ(column("differs")[1], "");  // Q8 agrees in every column
+  for (const char* q : {"delta", "C", "r", "v1", "v2", "v3", "sphere"})
+    EXPECT_EQ(column((std::string(q) + "_paper").c_str())[1], column(q)[1]) << q;
   EXPECT_NE(r.text.find("Q10"), std::string::npos);
   for (const std::string& f : r.files) EXPECT_TRUE(std::filesystem::exists(f)) << f;
 }
@@ -37,24 +40,19 @@ TEST(AhmadReproductions, Table2PrintsThePapersRowsBesideOurs) {
 TEST(AhmadReproductions, Table3AgreesWithThePaperWhoseDistance0RowLeavesOutTheOwnSphere) {
   const auto dir = dlbkit::test::temp_path("ahmad-table3").string();
   const ReproductionReport r = builtin_reproductions().find("ahmad-table3").run({.out_dir = dir, .runs = 1, .jobs = 1});
-  const auto& rows = r.data.at("rows");
-  ASSERT_EQ(rows.size(), 3u);
-  const std::size_t nodes[] = {16, 128, 112};  // the schedulers, their 16 x 8 neighbours, the rest
-  for (std::size_t d = 0; d < 3; ++d) {
-    const auto& row = rows[d];
-    EXPECT_EQ(row.at("nodes"), nodes[d]);
-    ASSERT_EQ(row.at("ours").size(), 7u);
-    for (std::size_t i = 0; i < 7; ++i) {
-      // Every node at distance d lies in the same number of spheres: the paper's (+1 at distance 0).
-      const int k = row.at("paper")[i].get<int>() + (d == 0 ? 1 : 0);
-      EXPECT_EQ(row.at("ours")[i], (nlohmann::json{{std::to_string(k), nodes[d]}})) << "d = " << d << ", f = " << i + 2;
-    }
+  const auto column = [&](const char* name) { return test::column_of(r.data, "ahmad-table3", name); };
+  const auto distance = column("distance"), nodes = column("nodes"), paper = column("paper"), spheres = column("spheres");
+  ASSERT_EQ(distance.size(), 3u * 7u);  // distances 0..2 x f = 2..8
+  const std::size_t expected_nodes[] = {16, 128, 112};  // the schedulers, their 16 x 8 neighbours, the rest
+  for (std::size_t i = 0; i < distance.size(); ++i) {
+    const auto d = distance[i].get<std::size_t>();
+    EXPECT_EQ(nodes[i], expected_nodes[d]);
+    // Every node at distance d lies in the same number of spheres: the paper's (+1 at distance 0).
+    EXPECT_EQ(spheres[i], std::to_string(paper[i].get<int>() + (d == 0 ? 1 : 0))) << "row " << i;
   }
-  EXPECT_FALSE(rows[0].at("equal"));
-  EXPECT_TRUE(rows[0].at("equal_without_own_sphere"));
-  EXPECT_TRUE(rows[1].at("equal"));
-  EXPECT_TRUE(rows[2].at("equal"));
   EXPECT_NE(r.text.find("distance 0: the paper's row = ours less the scheduler's own sphere"), std::string::npos) << r.text;
+  EXPECT_NE(r.text.find("distance 1: ours equal the paper's at every f"), std::string::npos) << r.text;
+  EXPECT_NE(r.text.find("distance 2: ours equal the paper's at every f"), std::string::npos) << r.text;
   ASSERT_EQ(r.files.size(), 1u);
   EXPECT_TRUE(std::filesystem::exists(r.files[0])) << r.files[0];
 }
@@ -62,16 +60,17 @@ TEST(AhmadReproductions, Table3AgreesWithThePaperWhoseDistance0RowLeavesOutTheOw
 TEST(AhmadReproductions, Fig1OurHadamardMatrixIsThePapersRowByRow) {
   const auto dir = dlbkit::test::temp_path("ahmad-fig1").string();
   const ReproductionReport r = builtin_reproductions().find("ahmad-fig1").run({.out_dir = dir, .runs = 1, .jobs = 1});
-  const auto& rows = r.data.at("rows");
-  ASSERT_EQ(rows.size(), 8u);
-  for (const auto& row : rows) {
-    EXPECT_EQ(row.at("m"), row.at("paper_m")) << row.dump();
-    EXPECT_EQ(row.at("mc"), row.at("paper_mc")) << row.dump();
-    EXPECT_TRUE(row.at("match"));
-  }
-  EXPECT_EQ(rows[1].at("m"), "00010111");  // Table 1's generator 0010111 behind the 0 column
-  EXPECT_TRUE(r.data.at("scheduler_set"));  // M and M^C are Q8's 16 schedulers (Sec. 4.3)
-  EXPECT_NE(r.text.find("8 of 8 rows match"), std::string::npos) << r.text;
+  const auto column = [&](const char* name) { return test::column_of(r.data, "ahmad-fig1", name); };
+  const auto m = column("M");
+  ASSERT_EQ(m.size(), 8u);
+  EXPECT_EQ(m, column("M_paper"));
+  EXPECT_EQ(column("MC"), column("MC_paper"));
+  for (const auto& match : column("match")) EXPECT_EQ(match, "match");
+  EXPECT_EQ(m[1], "00010111");  // Table 1's generator 0010111 behind the 0 column
+  // M and M^C are Q8's 16 schedulers (Sec. 4.3).
+  EXPECT_NE(r.text.find("8 of 8 rows match the paper's in both matrices; the rows of M and M^C are exactly Q8's"),
+            std::string::npos)
+      << r.text;
   ASSERT_EQ(r.files.size(), 1u);
   EXPECT_TRUE(std::filesystem::exists(r.files[0])) << r.files[0];
 }
@@ -79,22 +78,19 @@ TEST(AhmadReproductions, Fig1OurHadamardMatrixIsThePapersRowByRow) {
 TEST(AhmadReproductions, Fig2ListsTheSphereOfScheduler00000000) {
   const auto dir = dlbkit::test::temp_path("ahmad-fig2").string();
   const ReproductionReport r = builtin_reproductions().find("ahmad-fig2").run({.out_dir = dir, .runs = 1, .jobs = 1});
-  EXPECT_EQ(r.data.at("scheduler"), "00000000");
-  EXPECT_EQ(r.data.at("covering_radius"), r.data.at("paper_covering_radius"));
-  EXPECT_EQ(r.data.at("sphere_size"), 37);
-  EXPECT_EQ(r.data.at("sphere_size"), r.data.at("paper_sphere_size"));
-  const auto& distances = r.data.at("distances");
-  ASSERT_EQ(distances.size(), 3u);
+  EXPECT_EQ(r.data.at("inputs").at("scheduler"), "00000000");
+  for (const Comparison& c : r.comparisons) EXPECT_TRUE(c.agrees()) << c.paper.quantity;  // r, v_0..v_2, 37 nodes
+  ASSERT_EQ(r.comparisons.size(), 5u);
+  const auto valency = test::column_of(r.data, "ahmad-fig2-valencies", "valency");
+  EXPECT_EQ(valency, test::column_of(r.data, "ahmad-fig2-valencies", "paper"));  // 1, 8, 28
+  const auto distance = test::column_of(r.data, "ahmad-fig2", "distance");
+  const auto address = test::column_of(r.data, "ahmad-fig2", "address");
   std::set<std::string> all;
-  for (std::size_t d = 0; d < 3; ++d) {
-    const auto& nodes = distances[d].at("nodes");
-    EXPECT_EQ(nodes.size(), distances[d].at("paper_valency").get<std::size_t>()) << "d = " << d;  // 1, 8, 28
-    for (const auto& a : nodes) {
-      const std::string address = a.get<std::string>();
-      EXPECT_EQ(address.size(), 8u);
-      EXPECT_EQ(std::count(address.begin(), address.end(), '1'), static_cast<long>(d)) << address;  // weight = distance
-      all.insert(address);
-    }
+  for (std::size_t i = 0; i < address.size(); ++i) {
+    const std::string a = address[i].get<std::string>();
+    EXPECT_EQ(a.size(), 8u);
+    EXPECT_EQ(std::count(a.begin(), a.end(), '1'), distance[i].get<long>()) << a;  // weight = distance
+    all.insert(a);
   }
   EXPECT_EQ(all.size(), 37u);
   EXPECT_NE(r.text.find("00000011"), std::string::npos) << r.text;
@@ -130,14 +126,13 @@ TEST(AhmadReproductions, Fig11SweepsTheTransferRateAtBothLoads) {
   EXPECT_NE(r.text.find("paper: "), std::string::npos);
   ASSERT_EQ(r.files.size(), 4u);
   for (const std::string& f : r.files) EXPECT_TRUE(std::filesystem::exists(f)) << f;
-  for (const char* panel : {"fig11a", "fig11b"}) {
-    const auto& points = r.data.at(panel).at("points");
-    ASSERT_EQ(points.size(), 14u) << panel;  // 7 rates x semi and fully, on O6
-    for (const auto& p : points) {
-      EXPECT_EQ(p.at("network"), "O6");
-      EXPECT_GT(p.at("value").get<double>(), 0) << panel << " " << p.dump();  // balancing beats none
-      EXPECT_LT(p.at("value").get<double>(), 100) << panel << " " << p.dump();
-    }
+  for (const char* panel : {"ahmad-fig11a", "ahmad-fig11b"}) {
+    ASSERT_EQ(test::column_of(r.data, panel, "rate").size(), 7u) << panel;  // 7 rates, semi and fully on O6
+    for (const char* strategy : {"O6 semi", "O6 fully"})
+      for (const auto& value : test::column_of(r.data, panel, strategy)) {
+        EXPECT_GT(value.get<double>(), 0) << panel << " " << strategy;  // balancing beats none
+        EXPECT_LT(value.get<double>(), 100) << panel << " " << strategy;
+      }
   }
 }
 

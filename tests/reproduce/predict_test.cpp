@@ -5,12 +5,14 @@
 // for a test: the measured times depend on the machine's load.
 
 #include "../support/temp_path.hpp"
+#include "table_json.hpp"
 
 #include "reproduce/reproduction.hpp"
 
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <fmt/format.h>
 #include <filesystem>
 #include <map>
 
@@ -20,51 +22,53 @@ TEST(PredictRuntime, TinyRunHasMeasuredAndPredictedColumns) {
   const ReproductionReport report = builtin_reproductions().find("predict-runtime").run(
       {.out_dir = test::temp_dir("predict"), .runs = 1, .jobs = 2, .tiny = true, .params = {{"at_65536", "true"}}});
   for (const auto& file : report.files) EXPECT_TRUE(std::filesystem::exists(file)) << file;
-  EXPECT_NE(report.text.find("T real"), std::string::npos);
-  EXPECT_NE(report.text.find("T pred"), std::string::npos);
+  EXPECT_NE(report.text.find("T_real"), std::string::npos);
+  EXPECT_NE(report.text.find("T_pred"), std::string::npos);
   EXPECT_NE(report.text.find("predicted within 10%"), std::string::npos);
-  const auto& rows = report.data.at("rows");
-  ASSERT_GE(rows.size(), 10u);  // most strategies run on two workers
-  std::size_t ran = 0;
-  for (const auto& row : rows) {
-    const auto error = row.at("error").get<std::string>();
-    EXPECT_EQ(error, "") << row.at("app") << " " << row.at("strategy");
-    if (!error.empty()) continue;
-    ++ran;
-    EXPECT_TRUE(row.at("same_result").get<bool>()) << row.at("strategy");
-    for (const char* side : {"measured", "predicted"})
-      for (const char* figure : {"makespan", "efficiency", "tasks_moved"}) {
-        const double x = row.at(side).at(figure).get<double>();
-        EXPECT_TRUE(std::isfinite(x)) << row.at("strategy") << " " << side << " " << figure;
-        EXPECT_GE(x, 0);
-      }
-    EXPECT_GT(row.at("measured").at("makespan").get<double>(), 0);
-    EXPECT_GT(row.at("predicted").at("makespan").get<double>(), 0);
-  }
-  EXPECT_EQ(ran, rows.size());
-  const auto& scale = report.data.at("scale");
-  ASSERT_EQ(scale.size(), ran);
-  std::map<std::string, int> large;  // rows at the largest size per case
-  for (const auto& s : scale)
-    for (const auto& point : s.at("points")) {
-      const auto processors = point.at("processors").get<double>();
-      if (processors == 256) ++large[s.at("app").get<std::string>()];
-      if (point.at("makespan").is_null()) continue;  // the strategy refuses the size
-      const double makespan = point.at("makespan").get<double>(), efficiency = point.at("efficiency").get<double>();
-      const double work = point.at("total_work").get<double>();
-      EXPECT_TRUE(std::isfinite(makespan) && std::isfinite(efficiency) && std::isfinite(work)) << s.at("strategy");
-      EXPECT_GT(efficiency, 0) << s.at("strategy") << " P = " << processors;
-      EXPECT_LE(efficiency, 1 + 1e-12) << s.at("strategy") << " P = " << processors;
-      EXPECT_GE(makespan * (1 + 1e-12), work / processors) << s.at("strategy") << " P = " << processors;
+  const auto column = [&](const char* table, const char* name) { return test::column_of(report.data, table, name); };
+  const auto strategies = column("predict-runtime", "strategy"), errors = column("predict-runtime", "error");
+  ASSERT_GE(strategies.size(), 10u);  // most strategies run on two workers
+  for (std::size_t i = 0; i < strategies.size(); ++i) {
+    EXPECT_EQ(errors[i], "") << strategies[i];  // it ran, and gave the sequential run's result
+    for (const char* figure : {"T_real", "T_pred", "eff_real", "eff_pred", "moved_real", "moved_pred"}) {
+      const nlohmann::json x = column("predict-runtime", figure)[i];
+      ASSERT_TRUE(x.is_number()) << strategies[i] << " " << figure;
+      EXPECT_GE(x.get<double>(), 0) << strategies[i] << " " << figure;
     }
-  const auto& cases = report.data.at("cases");
-  ASSERT_EQ(cases.size(), 3u);
-  for (const auto& c : cases) {
-    EXPECT_EQ(large[c.at("label").get<std::string>()], 4) << c.at("label");  // the best four
-    EXPECT_EQ(c.at("large").at("processors").get<int>(), 256);
+    EXPECT_GT(column("predict-runtime", "T_real")[i].get<double>(), 0);
+    EXPECT_GT(column("predict-runtime", "T_pred")[i].get<double>(), 0);
   }
+  // At scale: every strategy that ran, on 64 processors and (the best four of each case) on 256.
+  const auto apps = column("predict-runtime-scale", "app");
+  ASSERT_EQ(apps.size(), strategies.size());
+  std::map<std::string, int> large;  // rows with a prediction or a note at the largest size, per case
+  for (const std::size_t p : {64, 256}) {
+    const auto makespan = column("predict-runtime-scale", fmt::format("T_{}", p).c_str());
+    const auto efficiency = column("predict-runtime-scale", fmt::format("eff_{}", p).c_str());
+    for (std::size_t i = 0; i < apps.size(); ++i) {
+      if (p == 256 && (makespan[i].is_number() || column("predict-runtime-scale", "note_256")[i] != ""))
+        ++large[apps[i].get<std::string>()];
+      if (makespan[i].is_null()) continue;  // the strategy refuses the size
+      EXPECT_GT(efficiency[i].get<double>(), 0) << apps[i] << " P = " << p;
+      EXPECT_LE(efficiency[i].get<double>(), 1 + 1e-12) << apps[i] << " P = " << p;
+      if (p == 256) {
+        const double work = column("predict-runtime-scale", "work_256")[i].get<double>();
+        EXPECT_GE(makespan[i].get<double>() * (1 + 1e-12), work / 256) << apps[i];
+      }
+    }
+  }
+  const auto cases = column("predict-runtime-cases", "case");
+  ASSERT_EQ(cases.size(), 3u);
+  for (const auto& c : cases) EXPECT_EQ(large[c.get<std::string>()], 4) << c;  // the best four
   // The scaled instances have more work than the two-worker ones, the same time per unit.
-  EXPECT_EQ(cases[1].at("large").at("workload_params").at("node_time"), cases[1].at("workload_params").at("node_time"));
-  EXPECT_NE(report.text.find("predicted on 256 processors"), std::string::npos);
-  EXPECT_TRUE(report.data.at("calibration").at("check_ns").get<double>() > 0);
+  const auto node_time = [](const nlohmann::json& params) {
+    const std::string s = params.get<std::string>();
+    const std::size_t at = s.find("node_time=");
+    return at == std::string::npos ? std::string() : s.substr(at, s.find(' ', at) - at);
+  };
+  EXPECT_NE(node_time(column("predict-runtime-cases", "workload params")[1]), "");
+  EXPECT_EQ(node_time(column("predict-runtime-cases", "large workload params")[1]),
+            node_time(column("predict-runtime-cases", "workload params")[1]));
+  EXPECT_EQ(column("predict-runtime-cases", "large instance")[1], "uts depth 6");
+  EXPECT_TRUE(report.data.at("inputs").at("calibration").at("check_ns").get<double>() > 0);
 }

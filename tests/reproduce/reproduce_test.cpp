@@ -1,4 +1,5 @@
 #include "../support/temp_path.hpp"
+#include "table_json.hpp"
 
 #include <dlbkit/error.hpp>
 #include "reproduce/reproduction.hpp"
@@ -51,16 +52,22 @@ TEST(Reproductions, Wlr93Table4PrintsOursBesideThePapersAndWritesItsFiles) {
   const ReproductionReport r = builtin_reproductions().find("wlr93-table4").run({.out_dir = dir, .runs = 2, .jobs = 2});
   EXPECT_NE(r.text.find("T (s), paper"), std::string::npos);
   EXPECT_NE(r.text.find("66.3"), std::string::npos);  // the paper's NOBAL
-  const auto& columns = r.data.at("columns");
-  ASSERT_EQ(columns.size(), 7u);
-  const double optimal = r.data.at("optimal");
-  for (const auto& c : columns) {
+  // The table beside the paper's: a row per quantity, a column per strategy after optimal and NOBAL.
+  const auto quantity = test::column_of(r.data, "wlr93-table4-beside-paper", "quantity");
+  ASSERT_EQ(quantity.size(), 8u);
+  EXPECT_EQ(quantity[0], "T (s), dlbkit");
+  EXPECT_EQ(quantity[1], "T (s), paper");
+  const double optimal = test::column_of(r.data, "wlr93-table4-beside-paper", "optimal")[0];
+  for (const char* label : {"DEM", "RID a", "RID inf", "SID a", "SID inf", "HBM", "GM"}) {
+    const auto column = test::column_of(r.data, "wlr93-table4-beside-paper", label);
     // No schedule beats the work spread evenly; every column carries the paper's figures.
-    EXPECT_GT(c.at("T").get<double>(), optimal) << c.at("label");
-    EXPECT_TRUE(c.at("paper").contains("T"));
-    EXPECT_GT(c.at("speedup").get<double>(), 0.0);
+    EXPECT_GT(column[0].get<double>(), optimal) << label;
+    EXPECT_GT(column[1].get<double>(), 0.0) << label;
+    EXPECT_GT(column[6].get<double>(), 0.0) << label;  // speedup, dlbkit
   }
-  EXPECT_EQ(columns[1].at("paper").at("T"), 44.1);  // RID, L_LOW = alpha
+  EXPECT_EQ(test::column_of(r.data, "wlr93-table4-beside-paper", "RID a")[1], 44.1);  // L_LOW = alpha
+  EXPECT_EQ(r.comparisons.size(), 3u + 7u * 4u);
+  EXPECT_EQ(r.data.at("comparisons").size(), r.comparisons.size());
   for (const std::string& f : r.files) EXPECT_TRUE(std::filesystem::exists(f)) << f;
   EXPECT_EQ(lines_in(dir + "/wlr93-table4.csv"), 1u + 7u * 2u);  // header, 7 strategies x 2 runs
 }
@@ -69,5 +76,5 @@ TEST(Reproductions, Wlr93Table4IsDeterministic) {
   const auto& table4 = builtin_reproductions().find("wlr93-table4");
   const ReproductionReport a = table4.run({.out_dir = test::temp_dir("det-a"), .runs = 2, .jobs = 2});
   const ReproductionReport b = table4.run({.out_dir = test::temp_dir("det-b"), .runs = 2, .jobs = 1});
-  EXPECT_EQ(a.data.at("columns").dump(), b.data.at("columns").dump());
+  EXPECT_EQ(a.data.at("tables").dump(), b.data.at("tables").dump());
 }
