@@ -66,6 +66,18 @@ void expect_same(const dlbkit::test::TreeCount& a, const dlbkit::test::TreeCount
   EXPECT_EQ(a.id_sum, b.id_sum);
 }
 
+// What print_report() writes.
+std::string report_of(const Runtime& runtime) {
+  std::FILE* f = std::tmpfile();
+  if (f == nullptr) return "(no temporary file)";
+  runtime.print_report(f);
+  std::rewind(f);
+  std::string text(4096, '\0');
+  text.resize(std::fread(text.data(), 1, text.size(), f));
+  std::fclose(f);
+  return text;
+}
+
 }  // namespace
 
 TEST(RuntimeOptions, ReadsDlbkitsLongOptions) {
@@ -260,13 +272,7 @@ TEST(Runtime, PrintsTheReportAndTakesTheProgramsBaseline) {
   dlbkit::test::TreeApp tree(100, 2400);
   Runtime runtime(RuntimeOptions{.workers = 2});
   runtime.run(tree);
-  std::FILE* f = std::tmpfile();
-  ASSERT_NE(f, nullptr);
-  runtime.print_report(f);
-  std::rewind(f);
-  std::string text(4096, '\0');
-  text.resize(std::fread(text.data(), 1, text.size(), f));
-  std::fclose(f);
+  const std::string text = report_of(runtime);
   EXPECT_NE(text.find("work_stealing on " + runtime.topology().spec() + ", threads engine, 2 workers, seed 1"),
             std::string::npos)
       << text;
@@ -360,13 +366,7 @@ TEST(Runtime, TheSequentialEngineIsOneWorker) {
   expect_same(runtime.run(tree), tree.expected());
   EXPECT_EQ(runtime.workers(), 1u);
   EXPECT_EQ(runtime.last_run().workers.size(), 1u);
-  std::FILE* f = std::tmpfile();
-  ASSERT_NE(f, nullptr);
-  runtime.print_report(f);
-  std::rewind(f);
-  std::string text(4096, '\0');
-  text.resize(std::fread(text.data(), 1, text.size(), f));
-  std::fclose(f);
+  const std::string text = report_of(runtime);
   EXPECT_EQ(text.find("sequential engine, 1 worker\n"), 0u) << text;
 }
 
