@@ -48,6 +48,7 @@ struct Topology::Data {
   int bfs(NodeId source, std::vector<int>& dist, std::vector<NodeId>& queue,
           std::optional<NodeId> target = std::nullopt) const;
   const std::vector<std::uint16_t>& hop_table() const;
+  int ifub_diameter() const;
 };
 
 namespace {
@@ -82,6 +83,45 @@ int Topology::Data::bfs(NodeId source, std::vector<int>& dist, std::vector<NodeI
     }
   }
   return far;
+}
+
+// The exact diameter by iFUB (Crescenzi, Grossi, Habib, Lanzi, Marino, "On computing the
+// diameter of real-world undirected graphs", TCS 514, 2013): from a central node u of
+// eccentricity e, the nodes at distance i from u have eccentricity at most 2i, so once the
+// largest eccentricity found among the farther nodes exceeds 2(i - 1) no closer node can
+// beat it. A few breadth-first searches on most graphs (five on a path) instead of one per
+// node; one per node at worst, as before. u is the middle of a longest path of a double
+// sweep (from node 0 to its farthest a, from a to its farthest b).
+int Topology::Data::ifub_diameter() const {
+  const std::size_t n = size();
+  std::vector<int> dist(n);
+  std::vector<NodeId> queue(n);
+  const auto farthest = [&](NodeId source) {
+    bfs(source, dist, queue);
+    return static_cast<NodeId>(std::max_element(dist.begin(), dist.end()) - dist.begin());
+  };
+  const NodeId a = farthest(0);
+  const NodeId b = farthest(a);  // dist now holds the distances from a
+  int lower = dist[b];
+  // The middle of the path from a to b: walk back from b to distance lower / 2.
+  const std::vector<int> from_a = dist;
+  NodeId u = b;
+  while (from_a[u] > lower / 2)
+    for (std::uint32_t s = offsets[u]; s < offsets[u + 1]; ++s)
+      if (from_a[neighbors[s]] == from_a[u] - 1) {
+        u = neighbors[s];
+        break;
+      }
+  const int e = bfs(u, dist, queue);  // queue: every node, nearest to u first (the graph is connected)
+  const std::vector<NodeId> order = queue;
+  const std::vector<int> from_u = dist;
+  lower = std::max(lower, e);
+  std::size_t at = n;
+  for (int i = e; i > 0; --i) {
+    for (; at > 0 && from_u[order[at - 1]] == i; --at) lower = std::max(lower, bfs(order[at - 1], dist, queue));
+    if (lower > 2 * (i - 1)) break;  // every node nearer to u has eccentricity <= 2 (i - 1)
+  }
+  return lower;
 }
 
 // The all-pairs hop table of a file graph with N <= kTableLimit, built on first use.
@@ -347,9 +387,7 @@ int Topology::diameter() const {
       g.diameter = *std::max_element(table.begin(), table.end());
       return;
     }
-    std::vector<int> dist(n);
-    std::vector<NodeId> queue(n);
-    for (NodeId s = 0; s < n; ++s) g.diameter = std::max(g.diameter, g.bfs(s, dist, queue));
+    g.diameter = g.ifub_diameter();
   });
   return g.diameter;
 }

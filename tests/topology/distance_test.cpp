@@ -226,5 +226,79 @@ TEST(FileGraph, DistanceAndDiameterPastTheTableLimit) {
   EXPECT_FALSE(r.bipartite());
 }
 
+// diameter() of a file graph past the table limit (iFUB: a few searches from the nodes
+// farthest from a central one) against the eccentricity of every node, on graphs where the
+// central node is a poor guess: a random tree, a clique with a long tail, a broom (a path
+// ending in a star), a path whose longest path runs through a side branch.
+TEST(FileGraph, DiameterEqualsTheLargestEccentricityOnAwkwardGraphs) {
+  std::mt19937 rng(11);
+  std::vector<std::pair<std::string, std::vector<std::vector<NodeId>>>> graphs;
+  graphs.emplace_back("random tree", random_graph(4500, 0, rng));
+  graphs.emplace_back("sparse random", random_graph(4500, 40, rng));
+  const auto edge = [](std::vector<std::vector<NodeId>>& adj, NodeId a, NodeId b) {
+    adj[a].push_back(b);
+    adj[b].push_back(a);
+  };
+  std::vector<std::vector<NodeId>> lollipop(4200);
+  for (NodeId a = 0; a < 100; ++a)
+    for (NodeId b = a + 1; b < 100; ++b) edge(lollipop, a, b);
+  for (NodeId v = 100; v < 4200; ++v) edge(lollipop, v - 1, v);
+  graphs.emplace_back("lollipop", lollipop);
+  std::vector<std::vector<NodeId>> broom(4200);
+  for (NodeId v = 1; v < 3000; ++v) edge(broom, v - 1, v);
+  for (NodeId v = 3000; v < 4200; ++v) edge(broom, 2999, v);
+  graphs.emplace_back("broom", broom);
+  std::vector<std::vector<NodeId>> branch(4300);  // a path 0..3999 with a branch of 300 at node 3000
+  for (NodeId v = 1; v < 4000; ++v) edge(branch, v - 1, v);
+  edge(branch, 3000, 4000);
+  for (NodeId v = 4001; v < 4300; ++v) edge(branch, v - 1, v);
+  graphs.emplace_back("branch", branch);
+  // Two where a double sweep (from node 0 to its farthest a, from a to its farthest) falls
+  // short, so that the diameter needs iFUB's further searches: a path with 7 random chords,
+  // a random tree with 400.
+  const auto chords = [&](std::vector<std::vector<NodeId>> adj, int count, unsigned seed) {
+    std::mt19937 pick(seed);
+    std::set<std::pair<NodeId, NodeId>> known;
+    for (NodeId a = 0; a < adj.size(); ++a)
+      for (NodeId b : adj[a]) known.insert({std::min(a, b), std::max(a, b)});
+    for (int i = 0; i < count; ++i) {
+      const NodeId a = pick() % adj.size(), b = pick() % adj.size();
+      if (a != b && known.insert({std::min(a, b), std::max(a, b)}).second) edge(adj, a, b);
+    }
+    return adj;
+  };
+  std::vector<std::vector<NodeId>> path(4200);
+  for (NodeId v = 1; v < 4200; ++v) edge(path, v - 1, v);
+  graphs.emplace_back("path with chords", chords(path, 7, 27));
+  graphs.emplace_back("tree with chords", chords(random_graph(4200, 0, rng), 400, 8));
+  for (const auto& [name, adj] : graphs) {
+    SCOPED_TRACE(name);
+    const Topology t = Topology::from_adjacency(name, adj);
+    ASSERT_GT(t.size(), 4096u);
+    int eccentricity = 0;
+    for (NodeId v = 0; v < t.size(); ++v) {
+      const auto d = reference_bfs(t, v);
+      eccentricity = std::max(eccentricity, *std::max_element(d.begin(), d.end()));
+    }
+    EXPECT_EQ(t.diameter(), eccentricity);
+    if (name.ends_with("with chords")) {
+      const auto from_0 = reference_bfs(t, 0);
+      const auto a = static_cast<NodeId>(std::max_element(from_0.begin(), from_0.end()) - from_0.begin());
+      const auto from_a = reference_bfs(t, a);
+      EXPECT_LT(*std::max_element(from_a.begin(), from_a.end()), eccentricity);  // the sweep alone falls short
+    }
+  }
+}
+
+// A path of a million nodes: its diameter in a few searches (one per node took hours).
+TEST(FileGraph, DiameterOfALongPath) {
+  std::vector<std::vector<NodeId>> path(1'000'000);
+  for (NodeId v = 1; v < path.size(); ++v) {
+    path[v - 1].push_back(v);
+    path[v].push_back(v - 1);
+  }
+  EXPECT_EQ(Topology::from_adjacency("path", path).diameter(), 999'999);
+}
+
 }  // namespace
 }  // namespace dlbkit
