@@ -200,7 +200,7 @@ int run_here(const Options& o) {
       }
     }
   }
-  if (timeline) timeline->close();
+  if (timeline) timeline->commit();
   if (runtime.rank() != 0) return 0;
   report(o, *app_choice, runtime.strategy(), runtime.topology(), *app, seq, par);
   return seq && !same_result(*app, *seq, par) ? 1 : 0;

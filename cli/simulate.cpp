@@ -130,14 +130,16 @@ Run add_simulate(CLI::App& app) {
       progress.phase(setup.strategy.name(), simulation_progress(true));
       result = run_experiment(setup);
     }
+    // Every output is written before any takes its name: a failed one leaves none.
     if (tracer) {
       tracer->finish(result.balanced.makespan);
-      trace->close();
+      trace->finish();
     }
     if (history) {
       history->finish(result.balanced.makespan);
       plot_load(*history, o->plot_load, title);
     }
+    if (trace) trace->commit();
     if (o->json) fmt::print("{}\n", json_text(to_json(setup, result, o->per_node)));
     else print_report(setup, result);
     return 0;
