@@ -33,6 +33,7 @@ AtomicFile::AtomicFile(std::string path) : path_(std::move(path)) {
   struct stat st {};
   const bool exists = ::stat(path_.c_str(), &st) == 0;
   if (exists && S_ISDIR(st.st_mode)) fail(EISDIR);
+  if (exists && ::access(path_.c_str(), W_OK) != 0) fail(errno);  // a rename would pass over its protection
   std::string target = path_;
   if (exists && !S_ISREG(st.st_mode)) {
     file_ = std::fopen(path_.c_str(), "w");

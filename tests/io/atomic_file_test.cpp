@@ -14,7 +14,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
-#include <sys/stat.h>
+#include <unistd.h>
 
 namespace {
 
@@ -87,6 +87,14 @@ TEST_F(AtomicFileTest, AFullDeviceIsWrittenDirectlyAndItsErrorNamed) {
     EXPECT_EQ(std::string(e.what()), "/dev/full: cannot be written (No space left on device); accepted: a path to a "
                                      "writable file");
   }
+}
+
+TEST_F(AtomicFileTest, AFileWithoutWritePermissionIsNotReplaced) {
+  if (::geteuid() == 0) GTEST_SKIP() << "root may write any file";
+  fs::permissions(path, fs::perms::owner_read);
+  EXPECT_THROW(dlbkit::AtomicFile out(path), dlbkit::InputError);
+  fs::permissions(path, fs::perms::owner_all);
+  EXPECT_EQ(text_of(path), "old\n");
 }
 
 TEST_F(AtomicFileTest, ADirectoryIsAnError) {
