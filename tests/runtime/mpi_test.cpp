@@ -65,6 +65,14 @@ TEST(MpiEngine, RecordWritesOneTraceOfEveryRank) {
   std::filesystem::remove(trace);
 }
 
+// A strategy that throws bad input in a worker (semi_distributed checks range= against the
+// topology at its start) is bad input on every rank, as on the threads engine: status 2.
+TEST(MpiEngine, AStrategysErrorInAWorkerIsBadInput) {
+  const Outcome o = mpirun(4, "--app bnb -s semi_distributed -p range=1 --no-sequential");
+  EXPECT_EQ(o.status, 2) << o.err;
+  EXPECT_EQ(count_of(o.err, "dlbkit: error: strategy semi_distributed: range=1 on bisectional:3"), 1) << o.err;
+}
+
 // A rank that cannot finish its output stops every rank's: rank 0's timeline on a full
 // device leaves neither rank 1's PATH.1 nor the trace nor a section file.
 TEST(MpiEngine, AFailedOutputLeavesNoOtherFile) {
