@@ -152,26 +152,27 @@ RuntimeOptions runtime_options(const Options& o) {
                         .poll_interval = parse_duration(o.poll_interval, "--poll-interval")};
 }
 
+// Does `work` on every rank; when it threw on some rank, every rank throws the error of the
+// lowest such rank, so that none waits for another at the next collective step.
+void on_every_rank(const Runtime& runtime, const std::function<void()>& work) {
+  std::exception_ptr error;
+  try {
+    work();
+  } catch (const std::exception&) {
+    error = std::current_exception();
+  }
+  detail::RuntimeDoor::agree(runtime, error);
+}
+
 // The outputs of a run that ended well: every one complete before any takes its name, on
 // every rank (rank 0 merges the trace from every rank's section, on a shared file system).
-// A rank's error stops every rank before the next step; the files not put in place are
-// removed when their objects go.
+// The files not put in place are removed when their objects go.
 void finish_outputs(const Runtime& runtime, RecordingApplication* recorded, Timeline* timeline) {
-  using detail::RuntimeDoor;
-  const auto step = [&](const std::function<void()>& work) {
-    std::exception_ptr error;
-    try {
-      work();
-    } catch (const std::exception&) {
-      error = std::current_exception();
-    }
-    RuntimeDoor::agree(runtime, error);
-  };
-  step([&] {
+  on_every_rank(runtime, [&] {
     if (recorded) recorded->close_sections();
     if (timeline) timeline->finish();
   });
-  step([&] {
+  on_every_rank(runtime, [&] {
     if (recorded && runtime.rank() == 0) recorded->merge_sections();
   });
   if (recorded) recorded->commit();
@@ -192,16 +193,12 @@ int run_here(const Options& o) {
   std::unique_ptr<AnyApplication> app;
   std::unique_ptr<Timeline> timeline;
   std::unique_ptr<RecordingApplication> recorded;  // under MPI each rank writes its worker's section
-  std::exception_ptr error;
-  try {
+  on_every_rank(runtime, [&] {
     app_choice = builtin_apps().configure(o.app, assignments(o.app_params, "--app-param"));
     app = app_choice->create();
     timeline = open_timeline(o, runtime, mpi ? runtime.rank() : -1);
     if (o.record) recorded = std::make_unique<RecordingApplication>(*app, *o.record);
-  } catch (const std::exception&) {
-    error = std::current_exception();
-  }
-  RuntimeDoor::agree(runtime, error);
+  });
 
   const bool sequential = runtime.engine() == "sequential";
   std::optional<RuntimeResult> seq;

@@ -11,7 +11,9 @@ namespace {
 
 // Fixed slots of lock-free pointers, which a signal handler may read: room for the
 // sections of 4096 workers and their outputs. A name that finds no slot is still removed
-// by its destructor, only not by a signal.
+// by its destructor, only not by a signal. A destructor unregisters its name before it
+// removes the file and frees the name; only a handler running on another thread within
+// those few instructions could read a name being freed.
 constexpr int kSlots = 8192;
 std::array<std::atomic<const char*>, kSlots> registry{};
 
