@@ -1,19 +1,42 @@
 // dlbkit: the command-line tool. Bad input prints one line naming the problem and exits 2.
+// A signal that ends it (SIGINT, SIGTERM, SIGHUP) first removes the files it was writing
+// (io/temporary_files.hpp): the library installs no handler, the command does.
 
 #include "commands.hpp"
 
 #include <dlbkit/error.hpp>
+#include <dlbkit/io/temporary_files.hpp>
 
 #include <cerrno>
+#include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <fmt/format.h>
 #include <stdexcept>
 #include <string>
+#include <system_error>
 #include <utility>
 #include <vector>
 
+namespace {
+
+extern "C" void remove_outputs_and_die(int signal) {
+  dlbkit::remove_temporary_files();
+  std::signal(signal, SIG_DFL);
+  std::raise(signal);  // the status says which signal ended the command
+}
+
+// What reached standard output is checked at the end; a write that failed on the way
+// (fmt's "cannot write to file") is said the same way.
+std::string standard_output_failure(int err) {
+  return fmt::format("standard output: cannot be written ({})", std::strerror(err));
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
+  for (const int signal : {SIGINT, SIGTERM, SIGHUP})
+    if (std::signal(signal, remove_outputs_and_die) == SIG_IGN) std::signal(signal, SIG_IGN);  // nohup stays
   CLI::App app{"dlbkit: dynamic load balancing strategies on simulated and real multicomputers"};
   app.require_subcommand(1);
   std::vector<std::pair<CLI::App*, dlbkit::cli::Run>> commands;
@@ -51,10 +74,12 @@ int main(int argc, char** argv) {
       if (sub->parsed()) {
         const int status = run();
         // What was printed reaches its file only now: a full disk must not pass for success.
-        if (std::fflush(stdout) != 0)
-          throw std::runtime_error(fmt::format("standard output: cannot be written ({})", std::strerror(errno)));
+        if (std::fflush(stdout) != 0) throw std::runtime_error(standard_output_failure(errno));
         return status;
       }
+  } catch (const std::system_error& e) {
+    if (!std::ferror(stdout)) return dlbkit::print_error(e);
+    return dlbkit::print_error(std::runtime_error(standard_output_failure(e.code().value())));
   } catch (const std::exception& e) {
     return dlbkit::print_error(e);  // under mpirun: rank 0 alone
   }

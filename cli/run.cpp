@@ -152,6 +152,33 @@ RuntimeOptions runtime_options(const Options& o) {
                         .poll_interval = parse_duration(o.poll_interval, "--poll-interval")};
 }
 
+// Does `work` on every rank; when it threw on some rank, every rank throws the error of the
+// lowest such rank, so that none waits for another at the next collective step.
+void on_every_rank(const Runtime& runtime, const std::function<void()>& work) {
+  std::exception_ptr error;
+  try {
+    work();
+  } catch (const std::exception&) {
+    error = std::current_exception();
+  }
+  detail::RuntimeDoor::agree(runtime, error);
+}
+
+// The outputs of a run that ended well: every one complete before any takes its name, on
+// every rank (rank 0 merges the trace from every rank's section, on a shared file system).
+// The files not put in place are removed when their objects go.
+void finish_outputs(const Runtime& runtime, RecordingApplication* recorded, Timeline* timeline) {
+  on_every_rank(runtime, [&] {
+    if (recorded) recorded->close_sections();
+    if (timeline) timeline->finish();
+  });
+  on_every_rank(runtime, [&] {
+    if (recorded && runtime.rank() == 0) recorded->merge_sections();
+  });
+  if (recorded) recorded->commit();
+  if (timeline) timeline->commit();
+}
+
 // A client of dlbkit::Runtime, which chooses the engine (from --engine, or the launcher),
 // checks the strategy and the topology, and writes the warnings to stderr (so that --json
 // output stays one document). Under MPI every rank then sets up what only it may fail at
@@ -165,15 +192,13 @@ int run_here(const Options& o) {
   std::optional<AppChoice> app_choice;
   std::unique_ptr<AnyApplication> app;
   std::unique_ptr<Timeline> timeline;
-  std::exception_ptr error;
-  try {
+  std::unique_ptr<RecordingApplication> recorded;  // under MPI each rank writes its worker's section
+  on_every_rank(runtime, [&] {
     app_choice = builtin_apps().configure(o.app, assignments(o.app_params, "--app-param"));
     app = app_choice->create();
     timeline = open_timeline(o, runtime, mpi ? runtime.rank() : -1);
-  } catch (const std::exception&) {
-    error = std::current_exception();
-  }
-  RuntimeDoor::agree(runtime, error);
+    if (o.record) recorded = std::make_unique<RecordingApplication>(*app, *o.record);
+  });
 
   const bool sequential = runtime.engine() == "sequential";
   std::optional<RuntimeResult> seq;
@@ -186,21 +211,9 @@ int run_here(const Options& o) {
     RuntimeDoor::barrier(runtime);
     progress.phase(mpi ? "MPI engine (rank 0's count)" : runtime.engine() + " engine", tasks_executed(executed));
     const detail::RunExtras extras{.progress = &executed, .timeline = timeline.get(), .max_delay = max_delay};
-    if (!o.record) {
-      par = RuntimeDoor::run(runtime, *app, extras);
-    } else {  // under MPI each rank writes its worker's section; rank 0 merges them (a shared file system)
-      RecordingApplication recorded(*app, *o.record);
-      par = RuntimeDoor::run(runtime, recorded, extras);
-      if (!mpi) {
-        recorded.finish();
-      } else {
-        recorded.close_sections();
-        RuntimeDoor::barrier(runtime);
-        if (runtime.rank() == 0) recorded.merge_sections();
-      }
-    }
+    par = recorded ? RuntimeDoor::run(runtime, *recorded, extras) : RuntimeDoor::run(runtime, *app, extras);
   }
-  if (timeline) timeline->close();
+  finish_outputs(runtime, recorded.get(), timeline.get());
   if (runtime.rank() != 0) return 0;
   report(o, *app_choice, runtime.strategy(), runtime.topology(), *app, seq, par);
   return seq && !same_result(*app, *seq, par) ? 1 : 0;

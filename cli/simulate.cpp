@@ -7,6 +7,7 @@
 #include <dlbkit/core/parameters.hpp>
 #include <dlbkit/sim/timeline.hpp>
 #include <dlbkit/error.hpp>
+#include <dlbkit/io/atomic_file.hpp>
 #include "reproduce/load_picture.hpp"
 #include <dlbkit/sim/experiment.hpp>
 #include <dlbkit/sim/load_history.hpp>
@@ -100,6 +101,7 @@ Run add_simulate(CLI::App& app) {
       throw InputError(fmt::format("--plot-load '{}': gnuplot is not installed; accepted: with gnuplot on the PATH "
                                    "(Debian package gnuplot-nox)",
                                    o->plot_load));
+    if (!o->plot_load.empty()) AtomicFile probe(o->plot_load);  // an unwritable picture before the run; leaves nothing
     ExperimentSetup setup{
         .topology = parse_topology(o->topology),
         .strategy = builtin_strategies().configure(o->strategy, assignments(o->params, "--param")),
@@ -130,14 +132,16 @@ Run add_simulate(CLI::App& app) {
       progress.phase(setup.strategy.name(), simulation_progress(true));
       result = run_experiment(setup);
     }
+    // Every output is written before any takes its name: a failed one leaves none.
     if (tracer) {
       tracer->finish(result.balanced.makespan);
-      trace->close();
+      trace->finish();
     }
     if (history) {
       history->finish(result.balanced.makespan);
       plot_load(*history, o->plot_load, title);
     }
+    if (trace) trace->commit();
     if (o->json) fmt::print("{}\n", json_text(to_json(setup, result, o->per_node)));
     else print_report(setup, result);
     return 0;

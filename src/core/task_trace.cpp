@@ -74,8 +74,8 @@ private:
 }  // namespace
 
 TaskTraceSection::TaskTraceSection(std::string path, std::uint32_t worker)
-    : path_(std::move(path)), worker_(worker), out_(path_, std::ios::binary | std::ios::trunc) {
-  if (!out_) throw InputError(fmt::format("--record: cannot write '{}'; accepted: a writable path", path_));
+    : file_(std::move(path)), worker_(worker), out_(file_.path(), std::ios::binary | std::ios::trunc) {
+  if (!out_) throw InputError(fmt::format("--record: cannot write '{}'; accepted: a writable path", file_.path()));
   put_varint(buffer_, static_cast<std::uint64_t>(worker_) + 1);
 }
 
@@ -104,24 +104,23 @@ void TaskTraceSection::close() {
   put_varint(buffer_, 0);
   flush();
   out_.close();
-  if (!out_) throw InputError(fmt::format("--record: writing '{}' failed; accepted: a writable path with room", path_));
+  if (!out_) throw InputError(fmt::format("--record: writing '{}' failed; accepted: a writable path with room", file_.path()));
 }
 
-void merge_task_trace(const std::string& path, std::uint32_t workers, std::span<const std::string> sections) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  if (!out) throw InputError(fmt::format("--record: cannot write '{}'; accepted: a writable path", path));
-  std::string head(kMagic, sizeof kMagic);
-  head.push_back(kVersion);
-  put_varint(head, workers);
-  out.write(head.data(), static_cast<std::streamsize>(head.size()));
+void merge_task_trace(AtomicFile& out, std::uint32_t workers, std::span<const std::string> sections) {
+  std::string chunk(kMagic, sizeof kMagic);
+  chunk.push_back(kVersion);
+  put_varint(chunk, workers);
+  out.write(chunk);
+  chunk.resize(1 << 20);
   for (const std::string& section : sections) {
     std::ifstream in(section, std::ios::binary);
     if (!in) throw InputError(fmt::format("--record: the section file '{}' is missing; accepted: the files the workers wrote", section));
-    out << in.rdbuf();
+    while (in.read(chunk.data(), static_cast<std::streamsize>(chunk.size())) || in.gcount() > 0)
+      out.write(std::string_view(chunk.data(), static_cast<std::size_t>(in.gcount())));
   }
-  out.put(0);
+  out.write(std::string_view("\0", 1));
   out.close();
-  if (!out) throw InputError(fmt::format("--record: writing '{}' failed; accepted: a writable path with room", path));
   for (const std::string& section : sections) std::remove(section.c_str());
 }
 

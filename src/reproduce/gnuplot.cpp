@@ -1,6 +1,6 @@
 #include "reproduce/gnuplot.hpp"
 
-#include <dlbkit/io/output_file.hpp>
+#include <dlbkit/io/atomic_file.hpp>
 
 #include <cstdio>
 #include <filesystem>
@@ -21,8 +21,10 @@ std::string gnuplot_string(const std::string& text) {
 }
 
 void run_gnuplot(const std::string& script_path, const std::string& script) {
-  write_text_file(script_path, script);
-  const std::string command = fmt::format("gnuplot '{}' 2>&1", script_path);
+  AtomicFile file(script_path);  // never committed: the copy gnuplot runs, removed after
+  file.write(script);
+  file.close();
+  const std::string command = fmt::format("gnuplot '{}' 2>&1", file.written());
   std::FILE* pipe = popen(command.c_str(), "r");
   if (pipe == nullptr) throw std::runtime_error("cannot start gnuplot");
   std::string output;
@@ -31,7 +33,7 @@ void run_gnuplot(const std::string& script_path, const std::string& script) {
   const int status = pclose(pipe);
   if (status != 0) {
     if (output.find("not found") != std::string::npos)
-      throw std::runtime_error("gnuplot is not installed (Debian package gnuplot-nox); the CSV files were written");
+      throw std::runtime_error("gnuplot is not installed (Debian package gnuplot-nox)");
     throw std::runtime_error(fmt::format("gnuplot failed on {}: {}", script_path, output));
   }
   // gnuplot exits 0 even when it cannot write its picture (a full disk): check each one.

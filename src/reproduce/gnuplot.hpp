@@ -5,7 +5,7 @@
 /// picture (load_picture.hpp) draw with it.
 ///
 /// ```
-/// dlbkit::run_gnuplot("out/f.gp", dlbkit::gnuplot_png_header("out/f.png", 800, 480) + "plot x\n");
+/// dlbkit::run_gnuplot("out/f.gp", dlbkit::gnuplot_png_header("out/f.png", 800, 480) + "plot x\n");  // out/f.png
 /// ```
 
 #include <string>
@@ -19,9 +19,10 @@ std::string gnuplot_png_header(const std::string& png, int width, int height, bo
 /// `text` as a gnuplot single-quoted string ('' stands for ').
 std::string gnuplot_string(const std::string& text);
 
-/// Writes `script` to `script_path` and runs gnuplot on it (the script sets its own output
-/// file). Throws InputError when the script cannot be written, std::runtime_error when gnuplot
-/// is missing (naming the Debian package gnuplot-nox), fails, or writes no picture.
+/// Writes `script` to a temporary beside `script_path` and runs gnuplot on it (the script sets
+/// its own output file); the temporary is removed afterwards (plot_files.hpp keeps scripts).
+/// Throws InputError when the script cannot be written, std::runtime_error when gnuplot is
+/// missing (naming the Debian package gnuplot-nox), fails, or writes no picture.
 void run_gnuplot(const std::string& script_path, const std::string& script);
 
 }  // namespace dlbkit

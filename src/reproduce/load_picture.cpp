@@ -1,5 +1,5 @@
-#include <dlbkit/io/output_file.hpp>
 #include "reproduce/gnuplot.hpp"
+#include "reproduce/plot_files.hpp"
 #include "reproduce/load_picture.hpp"
 #include "reproduce/render.hpp"
 
@@ -35,16 +35,19 @@ void plot_load(const LoadHistory& history, const std::string& png, const std::st
       peak = std::max(peak, load);
       csv.rows.push_back({(static_cast<double>(i) + 0.5) * width, std::int64_t{v}, load});
     }
-  write_text_file(png + ".csv", table_csv(csv));
+  PlotFiles files;
+  files.add_text(png + ".csv", table_csv(csv));
   const double end = width * static_cast<double>(history.intervals());
-  const std::string script =
-      gnuplot_png_header(png, 900, 160 + static_cast<int>(std::min<std::size_t>(history.nodes(), 64) * 6)) +
-      fmt::format("set title {}\nset xlabel 'time (s)'\nset ylabel 'node'\nset cblabel 'load (tasks)'\n"
-                  "set xrange [0:{}]\nset yrange [-0.5:{}]\nset cbrange [0:{}]\nset palette defined "
-                  "(0 'white', 1 '#fdd49e', 2 '#fc8d59', 3 '#b30000')\nset key off\n"
-                  "plot '{}.csv' every ::1 using 1:2:3 with image\n",
-                  gnuplot_string(title), end, static_cast<double>(history.nodes()) - 0.5, std::max(1.0, peak), png);
-  run_gnuplot(png + ".gp", script);
+  files.draw(png + ".gp", png, [&](const PlotFiles::Names& name) {
+    return gnuplot_png_header(name(png), 900, 160 + static_cast<int>(std::min<std::size_t>(history.nodes(), 64) * 6)) +
+           fmt::format("set title {}\nset xlabel 'time (s)'\nset ylabel 'node'\nset cblabel 'load (tasks)'\n"
+                       "set xrange [0:{}]\nset yrange [-0.5:{}]\nset cbrange [0:{}]\nset palette defined "
+                       "(0 'white', 1 '#fdd49e', 2 '#fc8d59', 3 '#b30000')\nset key off\n"
+                       "plot '{}' every ::1 using 1:2:3 with image\n",
+                       gnuplot_string(title), end, static_cast<double>(history.nodes()) - 0.5, std::max(1.0, peak),
+                       name(png + ".csv"));
+  });
+  files.commit();
 }
 
 }  // namespace dlbkit

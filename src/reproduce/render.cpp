@@ -1,7 +1,7 @@
 #include "reproduce/render.hpp"
 #include "reproduce/gnuplot.hpp"
 
-#include <dlbkit/io/output_file.hpp>
+#include "reproduce/plot_files.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -162,6 +162,7 @@ ReproductionReport render(const Results& results, const ReproductionOptions& opt
   std::filesystem::create_directories(options.out_dir, ec);
   if (ec) throw std::runtime_error(fmt::format("cannot create directory {}: {}", options.out_dir, ec.message()));
   ReproductionReport report;
+  PlotFiles files;  // every file takes its name at the end, or none does
   nlohmann::json tables = nlohmann::json::array();
   for (const Table& t : results.tables) {
     if (t.printed) {
@@ -171,7 +172,7 @@ ReproductionReport render(const Results& results, const ReproductionOptions& opt
     }
     if (t.written) {
       report.files.push_back(path_in(options, t.name + ".csv"));
-      write_text_file(report.files.back(), table_csv(t));
+      files.add_text(report.files.back(), table_csv(t));
     }
     tables.push_back(table_json(t));
   }
@@ -181,9 +182,12 @@ ReproductionReport render(const Results& results, const ReproductionOptions& opt
     const Table& table = table_named(results, f.table);
     if (!table.written) throw std::logic_error(fmt::format("figure {} draws table {}, which has no CSV", f.name, f.table));
     const std::string png = path_in(options, f.name + ".png");
-    run_gnuplot(path_in(options, f.name + ".gp"), gnuplot_script(f, table, path_in(options, table.name + ".csv"), png));
+    const std::string csv = path_in(options, table.name + ".csv");
+    files.draw(path_in(options, f.name + ".gp"), png,
+               [&](const PlotFiles::Names& name) { return gnuplot_script(f, table, name(csv), name(png)); });
     report.files.push_back(png);
   }
+  files.commit();
   nlohmann::json comparisons = nlohmann::json::array();
   for (const Comparison& c : results.comparisons) comparisons.push_back(to_json(c));
   report.data = {{"inputs", results.inputs}, {"tables", tables}, {"notes", results.notes}, {"comparisons", comparisons}};

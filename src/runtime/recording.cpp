@@ -3,7 +3,6 @@
 
 #include <chrono>
 #include <cstring>
-#include <fstream>
 #include <fmt/format.h>
 
 namespace dlbkit {
@@ -38,8 +37,11 @@ private:
 RecordingApplication::RecordingApplication(AnyApplication& inner, std::string path)
     : inner_(inner), path_(std::move(path)) {
   if (path_.empty()) throw InputError("--record: empty path; accepted: a file name");
-  if (!std::ofstream(path_, std::ios::binary | std::ios::app))  // before the run, not after it
-    throw InputError(fmt::format("--record: cannot write '{}'; accepted: a writable path", path_));
+  try {
+    AtomicFile probe(path_);  // before the run, not after it; leaves nothing
+  } catch (const InputError& e) {
+    throw InputError(fmt::format("--record: {}", e.what()));
+  }
 }
 
 std::size_t RecordingApplication::task_bytes() const {
@@ -94,10 +96,15 @@ void RecordingApplication::close_sections() {
     if (slot.section) slot.section->close();
 }
 
-void RecordingApplication::merge_sections() const {
+void RecordingApplication::merge_sections() {
   std::vector<std::string> parts;
   for (std::size_t w = 0; w < workers_; ++w) parts.push_back(section_path(path_, w));
-  merge_task_trace(path_, static_cast<std::uint32_t>(workers_), parts);
+  out_ = std::make_unique<AtomicFile>(path_);
+  merge_task_trace(*out_, static_cast<std::uint32_t>(workers_), parts);
+}
+
+void RecordingApplication::commit() {
+  if (out_) out_->commit();
 }
 
 std::uint64_t RecordingApplication::recorded() const {

@@ -103,35 +103,14 @@ public:
     const SimTime cpu_start = thread_cpu_ns();
     last_check_ = last_look_ = clock_ns();
     notified_ = held_work();
-    agent_->on_start(*this);
-    while (!stopped_) {
-      if (!stack_.empty()) idle_notified_ = false;
-      while (!stack_.empty() && !stopped_) {
-        stack_.pop(task_);
-        port_.set_remaining(0);
-        executing_ = true;
-        try {
-          app_.execute_bytes(task_, port_);
-        } catch (...) {
-          executing_ = false;
-          stopped_ = true;
-          transport_.task_failed(*this, std::current_exception());
-          break;
-        }
-        executing_ = false;
-        ++stats_.tasks_executed;
-        if (mail_hint()) check_point();
-        else port_.poll();  // the same countdown as the task's own poll() calls
-      }
-      if (stopped_) break;
-      check_point();
-      if (!stack_.empty() || stopped_) continue;
-      if (!idle_notified_) {
-        idle_notified_ = true;
-        agent_->on_idle(*this);
-        continue;
-      }
-      wait_for_work();
+    // A task or a strategy's callback (a parameter checked against the topology at
+    // on_start) that throws stops the run everywhere; the error reaches the caller.
+    try {
+      loop();
+    } catch (...) {
+      executing_ = false;
+      stopped_ = true;
+      transport_.task_failed(*this, std::current_exception());
     }
     publish_progress();
     stats_.cpu = thread_cpu_ns() - cpu_start;
@@ -256,6 +235,33 @@ public:
   const std::vector<std::uint64_t>& messages_by_kind() const { return messages_by_kind_; }
 
 private:
+  // run()'s work, which a task or the strategy may leave by an exception.
+  void loop() {
+    agent_->on_start(*this);
+    while (!stopped_) {
+      if (!stack_.empty()) idle_notified_ = false;
+      while (!stack_.empty() && !stopped_) {
+        stack_.pop(task_);
+        port_.set_remaining(0);
+        executing_ = true;
+        app_.execute_bytes(task_, port_);  // an exception ends run()'s try
+        executing_ = false;
+        ++stats_.tasks_executed;
+        if (mail_hint()) check_point();
+        else port_.poll();  // the same countdown as the task's own poll() calls
+      }
+      if (stopped_) break;
+      check_point();
+      if (!stack_.empty() || stopped_) continue;
+      if (!idle_notified_) {
+        idle_notified_ = true;
+        agent_->on_idle(*this);
+        continue;
+      }
+      wait_for_work();
+    }
+  }
+
   struct Timer {
     SimTime due;
     std::uint64_t tag;

@@ -3,8 +3,6 @@
 #include <dlbkit/error.hpp>
 
 #include <algorithm>
-#include <cerrno>
-#include <cstring>
 #include <fmt/format.h>
 #include <iterator>
 #include <nlohmann/json.hpp>
@@ -71,11 +69,7 @@ std::string describe_nodes(const std::vector<bool>& chosen) {
 
 Timeline::Timeline(const std::string& path, const std::string& title, std::vector<bool> chosen,
                    const std::vector<bool>& own)
-    : path_(path), chosen_(std::move(chosen)) {
-  file_ = std::fopen(path.c_str(), "w");
-  if (file_ == nullptr)
-    throw InputError(fmt::format("{}: cannot be written ({}); accepted: a path to a writable file", path,
-                                 std::strerror(errno)));
+    : chosen_(std::move(chosen)), file_(path) {
   // The title goes through the JSON library: a user's string may need escaping.
   std::string text = fmt::format(
       "{{\"displayTimeUnit\":\"ns\",\"otherData\":{{\"format\":\"dlbkit timeline 1\"}},\"traceEvents\":[\n"
@@ -87,17 +81,12 @@ Timeline::Timeline(const std::string& path, const std::string& title, std::vecto
                           "\"node {0}\"}}}},\n{{\"ph\":\"M\",\"name\":\"thread_sort_index\",\"pid\":1,\"tid\":{0},"
                           "\"args\":{{\"sort_index\":{0}}}}}",
                           v);
-  failed_ = std::fwrite(text.data(), 1, text.size(), file_) != text.size();
-}
-
-Timeline::~Timeline() {
-  if (file_ != nullptr) std::fclose(file_);
+  file_.write(text);
 }
 
 void Timeline::write(std::span<const TimelineEvent> events) {
   static constexpr const char* kSpan[] = {"busy", "idle", "overhead"};
   const std::lock_guard lock(mutex_);
-  if (file_ == nullptr) return;
   line_.clear();
   for (const TimelineEvent& e : events) {
     if (!records(e.node)) continue;
@@ -124,7 +113,7 @@ void Timeline::write(std::span<const TimelineEvent> events) {
         break;
     }
   }
-  if (std::fwrite(line_.data(), 1, line_.size(), file_) != line_.size()) failed_ = true;
+  file_.write(line_);
 }
 
 void Timeline::note_clock(NodeId node, SimTime offset, SimTime error) {
@@ -133,20 +122,19 @@ void Timeline::note_clock(NodeId node, SimTime offset, SimTime error) {
       ",\n{{\"ph\":\"M\",\"name\":\"clock_sync\",\"pid\":1,\"tid\":{},\"args\":{{\"offset_us\":{},\"error_us\":{}}}}}",
       node, micros(offset), micros(error));
   const std::lock_guard lock(mutex_);
-  if (file_ != nullptr && std::fwrite(text.data(), 1, text.size(), file_) != text.size()) failed_ = true;
+  file_.write(text);
 }
 
-void Timeline::close() {
+void Timeline::finish() {
   const std::lock_guard lock(mutex_);
-  if (file_ == nullptr) return;
-  const char end[] = "\n]}\n";
-  bool ok = !failed_ && std::fwrite(end, 1, sizeof end - 1, file_) == sizeof end - 1 && std::fflush(file_) == 0;
-  const int err = errno;
-  ok = std::fclose(file_) == 0 && ok;
-  file_ = nullptr;
-  if (!ok)
-    throw InputError(fmt::format("{}: cannot be written ({}); accepted: a path to a writable file", path_,
-                                 std::strerror(err)));
+  if (!ended_) file_.write("\n]}\n");
+  ended_ = true;
+  file_.close();
+}
+
+void Timeline::commit() {
+  finish();
+  file_.commit();
 }
 
 }  // namespace dlbkit

@@ -36,7 +36,9 @@ std::string small_trace() {
   w0.close();
   w1.close();
   const std::vector<std::string> parts = {path + ".part0", path + ".part1"};
-  merge_task_trace(path, 2, parts);
+  AtomicFile out(path);
+  merge_task_trace(out, 2, parts);
+  out.commit();
   EXPECT_FALSE(std::ifstream(parts[0]).good()) << "section files are removed after the merge";
   std::string bytes = slurp(path);
   std::remove(path.c_str());

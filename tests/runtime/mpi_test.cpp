@@ -65,6 +65,28 @@ TEST(MpiEngine, RecordWritesOneTraceOfEveryRank) {
   std::filesystem::remove(trace);
 }
 
+// A strategy that throws bad input in a worker (semi_distributed checks range= against the
+// topology at its start) is bad input on every rank, as on the threads engine: status 2.
+TEST(MpiEngine, AStrategysErrorInAWorkerIsBadInput) {
+  const Outcome o = mpirun(4, "--app bnb -s semi_distributed -p range=1 --no-sequential");
+  EXPECT_EQ(o.status, 2) << o.err;
+  EXPECT_EQ(count_of(o.err, "dlbkit: error: strategy semi_distributed: range=1 on bisectional:3"), 1) << o.err;
+}
+
+// A rank that cannot finish its output stops every rank's: rank 0's timeline on a full
+// device leaves neither rank 1's PATH.1 nor the trace nor a section file.
+TEST(MpiEngine, AFailedOutputLeavesNoOtherFile) {
+  const std::string dir = dlbkit::test::temp_dir("mpi-outputs");
+  std::filesystem::create_directories(dir);
+  const Outcome o = mpirun(2, "--app bnb --no-sequential --timeline /dev/full --record " + dir + "/r.trace");
+  EXPECT_EQ(o.status, 2) << o.err;
+  EXPECT_NE(o.err.find("dlbkit: error: /dev/full: cannot be written (No space left on device)"), std::string::npos)
+      << o.err;
+  EXPECT_FALSE(std::filesystem::exists("/dev/full.1"));
+  EXPECT_TRUE(std::filesystem::is_empty(dir));
+  std::filesystem::remove_all(dir);
+}
+
 // --timeline under MPI: rank 0 writes PATH, rank 1 PATH.1 (docs/timeline.md), each a
 // well-formed trace of its own node with its clock's offset to rank 0's; the arrows of the
 // run's transfers join the two files, in one time base.

@@ -176,3 +176,13 @@ TEST(RunCli, RunsTheSequentialEngine) {
   EXPECT_NE(o.out.find("solutions 92"), std::string::npos) << o.out;
   EXPECT_NE(o.out.find("sequential engine, 1 workers"), std::string::npos) << o.out;
 }
+
+// A strategy that throws inside a worker thread (semi_distributed checks range= against the
+// topology at its start) is bad input like any other: one error line and status 2, not an abort.
+TEST(RunCli, AStrategysErrorInAWorkerIsAnErrorLine) {
+  const auto o = dlbkit_run("--app bnb -s semi_distributed --workers 4 -p range=1 --no-sequential");
+  EXPECT_EQ(o.status, 2) << o.err;
+  EXPECT_EQ(o.err.rfind("dlbkit: error: strategy semi_distributed: range=1 on bisectional:3", 0), 0u) << o.err;
+  EXPECT_EQ(o.err.find("terminate"), std::string::npos) << o.err;
+  EXPECT_EQ(o.out, "");
+}

@@ -21,7 +21,7 @@ TEST(Timeline, NoteClockWritesTheOffsetAndErrorOfARecordedNode) {
     timeline.note_clock(0, 5, 5);  // not recorded
     const std::vector<dlbkit::TimelineEvent> busy = {{.type = dlbkit::TimelineEvent::busy, .node = 1, .end = 1000}};
     timeline.write(busy);
-    timeline.close();
+    timeline.commit();
   }
   const dlbkit::test::TraceSummary s = dlbkit::test::check_format(dlbkit::test::read_json(path));
   ASSERT_EQ(s.clocks.size(), 1u);

@@ -16,13 +16,17 @@
 /// section.add(dlbkit::TaskRef::root(0), 1500);            // task (0, 0): a root, 1.5 us
 /// section.add(dlbkit::TaskRef::task(0, 0), 900);          // task (0, 1): a child of (0, 0)
 /// section.close();
-/// dlbkit::merge_task_trace("run.trace", 1, {"run.trace.part0"});
+/// dlbkit::AtomicFile out("run.trace");
+/// dlbkit::merge_task_trace(out, 1, {"run.trace.part0"});
+/// out.commit();
 /// dlbkit::TaskTree tree = dlbkit::load_task_trace("run.trace");  // 2 tasks, 1 root
 /// ```
 ///
 /// Not thread-safe: one section belongs to one worker.
 
 #include <dlbkit/core/time.hpp>
+#include <dlbkit/io/atomic_file.hpp>
+#include <dlbkit/io/temporary_files.hpp>
 
 #include <cstdint>
 #include <fstream>
@@ -53,7 +57,8 @@ inline constexpr std::uint64_t kMaxTraceTasks = 0xFFFFFFFEULL;
 /// One worker's records, streamed to a file of its own through a small buffer.
 class TaskTraceSection {
 public:
-  /// Creates (truncates) `path`; an unwritable path is an InputError naming it.
+  /// Creates (truncates) `path`; an unwritable path is an InputError naming it. The file is
+  /// a temporary (io/temporary_files.hpp): removed with this object unless merged before.
   TaskTraceSection(std::string path, std::uint32_t worker);
   /// The index the next add() gets: the executing task's own name, known before it ends.
   std::uint32_t next_index() const { return static_cast<std::uint32_t>(count_); }
@@ -62,21 +67,21 @@ public:
   /// Writes what is buffered and closes the file; an I/O error is an InputError.
   void close();
   std::uint64_t count() const { return count_; }
-  const std::string& path() const { return path_; }
+  const std::string& path() const { return file_.path(); }
 
 private:
   void flush();
-  std::string path_;
+  TemporaryFile file_;
   std::uint32_t worker_;
   std::uint64_t count_ = 0;
   std::string buffer_;
   std::ofstream out_;
 };
 
-/// Writes the file `path`: the header for `workers` workers, then each section file in
-/// turn (a missing file is an InputError), then the end record. The section files are
-/// removed afterwards.
-void merge_task_trace(const std::string& path, std::uint32_t workers, std::span<const std::string> sections);
+/// Writes the trace to `out`: the header for `workers` workers, then each section file in
+/// turn (a missing file is an InputError), then the end record; closes `out` (a failed
+/// write is an InputError) and removes the section files. The caller commits `out`.
+void merge_task_trace(AtomicFile& out, std::uint32_t workers, std::span<const std::string> sections);
 
 /// A task tree in compact arrays. Task i's children are children[first_child[i] ..
 /// first_child[i + 1]), in the order of the file.

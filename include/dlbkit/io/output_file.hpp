@@ -2,7 +2,8 @@
 /// \file
 /// The one writer of the files the tool produces (CSV tables, gnuplot scripts, tardiness
 /// instances): a write that fails anywhere, down to the final flush on a full disk, is an
-/// error naming the file, never a silent partial file.
+/// error naming the file, never a silent partial file; the file is replaced atomically
+/// (io/atomic_file.hpp), so a failed write leaves an existing file as it was.
 
 #include <string>
 #include <string_view>

@@ -16,7 +16,7 @@
 /// so a receive the caller has posted (even MPI_ANY_SOURCE, MPI_ANY_TAG) never matches one
 /// of its messages. An exception thrown by a task stops the run on every rank and
 /// comes out of run_mpi on every rank as a TaskFailure naming the rank where it was thrown
-/// (engine.hpp).
+/// (engine.hpp), or as the InputError it was; so does a strategy's exception.
 ///
 /// Envelopes travel with MPI_Isend as bytes (a header, then the 40-byte strategy message or
 /// the task records); MPI's non-overtaking rule keeps them in order per pair of ranks. The
@@ -59,7 +59,8 @@ private:
 /// Collective over `comm`: every rank of it calls it with the same application and
 /// configuration (config.topology has one node per rank). Returns the complete result
 /// (every worker's figures, the combined result) on every rank. Throws InputError (on every
-/// rank alike) for a configuration it refuses, and TaskFailure when a task threw.
+/// rank alike) for a configuration it refuses or bad input a task or the strategy found, and
+/// TaskFailure when a task threw anything else.
 RuntimeResult run_mpi(ByteApplication& app, const RuntimeConfig& config, MPI_Comm comm = MPI_COMM_WORLD);
 
 /// The same on MPI_COMM_WORLD (the session only says MPI is initialised).

@@ -4,9 +4,12 @@
 /// application so that each task carries its parent's name (8 more bytes, appended to the
 /// task's own) and each worker appends every task it executes, with the wall time its
 /// execute() took, to a section file of its own, `<path>.part<worker>`. After the run,
-/// finish() closes the sections and merges them into `path`; under MPI each rank closes its
-/// own (close_sections()), and after a barrier one rank merges them all (merge_sections()),
-/// so the ranks need a file system they share.
+/// finish() closes the sections, merges them into the trace and puts it at `path`; under
+/// MPI each rank closes its own (close_sections()), and after a barrier one rank merges
+/// them all (merge_sections(), then commit()), so the ranks need a file system they share.
+/// The trace is an atomic output (io/atomic_file.hpp) and the sections are temporaries: a
+/// run that fails, or an object destroyed before commit(), leaves neither, and an existing
+/// trace as it was.
 ///
 /// ```
 /// dlbkit::RecordingApplication recorded(*app, "uts.trace");
@@ -44,12 +47,15 @@ public:
 
   /// Closes the sections this process wrote (every worker's, or this rank's).
   void close_sections();
-  /// Merges every worker's section file into the trace file and removes them.
-  void merge_sections() const;
-  /// Both: the threads engine's end of a run.
+  /// Merges every worker's section file into the trace, not yet in place, and removes them.
+  void merge_sections();
+  /// Puts the merged trace at the path (nothing if this process merged none).
+  void commit();
+  /// All three: the threads engine's end of a run.
   void finish() {
     close_sections();
     merge_sections();
+    commit();
   }
   /// Tasks recorded by this process.
   std::uint64_t recorded() const;
@@ -65,6 +71,7 @@ private:
   std::string path_;
   std::size_t workers_ = 0;
   mutable std::vector<Slot> slots_;  // mutable: push_roots opens a worker's section
+  std::unique_ptr<AtomicFile> out_;   // the merged trace
 };
 
 }  // namespace dlbkit

@@ -45,7 +45,8 @@ struct RuntimeResult {
 
 /// A task threw: the run stopped on every worker (and every rank). The threads engine
 /// rethrows the task's own exception; the MPI engine throws this on every rank, naming the
-/// rank where the task threw, with the original exception as cause() on that rank.
+/// rank where the task threw, with the original exception as cause() on that rank (an
+/// InputError, bad input, is thrown as an InputError on every rank instead).
 class TaskFailure : public std::runtime_error {
 public:
   TaskFailure(int rank, const std::string& what, std::exception_ptr cause = nullptr);

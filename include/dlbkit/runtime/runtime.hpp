@@ -110,7 +110,8 @@ public:
 
   /// Runs `app` and returns the combination of every worker's partial result, on every
   /// rank. A task's exception stops the run and comes out here (under MPI on every rank, as
-  /// a TaskFailure naming the rank where it was thrown).
+  /// a TaskFailure naming the rank where it was thrown, or the InputError it was); so does
+  /// a strategy's exception in a worker.
   template <class Task, class Result, class Base>
   Result run(detail::TypedApplication<Task, Result, Base>& app) {
     run_engine(app);

@@ -11,17 +11,19 @@
 /// dlbkit::Timeline timeline("run.json", "gm on hypercube:3", dlbkit::timeline_nodes("0-3", 8));
 /// const dlbkit::TimelineEvent busy{.type = dlbkit::TimelineEvent::busy, .node = 0, .time = 0, .end = 5000};
 /// timeline.write({&busy, 1});
-/// timeline.close();   // ends the JSON document; throws when the file could not be written
+/// timeline.commit();  // ends the JSON document and puts the file in place; throws when it could not be written
 /// ```
 /// Events are written as they come (nothing is held beyond a small buffer per node), so a
 /// timeline's memory does not grow with the run. write() may be called from several
-/// threads at once; per node, events come in time order.
+/// threads at once; per node, events come in time order. The file is an atomic output
+/// (io/atomic_file.hpp): it is written beside `path` and takes its name at commit(); a
+/// timeline destroyed before that (a run that failed) leaves no file and an old one as it was.
 
 #include <dlbkit/core/time.hpp>
+#include <dlbkit/io/atomic_file.hpp>
 #include <dlbkit/topology/topology.hpp>
 
 #include <cstdint>
-#include <cstdio>
 #include <mutex>
 #include <span>
 #include <string>
@@ -64,7 +66,6 @@ public:
   /// chosen nodes. Throws InputError naming the path when it cannot be written.
   Timeline(const std::string& path, const std::string& title, std::vector<bool> chosen,
            const std::vector<bool>& own = {});
-  ~Timeline();
   Timeline(const Timeline&) = delete;
   Timeline& operator=(const Timeline&) = delete;
 
@@ -77,16 +78,19 @@ public:
   /// Says that node `node`'s times are another clock's readings plus `offset`, right to
   /// within +- `error` (ns): a metadata event "clock_sync" (an MPI rank's, docs/timeline.md).
   void note_clock(NodeId node, SimTime offset, SimTime error);
-  /// Ends the document and closes the file; throws InputError if any write failed.
-  void close();
+  /// Ends the document and closes the file; throws InputError naming the path, with the
+  /// reason of the first write that failed. The file is not in place yet: an MPI rank
+  /// commits only when every rank finished.
+  void finish();
+  /// finish() if not done, then puts the file in place.
+  void commit();
 
 private:
-  std::string path_;
   std::vector<bool> chosen_;
   std::mutex mutex_;
-  std::FILE* file_ = nullptr;
+  AtomicFile file_;
   std::string line_;  // scratch
-  bool failed_ = false;
+  bool ended_ = false;
 };
 
 }  // namespace dlbkit

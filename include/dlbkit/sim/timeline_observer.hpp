@@ -9,7 +9,7 @@
 /// config.observers = {&observer};
 /// const auto result = dlbkit::simulate(config);
 /// observer.finish(result.makespan);   // the idle spans up to the end, then the buffer
-/// timeline.close();
+/// timeline.commit();
 /// ```
 
 #include <dlbkit/sim/timeline.hpp>

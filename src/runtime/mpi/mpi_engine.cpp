@@ -354,9 +354,14 @@ private:
   MPI_Comm comm_ = MPI_COMM_NULL;
 };
 
-std::string what_of(const std::exception_ptr& error) {
+// The message of `error`; `bad_input`: whether it is an InputError.
+std::string what_of(const std::exception_ptr& error, int& bad_input) {
+  bad_input = 0;
   try {
     std::rethrow_exception(error);
+  } catch (const InputError& e) {
+    bad_input = 1;
+    return e.what();
   } catch (const std::exception& e) {
     return e.what();
   } catch (...) {
@@ -364,18 +369,22 @@ std::string what_of(const std::exception_ptr& error) {
   }
 }
 
-// Collective: when a task threw on some rank, every rank throws a TaskFailure naming the
-// lowest such rank with its message (and, on that rank, the exception itself as cause).
+// Collective: when a task or the strategy threw on some rank, every rank throws the error
+// of the lowest such rank: bad input (an InputError, such as a strategy's parameter that
+// does not suit the topology) as it was, on every rank, as the threads engine rethrows it;
+// anything else as a TaskFailure naming that rank (on that rank, with the exception as cause).
 void throw_if_failed(MPI_Comm comm, int rank, const std::exception_ptr& error) {
   const int mine = error ? rank : std::numeric_limits<int>::max();
   int failed = 0;
   MPI_Allreduce(&mine, &failed, 1, MPI_INT, MPI_MIN, comm);
   if (failed == std::numeric_limits<int>::max()) return;
-  std::string what = rank == failed ? what_of(error) : std::string();
-  int length = static_cast<int>(what.size());
-  MPI_Bcast(&length, 1, MPI_INT, failed, comm);
-  what.resize(static_cast<std::size_t>(length));
-  MPI_Bcast(what.data(), length, MPI_CHAR, failed, comm);
+  int head[2] = {0, 0};  // the message's length, bad input or not
+  std::string what = rank == failed ? what_of(error, head[1]) : std::string();
+  head[0] = static_cast<int>(what.size());
+  MPI_Bcast(head, 2, MPI_INT, failed, comm);
+  what.resize(static_cast<std::size_t>(head[0]));
+  MPI_Bcast(what.data(), head[0], MPI_CHAR, failed, comm);
+  if (head[1] != 0) throw InputError(what);
   throw TaskFailure(failed, fmt::format("a task threw on rank {}: {}", failed, what),
                     rank == failed ? error : nullptr);
 }
