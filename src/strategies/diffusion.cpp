@@ -19,6 +19,25 @@ using detail::rounded_flow;
 
 class Diffusion final : public detail::EdgeRounds {
 public:
+  static constexpr const char* name = "diffusion";
+  static constexpr const char* description =
+      "Cybenko's diffusion: synchronous rounds, every node sends alpha times each load difference "
+      "(rounded toward zero) to its less loaded neighbours";
+  static constexpr const char* source = "Cyb89 Sec. 2 eq. 1a-5, Sec. 3";
+  static std::vector<ParamSpec> params() {
+    return {
+        {.name = "alpha", .type = ParamType::real, .default_value = "auto",
+         .description = "alpha_ij on every edge, capped at 1/max degree (constraint (b)); auto: the optimal "
+                        "uniform alpha 2/(mu_2 + mu_max) of the analysis (1/(d+1) on hypercube:d)",
+         .min = 0, .max = 1, .allow_auto = true},
+        {.name = "weights", .type = ParamType::choice, .default_value = "uniform",
+         .description = "uniform: alpha on every edge; degree: alpha_ij = 1/(max(d_i, d_j) + 1) per edge "
+                        "(Cyb89 eq. 1-5 allow alpha_ij per edge; alpha must stay auto)",
+         .choices = {"uniform", "degree"}},
+        edge_round_period_param(),
+    };
+  }
+
   explicit Diffusion(const Parameters& p)
       : EdgeRounds(p.duration("period")), alpha_text_(p.text("alpha")), degree_(p.text("weights") == "degree") {
     if (degree_ && !p.is_auto("alpha"))
@@ -53,6 +72,22 @@ private:
 
 class DimensionExchange final : public detail::EdgeRounds {
 public:
+  static constexpr const char* name = "dimension_exchange";
+  static constexpr const char* description =
+      "Cybenko's dimension exchange: synchronous rounds, one dimension (edge colour) per round, "
+      "each pair moves lambda of its difference (rounded toward zero)";
+  static constexpr const char* source =
+      "Cyb89 Sec. 4 (hypercube); edge-coloured graphs (generalized dimension exchange)";
+  static std::vector<ParamSpec> params() {
+    return {
+        {.name = "lambda", .type = ParamType::real, .default_value = "0.5",
+         .description = "exchange parameter: the fraction of the pair's difference moved (1/2 balances a "
+                        "hypercube in one sweep, Theorem 4)",
+         .min = 0, .max = 1},
+        edge_round_period_param(),
+    };
+  }
+
   explicit DimensionExchange(const Parameters& p) : EdgeRounds(p.duration("period")), lambda_(p.real("lambda")) {}
 
 private:
@@ -96,48 +131,8 @@ double diffusion_agent_alpha(const Topology& topology, const std::string& alpha)
   return std::min(a, cap);
 }
 
-StrategyInfo diffusion_strategy_info() {
-  return StrategyInfo{
-      .name = "diffusion",
-      .description = "Cybenko's diffusion: synchronous rounds, every node sends alpha times each load difference "
-                     "(rounded toward zero) to its less loaded neighbours",
-      .source = "Cyb89 Sec. 2 eq. 1a-5, Sec. 3",
-      .params =
-          {
-              {.name = "alpha", .type = ParamType::real, .default_value = "auto",
-               .description = "alpha_ij on every edge, capped at 1/max degree (constraint (b)); auto: the optimal "
-                              "uniform alpha 2/(mu_2 + mu_max) of the analysis (1/(d+1) on hypercube:d)",
-               .min = 0, .max = 1, .allow_auto = true},
-              {.name = "weights", .type = ParamType::choice, .default_value = "uniform",
-               .description = "uniform: alpha on every edge; degree: alpha_ij = 1/(max(d_i, d_j) + 1) per edge "
-                              "(Cyb89 eq. 1-5 allow alpha_ij per edge; alpha must stay auto)",
-               .choices = {"uniform", "degree"}},
-              edge_round_period_param(),
-          },
-      .message_kinds = {"round_load", "round_shift"},
-      .create = [](const Parameters& p) { return std::make_unique<Diffusion>(p); },
-      .in_place = in_place_of<Diffusion>(),
-  };
-}
+StrategyInfo diffusion_strategy_info() { return strategy_info<Diffusion>(); }
 
-StrategyInfo dimension_exchange_strategy_info() {
-  return StrategyInfo{
-      .name = "dimension_exchange",
-      .description = "Cybenko's dimension exchange: synchronous rounds, one dimension (edge colour) per round, "
-                     "each pair moves lambda of its difference (rounded toward zero)",
-      .source = "Cyb89 Sec. 4 (hypercube); edge-coloured graphs (generalized dimension exchange)",
-      .params =
-          {
-              {.name = "lambda", .type = ParamType::real, .default_value = "0.5",
-               .description = "exchange parameter: the fraction of the pair's difference moved (1/2 balances a "
-                              "hypercube in one sweep, Theorem 4)",
-               .min = 0, .max = 1},
-              edge_round_period_param(),
-          },
-      .message_kinds = {"round_load", "round_shift"},
-      .create = [](const Parameters& p) { return std::make_unique<DimensionExchange>(p); },
-      .in_place = in_place_of<DimensionExchange>(),
-  };
-}
+StrategyInfo dimension_exchange_strategy_info() { return strategy_info<DimensionExchange>(); }
 
 }  // namespace dlbkit

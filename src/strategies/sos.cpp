@@ -11,8 +11,8 @@ namespace dlbkit {
 
 namespace {
 
-class SecondOrder final : public detail::EdgeRounds {
-public:
+class SecondOrder : public detail::EdgeRounds {
+protected:
   SecondOrder(const Parameters& p, std::string scheme)
       : EdgeRounds(p.duration("period")),
         scheme_(std::move(scheme)),
@@ -61,6 +61,37 @@ ParamSpec alpha_param() {
           .min = 0, .max = 1, .allow_auto = true};
 }
 
+class Sos final : public SecondOrder {
+public:
+  static constexpr const char* name = "sos";
+  static constexpr const char* description =
+      "second-order diffusion: synchronous rounds, flows from beta M w(t) + (1 - beta) w(t-1) moved as tasks "
+      "(rounded toward zero)";
+  static constexpr const char* source = "Ghosh, Muthukrishnan, Schultz SPAA'96; Cyb89 eq. 1a for M";
+  static std::vector<ParamSpec> params() {
+    return {
+        alpha_param(),
+        {.name = "beta", .type = ParamType::real, .default_value = "auto",
+         .description = "SOS parameter; auto: 2/(1 + sqrt(1 - gamma^2)) from gamma(M) (1 where gamma = 1)",
+         .min = 1, .max = 2, .allow_auto = true},
+        edge_round_period_param(),
+    };
+  }
+
+  explicit Sos(const Parameters& p) : SecondOrder(p, "sos") {}
+};
+
+class Chebyshev final : public SecondOrder {
+public:
+  static constexpr const char* name = "chebyshev";
+  static constexpr const char* description =
+      "Chebyshev-accelerated diffusion: the sos rounds with beta varying by round (beta_t -> the SOS beta)";
+  static constexpr const char* source = "Diekmann, Frommer, Monien, Parallel Computing 25 (1999)";
+  static std::vector<ParamSpec> params() { return {alpha_param(), edge_round_period_param()}; }
+
+  explicit Chebyshev(const Parameters& p) : SecondOrder(p, "chebyshev") {}
+};
+
 }  // namespace
 
 std::vector<double> sos_agent_betas(const Topology& topology, const std::string& scheme, double alpha,
@@ -78,37 +109,7 @@ std::vector<double> sos_agent_betas(const Topology& topology, const std::string&
   return scheme == "sos" ? std::vector<double>{1.0, sos_beta(gamma)} : chebyshev_beta_schedule(gamma);
 }
 
-StrategyInfo sos_strategy_info() {
-  return StrategyInfo{
-      .name = "sos",
-      .description = "second-order diffusion: synchronous rounds, flows from beta M w(t) + (1 - beta) w(t-1) moved "
-                     "as tasks (rounded toward zero)",
-      .source = "Ghosh, Muthukrishnan, Schultz SPAA'96; Cyb89 eq. 1a for M",
-      .params =
-          {
-              alpha_param(),
-              {.name = "beta", .type = ParamType::real, .default_value = "auto",
-               .description = "SOS parameter; auto: 2/(1 + sqrt(1 - gamma^2)) from gamma(M) (1 where gamma = 1)",
-               .min = 1, .max = 2, .allow_auto = true},
-              edge_round_period_param(),
-          },
-      .message_kinds = {"round_load", "round_shift"},
-      .create = [](const Parameters& p) { return std::make_unique<SecondOrder>(p, "sos"); },
-      .in_place = in_place_of<SecondOrder>([](const Parameters& p) { return SecondOrder(p, "sos"); }),
-  };
-}
-
-StrategyInfo chebyshev_strategy_info() {
-  return StrategyInfo{
-      .name = "chebyshev",
-      .description = "Chebyshev-accelerated diffusion: the sos rounds with beta varying by round (beta_t -> the SOS "
-                     "beta)",
-      .source = "Diekmann, Frommer, Monien, Parallel Computing 25 (1999)",
-      .params = {alpha_param(), edge_round_period_param()},
-      .message_kinds = {"round_load", "round_shift"},
-      .create = [](const Parameters& p) { return std::make_unique<SecondOrder>(p, "chebyshev"); },
-      .in_place = in_place_of<SecondOrder>([](const Parameters& p) { return SecondOrder(p, "chebyshev"); }),
-  };
-}
+StrategyInfo sos_strategy_info() { return strategy_info<Sos>(); }
+StrategyInfo chebyshev_strategy_info() { return strategy_info<Chebyshev>(); }
 
 }  // namespace dlbkit
