@@ -44,19 +44,16 @@ public:
   static constexpr const char* description =
       "Dimension Exchange Method: on a request, all nodes balance pairwise, one dimension at a time";
   static constexpr const char* source = "WLR93 Sec. III-E, V, Table II";
-  static std::vector<ParamSpec> params() {
-    return {
-        {.name = "l_low", .type = ParamType::real, .default_value = "1",
-         .description = "L_LOW (L_threshold of eq. 30): a node whose load drops below it requests a sweep",
-         .min = 0},
-        {.name = "delta_min", .type = ParamType::integer, .default_value = "1",
-         .description = "delta_MIN: smallest transfer between two partners", .min = 1},
-    };
-  }
+  static constexpr RealParam kLLow{.name = "l_low", .default_value = "1",
+      .description = "L_LOW (L_threshold of eq. 30): a node whose load drops below it requests a sweep",
+      .min = 0};
+  static constexpr IntegerParam kDeltaMin{.name = "delta_min", .default_value = "1",
+      .description = "delta_MIN: smallest transfer between two partners", .min = 1};
+  static std::vector<ParamSpec> params() { return {kLLow, kDeltaMin}; }
   enum Kind : std::uint16_t { kRequest, kLoad, kTransfer, kKinds };
   static constexpr std::array<const char*, kKinds> message_kinds{"request", "load", "transfer"};
 
-  explicit Dem(const Parameters& p) : l_low_(p.real("l_low")), delta_min_(p.integer("delta_min")) {}
+  explicit Dem(const Parameters& p) : l_low_(p[kLLow]), delta_min_(p[kDeltaMin]) {}
 
   void on_start(NodeContext& ctx) override {
     const Topology& t = ctx.topology();

@@ -28,18 +28,15 @@ public:
   static constexpr const char* description =
       "on each arrival, ask the neighbours' loads and move the task to the least-loaded if lighter";
   static constexpr const char* source = "AG91 Sec. 6 (baseline)";
-  static std::vector<ParamSpec> params() {
-    return {
-        {.name = "transfer_limit", .type = ParamType::integer, .default_value = "auto",
-         .description = "most migrations of one task; auto = the network's diameter", .min = 0, .max = 1e6,
-         .allow_auto = true},
-    };
-  }
+  static constexpr IntegerParam kTransferLimit{.name = "transfer_limit", .default_value = "auto",
+      .description = "most migrations of one task; auto = the network's diameter", .min = 0, .max = 1e6,
+      .allow_auto = true};
+  static std::vector<ParamSpec> params() { return {kTransferLimit}; }
   enum Kind : std::uint16_t { kLoadRequest, kLoadReply, kKinds };
   static constexpr std::array<const char*, kKinds> message_kinds{"load_request", "load_reply"};
 
   explicit FullyDistributed(const Parameters& p)
-      : limit_auto_(p.is_auto("transfer_limit")), limit_(limit_auto_ ? 0 : p.integer("transfer_limit")) {}
+      : limit_auto_(p.is_auto(kTransferLimit)), limit_(limit_auto_ ? 0 : p[kTransferLimit]) {}
 
   void on_start(NodeContext& ctx) override {
     if (limit_auto_) limit_ = ctx.topology().diameter();  // AG91 Sec. 6.1

@@ -37,42 +37,39 @@ public:
   static constexpr const char* description =
       "Gradient Model: heavy nodes send tasks down a proximity map toward the nearest light node";
   static constexpr const char* source = "WLR93 Sec. III-A, V, Table II";
-  static std::vector<ParamSpec> params() {
-    return {
-        {.name = "lwm", .type = ParamType::real, .default_value = "auto",
-         .description = "Low-Water-Mark: light below it; auto = 1 + L_LIMIT/10 with L_LIMIT the node's "
-                        "initial load, as in rid",
-         .min = 0, .allow_auto = true},
-        {.name = "hwm", .type = ParamType::real, .default_value = "auto",
-         .description = "High-Water-Mark: heavy above it; auto = 2 LWM", .min = 0, .allow_auto = true},
-        {.name = "delta", .type = ParamType::integer, .default_value = "1",
-         .description = "delta: tasks a heavy node sends each time it acts", .min = 1},
-        {.name = "max_hops", .type = ParamType::integer, .default_value = "auto",
-         .description = "most moves of one task (the hop counter of Sec. V); auto = ceil(log2 N)", .min = 1,
-         .allow_auto = true},
-        {.name = "act_on_proximity", .type = ParamType::boolean, .default_value = "false",
-         .description = "a heavy node also sends delta tasks on each proximity message, not only when its "
-                        "own load changes or retest passes"},
-        {.name = "retest", .type = ParamType::duration, .default_value = "30ms",
-         .description = "a heavy node tests III-A's condition again at a check this long after its last "
-                        "send, and announces a fall in proximity at most this often (our choice: the paper "
-                        "gives no rate)",
-         .min = 1000},
-    };
-  }
+  static constexpr RealParam kLwm{.name = "lwm", .default_value = "auto",
+      .description = "Low-Water-Mark: light below it; auto = 1 + L_LIMIT/10 with L_LIMIT the node's "
+                     "initial load, as in rid",
+      .min = 0, .allow_auto = true};
+  static constexpr RealParam kHwm{.name = "hwm", .default_value = "auto",
+      .description = "High-Water-Mark: heavy above it; auto = 2 LWM", .min = 0, .allow_auto = true};
+  static constexpr IntegerParam kDelta{.name = "delta", .default_value = "1",
+      .description = "delta: tasks a heavy node sends each time it acts", .min = 1};
+  static constexpr IntegerParam kMaxHops{.name = "max_hops", .default_value = "auto",
+      .description = "most moves of one task (the hop counter of Sec. V); auto = ceil(log2 N)", .min = 1,
+      .allow_auto = true};
+  static constexpr BooleanParam kActOnProximity{.name = "act_on_proximity", .default_value = "false",
+      .description = "a heavy node also sends delta tasks on each proximity message, not only when its "
+                     "own load changes or retest passes"};
+  static constexpr DurationParam kRetestAfter{.name = "retest", .default_value = "30ms",
+      .description = "a heavy node tests III-A's condition again at a check this long after its last "
+                     "send, and announces a fall in proximity at most this often (our choice: the paper "
+                     "gives no rate)",
+      .min = 1000};
+  static std::vector<ParamSpec> params() { return {kLwm, kHwm, kDelta, kMaxHops, kActOnProximity, kRetestAfter}; }
   enum Kind : std::uint16_t { kProximity, kKinds };
   static constexpr std::array<const char*, kKinds> message_kinds{"proximity"};
 
   explicit Gm(const Parameters& p)
-      : lwm_auto_(p.is_auto("lwm")),
-        hwm_auto_(p.is_auto("hwm")),
-        max_hops_auto_(p.is_auto("max_hops")),
-        lwm_(lwm_auto_ ? 0 : p.real("lwm")),
-        hwm_(hwm_auto_ ? 0 : p.real("hwm")),
-        delta_(p.integer("delta")),
-        act_on_proximity_(p.boolean("act_on_proximity")),
-        retest_(p.duration("retest")),
-        max_hops_(max_hops_auto_ ? 0 : static_cast<std::uint32_t>(p.integer("max_hops"))) {}
+      : lwm_auto_(p.is_auto(kLwm)),
+        hwm_auto_(p.is_auto(kHwm)),
+        max_hops_auto_(p.is_auto(kMaxHops)),
+        lwm_(lwm_auto_ ? 0 : p[kLwm]),
+        hwm_(hwm_auto_ ? 0 : p[kHwm]),
+        delta_(p[kDelta]),
+        act_on_proximity_(p[kActOnProximity]),
+        retest_(p[kRetestAfter]),
+        max_hops_(max_hops_auto_ ? 0 : static_cast<std::uint32_t>(p[kMaxHops])) {}
 
   void on_start(NodeContext& ctx) override {
     // Table II: LWM = 1 + L_LIMIT/10 with L_LIMIT the node's initial load, as in rid;

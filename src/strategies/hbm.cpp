@@ -44,19 +44,16 @@ public:
   static constexpr const char* description =
       "Hierarchical Balancing Method: controllers of nested subcubes balance their two halves";
   static constexpr const char* source = "WLR93 Sec. III-D, III-F, Table II";
-  static std::vector<ParamSpec> params() {
-    return {
-        {.name = "threshold_base", .type = ParamType::real, .default_value = "1",
-         .description = "L_threshold(i) = threshold_base x 2^i tasks (eq. 22; Table II gives 1000 x 2^i in "
-                        "unstated units)",
-         .min = 0},
-        {.name = "delta_min", .type = ParamType::integer, .default_value = "1",
-         .description = "delta_MIN: smallest delta_i of eq. (23) worth ordering", .min = 1},
-        {.name = "u", .type = ParamType::real, .default_value = "0.5",
-         .description = "load update factor of Sec. III-F for leaf and intermediate updates", .min = 1e-9,
-         .max = 1},
-    };
-  }
+  static constexpr RealParam kThresholdBase{.name = "threshold_base", .default_value = "1",
+      .description = "L_threshold(i) = threshold_base x 2^i tasks (eq. 22; Table II gives 1000 x 2^i in "
+                     "unstated units)",
+      .min = 0};
+  static constexpr IntegerParam kDeltaMin{.name = "delta_min", .default_value = "1",
+      .description = "delta_MIN: smallest delta_i of eq. (23) worth ordering", .min = 1};
+  static constexpr RealParam kU{.name = "u", .default_value = "0.5",
+      .description = "load update factor of Sec. III-F for leaf and intermediate updates", .min = 1e-9,
+      .max = 1};
+  static std::vector<ParamSpec> params() { return {kThresholdBase, kDeltaMin, kU}; }
   static void check_topology(const Topology& topology) {
     if (!std::has_single_bit(topology.size()))
       throw InputError("topology " + topology.spec() + " has " + std::to_string(topology.size()) +
@@ -67,7 +64,7 @@ public:
   static constexpr std::array<const char*, kKinds> message_kinds{"domain_load", "balance_order"};
 
   explicit Hbm(const Parameters& p)
-      : threshold_base_(p.real("threshold_base")), delta_min_(p.integer("delta_min")), u_(p.real("u")) {}
+      : threshold_base_(p[kThresholdBase]), delta_min_(p[kDeltaMin]), u_(p[kU]) {}
 
   void on_start(NodeContext& ctx) override {
     const std::size_t n = ctx.topology().size();

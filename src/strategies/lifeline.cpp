@@ -17,22 +17,19 @@ public:
       "idle nodes sleep until work comes down a lifeline";
   static constexpr const char* source =
       "Saraswat et al., PPoPP 2011, Sec. 3 (X10 GLB: LocalJobRunner, LifelineGenerator)";
-  static std::vector<ParamSpec> params() {
-    return {
-        {.name = "w", .type = ParamType::integer, .default_value = "1",
-         .description = "random steal attempts before the lifelines (X10 GLB's library default: 4)", .min = 0,
-         .max = 1e6},
-        {.name = "l", .type = ParamType::integer, .default_value = "2",
-         .description = "base of the cyclic-hypercube lifeline graph; 2 = binary hypercube (GLB's default: 4)",
-         .min = 2, .max = 1e6},
-    };
-  }
+  static constexpr IntegerParam kW{.name = "w", .default_value = "1",
+      .description = "random steal attempts before the lifelines (X10 GLB's library default: 4)", .min = 0,
+      .max = 1e6};
+  static constexpr IntegerParam kL{.name = "l", .default_value = "2",
+      .description = "base of the cyclic-hypercube lifeline graph; 2 = binary hypercube (GLB's default: 4)",
+      .min = 2, .max = 1e6};
+  static std::vector<ParamSpec> params() { return {kW, kL}; }
   enum Kind : std::uint16_t { kStealRequest, kLifelineRequest, kRefused, kLifelineGift, kKinds };
   static constexpr std::array<const char*, kKinds> message_kinds
       {"steal_request", "lifeline_request", "steal_refused", "lifeline_gift"};
 
   explicit Lifeline(const Parameters& p)
-      : w_(static_cast<std::uint32_t>(p.integer("w"))), base_(static_cast<std::size_t>(p.integer("l"))) {}
+      : w_(static_cast<std::uint32_t>(p[kW])), base_(static_cast<std::size_t>(p[kL])) {}
 
   void on_start(NodeContext& ctx) override {
     buddies_ = lifeline_buddies(ctx.self(), ctx.topology().size(), base_);

@@ -25,19 +25,16 @@ public:
       "Liquid model: synchronous rounds, one task to the successor in one dimension per round when "
       "the shift condition holds";
   static constexpr const char* source = "Henrich Sec. 3.2, Table 1, Definition 1";
-  static std::vector<ParamSpec> params() {
-    return {
-        {.name = "condition", .type = ParamType::choice, .default_value = "c5",
-         .description = "shift condition of Table 1 (c3..c5 balance; c0..c2 only share)",
-         .choices = {"c0", "c1", "c2", "c3", "c4", "c5"}},
-        {.name = "period", .type = ParamType::duration, .default_value = "10ms",
-         .description = "time from the end of one shift round to the start of the next", .min = 1},
-    };
-  }
+  static constexpr ChoiceParam kCondition{.name = "condition", .default_value = "c5",
+      .description = "shift condition of Table 1 (c3..c5 balance; c0..c2 only share)",
+      .choices = {"c0", "c1", "c2", "c3", "c4", "c5"}};
+  static constexpr DurationParam kPeriod{.name = "period", .default_value = "10ms",
+      .description = "time from the end of one shift round to the start of the next", .min = 1};
+  static std::vector<ParamSpec> params() { return {kCondition, kPeriod}; }
   static void check_topology(const Topology& t) { check_liquid_topology(t); }
 
   explicit Liquid(const Parameters& p)
-      : ShiftRounds(p.duration("period"), false), condition_(parse_shift_condition(p.text("condition"))) {}
+      : ShiftRounds(p[kPeriod], false), condition_(parse_shift_condition(p[kCondition])) {}
 
 private:
   // Definition 1: round r is the sub-step in dimension d = r mod D; the neighbours differ from

@@ -22,19 +22,16 @@ public:
       "synchronous nearest-neighbour averaging on a ring: rounds of load exchange, a third of the "
       "difference to each neighbour";
   static constexpr const char* source = "Henrich Sec. 2.3 eq. 3, 5; Sec. 5";
-  static std::vector<ParamSpec> params() {
-    return {
-        {.name = "transfer", .type = ParamType::choice, .default_value = "net",
-         .description = "net: the difference of the opposed transfers (fn. 3); gross: eq. 5 as written",
-         .choices = {"net", "gross"}},
-        {.name = "period", .type = ParamType::duration, .default_value = "10ms",
-         .description = "time from the end of one averaging round to the start of the next", .min = 1},
-    };
-  }
+  static constexpr ChoiceParam kTransfer{.name = "transfer", .default_value = "net",
+      .description = "net: the difference of the opposed transfers (fn. 3); gross: eq. 5 as written",
+      .choices = {"net", "gross"}};
+  static constexpr DurationParam kPeriod{.name = "period", .default_value = "10ms",
+      .description = "time from the end of one averaging round to the start of the next", .min = 1};
+  static std::vector<ParamSpec> params() { return {kTransfer, kPeriod}; }
   static void check_topology(const Topology& t) { check_nna_topology(t); }
 
   explicit Nna(const Parameters& p)
-      : ShiftRounds(p.duration("period"), true), transfer_(parse_nna_transfer(p.text("transfer"))) {}
+      : ShiftRounds(p[kPeriod], true), transfer_(parse_nna_transfer(p[kTransfer])) {}
 
 private:
   std::pair<NodeId, NodeId> neighbours(const NodeContext& ctx, std::uint64_t) const override {

@@ -93,26 +93,23 @@ public:
   static constexpr const char* description =
       "schedulers from a Hadamard code balance within their spheres and between spheres (two thresholds)";
   static constexpr const char* source = "AG91 Sec. 4.3, 5.2, 5.3 (Steps 1-7)";
-  static std::vector<ParamSpec> params() {
-    return {
-        {.name = "threshold1", .type = ParamType::integer, .default_value = "1",
-         .description = "Step 2: place the task in the sphere when its least-loaded node holds at most this "
-                        "many tasks (AG91: 1 or 2)",
-         .min = 0, .max = 1e9},
-        {.name = "threshold2", .type = ParamType::integer, .default_value = "3",
-         .description = "Step 7: migrate to a remote sphere whose load is lower by at least this much "
-                        "(AG91: 1 to 6)",
-         .min = 1, .max = 1e9},
-        {.name = "range", .type = ParamType::integer, .default_value = "auto",
-         .description = "f: radius of the spheres; auto = the covering radius r", .min = 0, .max = 64,
-         .allow_auto = true},
-        {.name = "routing", .type = ParamType::choice, .default_value = "task",
-         .description = "how an arrival reaches its scheduler: task = the task travels there (one more "
-                        "transfer); request = a message asks where to send it, and the task travels once, "
-                        "as if it had arrived at the scheduler (AG91 Sec. 5.1)",
-         .choices = {"task", "request"}},
-    };
-  }
+  static constexpr IntegerParam kThreshold1{.name = "threshold1", .default_value = "1",
+      .description = "Step 2: place the task in the sphere when its least-loaded node holds at most this "
+                     "many tasks (AG91: 1 or 2)",
+      .min = 0, .max = 1e9};
+  static constexpr IntegerParam kThreshold2{.name = "threshold2", .default_value = "3",
+      .description = "Step 7: migrate to a remote sphere whose load is lower by at least this much "
+                     "(AG91: 1 to 6)",
+      .min = 1, .max = 1e9};
+  static constexpr IntegerParam kRange{.name = "range", .default_value = "auto",
+      .description = "f: radius of the spheres; auto = the covering radius r", .min = 0, .max = 64,
+      .allow_auto = true};
+  static constexpr ChoiceParam kRouting{.name = "routing", .default_value = "task",
+      .description = "how an arrival reaches its scheduler: task = the task travels there (one more "
+                     "transfer); request = a message asks where to send it, and the task travels once, "
+                     "as if it had arrived at the scheduler (AG91 Sec. 5.1)",
+      .choices = {"task", "request"}};
+  static std::vector<ParamSpec> params() { return {kThreshold1, kThreshold2, kRange, kRouting}; }
   static void check_topology(const Topology& t) { (void)shared_scheduler_set(t); }
   enum Kind : std::uint16_t {
     kAssignUpdate,
@@ -129,11 +126,11 @@ public:
       "remote_place"};
 
   explicit SemiDistributed(const Parameters& p)
-      : threshold1_(p.integer("threshold1")),
-        threshold2_(p.integer("threshold2")),
-        range_(p.is_auto("range") ? 0 : p.integer("range")),
-        range_auto_(p.is_auto("range")),
-        by_request_(p.text("routing") == "request") {}
+      : threshold1_(p[kThreshold1]),
+        threshold2_(p[kThreshold2]),
+        range_(p.is_auto(kRange) ? 0 : p[kRange]),
+        range_auto_(p.is_auto(kRange)),
+        by_request_(p[kRouting] == "request") {}
 
   void on_start(NodeContext& ctx) override {
     // One layout per (network, range), shared by every node of every run on it.

@@ -23,30 +23,24 @@ public:
   static constexpr const char* description =
       "Sender Initiated Diffusion: overloaded nodes apportion their excess to below-average neighbours";
   static constexpr const char* source = "WLR93 Sec. III-B, III-F, Table II";
-  static std::vector<ParamSpec> params() {
-    return {
-        {.name = "l_low", .type = ParamType::real, .default_value = "inf",
-         .description = "L_LOW: balance when a neighbour reports a load below it (Table II: inf, i.e. on "
-                        "every update); auto = 1 + L_LIMIT/10 with L_LIMIT the node's initial load, as in rid",
-         .min = 0, .allow_inf = true, .allow_auto = true},
-        {.name = "l_threshold", .type = ParamType::real, .default_value = "1",
-         .description = "L_threshold of eq. (9): minimum excess over the domain average", .min = 0},
-        {.name = "delta_min", .type = ParamType::integer, .default_value = "1",
-         .description = "delta_MIN: smallest amount sent to one neighbour", .min = 1},
-        {.name = "u", .type = ParamType::real, .default_value = "0.9",
-         .description = "load update factor of Sec. III-F (report when the load changes by factor u)",
-         .min = 1e-9, .max = 1},
-    };
-  }
+  static constexpr RealParam kLLow{.name = "l_low", .default_value = "inf",
+      .description = "L_LOW: balance when a neighbour reports a load below it (Table II: inf, i.e. on "
+                     "every update); auto = 1 + L_LIMIT/10 with L_LIMIT the node's initial load, as in rid",
+      .min = 0, .allow_inf = true, .allow_auto = true};
+  static constexpr RealParam kLThreshold{.name = "l_threshold", .default_value = "1",
+      .description = "L_threshold of eq. (9): minimum excess over the domain average", .min = 0};
+  static constexpr IntegerParam kDeltaMin{.name = "delta_min", .default_value = "1",
+      .description = "delta_MIN: smallest amount sent to one neighbour", .min = 1};
+  static std::vector<ParamSpec> params() { return {kLLow, kLThreshold, kDeltaMin, kLoadUpdateFactor}; }
   enum Kind : std::uint16_t { kLoadUpdate, kKinds };
   static constexpr std::array<const char*, kKinds> message_kinds{"load_update"};
 
   explicit Sid(const Parameters& p)
-      : l_low_(p.is_auto("l_low") ? 0 : p.real("l_low")),
-        l_limit_auto_(p.is_auto("l_low")),
-        l_threshold_(p.real("l_threshold")),
-        delta_min_(p.integer("delta_min")),
-        update_(p.real("u")) {}
+      : l_low_(p.is_auto(kLLow) ? 0 : p[kLLow]),
+        l_limit_auto_(p.is_auto(kLLow)),
+        l_threshold_(p[kLThreshold]),
+        delta_min_(p[kDeltaMin]),
+        update_(p[kLoadUpdateFactor]) {}
 
   void on_start(NodeContext& ctx) override {
     // Table IV's second SID column: L_LOW = 1 + L_LIMIT/10, L_LIMIT the initial load (as RID).

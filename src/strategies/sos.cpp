@@ -12,12 +12,16 @@ namespace dlbkit {
 namespace {
 
 class SecondOrder : public detail::EdgeRounds {
+public:
+  static constexpr RealParam kAlpha{.name = "alpha", .default_value = "auto",
+      .description = "alpha_ij on every edge, as for diffusion (capped at 1/max degree; auto: the optimal uniform "
+                     "alpha)",
+      .min = 0, .max = 1, .allow_auto = true};
+
 protected:
-  SecondOrder(const Parameters& p, std::string scheme)
-      : EdgeRounds(p.duration("period")),
-        scheme_(std::move(scheme)),
-        alpha_text_(p.text("alpha")),
-        beta_text_(scheme_ == "sos" ? p.text("beta") : "auto") {}
+  // `beta`: the sos parameter's text, or "auto" (chebyshev: the betas by round).
+  SecondOrder(const Parameters& p, std::string scheme, std::string beta)
+      : EdgeRounds(p), scheme_(std::move(scheme)), alpha_text_(p.text(kAlpha.name)), beta_text_(std::move(beta)) {}
 
 private:
   void partners(const NodeContext& ctx, std::uint64_t, std::vector<NodeId>& out) override {
@@ -54,13 +58,6 @@ private:
   std::vector<double> z_neighbours_;
 };
 
-ParamSpec alpha_param() {
-  return {.name = "alpha", .type = ParamType::real, .default_value = "auto",
-          .description = "alpha_ij on every edge, as for diffusion (capped at 1/max degree; auto: the optimal uniform "
-                         "alpha)",
-          .min = 0, .max = 1, .allow_auto = true};
-}
-
 class Sos final : public SecondOrder {
 public:
   static constexpr const char* name = "sos";
@@ -68,17 +65,12 @@ public:
       "second-order diffusion: synchronous rounds, flows from beta M w(t) + (1 - beta) w(t-1) moved as tasks "
       "(rounded toward zero)";
   static constexpr const char* source = "Ghosh, Muthukrishnan, Schultz SPAA'96; Cyb89 eq. 1a for M";
-  static std::vector<ParamSpec> params() {
-    return {
-        alpha_param(),
-        {.name = "beta", .type = ParamType::real, .default_value = "auto",
-         .description = "SOS parameter; auto: 2/(1 + sqrt(1 - gamma^2)) from gamma(M) (1 where gamma = 1)",
-         .min = 1, .max = 2, .allow_auto = true},
-        edge_round_period_param(),
-    };
-  }
+  static constexpr RealParam kBeta{.name = "beta", .default_value = "auto",
+      .description = "SOS parameter; auto: 2/(1 + sqrt(1 - gamma^2)) from gamma(M) (1 where gamma = 1)",
+      .min = 1, .max = 2, .allow_auto = true};
+  static std::vector<ParamSpec> params() { return {kAlpha, kBeta, kPeriod}; }
 
-  explicit Sos(const Parameters& p) : SecondOrder(p, "sos") {}
+  explicit Sos(const Parameters& p) : SecondOrder(p, "sos", p.text(kBeta.name)) {}
 };
 
 class Chebyshev final : public SecondOrder {
@@ -87,9 +79,9 @@ public:
   static constexpr const char* description =
       "Chebyshev-accelerated diffusion: the sos rounds with beta varying by round (beta_t -> the SOS beta)";
   static constexpr const char* source = "Diekmann, Frommer, Monien, Parallel Computing 25 (1999)";
-  static std::vector<ParamSpec> params() { return {alpha_param(), edge_round_period_param()}; }
+  static std::vector<ParamSpec> params() { return {kAlpha, kPeriod}; }
 
-  explicit Chebyshev(const Parameters& p) : SecondOrder(p, "chebyshev") {}
+  explicit Chebyshev(const Parameters& p) : SecondOrder(p, "chebyshev", "auto") {}
 };
 
 }  // namespace

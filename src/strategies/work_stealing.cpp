@@ -32,19 +32,16 @@ public:
       "randomized work stealing: an idle node takes half of a random victim's queued tasks";
   static constexpr const char* source =
       "Blumofe and Leiserson 1999 (randomized stealing); UTS (Olivier et al. 2006) MPI work stealing";
-  static std::vector<ParamSpec> params() {
-    return {
-        {.name = "neighbors", .type = ParamType::boolean, .default_value = "false",
-         .description = "choose victims among the topology neighbours only (default: any other node)"},
-        {.name = "retry_delay", .type = ParamType::duration, .default_value = "20us",
-         .description = "wait after as many refusals in a row as there are victims", .min = 0},
-    };
-  }
+  static constexpr BooleanParam kNeighbors{.name = "neighbors", .default_value = "false",
+      .description = "choose victims among the topology neighbours only (default: any other node)"};
+  static constexpr DurationParam kRetryDelay{.name = "retry_delay", .default_value = "20us",
+      .description = "wait after as many refusals in a row as there are victims", .min = 0};
+  static std::vector<ParamSpec> params() { return {kNeighbors, kRetryDelay}; }
   enum Kind : std::uint16_t { kStealRequest, kStealRefused, kKinds };
   static constexpr std::array<const char*, kKinds> message_kinds{"steal_request", "steal_refused"};
 
   explicit WorkStealing(const Parameters& p)
-      : neighbors_only_(p.boolean("neighbors")), retry_delay_(p.duration("retry_delay")) {}
+      : neighbors_only_(p[kNeighbors]), retry_delay_(p[kRetryDelay]) {}
 
   void on_start(NodeContext& ctx) override {
     victims_ = neighbors_only_ ? ctx.neighbors().size() : ctx.topology().size() - 1;

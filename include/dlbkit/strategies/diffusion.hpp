@@ -25,7 +25,4 @@ namespace dlbkit {
 /// a number): min(alpha, 1/max degree), or the optimal uniform alpha for "auto".
 double diffusion_agent_alpha(const Topology& topology, const std::string& alpha);
 
-/// The `period` parameter of the round-based agents (diffusion, dimension_exchange, sos, chebyshev).
-ParamSpec edge_round_period_param();
-
 }  // namespace dlbkit
