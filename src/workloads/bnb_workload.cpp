@@ -14,7 +14,15 @@ namespace {
 
 class BranchAndBound final : public Workload {
 public:
+  static constexpr const char* name = "bnb";
+  static constexpr const char* description =
+      "branch-and-bound total tardiness: subtrees at depth n-m as tasks, work = real search steps x step_time";
+  static constexpr const char* source = "WLR93 Sec. V-C, Table V, Fig. 8";
+  static std::vector<ParamSpec> params();  // with a generated instance
+
   bool closed() const override { return placement_ != "tree"; }  // tree: children appear as tasks complete
+
+  explicit BranchAndBound(const Parameters& p) : BranchAndBound(p, std::nullopt) {}
 
   BranchAndBound(const Parameters& p, std::optional<TardinessInstance> fixed)
       : params_(p),
@@ -115,28 +123,24 @@ std::vector<ParamSpec> search_params() {
   return params;
 }
 
-}  // namespace
-
-WorkloadInfo bnb_workload_info() {
+std::vector<ParamSpec> BranchAndBound::params() {
   std::vector<ParamSpec> params = bnb_instance_params("auto");
   for (ParamSpec& spec : search_params()) params.push_back(std::move(spec));
-  return WorkloadInfo{
-      .name = "bnb",
-      .description = "branch-and-bound total tardiness: subtrees at depth n-m as tasks, work = real search steps x step_time",
-      .source = "WLR93 Sec. V-C, Table V, Fig. 8",
-      .params = std::move(params),
-      .create = [](const Parameters& p) { return std::make_unique<BranchAndBound>(p, std::nullopt); },
-  };
+  return params;
 }
 
+}  // namespace
+
+WorkloadInfo bnb_workload_info() { return workload_info<BranchAndBound>(); }
+
 WorkloadInfo bnb_workload_info(TardinessInstance instance) {
-  return WorkloadInfo{
-      .name = "bnb",
-      .description = fmt::format("branch-and-bound total tardiness on a fixed {}-job instance", instance.jobs()),
-      .source = "WLR93 Sec. V-C, Table V, Fig. 8",
-      .params = search_params(),
-      .create = [instance = std::move(instance)](const Parameters& p) { return std::make_unique<BranchAndBound>(p, instance); },
+  WorkloadInfo info = workload_info<BranchAndBound>();
+  info.description = fmt::format("branch-and-bound total tardiness on a fixed {}-job instance", instance.jobs());
+  info.params = search_params();
+  info.create = [instance = std::move(instance)](const Parameters& p) {
+    return std::make_unique<BranchAndBound>(p, instance);
   };
+  return info;
 }
 
 }  // namespace dlbkit
