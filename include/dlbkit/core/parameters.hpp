@@ -54,9 +54,9 @@ struct Param {
   bool allow_inf = false;
   bool allow_auto = false;
   bool fractional = false;
-  std::array<std::string_view, 8> choices{};  ///< for ParamType::choice; the empty ones unused
+  std::array<std::string_view, 8> choices{};  ///< for ParamType::choice (at most 8); the empty ones unused
 
-  operator ParamSpec() const {  // NOLINT(google-explicit-constructor): a Param is a ParamSpec
+  operator ParamSpec() const {  // implicit: a Param is listed where ParamSpecs are
     ParamSpec spec{.name = std::string(name), .type = Type, .default_value = std::string(default_value),
                    .description = std::string(description), .min = min, .max = max, .allow_inf = allow_inf,
                    .allow_auto = allow_auto, .fractional = fractional};
