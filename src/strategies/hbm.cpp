@@ -1,7 +1,6 @@
 #include <dlbkit/core/registry.hpp>
-#include <dlbkit/strategies/load_update.hpp>
-
 #include <dlbkit/error.hpp>
+#include <dlbkit/strategies/load_update.hpp>
 
 #include <array>
 #include <bit>

@@ -1,4 +1,3 @@
-#include <dlbkit/core/registry.hpp>
 #include "shift_rounds.hpp"
 
 #include <dlbkit/strategies/local_rules.hpp>

@@ -1,5 +1,5 @@
-#include <dlbkit/core/registry.hpp>
 #include <dlbkit/analysis/spheres.hpp>
+#include <dlbkit/core/registry.hpp>
 #include <dlbkit/error.hpp>
 
 #include <cassert>

@@ -1,10 +1,9 @@
 #include <dlbkit/apps/busy_draw.hpp>
-
-#include <dlbkit/sim/workload.hpp>
 #include <dlbkit/apps/runtime_apps.hpp>
 #include <dlbkit/apps/uts.hpp>
 #include <dlbkit/error.hpp>
 #include <dlbkit/sim/pending_nodes.hpp>
+#include <dlbkit/sim/workload.hpp>
 
 #include <cmath>
 #include <fmt/format.h>
