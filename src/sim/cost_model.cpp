@@ -148,7 +148,7 @@ void apply_fields(CostModel& c, const std::map<std::string, std::string>& given,
     if (given.count(f.name)) c.*(f.member) = p.duration(f.name);
   if (given.count(std::string(kTasksPerMessage.name))) c.tasks_per_message = static_cast<int>(p[kTasksPerMessage]);
   if (given.count(std::string(kTransfer.name)))
-    c.transfer = p[kTransfer] == "exponential" ? TransferDistribution::exponential : TransferDistribution::fixed;
+    c.transfer = p[kTransfer] == kTransfer.choice("exponential") ? TransferDistribution::exponential : TransferDistribution::fixed;
 }
 
 // A JSON value of a cost model file as the text a --cost-param override would give.

@@ -35,7 +35,7 @@ public:
   static std::vector<ParamSpec> params() { return {kAlpha, kWeights, kPeriod}; }
 
   explicit Diffusion(const Parameters& p)
-      : EdgeRounds(p), alpha_text_(p.text(kAlpha.name)), degree_(p[kWeights] == "degree") {
+      : EdgeRounds(p), alpha_text_(p.text(kAlpha.name)), degree_(p[kWeights] == kWeights.choice("degree")) {
     if (degree_ && !p.is_auto(kAlpha))
       throw InputError(fmt::format("strategy diffusion: alpha={} with weights=degree; accepted: alpha=auto (the "
                                    "degree weights set alpha_ij on every edge) or weights=uniform",

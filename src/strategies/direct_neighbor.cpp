@@ -97,11 +97,11 @@ public:
   explicit DirectNeighbor(const Parameters& p)
       : w_(p[kW]),
         threshold_(p[kThreshold]),
-        receiver_initiated_(p[kInitiation] == "receiver"),
+        receiver_initiated_(p[kInitiation] == kInitiation.choice("receiver")),
         extended_(p[kExtended]),
-        couple_protocol_(p[kProtocol] == "couple"),
+        couple_protocol_(p[kProtocol] == kProtocol.choice("couple")),
         min_change_(p[kMinChange]),
-        report_own_changes_(p[kReport] == "own_change") {}
+        report_own_changes_(p[kReport] == kReport.choice("own_change")) {}
 
   void on_start(NodeContext& ctx) override {
     const std::size_t m = ctx.neighbors().size();

@@ -130,7 +130,7 @@ public:
         threshold2_(p[kThreshold2]),
         range_(p.is_auto(kRange) ? 0 : p[kRange]),
         range_auto_(p.is_auto(kRange)),
-        by_request_(p[kRouting] == "request") {}
+        by_request_(p[kRouting] == kRouting.choice("request")) {}
 
   void on_start(NodeContext& ctx) override {
     // One layout per (network, range), shared by every node of every run on it.

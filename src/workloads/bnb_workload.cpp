@@ -45,7 +45,8 @@ public:
     return params;
   }
 
-  bool closed() const override { return placement_ != "tree"; }  // tree: children appear as tasks complete
+  // tree: children appear as tasks complete.
+  bool closed() const override { return placement_ != kPlacement.choice("tree"); }
 
   explicit BranchAndBound(const Parameters& p) : BranchAndBound(p, std::nullopt) {}
 
@@ -63,13 +64,13 @@ public:
   void initial_tasks(const Topology& topology, const CostModel&, Rng& rng, TaskSink& sink) override {
     const TardinessInstance instance = fixed_ ? *fixed_ : bnb_instance(params_, &rng);
     const std::int64_t threshold = bnb_threshold(params_, instance);
-    if (placement_ == "tree") return start_tree(instance, threshold, sink);
+    if (placement_ == kPlacement.choice("tree")) return start_tree(instance, threshold, sink);
     const TardinessDecomposition tasks = decompose_tardiness(instance, m_, threshold);
     if (tasks.tasks.empty()) no_task(instance, threshold);
     const std::size_t s = tasks.tasks.size(), N = topology.size();
     for (std::size_t i = 0; i < s; ++i) {
       const std::uint64_t steps = count_schedules_within(instance, threshold, tasks.tasks[i].prefix).steps;
-      const auto node = static_cast<NodeId>(placement_ == "cyclic" ? i % N : i * N / s);
+      const auto node = static_cast<NodeId>(placement_ == kPlacement.choice("cyclic") ? i % N : i * N / s);
       sink.add(node, work_of(steps), static_cast<std::uint32_t>(i));
     }
   }

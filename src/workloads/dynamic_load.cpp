@@ -165,7 +165,7 @@ public:
     // neighbour pair differs by more than the ratio.
     std::vector<int> distance;
     std::vector<long long> by_distance;
-    if (initial_ == "gradient") {
+    if (initial_ == kInitial.choice("gradient")) {
       distance = topology.bfs_distances(0);
       by_distance.push_back(std::max<long long>(1, g_ / 2));
       for (int d = 1; d <= topology.diameter(); ++d)
@@ -177,9 +177,9 @@ public:
     }
     for (NodeId i = 0; i < n; ++i) {
       long long count = g_;
-      if (initial_ == "random") count = static_cast<long long>(rng.below(static_cast<std::uint64_t>(2 * g_ + 1)));
-      else if (initial_ == "halves") count = rng.below(2) == 0 ? 0 : 2 * g_;
-      else if (initial_ == "gradient")
+      if (initial_ == kInitial.choice("random")) count = static_cast<long long>(rng.below(static_cast<std::uint64_t>(2 * g_ + 1)));
+      else if (initial_ == kInitial.choice("halves")) count = rng.below(2) == 0 ? 0 : 2 * g_;
+      else if (initial_ == kInitial.choice("gradient"))
         count = by_distance[static_cast<std::size_t>(distance[i])];
       for (long long j = 0; j < count; ++j) sink.add(i, draw_work(rng));
     }

@@ -48,6 +48,7 @@ TEST(Param, ReadsItsValueByItsType) {
   EXPECT_EQ(given[kPeriod], 2'000'000);
   EXPECT_TRUE(given[kFlag]);
   EXPECT_EQ(given[kMode], "pull");
+  EXPECT_EQ(given[kMode], kMode.choice("pull"));  // kMode.choice("pushed") would not compile
   const Parameters defaults = Parameters::parse(specs, {}, "test");
   EXPECT_TRUE(defaults.is_auto(kRate));
   EXPECT_FALSE(defaults[kFlag]);

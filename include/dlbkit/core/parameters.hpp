@@ -56,6 +56,14 @@ struct Param {
   bool fractional = false;
   std::array<std::string_view, 8> choices{};  ///< for ParamType::choice (at most 8); the empty ones unused
 
+  /// `value` as one of the choices, checked when compiled (a value that is none of them does
+  /// not compile): `p[kMode] == kMode.choice("pull")`.
+  consteval std::string_view choice(std::string_view value) const {
+    for (std::string_view c : choices)
+      if (!c.empty() && c == value) return value;
+    throw "not one of the parameter's choices";
+  }
+
   operator ParamSpec() const {  // implicit: a Param is listed where ParamSpecs are
     ParamSpec spec{.name = std::string(name), .type = Type, .default_value = std::string(default_value),
                    .description = std::string(description), .min = min, .max = max, .allow_inf = allow_inf,
