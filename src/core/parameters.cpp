@@ -137,20 +137,20 @@ Parameters Parameters::parse(std::span<const ParamSpec> specs, const std::map<st
   return out;
 }
 
-const Parameters::Value& Parameters::get(const std::string& name) const {
+const Parameters::Value& Parameters::get(std::string_view name) const {
   for (const auto& [n, v] : values_)
     if (n == name) return v;
   assert(false && "parameter not declared");
-  throw std::logic_error("undeclared parameter " + name);
+  throw std::logic_error("undeclared parameter " + std::string(name));
 }
 
-double Parameters::real(const std::string& name) const { return get(name).number; }
-long long Parameters::integer(const std::string& name) const { return get(name).whole; }
-long long Parameters::duration(const std::string& name) const { return get(name).whole; }
-double Parameters::fractional_duration(const std::string& name) const { return get(name).number; }
-bool Parameters::boolean(const std::string& name) const { return get(name).number != 0; }
-const std::string& Parameters::text(const std::string& name) const { return get(name).text; }
-bool Parameters::is_auto(const std::string& name) const { return get(name).text == "auto"; }
+double Parameters::real(std::string_view name) const { return get(name).number; }
+long long Parameters::integer(std::string_view name) const { return get(name).whole; }
+long long Parameters::duration(std::string_view name) const { return get(name).whole; }
+double Parameters::fractional_duration(std::string_view name) const { return get(name).number; }
+bool Parameters::boolean(std::string_view name) const { return get(name).number != 0; }
+const std::string& Parameters::text(std::string_view name) const { return get(name).text; }
+bool Parameters::is_auto(std::string_view name) const { return get(name).text == "auto"; }
 
 nlohmann::json Parameters::to_json() const {
   nlohmann::json j = nlohmann::json::object();

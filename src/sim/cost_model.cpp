@@ -1,6 +1,7 @@
 #include <dlbkit/error.hpp>
 #include <dlbkit/sim/cost_model.hpp>
 
+#include <algorithm>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <fstream>
@@ -30,9 +31,15 @@ constexpr Field kFields[] = {
     {"per_task", &CostModel::per_task, "network time per task carried by a message"},
 };
 
+// The fields beside the durations.
+constexpr IntegerParam kTasksPerMessage{.name = "tasks_per_message", .default_value = "1",
+    .description = "most tasks one task message carries", .min = 1, .max = 1e6};
+constexpr ChoiceParam kTransfer{.name = "transfer", .default_value = "fixed",
+    .description = "distribution of the per_task time: fixed, or exponential with mean per_task",
+    .choices = {"fixed", "exponential"}};
+
 CostModel ideal() {
   CostModel c;
-  c.name = "ideal";
   c.loop_time = 1'300;  // the iPSC/2's loop, so that workloads keep their durations
   return c;
 }
@@ -42,7 +49,6 @@ CostModel ideal() {
 // docs/cost-models.md.
 CostModel ipsc2_network() {
   CostModel c;
-  c.name = "ipsc2-network";
   c.loop_time = 1'300;               // WLR93 V: a loop is about 1.3 us
   c.poll_interval = 130 * kMicrosecond;  // messages checked every 100 loops
   c.send_overhead = 150 * kMicrosecond;
@@ -59,7 +65,6 @@ CostModel ipsc2_network() {
 // prediction.
 CostModel ipsc2() {
   CostModel c = ipsc2_network();
-  c.name = "ipsc2";
   c.poll_cost = 39'300;  // 39.3 us: DEM's T / T_opt in Table IV (docs/cost-models.md)
   return c;
 }
@@ -69,7 +74,6 @@ CostModel ipsc2() {
 // docs/cost-models.md.
 CostModel meiko_cs1() {
   CostModel c;
-  c.name = "meiko-cs1";
   c.loop_time = 1'000;                // our choice: workloads on this preset give durations directly
   c.poll_interval = 0;                // the policy handler runs at high priority: messages on arrival
   c.send_overhead = 20 * kMicrosecond;
@@ -85,7 +89,6 @@ CostModel meiko_cs1() {
 // exponential with rate 20 per unit, control messages free and instant.
 CostModel ahmad91() {
   CostModel c;
-  c.name = "ahmad91";
   c.loop_time = 1'300;
   c.per_task = 50 * kMillisecond;  // 1 / (20 tasks per time unit)
   c.transfer = TransferDistribution::exponential;
@@ -105,13 +108,19 @@ nlohmann::json CostModel::to_json() const {
 
 const std::vector<CostModelPreset>& cost_model_presets() {
   static const std::vector<CostModelPreset> presets = {
-      {"ideal", "free and instant communication, messages handled on arrival; a loop costs 1.3 us"},
-      {"ipsc2", "Intel iPSC/2 as in WLR93 Sec. V: 1.3 us loops, messages checked every 130 us at 39.3 us a check "
-                "(calibrated on DEM in Table IV), 350 us per message"},
-      {"ipsc2-network", "ipsc2 with free message checks (poll_cost 0): only the network and per-message costs"},
-      {"meiko-cs1", "Meiko CS-1 transputers as in Zambonelli's Sec. 4: 25 ms per migrated process, 60 us messages"},
-      {"ahmad91", "AG91 Sec. 6: free instant control messages, task transfers exponential with mean 50 ms (rate 20 "
-                  "per 1 s service time)"},
+      {"ideal", "free and instant communication, messages handled on arrival; a loop costs 1.3 us", ideal},
+      {"ipsc2",
+       "Intel iPSC/2 as in WLR93 Sec. V: 1.3 us loops, messages checked every 130 us at 39.3 us a check "
+       "(calibrated on DEM in Table IV), 350 us per message",
+       ipsc2},
+      {"ipsc2-network", "ipsc2 with free message checks (poll_cost 0): only the network and per-message costs",
+       ipsc2_network},
+      {"meiko-cs1", "Meiko CS-1 transputers as in Zambonelli's Sec. 4: 25 ms per migrated process, 60 us messages",
+       meiko_cs1},
+      {"ahmad91",
+       "AG91 Sec. 6: free instant control messages, task transfers exponential with mean 50 ms (rate 20 per 1 s "
+       "service time)",
+       ahmad91},
   };
   return presets;
 }
@@ -123,11 +132,8 @@ const std::vector<ParamSpec>& cost_model_params() {
       s.push_back({.name = f.name, .type = ParamType::duration,
                    .default_value = f.member == &CostModel::loop_time ? "1.3us" : "0", .description = f.description,
                    .min = f.member == &CostModel::loop_time ? 1.0 : 0.0});
-    s.push_back({.name = "tasks_per_message", .type = ParamType::integer, .default_value = "1",
-                 .description = "most tasks one task message carries", .min = 1, .max = 1e6});
-    s.push_back({.name = "transfer", .type = ParamType::choice, .default_value = "fixed",
-                 .description = "distribution of the per_task time: fixed, or exponential with mean per_task",
-                 .choices = {"fixed", "exponential"}});
+    s.push_back(kTasksPerMessage);
+    s.push_back(kTransfer);
     return s;
   }();
   return specs;
@@ -140,9 +146,9 @@ void apply_fields(CostModel& c, const std::map<std::string, std::string>& given,
   const Parameters p = Parameters::parse(cost_model_params(), given, owner);
   for (const Field& f : kFields)
     if (given.count(f.name)) c.*(f.member) = p.duration(f.name);
-  if (given.count("tasks_per_message")) c.tasks_per_message = static_cast<int>(p.integer("tasks_per_message"));
-  if (given.count("transfer"))
-    c.transfer = p.text("transfer") == "exponential" ? TransferDistribution::exponential : TransferDistribution::fixed;
+  if (given.count(std::string(kTasksPerMessage.name))) c.tasks_per_message = static_cast<int>(p[kTasksPerMessage]);
+  if (given.count(std::string(kTransfer.name)))
+    c.transfer = p[kTransfer] == kTransfer.choice("exponential") ? TransferDistribution::exponential : TransferDistribution::fixed;
 }
 
 // A JSON value of a cost model file as the text a --cost-param override would give.
@@ -205,16 +211,18 @@ CostModel cost_model_from_file(const std::string& path) {
 
 CostModel make_cost_model(const std::string& preset, const std::map<std::string, std::string>& overrides) {
   CostModel c;
-  if (preset.rfind("file:", 0) == 0) c = cost_model_from_file(preset.substr(5));
-  else if (preset == "ideal") c = ideal();
-  else if (preset == "ipsc2") c = ipsc2();
-  else if (preset == "ipsc2-network") c = ipsc2_network();
-  else if (preset == "meiko-cs1") c = meiko_cs1();
-  else if (preset == "ahmad91") c = ahmad91();
-  else {
-    std::string names;
-    for (const auto& p : cost_model_presets()) names += (names.empty() ? "" : ", ") + p.name;
-    throw InputError(fmt::format("unknown cost model '{}'; accepted: {}, or file:PATH", preset, names));
+  if (preset.rfind("file:", 0) == 0) {
+    c = cost_model_from_file(preset.substr(5));
+  } else {
+    const auto& presets = cost_model_presets();
+    const auto known = std::find_if(presets.begin(), presets.end(), [&](const auto& p) { return p.name == preset; });
+    if (known == presets.end()) {
+      std::string names;
+      for (const auto& p : presets) names += (names.empty() ? "" : ", ") + p.name;
+      throw InputError(fmt::format("unknown cost model '{}'; accepted: {}, or file:PATH", preset, names));
+    }
+    c = known->make();
+    c.name = known->name;
   }
   apply_fields(c, overrides, "cost model " + preset);
   return c;

@@ -1,23 +1,28 @@
 #include <dlbkit/strategies/builtin.hpp>
-#include <dlbkit/strategies/dem.hpp>
-#include <dlbkit/strategies/diffusion.hpp>
-#include <dlbkit/strategies/direct_neighbor.hpp>
-#include <dlbkit/strategies/fully_distributed.hpp>
-#include <dlbkit/strategies/gm.hpp>
-#include <dlbkit/strategies/hbm.hpp>
-#include <dlbkit/strategies/lifeline.hpp>
-#include <dlbkit/strategies/liquid.hpp>
-#include <dlbkit/strategies/nna.hpp>
-#include <dlbkit/strategies/none.hpp>
-#include <dlbkit/strategies/rid.hpp>
-#include <dlbkit/strategies/semi_distributed.hpp>
-#include <dlbkit/strategies/sid.hpp>
-#include <dlbkit/strategies/sos.hpp>
-#include <dlbkit/strategies/work_stealing.hpp>
 
 #include <fmt/format.h>
 
 namespace dlbkit {
+
+// Every strategy's entry, strategy_info<S>() of its class, is defined beside the class in its
+// source, where the class stays private.
+StrategyInfo none_strategy_info();
+StrategyInfo rid_strategy_info();
+StrategyInfo sid_strategy_info();
+StrategyInfo gm_strategy_info();
+StrategyInfo hbm_strategy_info();
+StrategyInfo dem_strategy_info();
+StrategyInfo liquid_strategy_info();
+StrategyInfo nna_strategy_info();
+StrategyInfo diffusion_strategy_info();
+StrategyInfo dimension_exchange_strategy_info();
+StrategyInfo sos_strategy_info();
+StrategyInfo chebyshev_strategy_info();
+StrategyInfo direct_neighbor_strategy_info();
+StrategyInfo semi_distributed_strategy_info();
+StrategyInfo fully_distributed_strategy_info();
+StrategyInfo work_stealing_strategy_info();
+StrategyInfo lifeline_strategy_info();
 
 const StrategyRegistry& builtin_strategies() {
   static const StrategyRegistry registry = [] {

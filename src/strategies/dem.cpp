@@ -1,4 +1,4 @@
-#include <dlbkit/strategies/dem.hpp>
+#include <dlbkit/core/registry.hpp>
 #include <dlbkit/topology/edge_coloring.hpp>
 
 #include <bit>
@@ -11,8 +11,6 @@
 namespace dlbkit {
 
 namespace {
-
-enum Kind : std::uint16_t { kRequest, kLoad, kTransfer };
 
 struct Request {
   std::uint32_t id;
@@ -29,9 +27,33 @@ struct Transfer {
   std::int32_t dimension;
 };
 
+/// The Dimension Exchange Method (WLR93 Sec. III-E and V, parameters from Table II).
+///
+/// A node whose load drops below L_LOW (eq. 30) broadcasts a balancing request carrying a
+/// request ID. Every node then runs one synchronized sweep over the dimensions 0..d-1: in
+/// dimension k it exchanges loads with its partner across that dimension, the heavier of the
+/// two sends floor((L_a - L_b) / 2) tasks (when at least delta_MIN) and announces how many,
+/// and the node goes on to dimension k + 1 only when that exchange is complete. A request
+/// whose ID is not above the last one a node knows is obsolete and ignored (Sec. V).
+/// On a hypercube the request travels down a spanning tree by dimensions; on any other
+/// network it is flooded, and the colour classes of a proper edge colouring
+/// (topology/edge_coloring.hpp) play the role of the dimensions.
 class Dem final : public Strategy {
 public:
-  explicit Dem(const Parameters& p) : l_low_(p.real("l_low")), delta_min_(p.integer("delta_min")) {}
+  static constexpr const char* name = "dem";
+  static constexpr const char* description =
+      "Dimension Exchange Method: on a request, all nodes balance pairwise, one dimension at a time";
+  static constexpr const char* source = "WLR93 Sec. III-E, V, Table II";
+  static constexpr RealParam kLLow{.name = "l_low", .default_value = "1",
+      .description = "L_LOW (L_threshold of eq. 30): a node whose load drops below it requests a sweep",
+      .min = 0};
+  static constexpr IntegerParam kDeltaMin{.name = "delta_min", .default_value = "1",
+      .description = "delta_MIN: smallest transfer between two partners", .min = 1};
+  static std::vector<ParamSpec> params() { return {kLLow, kDeltaMin}; }
+  enum Kind : std::uint16_t { kRequest, kLoad, kTransfer, kKinds };
+  static constexpr std::array<const char*, kKinds> message_kinds{"request", "load", "transfer"};
+
+  explicit Dem(const Parameters& p) : l_low_(p[kLLow]), delta_min_(p[kDeltaMin]) {}
 
   void on_start(NodeContext& ctx) override {
     const Topology& t = ctx.topology();
@@ -181,23 +203,6 @@ private:
 
 }  // namespace
 
-StrategyInfo dem_strategy_info() {
-  return StrategyInfo{
-      .name = "dem",
-      .description = "Dimension Exchange Method: on a request, all nodes balance pairwise, one dimension at a time",
-      .source = "WLR93 Sec. III-E, V, Table II",
-      .params =
-          {
-              {.name = "l_low", .type = ParamType::real, .default_value = "1",
-               .description = "L_LOW (L_threshold of eq. 30): a node whose load drops below it requests a sweep",
-               .min = 0},
-              {.name = "delta_min", .type = ParamType::integer, .default_value = "1",
-               .description = "delta_MIN: smallest transfer between two partners", .min = 1},
-          },
-      .message_kinds = {"request", "load", "transfer"},
-      .create = [](const Parameters& p) { return std::make_unique<Dem>(p); },
-      .in_place = in_place_of<Dem>(),
-  };
-}
+StrategyInfo dem_strategy_info() { return strategy_info<Dem>(); }
 
 }  // namespace dlbkit

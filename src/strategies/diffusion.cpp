@@ -19,9 +19,24 @@ using detail::rounded_flow;
 
 class Diffusion final : public detail::EdgeRounds {
 public:
+  static constexpr const char* name = "diffusion";
+  static constexpr const char* description =
+      "Cybenko's diffusion: synchronous rounds, every node sends alpha times each load difference "
+      "(rounded toward zero) to its less loaded neighbours";
+  static constexpr const char* source = "Cyb89 Sec. 2 eq. 1a-5, Sec. 3";
+  static constexpr RealParam kAlpha{.name = "alpha", .default_value = "auto",
+      .description = "alpha_ij on every edge, capped at 1/max degree (constraint (b)); auto: the optimal "
+                     "uniform alpha 2/(mu_2 + mu_max) of the analysis (1/(d+1) on hypercube:d)",
+      .min = 0, .max = 1, .allow_auto = true};
+  static constexpr ChoiceParam kWeights{.name = "weights", .default_value = "uniform",
+      .description = "uniform: alpha on every edge; degree: alpha_ij = 1/(max(d_i, d_j) + 1) per edge "
+                     "(Cyb89 eq. 1-5 allow alpha_ij per edge; alpha must stay auto)",
+      .choices = {"uniform", "degree"}};
+  static std::vector<ParamSpec> params() { return {kAlpha, kWeights, kPeriod}; }
+
   explicit Diffusion(const Parameters& p)
-      : EdgeRounds(p.duration("period")), alpha_text_(p.text("alpha")), degree_(p.text("weights") == "degree") {
-    if (degree_ && !p.is_auto("alpha"))
+      : EdgeRounds(p), alpha_text_(p.text(kAlpha.name)), degree_(p[kWeights] == kWeights.choice("degree")) {
+    if (degree_ && !p.is_auto(kAlpha))
       throw InputError(fmt::format("strategy diffusion: alpha={} with weights=degree; accepted: alpha=auto (the "
                                    "degree weights set alpha_ij on every edge) or weights=uniform",
                                    alpha_text_));
@@ -53,7 +68,19 @@ private:
 
 class DimensionExchange final : public detail::EdgeRounds {
 public:
-  explicit DimensionExchange(const Parameters& p) : EdgeRounds(p.duration("period")), lambda_(p.real("lambda")) {}
+  static constexpr const char* name = "dimension_exchange";
+  static constexpr const char* description =
+      "Cybenko's dimension exchange: synchronous rounds, one dimension (edge colour) per round, "
+      "each pair moves lambda of its difference (rounded toward zero)";
+  static constexpr const char* source =
+      "Cyb89 Sec. 4 (hypercube); edge-coloured graphs (generalized dimension exchange)";
+  static constexpr RealParam kLambda{.name = "lambda", .default_value = "0.5",
+      .description = "exchange parameter: the fraction of the pair's difference moved (1/2 balances a "
+                     "hypercube in one sweep, Theorem 4)",
+      .min = 0, .max = 1};
+  static std::vector<ParamSpec> params() { return {kLambda, kPeriod}; }
+
+  explicit DimensionExchange(const Parameters& p) : EdgeRounds(p), lambda_(p[kLambda]) {}
 
 private:
   // Sec. 4: round r uses dimension (colour) r mod C; a node without an edge of that colour sits
@@ -77,14 +104,6 @@ private:
 
 }  // namespace
 
-// At least 1 ms: a round costs a node two messages per partner to send and two to handle
-// (1.5 ms of processor time on hypercube:3 under ipsc2), so rounds much closer together leave
-// it no time for its tasks and the run never ends.
-ParamSpec edge_round_period_param() {
-  return {.name = "period", .type = ParamType::duration, .default_value = "10ms",
-          .description = "time from the end of one round to the start of the next", .min = 1e6};
-}
-
 double diffusion_agent_alpha(const Topology& topology, const std::string& alpha) {
   const double cap = topology.max_degree() == 0 ? 1.0 : 1.0 / static_cast<double>(topology.max_degree());
   if (alpha == "auto")
@@ -96,48 +115,8 @@ double diffusion_agent_alpha(const Topology& topology, const std::string& alpha)
   return std::min(a, cap);
 }
 
-StrategyInfo diffusion_strategy_info() {
-  return StrategyInfo{
-      .name = "diffusion",
-      .description = "Cybenko's diffusion: synchronous rounds, every node sends alpha times each load difference "
-                     "(rounded toward zero) to its less loaded neighbours",
-      .source = "Cyb89 Sec. 2 eq. 1a-5, Sec. 3",
-      .params =
-          {
-              {.name = "alpha", .type = ParamType::real, .default_value = "auto",
-               .description = "alpha_ij on every edge, capped at 1/max degree (constraint (b)); auto: the optimal "
-                              "uniform alpha 2/(mu_2 + mu_max) of the analysis (1/(d+1) on hypercube:d)",
-               .min = 0, .max = 1, .allow_auto = true},
-              {.name = "weights", .type = ParamType::choice, .default_value = "uniform",
-               .description = "uniform: alpha on every edge; degree: alpha_ij = 1/(max(d_i, d_j) + 1) per edge "
-                              "(Cyb89 eq. 1-5 allow alpha_ij per edge; alpha must stay auto)",
-               .choices = {"uniform", "degree"}},
-              edge_round_period_param(),
-          },
-      .message_kinds = {"round_load", "round_shift"},
-      .create = [](const Parameters& p) { return std::make_unique<Diffusion>(p); },
-      .in_place = in_place_of<Diffusion>(),
-  };
-}
+StrategyInfo diffusion_strategy_info() { return strategy_info<Diffusion>(); }
 
-StrategyInfo dimension_exchange_strategy_info() {
-  return StrategyInfo{
-      .name = "dimension_exchange",
-      .description = "Cybenko's dimension exchange: synchronous rounds, one dimension (edge colour) per round, "
-                     "each pair moves lambda of its difference (rounded toward zero)",
-      .source = "Cyb89 Sec. 4 (hypercube); edge-coloured graphs (generalized dimension exchange)",
-      .params =
-          {
-              {.name = "lambda", .type = ParamType::real, .default_value = "0.5",
-               .description = "exchange parameter: the fraction of the pair's difference moved (1/2 balances a "
-                              "hypercube in one sweep, Theorem 4)",
-               .min = 0, .max = 1},
-              edge_round_period_param(),
-          },
-      .message_kinds = {"round_load", "round_shift"},
-      .create = [](const Parameters& p) { return std::make_unique<DimensionExchange>(p); },
-      .in_place = in_place_of<DimensionExchange>(),
-  };
-}
+StrategyInfo dimension_exchange_strategy_info() { return strategy_info<DimensionExchange>(); }
 
 }  // namespace dlbkit

@@ -22,8 +22,6 @@ std::int64_t equalising_amount(double local, double neighbour) {
 
 namespace {
 
-enum Kind : std::uint16_t { kLoadInfo, kLoadRequest, kRequestReply, kCoupleRequest, kCoupleReply, kTransfer };
-
 struct LoadInfo {
   double load;          // the sender's (possibly distorted) load as meant for the receiver
   std::int64_t landed;  // 1: a transfer from the receiver to the sender has landed (the couple ends)
@@ -54,14 +52,56 @@ enum class Couple : std::uint8_t { none, requested, sending, receiving };
 
 class DirectNeighbor final : public Strategy {
 public:
+  static constexpr const char* name = "direct_neighbor";
+  static constexpr const char* description =
+      "Direct-neighbour policy: equalise with the least loaded neighbour when new load information "
+      "arrives, optionally with distorted load information and extended distribution";
+  static constexpr const char* source =
+      "Zambonelli, Sec. 2, 3.1 (distorted load information), 3.2 (extended load distribution)";
+  static constexpr RealParam kW{.name = "w", .default_value = "1",
+      .description = "weight of the effective load in the load sent to a neighbour (Sec. 3.1); 1 = "
+                     "undistorted, the paper's best 0.5-0.6 for slowly changing load",
+      .min = 0, .max = 1};
+  static constexpr RealParam kThreshold{.name = "threshold", .default_value = "0.2",
+      .description = "act when the local load exceeds the least loaded neighbour's by more than this "
+                     "fraction (Sec. 4: 20%)",
+      .min = 0};
+  static constexpr ChoiceParam kInitiation{.name = "initiation", .default_value = "sender",
+      .description = "sender: overloaded nodes push (the paper's implementation); receiver: underloaded "
+                     "nodes ask their most loaded neighbour",
+      .choices = {"sender", "receiver"}};
+  static constexpr BooleanParam kExtended{.name = "extended", .default_value = "false",
+      .description = "extended load distribution (Sec. 3.2): forward arriving load to a less loaded "
+                     "neighbour, down to a local minimum"};
+  static constexpr ChoiceParam kProtocol{.name = "protocol", .default_value = "couple",
+      .description = "couple: the sender asks, the receiver accepts and counts the announced load, and "
+                     "neither starts another migration with the other until it lands (Sec. 2, 3.2); none: "
+                     "migrate at once (sender-initiated only)",
+      .choices = {"couple", "none"}};
+  static constexpr RealParam kMinChange{.name = "min_change", .default_value = "0.5",
+      .description = "send a neighbour new load information when it differs by at least this many "
+                     "processes from what it last got (w = 1: every change)",
+      .min = 1e-9};
+  static constexpr ChoiceParam kReport{.name = "report", .default_value = "min_change",
+      .description = "when load information is sent (not in the paper): min_change: when the value for a "
+                     "neighbour moved by min_change; own_change: also on every change of the node's own load, "
+                     "whatever w",
+      .choices = {"min_change", "own_change"}};
+  static std::vector<ParamSpec> params() {
+    return {kW, kThreshold, kInitiation, kExtended, kProtocol, kMinChange, kReport};
+  }
+  enum Kind : std::uint16_t { kLoadInfo, kLoadRequest, kRequestReply, kCoupleRequest, kCoupleReply, kTransfer, kKinds };
+  static constexpr std::array<const char*, kKinds> message_kinds{
+      "load_info", "load_request", "request_reply", "couple_request", "couple_reply", "transfer"};
+
   explicit DirectNeighbor(const Parameters& p)
-      : w_(p.real("w")),
-        threshold_(p.real("threshold")),
-        receiver_initiated_(p.text("initiation") == "receiver"),
-        extended_(p.boolean("extended")),
-        couple_protocol_(p.text("protocol") == "couple"),
-        min_change_(p.real("min_change")),
-        report_own_changes_(p.text("report") == "own_change") {}
+      : w_(p[kW]),
+        threshold_(p[kThreshold]),
+        receiver_initiated_(p[kInitiation] == kInitiation.choice("receiver")),
+        extended_(p[kExtended]),
+        couple_protocol_(p[kProtocol] == kProtocol.choice("couple")),
+        min_change_(p[kMinChange]),
+        report_own_changes_(p[kReport] == kReport.choice("own_change")) {}
 
   void on_start(NodeContext& ctx) override {
     const std::size_t m = ctx.neighbors().size();
@@ -308,48 +348,6 @@ private:
 
 }  // namespace
 
-StrategyInfo direct_neighbor_strategy_info() {
-  return StrategyInfo{
-      .name = "direct_neighbor",
-      .description = "Direct-neighbour policy: equalise with the least loaded neighbour when new load information "
-                     "arrives, optionally with distorted load information and extended distribution",
-      .source = "Zambonelli, Sec. 2, 3.1 (distorted load information), 3.2 (extended load distribution)",
-      .params =
-          {
-              {.name = "w", .type = ParamType::real, .default_value = "1",
-               .description = "weight of the effective load in the load sent to a neighbour (Sec. 3.1); 1 = "
-                              "undistorted, the paper's best 0.5-0.6 for slowly changing load",
-               .min = 0, .max = 1},
-              {.name = "threshold", .type = ParamType::real, .default_value = "0.2",
-               .description = "act when the local load exceeds the least loaded neighbour's by more than this "
-                              "fraction (Sec. 4: 20%)",
-               .min = 0},
-              {.name = "initiation", .type = ParamType::choice, .default_value = "sender",
-               .description = "sender: overloaded nodes push (the paper's implementation); receiver: underloaded "
-                              "nodes ask their most loaded neighbour",
-               .choices = {"sender", "receiver"}},
-              {.name = "extended", .type = ParamType::boolean, .default_value = "false",
-               .description = "extended load distribution (Sec. 3.2): forward arriving load to a less loaded "
-                              "neighbour, down to a local minimum"},
-              {.name = "protocol", .type = ParamType::choice, .default_value = "couple",
-               .description = "couple: the sender asks, the receiver accepts and counts the announced load, and "
-                              "neither starts another migration with the other until it lands (Sec. 2, 3.2); none: "
-                              "migrate at once (sender-initiated only)",
-               .choices = {"couple", "none"}},
-              {.name = "min_change", .type = ParamType::real, .default_value = "0.5",
-               .description = "send a neighbour new load information when it differs by at least this many "
-                              "processes from what it last got (w = 1: every change)",
-               .min = 1e-9},
-              {.name = "report", .type = ParamType::choice, .default_value = "min_change",
-               .description = "when load information is sent (not in the paper): min_change: when the value for a "
-                              "neighbour moved by min_change; own_change: also on every change of the node's own load, "
-                              "whatever w",
-               .choices = {"min_change", "own_change"}},
-          },
-      .message_kinds = {"load_info", "load_request", "request_reply", "couple_request", "couple_reply", "transfer"},
-      .create = [](const Parameters& p) { return std::make_unique<DirectNeighbor>(p); },
-      .in_place = in_place_of<DirectNeighbor>(),
-  };
-}
+StrategyInfo direct_neighbor_strategy_info() { return strategy_info<DirectNeighbor>(); }
 
 }  // namespace dlbkit

@@ -15,8 +15,15 @@
 namespace dlbkit::detail {
 
 class EdgeRounds : public SyncRounds {
+public:
+  // At least 1 ms: a round costs a node two messages per partner to send and two to handle
+  // (1.5 ms of processor time on hypercube:3 under ipsc2), so rounds much closer together leave
+  // it no time for its tasks and the run never ends.
+  static constexpr DurationParam kPeriod{.name = "period", .default_value = "10ms",
+      .description = "time from the end of one round to the start of the next", .min = 1e6};
+
 protected:
-  explicit EdgeRounds(SimTime period) : SyncRounds(period) {}
+  explicit EdgeRounds(const Parameters& p) : SyncRounds(p[kPeriod]) {}
 
   /// Tasks (>= 0) to send to each partner, given this node's load and the partners' loads
   /// (in the order of partners()); called only for a round with partners.

@@ -1,4 +1,4 @@
-#include <dlbkit/strategies/fully_distributed.hpp>
+#include <dlbkit/core/registry.hpp>
 
 #include <cassert>
 #include <limits>
@@ -7,8 +7,6 @@
 namespace dlbkit {
 
 namespace {
-
-enum Kind : std::uint16_t { kLoadRequest, kLoadReply };
 
 struct LoadRequest {
   std::uint32_t probe;
@@ -19,10 +17,26 @@ struct LoadReply {
   std::int64_t load;
 };
 
+/// The fully distributed baseline of AG91 Sec. 6: when a task arrives at a node, from
+/// outside or from a neighbour, the node asks its neighbours for their loads; when every
+/// answer is in, the task moves to the least-loaded neighbour if that neighbour's load is
+/// lower than the node's own (without the task), and otherwise stays. A task migrates at
+/// most `transfer_limit` times (the diameter by default, as in AG91 Table IV).
 class FullyDistributed final : public Strategy {
 public:
+  static constexpr const char* name = "fully_distributed";
+  static constexpr const char* description =
+      "on each arrival, ask the neighbours' loads and move the task to the least-loaded if lighter";
+  static constexpr const char* source = "AG91 Sec. 6 (baseline)";
+  static constexpr IntegerParam kTransferLimit{.name = "transfer_limit", .default_value = "auto",
+      .description = "most migrations of one task; auto = the network's diameter", .min = 0, .max = 1e6,
+      .allow_auto = true};
+  static std::vector<ParamSpec> params() { return {kTransferLimit}; }
+  enum Kind : std::uint16_t { kLoadRequest, kLoadReply, kKinds };
+  static constexpr std::array<const char*, kKinds> message_kinds{"load_request", "load_reply"};
+
   explicit FullyDistributed(const Parameters& p)
-      : limit_auto_(p.is_auto("transfer_limit")), limit_(limit_auto_ ? 0 : p.integer("transfer_limit")) {}
+      : limit_auto_(p.is_auto(kTransferLimit)), limit_(limit_auto_ ? 0 : p[kTransferLimit]) {}
 
   void on_start(NodeContext& ctx) override {
     if (limit_auto_) limit_ = ctx.topology().diameter();  // AG91 Sec. 6.1
@@ -86,21 +100,6 @@ private:
 
 }  // namespace
 
-StrategyInfo fully_distributed_strategy_info() {
-  return StrategyInfo{
-      .name = "fully_distributed",
-      .description = "on each arrival, ask the neighbours' loads and move the task to the least-loaded if lighter",
-      .source = "AG91 Sec. 6 (baseline)",
-      .params =
-          {
-              {.name = "transfer_limit", .type = ParamType::integer, .default_value = "auto",
-               .description = "most migrations of one task; auto = the network's diameter", .min = 0, .max = 1e6,
-               .allow_auto = true},
-          },
-      .message_kinds = {"load_request", "load_reply"},
-      .create = [](const Parameters& p) { return std::make_unique<FullyDistributed>(p); },
-      .in_place = in_place_of<FullyDistributed>(),
-  };
-}
+StrategyInfo fully_distributed_strategy_info() { return strategy_info<FullyDistributed>(); }
 
 }  // namespace dlbkit

@@ -1,4 +1,4 @@
-#include <dlbkit/strategies/gm.hpp>
+#include <dlbkit/core/registry.hpp>
 #include <dlbkit/strategies/load_update.hpp>
 
 #include <algorithm>
@@ -9,7 +9,6 @@ namespace dlbkit {
 
 namespace {
 
-enum Kind : std::uint16_t { kProximity };
 enum Timer : std::uint64_t { kRetest, kAnnounce };
 
 struct Proximity {
@@ -23,18 +22,54 @@ std::uint32_t ceil_log2(std::size_t n) {
   return bits;
 }
 
+/// The Gradient Model (WLR93 Sec. III-A and V, parameters from Table II).
+///
+/// A node is light below the Low-Water-Mark, heavy above the High-Water-Mark and moderate
+/// otherwise. Its proximity is 0 when light and min over its neighbours + 1 otherwise (eq. 5),
+/// capped at w_max = the network's diameter; a node tells its neighbours whenever its
+/// proximity changes. A heavy node with a neighbour of proximity below w_max sends delta tasks
+/// to the neighbour of lowest proximity whenever its load changes; tasks arriving at a node that is not light move on
+/// to a neighbour of lower proximity, at most max_hops moves per task (the hop counter of
+/// Sec. V).
 class Gm final : public Strategy {
 public:
+  static constexpr const char* name = "gm";
+  static constexpr const char* description =
+      "Gradient Model: heavy nodes send tasks down a proximity map toward the nearest light node";
+  static constexpr const char* source = "WLR93 Sec. III-A, V, Table II";
+  static constexpr RealParam kLwm{.name = "lwm", .default_value = "auto",
+      .description = "Low-Water-Mark: light below it; auto = 1 + L_LIMIT/10 with L_LIMIT the node's "
+                     "initial load, as in rid",
+      .min = 0, .allow_auto = true};
+  static constexpr RealParam kHwm{.name = "hwm", .default_value = "auto",
+      .description = "High-Water-Mark: heavy above it; auto = 2 LWM", .min = 0, .allow_auto = true};
+  static constexpr IntegerParam kDelta{.name = "delta", .default_value = "1",
+      .description = "delta: tasks a heavy node sends each time it acts", .min = 1};
+  static constexpr IntegerParam kMaxHops{.name = "max_hops", .default_value = "auto",
+      .description = "most moves of one task (the hop counter of Sec. V); auto = ceil(log2 N)", .min = 1,
+      .allow_auto = true};
+  static constexpr BooleanParam kActOnProximity{.name = "act_on_proximity", .default_value = "false",
+      .description = "a heavy node also sends delta tasks on each proximity message, not only when its "
+                     "own load changes or retest passes"};
+  static constexpr DurationParam kRetestAfter{.name = "retest", .default_value = "30ms",
+      .description = "a heavy node tests III-A's condition again at a check this long after its last "
+                     "send, and announces a fall in proximity at most this often (our choice: the paper "
+                     "gives no rate)",
+      .min = 1000};
+  static std::vector<ParamSpec> params() { return {kLwm, kHwm, kDelta, kMaxHops, kActOnProximity, kRetestAfter}; }
+  enum Kind : std::uint16_t { kProximity, kKinds };
+  static constexpr std::array<const char*, kKinds> message_kinds{"proximity"};
+
   explicit Gm(const Parameters& p)
-      : lwm_auto_(p.is_auto("lwm")),
-        hwm_auto_(p.is_auto("hwm")),
-        max_hops_auto_(p.is_auto("max_hops")),
-        lwm_(lwm_auto_ ? 0 : p.real("lwm")),
-        hwm_(hwm_auto_ ? 0 : p.real("hwm")),
-        delta_(p.integer("delta")),
-        act_on_proximity_(p.boolean("act_on_proximity")),
-        retest_(p.duration("retest")),
-        max_hops_(max_hops_auto_ ? 0 : static_cast<std::uint32_t>(p.integer("max_hops"))) {}
+      : lwm_auto_(p.is_auto(kLwm)),
+        hwm_auto_(p.is_auto(kHwm)),
+        max_hops_auto_(p.is_auto(kMaxHops)),
+        lwm_(lwm_auto_ ? 0 : p[kLwm]),
+        hwm_(hwm_auto_ ? 0 : p[kHwm]),
+        delta_(p[kDelta]),
+        act_on_proximity_(p[kActOnProximity]),
+        retest_(p[kRetestAfter]),
+        max_hops_(max_hops_auto_ ? 0 : static_cast<std::uint32_t>(p[kMaxHops])) {}
 
   void on_start(NodeContext& ctx) override {
     // Table II: LWM = 1 + L_LIMIT/10 with L_LIMIT the node's initial load, as in rid;
@@ -163,37 +198,6 @@ private:
 
 }  // namespace
 
-StrategyInfo gm_strategy_info() {
-  return StrategyInfo{
-      .name = "gm",
-      .description = "Gradient Model: heavy nodes send tasks down a proximity map toward the nearest light node",
-      .source = "WLR93 Sec. III-A, V, Table II",
-      .params =
-          {
-              {.name = "lwm", .type = ParamType::real, .default_value = "auto",
-               .description = "Low-Water-Mark: light below it; auto = 1 + L_LIMIT/10 with L_LIMIT the node's "
-                              "initial load, as in rid",
-               .min = 0, .allow_auto = true},
-              {.name = "hwm", .type = ParamType::real, .default_value = "auto",
-               .description = "High-Water-Mark: heavy above it; auto = 2 LWM", .min = 0, .allow_auto = true},
-              {.name = "delta", .type = ParamType::integer, .default_value = "1",
-               .description = "delta: tasks a heavy node sends each time it acts", .min = 1},
-              {.name = "max_hops", .type = ParamType::integer, .default_value = "auto",
-               .description = "most moves of one task (the hop counter of Sec. V); auto = ceil(log2 N)", .min = 1,
-               .allow_auto = true},
-              {.name = "act_on_proximity", .type = ParamType::boolean, .default_value = "false",
-               .description = "a heavy node also sends delta tasks on each proximity message, not only when its "
-                              "own load changes or retest passes"},
-              {.name = "retest", .type = ParamType::duration, .default_value = "30ms",
-               .description = "a heavy node tests III-A's condition again at a check this long after its last "
-                              "send, and announces a fall in proximity at most this often (our choice: the paper "
-                              "gives no rate)",
-               .min = 1000},
-          },
-      .message_kinds = {"proximity"},
-      .create = [](const Parameters& p) { return std::make_unique<Gm>(p); },
-      .in_place = in_place_of<Gm>(),
-  };
-}
+StrategyInfo gm_strategy_info() { return strategy_info<Gm>(); }
 
 }  // namespace dlbkit

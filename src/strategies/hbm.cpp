@@ -1,7 +1,6 @@
-#include <dlbkit/strategies/hbm.hpp>
-#include <dlbkit/strategies/load_update.hpp>
-
+#include <dlbkit/core/registry.hpp>
 #include <dlbkit/error.hpp>
+#include <dlbkit/strategies/load_update.hpp>
 
 #include <array>
 #include <bit>
@@ -15,8 +14,6 @@ namespace dlbkit {
 
 namespace {
 
-enum Kind : std::uint16_t { kDomainLoad, kBalanceOrder };
-
 // Load of the level-(level - 1) domain of the sender: the right half of the receiver's
 // level-`level` domain.
 struct DomainLoad {
@@ -29,10 +26,44 @@ struct BalanceOrder {
   std::int32_t level;
 };
 
+/// The Hierarchical Balancing Method (WLR93 Sec. III-D, parameters from Table II).
+///
+/// The 2^d nodes form a binary hierarchy of balancing domains (Fig. 4): the level-i domain of
+/// node p is the subcube of the 2^i nodes that agree with p on the bits above i - 1, and its
+/// controller is the lowest id in it. Domain loads go up the tree by the load update policy
+/// (Sec. III-F, u = 1/2), from leaves and intermediate nodes alike. A controller at level i
+/// compares the loads of its two halves; when |L_L - L_R| > L_threshold(i) (eq. 22) it tells
+/// every node of the heavier half, by a broadcast down that half, to send
+/// delta_i = Delta_i / 2^i tasks (eq. 23) to its partner q = p XOR 2^(i-1) (eq. 24).
+/// On a hypercube partners are neighbours; on another network of 2^d nodes the messages and
+/// tasks are routed and pay for the hops. Other node counts are rejected.
 class Hbm final : public Strategy {
 public:
+  static constexpr const char* name = "hbm";
+  static constexpr const char* description =
+      "Hierarchical Balancing Method: controllers of nested subcubes balance their two halves";
+  static constexpr const char* source = "WLR93 Sec. III-D, III-F, Table II";
+  static constexpr RealParam kThresholdBase{.name = "threshold_base", .default_value = "1",
+      .description = "L_threshold(i) = threshold_base x 2^i tasks (eq. 22; Table II gives 1000 x 2^i in "
+                     "unstated units)",
+      .min = 0};
+  static constexpr IntegerParam kDeltaMin{.name = "delta_min", .default_value = "1",
+      .description = "delta_MIN: smallest delta_i of eq. (23) worth ordering", .min = 1};
+  static constexpr RealParam kU{.name = "u", .default_value = "0.5",
+      .description = "load update factor of Sec. III-F for leaf and intermediate updates", .min = 1e-9,
+      .max = 1};
+  static std::vector<ParamSpec> params() { return {kThresholdBase, kDeltaMin, kU}; }
+  static void check_topology(const Topology& topology) {
+    if (!std::has_single_bit(topology.size()))
+      throw InputError("topology " + topology.spec() + " has " + std::to_string(topology.size()) +
+                       " nodes: strategy hbm needs 2^d nodes; accepted: a hypercube, or another network of 2^d "
+                       "nodes (where it routes to the partner)");
+  }
+  enum Kind : std::uint16_t { kDomainLoad, kBalanceOrder, kKinds };
+  static constexpr std::array<const char*, kKinds> message_kinds{"domain_load", "balance_order"};
+
   explicit Hbm(const Parameters& p)
-      : threshold_base_(p.real("threshold_base")), delta_min_(p.integer("delta_min")), u_(p.real("u")) {}
+      : threshold_base_(p[kThresholdBase]), delta_min_(p[kDeltaMin]), u_(p[kU]) {}
 
   void on_start(NodeContext& ctx) override {
     const std::size_t n = ctx.topology().size();
@@ -127,37 +158,8 @@ private:
   std::vector<LoadUpdatePolicy> policy_;           // policy_[j]: reports of p's level-j domain load
 };
 
-void check_power_of_two(const Topology& topology) {
-  if (!std::has_single_bit(topology.size()))
-    throw InputError("topology " + topology.spec() + " has " + std::to_string(topology.size()) +
-                     " nodes: strategy hbm needs 2^d nodes; accepted: a hypercube, or another network of 2^d nodes "
-                     "(where it routes to the partner)");
-}
-
 }  // namespace
 
-StrategyInfo hbm_strategy_info() {
-  return StrategyInfo{
-      .name = "hbm",
-      .description = "Hierarchical Balancing Method: controllers of nested subcubes balance their two halves",
-      .source = "WLR93 Sec. III-D, III-F, Table II",
-      .params =
-          {
-              {.name = "threshold_base", .type = ParamType::real, .default_value = "1",
-               .description = "L_threshold(i) = threshold_base x 2^i tasks (eq. 22; Table II gives 1000 x 2^i in "
-                              "unstated units)",
-               .min = 0},
-              {.name = "delta_min", .type = ParamType::integer, .default_value = "1",
-               .description = "delta_MIN: smallest delta_i of eq. (23) worth ordering", .min = 1},
-              {.name = "u", .type = ParamType::real, .default_value = "0.5",
-               .description = "load update factor of Sec. III-F for leaf and intermediate updates", .min = 1e-9,
-               .max = 1},
-          },
-      .message_kinds = {"domain_load", "balance_order"},
-      .create = [](const Parameters& p) { return std::make_unique<Hbm>(p); },
-      .in_place = in_place_of<Hbm>(),
-      .check_topology = check_power_of_two,
-  };
-}
+StrategyInfo hbm_strategy_info() { return strategy_info<Hbm>(); }
 
 }  // namespace dlbkit

@@ -7,14 +7,29 @@ namespace dlbkit {
 
 namespace {
 
-enum Kind : std::uint16_t { kStealRequest, kLifelineRequest, kRefused, kLifelineGift };
-
 struct Empty {};
 
 class Lifeline final : public Strategy {
 public:
+  static constexpr const char* name = "lifeline";
+  static constexpr const char* description =
+      "lifeline-based work stealing: w random steals, then lifelines on a cyclic hypercube; "
+      "idle nodes sleep until work comes down a lifeline";
+  static constexpr const char* source =
+      "Saraswat et al., PPoPP 2011, Sec. 3 (X10 GLB: LocalJobRunner, LifelineGenerator)";
+  static constexpr IntegerParam kW{.name = "w", .default_value = "1",
+      .description = "random steal attempts before the lifelines (X10 GLB's library default: 4)", .min = 0,
+      .max = 1e6};
+  static constexpr IntegerParam kL{.name = "l", .default_value = "2",
+      .description = "base of the cyclic-hypercube lifeline graph; 2 = binary hypercube (GLB's default: 4)",
+      .min = 2, .max = 1e6};
+  static std::vector<ParamSpec> params() { return {kW, kL}; }
+  enum Kind : std::uint16_t { kStealRequest, kLifelineRequest, kRefused, kLifelineGift, kKinds };
+  static constexpr std::array<const char*, kKinds> message_kinds
+      {"steal_request", "lifeline_request", "steal_refused", "lifeline_gift"};
+
   explicit Lifeline(const Parameters& p)
-      : w_(static_cast<std::uint32_t>(p.integer("w"))), base_(static_cast<std::size_t>(p.integer("l"))) {}
+      : w_(static_cast<std::uint32_t>(p[kW])), base_(static_cast<std::size_t>(p[kL])) {}
 
   void on_start(NodeContext& ctx) override {
     buddies_ = lifeline_buddies(ctx.self(), ctx.topology().size(), base_);
@@ -140,25 +155,6 @@ std::vector<NodeId> lifeline_buddies(NodeId self, std::size_t nodes, std::size_t
   return out;
 }
 
-StrategyInfo lifeline_strategy_info() {
-  return StrategyInfo{
-      .name = "lifeline",
-      .description = "lifeline-based work stealing: w random steals, then lifelines on a cyclic hypercube; "
-                     "idle nodes sleep until work comes down a lifeline",
-      .source = "Saraswat et al., PPoPP 2011, Sec. 3 (X10 GLB: LocalJobRunner, LifelineGenerator)",
-      .params =
-          {
-              {.name = "w", .type = ParamType::integer, .default_value = "1",
-               .description = "random steal attempts before the lifelines (X10 GLB's library default: 4)", .min = 0,
-               .max = 1e6},
-              {.name = "l", .type = ParamType::integer, .default_value = "2",
-               .description = "base of the cyclic-hypercube lifeline graph; 2 = binary hypercube (GLB's default: 4)",
-               .min = 2, .max = 1e6},
-          },
-      .message_kinds = {"steal_request", "lifeline_request", "steal_refused", "lifeline_gift"},
-      .create = [](const Parameters& p) { return std::make_unique<Lifeline>(p); },
-      .in_place = in_place_of<Lifeline>(),
-  };
-}
+StrategyInfo lifeline_strategy_info() { return strategy_info<Lifeline>(); }
 
 }  // namespace dlbkit

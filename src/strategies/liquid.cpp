@@ -1,6 +1,5 @@
 #include "shift_rounds.hpp"
 
-#include <dlbkit/strategies/liquid.hpp>
 #include <dlbkit/strategies/local_rules.hpp>
 
 #include <vector>
@@ -9,10 +8,32 @@ namespace dlbkit {
 
 namespace {
 
+/// The Liquid model as a message-driven agent (Henrich Sec. 3.2, Table 1, Definition 1), on a
+/// D-dimensional torus (torus, ring, hypercube). Shift rounds run `period` apart; round r works
+/// in dimension r mod D: every node sends its number of queued tasks L (the load elements that
+/// can move) to its predecessor and successor in that dimension, evaluates the shift condition
+/// on (L_pred, L, L_succ) and, where it holds, ships one task to its successor. A node waits for
+/// its neighbours' loads and its predecessor's shift before the next round, so rounds stay
+/// synchronous under any message delays (protocol in docs/strategies.md).
+///
+/// Parameters: condition (c0..c5, default c5), period (time between rounds, default 10ms).
 class Liquid final : public detail::ShiftRounds {
 public:
+  static constexpr const char* name = "liquid";
+  static constexpr const char* description =
+      "Liquid model: synchronous rounds, one task to the successor in one dimension per round when "
+      "the shift condition holds";
+  static constexpr const char* source = "Henrich Sec. 3.2, Table 1, Definition 1";
+  static constexpr ChoiceParam kCondition{.name = "condition", .default_value = "c5",
+      .description = "shift condition of Table 1 (c3..c5 balance; c0..c2 only share)",
+      .choices = {"c0", "c1", "c2", "c3", "c4", "c5"}};
+  static constexpr DurationParam kPeriod{.name = "period", .default_value = "10ms",
+      .description = "time from the end of one shift round to the start of the next", .min = 1};
+  static std::vector<ParamSpec> params() { return {kCondition, kPeriod}; }
+  static void check_topology(const Topology& t) { check_liquid_topology(t); }
+
   explicit Liquid(const Parameters& p)
-      : ShiftRounds(p.duration("period"), false), condition_(parse_shift_condition(p.text("condition"))) {}
+      : ShiftRounds(p[kPeriod], false), condition_(parse_shift_condition(p[kCondition])) {}
 
 private:
   // Definition 1: round r is the sub-step in dimension d = r mod D; the neighbours differ from
@@ -37,25 +58,6 @@ private:
 
 }  // namespace
 
-StrategyInfo liquid_strategy_info() {
-  return StrategyInfo{
-      .name = "liquid",
-      .description = "Liquid model: synchronous rounds, one task to the successor in one dimension per round when "
-                     "the shift condition holds",
-      .source = "Henrich Sec. 3.2, Table 1, Definition 1",
-      .params =
-          {
-              {.name = "condition", .type = ParamType::choice, .default_value = "c5",
-               .description = "shift condition of Table 1 (c3..c5 balance; c0..c2 only share)",
-               .choices = {"c0", "c1", "c2", "c3", "c4", "c5"}},
-              {.name = "period", .type = ParamType::duration, .default_value = "10ms",
-               .description = "time from the end of one shift round to the start of the next", .min = 1},
-          },
-      .message_kinds = {"round_load", "round_shift"},
-      .create = [](const Parameters& p) { return std::make_unique<Liquid>(p); },
-      .in_place = in_place_of<Liquid>(),
-      .check_topology = check_liquid_topology,
-  };
-}
+StrategyInfo liquid_strategy_info() { return strategy_info<Liquid>(); }
 
 }  // namespace dlbkit

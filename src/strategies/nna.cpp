@@ -1,16 +1,36 @@
 #include "shift_rounds.hpp"
 
 #include <dlbkit/strategies/local_rules.hpp>
-#include <dlbkit/strategies/nna.hpp>
 
 namespace dlbkit {
 
 namespace {
 
+/// Synchronous nearest-neighbour averaging (Henrich Sec. 2.3 eq. 3, 5; Sec. 5) as a
+/// message-driven agent on a ring. Every `period` a round runs: each node sends its number of
+/// queued tasks to both neighbours, then ships to each the elements of the transfer rule
+/// (net, default: over each link the difference of the opposed eq.-5 transfers, rounded up to
+/// the right and down to the left; gross: ceil(L/3) right and floor(L/3) left), and tells both
+/// how many it shipped. Protocol in docs/strategies.md.
+///
+/// Parameters: transfer (net or gross), period (time between rounds, default 10ms).
 class Nna final : public detail::ShiftRounds {
 public:
+  static constexpr const char* name = "nna";
+  static constexpr const char* description =
+      "synchronous nearest-neighbour averaging on a ring: rounds of load exchange, a third of the "
+      "difference to each neighbour";
+  static constexpr const char* source = "Henrich Sec. 2.3 eq. 3, 5; Sec. 5";
+  static constexpr ChoiceParam kTransfer{.name = "transfer", .default_value = "net",
+      .description = "net: the difference of the opposed transfers (fn. 3); gross: eq. 5 as written",
+      .choices = {"net", "gross"}};
+  static constexpr DurationParam kPeriod{.name = "period", .default_value = "10ms",
+      .description = "time from the end of one averaging round to the start of the next", .min = 1};
+  static std::vector<ParamSpec> params() { return {kTransfer, kPeriod}; }
+  static void check_topology(const Topology& t) { check_nna_topology(t); }
+
   explicit Nna(const Parameters& p)
-      : ShiftRounds(p.duration("period"), true), transfer_(parse_nna_transfer(p.text("transfer"))) {}
+      : ShiftRounds(p[kPeriod], true), transfer_(parse_nna_transfer(p[kTransfer])) {}
 
 private:
   std::pair<NodeId, NodeId> neighbours(const NodeContext& ctx, std::uint64_t) const override {
@@ -30,25 +50,6 @@ private:
 
 }  // namespace
 
-StrategyInfo nna_strategy_info() {
-  return StrategyInfo{
-      .name = "nna",
-      .description = "synchronous nearest-neighbour averaging on a ring: rounds of load exchange, a third of the "
-                     "difference to each neighbour",
-      .source = "Henrich Sec. 2.3 eq. 3, 5; Sec. 5",
-      .params =
-          {
-              {.name = "transfer", .type = ParamType::choice, .default_value = "net",
-               .description = "net: the difference of the opposed transfers (fn. 3); gross: eq. 5 as written",
-               .choices = {"net", "gross"}},
-              {.name = "period", .type = ParamType::duration, .default_value = "10ms",
-               .description = "time from the end of one averaging round to the start of the next", .min = 1},
-          },
-      .message_kinds = {"round_load", "round_shift"},
-      .create = [](const Parameters& p) { return std::make_unique<Nna>(p); },
-      .in_place = in_place_of<Nna>(),
-      .check_topology = check_nna_topology,
-  };
-}
+StrategyInfo nna_strategy_info() { return strategy_info<Nna>(); }
 
 }  // namespace dlbkit

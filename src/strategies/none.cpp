@@ -1,23 +1,22 @@
-#include <dlbkit/strategies/none.hpp>
+#include <dlbkit/core/registry.hpp>
 
 namespace dlbkit {
 
 namespace {
-class NoBalancing final : public Strategy {};
+
+/// `none` (NOBAL in WLR93 Table IV): every node executes its own tasks; nothing moves.
+class NoBalancing final : public Strategy {
+public:
+  static constexpr const char* name = "none";
+  static constexpr const char* description = "no balancing (NOBAL): each node executes the tasks it was given";
+  static constexpr const char* source = "WLR93 Table IV baseline";
+  static constexpr bool checks_messages = false;
+
+  explicit NoBalancing(const Parameters&) {}
+};
+
 }  // namespace
 
-StrategyInfo none_strategy_info() {
-  return StrategyInfo{
-      .name = "none",
-      .description = "no balancing (NOBAL): each node executes the tasks it was given",
-      .source = "WLR93 Table IV baseline",
-      .params = {},
-      .message_kinds = {},
-      .create = [](const Parameters&) { return std::make_unique<NoBalancing>(); },
-      .in_place = in_place_of<NoBalancing>([](const Parameters&) { return NoBalancing(); }),
-      .check_topology = {},
-      .checks_messages = false,
-  };
-}
+StrategyInfo none_strategy_info() { return strategy_info<NoBalancing>(); }
 
 }  // namespace dlbkit

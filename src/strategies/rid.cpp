@@ -1,5 +1,5 @@
+#include <dlbkit/core/registry.hpp>
 #include <dlbkit/strategies/load_update.hpp>
-#include <dlbkit/strategies/rid.hpp>
 
 #include <cassert>
 #include <cmath>
@@ -9,8 +9,6 @@ namespace dlbkit {
 
 namespace {
 
-enum Kind : std::uint16_t { kLoadUpdate, kLoadRequest, kRequestAck };
-
 struct LoadRequest {
   std::int64_t amount;
 };
@@ -18,15 +16,42 @@ struct RequestAck {
   std::int64_t granted;
 };
 
+/// Receiver Initiated Diffusion (WLR93 Sec. III-C, parameters from Table II).
+///
+/// A node whose own load drops below L_LOW, and that has no request outstanding, computes
+/// the domain average (eq. 8); if it lies below it by more than L_threshold (eq. 16) it asks
+/// each neighbour k above the average for delta_k = (Lbar - l_p) h_k / H_p tasks (eq. 17-18),
+/// rounded down, when delta_k >= delta_MIN. A neighbour gives at most half of its current
+/// load, and acknowledges every request with the number it sends. Neighbour loads come from
+/// the load update policy (Sec. III-F, u = 9/10).
 class alignas(64) Rid final : public Strategy {  // two cache lines, not three
 public:
+  static constexpr const char* name = "rid";
+  static constexpr const char* description =
+      "Receiver Initiated Diffusion: underloaded nodes request tasks from above-average neighbours";
+  static constexpr const char* source = "WLR93 Sec. III-C, III-F, Table II";
+  static constexpr RealParam kLLow{.name = "l_low", .default_value = "auto",
+      .description = "L_LOW: balance when the own load drops below it; auto = 1 + L_LIMIT/10 with "
+                     "L_LIMIT the node's initial load",
+      .min = 0, .allow_inf = true, .allow_auto = true};
+  static constexpr RealParam kLThreshold{.name = "l_threshold", .default_value = "1",
+      .description = "L_threshold of eq. (16): minimum deficiency below the domain average", .min = 0};
+  static constexpr IntegerParam kDeltaMin{.name = "delta_min", .default_value = "1",
+      .description = "delta_MIN: smallest request sent to one neighbour", .min = 1};
+  static constexpr BooleanParam kRetryOnUpdate{.name = "retry_on_update", .default_value = "false",
+      .description = "also rebalance when a neighbour's update arrives (not in WLR93, which triggers "
+                     "on the own load only)"};
+  static std::vector<ParamSpec> params() { return {kLLow, kLThreshold, kDeltaMin, kLoadUpdateFactor, kRetryOnUpdate}; }
+  enum Kind : std::uint16_t { kLoadUpdate, kLoadRequest, kRequestAck, kKinds };
+  static constexpr std::array<const char*, kKinds> message_kinds{"load_update", "load_request", "request_ack"};
+
   explicit Rid(const Parameters& p)
-      : l_low_(p.real("l_low")),
-        l_limit_auto_(p.is_auto("l_low")),
-        retry_on_update_(p.boolean("retry_on_update")),
-        l_threshold_(p.real("l_threshold")),
-        delta_min_(p.integer("delta_min")),
-        update_(p.real("u")) {}
+      : l_low_(p[kLLow]),
+        l_limit_auto_(p.is_auto(kLLow)),
+        retry_on_update_(p[kRetryOnUpdate]),
+        l_threshold_(p[kLThreshold]),
+        delta_min_(p[kDeltaMin]),
+        update_(p[kLoadUpdateFactor]) {}
 
   void on_start(NodeContext& ctx) override {
     // Table II: L_LOW = 1 + L_LIMIT/10. We take L_LIMIT as the node's initial load, which
@@ -132,32 +157,6 @@ static_assert(sizeof(Rid) == 128);
 
 }  // namespace
 
-StrategyInfo rid_strategy_info() {
-  return StrategyInfo{
-      .name = "rid",
-      .description = "Receiver Initiated Diffusion: underloaded nodes request tasks from above-average neighbours",
-      .source = "WLR93 Sec. III-C, III-F, Table II",
-      .params =
-          {
-              {.name = "l_low", .type = ParamType::real, .default_value = "auto",
-               .description = "L_LOW: balance when the own load drops below it; auto = 1 + L_LIMIT/10 with "
-                              "L_LIMIT the node's initial load",
-               .min = 0, .allow_inf = true, .allow_auto = true},
-              {.name = "l_threshold", .type = ParamType::real, .default_value = "1",
-               .description = "L_threshold of eq. (16): minimum deficiency below the domain average", .min = 0},
-              {.name = "delta_min", .type = ParamType::integer, .default_value = "1",
-               .description = "delta_MIN: smallest request sent to one neighbour", .min = 1},
-              {.name = "u", .type = ParamType::real, .default_value = "0.9",
-               .description = "load update factor of Sec. III-F (report when the load changes by factor u)",
-               .min = 1e-9, .max = 1},
-              {.name = "retry_on_update", .type = ParamType::boolean, .default_value = "false",
-               .description = "also rebalance when a neighbour's update arrives (not in WLR93, which triggers "
-                              "on the own load only)"},
-          },
-      .message_kinds = {"load_update", "load_request", "request_ack"},
-      .create = [](const Parameters& p) { return std::make_unique<Rid>(p); },
-      .in_place = in_place_of<Rid>(),
-  };
-}
+StrategyInfo rid_strategy_info() { return strategy_info<Rid>(); }
 
 }  // namespace dlbkit

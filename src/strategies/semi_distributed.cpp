@@ -1,6 +1,6 @@
 #include <dlbkit/analysis/spheres.hpp>
+#include <dlbkit/core/registry.hpp>
 #include <dlbkit/error.hpp>
-#include <dlbkit/strategies/semi_distributed.hpp>
 
 #include <cassert>
 #include <fmt/format.h>
@@ -15,16 +15,6 @@
 namespace dlbkit {
 
 namespace {
-
-enum Kind : std::uint16_t {
-  kAssignUpdate,
-  kLoadChange,
-  kSphereLoadRequest,
-  kSphereLoadReply,
-  kPlaceRequest,  // routing=request: a node asks a scheduler where its new task goes
-  kPlaceAt,       // the scheduler's answer: the node to send it to
-  kRemotePlace,   // Step 7 for a task still at its node: the remote scheduler answers the node
-};
 
 struct NodeDelta {  // assign_update and load_change: node's load changed by delta
   NodeId node;
@@ -81,14 +71,66 @@ const SchedulerSet& shared_scheduler_set(const Topology& topology) {
   return topology.shared<SchedulerSet>("scheduler_set", scheduler_set);
 }
 
+/// Semi-distributed load balancing (AG91 Sec. 5): the network is covered by spheres of
+/// radius f (the covering radius r by default) around schedulers chosen from a Hadamard
+/// code (analysis/spheres.hpp). A task arriving at a node is routed to the scheduler of
+/// its sphere (a random one when the node lies in several); the scheduler runs Steps 1-7:
+///
+/// 1-2. look at the least-loaded node of its sorted node-load list; if its load is at most
+///      threshold1, 3-5. send the task there, update the list and the sphere's load;
+/// 6-7. otherwise ask every other scheduler for its sphere's load and send the task to a
+///      random scheduler whose sphere is lighter by at least threshold2, which places it in
+///      its own sphere (Step 3) without migrating it again; if none is, go to Step 3.
+///
+/// A scheduler that places a task on a node shared with other spheres tells their
+/// schedulers (`assign_update`); a node tells all its schedulers when its load changes
+/// other than by an assignment, i.e. when it finishes a task (`load_change`). Task moves
+/// are the engine's `task_transfer`s. Runs on hypercube:n, bisectional:n and odd:n where
+/// a scheduler set exists; the sphere structure is computed once per topology and range.
 class SemiDistributed final : public Strategy {
 public:
+  static constexpr const char* name = "semi_distributed";
+  static constexpr const char* description =
+      "schedulers from a Hadamard code balance within their spheres and between spheres (two thresholds)";
+  static constexpr const char* source = "AG91 Sec. 4.3, 5.2, 5.3 (Steps 1-7)";
+  static constexpr IntegerParam kThreshold1{.name = "threshold1", .default_value = "1",
+      .description = "Step 2: place the task in the sphere when its least-loaded node holds at most this "
+                     "many tasks (AG91: 1 or 2)",
+      .min = 0, .max = 1e9};
+  static constexpr IntegerParam kThreshold2{.name = "threshold2", .default_value = "3",
+      .description = "Step 7: migrate to a remote sphere whose load is lower by at least this much "
+                     "(AG91: 1 to 6)",
+      .min = 1, .max = 1e9};
+  static constexpr IntegerParam kRange{.name = "range", .default_value = "auto",
+      .description = "f: radius of the spheres; auto = the covering radius r", .min = 0, .max = 64,
+      .allow_auto = true};
+  static constexpr ChoiceParam kRouting{.name = "routing", .default_value = "task",
+      .description = "how an arrival reaches its scheduler: task = the task travels there (one more "
+                     "transfer); request = a message asks where to send it, and the task travels once, "
+                     "as if it had arrived at the scheduler (AG91 Sec. 5.1)",
+      .choices = {"task", "request"}};
+  static std::vector<ParamSpec> params() { return {kThreshold1, kThreshold2, kRange, kRouting}; }
+  static void check_topology(const Topology& t) { (void)shared_scheduler_set(t); }
+  enum Kind : std::uint16_t {
+    kAssignUpdate,
+    kLoadChange,
+    kSphereLoadRequest,
+    kSphereLoadReply,
+    kPlaceRequest,  // routing=request: a node asks a scheduler where its new task goes
+    kPlaceAt,       // the scheduler's answer: the node to send it to
+    kRemotePlace,   // Step 7 for a task still at its node: the remote scheduler answers the node
+    kKinds
+  };
+  static constexpr std::array<const char*, kKinds> message_kinds{
+      "assign_update", "load_change", "sphere_load_request", "sphere_load_reply", "place_request", "place_at",
+      "remote_place"};
+
   explicit SemiDistributed(const Parameters& p)
-      : threshold1_(p.integer("threshold1")),
-        threshold2_(p.integer("threshold2")),
-        range_(p.is_auto("range") ? 0 : p.integer("range")),
-        range_auto_(p.is_auto("range")),
-        by_request_(p.text("routing") == "request") {}
+      : threshold1_(p[kThreshold1]),
+        threshold2_(p[kThreshold2]),
+        range_(p.is_auto(kRange) ? 0 : p[kRange]),
+        range_auto_(p.is_auto(kRange)),
+        by_request_(p[kRouting] == kRouting.choice("request")) {}
 
   void on_start(NodeContext& ctx) override {
     // One layout per (network, range), shared by every node of every run on it.
@@ -309,36 +351,6 @@ private:
 
 }  // namespace
 
-StrategyInfo semi_distributed_strategy_info() {
-  return StrategyInfo{
-      .name = "semi_distributed",
-      .description = "schedulers from a Hadamard code balance within their spheres and between spheres (two thresholds)",
-      .source = "AG91 Sec. 4.3, 5.2, 5.3 (Steps 1-7)",
-      .params =
-          {
-              {.name = "threshold1", .type = ParamType::integer, .default_value = "1",
-               .description = "Step 2: place the task in the sphere when its least-loaded node holds at most this "
-                              "many tasks (AG91: 1 or 2)",
-               .min = 0, .max = 1e9},
-              {.name = "threshold2", .type = ParamType::integer, .default_value = "3",
-               .description = "Step 7: migrate to a remote sphere whose load is lower by at least this much "
-                              "(AG91: 1 to 6)",
-               .min = 1, .max = 1e9},
-              {.name = "range", .type = ParamType::integer, .default_value = "auto",
-               .description = "f: radius of the spheres; auto = the covering radius r", .min = 0, .max = 64,
-               .allow_auto = true},
-              {.name = "routing", .type = ParamType::choice, .default_value = "task",
-               .description = "how an arrival reaches its scheduler: task = the task travels there (one more "
-                              "transfer); request = a message asks where to send it, and the task travels once, "
-                              "as if it had arrived at the scheduler (AG91 Sec. 5.1)",
-               .choices = {"task", "request"}},
-          },
-      .message_kinds = {"assign_update", "load_change", "sphere_load_request", "sphere_load_reply", "place_request",
-                        "place_at", "remote_place"},
-      .create = [](const Parameters& p) { return std::make_unique<SemiDistributed>(p); },
-      .in_place = in_place_of<SemiDistributed>(),
-      .check_topology = [](const Topology& t) { (void)shared_scheduler_set(t); },
-  };
-}
+StrategyInfo semi_distributed_strategy_info() { return strategy_info<SemiDistributed>(); }
 
 }  // namespace dlbkit

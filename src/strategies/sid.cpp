@@ -1,5 +1,5 @@
+#include <dlbkit/core/registry.hpp>
 #include <dlbkit/strategies/load_update.hpp>
-#include <dlbkit/strategies/sid.hpp>
 
 #include <cassert>
 #include <cmath>
@@ -9,16 +9,38 @@ namespace dlbkit {
 
 namespace {
 
-enum Kind : std::uint16_t { kLoadUpdate };
-
+/// Sender Initiated Diffusion (WLR93 Sec. III-B, parameters from Table II).
+///
+/// When a neighbour's load update arrives reporting l_k < L_LOW, a node computes the domain
+/// average Lbar (eq. 8) over itself and its neighbours' last reported loads; if its own load
+/// exceeds it by more than L_threshold (eq. 9) it apportions the excess l_p - Lbar to the
+/// neighbours below the average in proportion to their deficiency h_k / H_p (eq. 10-12) and
+/// sends each floor(delta_k) tasks when that is at least delta_MIN. Loads travel by the load
+/// update policy (Sec. III-F, u = 9/10).
 class Sid final : public Strategy {
 public:
+  static constexpr const char* name = "sid";
+  static constexpr const char* description =
+      "Sender Initiated Diffusion: overloaded nodes apportion their excess to below-average neighbours";
+  static constexpr const char* source = "WLR93 Sec. III-B, III-F, Table II";
+  static constexpr RealParam kLLow{.name = "l_low", .default_value = "inf",
+      .description = "L_LOW: balance when a neighbour reports a load below it (Table II: inf, i.e. on "
+                     "every update); auto = 1 + L_LIMIT/10 with L_LIMIT the node's initial load, as in rid",
+      .min = 0, .allow_inf = true, .allow_auto = true};
+  static constexpr RealParam kLThreshold{.name = "l_threshold", .default_value = "1",
+      .description = "L_threshold of eq. (9): minimum excess over the domain average", .min = 0};
+  static constexpr IntegerParam kDeltaMin{.name = "delta_min", .default_value = "1",
+      .description = "delta_MIN: smallest amount sent to one neighbour", .min = 1};
+  static std::vector<ParamSpec> params() { return {kLLow, kLThreshold, kDeltaMin, kLoadUpdateFactor}; }
+  enum Kind : std::uint16_t { kLoadUpdate, kKinds };
+  static constexpr std::array<const char*, kKinds> message_kinds{"load_update"};
+
   explicit Sid(const Parameters& p)
-      : l_low_(p.is_auto("l_low") ? 0 : p.real("l_low")),
-        l_limit_auto_(p.is_auto("l_low")),
-        l_threshold_(p.real("l_threshold")),
-        delta_min_(p.integer("delta_min")),
-        update_(p.real("u")) {}
+      : l_low_(p.is_auto(kLLow) ? 0 : p[kLLow]),
+        l_limit_auto_(p.is_auto(kLLow)),
+        l_threshold_(p[kLThreshold]),
+        delta_min_(p[kDeltaMin]),
+        update_(p[kLoadUpdateFactor]) {}
 
   void on_start(NodeContext& ctx) override {
     // Table IV's second SID column: L_LOW = 1 + L_LIMIT/10, L_LIMIT the initial load (as RID).
@@ -77,29 +99,6 @@ private:
 
 }  // namespace
 
-StrategyInfo sid_strategy_info() {
-  return StrategyInfo{
-      .name = "sid",
-      .description = "Sender Initiated Diffusion: overloaded nodes apportion their excess to below-average neighbours",
-      .source = "WLR93 Sec. III-B, III-F, Table II",
-      .params =
-          {
-              {.name = "l_low", .type = ParamType::real, .default_value = "inf",
-               .description = "L_LOW: balance when a neighbour reports a load below it (Table II: inf, i.e. on "
-                              "every update); auto = 1 + L_LIMIT/10 with L_LIMIT the node's initial load, as in rid",
-               .min = 0, .allow_inf = true, .allow_auto = true},
-              {.name = "l_threshold", .type = ParamType::real, .default_value = "1",
-               .description = "L_threshold of eq. (9): minimum excess over the domain average", .min = 0},
-              {.name = "delta_min", .type = ParamType::integer, .default_value = "1",
-               .description = "delta_MIN: smallest amount sent to one neighbour", .min = 1},
-              {.name = "u", .type = ParamType::real, .default_value = "0.9",
-               .description = "load update factor of Sec. III-F (report when the load changes by factor u)",
-               .min = 1e-9, .max = 1},
-          },
-      .message_kinds = {"load_update"},
-      .create = [](const Parameters& p) { return std::make_unique<Sid>(p); },
-      .in_place = in_place_of<Sid>(),
-  };
-}
+StrategyInfo sid_strategy_info() { return strategy_info<Sid>(); }
 
 }  // namespace dlbkit

@@ -11,13 +11,17 @@ namespace dlbkit {
 
 namespace {
 
-class SecondOrder final : public detail::EdgeRounds {
+class SecondOrder : public detail::EdgeRounds {
 public:
-  SecondOrder(const Parameters& p, std::string scheme)
-      : EdgeRounds(p.duration("period")),
-        scheme_(std::move(scheme)),
-        alpha_text_(p.text("alpha")),
-        beta_text_(scheme_ == "sos" ? p.text("beta") : "auto") {}
+  static constexpr RealParam kAlpha{.name = "alpha", .default_value = "auto",
+      .description = "alpha_ij on every edge, as for diffusion (capped at 1/max degree; auto: the optimal uniform "
+                     "alpha)",
+      .min = 0, .max = 1, .allow_auto = true};
+
+protected:
+  // `beta`: the sos parameter's text, or "auto" (chebyshev: the betas by round).
+  SecondOrder(const Parameters& p, std::string scheme, std::string beta)
+      : EdgeRounds(p), scheme_(std::move(scheme)), alpha_text_(p.text(kAlpha.name)), beta_text_(std::move(beta)) {}
 
 private:
   void partners(const NodeContext& ctx, std::uint64_t, std::vector<NodeId>& out) override {
@@ -54,12 +58,31 @@ private:
   std::vector<double> z_neighbours_;
 };
 
-ParamSpec alpha_param() {
-  return {.name = "alpha", .type = ParamType::real, .default_value = "auto",
-          .description = "alpha_ij on every edge, as for diffusion (capped at 1/max degree; auto: the optimal uniform "
-                         "alpha)",
-          .min = 0, .max = 1, .allow_auto = true};
-}
+class Sos final : public SecondOrder {
+public:
+  static constexpr const char* name = "sos";
+  static constexpr const char* description =
+      "second-order diffusion: synchronous rounds, flows from beta M w(t) + (1 - beta) w(t-1) moved as tasks "
+      "(rounded toward zero)";
+  static constexpr const char* source = "Ghosh, Muthukrishnan, Schultz SPAA'96; Cyb89 eq. 1a for M";
+  static constexpr RealParam kBeta{.name = "beta", .default_value = "auto",
+      .description = "SOS parameter; auto: 2/(1 + sqrt(1 - gamma^2)) from gamma(M) (1 where gamma = 1)",
+      .min = 1, .max = 2, .allow_auto = true};
+  static std::vector<ParamSpec> params() { return {kAlpha, kBeta, kPeriod}; }
+
+  explicit Sos(const Parameters& p) : SecondOrder(p, "sos", p.text(kBeta.name)) {}
+};
+
+class Chebyshev final : public SecondOrder {
+public:
+  static constexpr const char* name = "chebyshev";
+  static constexpr const char* description =
+      "Chebyshev-accelerated diffusion: the sos rounds with beta varying by round (beta_t -> the SOS beta)";
+  static constexpr const char* source = "Diekmann, Frommer, Monien, Parallel Computing 25 (1999)";
+  static std::vector<ParamSpec> params() { return {kAlpha, kPeriod}; }
+
+  explicit Chebyshev(const Parameters& p) : SecondOrder(p, "chebyshev", "auto") {}
+};
 
 }  // namespace
 
@@ -78,37 +101,7 @@ std::vector<double> sos_agent_betas(const Topology& topology, const std::string&
   return scheme == "sos" ? std::vector<double>{1.0, sos_beta(gamma)} : chebyshev_beta_schedule(gamma);
 }
 
-StrategyInfo sos_strategy_info() {
-  return StrategyInfo{
-      .name = "sos",
-      .description = "second-order diffusion: synchronous rounds, flows from beta M w(t) + (1 - beta) w(t-1) moved "
-                     "as tasks (rounded toward zero)",
-      .source = "Ghosh, Muthukrishnan, Schultz SPAA'96; Cyb89 eq. 1a for M",
-      .params =
-          {
-              alpha_param(),
-              {.name = "beta", .type = ParamType::real, .default_value = "auto",
-               .description = "SOS parameter; auto: 2/(1 + sqrt(1 - gamma^2)) from gamma(M) (1 where gamma = 1)",
-               .min = 1, .max = 2, .allow_auto = true},
-              edge_round_period_param(),
-          },
-      .message_kinds = {"round_load", "round_shift"},
-      .create = [](const Parameters& p) { return std::make_unique<SecondOrder>(p, "sos"); },
-      .in_place = in_place_of<SecondOrder>([](const Parameters& p) { return SecondOrder(p, "sos"); }),
-  };
-}
-
-StrategyInfo chebyshev_strategy_info() {
-  return StrategyInfo{
-      .name = "chebyshev",
-      .description = "Chebyshev-accelerated diffusion: the sos rounds with beta varying by round (beta_t -> the SOS "
-                     "beta)",
-      .source = "Diekmann, Frommer, Monien, Parallel Computing 25 (1999)",
-      .params = {alpha_param(), edge_round_period_param()},
-      .message_kinds = {"round_load", "round_shift"},
-      .create = [](const Parameters& p) { return std::make_unique<SecondOrder>(p, "chebyshev"); },
-      .in_place = in_place_of<SecondOrder>([](const Parameters& p) { return SecondOrder(p, "chebyshev"); }),
-  };
-}
+StrategyInfo sos_strategy_info() { return strategy_info<Sos>(); }
+StrategyInfo chebyshev_strategy_info() { return strategy_info<Chebyshev>(); }
 
 }  // namespace dlbkit

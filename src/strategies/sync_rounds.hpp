@@ -20,7 +20,8 @@ namespace dlbkit::detail {
 
 class SyncRounds : public Strategy {
 public:
-  enum Kind : std::uint16_t { kRoundLoad, kRoundShift };
+  enum Kind : std::uint16_t { kRoundLoad, kRoundShift, kKinds };
+  static constexpr std::array<const char*, kKinds> message_kinds{"round_load", "round_shift"};
 
   // Round 0 starts by a timer at time 0, once every node has taken up its first task.
   void on_start(NodeContext& ctx) override { ctx.set_timer(0, 0); }

@@ -1,12 +1,10 @@
-#include <dlbkit/strategies/work_stealing.hpp>
+#include <dlbkit/core/registry.hpp>
 
 #include <cassert>
 
 namespace dlbkit {
 
 namespace {
-
-enum Kind : std::uint16_t { kStealRequest, kStealRefused };
 
 // A request's number, which its refusal carries back: a thief counts only the refusal of
 // its latest request. Tasks carry no number; the first to come from the asked victim
@@ -19,10 +17,31 @@ struct Request {
   std::uint64_t number;
 };
 
+/// `work_stealing`: randomized work stealing, the modern baseline (Blumofe and Leiserson's
+/// randomized stealing as in Cilk; the UTS benchmark's MPI work stealing). A node that runs
+/// out of tasks asks one victim chosen uniformly at random for work; the victim sends half
+/// of its spare tasks (rounded up; NodeContext::spare), or a refusal when it has none, and
+/// the thief asks another victim. One request is outstanding per thief. After as many
+/// refusals in a row as it has victims, the thief waits `retry_delay` before the next
+/// request.
+/// Parameter `neighbors=true` restricts the victims to the node's topology neighbours.
 class WorkStealing final : public Strategy {
 public:
+  static constexpr const char* name = "work_stealing";
+  static constexpr const char* description =
+      "randomized work stealing: an idle node takes half of a random victim's queued tasks";
+  static constexpr const char* source =
+      "Blumofe and Leiserson 1999 (randomized stealing); UTS (Olivier et al. 2006) MPI work stealing";
+  static constexpr BooleanParam kNeighbors{.name = "neighbors", .default_value = "false",
+      .description = "choose victims among the topology neighbours only (default: any other node)"};
+  static constexpr DurationParam kRetryDelay{.name = "retry_delay", .default_value = "20us",
+      .description = "wait after as many refusals in a row as there are victims", .min = 0};
+  static std::vector<ParamSpec> params() { return {kNeighbors, kRetryDelay}; }
+  enum Kind : std::uint16_t { kStealRequest, kStealRefused, kKinds };
+  static constexpr std::array<const char*, kKinds> message_kinds{"steal_request", "steal_refused"};
+
   explicit WorkStealing(const Parameters& p)
-      : neighbors_only_(p.boolean("neighbors")), retry_delay_(p.duration("retry_delay")) {}
+      : neighbors_only_(p[kNeighbors]), retry_delay_(p[kRetryDelay]) {}
 
   void on_start(NodeContext& ctx) override {
     victims_ = neighbors_only_ ? ctx.neighbors().size() : ctx.topology().size() - 1;
@@ -87,22 +106,6 @@ private:
 
 }  // namespace
 
-StrategyInfo work_stealing_strategy_info() {
-  return StrategyInfo{
-      .name = "work_stealing",
-      .description = "randomized work stealing: an idle node takes half of a random victim's queued tasks",
-      .source = "Blumofe and Leiserson 1999 (randomized stealing); UTS (Olivier et al. 2006) MPI work stealing",
-      .params =
-          {
-              {.name = "neighbors", .type = ParamType::boolean, .default_value = "false",
-               .description = "choose victims among the topology neighbours only (default: any other node)"},
-              {.name = "retry_delay", .type = ParamType::duration, .default_value = "20us",
-               .description = "wait after as many refusals in a row as there are victims", .min = 0},
-          },
-      .message_kinds = {"steal_request", "steal_refused"},
-      .create = [](const Parameters& p) { return std::make_unique<WorkStealing>(p); },
-      .in_place = in_place_of<WorkStealing>(),
-  };
-}
+StrategyInfo work_stealing_strategy_info() { return strategy_info<WorkStealing>(); }
 
 }  // namespace dlbkit

@@ -14,14 +14,48 @@ namespace {
 
 class BranchAndBound final : public Workload {
 public:
-  bool closed() const override { return placement_ != "tree"; }  // tree: children appear as tasks complete
+  static constexpr const char* name = "bnb";
+  static constexpr const char* description =
+      "branch-and-bound total tardiness: subtrees at depth n-m as tasks, work = real search steps x step_time";
+  static constexpr const char* source = "WLR93 Sec. V-C, Table V, Fig. 8";
+  static constexpr IntegerParam kM{.name = "m", .default_value = "8",
+      .description = "task dimension: jobs left free in each task, 1 to n (Table V: 6 to 9)", .min = 1,
+      .max = kMaxTardinessJobs};
+  static constexpr DurationParam kStepTime{.name = "step_time", .default_value = "150us",
+      .description = "processor time of one search step (WLR93 Sec. V-C: about 150 us); a fraction of a ns is kept "
+                     "(6.3ns), each task's work is its steps x step_time rounded to whole ns",
+      .min = 1, .fractional = true};
+  static constexpr ChoiceParam kPlacement{.name = "placement", .default_value = "blocks",
+      .description = "the tasks at depth n-m, in depth-first order, dealt to the nodes in contiguous blocks (each "
+                     "node its own branch, as in the paper) or cyclic; or tree: the bnb app's tasks in threshold "
+                     "mode, split from the root on node 0",
+      .choices = {"blocks", "cyclic", "tree"}};
+  /// The parameters of the search, which the instance does not fix.
+  static std::vector<ParamSpec> search_params() {
+    std::vector<ParamSpec> params{kM};
+    for (ParamSpec& spec : bnb_threshold_params()) params.push_back(std::move(spec));
+    params.push_back(kStepTime);
+    params.push_back(kPlacement);
+    return params;
+  }
+  /// With a generated instance.
+  static std::vector<ParamSpec> params() {
+    std::vector<ParamSpec> params = bnb_instance_params("auto");
+    for (ParamSpec& spec : search_params()) params.push_back(std::move(spec));
+    return params;
+  }
+
+  // tree: children appear as tasks complete.
+  bool closed() const override { return placement_ != kPlacement.choice("tree"); }
+
+  explicit BranchAndBound(const Parameters& p) : BranchAndBound(p, std::nullopt) {}
 
   BranchAndBound(const Parameters& p, std::optional<TardinessInstance> fixed)
       : params_(p),
         fixed_(std::move(fixed)),
-        m_(static_cast<int>(p.integer("m"))),
-        step_time_(p.fractional_duration("step_time")),
-        placement_(p.text("placement")) {
+        m_(static_cast<int>(p[kM])),
+        step_time_(p.fractional_duration(kStepTime.name)),
+        placement_(p[kPlacement]) {
     const int n = fixed_ ? fixed_->jobs() : static_cast<int>(p.integer("n"));
     if (m_ > n)
       throw InputError(fmt::format("workload bnb: parameter m={} is not accepted for n = {} jobs; accepted: 1 to {}", m_, n, n));
@@ -30,13 +64,13 @@ public:
   void initial_tasks(const Topology& topology, const CostModel&, Rng& rng, TaskSink& sink) override {
     const TardinessInstance instance = fixed_ ? *fixed_ : bnb_instance(params_, &rng);
     const std::int64_t threshold = bnb_threshold(params_, instance);
-    if (placement_ == "tree") return start_tree(instance, threshold, sink);
+    if (placement_ == kPlacement.choice("tree")) return start_tree(instance, threshold, sink);
     const TardinessDecomposition tasks = decompose_tardiness(instance, m_, threshold);
     if (tasks.tasks.empty()) no_task(instance, threshold);
     const std::size_t s = tasks.tasks.size(), N = topology.size();
     for (std::size_t i = 0; i < s; ++i) {
       const std::uint64_t steps = count_schedules_within(instance, threshold, tasks.tasks[i].prefix).steps;
-      const auto node = static_cast<NodeId>(placement_ == "cyclic" ? i % N : i * N / s);
+      const auto node = static_cast<NodeId>(placement_ == kPlacement.choice("cyclic") ? i % N : i * N / s);
       sink.add(node, work_of(steps), static_cast<std::uint32_t>(i));
     }
   }
@@ -77,7 +111,7 @@ private:
     if (!work || *work > 1'000'000 * kSecond)
       throw InputError(fmt::format("bnb: a task of {} search steps at step_time={} takes more than 1e6 s; accepted: "
                                    "a shorter step_time or a smaller task dimension m",
-                                   steps, params_.text("step_time")));
+                                   steps, params_.text(kStepTime.name)));
     return *work;
   }
 
@@ -96,47 +130,18 @@ private:
   PendingNodes<Prefix> pending_;
 };
 
-std::vector<ParamSpec> search_params() {
-  std::vector<ParamSpec> params = {
-      {.name = "m", .type = ParamType::integer, .default_value = "8",
-       .description = "task dimension: jobs left free in each task, 1 to n (Table V: 6 to 9)", .min = 1,
-       .max = kMaxTardinessJobs},
-  };
-  for (ParamSpec& spec : bnb_threshold_params()) params.push_back(std::move(spec));
-  params.push_back({.name = "step_time", .type = ParamType::duration, .default_value = "150us",
-                    .description = "processor time of one search step (WLR93 Sec. V-C: about 150 us); a fraction of a ns is "
-                                   "kept (6.3ns), each task's work is its steps x step_time rounded to whole ns",
-                    .min = 1, .fractional = true});
-  params.push_back({.name = "placement", .type = ParamType::choice, .default_value = "blocks",
-                    .description = "the tasks at depth n-m, in depth-first order, dealt to the nodes in contiguous "
-                                   "blocks (each node its own branch, as in the paper) or cyclic; or tree: the bnb "
-                                   "app's tasks in threshold mode, split from the root on node 0",
-                    .choices = {"blocks", "cyclic", "tree"}});
-  return params;
-}
-
 }  // namespace
 
-WorkloadInfo bnb_workload_info() {
-  std::vector<ParamSpec> params = bnb_instance_params("auto");
-  for (ParamSpec& spec : search_params()) params.push_back(std::move(spec));
-  return WorkloadInfo{
-      .name = "bnb",
-      .description = "branch-and-bound total tardiness: subtrees at depth n-m as tasks, work = real search steps x step_time",
-      .source = "WLR93 Sec. V-C, Table V, Fig. 8",
-      .params = std::move(params),
-      .create = [](const Parameters& p) { return std::make_unique<BranchAndBound>(p, std::nullopt); },
-  };
-}
+WorkloadInfo bnb_workload_info() { return workload_info<BranchAndBound>(); }
 
 WorkloadInfo bnb_workload_info(TardinessInstance instance) {
-  return WorkloadInfo{
-      .name = "bnb",
-      .description = fmt::format("branch-and-bound total tardiness on a fixed {}-job instance", instance.jobs()),
-      .source = "WLR93 Sec. V-C, Table V, Fig. 8",
-      .params = search_params(),
-      .create = [instance = std::move(instance)](const Parameters& p) { return std::make_unique<BranchAndBound>(p, instance); },
+  WorkloadInfo info = workload_info<BranchAndBound>();
+  info.description = fmt::format("branch-and-bound total tardiness on a fixed {}-job instance", instance.jobs());
+  info.params = BranchAndBound::search_params();
+  info.create = [instance = std::move(instance)](const Parameters& p) {
+    return std::make_unique<BranchAndBound>(p, instance);
   };
+  return info;
 }
 
 }  // namespace dlbkit

@@ -1,12 +1,17 @@
-#include <dlbkit/workloads/app_workloads.hpp>
 #include <dlbkit/workloads/bnb_workload.hpp>
 #include <dlbkit/workloads/builtin.hpp>
-#include <dlbkit/workloads/artificial.hpp>
-#include <dlbkit/workloads/dynamic_load.hpp>
-#include <dlbkit/workloads/poisson.hpp>
-#include <dlbkit/workloads/trace_workload.hpp>
 
 namespace dlbkit {
+
+// Every workload's entry, workload_info<W>() of its class, is defined beside the class in its
+// source, where the class stays private (bnb's is declared in its header, with the variant on
+// a fixed instance).
+WorkloadInfo artificial_workload_info();
+WorkloadInfo busy_workload_info();
+WorkloadInfo dynamic_load_workload_info();
+WorkloadInfo poisson_workload_info();
+WorkloadInfo trace_workload_info();
+WorkloadInfo uts_workload_info();
 
 const WorkloadRegistry& builtin_workloads() {
   static const WorkloadRegistry registry = [] {

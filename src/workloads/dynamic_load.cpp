@@ -96,17 +96,52 @@ constexpr int kCalibrationEvents = 4000;
 
 class DynamicLoad final : public Workload {
 public:
+  static constexpr const char* name = "dynamic_load";
+  static constexpr const char* description =
+      "Zambonelli's dummy processes: g per node, relocated at a calibrated dynamicity "
+      "(delta-sigma/s) and dispersion (delta-delta/delta-sigma); use with --execution ps";
+  static constexpr const char* source =
+      "Zambonelli Sec. 4, 4.1 (indicators); generator model ours (docs/reproductions/zambonelli.md)";
+  static constexpr IntegerParam kGranularity{.name = "granularity", .default_value = "20",
+      .description = "g: processes per node on average (Sec. 4: 20)", .min = 1, .max = 1e6};
+  static constexpr RealParam kDynamicity{.name = "dynamicity", .default_value = "1",
+      .description = "delta-sigma per second of the generated load (0: static)", .min = 0, .max = 1e4};
+  static constexpr RealParam kDispersion{.name = "dispersion", .default_value = "0.5",
+      .description = "delta-delta / delta-sigma of the generated load (Sec. 4: 0.3 to 0.7)", .min = 0,
+      .max = 1};
+  static constexpr DurationParam kWork{.name = "work", .default_value = "50ms",
+      .description = "mean work of a process (exponential)", .min = 1e3, .max = 1e12};
+  static constexpr DurationParam kDeltaT{.name = "delta_t", .default_value = "10ms",
+      .description = "the interval Delta t of the indicators (Sec. 4.1)", .min = 1e3, .max = 1e12};
+  static constexpr DurationParam kDuration{.name = "duration", .default_value = "20s",
+      .description = "replace completed processes for about this long (duration N / work of them)",
+      .min = 0, .max = 1e13};
+  static constexpr ChoiceParam kInitial{.name = "initial", .default_value = "random",
+      .description = "initial loads: uniform (g each), random (uniform in 0..2g), halves (each node 0 or "
+                     "2g, evenly likely), gradient (g/2 at node "
+                     "0, then floor(gradient x) per hop of distance from it: Fig. 2)",
+      .choices = {"uniform", "random", "halves", "gradient"}};
+  static constexpr RealParam kNearFraction{.name = "near_fraction", .default_value = "auto",
+      .description = "q: share of relocations to a neighbour, the rest to hot spots; auto = calibrated "
+                     "from dispersion (which a given q replaces)",
+      .min = 0, .max = 1, .allow_auto = true};
+  static constexpr RealParam kGradient{.name = "gradient", .default_value = "1.2",
+      .description = "the gradient initial loads' ratio per hop", .min = 1, .max = 10};
+  static std::vector<ParamSpec> params() {
+    return {kGranularity, kDynamicity, kDispersion, kWork, kDeltaT, kDuration, kInitial, kNearFraction, kGradient};
+  }
+
   explicit DynamicLoad(const Parameters& p)
-      : g_(p.integer("granularity")),
-        dynamicity_(p.real("dynamicity")),
-        dispersion_(p.real("dispersion")),
-        work_(p.duration("work")),
-        delta_t_(p.duration("delta_t")),
-        duration_(p.duration("duration")),
-        initial_(p.text("initial")),
-        gradient_(p.real("gradient")),
-        near_auto_(p.is_auto("near_fraction")),
-        near_fraction_(near_auto_ ? 0.0 : p.real("near_fraction")) {}
+      : g_(p[kGranularity]),
+        dynamicity_(p[kDynamicity]),
+        dispersion_(p[kDispersion]),
+        work_(p[kWork]),
+        delta_t_(p[kDeltaT]),
+        duration_(p[kDuration]),
+        initial_(p[kInitial]),
+        gradient_(p[kGradient]),
+        near_auto_(p.is_auto(kNearFraction)),
+        near_fraction_(near_auto_ ? 0.0 : p[kNearFraction]) {}
 
   void initial_tasks(const Topology& topology, const CostModel&, Rng& rng, TaskSink& sink) override {
     const auto n = topology.size();
@@ -130,7 +165,7 @@ public:
     // neighbour pair differs by more than the ratio.
     std::vector<int> distance;
     std::vector<long long> by_distance;
-    if (initial_ == "gradient") {
+    if (initial_ == kInitial.choice("gradient")) {
       distance = topology.bfs_distances(0);
       by_distance.push_back(std::max<long long>(1, g_ / 2));
       for (int d = 1; d <= topology.diameter(); ++d)
@@ -142,9 +177,9 @@ public:
     }
     for (NodeId i = 0; i < n; ++i) {
       long long count = g_;
-      if (initial_ == "random") count = static_cast<long long>(rng.below(static_cast<std::uint64_t>(2 * g_ + 1)));
-      else if (initial_ == "halves") count = rng.below(2) == 0 ? 0 : 2 * g_;
-      else if (initial_ == "gradient")
+      if (initial_ == kInitial.choice("random")) count = static_cast<long long>(rng.below(static_cast<std::uint64_t>(2 * g_ + 1)));
+      else if (initial_ == kInitial.choice("halves")) count = rng.below(2) == 0 ? 0 : 2 * g_;
+      else if (initial_ == kInitial.choice("gradient"))
         count = by_distance[static_cast<std::size_t>(distance[i])];
       for (long long j = 0; j < count; ++j) sink.add(i, draw_work(rng));
     }
@@ -225,42 +260,6 @@ DynamicLoadCalibration calibrate_dynamic_load(const Topology& topology, double g
   return c;
 }
 
-WorkloadInfo dynamic_load_workload_info() {
-  return WorkloadInfo{
-      .name = "dynamic_load",
-      .description = "Zambonelli's dummy processes: g per node, relocated at a calibrated dynamicity "
-                     "(delta-sigma/s) and dispersion (delta-delta/delta-sigma); use with --execution ps",
-      .source = "Zambonelli Sec. 4, 4.1 (indicators); generator model ours (docs/reproductions/zambonelli.md)",
-      .params =
-          {
-              {.name = "granularity", .type = ParamType::integer, .default_value = "20",
-               .description = "g: processes per node on average (Sec. 4: 20)", .min = 1, .max = 1e6},
-              {.name = "dynamicity", .type = ParamType::real, .default_value = "1",
-               .description = "delta-sigma per second of the generated load (0: static)", .min = 0, .max = 1e4},
-              {.name = "dispersion", .type = ParamType::real, .default_value = "0.5",
-               .description = "delta-delta / delta-sigma of the generated load (Sec. 4: 0.3 to 0.7)", .min = 0,
-               .max = 1},
-              {.name = "work", .type = ParamType::duration, .default_value = "50ms",
-               .description = "mean work of a process (exponential)", .min = 1e3, .max = 1e12},
-              {.name = "delta_t", .type = ParamType::duration, .default_value = "10ms",
-               .description = "the interval Delta t of the indicators (Sec. 4.1)", .min = 1e3, .max = 1e12},
-              {.name = "duration", .type = ParamType::duration, .default_value = "20s",
-               .description = "replace completed processes for about this long (duration N / work of them)",
-               .min = 0, .max = 1e13},
-              {.name = "initial", .type = ParamType::choice, .default_value = "random",
-               .description = "initial loads: uniform (g each), random (uniform in 0..2g), halves (each node 0 or "
-                              "2g, evenly likely), gradient (g/2 at node "
-                              "0, then floor(gradient x) per hop of distance from it: Fig. 2)",
-               .choices = {"uniform", "random", "halves", "gradient"}},
-              {.name = "near_fraction", .type = ParamType::real, .default_value = "auto",
-               .description = "q: share of relocations to a neighbour, the rest to hot spots; auto = calibrated "
-                              "from dispersion (which a given q replaces)",
-               .min = 0, .max = 1, .allow_auto = true},
-              {.name = "gradient", .type = ParamType::real, .default_value = "1.2",
-               .description = "the gradient initial loads' ratio per hop", .min = 1, .max = 10},
-          },
-      .create = [](const Parameters& p) { return std::make_unique<DynamicLoad>(p); },
-  };
-}
+WorkloadInfo dynamic_load_workload_info() { return workload_info<DynamicLoad>(); }
 
 }  // namespace dlbkit

@@ -1,4 +1,4 @@
-#include <dlbkit/workloads/poisson.hpp>
+#include <dlbkit/sim/workload.hpp>
 
 #include <cmath>
 
@@ -6,10 +6,32 @@ namespace dlbkit {
 
 namespace {
 
+/// The open queueing workload of AG91 Sec. 6: tasks arrive at every node in a Poisson
+/// process of rate lambda, each needing an exponential service time of mean 1/mu (1 s by
+/// default, the time unit); the system load is lambda/mu. N independent Poisson processes
+/// of rate lambda are one of rate N lambda whose arrivals pick a node uniformly at random.
+/// The run ends when `tasks` tasks have arrived and completed.
+///
+/// ```
+/// auto w = dlbkit::builtin_workloads().configure("poisson", {{"load", "0.8"}, {"tasks", "20000"}}).create();
+/// ```
 class Poisson final : public Workload {
 public:
+  static constexpr const char* name = "poisson";
+  static constexpr const char* description = "open system: Poisson arrivals at every node, exponential service times";
+  static constexpr const char* source = "AG91 Sec. 6";
+  static constexpr RealParam kLoad{.name = "load", .default_value = "0.8",
+      .description = "system load lambda/mu (AG91: 0.1 to 0.9)", .min = 0.001, .max = 0.999};
+  // At most 1e4 s: an exponential draw is at most 37.5 means (Rng::uniform_open() >=
+  // 2^-54), so every task stays within the simulator's 1e6 s.
+  static constexpr DurationParam kServiceMean{.name = "service_mean", .default_value = "1s",
+      .description = "1/mu: mean service time, the time unit", .min = 1000, .max = 1e13};
+  static constexpr IntegerParam kTasks{.name = "tasks", .default_value = "20000",
+      .description = "tasks arriving in one run (AG91: 20,000 to 100,000)", .min = 1, .max = 1e9};
+  static std::vector<ParamSpec> params() { return {kLoad, kServiceMean, kTasks}; }
+
   explicit Poisson(const Parameters& p)
-      : load_(p.real("load")), service_(static_cast<double>(p.duration("service_mean"))), tasks_(p.integer("tasks")) {}
+      : load_(p[kLoad]), service_(static_cast<double>(p[kServiceMean])), tasks_(p[kTasks]) {}
 
   void initial_tasks(const Topology& topology, const CostModel&, Rng&, TaskSink&) override { nodes_ = topology.size(); }
 
@@ -35,24 +57,6 @@ private:
 
 }  // namespace
 
-WorkloadInfo poisson_workload_info() {
-  return WorkloadInfo{
-      .name = "poisson",
-      .description = "open system: Poisson arrivals at every node, exponential service times",
-      .source = "AG91 Sec. 6",
-      .params =
-          {
-              {.name = "load", .type = ParamType::real, .default_value = "0.8",
-               .description = "system load lambda/mu (AG91: 0.1 to 0.9)", .min = 0.001, .max = 0.999},
-              // At most 1e4 s: an exponential draw is at most 37.5 means (Rng::uniform_open() >=
-              // 2^-54), so every task stays within the simulator's 1e6 s.
-              {.name = "service_mean", .type = ParamType::duration, .default_value = "1s",
-               .description = "1/mu: mean service time, the time unit", .min = 1000, .max = 1e13},
-              {.name = "tasks", .type = ParamType::integer, .default_value = "20000",
-               .description = "tasks arriving in one run (AG91: 20,000 to 100,000)", .min = 1, .max = 1e9},
-          },
-      .create = [](const Parameters& p) { return std::make_unique<Poisson>(p); },
-  };
-}
+WorkloadInfo poisson_workload_info() { return workload_info<Poisson>(); }
 
 }  // namespace dlbkit

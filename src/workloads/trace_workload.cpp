@@ -1,6 +1,6 @@
 #include <dlbkit/core/task_trace.hpp>
 #include <dlbkit/error.hpp>
-#include <dlbkit/workloads/trace_workload.hpp>
+#include <dlbkit/sim/workload.hpp>
 
 #include <cmath>
 #include <fmt/format.h>
@@ -9,9 +9,34 @@ namespace dlbkit {
 
 namespace {
 
+/// The workload "trace": a recorded run's task tree (core/task_trace.hpp, written by
+/// `dlbkit run --record PATH`) replayed on any topology with any strategy. Each root starts
+/// on node (its recorded worker mod N); a task's children appear on the node that executed
+/// it when it completes; every task takes its recorded duration times `scale`.
+///
+/// Parameters: file (the trace, required), scale (1). The file is read when the run starts;
+/// a defect in it is an InputError naming the file and the byte.
+///
+/// ```
+/// auto replay = dlbkit::builtin_workloads().configure("trace", {{"file", "uts.trace"}}).create();
+/// ```
 class Replay final : public Workload {
 public:
-  Replay(std::string file, double scale) : file_(std::move(file)), scale_(scale) {}
+  static constexpr const char* name = "trace";
+  static constexpr const char* description =
+      "replay of a run recorded by dlbkit run --record: the same task tree, the recorded durations";
+  static constexpr const char* source = "dlbkit's task trace format (docs/trace-format.md)";
+  static constexpr TextParam kFile{.name = "file", .default_value = "",
+      .description = "the trace file (also -w trace:PATH)"};
+  static constexpr RealParam kScale{.name = "scale", .default_value = "1",
+      .description = "every recorded duration is multiplied by this", .min = 0, .max = 1e6};
+  static std::vector<ParamSpec> params() { return {kFile, kScale}; }
+
+  explicit Replay(const Parameters& p) : file_(p[kFile]), scale_(p[kScale]) {
+    if (file_.empty())
+      throw InputError("workload trace: parameter file is empty; accepted: a file written by dlbkit run --record "
+                       "(-w trace:PATH or --workload-param file=PATH)");
+  }
 
   void initial_tasks(const Topology& topology, const CostModel&, Rng&, TaskSink& sink) override {
     tree_ = load_task_trace(file_);
@@ -36,26 +61,6 @@ private:
 
 }  // namespace
 
-WorkloadInfo trace_workload_info() {
-  return WorkloadInfo{
-      .name = "trace",
-      .description = "replay of a run recorded by dlbkit run --record: the same task tree, the recorded durations",
-      .source = "dlbkit's task trace format (docs/trace-format.md)",
-      .params =
-          {
-              {.name = "file", .type = ParamType::text, .default_value = "",
-               .description = "the trace file (also -w trace:PATH)"},
-              {.name = "scale", .type = ParamType::real, .default_value = "1",
-               .description = "every recorded duration is multiplied by this", .min = 0, .max = 1e6},
-          },
-      .create =
-          [](const Parameters& p) -> std::unique_ptr<Workload> {
-        if (p.text("file").empty())
-          throw InputError("workload trace: parameter file is empty; accepted: a file written by dlbkit run --record "
-                           "(-w trace:PATH or --workload-param file=PATH)");
-        return std::make_unique<Replay>(p.text("file"), p.real("scale"));
-      },
-  };
-}
+WorkloadInfo trace_workload_info() { return workload_info<Replay>(); }
 
 }  // namespace dlbkit

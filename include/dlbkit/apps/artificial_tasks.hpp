@@ -1,7 +1,7 @@
 #pragma once
 /// \file
 /// WLR93's artificial tasks (Sec. V-A, Table III), drawn the same way for the simulator's
-/// `artificial` workload (workloads/artificial.hpp) and the runtime's `busy` app.
+/// `artificial` workload (src/workloads/artificial.cpp) and the runtime's `busy` app.
 ///
 /// Node i receives load h l_i loops with l_i uniform in (0, 2L/(hN)) (eq. 33), split into g
 /// tasks of tau_j psi loops with tau_j uniform in (0, 2 omega l_i / g) (eq. 34-35), where

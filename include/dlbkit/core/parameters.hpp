@@ -5,10 +5,13 @@
 /// checked against them once, at the edge, and an unknown name or a bad value is an
 /// InputError that names it and lists what is accepted.
 
+#include <array>
+#include <cassert>
 #include <map>
 #include <nlohmann/json_fwd.hpp>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace dlbkit {
@@ -32,6 +35,51 @@ struct ParamSpec {
   std::string accepted() const;
 };
 
+/// A parameter declared once, at compile time, with the fields of ParamSpec and its type: a
+/// component lists it among its ParamSpecs and reads its value with it (Parameters::operator[]),
+/// so that the name is written in one place.
+///
+/// ```
+/// static constexpr RealParam kU{.name = "u", .default_value = "0.9", .description = "...", .min = 1e-9, .max = 1};
+/// static std::vector<ParamSpec> params() { return {kU}; }
+/// explicit Rid(const Parameters& p) : update_(p[kU]) {}
+/// ```
+template <ParamType Type>
+struct Param {
+  std::string_view name;
+  std::string_view default_value;
+  std::string_view description;
+  double min = -1e300;
+  double max = 1e300;
+  bool allow_inf = false;
+  bool allow_auto = false;
+  bool fractional = false;
+  std::array<std::string_view, 8> choices{};  ///< for ParamType::choice (at most 8); the empty ones unused
+
+  /// `value` as one of the choices, checked when compiled (a value that is none of them does
+  /// not compile): `p[kMode] == kMode.choice("pull")`.
+  consteval std::string_view choice(std::string_view value) const {
+    for (std::string_view c : choices)
+      if (!c.empty() && c == value) return value;
+    throw "not one of the parameter's choices";
+  }
+
+  operator ParamSpec() const {  // implicit: a Param is listed where ParamSpecs are
+    ParamSpec spec{.name = std::string(name), .type = Type, .default_value = std::string(default_value),
+                   .description = std::string(description), .min = min, .max = max, .allow_inf = allow_inf,
+                   .allow_auto = allow_auto, .fractional = fractional};
+    for (std::string_view choice : choices)
+      if (!choice.empty()) spec.choices.emplace_back(choice);
+    return spec;
+  }
+};
+using IntegerParam = Param<ParamType::integer>;
+using RealParam = Param<ParamType::real>;
+using DurationParam = Param<ParamType::duration>;
+using BooleanParam = Param<ParamType::boolean>;
+using ChoiceParam = Param<ParamType::choice>;
+using TextParam = Param<ParamType::text>;
+
 /// Parameter values after validation. Reading a name that was not declared is a bug
 /// (asserted), not an input error.
 class Parameters {
@@ -43,13 +91,29 @@ public:
   static Parameters parse(std::span<const ParamSpec> specs, const std::map<std::string, std::string>& given,
                           const std::string& owner);
 
-  double real(const std::string& name) const;        ///< real or integer; inf allowed if declared
-  long long integer(const std::string& name) const;
-  long long duration(const std::string& name) const; ///< nanoseconds (a fractional duration rounded)
-  double fractional_duration(const std::string& name) const;  ///< nanoseconds, the fraction kept
-  bool boolean(const std::string& name) const;
-  const std::string& text(const std::string& name) const;  ///< the value as written (choices, text)
-  bool is_auto(const std::string& name) const;
+  double real(std::string_view name) const;        ///< real or integer; inf allowed if declared
+  long long integer(std::string_view name) const;
+  long long duration(std::string_view name) const; ///< nanoseconds (a fractional duration rounded)
+  double fractional_duration(std::string_view name) const;  ///< nanoseconds, the fraction kept
+  bool boolean(std::string_view name) const;
+  const std::string& text(std::string_view name) const;  ///< the value as written (choices, text)
+  bool is_auto(std::string_view name) const;
+
+  /// The value of `param` as its type reads it: real(), integer(), duration() (whole ns; a
+  /// fractional duration is read by fractional_duration()), boolean() or text().
+  template <ParamType Type>
+  decltype(auto) operator[](const Param<Type>& param) const {
+    if constexpr (Type == ParamType::real) return real(param.name);
+    if constexpr (Type == ParamType::integer) return integer(param.name);
+    if constexpr (Type == ParamType::duration) {
+      assert(!param.fractional);
+      return duration(param.name);
+    }
+    if constexpr (Type == ParamType::boolean) return boolean(param.name);
+    if constexpr (Type == ParamType::choice || Type == ParamType::text) return text(param.name);
+  }
+  template <ParamType Type>
+  bool is_auto(const Param<Type>& param) const { return is_auto(param.name); }
 
   /// {name: value}, numbers as numbers, so a run can be repeated from its JSON.
   nlohmann::json to_json() const;
@@ -63,7 +127,7 @@ private:
     double number = 0;   // every numeric type; NaN for auto; a fractional duration's exact ns
     long long whole = 0; // integer and duration (ns), exact (a fractional duration: rounded)
   };
-  const Value& get(const std::string& name) const;
+  const Value& get(std::string_view name) const;
   std::vector<std::pair<std::string, Value>> values_;
 };
 

@@ -13,6 +13,8 @@
 #include <dlbkit/core/strategy.hpp>
 #include <dlbkit/error.hpp>
 
+#include <algorithm>
+#include <array>
 #include <cassert>
 #include <cstddef>
 #include <functional>
@@ -74,18 +76,11 @@ struct InPlace {
   Strategy* (*construct)(void* where, const Parameters&) = nullptr;
 };
 
-/// InPlace for a strategy class S built as `Make{}(params)` returns it: `make` is a lambda
-/// without captures, for a constructor that takes more than the parameters.
-template <class S, class Make>
-InPlace in_place_of(Make /*make*/) {
-  static_assert(std::is_base_of_v<Strategy, S> && std::is_default_constructible_v<Make>);
-  return {sizeof(S), alignof(S), [](void* where, const Parameters& p) -> Strategy* { return ::new (where) S(Make{}(p)); }};
-}
-
 /// InPlace for a strategy class S built as S(params).
 template <class S>
 InPlace in_place_of() {
-  return in_place_of<S>([](const Parameters& p) { return S(p); });
+  static_assert(std::is_base_of_v<Strategy, S>);
+  return {sizeof(S), alignof(S), [](void* where, const Parameters& p) -> Strategy* { return ::new (where) S(p); }};
 }
 
 struct StrategyInfo {
@@ -105,6 +100,33 @@ struct StrategyInfo {
   /// poll_cost at each; NOBAL does not (WLR93 Table IV: its times are the bare loads).
   bool checks_messages = true;
 };
+
+/// The registry entry of a strategy class S, which declares itself once, in static members:
+///   name, description, source       the texts of StrategyInfo
+///   message_kinds                   an array of names indexed by its message-kind enum
+///                                   (std::array<const char*, kKinds>: a missing name is null)
+///   params()                        its ParamSpecs (optional: none)
+///   check_topology(const Topology&) optional, as StrategyInfo::check_topology
+///   checks_messages                 optional, as StrategyInfo::checks_messages
+/// and a constructor from its validated Parameters, from which both create() and in_place
+/// build the agent.
+template <class S>
+StrategyInfo strategy_info() {
+  StrategyInfo info{.name = S::name,
+                    .description = S::description,
+                    .source = S::source,
+                    .create = [](const Parameters& p) -> std::unique_ptr<Strategy> { return std::make_unique<S>(p); },
+                    .in_place = in_place_of<S>()};
+  if constexpr (requires { S::params(); }) info.params = S::params();
+  if constexpr (requires { S::message_kinds; }) {
+    static_assert(std::ranges::none_of(S::message_kinds, [](const char* kind) { return kind == nullptr; }),
+                  "a message kind without a name");
+    info.message_kinds.assign(S::message_kinds.begin(), S::message_kinds.end());
+  }
+  if constexpr (requires(const Topology& t) { S::check_topology(t); }) info.check_topology = S::check_topology;
+  if constexpr (requires { S::checks_messages; }) info.checks_messages = S::checks_messages;
+  return info;
+}
 
 using StrategyRegistry = Registry<StrategyInfo>;
 using StrategyChoice = Choice<StrategyInfo>;

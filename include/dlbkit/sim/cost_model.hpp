@@ -44,6 +44,7 @@ struct CostModel {
 struct CostModelPreset {
   std::string name;
   std::string description;
+  CostModel (*make)();  ///< the preset's fields; make_cost_model() names it
 };
 
 /// ideal, ipsc2, ipsc2-network, ahmad91, ...

@@ -59,6 +59,17 @@ struct WorkloadInfo {
   std::function<std::unique_ptr<Workload>(const Parameters&)> create;
 };
 
+/// The registry entry of a workload class W, which declares itself once, in static members
+/// (name, description, source, params()), and is built from its validated Parameters.
+template <class W>
+WorkloadInfo workload_info() {
+  return {.name = W::name,
+          .description = W::description,
+          .source = W::source,
+          .params = W::params(),
+          .create = [](const Parameters& p) -> std::unique_ptr<Workload> { return std::make_unique<W>(p); }};
+}
+
 using WorkloadRegistry = Registry<WorkloadInfo>;
 using WorkloadChoice = Choice<WorkloadInfo>;
 

@@ -21,14 +21,8 @@
 
 namespace dlbkit {
 
-StrategyInfo diffusion_strategy_info();
-StrategyInfo dimension_exchange_strategy_info();
-
 /// The alpha the diffusion agent uses on `topology` for the parameter text `alpha` ("auto" or
 /// a number): min(alpha, 1/max degree), or the optimal uniform alpha for "auto".
 double diffusion_agent_alpha(const Topology& topology, const std::string& alpha);
-
-/// The `period` parameter of the round-based agents (diffusion, dimension_exchange, sos, chebyshev).
-ParamSpec edge_round_period_param();
 
 }  // namespace dlbkit

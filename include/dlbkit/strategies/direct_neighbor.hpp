@@ -18,8 +18,6 @@
 
 namespace dlbkit {
 
-StrategyInfo direct_neighbor_strategy_info();
-
 /// Sec. 3.1: the distorted load DL_i that node i sends to neighbour j,
 ///     DL_i = w L_i + (1 - w) / (M - 1) * sum_{k in N, k != j} DL_k,
 /// where `others` holds the DL_k that i knows of its M - 1 other neighbours. A node with no

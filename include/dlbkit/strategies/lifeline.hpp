@@ -27,8 +27,6 @@
 
 namespace dlbkit {
 
-StrategyInfo lifeline_strategy_info();
-
 /// Node `self`'s lifeline buddies among `nodes` in the cyclic hypercube of base `base`.
 std::vector<NodeId> lifeline_buddies(NodeId self, std::size_t nodes, std::size_t base);
 

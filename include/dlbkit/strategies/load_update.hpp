@@ -6,6 +6,7 @@
 
 #include <dlbkit/core/message.hpp>
 #include <dlbkit/core/node_context.hpp>
+#include <dlbkit/core/parameters.hpp>
 
 #include <algorithm>
 #include <cassert>
@@ -20,6 +21,11 @@ namespace dlbkit {
 struct LoadUpdate {
   std::int64_t load;
 };
+
+/// SID's and RID's parameter `u` (HBM's default is 1/2, and it has its own).
+inline constexpr RealParam kLoadUpdateFactor{.name = "u", .default_value = "0.9",
+    .description = "load update factor of Sec. III-F (report when the load changes by factor u)",
+    .min = 1e-9, .max = 1};
 
 class LoadUpdatePolicy {
 public:

@@ -1,7 +1,7 @@
 #pragma once
 /// \file
 /// The local rules of the Liquid model and of synchronous NNA on a ring (Henrich), shared by
-/// the message-driven agents (strategies/liquid.hpp, strategies/nna.hpp) and the round kernels
+/// the message-driven agents (src/strategies/liquid.cpp, nna.cpp) and the round kernels
 /// (rounds/liquid.hpp, rounds/nna.hpp), so both move exactly the same load.
 ///
 /// Shift conditions of Table 1: C_{i,d} from the loads of the predecessor L_{i-1}, the

@@ -16,9 +16,6 @@
 
 namespace dlbkit {
 
-StrategyInfo sos_strategy_info();
-StrategyInfo chebyshev_strategy_info();
-
 /// The betas the agents use on `topology` (beta_0 = 1, then beta_1, ...; the last holds on):
 /// scheme "sos" or "chebyshev", alpha as diffusion_agent_alpha, beta "auto" or a number (sos).
 /// Where gamma(M) = 1 (or alpha = 0) the automatic betas are all 1: first-order diffusion.

@@ -26,8 +26,6 @@
 
 namespace dlbkit {
 
-WorkloadInfo dynamic_load_workload_info();
-
 struct DynamicLoadCalibration {
   double relocation_rate = 0;  ///< r: relocations per node per second
   double near_fraction = 1;    ///< q: share of relocations to a neighbour (the rest to a hot spot)
