@@ -2,6 +2,7 @@
 #include <dlbkit/core/parameters.hpp>
 #include <dlbkit/core/time.hpp>
 #include <dlbkit/error.hpp>
+#include <dlbkit/io/excerpt.hpp>
 
 #include <algorithm>
 #include <cassert>
@@ -50,7 +51,7 @@ std::string ParamSpec::accepted() const {
 std::uint64_t parse_unsigned(const std::string& text, const std::string& option, std::uint64_t max) {
   std::uint64_t value = 0;
   if (!parse_number(text, value) || value > max)
-    throw InputError(fmt::format("{}: '{}' is not accepted; accepted: an integer from 0 to {}", option, text, max));
+    throw InputError(fmt::format("{}: '{}' is not accepted; accepted: an integer from 0 to {}", option, excerpt(text), max));
   return value;
 }
 
@@ -58,7 +59,7 @@ std::pair<std::string, std::string> split_assignment(const std::string& text, co
   const auto eq = text.find('=');
   if (eq == std::string::npos || eq == 0 || eq + 1 == text.size())
     throw InputError(fmt::format(
-        "{}: '{}' is not of the form name=value; accepted: name=value with a non-empty name and value", what, text));
+        "{}: '{}' is not of the form name=value; accepted: name=value with a non-empty name and value", what, excerpt(text)));
   return {text.substr(0, eq), text.substr(eq + 1)};
 }
 
@@ -66,7 +67,7 @@ std::map<std::string, std::string> assignments(std::span<const std::string> item
   std::map<std::string, std::string> out;
   for (const std::string& item : items) {
     auto [name, value] = split_assignment(item, what);
-    if (!out.emplace(name, value).second) throw InputError(fmt::format("{}: '{}' is given twice", what, name));
+    if (!out.emplace(name, value).second) throw InputError(fmt::format("{}: '{}' is given twice", what, excerpt(name)));
   }
   return out;
 }
@@ -79,7 +80,7 @@ Parameters Parameters::parse(std::span<const ParamSpec> specs, const std::map<st
     if (!known) {
       std::vector<std::string> names;
       for (const auto& s : specs) names.push_back(s.name);
-      throw InputError(fmt::format("{}: unknown parameter '{}'; accepted: {}", owner, name,
+      throw InputError(fmt::format("{}: unknown parameter '{}'; accepted: {}", owner, excerpt(name),
                                    names.empty() ? std::string("none") : fmt::format("{}", fmt::join(names, ", "))));
     }
   }
@@ -89,7 +90,7 @@ Parameters Parameters::parse(std::span<const ParamSpec> specs, const std::map<st
     const std::string text = it != given.end() ? it->second : spec.default_value;
     Value v{spec.type, text, 0, 0};
     const auto bad = [&] {
-      throw InputError(fmt::format("{}: parameter {}={} is not accepted; accepted: {}", owner, spec.name, text, spec.accepted()));
+      throw InputError(fmt::format("{}: parameter {}={} is not accepted; accepted: {}", owner, spec.name, excerpt(text), spec.accepted()));
     };
     if (spec.allow_auto && text == "auto") {
       v.number = std::nan("");

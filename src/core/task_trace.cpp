@@ -7,6 +7,7 @@
 
 #include <dlbkit/core/task_trace.hpp>
 #include <dlbkit/error.hpp>
+#include <dlbkit/io/input_file.hpp>
 
 #include <cstdio>
 #include <fmt/format.h>
@@ -22,6 +23,7 @@ constexpr char kMagic[8] = {'D', 'L', 'B', 'T', 'R', 'A', 'C', 'E'};
 constexpr char kVersion = 1;
 constexpr std::size_t kFlushBytes = 1 << 16;
 constexpr std::uint64_t kMaxWorkers = 1ULL << 31;
+constexpr std::uint64_t kMaxTraceBytes = 128ULL << 30;  // 2^32 tasks of at most 30 bytes each
 constexpr std::uint64_t kMaxDuration = 1'000'000 * kSecond;  // the simulator's limit on a task
 
 void put_varint(std::string& out, std::uint64_t v) {
@@ -216,8 +218,8 @@ TaskTree read_task_trace(std::istream& in, const std::string& name) {
 }
 
 TaskTree load_task_trace(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(fmt::format("cannot read task trace '{}'; accepted: a file written by dlbkit run --record", path));
+  std::ifstream in = open_input_file(path, fmt::format("task trace '{}'", path), kMaxTraceBytes,
+                                     "a file written by dlbkit run --record, of at most 128 GiB");
   return read_task_trace(in, path);
 }
 

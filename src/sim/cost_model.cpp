@@ -1,12 +1,13 @@
 #include <dlbkit/error.hpp>
+#include <dlbkit/io/excerpt.hpp>
+#include <dlbkit/io/input_file.hpp>
+#include <dlbkit/io/json_input.hpp>
 #include <dlbkit/sim/cost_model.hpp>
 
 #include <algorithm>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
-#include <fstream>
 #include <nlohmann/json.hpp>
-#include <sstream>
 
 namespace dlbkit {
 
@@ -151,13 +152,21 @@ void apply_fields(CostModel& c, const std::map<std::string, std::string>& given,
     c.transfer = p[kTransfer] == kTransfer.choice("exponential") ? TransferDistribution::exponential : TransferDistribution::fixed;
 }
 
+constexpr std::uint64_t kMaxCostFileBytes = 1 << 20;  // `dlbkit calibrate` writes under 1 KB
+
+// A JSON value as a message quotes it: an array or object by its kind only, so that a huge
+// value is never dumped.
+std::string quoted(const nlohmann::json& v) {
+  return v.is_structured() ? fmt::format("an {}", v.type_name()) : excerpt(v.dump());
+}
+
 // A JSON value of a cost model file as the text a --cost-param override would give.
 std::string field_text(const std::string& where, const std::string& key, const nlohmann::json& v) {
   if (v.is_string()) return v.get<std::string>();
   if (v.is_number_integer() || v.is_number_unsigned()) return v.dump();
   throw InputError(fmt::format("{}: field {} is {}; accepted: a string (a duration such as \"350us\", or a choice) or "
                                "an integer for tasks_per_message",
-                               where, key, v.dump()));
+                               where, excerpt(key), quoted(v)));
 }
 
 // The fields of a JSON object, checked as overrides are; every field must be there.
@@ -171,7 +180,7 @@ CostModel cost_model_from_json(const nlohmann::json& j, const std::string& where
     if (key == "calibration") continue;  // how `dlbkit calibrate` measured the fields: for people
     if (key == "name") {
       if (!value.is_string() || value.get<std::string>().empty())
-        throw InputError(fmt::format("{}: name {}; accepted: a non-empty string", where, value.dump()));
+        throw InputError(fmt::format("{}: name {}; accepted: a non-empty string", where, quoted(value)));
       name = value.get<std::string>();
       continue;
     }
@@ -194,17 +203,9 @@ CostModel cost_model_from_json(const nlohmann::json& j, const std::string& where
 
 CostModel cost_model_from_file(const std::string& path) {
   if (path.empty()) throw InputError("cost model file:'': empty path; accepted: file:PATH of a JSON cost model");
-  std::ifstream in(path);
-  if (!in) throw InputError(fmt::format("cost model file {}: cannot be read; accepted: a readable JSON file", path));
-  std::stringstream text;
-  text << in.rdbuf();
-  nlohmann::json j;
-  try {
-    j = nlohmann::json::parse(text.str());
-  } catch (const nlohmann::json::exception& e) {
-    throw InputError(fmt::format("cost model file {}: not JSON ({}); accepted: a JSON object", path, e.what()));
-  }
-  return cost_model_from_json(j, "cost model file " + path);
+  const std::string where = "cost model file " + path;
+  const std::string text = read_input_file(path, where, kMaxCostFileBytes, "a JSON cost model file of at most 1 MiB");
+  return cost_model_from_json(parse_json_input(text, where), where);
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 #include <dlbkit/topology/topology.hpp>
 
 #include <dlbkit/error.hpp>
+#include <dlbkit/io/excerpt.hpp>
 #include <dlbkit/topology/generators.hpp>
 
 #include "topology_builder.hpp"
@@ -478,7 +479,7 @@ const SpecForm* find_form(std::string_view family) {
 }
 
 [[noreturn]] void reject(const std::string& spec, const std::string& problem, const SpecForm& form) {
-  throw InputError(fmt::format("{}: {}; accepted: {} with {}", spec, problem, form.form, form.limits));
+  throw InputError(fmt::format("{}: {}; accepted: {} with {}", excerpt(spec), problem, form.form, form.limits));
 }
 
 // Parses one numeric field. Values past int are rejected here; the generator checks the
@@ -486,9 +487,9 @@ const SpecForm* find_form(std::string_view family) {
 int parse_field(const std::string& spec, std::string_view text, std::string_view what, const SpecForm& form) {
   if (text.empty()) reject(spec, fmt::format("missing {}", what), form);
   const auto value = parse_decimal(text);
-  if (!value) reject(spec, fmt::format("{} '{}' is not a number", what, text), form);
+  if (!value) reject(spec, fmt::format("{} '{}' is not a number", what, excerpt(text)), form);
   if (*value > static_cast<std::uint64_t>(std::numeric_limits<int>::max()))
-    reject(spec, fmt::format("{} {} is out of range", what, text), form);
+    reject(spec, fmt::format("{} {} is out of range", what, excerpt(text)), form);
   return static_cast<int>(*value);
 }
 

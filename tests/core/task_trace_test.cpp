@@ -9,6 +9,7 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -115,4 +116,10 @@ TEST(TaskTrace, EveryDefectIsNamed) {
   // an 11-byte varint
   EXPECT_NE(error_of(head + "\x01\x01\x01\x00" + std::string(10, '\xff') + "\x01").find("64 bits"), std::string::npos);
   EXPECT_THROW(load_task_trace(test::temp_path("no-such.trace").string()), InputError);
+  try {
+    load_task_trace(std::filesystem::temp_directory_path().string());  // said "no DLBTRACE header"
+    ADD_FAILURE() << "a directory read as a trace";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find(": a directory; accepted:"), std::string::npos) << e.what();
+  }
 }

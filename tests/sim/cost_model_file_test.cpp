@@ -10,6 +10,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 namespace dlbkit {
 namespace {
@@ -63,15 +64,21 @@ TEST(CostModelFile, TheCalibrationObjectIsNotRead) {
   expect_same(make_cost_model("file:" + write_file("calib", j.dump())), make_cost_model("meiko-cs1"));
 }
 
-// The InputError's message, or "" when none was thrown.
-std::string refusal(const nlohmann::json& j, const std::string& name) {
+// The InputError's message for --cost `preset`, or "" when none was thrown.
+std::string refusal_of(const std::string& preset) {
   try {
-    make_cost_model("file:" + write_file(name, j.dump()));
+    make_cost_model(preset);
   } catch (const InputError& e) {
     return e.what();
   }
   return "";
 }
+
+std::string refusal_of_text(const std::string& text, const std::string& name) {
+  return refusal_of("file:" + write_file(name, text));
+}
+
+std::string refusal(const nlohmann::json& j, const std::string& name) { return refusal_of_text(j.dump(), name); }
 
 TEST(CostModelFile, BadFilesAreRefusedNamingTheField) {
   const nlohmann::json good = make_cost_model("ipsc2").to_json();
@@ -106,6 +113,31 @@ TEST(CostModelFile, BadFilesAreRefusedNamingTheField) {
   EXPECT_THROW(make_cost_model("file:" + write_file("broken", "{\"name\": ")), InputError);
   EXPECT_THROW(make_cost_model("file:/nonexistent/dlbkit/cost.json"), InputError);
   EXPECT_THROW(make_cost_model("file:"), InputError);
+}
+
+TEST(CostModelFile, DeepOrHugeValuesAreRefusedInAShortLine) {
+  const std::string good = make_cost_model("ipsc2").to_json().dump();
+  const std::string deep = "{\"latency\": " + std::string(100'000, '[') + std::string(100'000, ']') + "}";
+  std::string message = refusal_of_text(deep, "deep");  // crashed: the message dumped the value recursively
+  EXPECT_NE(message.find("nested more than 64 deep"), std::string::npos);
+  EXPECT_LT(message.size(), 300u);
+  nlohmann::json j = nlohmann::json::parse(good);
+  j["latency"] = std::vector<int>(100'000, 7);
+  message = refusal(j, "wide");
+  EXPECT_NE(message.find("field latency is an array"), std::string::npos);
+  EXPECT_LT(message.size(), 300u);
+  j["latency"] = std::string(10'000, 'x');
+  EXPECT_LT(refusal(j, "long").size(), 300u);
+  const std::string twice = good.substr(0, good.size() - 1) + ",\"latency\": \"1us\"}";
+  EXPECT_NE(refusal_of_text(twice, "twice").find("the key \"latency\" appears twice"), std::string::npos);
+  const std::string huge = "{\"calibration\": [" + std::string(2 << 20, ' ') + "]}";
+  EXPECT_NE(refusal_of_text(huge, "huge").find("larger than 1048576 bytes"), std::string::npos);
+}
+
+TEST(CostModelFile, ADirectoryOrDeviceIsNamedAsSuch) {
+  const std::string dir = std::filesystem::temp_directory_path().string();
+  EXPECT_NE(refusal_of("file:" + dir).find(dir + ": a directory"), std::string::npos);  // said "not JSON"
+  EXPECT_NE(refusal_of("file:/dev/zero").find("/dev/zero: a device"), std::string::npos);  // read until memory ran out
 }
 
 }  // namespace

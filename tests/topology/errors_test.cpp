@@ -90,6 +90,12 @@ TEST(ParseTopology, RejectsBadSpecsNamingTheBadValue) {
   }
 }
 
+TEST(ParseTopology, QuotesAHugeSpecAsAnExcerpt) {
+  const std::string message = input_error([] { parse_topology("hypercube:" + std::string(10'000, '9')); });
+  expect_message(message, {"hypercube:999", "...: dimension 999", "is out of range"});
+  EXPECT_LT(message.size(), 300u);  // echoed the spec twice: 20 KB
+}
+
 TEST(Generators, RejectOutOfRangeArguments) {
   expect_message(input_error([] { make_hypercube(-1); }), {"hypercube:-1", "dimension -1"});
   expect_message(input_error([] { make_hypercube(25); }), {"dimension 25"});
