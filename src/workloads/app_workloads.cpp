@@ -16,7 +16,9 @@ namespace {
 class UtsWorkload final : public Workload {
 public:
   UtsWorkload(uts::TreeParams tree, double node_time)
-      : tree_(tree), whole_(static_cast<SimTime>(std::floor(node_time))), fraction_(node_time - std::floor(node_time)) {}
+      : tree_(tree), whole_(static_cast<SimTime>(std::floor(node_time))), fraction_(node_time - std::floor(node_time)) {
+    uts::check_size(tree_);
+  }
 
   void initial_tasks(const Topology&, const CostModel&, Rng&, TaskSink& sink) override {
     const uts::Node root = uts::root(tree_);
