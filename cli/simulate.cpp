@@ -24,6 +24,10 @@ namespace dlbkit::cli {
 
 namespace {
 
+std::string figure_or_undefined(double x, const std::string& reason) {
+  return reason.empty() ? fmt::format("{:.3f}", x) : "undefined (" + reason + ")";
+}
+
 void print_report(const ExperimentSetup& s, const ExperimentResult& r) {
   const SimulationResult& b = r.balanced;
   fmt::print("{} on {}, workload {} ({}), cost model {}, seed {}{}\n\n", s.strategy.name(), s.topology.spec(),
@@ -33,8 +37,8 @@ void print_report(const ExperimentSetup& s, const ExperimentResult& r) {
   fmt::print("  makespan             {:.4f} s\n", to_seconds(b.makespan));
   fmt::print("  optimal              {:.4f} s   (total work / N)\n", r.optimal);
   fmt::print("  NOBAL makespan       {:.4f} s\n", to_seconds(r.nobal.makespan));
-  fmt::print("  speedup over NOBAL   {:.3f}\n", r.speedup);
-  fmt::print("  Pi (eq. 36)          {:.3f}\n", r.pi);
+  fmt::print("  speedup over NOBAL   {}\n", figure_or_undefined(r.speedup, r.speedup_undefined));
+  fmt::print("  Pi (eq. 36)          {}\n", figure_or_undefined(r.pi, r.pi_undefined));
   fmt::print("  tasks                {}\n", b.tasks_completed);
   fmt::print("  tasks transferred    {}\n", b.tasks_transferred);
   std::string kinds;
@@ -57,6 +61,7 @@ Run add_simulate(CLI::App& app) {
     std::vector<std::string> params, workload_params, cost_params;
     long long granularity = 0;
     std::string seed = "1", execution = "fcfs", timeline, timeline_nodes, plot_load;
+    std::string max_events = std::to_string(SimulationConfig{}.event_limit), max_seconds = "0";
     bool json = false, per_node = false;
   };
   auto o = std::make_shared<Options>();
@@ -83,6 +88,12 @@ Run add_simulate(CLI::App& app) {
   cmd->add_option("--timeline-nodes", o->timeline_nodes,
                   "nodes the timeline records: all, or a list such as 0-7,12 (default: the first 64)")
       ->needs(timeline);
+  cmd->add_option("--max-events", o->max_events,
+                  "stop a run (the strategy's or NOBAL's) after this many events, with the figures so far")
+      ->capture_default_str();
+  cmd->add_option("--max-seconds", o->max_seconds,
+                  "stop a run after this many seconds of host time, with the figures so far; 0: no limit")
+      ->capture_default_str();
   cmd->add_option("--plot-load", o->plot_load,
                   "draw every node's load over time as a heat map to this PNG file (needs gnuplot)");
   return [o, granularity] {
@@ -108,6 +119,8 @@ Run add_simulate(CLI::App& app) {
         .workload = builtin_workloads().configure(workload, wparams),
         .cost = make_cost_model(o->cost, assignments(o->cost_params, "--cost-param")),
         .seed = parse_unsigned(o->seed, "--seed", std::numeric_limits<std::uint64_t>::max()),
+        .event_limit = parse_unsigned(o->max_events, "--max-events", std::numeric_limits<std::uint64_t>::max()),
+        .wall_seconds_limit = static_cast<double>(parse_unsigned(o->max_seconds, "--max-seconds", 1'000'000'000)),
         .execution = parse_execution(o->execution),
     };
     const std::string title = fmt::format("{} on {}, workload {}, simulated (cost model {}, seed {})",

@@ -78,6 +78,12 @@ DiffusionAnalysis analyze_diffusion(const DiffusionMatrix& m, const LaplacianExt
   a.kappa_at_feasibility_bound = -a.min_diagonal > unconstrained;
   a.kappa = std::max(unconstrained, -a.min_diagonal);
   const double s = 1.0 + a.kappa;
+  // Exactly, kappa > -1; it rounds to -1 when every 1 - alpha mu rounds to 1, and
+  // M(kappa) = I - L/0 would print gamma inf.
+  if (!(s > 0))
+    throw InputError(fmt::format("the diffusion matrix ({}) rounds to the identity in double precision (1 - alpha mu "
+                                 "is 1), so Lemma 2 is undefined; accepted: alphas of about 1e-15 or more",
+                                 a.alpha));
   const double gap_kappa = gap_of(mu_2 / s, mu_max / s);
   a.gamma_kappa = 1.0 - gap_kappa;
 

@@ -243,6 +243,23 @@ void check(const TreeParams& t) {
     fail(fmt::format("shift={} is not accepted; accepted: a real number in [0, 1]", t.shift));
 }
 
+void check_size(const TreeParams& t) {
+  // A valid geometric tree can still be far too large to search (T1 at depth=64: 4^64
+  // nodes): its expected size, the sum over depths of the product of the branching
+  // factors above, is refused above a budget a hundred times the largest standard tree's.
+  if (t.type != TreeType::geometric) return;  // binomial and hybrid trees: not estimated
+  constexpr double kMaxExpectedNodes = 1e13;  // T1WL: 2.7e11 nodes
+  double level = 1, total = 1;
+  for (int d = 0; level > 1e-9 && total <= kMaxExpectedNodes && d <= 5 * t.gen_mx + 1000; ++d) {
+    level *= geo_branching(t, d);
+    total += level;
+  }
+  if (total > kMaxExpectedNodes)
+    throw InputError(fmt::format("UTS tree: {} is expected to have more than {:.0e} nodes (the largest standard tree, "
+                                 "T1WL, has 2.7e11): it would not end in practice; accepted: a smaller depth or b0",
+                                 to_string(t), kMaxExpectedNodes));
+}
+
 TreeParams parse_tree(std::string_view text) {
   std::vector<std::string> items(1);
   for (char c : text) {
@@ -355,6 +372,7 @@ Node child(const TreeParams&, const Node& parent, int index) {
 
 TreeCounts count_sequential(const TreeParams& params) {
   check(params);
+  check_size(params);
   const ChildCounter children(params);
 
   // One frame per level of the current path: the node, its number of children and the

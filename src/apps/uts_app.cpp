@@ -156,6 +156,7 @@ AppInfo uts_app_info() {
         uts::TreeParams tree;
         try {
           tree = uts::parse_tree(spec);
+          uts::check_size(tree);
         } catch (const InputError& e) {
           throw InputError(fmt::format("app uts: parameter tree={}: {}", spec, e.what()));
         }

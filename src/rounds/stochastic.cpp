@@ -76,6 +76,11 @@ ArrivalDistribution ArrivalDistribution::parse(const std::string& spec) {
   } else {
     throw InputError(fmt::format("arrival spec '{}' is not accepted; accepted: {}", spec, kAccepted));
   }
+  // sigma^2 and the loads are doubles: a spread whose square overflows would print inf.
+  if (!std::isfinite(d.variance()) || !std::isfinite(d.mean()))
+    throw InputError(fmt::format("arrival spec '{}': its variance overflows a double; accepted: {}, with values "
+                                 "and spread of magnitude below 1e150",
+                                 spec, kAccepted));
   return d;
 }
 

@@ -13,11 +13,11 @@ SimulationResult run_once(const ExperimentSetup& s, const StrategyChoice& strate
                           const std::vector<Observer*>& observers = {}) {
   auto workload = s.workload.create();
   SimulationConfig config{.topology = &s.topology, .strategy = strategy, .workload = workload.get(), .cost = s.cost, .seed = s.seed,
-                          .observers = observers, .execution = s.execution};
+                          .observers = observers, .event_limit = s.event_limit,
+                          .wall_seconds_limit = s.wall_seconds_limit, .execution = s.execution};
   return simulate(config);
 }
 
-nlohmann::json number_or_null(double x) { return std::isfinite(x) ? nlohmann::json(x) : nlohmann::json(nullptr); }
 
 }  // namespace
 
@@ -28,7 +28,8 @@ ExperimentResult run_experiment(const ExperimentSetup& setup) {
     r.nobal = r.balanced;
   } else {
     r.nobal = simulate_nobal({.topology = &setup.topology, .strategy = builtin_strategies().configure("none", {}),
-                              .cost = setup.cost, .seed = setup.seed, .execution = setup.execution},
+                              .cost = setup.cost, .seed = setup.seed, .event_limit = setup.event_limit,
+                              .wall_seconds_limit = setup.wall_seconds_limit, .execution = setup.execution},
                              setup.workload);
   }
   const double t_bal = to_seconds(r.balanced.makespan);
@@ -36,6 +37,10 @@ ExperimentResult run_experiment(const ExperimentSetup& setup) {
   r.optimal = to_seconds(r.balanced.total_work) / static_cast<double>(setup.topology.size());
   r.speedup = t_nobal / t_bal;
   r.pi = (t_nobal - t_bal) / (t_nobal - r.optimal);  // eq. (36)
+  if (t_bal == 0) r.speedup_undefined = "the run took no time: the workload has no work";
+  if (t_nobal == r.optimal)
+    r.pi_undefined = t_nobal == 0 ? "the workload has no work"
+                                  : "NOBAL is already optimal: there was no imbalance to remove";
   return r;
 }
 
@@ -85,8 +90,11 @@ nlohmann::json to_json(const ExperimentSetup& s, const ExperimentResult& r, bool
   j["makespan"] = to_seconds(b.makespan);
   j["optimal"] = r.optimal;
   j["nobal_makespan"] = to_seconds(r.nobal.makespan);
-  j["speedup"] = number_or_null(r.speedup);
-  j["pi"] = number_or_null(r.pi);
+  // An undefined figure is null, with the reason beside it.
+  j["speedup"] = r.speedup_undefined.empty() ? json(r.speedup) : json(nullptr);
+  if (!r.speedup_undefined.empty()) j["speedup_undefined"] = r.speedup_undefined;
+  j["pi"] = r.pi_undefined.empty() ? json(r.pi) : json(nullptr);
+  if (!r.pi_undefined.empty()) j["pi_undefined"] = r.pi_undefined;
   j["tasks"] = b.tasks_completed;
   j["tasks_transferred"] = b.tasks_transferred;
   j["messages"] = messages;

@@ -188,11 +188,16 @@ public:
       Node& node = nodes_[e.node];
       if (e.type() == EventType::wake && !wake_due(node, e)) continue;  // superseded
       if (++result_.events > config_.event_limit) fail_event_limit(e.time);
-      if (result_.events % MeterShare::kEvery == 0) [[unlikely]] report_progress(e.time);
+      if (result_.events % MeterShare::kEvery == 0) [[unlikely]] {
+        report_progress(e.time);
+        if (config_.wall_seconds_limit > 0 && seconds_since(wall_start) > config_.wall_seconds_limit)
+          fail_wall_limit(e.time);
+      }
       if (e.time != instant_) {
         instant_ = e.time;
         instant_events_ = 0;
-      } else if (++instant_events_ > instant_limit_) {
+      } else if (++instant_events_ > instant_limit_ &&
+                 instant_events_ > instant_limit_ + kInstantEventsPerTask * result_.tasks_created) {
         fail_time_stands_still(e.time);
       }
       switch (e.type()) {
@@ -219,7 +224,7 @@ public:
           .tasks_received = transfers_[v].received,
           .messages_sent = node.messages_sent});
     }
-    result_.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+    result_.wall_seconds = seconds_since(wall_start);
     return std::move(result_);
   }
 
@@ -765,7 +770,7 @@ private:
         "simulation of strategy {} stopped at simulated time {}: {} events happened without time passing, so the "
         "strategy is moving tasks or messages back and forth in zero time; give the cost model a nonzero latency "
         "or handle_cost",
-        config_.strategy.name(), format_duration(t), instant_limit_));
+        config_.strategy.name(), format_duration(t), instant_events_));
   }
 
   std::uint64_t stall_limit() const {
@@ -779,6 +784,18 @@ private:
         "with {} of {} tasks unfinished; the strategy moves tasks back and forth without finishing them",
         config_.strategy.name(), format_duration(cursor_), migrations_since_completion_,
         result_.tasks_created - result_.tasks_completed, result_.tasks_created));
+  }
+
+  static double seconds_since(std::chrono::steady_clock::time_point start) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  }
+
+  [[noreturn]] void fail_wall_limit(SimTime t) const {
+    throw EventLimitReached(fmt::format(
+        "simulation of strategy {} stopped at the limit of {} s of host time, after {} events at simulated time {}: "
+        "{} of {} tasks completed",
+        config_.strategy.name(), config_.wall_seconds_limit, result_.events, format_duration(t),
+        result_.tasks_completed, result_.tasks_created));
   }
 
   [[noreturn]] void fail_event_limit(SimTime t) const {
@@ -834,7 +851,10 @@ private:
   NodeId current_ = 0;
   SimTime cursor_ = 0;
   // Zero-time livelock guard: far more events at one instant than a start-up broadcast of
-  // every node to every neighbour can produce.
+  // every node to every neighbour can produce, plus room per task for a legitimate burst
+  // (millions of zero-work tasks, or halves of a huge queue stolen in zero time, each task
+  // moving a few times and completing at one instant).
+  static constexpr std::uint64_t kInstantEventsPerTask = 64;
   SimTime instant_ = -1;
   std::uint64_t instant_events_ = 0;
   std::uint64_t migrations_since_completion_ = 0;  // livelock guard: tasks bouncing, none finishing

@@ -63,7 +63,9 @@ public:
 
 private:
   UtsWorkload(uts::TreeParams tree, double node_time)
-      : tree_(tree), whole_(static_cast<SimTime>(std::floor(node_time))), fraction_(node_time - std::floor(node_time)) {}
+      : tree_(tree), whole_(static_cast<SimTime>(std::floor(node_time))), fraction_(node_time - std::floor(node_time)) {
+    uts::check_size(tree_);
+  }
 
   static uts::TreeParams tree_of(const std::string& spec) {
     try {

@@ -169,5 +169,17 @@ TEST(Spectrum, ErrorCases) {
   EXPECT_THROW(diffusion_eigenvalues(DiffusionMatrix::uniform(parse_topology("hypercube:12"), 0.05)), InputError);
 }
 
+TEST(Spectrum, Lemma2RefusesAnAlphaThatRoundsTheMatrixToTheIdentity) {
+  // 1 - 1e-300 mu is 1: kappa rounded to -1 and gamma(M(kappa)) was printed inf.
+  const Topology t = parse_topology("ring:8");
+  try {
+    analyze_diffusion(DiffusionMatrix::uniform(t, 1e-300), 1000.0);
+    FAIL() << "accepted";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("rounds to the identity"), std::string::npos) << e.what();
+  }
+  EXPECT_TRUE(std::isfinite(analyze_diffusion(DiffusionMatrix::uniform(t, 1e-15), 1000.0).gamma_kappa));
+}
+
 }  // namespace
 }  // namespace dlbkit

@@ -179,6 +179,23 @@ TEST(Uts, SpecsRoundTripAndStartFromANamedTree) {
   EXPECT_EQ(to_string(named_tree("T4")), "type=hybrid,shape=linear,b0=6,depth=16,q=0.234375,m=4,shift=0.5,seed=1");
 }
 
+TEST(Uts, AValidTreeTooLargeToSearchIsRefusedWithItsEstimate) {
+  // T1 at depth 64 has about 4^64 nodes; it was accepted and never ended.
+  const auto size_error = [](const char* spec) {
+    try {
+      check_size(parse_tree(spec));
+    } catch (const InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_NE(size_error("T1,depth=64").find("expected to have more than 1e+13 nodes"), std::string::npos)
+      << size_error("T1,depth=64");
+  EXPECT_THROW(count_sequential(parse_tree("T1,depth=64")), InputError);
+  EXPECT_NE(size_error("type=geometric,shape=expdec,b0=4,depth=1000000").find("1e+13"), std::string::npos);
+  for (const PublishedTree& t : published_trees()) EXPECT_NO_THROW(check_size(t.params)) << t.name;
+}
+
 TEST(Uts, BadInputNamesTheValue) {
   EXPECT_NE(error_of("T9").find("'T9'"), std::string::npos);
   EXPECT_NE(error_of("T9").find("T1, T2, T3"), std::string::npos);

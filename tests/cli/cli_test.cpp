@@ -248,6 +248,24 @@ TEST(CliSimulate, JsonReportsTheFiguresAndTheInputs) {
   EXPECT_GT(j["events"].get<long long>(), 3200);
 }
 
+TEST(CliSimulate, MaxEventsStopsARunWithTheFiguresSoFar) {
+  const Output o = run({"simulate", "-s", "rid", "-t", "hypercube:3", "--max-events", "1000"});
+  EXPECT_EQ(o.status, 1);
+  EXPECT_NE(o.err.find("stopped after 1000 events"), std::string::npos) << o.err;
+  EXPECT_NE(o.err.find("tasks not completed"), std::string::npos) << o.err;
+  EXPECT_EQ(run({"simulate", "-s", "rid", "-t", "hypercube:3", "--max-events", "-1"}).status, 2);
+  EXPECT_EQ(run({"simulate", "-s", "rid", "-t", "hypercube:3", "--max-seconds", "x"}).status, 2);
+}
+
+TEST(CliSimulate, AnUndefinedFigureIsPrintedAsUndefinedWithTheReason) {
+  // One loop of work in all: NOBAL is already optimal (Pi was printed -inf).
+  const Output o = run({"simulate", "-s", "rid", "-t", "hypercube:3", "--workload-param", "total_load=1"});
+  EXPECT_EQ(o.status, 0) << o.err;
+  EXPECT_NE(o.out.find("Pi (eq. 36)          undefined (NOBAL is already optimal"), std::string::npos) << o.out;
+  EXPECT_EQ(o.out.find("inf"), std::string::npos) << o.out;
+  EXPECT_EQ(o.out.find("nan"), std::string::npos) << o.out;
+}
+
 TEST(CliSimulate, SameSeedSameBytes) {
   const auto strip = [](const Output& o) {
     EXPECT_EQ(o.status, 0) << o.err;

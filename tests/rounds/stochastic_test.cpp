@@ -231,3 +231,10 @@ TEST(StochasticCli, BadInputIsOneLine) {
   EXPECT_EQ(status, 2) << out;
   EXPECT_NE(out.find("steps:N"), std::string::npos) << out;
 }
+
+TEST(ArrivalDistribution, ASpreadWhoseSquareOverflowsIsRefused) {
+  // exponential:1e308 printed sigma^2 inf with exit 0.
+  for (const char* spec : {"exponential:1e308", "normal:0:1e200", "uniform:-1e308:1e308", "uniform:1e308:1.7e308"})
+    EXPECT_NE(error_of(spec).find("overflows a double"), std::string::npos) << spec << ": " << error_of(spec);
+  EXPECT_EQ(error_of("exponential:1e100"), "no error");
+}

@@ -65,3 +65,21 @@ TEST(EventQueue, PopsInTheOrderOfTimeThenKey) {
 }
 
 }  // namespace
+
+TEST(EventQueue, ARunKeptAliveByZeroTimePushesDoesNotGrow) {
+  // A far item at the end of the run, and each pop pushing an item at the time popped (a
+  // zero-time message): the run never runs out, and its popped head used to be kept.
+  dlbkit::EventQueue<Item> q;
+  std::uint64_t key = 0;
+  q.push({16, key++});
+  q.push({31, key++});  // the same bucket as 16: one run of both
+  for (int i = 0; i < 1'000'000; ++i) {
+    const Item item = q.pop();
+    ASSERT_EQ(item.time, 16);
+    q.push({16, key++});
+  }
+  EXPECT_EQ(q.size(), 2u);
+  EXPECT_LT(q.held(), 10'000u);
+  EXPECT_EQ(q.pop().time, 16);
+  EXPECT_EQ(q.pop().time, 31);
+}

@@ -131,7 +131,8 @@ TEST(Nobal, StillSimulatedWhereThePerNodeSumIsNotExact) {
 }
 
 TEST(Nobal, ALimitTheSimulationWouldHitIsLeftToIt) {
-  // 200 tasks of no work complete at one instant: past the instant limit the simulation
+  // 200 tasks of no work complete at one instant: a legitimate burst within the instant
+  // limit's allowance per task, computed per node; past the event limit the simulation
   // stops with its error, and so does simulate_nobal.
   struct NoWork final : Workload {
     bool closed() const override { return true; }
@@ -148,11 +149,8 @@ TEST(Nobal, ALimitTheSimulationWouldHitIsLeftToIt) {
   auto w = workload.create();
   SimulationConfig with = config;
   with.workload = w.get();
-  bool consumed = false;
-  EXPECT_FALSE(nobal_by_node(with, &consumed).has_value());
-  EXPECT_TRUE(consumed);
-  EXPECT_THROW(simulated(config, workload), std::runtime_error);
-  EXPECT_THROW(simulate_nobal(config, workload), std::runtime_error);
+  ASSERT_TRUE(nobal_by_node(with).has_value());
+  expect_same(simulate_nobal(config, workload), simulated(config, workload));
   SimulationConfig few_events = config;
   few_events.instant_event_limit = 0;
   few_events.event_limit = 150;

@@ -378,6 +378,22 @@ TEST(Simulator, ZeroTimeLivelockIsReportedNotRunForever) {
   }
 }
 
+TEST(Simulator, ALegitimateBurstOfZeroTimeEventsIsNotALivelock) {
+  // Many tasks of no work complete at one instant, and work stealing under the ideal model
+  // moves them in zero time: events at one instant grow with the tasks, not with a livelock
+  // (a trace of 8 M root tasks stopped at the fixed limit of ten million).
+  struct ManyEmpty final : Workload {
+    void initial_tasks(const Topology&, const CostModel&, Rng&, TaskSink& sink) override {
+      for (int i = 0; i < 2000; ++i) sink.add(0, 0);
+    }
+  } workload;
+  const Topology cube = parse_topology("hypercube:3");
+  const SimulationResult r =
+      simulate({.topology = &cube, .strategy = builtin_strategies().configure("work_stealing", {}),
+                .workload = &workload, .cost = make_cost_model("ideal"), .instant_event_limit = 1'000});
+  EXPECT_EQ(r.tasks_completed, 2000u);
+}
+
 TEST(Experiment, RidBeatsNobalOnTheWlr93Workload) {
   // WLR93 Table IV setting; the paper measured a speedup of 1.50 over NOBAL.
   for (std::uint64_t seed : {1, 2, 3}) {
@@ -394,6 +410,23 @@ TEST(Experiment, RidBeatsNobalOnTheWlr93Workload) {
     EXPECT_EQ(r.nobal.total_work, r.balanced.total_work);  // the same tasks in both runs
     EXPECT_LT(r.optimal, to_seconds(r.balanced.makespan));
   }
+}
+
+TEST(Experiment, AnUndefinedFigureCarriesAReasonInsteadOfInfinity) {
+  // One loop of work in all: NOBAL is already optimal, so eq. (36) divides by zero (the
+  // report printed Pi -inf).
+  const ExperimentSetup setup{.topology = parse_topology("hypercube:3"),
+                              .strategy = choose("rid"),
+                              .workload = builtin_workloads().configure("artificial", {{"total_load", "1"}}),
+                              .cost = make_cost_model("ipsc2")};
+  const ExperimentResult r = run_experiment(setup);
+  EXPECT_TRUE(r.speedup_undefined.empty());
+  EXPECT_NE(r.pi_undefined.find("already optimal"), std::string::npos) << r.pi_undefined;
+  const nlohmann::json j = to_json(setup, r, false);
+  EXPECT_TRUE(j["pi"].is_null());
+  EXPECT_EQ(j["pi_undefined"], r.pi_undefined);
+  EXPECT_TRUE(j["speedup"].is_number());
+  EXPECT_FALSE(j.contains("speedup_undefined"));
 }
 
 TEST(Workload, ArtificialMatchesTable3) {

@@ -57,9 +57,19 @@ public:
     if (due_head_ == due_.size()) {
       drain(due_);
       due_head_ = 0;
+    } else if (due_head_ > kKeptCapacity && 2 * due_head_ > due_.size()) {
+      // Items pushed within the run's times keep it from running out (a far item at its
+      // end, and zero-time messages before it): its popped head is given back, else it
+      // grew by an item per event for as long (work stealing under the ideal model: GBs).
+      due_.erase(due_.begin(), due_.begin() + static_cast<std::ptrdiff_t>(due_head_));
+      due_head_ = 0;
     }
     return item;
   }
+
+  /// Items the queue keeps in memory: those pending and popped ones whose room is not
+  /// given back yet (a bounded number).
+  std::size_t held() const { return size_ + due_head_; }
 
   /// The item pop() will return, when that is cheap to tell (it is in the run or in a
   /// bucket of at most 8 items), else null: a hint to prefetch what that item will touch.

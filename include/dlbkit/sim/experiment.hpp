@@ -8,6 +8,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <string>
+
 namespace dlbkit {
 
 struct ExperimentSetup {
@@ -16,6 +18,8 @@ struct ExperimentSetup {
   WorkloadChoice workload;
   CostModel cost;
   std::uint64_t seed = 1;
+  std::uint64_t event_limit = SimulationConfig{}.event_limit;  ///< of each run: SimulationConfig's
+  double wall_seconds_limit = 0;                               ///< of each run: SimulationConfig's
   Execution execution = Execution::fcfs;
   std::vector<Observer*> observers;  ///< watch the strategy's run (not NOBAL's)
 };
@@ -26,6 +30,9 @@ struct ExperimentResult {
   double optimal = 0;  ///< T_op = T_uni / N in seconds: the total work spread evenly
   double speedup = 0;  ///< T_nobal / T_bal
   double pi = 0;       ///< (T_nobal - T_bal) / (T_nobal - T_op), eq. (36)
+  /// Why speedup or pi is undefined for this input (a division by zero), or empty when it
+  /// is a number; an undefined figure is printed as `undefined` with the reason.
+  std::string speedup_undefined, pi_undefined;
 };
 
 ExperimentResult run_experiment(const ExperimentSetup& setup);

@@ -59,9 +59,13 @@ struct SimulationConfig {
   /// A run that handles more events than this stops with an error naming the strategy,
   /// instead of running forever (a strategy that keeps moving tasks without executing them).
   std::uint64_t event_limit = 20'000'000'000ULL;
-  /// A run with more events than this at one simulated instant stops with an error (a
-  /// strategy juggling tasks in zero time). 0: 64 (edges + nodes), at least ten million,
-  /// far above a start-up broadcast of every node to every neighbour.
+  /// A run that takes longer than this many seconds of host time stops with
+  /// EventLimitReached (checked every 65 536 events); 0: no limit.
+  double wall_seconds_limit = 0;
+  /// A run with more events than this, plus 64 per task created so far, at one simulated
+  /// instant stops with an error (a strategy juggling tasks in zero time). 0: 64 (edges +
+  /// nodes), at least ten million, far above a start-up broadcast of every node to every
+  /// neighbour; the allowance per task keeps a legitimate burst of many tasks running.
   std::uint64_t instant_event_limit = 0;
   /// A run that migrates more tasks than this since the last completion anywhere stops with
   /// an error naming the strategy (tasks bouncing while none finishes). 0: 10 000
