@@ -90,7 +90,7 @@ for stage in "${stages[@]}"; do
       # ThreadSanitizer run 5-15 times slower, against the tests' 120 s limit per mpirun.
       # UtsRuntime.T1CountsAsPublishedForEveryStrategy is left to the Release run: it walks
       # the same engine paths as ThreadsEngine.EveryStrategyCountsTheTreeExactly on a 4-million-node tree.
-      (cd build-tsan && export TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" &&
+      (cd build-tsan && export TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 suppressions=$PWD/../scripts/tsan-suppressions.txt" &&
         ctest --output-on-failure -j "$jobs" --timeout 900 -L runtime -E '^(Mpi(Engine|Runtime)|Calibration\.Mpi)|_mpi$|T1CountsAsPublishedForEveryStrategy' &&
         ctest --output-on-failure --timeout 900 -L runtime -R '^(Mpi(Engine|Runtime)|Calibration\.Mpi)')
       ;;
