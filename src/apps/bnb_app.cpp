@@ -28,6 +28,13 @@ namespace {
 
 using Prefix = BnbTaskTree::Prefix;
 
+[[noreturn]] void fail_step_budget() {
+  throw InputError(fmt::format("app bnb: a worker's search passed {:.0e} steps (about a minute) and was stopped; "
+                               "accepted: instances that search fewer (fewer jobs n, or mode=threshold with a lower "
+                               "threshold)",
+                               static_cast<double>(kTardinessStepBudget)));
+}
+
 struct Best {
   std::int64_t tardiness;
   std::array<std::uint8_t, BnbTaskTree::kMaxJobs> schedule;  // EDD labels
@@ -61,7 +68,11 @@ public:
     if (tree_.searched_whole(p)) {
       Prefix q = p;
       std::uint64_t steps = 0;  // a register in the search, added to the result once
-      tree_.search(q, bound, complete, [&ctx] { ctx.poll(); }, steps);
+      tree_.search(q, bound, complete, [&] {
+        ctx.poll();
+        // The budget of the simulator's bnb workload (kTardinessStepBudget), on each worker.
+        if (ctx.result().steps + steps > kTardinessStepBudget) fail_step_budget();
+      }, steps);
       ctx.result().steps += steps;
       return;
     }

@@ -109,7 +109,16 @@ AppInfo busy_app_info() {
       .source = "WLR93 Sec. V-A, eq. (33)-(35), Table III",
       .params = params,
       .create =
-          [](const Parameters& p) -> std::unique_ptr<AnyApplication> { return std::make_unique<Busy>(busy_draw(p)); },
+          [](const Parameters& p) -> std::unique_ptr<AnyApplication> {
+            // Real loops, about 1 us each: a total beyond about 1e6 s of work would not end in
+            // practice (the budget of UTS trees: 1e13 nodes at 100 ns).
+            constexpr double kMaxLoops = 1e12;
+            if (!p.is_auto("total_load") && p.real("total_load") > kMaxLoops)
+              throw InputError(fmt::format("app busy: total_load={:g} loops is about {:.2g} s of work at about 1 us "
+                                           "a loop; accepted: at most {:g} loops (about 11 days), or auto",
+                                           p.real("total_load"), p.real("total_load") * 1e-6, kMaxLoops));
+            return std::make_unique<Busy>(busy_draw(p));
+          },
   };
 }
 

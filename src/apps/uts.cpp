@@ -244,20 +244,32 @@ void check(const TreeParams& t) {
 }
 
 void check_size(const TreeParams& t) {
-  // A valid geometric tree can still be far too large to search (T1 at depth=64: 4^64
-  // nodes): its expected size, the sum over depths of the product of the branching
-  // factors above, is refused above a budget a hundred times the largest standard tree's.
-  if (t.type != TreeType::geometric) return;  // binomial and hybrid trees: not estimated
+  // A valid tree can still be far too large to search (T1 at depth=64: 4^64 nodes). Its
+  // expected size is refused above a budget a hundred times the largest standard tree's:
+  // geometric levels hold the product of the branching factors above them, and each node at
+  // the first binomial level roots a subtree of expected size 1 / (1 - m q) (the binomial
+  // root has floor(b0) such children). Standard trees with m q >= 1 (T3L) are finite by their
+  // published counts and not estimated.
   constexpr double kMaxExpectedNodes = 1e13;  // T1WL: 2.7e11 nodes
-  double level = 1, total = 1;
-  for (int d = 0; level > 1e-9 && total <= kMaxExpectedNodes && d <= 5 * t.gen_mx + 1000; ++d) {
-    level *= geo_branching(t, d);
-    total += level;
+  const double binomial_subtree = t.m * t.q < 1 ? 1 / (1 - t.m * t.q) : 0;
+  if (t.type != TreeType::geometric && binomial_subtree == 0) return;
+  double level = 1, total = 0;
+  int d = 0;
+  if (t.type == TreeType::binomial) {
+    total = 1;
+    level = std::floor(t.b0);
+  } else {
+    for (; geometric_at(t, d) && level > 1e-9 && total <= kMaxExpectedNodes && d <= 5 * t.gen_mx + 1000; ++d) {
+      total += level;
+      level *= geo_branching(t, d);
+    }
   }
+  if (t.type != TreeType::geometric) total += level * binomial_subtree;
   if (total > kMaxExpectedNodes)
-    throw InputError(fmt::format("UTS tree: {} is expected to have more than {:.0e} nodes (the largest standard tree, "
-                                 "T1WL, has 2.7e11): it would not end in practice; accepted: a smaller depth or b0",
-                                 to_string(t), kMaxExpectedNodes));
+    throw InputError(fmt::format("UTS tree: {} is expected to have more than {:.0e} nodes (the largest standard "
+                                 "tree, T1WL, has 2.7e11): it would not end in practice; accepted: {}",
+                                 to_string(t), kMaxExpectedNodes,
+                                 t.type == TreeType::geometric ? "a smaller depth or b0" : "a smaller b0, m or q"));
 }
 
 TreeParams parse_tree(std::string_view text) {

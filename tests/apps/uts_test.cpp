@@ -193,6 +193,11 @@ TEST(Uts, AValidTreeTooLargeToSearchIsRefusedWithItsEstimate) {
       << size_error("T1,depth=64");
   EXPECT_THROW(count_sequential(parse_tree("T1,depth=64")), InputError);
   EXPECT_NE(size_error("type=geometric,shape=expdec,b0=4,depth=1000000").find("1e+13"), std::string::npos);
+  // Binomial and hybrid: floor(b0) or the last geometric level's nodes, times 1 / (1 - m q).
+  EXPECT_NE(size_error("type=binomial,b0=2000,m=2,q=0.49999999999").find("1e+13"), std::string::npos);
+  EXPECT_EQ(size_error("type=binomial,b0=2000,m=2,q=0.4999"), "no error");
+  EXPECT_NE(size_error("T4,depth=60,q=0.2499").find("1e+13"), std::string::npos);  // 6^30-ish geometric top
+  EXPECT_EQ(size_error("T4,q=0.2499"), "no error");
   for (const PublishedTree& t : published_trees()) EXPECT_NO_THROW(check_size(t.params)) << t.name;
 }
 

@@ -97,7 +97,7 @@ std::string to_string(const TreeParams& params);
 /// b0 > 1 for a geometric tree of the expdec shape; m q >= 1 only with exactly a standard
 /// tree's parameters (T3L). docs/apps/uts.md explains why these bounds keep every tree finite.
 void check(const TreeParams& params);
-/// Throws InputError when a geometric tree is expected to have more than 1e13 nodes
+/// Throws InputError when a tree is expected to have more than 1e13 nodes
 /// (valid, but a search would not end in practice); called before a tree is searched.
 void check_size(const TreeParams& params);
 
