@@ -4,9 +4,11 @@
 /// Its message names the bad value and what would be accepted; the CLI prints it on one
 /// line and exits with status 2. Broken internal invariants are asserted, not thrown.
 
+#include <cstddef>
 #include <exception>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 
 namespace dlbkit {
 
@@ -14,6 +16,12 @@ class InputError : public std::invalid_argument {
 public:
   explicit InputError(const std::string& what) : std::invalid_argument(what) {}
 };
+
+/// A user's value as an error message quotes it: control characters and invalid UTF-8 as C
+/// escapes (`\x1b`), at most `max_chars` characters, then "..." when cut, so that a
+/// 10 000-digit spec or a binary file gives a short, printable line:
+/// `throw InputError(fmt::format("unknown cost model '{}'; accepted: ...", excerpt(preset)));`
+std::string excerpt(std::string_view value, std::size_t max_chars = 60);
 
 /// For main's catch: prints `dlbkit: error: <what>` for an InputError (bad input, status 2)
 /// or `dlbkit: failed: <what>` for any other exception (status 1) to stderr and returns

@@ -2,7 +2,6 @@
 #include <dlbkit/core/parameters.hpp>
 #include <dlbkit/core/time.hpp>
 #include <dlbkit/error.hpp>
-#include <dlbkit/io/excerpt.hpp>
 
 #include <algorithm>
 #include <cassert>
@@ -20,7 +19,10 @@ std::string bound_text(double v, ParamType type) {
 }
 
 std::string range_text(const ParamSpec& spec) {
-  const bool has_min = spec.min > -1e299, has_max = spec.max < 1e299;
+  // A real number's default bounds (+-1e300, which keep sums of such values finite) are
+  // said when the other bound is given: "in [0, 1e+300]", not ">= 0" that 1e308 would meet.
+  bool has_min = spec.min > -1e299, has_max = spec.max < 1e299;
+  if (spec.type == ParamType::real && has_min != has_max) has_min = has_max = true;
   if (has_min && has_max) return fmt::format(" in [{}, {}]", bound_text(spec.min, spec.type), bound_text(spec.max, spec.type));
   if (has_min) return fmt::format(" >= {}", bound_text(spec.min, spec.type));
   if (has_max) return fmt::format(" <= {}", bound_text(spec.max, spec.type));

@@ -1,6 +1,5 @@
 #include <dlbkit/io/json_input.hpp>
 #include <dlbkit/error.hpp>
-#include <dlbkit/io/excerpt.hpp>
 
 #include <fmt/format.h>
 #include <set>

@@ -1,5 +1,4 @@
 #include <dlbkit/error.hpp>
-#include <dlbkit/io/excerpt.hpp>
 #include <dlbkit/io/input_file.hpp>
 #include <dlbkit/io/json_input.hpp>
 #include <dlbkit/sim/cost_model.hpp>

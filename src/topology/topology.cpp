@@ -1,7 +1,6 @@
 #include <dlbkit/topology/topology.hpp>
 
 #include <dlbkit/error.hpp>
-#include <dlbkit/io/excerpt.hpp>
 #include <dlbkit/topology/generators.hpp>
 
 #include "topology_builder.hpp"

@@ -3,7 +3,6 @@
 // parsing, and an error quotes a value as a short, printable excerpt.
 
 #include <dlbkit/error.hpp>
-#include <dlbkit/io/excerpt.hpp>
 #include <dlbkit/io/input_file.hpp>
 #include <dlbkit/io/json_input.hpp>
 
