@@ -1,4 +1,5 @@
 #include <dlbkit/analysis/diffusion_matrix.hpp>
+#include <dlbkit/io/input_file.hpp>
 #include <dlbkit/io/line_reader.hpp>
 #include <dlbkit/error.hpp>
 
@@ -100,8 +101,8 @@ DiffusionMatrix DiffusionMatrix::degree_weights(Topology topology) {
 }
 
 DiffusionMatrix DiffusionMatrix::from_edge_file(Topology topology, const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw InputError(fmt::format("alpha file {}: cannot be opened", path));
+  std::ifstream in = open_input_file(path, fmt::format("alpha file {}", path), LineReader::kMaxBytes,
+                                     "a text file of 'u v alpha' lines");
   const Topology& t = topology;
   const auto topology_offsets = t.neighbor_offsets();
   std::vector<std::size_t> offsets(topology_offsets.begin(), topology_offsets.end());
@@ -135,6 +136,11 @@ DiffusionMatrix DiffusionMatrix::from_edge_file(Topology topology, const std::st
     given[offsets[u] + i] = given[offsets[v] + j] = true;
     alphas[offsets[u] + i] = alphas[offsets[v] + j] = a;
   }
+  // An empty file (or one of zeros) would leave every alpha 0: M = I, no load ever moves.
+  if (std::none_of(alphas.begin(), alphas.end(), [](double a) { return a > 0; }))
+    throw InputError(fmt::format("alpha file {}: no edge has an alpha > 0, so no load would move; accepted: "
+                                 "'u v alpha' lines, at least one with alpha > 0 (unlisted edges are 0)",
+                                 path));
   DiffusionMatrix m(std::move(topology), "file:" + path);
   m.offsets_ = std::move(offsets);
   m.alphas_ = std::move(alphas);

@@ -1,4 +1,5 @@
 #include <dlbkit/apps/tardiness.hpp>
+#include <dlbkit/io/input_file.hpp>
 #include <dlbkit/io/line_reader.hpp>
 #include <dlbkit/core/number.hpp>
 #include <dlbkit/io/output_file.hpp>
@@ -189,8 +190,8 @@ TardinessInstance read_tardiness_instance(std::istream& in, const std::string& n
 }
 
 TardinessInstance load_tardiness_instance(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw InputError(fmt::format("{}: cannot open the tardiness instance file", path));
+  std::ifstream in = open_input_file(path, fmt::format("tardiness instance file {}", path), LineReader::kMaxBytes,
+                                     "a text file of a 'jobs N' line and N 'processing_time due_date' lines");
   return read_tardiness_instance(in, path);
 }
 

@@ -1,3 +1,4 @@
+#include <dlbkit/io/input_file.hpp>
 #include <dlbkit/io/line_reader.hpp>
 #include <dlbkit/core/number.hpp>
 #include <dlbkit/core/random.hpp>
@@ -27,8 +28,8 @@ Load parse_amount(const std::string& text, const std::string& what) {
 
 template <class Load>
 std::vector<Load> read_file(const std::string& path, std::size_t nodes) {
-  std::ifstream in(path);
-  if (!in) throw InputError(fmt::format("initial load file {}: cannot be opened", path));
+  std::ifstream in = open_input_file(path, fmt::format("initial load file {}", path), LineReader::kMaxBytes,
+                                     "a text file of one load >= 0 per line");
   std::vector<Load> w;
   std::string line;
   LineReader lines(in, path);

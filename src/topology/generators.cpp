@@ -1,5 +1,6 @@
 #include <dlbkit/topology/generators.hpp>
 
+#include <dlbkit/io/input_file.hpp>
 #include <dlbkit/io/line_reader.hpp>
 #include <dlbkit/error.hpp>
 
@@ -290,12 +291,7 @@ Topology make_odd(int n) {
 
 Topology load_edge_list(const std::string& path) {
   constexpr std::string_view kFormat = "the edge-list format of docs/topology-files.md";
-  std::ifstream in(path);
-  if (!in) {
-    const std::error_code err(errno, std::generic_category());
-    throw InputError(
-        fmt::format("{}: cannot open the file ({}); accepted: a readable file in {}", path, err.message(), kFormat));
-  }
+  std::ifstream in = open_input_file(path, path, LineReader::kMaxBytes, fmt::format("a readable file in {}", kFormat));
 
   struct Edge {
     NodeId u;

@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <fstream>
 #include <regex>
 #include <set>
@@ -139,16 +140,22 @@ TEST(CliBadInput, ServiceMeanIsBoundedAtTheEdge) {
   EXPECT_EQ(top.status, 0) << top.err;
 }
 
-// Item 8: an endless line is an error, whichever command reads the file.
+// Item 8: an endless line is an error, whichever command reads the file; /dev/zero, once one
+// endless line, is refused as a device before it is read.
 TEST(CliBadInput, EndlessLinesAreAnError) {
-  const std::vector<std::vector<std::string>> reads = {
-      {"topology", "file:/dev/zero"},
-      with(kRounds, {"--init", "file:/dev/zero"}),
-      {"rounds", "--algorithm", "diffusion", "--topology", "file:/dev/zero", "--init", "spike", "--until", "steps:5"},
-      with(kRounds, {"--init", "spike", "--alpha", "file:/dev/zero"}),
-      {"simulate", "-s", "none", "-t", "file:/dev/zero"},
-      {"tardiness", "--instance", "/dev/zero"}};
-  for (const auto& args : reads) expect_usage_error(args, {"/dev/zero:1", "longer than 4096", "accepted:"});
+  const std::string long_line = file_with("long-line", std::string(5000, '1') + "\n");
+  const auto reads = [](const std::string& path) {
+    return std::vector<std::vector<std::string>>{
+        {"topology", "file:" + path},
+        with(kRounds, {"--init", "file:" + path}),
+        {"rounds", "--algorithm", "diffusion", "--topology", "file:" + path, "--init", "spike", "--until", "steps:5"},
+        with(kRounds, {"--init", "spike", "--alpha", "file:" + path}),
+        {"simulate", "-s", "none", "-t", "file:" + path},
+        {"tardiness", "--instance", path}};
+  };
+  for (const auto& args : reads(long_line)) expect_usage_error(args, {long_line + ":1", "longer than 4096", "accepted:"});
+  for (const auto& args : reads("/dev/zero")) expect_usage_error(args, {"/dev/zero", "a device", "accepted:"});
+  std::filesystem::remove(long_line);
 }
 
 // Item 9.
@@ -193,4 +200,38 @@ TEST(CliBadInput, UtsKeysThatDoNotApplyToTheTreeTypeAreErrors) {
   expect_usage_error({"uts", "--tree", "type=binomial,shift=0.5"}, {"shift=0.5", "accepted:"});
   const Outcome hybrid = run_cli({"uts", "--tree", "type=hybrid,depth=4,q=0.1,m=2,shift=0.5"});
   EXPECT_EQ(hybrid.status, 0) << hybrid.err;
+}
+
+// Issue 30: valid inputs that would not end in practice were accepted silently; those whose
+// size is known up front are refused with the estimate, in every command that takes them.
+TEST(CliBadInput, RunsThatWouldNotEndAreRefusedWithTheEstimate) {
+  expect_usage_error({"run", "--app", "busy", "--app-param", "total_load=1e15"}, {"total_load=1e+15", "1e+09 s"});
+  expect_usage_error({"run", "--app", "uts", "--app-param", "tree=T1,depth=64"}, {"depth=64", "1e+13 nodes"});
+  expect_usage_error({"uts", "--tree", "type=binomial,b0=2000,m=2,q=0.49999999999"}, {"q=0.49999999999", "1e+13 nodes"});
+  expect_usage_error({"simulate", "-s", "rid", "-t", "hypercube:2", "-w", "uts", "--workload-param", "tree=T4,depth=60"},
+                     {"depth=60", "1e+13 nodes"});
+}
+
+// Issue 30: a directory given as an input file was read as an empty file and blamed for its
+// content ("0 loads for 8 nodes", "not JSON"); every file the CLI reads names it as such.
+TEST(CliBadInput, ADirectoryGivenAsAnInputFileIsNamedAsSuch) {
+  const std::string dir = dlbkit::test::temp_dir("input-dir");
+  std::filesystem::create_directory(dir);
+  expect_usage_error({"topology", "file:" + dir}, {dir, "a directory"});
+  expect_usage_error(with(kRounds, {"--init", "file:" + dir}), {dir, "a directory"});
+  expect_usage_error(with(kRounds, {"--init", "spike", "--alpha", "file:" + dir}), {dir, "a directory"});
+  expect_usage_error({"tardiness", "--instance", dir}, {dir, "a directory"});
+  expect_usage_error({"simulate", "-s", "rid", "-t", "hypercube:2", "--cost", "file:" + dir}, {dir, "a directory"});
+  expect_usage_error({"simulate", "-s", "rid", "-t", "hypercube:2", "-w", "trace:" + dir}, {dir, "a directory"});
+  std::filesystem::remove_all(dir);
+}
+
+// Issue 30: an empty alpha file was accepted with every alpha 0 (M = I: no load ever moves).
+TEST(CliBadInput, AnAlphaFileThatMovesNoLoadIsRefused) {
+  const std::string empty = file_with("alpha-empty", "# nothing\n");
+  expect_usage_error(with(kRounds, {"--init", "spike", "--alpha", "file:" + empty}), {empty, "no edge has an alpha > 0"});
+  const std::string zeros = file_with("alpha-zeros", "0 1 0\n");
+  expect_usage_error({"analyze", "diffusion", "--topology", "ring:8", "--alpha", "file:" + zeros}, {"no edge has an alpha > 0"});
+  std::filesystem::remove(empty);
+  std::filesystem::remove(zeros);
 }
