@@ -29,7 +29,7 @@ namespace {
 using Prefix = BnbTaskTree::Prefix;
 
 [[noreturn]] void fail_step_budget() {
-  throw InputError(fmt::format("app bnb: a worker's search passed {:.0e} steps (about a minute) and was stopped; "
+  throw InputError(fmt::format("app bnb: a worker's search passed {:.0e} steps (minutes of search) and was stopped; "
                                "accepted: instances that search fewer (fewer jobs n, or mode=threshold with a lower "
                                "threshold)",
                                static_cast<double>(kTardinessStepBudget)));
