@@ -10,6 +10,7 @@
 #include <dlbkit/core/parameters.hpp>
 #include <dlbkit/error.hpp>
 #include <dlbkit/sim/experiment.hpp>
+#include <dlbkit/sim/nobal.hpp>
 #include <dlbkit/strategies/builtin.hpp>
 #include "reproduce/trials.hpp"
 
@@ -224,17 +225,23 @@ Run add_advise(CLI::App& app) {
     }
 
     std::atomic<std::size_t> done{0};
+    ExperimentResult reference;  // NOBAL's run
     {
       ProgressLine progress(true, "dlbkit advise");
       const std::size_t total = outcomes.size();
       progress.phase("runs", [&done, total] { return fmt::format(" {} of {} done", done.load(), total); });
+      // NOBAL first, once: the other runs take its figures (speedup, pi) from it. When it
+      // stops at a limit, so would every run beside it: the command fails.
+      reference = run_experiment(base);
       parallel_for(outcomes.size(), o->jobs, [&](std::size_t i) {
+        Outcome& outcome = outcomes[i];
+        outcome.setup.nobal = &reference.nobal;
         try {
-          outcomes[i].result = run_experiment(outcomes[i].setup);
+          outcome.result = is_nobal(outcome.setup.strategy) ? reference : run_experiment(outcome.setup);
         } catch (const std::runtime_error& e) {
           // A limit reached: this run is out of the ranking. Bad input (InputError, a
           // trace that cannot be read) is not a runtime_error: it ends the command.
-          outcomes[i].failure = e.what();
+          outcome.failure = e.what();
         }
         ++done;
       });
@@ -247,8 +254,7 @@ Run add_advise(CLI::App& app) {
     std::stable_sort(ranked.begin(), ranked.end(), [](const Outcome* a, const Outcome* b) {
       return a->result->balanced.makespan < b->result->balanced.makespan;
     });
-    const double optimal = ranked.empty() ? 0.0 : ranked.front()->result->optimal;
-    const double nobal = ranked.empty() ? 0.0 : to_seconds(ranked.front()->result->nobal.makespan);
+    const double optimal = reference.optimal, nobal = to_seconds(reference.nobal.makespan);
     if (o->json) fmt::print("{}\n", json_text(to_json(base, ranked, failed, not_run, optimal, nobal)));
     else print_table(base, ranked, failed, not_run, optimal);
     return 0;

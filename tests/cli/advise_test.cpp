@@ -90,6 +90,8 @@ TEST(CliAdvise, RanksEveryStrategyThatAcceptsTheTopologyAsSimulatePredictsIt) {
     EXPECT_EQ(simulated["makespan"], row["predicted_makespan"]);
     EXPECT_EQ(simulated["tasks_transferred"], row["tasks_transferred"]);
     EXPECT_EQ(simulated["messages"]["total"], row["messages"]);
+    EXPECT_EQ(simulated["nobal_makespan"], advice["nobal_makespan"]);
+    EXPECT_EQ(simulated["speedup"], row["speedup"]);
     EXPECT_DOUBLE_EQ(simulated["optimal"].get<double>() / simulated["makespan"].get<double>(),
                      row["efficiency"].get<double>());
   }
