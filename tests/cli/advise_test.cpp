@@ -95,8 +95,28 @@ TEST(CliAdvise, RanksEveryStrategyThatAcceptsTheTopologyAsSimulatePredictsIt) {
     EXPECT_DOUBLE_EQ(simulated["optimal"].get<double>() / simulated["makespan"].get<double>(),
                      row["efficiency"].get<double>());
   }
-  for (const json& row : ranking)
+  for (const json& row : ranking) {
     if (row["strategy"] == "none") EXPECT_EQ(row["predicted_makespan"], advice["nobal_makespan"]);
+  }
+}
+
+TEST(CliAdvise, ARunStoppedAtALimitIsListedAsFailedAndTheOthersRanked) {
+  // NOBAL on this tree takes about 4000 events; strategies that send many messages take more.
+  const std::vector<std::string> args = {"advise", "-t", "hypercube:3", "-c", "ipsc2", "-w", "uts", "--workload-param",
+                                         kTree, "--max-events", "6000", "--json"};
+  const json advice = json_of(args);
+  ASSERT_FALSE(advice["failed"].empty());
+  ASSERT_FALSE(advice["ranking"].empty());
+  for (const json& row : advice["failed"]) {
+    EXPECT_NE(row["error"].get<std::string>().find("6000 events"), std::string::npos) << row.dump();
+    for (const json& ranked : advice["ranking"])
+      EXPECT_FALSE(ranked["strategy"] == row["strategy"] && ranked["params"] == row["params"]) << row.dump();
+  }
+  // A limit NOBAL itself reaches fails the command.
+  const auto o = run_cli({"advise", "-t", "hypercube:3", "-c", "ipsc2", "-w", "uts", "--workload-param", kTree,
+                          "--max-events", "100"});
+  EXPECT_EQ(o.status, 1);
+  EXPECT_EQ(o.err.rfind("dlbkit: failed: ", 0), 0u) << o.err;
 }
 
 TEST(CliAdvise, SameInputsSameOutputWhateverTheJobs) {
