@@ -96,7 +96,9 @@ TEST(CliAdvise, RanksEveryStrategyThatAcceptsTheTopologyAsSimulatePredictsIt) {
                      row["efficiency"].get<double>());
   }
   for (const json& row : ranking) {
-    if (row["strategy"] == "none") EXPECT_EQ(row["predicted_makespan"], advice["nobal_makespan"]);
+    if (row["strategy"] == "none") {
+      EXPECT_EQ(row["predicted_makespan"], advice["nobal_makespan"]);
+    }
   }
 }
 
