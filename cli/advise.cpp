@@ -239,8 +239,10 @@ Run add_advise(CLI::App& app) {
         try {
           outcome.result = is_nobal(outcome.setup.strategy) ? reference : run_experiment(outcome.setup);
         } catch (const std::runtime_error& e) {
-          // A limit reached: this run is out of the ranking. Bad input (InputError, a
-          // trace that cannot be read) is not a runtime_error: it ends the command.
+          outcome.failure = e.what();  // a limit reached: this run is out of the ranking
+        } catch (const InputError& e) {
+          // Bad input shared by every run (a trace that cannot be read) ended the command
+          // at NOBAL's run; this is the strategy refusing something of this machine.
           outcome.failure = e.what();
         }
         ++done;
