@@ -12,6 +12,8 @@
 #include <nlohmann/json.hpp>
 
 #include <filesystem>
+#include <fstream>
+#include <regex>
 #include <set>
 #include <string>
 #include <vector>
@@ -172,4 +174,47 @@ TEST(CliAdvise, BadInputIsSimulatesError) {
   }
   const std::string missing = dlbkit::test::temp_path("no-such.trace").string();
   expect_usage_error({"advise", "-t", "complete:2", "-c", "ideal", "--trace", missing}, {missing});
+}
+
+// docs/cli.md's table of the search is the one the code runs (the JSON's `search`): a value
+// changed in one place only fails here.
+TEST(CliAdvise, TheSearchIsTheOneDocumented) {
+  std::ifstream in(DLBKIT_TEST_DATA "/../../docs/cli.md");
+  ASSERT_TRUE(in) << "docs/cli.md not found";
+  json documented = json::object();
+  bool inside = false;
+  const std::regex name("`([a-z_0-9]+)`");
+  for (std::string line; std::getline(in, line);) {
+    if (line == "| strategy | values tried | runs |") inside = true;
+    else if (inside && !line.starts_with("|")) break;
+    if (!inside || line.starts_with("| strategy") || line.starts_with("|---")) continue;
+    // | `a`, `b` | `p` v1, v2 x `q` w1, w2 | runs |
+    const auto cell1 = line.find('|', 1), cell2 = line.find('|', cell1 + 1);
+    const std::string strategies = line.substr(1, cell1 - 1), values = line.substr(cell1 + 1, cell2 - cell1 - 1);
+    json axes = json::object();
+    std::size_t at = 0;
+    while ((at = values.find('`', at)) != std::string::npos) {  // each `param` and the values after it
+      const auto end = values.find('`', at + 1);
+      const std::string param = values.substr(at + 1, end - at - 1);
+      const auto next = std::min(values.find(" x ", end), values.size());
+      std::string list = values.substr(end + 1, next - end - 1);
+      json vs = json::array();
+      for (std::size_t from = 0; from < list.size();) {
+        const auto comma = std::min(list.find(',', from), list.size());
+        std::string v = list.substr(from, comma - from);
+        v.erase(0, v.find_first_not_of(' '));
+        v.erase(v.find_last_not_of(' ') + 1);
+        vs.push_back(v);
+        from = comma + 1;
+      }
+      axes[param] = vs;
+      at = next;
+    }
+    for (auto it = std::sregex_iterator(strategies.begin(), strategies.end(), name); it != std::sregex_iterator(); ++it)
+      if (!axes.empty()) documented[(*it)[1].str()] = axes;
+  }
+  ASSERT_FALSE(documented.empty()) << "no search table in docs/cli.md";
+  const json advice = json_of({"advise", "-t", "complete:2", "-c", "ideal", "-w", "busy", "--workload-param",
+                               "total_load=2000", "--json"});
+  EXPECT_EQ(advice["search"], documented);
 }
