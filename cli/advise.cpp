@@ -189,7 +189,7 @@ Run add_advise(CLI::App& app) {
                                    "workload name (dlbkit list workloads), as for dlbkit simulate; or use --trace");
   auto* trace = cmd->add_option("--trace", o->trace, "a run recorded by dlbkit run --record (the trace workload)");
   add_simulation_inputs(*cmd, o->in);
-  cmd->get_option("--cost")->required();  // the target machine: no default stands for it
+  cmd->get_option("--cost")->required()->default_str("");  // the target machine: no default stands for it
   cmd->add_option("--jobs", o->jobs, "simulations at once (the ranking does not depend on it)")
       ->check(integer_in(1, 256))
       ->capture_default_str();
