@@ -1,9 +1,9 @@
-// dlbkit simulate, dlbkit demo.
+// dlbkit simulate.
 
 #include "commands.hpp"
 #include "progress_line.hpp"
+#include "simulation_inputs.hpp"
 
-#include <dlbkit/workloads/builtin.hpp>
 #include <dlbkit/core/parameters.hpp>
 #include <dlbkit/sim/timeline.hpp>
 #include <dlbkit/error.hpp>
@@ -12,10 +12,8 @@
 #include <dlbkit/sim/experiment.hpp>
 #include <dlbkit/sim/load_history.hpp>
 #include <dlbkit/sim/timeline_observer.hpp>
-#include <dlbkit/strategies/builtin.hpp>
 
 #include <fmt/format.h>
-#include <limits>
 #include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -57,28 +55,20 @@ void print_report(const ExperimentSetup& s, const ExperimentResult& r) {
 Run add_simulate(CLI::App& app) {
   auto* cmd = app.add_subcommand("simulate", "Simulate one strategy on a workload, beside NOBAL on the same tasks");
   struct Options {
-    std::string strategy, topology, workload = "artificial", cost = "ipsc2";
-    std::vector<std::string> params, workload_params, cost_params;
+    SimulationInputs in;
+    std::string strategy, workload = "artificial";
+    std::vector<std::string> params;
     long long granularity = 0;
-    std::string seed = "1", execution = "fcfs", timeline, timeline_nodes, plot_load;
-    std::string max_events = std::to_string(SimulationConfig{}.event_limit), max_seconds = "0";
+    std::string timeline, timeline_nodes, plot_load;
     bool json = false, per_node = false;
   };
   auto o = std::make_shared<Options>();
   cmd->add_option("-s,--strategy", o->strategy, "strategy name (dlbkit list strategies)")->required();
   cmd->add_option("-p,--param", o->params, "strategy parameter name=value (repeatable)");
-  cmd->add_option("-t,--topology", o->topology, "topology spec, e.g. hypercube:5")->required();
   cmd->add_option("-w,--workload", o->workload, "workload name (dlbkit list workloads); trace:PATH replays a run recorded by dlbkit run --record")->capture_default_str();
-  cmd->add_option("--workload-param", o->workload_params, "workload parameter name=value (repeatable)");
   auto* granularity =
       cmd->add_option("-g,--granularity", o->granularity, "tasks per node: the workload's granularity parameter");
-  cmd->add_option("-c,--cost", o->cost, "cost model preset (dlbkit list cost-models), or file:PATH of a JSON cost model (dlbkit calibrate)")->capture_default_str();
-  cmd->add_option("--cost-param", o->cost_params, "override a cost model field, e.g. latency=500us (repeatable)");
-  cmd->add_option("--seed", o->seed, "random seed, 0 to 2^64-1: the same seed gives the same run")->capture_default_str();
-  cmd->add_option("--execution", o->execution,
-                  "how a node runs its tasks: fcfs (one at a time), processor_sharing (ps: time-shared) or lifo (one at "
-                  "a time, newest first: a runtime worker's stack)")
-      ->capture_default_str();
+  add_simulation_inputs(*cmd, o->in);
   cmd->add_flag("--json", o->json, "print one JSON document with the inputs and the figures");
   cmd->add_flag("--per-node", o->per_node, "with --json: list each node's busy, overhead and idle time")
       ->needs("--json");
@@ -88,41 +78,21 @@ Run add_simulate(CLI::App& app) {
   cmd->add_option("--timeline-nodes", o->timeline_nodes,
                   "nodes the timeline records: all, or a list such as 0-7,12 (default: the first 64)")
       ->needs(timeline);
-  cmd->add_option("--max-events", o->max_events,
-                  "stop a run (the strategy's or NOBAL's) after this many events, with the figures so far")
-      ->capture_default_str();
-  cmd->add_option("--max-seconds", o->max_seconds,
-                  "stop a run after this many seconds of host time, with the figures so far; 0: no limit")
-      ->capture_default_str();
   cmd->add_option("--plot-load", o->plot_load,
                   "draw every node's load over time as a heat map to this PNG file (needs gnuplot)");
   return [o, granularity] {
-    auto wparams = assignments(o->workload_params, "--workload-param");
+    auto wparams = assignments(o->in.workload_params, "--workload-param");
     if (granularity->count() > 0) {
       if (wparams.count("granularity")) throw InputError("granularity is given both by --granularity and --workload-param");
       wparams["granularity"] = std::to_string(o->granularity);
-    }
-    std::string workload = o->workload;
-    if (workload.starts_with("trace:")) {  // -w trace:PATH is -w trace --workload-param file=PATH
-      if (wparams.count("file")) throw InputError("the trace file is given both by -w trace:PATH and --workload-param file");
-      wparams["file"] = workload.substr(6);
-      workload = "trace";
     }
     if (!o->plot_load.empty() && !gnuplot_installed())
       throw InputError(fmt::format("--plot-load '{}': gnuplot is not installed; accepted: with gnuplot on the PATH "
                                    "(Debian package gnuplot-nox)",
                                    o->plot_load));
     if (!o->plot_load.empty()) AtomicFile probe(o->plot_load);  // an unwritable picture before the run; leaves nothing
-    ExperimentSetup setup{
-        .topology = parse_topology(o->topology),
-        .strategy = builtin_strategies().configure(o->strategy, assignments(o->params, "--param")),
-        .workload = builtin_workloads().configure(workload, wparams),
-        .cost = make_cost_model(o->cost, assignments(o->cost_params, "--cost-param")),
-        .seed = parse_unsigned(o->seed, "--seed", std::numeric_limits<std::uint64_t>::max()),
-        .event_limit = parse_unsigned(o->max_events, "--max-events", std::numeric_limits<std::uint64_t>::max()),
-        .wall_seconds_limit = static_cast<double>(parse_unsigned(o->max_seconds, "--max-seconds", 1'000'000'000)),
-        .execution = parse_execution(o->execution),
-    };
+    ExperimentSetup setup =
+        experiment_setup(o->in, o->strategy, assignments(o->params, "--param"), o->workload, std::move(wparams));
     const std::string title = fmt::format("{} on {}, workload {}, simulated (cost model {}, seed {})",
                                           setup.strategy.name(), setup.topology.spec(), setup.workload.name(),
                                           setup.cost.name, setup.seed);

@@ -26,6 +26,8 @@ ExperimentResult run_experiment(const ExperimentSetup& setup) {
   r.balanced = run_once(setup, setup.strategy, setup.observers);
   if (is_nobal(setup.strategy)) {
     r.nobal = r.balanced;
+  } else if (setup.nobal != nullptr) {
+    r.nobal = *setup.nobal;
   } else {
     r.nobal = simulate_nobal({.topology = &setup.topology, .strategy = builtin_strategies().configure("none", {}),
                               .cost = setup.cost, .seed = setup.seed, .event_limit = setup.event_limit,

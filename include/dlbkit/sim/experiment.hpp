@@ -22,6 +22,9 @@ struct ExperimentSetup {
   double wall_seconds_limit = 0;                               ///< of each run: SimulationConfig's
   Execution execution = Execution::fcfs;
   std::vector<Observer*> observers;  ///< watch the strategy's run (not NOBAL's)
+  /// NOBAL's run of this same setup, when the caller has it already (`dlbkit advise` runs
+  /// many strategies on one setup): run_experiment takes it instead of simulating it again.
+  const SimulationResult* nobal = nullptr;
 };
 
 struct ExperimentResult {

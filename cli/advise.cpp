@@ -1,0 +1,266 @@
+// dlbkit advise: which strategy to use on a target machine. Every strategy that accepts the
+// topology, with a few values of its main parameters, is simulated on one workload (or a
+// recorded run) and cost model through run_experiment, as `dlbkit simulate` runs it, and the
+// runs are ranked by predicted makespan.
+
+#include "commands.hpp"
+#include "progress_line.hpp"
+#include "simulation_inputs.hpp"
+
+#include <dlbkit/core/parameters.hpp>
+#include <dlbkit/error.hpp>
+#include <dlbkit/sim/experiment.hpp>
+#include <dlbkit/sim/nobal.hpp>
+#include <dlbkit/strategies/builtin.hpp>
+#include "reproduce/trials.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <fmt/format.h>
+#include <map>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace dlbkit::cli {
+
+namespace {
+
+// The search, in one place (docs/cli.md, `dlbkit advise`): the values tried of each
+// strategy's main parameters, every combination of them, the default first. The other
+// parameters keep their defaults, and so do the ones whose default is derived from the
+// topology (diffusion's alpha, sos's beta, fully_distributed's transfer_limit, gm's max_hops),
+// since a fixed value would be wrong on most networks. A strategy not listed runs once with
+// its defaults.
+struct SearchAxis {
+  std::string param;
+  std::vector<std::string> values;
+};
+const std::map<std::string, std::vector<SearchAxis>>& search_table() {
+  static const std::map<std::string, std::vector<SearchAxis>> table = {
+      {"rid", {{"u", {"0.9", "0.5"}}, {"retry_on_update", {"false", "true"}}}},
+      {"sid", {{"u", {"0.9", "0.5", "0.7"}}}},
+      {"gm", {{"delta", {"1", "2", "4"}}}},
+      {"hbm", {{"threshold_base", {"1", "4", "16"}}}},
+      {"dem", {{"l_low", {"1", "2", "4"}}}},
+      {"liquid", {{"period", {"10ms", "1ms", "100ms"}}}},
+      {"nna", {{"period", {"10ms", "1ms", "100ms"}}}},
+      {"diffusion", {{"period", {"10ms", "1ms", "100ms"}}}},
+      {"dimension_exchange", {{"period", {"10ms", "1ms", "100ms"}}}},
+      {"sos", {{"period", {"10ms", "1ms", "100ms"}}}},
+      {"chebyshev", {{"period", {"10ms", "1ms", "100ms"}}}},
+      {"direct_neighbor", {{"threshold", {"0.2", "0.1", "0.5"}}, {"w", {"1", "0.5"}}}},
+      {"semi_distributed", {{"threshold2", {"3", "1", "6"}}}},
+      {"work_stealing", {{"retry_delay", {"20us", "5us", "100us"}}}},
+      {"lifeline", {{"w", {"1", "4"}}, {"l", {"2", "4"}}}},
+  };
+  return table;
+}
+
+// One strategy with one choice of its searched parameters.
+struct Candidate {
+  const StrategyInfo* info;
+  std::map<std::string, std::string> searched;  // only the parameters of the search
+};
+
+// Every combination of the axes, the first axis varying slowest.
+std::vector<std::map<std::string, std::string>> combinations(const std::vector<SearchAxis>& axes) {
+  std::vector<std::map<std::string, std::string>> out = {{}};
+  for (const SearchAxis& axis : axes) {
+    std::vector<std::map<std::string, std::string>> next;
+    for (const auto& partial : out)
+      for (const std::string& value : axis.values) {
+        auto m = partial;
+        m[axis.param] = value;
+        next.push_back(std::move(m));
+      }
+    out = std::move(next);
+  }
+  return out;
+}
+
+struct Outcome {
+  Candidate candidate;
+  ExperimentSetup setup;
+  std::optional<ExperimentResult> result;
+  std::string failure;  // why the run stopped (an event or time limit), when it has no result
+};
+
+double efficiency(const ExperimentResult& r) {
+  return r.balanced.makespan > 0 ? r.optimal / to_seconds(r.balanced.makespan) : 0.0;
+}
+
+std::string searched_text(const Candidate& c) {
+  std::string s;
+  for (const auto& [name, value] : c.searched) s += (s.empty() ? "" : " ") + name + "=" + value;
+  return s.empty() ? "(defaults)" : s;
+}
+
+nlohmann::json search_json() {
+  nlohmann::json j = nlohmann::json::object();
+  for (const auto& [strategy, axes] : search_table())
+    for (const SearchAxis& axis : axes) j[strategy][axis.param] = axis.values;
+  return j;
+}
+
+void print_table(const ExperimentSetup& base, const std::vector<const Outcome*>& ranked,
+                 const std::vector<const Outcome*>& failed, const std::vector<std::pair<std::string, std::string>>& not_run,
+                 double optimal) {
+  fmt::print("advise: workload {} ({}) on {}, cost model {}, seed {}, {} execution\n", base.workload.name(),
+             base.workload.params.to_string(), base.topology.spec(), base.cost.name, base.seed,
+             to_string(base.execution));
+  fmt::print("{} runs ranked by predicted makespan; optimal {:.6g} s (total work / N); parameters not shown are "
+             "the strategy's defaults\n\n",
+             ranked.size(), optimal);
+  fmt::print("{:>4}  {:<18} {:<34} {:>12} {:>10} {:>11} {:>10}\n", "rank", "strategy", "parameters", "makespan s",
+             "efficiency", "tasks moved", "messages");
+  for (std::size_t i = 0; i < ranked.size(); ++i) {
+    const Outcome& o = *ranked[i];
+    const SimulationResult& b = o.result->balanced;
+    fmt::print("{:>4}  {:<18} {:<34} {:>12.6g} {:>9.1f}% {:>11} {:>10}\n", i + 1, o.candidate.info->name,
+               searched_text(o.candidate), to_seconds(b.makespan), 100 * efficiency(*o.result), b.tasks_transferred,
+               b.messages());
+  }
+  for (const Outcome* o : failed)
+    fmt::print("   -  {:<18} {:<34} failed: {}\n", o->candidate.info->name, searched_text(o->candidate), o->failure);
+  if (!not_run.empty()) {
+    fmt::print("\nnot run on {}:\n", base.topology.spec());
+    for (const auto& [name, reason] : not_run) fmt::print("  {:<18} {}\n", name, reason);
+  }
+}
+
+nlohmann::json to_json(const ExperimentSetup& base, const std::vector<const Outcome*>& ranked,
+                       const std::vector<const Outcome*>& failed,
+                       const std::vector<std::pair<std::string, std::string>>& not_run, double optimal,
+                       double nobal) {
+  using nlohmann::json;
+  json j;
+  j["inputs"] = {
+      {"topology", base.topology.spec()},
+      {"workload", {{"name", base.workload.name()}, {"params", base.workload.params.to_json()}}},
+      {"cost_model", base.cost.to_json()},
+      {"seed", base.seed},
+      {"execution", to_string(base.execution)},
+  };
+  j["optimal"] = optimal;
+  j["nobal_makespan"] = nobal;
+  j["ranking"] = json::array();
+  for (std::size_t i = 0; i < ranked.size(); ++i) {
+    const Outcome& o = *ranked[i];
+    const ExperimentResult& r = *o.result;
+    j["ranking"].push_back({{"rank", i + 1},
+                            {"strategy", o.candidate.info->name},
+                            {"params", o.setup.strategy.params.to_json()},
+                            {"predicted_makespan", to_seconds(r.balanced.makespan)},
+                            {"efficiency", efficiency(r)},
+                            {"speedup", r.speedup_undefined.empty() ? json(r.speedup) : json(nullptr)},
+                            {"tasks_transferred", r.balanced.tasks_transferred},
+                            {"messages", r.balanced.messages()},
+                            {"events", r.balanced.events}});
+  }
+  j["failed"] = json::array();
+  for (const Outcome* o : failed)
+    j["failed"].push_back(
+        {{"strategy", o->candidate.info->name}, {"params", o->setup.strategy.params.to_json()}, {"error", o->failure}});
+  j["not_run"] = json::array();
+  for (const auto& [name, reason] : not_run) j["not_run"].push_back({{"strategy", name}, {"reason", reason}});
+  j["search"] = search_json();
+  return j;
+}
+
+}  // namespace
+
+Run add_advise(CLI::App& app) {
+  auto* cmd = app.add_subcommand("advise",
+                                 "Rank every strategy that accepts the topology, with a few values of its main "
+                                 "parameters, by the makespan simulated on a workload or a recorded run");
+  struct Options {
+    SimulationInputs in;
+    std::string workload, trace;
+    unsigned jobs = std::max(1u, std::thread::hardware_concurrency());
+    bool json = false;
+  };
+  auto o = std::make_shared<Options>();
+  auto* workload = cmd->add_option("-w,--workload", o->workload,
+                                   "workload name (dlbkit list workloads), as for dlbkit simulate; or use --trace");
+  auto* trace = cmd->add_option("--trace", o->trace, "a run recorded by dlbkit run --record (the trace workload)");
+  add_simulation_inputs(*cmd, o->in);
+  cmd->get_option("--cost")->required()->default_str("");  // the target machine: no default stands for it
+  cmd->add_option("--jobs", o->jobs, "simulations at once (the ranking does not depend on it)")
+      ->check(integer_in(1, 256))
+      ->capture_default_str();
+  cmd->add_flag("--json", o->json, "print one JSON document: inputs, ranking (best first), failed, not_run, search");
+  return [o, workload, trace] {
+    if ((workload->count() > 0) == (trace->count() > 0))
+      throw InputError(fmt::format("{}; accepted: exactly one of -w/--workload NAME and --trace PATH",
+                                   workload->count() > 0 ? "both -w/--workload and --trace are given"
+                                                         : "no workload: neither -w/--workload nor --trace is given"));
+    // The same reading as `dlbkit simulate`, with NOBAL as the strategy; every candidate
+    // below replaces only the strategy.
+    const ExperimentSetup base =
+        experiment_setup(o->in, "none", {}, trace->count() > 0 ? "trace:" + o->trace : o->workload,
+                         assignments(o->in.workload_params, "--workload-param"));
+
+    std::vector<Outcome> outcomes;
+    std::vector<std::pair<std::string, std::string>> not_run;
+    for (const StrategyInfo& info : builtin_strategies().all()) {
+      if (info.check_topology) {
+        try {
+          info.check_topology(base.topology);
+        } catch (const InputError& e) {
+          not_run.emplace_back(info.name, e.what());
+          continue;
+        }
+      }
+      const auto axes = search_table().find(info.name);
+      for (auto& searched : combinations(axes == search_table().end() ? std::vector<SearchAxis>{} : axes->second)) {
+        ExperimentSetup setup = base;
+        setup.strategy = builtin_strategies().configure(info.name, searched);
+        outcomes.push_back({Candidate{&info, std::move(searched)}, std::move(setup), std::nullopt, ""});
+      }
+    }
+
+    std::atomic<std::size_t> done{0};
+    ExperimentResult reference;  // NOBAL's run
+    {
+      ProgressLine progress(true, "dlbkit advise");
+      const std::size_t total = outcomes.size();
+      progress.phase("runs", [&done, total] { return fmt::format(" {} of {} done", done.load(), total); });
+      // NOBAL first, once: the other runs take its figures (speedup, pi) from it. When it
+      // stops at a limit, so would every run beside it: the command fails.
+      reference = run_experiment(base);
+      parallel_for(outcomes.size(), o->jobs, [&](std::size_t i) {
+        Outcome& outcome = outcomes[i];
+        outcome.setup.nobal = &reference.nobal;
+        try {
+          outcome.result = is_nobal(outcome.setup.strategy) ? reference : run_experiment(outcome.setup);
+        } catch (const std::runtime_error& e) {
+          outcome.failure = e.what();  // a limit reached: this run is out of the ranking
+        } catch (const InputError& e) {
+          // Bad input shared by every run (a trace that cannot be read) ended the command
+          // at NOBAL's run; this is the strategy refusing something of this machine.
+          outcome.failure = e.what();
+        }
+        ++done;
+      });
+    }
+
+    // Best first; equal makespans (whole nanoseconds) keep the order above, so the output
+    // depends on the inputs alone.
+    std::vector<const Outcome*> ranked, failed;
+    for (const Outcome& outcome : outcomes) (outcome.result ? ranked : failed).push_back(&outcome);
+    std::stable_sort(ranked.begin(), ranked.end(), [](const Outcome* a, const Outcome* b) {
+      return a->result->balanced.makespan < b->result->balanced.makespan;
+    });
+    const double optimal = reference.optimal, nobal = to_seconds(reference.nobal.makespan);
+    if (o->json) fmt::print("{}\n", json_text(to_json(base, ranked, failed, not_run, optimal, nobal)));
+    else print_table(base, ranked, failed, not_run, optimal);
+    return 0;
+  };
+}
+
+}  // namespace dlbkit::cli

@@ -1,0 +1,33 @@
+#pragma once
+// The simulator's inputs that `dlbkit simulate` and `dlbkit advise` share: the same options,
+// read into an ExperimentSetup by one function, so that both accept and refuse the same values.
+
+#include <CLI/CLI.hpp>
+#include <dlbkit/sim/experiment.hpp>
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace dlbkit::cli {
+
+struct SimulationInputs {
+  std::string topology, cost = "ipsc2";
+  std::vector<std::string> workload_params, cost_params;
+  std::string seed = "1", execution = "fcfs";
+  std::string max_events = std::to_string(SimulationConfig{}.event_limit), max_seconds = "0";
+};
+
+// Adds -t, --workload-param, -c, --cost-param, --seed, --execution, --max-events and
+// --max-seconds to `cmd`, read into `in`.
+void add_simulation_inputs(CLI::App& cmd, SimulationInputs& in);
+
+// The setup of one run: the topology, the strategy `strategy` with `params` (-p), the workload
+// `workload` (-w; trace:PATH is the trace workload with file=PATH) with `workload_params`
+// (--workload-param and any other source, e.g. -g), and the cost model. Throws InputError
+// naming the first value refused, in that order.
+ExperimentSetup experiment_setup(const SimulationInputs& in, const std::string& strategy,
+                                 const std::map<std::string, std::string>& params, const std::string& workload,
+                                 std::map<std::string, std::string> workload_params);
+
+}  // namespace dlbkit::cli
