@@ -1,8 +1,10 @@
 #include <dlbkit/io/input_file.hpp>
 #include <dlbkit/error.hpp>
 
+#include <cerrno>
 #include <fmt/format.h>
 #include <sys/stat.h>
+#include <system_error>
 
 namespace dlbkit {
 
@@ -26,7 +28,8 @@ const char* kind_of(mode_t mode) {
 std::ifstream open_input_file(const std::string& path, std::string_view name, std::uint64_t max_bytes,
                               std::string_view accepted) {
   struct stat info {};
-  if (::stat(path.c_str(), &info) != 0) refuse(name, "cannot be read (no such file)", accepted);
+  if (::stat(path.c_str(), &info) != 0)
+    refuse(name, fmt::format("cannot be read ({})", std::error_code(errno, std::generic_category()).message()), accepted);
   if (!S_ISREG(info.st_mode)) refuse(name, kind_of(info.st_mode), accepted);
   if (static_cast<std::uint64_t>(info.st_size) > max_bytes)
     refuse(name, fmt::format("{} bytes, larger than {} bytes", info.st_size, max_bytes), accepted);

@@ -82,7 +82,7 @@ TEST(ParseTopology, RejectsBadSpecsNamingTheBadValue) {
       {"odd:1", {"n = 1 is out of range", "2 to 12"}},
       {"odd:13", {"n = 13 is out of range", "2 to 12"}},
       {"file:", {"missing path"}},
-      {"file:/nonexistent/dir/net.txt", {"/nonexistent/dir/net.txt", "cannot open"}},
+      {"file:/nonexistent/dir/net.txt", {"/nonexistent/dir/net.txt", "cannot be read (No such file or directory)"}},
   };
   for (const BadSpec& c : cases) {
     SCOPED_TRACE(c.spec);
