@@ -135,6 +135,7 @@ public:
     arrived_.assign(m, 0);
     expected_.assign(m, -1);
     reply_due_.assign(m, false);
+    decide_on_reply_.assign(m, false);
     others_.reserve(m);
     inform(ctx, true);
   }
@@ -285,19 +286,22 @@ private:
     if (!exceeds(local, other)) return;
     const std::int64_t amount = std::min(equalising_amount(local, other), ctx.migratable() - offered);
     if (amount < 1) return;
-    start_migration(ctx, static_cast<std::size_t>(k), amount);
+    start_migration(ctx, static_cast<std::size_t>(k), amount, amount_at_couple_);
   }
 
-  // With the couple protocol, asks neighbour k to receive `amount` (Sec. 2, 3.2); without, migrates
-  // at once and counts what went as part of k's load until k reports again.
-  void start_migration(NodeContext& ctx, std::size_t k, std::int64_t amount) {
+  // With the couple protocol, asks neighbour k to receive `amount` (Sec. 2, 3.2), or with
+  // `decide_on_reply` an amount decided when k accepts (amount_at=couple; extended distribution
+  // forwards all that arrived, decided already); without, migrates at once and counts what
+  // went as part of k's load until k reports again.
+  void start_migration(NodeContext& ctx, std::size_t k, std::int64_t amount, bool decide_on_reply = false) {
     if (!couple_protocol_) {
       known_[k] += static_cast<double>(ctx.migrate(ctx.neighbors()[k], amount));
       return;
     }
     couple_[k] = Couple::requested;
     requested_[k] = amount;  // offered: not the node's own to offer to another until the reply
-    ctx.send(ctx.neighbors()[k], Message::make(kCoupleRequest, CoupleRequest{amount_at_couple_ ? 0 : amount}));
+    decide_on_reply_[k] = decide_on_reply;
+    ctx.send(ctx.neighbors()[k], Message::make(kCoupleRequest, CoupleRequest{decide_on_reply ? 0 : amount}));
   }
 
   void on_couple_request(NodeContext& ctx, std::size_t k, std::int64_t amount) {
@@ -335,9 +339,9 @@ private:
     if (reply.accepted == 0) return;  // the next load information triggers again, with k's new load
     // With amount_at=couple the request announced nothing; the sender decides now (Sec. 2),
     // equalising with the load k has just replied, less what it has offered to others.
-    const std::int64_t announced = amount_at_couple_ ? 0 : amount;
+    const std::int64_t announced = decide_on_reply_[k] ? 0 : amount;
     std::int64_t offered = 0;
-    if (amount_at_couple_) {
+    if (decide_on_reply_[k]) {
       for (const std::int64_t r : requested_) offered += r;
       amount = equalising_amount(effective_load(ctx) - static_cast<double>(offered), reply.load);
     }
@@ -397,6 +401,7 @@ private:
   std::vector<Couple> couple_;
   std::vector<std::int64_t> requested_, announced_, arrived_, expected_;
   std::vector<bool> reply_due_;  // a refusal from k is on its way (our request gave way to k's)
+  std::vector<bool> decide_on_reply_;  // our request to k announced no amount (amount_at=couple)
   std::vector<double> others_;  // load_for()'s scratch
   bool request_pending_ = false;
 };

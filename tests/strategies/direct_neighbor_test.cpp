@@ -509,6 +509,19 @@ TEST(DirectNeighbor, AmountAtCoupleIsDecidedFromTheLoadInTheReply) {
   for (const auto& m : ctx.migrations) EXPECT_EQ(m.amount, 0);
   ASSERT_EQ(ctx.of_kind(kTransfer).size(), 1u);
   EXPECT_EQ(ctx.of_kind(kTransfer)[0].message.as<std::int64_t>(), 0);
+  // Extended distribution still forwards all that arrived (Sec. 3.2), an amount known already.
+  FakeContext fwd(ring, 0, 6);
+  auto f = make({{"amount_at", "couple"}, {"extended", "true"}, {"threshold", "10"}});
+  f->on_start(fwd);
+  f->on_message(fwd, 1, info(12));
+  f->on_message(fwd, 2, info(5.5));
+  fwd.set_load(10);
+  f->on_tasks_arrived(fwd, 1, 4);
+  ASSERT_EQ(requests(fwd).size(), 1u);
+  EXPECT_EQ(requests(fwd)[0], (std::pair<NodeId, std::int64_t>{2, 4}));
+  f->on_message(fwd, 2, accept(5.5));
+  ASSERT_EQ(fwd.migrations.size(), 1u);
+  EXPECT_EQ(fwd.migrations[0].amount, 4);
 }
 
 TEST(DirectNeighbor, ReceiverInitiationWithExtendedDistributionEndsUnderZeroCostMessages) {
