@@ -70,10 +70,30 @@ Size size_of(const ReproductionOptions& o) {
   return {"mesh:10x10", {0.1, 0.25, 0.5, 1.0, 1.5, 2.0, 3.0}, 10 * kSecond, 2 * kSecond};
 }
 
-StrategyChoice policy(const Policy& c, bool report_own_changes = false) {
-  return builtin_strategies().configure("direct_neighbor", {{"w", fmt::format("{}", c.w)},
-                                                            {"extended", c.extended ? "true" : "false"},
-                                                            {"report", report_own_changes ? "own_change" : "min_change"}});
+// The readings of Sec. 2-3.2 that direct_neighbor offers as options (docs/strategies.md), and
+// the threshold they read; a reproduction passes them to every policy:
+// `reproduce zambonelli-fig7 -p count_announced=true`.
+std::vector<ParamSpec> reading_params() {
+  std::vector<ParamSpec> out;
+  for (const ParamSpec& p : builtin_strategies().find("direct_neighbor").params)
+    if (p.name == "threshold" || p.name == "count_announced" || p.name == "threshold_of" || p.name == "amount_at")
+      out.push_back(p);
+  return out;
+}
+
+// What the run changed from the defaults, for its notes.
+std::string readings_note(const ReproductionOptions& o) {
+  std::string note = "direct_neighbor with";
+  for (const auto& [name, value] : o.params) note += fmt::format(" {}={}", name, value);
+  return note;
+}
+
+StrategyChoice policy(const Policy& c, const ReproductionOptions& o, bool report_own_changes = false) {
+  std::map<std::string, std::string> params{{"w", fmt::format("{}", c.w)},
+                                            {"extended", c.extended ? "true" : "false"},
+                                            {"report", report_own_changes ? "own_change" : "min_change"}};
+  params.insert(o.params.begin(), o.params.end());
+  return builtin_strategies().configure("direct_neighbor", params);
 }
 
 // One run; with `warmup` > 0 the figures are those after it but for the response time and
@@ -135,7 +155,7 @@ std::vector<Point> sweep(double near_fraction, const std::vector<Case>& cases, c
   std::vector<std::vector<StrategyChoice>> strategies(points);  // per point: NLB, then every column
   for (std::size_t p = 0; p < points; ++p) {
     strategies[p].push_back(builtin_strategies().configure("none", {}));
-    for (const Policy& c : kColumns) strategies[p].push_back(policy(c, cases[p].report_own_changes));
+    for (const Policy& c : kColumns) strategies[p].push_back(policy(c, options, cases[p].report_own_changes));
   }
   std::vector<WorkloadChoice> workloads;
   std::vector<CostModel> costs;
@@ -337,6 +357,7 @@ ReproductionReport figure(const PaperFigure& f, const ReproductionOptions& optio
                    "NRT is 0 by definition)."};
   if (f.measure == Measure::nrt) results.notes.push_back(kNrtDefinition);
   results.notes.push_back(paper_shape(f.measure));
+  if (!options.params.empty()) results.notes.push_back(readings_note(options));
   return render(results, options);
 }
 
@@ -395,6 +416,7 @@ ReproductionReport high_dynamicity(const ReproductionOptions& options) {
       "dsig/s: the dynamicity asked of the generator; meas.: delta-sigma per second measured on the NLB run; dd/ds: "
       "measured delta-delta / delta-sigma; NLB sigma: no balancing (NRT 0 by definition).",
       kNrtDefinition, paper_shape(Measure::nrt)};
+  if (!options.params.empty()) results.notes.push_back(readings_note(options));
   return render(results, options);
 }
 
@@ -412,7 +434,7 @@ ReproductionReport fig2(const ReproductionOptions& options) {
   const std::vector<Policy> columns = {{"w=1", 1.0, false}, {"w=0.8", 0.8, false}, {"w=0.5", 0.5, false},
                                        {"w=0.5 ext", 0.5, true}};
   std::vector<StrategyChoice> strategies{builtin_strategies().configure("none", {})};
-  for (const Policy& c : columns) strategies.push_back(policy(c));
+  for (const Policy& c : columns) strategies.push_back(policy(c, options));
   const LoadMetricsOptions metrics{.delta_t = 50 * kMillisecond, .from = 0, .until = duration, .trace = true};
   std::vector<LoadMetricsSummary> summaries(strategies.size());
   std::vector<std::vector<LoadSample>> traces(strategies.size());
@@ -452,6 +474,7 @@ ReproductionReport fig2(const ReproductionOptions& options) {
                   .figures = {std::move(figure)}};
   results.notes = {"Paper (Sec. 3, Fig. 2): the threshold stops the undistorted policy (w = 1) although the system is "
                    "globally imbalanced; distorted load information makes it move load."};
+  if (!options.params.empty()) results.notes.push_back(readings_note(options));
   return render(results, options);
 }
 
@@ -471,12 +494,14 @@ std::vector<ReproductionInfo> zambonelli_reproductions() {
                    .description = fmt::format("{} against dynamicity, {} dispersion, w in 1..0.3, basic and extended",
                                               measure_title(f.measure), f.high_dispersion ? "high" : "low"),
                    .source = fmt::format("Zambonelli Sec. 4, Fig. {}", f.number),
+                   .params = reading_params(),
                    .default_runs = 2,
                    .run = [f](const ReproductionOptions& o) { return figure(f, o); },
                    .scoreboard_skip = shape_only});
   out.push_back({.name = "zambonelli-fig2",
                  .description = "a global imbalance that the undistorted policy with a threshold never corrects",
                  .source = "Zambonelli Sec. 3, Fig. 2",
+                 .params = reading_params(),
                  .default_runs = 1,
                  .run = fig2,
                  .scoreboard_skip = shape_only});
@@ -484,6 +509,7 @@ std::vector<ReproductionInfo> zambonelli_reproductions() {
                  .description = "average sigma and NRT beyond Figs 7-12's dynamicities: shorter processes, slower "
                                 "load messages",
                  .source = "Zambonelli Sec. 4.3-4.4, Figs 7, 8, 11, 12",
+                 .params = reading_params(),
                  .default_runs = 2,
                  .run = high_dynamicity,
                  .scoreboard_skip = shape_only});

@@ -33,11 +33,12 @@ struct RequestReply {
   std::int64_t granted;
 };
 struct CoupleRequest {
-  std::int64_t amount;  // what the sender means to migrate
+  std::int64_t amount;  // what the sender means to migrate (0 with amount_at=couple: not decided yet)
 };
 struct CoupleReply {
   std::int64_t accepted;  // 1: waiting to receive load; 0: already in a couple with the sender
-  double load;            // the replier's load as meant for the sender, announced load included
+  double load;            // the replier's load as meant for the sender (announced load included
+                          // with count_announced)
 };
 struct Transfer {
   std::int64_t moved;  // what the sender migrated after the reply (0: nothing could go)
@@ -74,10 +75,25 @@ public:
       .description = "extended load distribution (Sec. 3.2): forward arriving load to a less loaded "
                      "neighbour, down to a local minimum"};
   static constexpr ChoiceParam kProtocol{.name = "protocol", .default_value = "couple",
-      .description = "couple: the sender asks, the receiver accepts and counts the announced load, and "
-                     "neither starts another migration with the other until it lands (Sec. 2, 3.2); none: "
-                     "migrate at once (sender-initiated only)",
+      .description = "couple: the sender asks, the receiver accepts, and neither starts another migration "
+                     "with the other until it lands (Sec. 2, 3.2); none: migrate at once (sender-initiated only)",
       .choices = {"couple", "none"}};
+  static constexpr BooleanParam kCountAnnounced{.name = "count_announced", .default_value = "false",
+      .description = "a receiver in a couple counts the load announced to it and still in transit in what it "
+                     "reports and decides (not in the paper, which says only \"waiting to receive load\", "
+                     "Sec. 3.2)"};
+  static constexpr ChoiceParam kThresholdOf{.name = "threshold_of", .default_value = "lower",
+      .description = "what the threshold is a fraction of (Sec. 2: \"exceeds the load of its less loaded "
+                     "neighbor by more than a threshold (i.e., a percentage)\"): lower: of the lower load of "
+                     "the pair; higher: of the higher one (the node's own, sender-initiated); absolute: "
+                     "threshold is a number of processes",
+      .choices = {"lower", "higher", "absolute"}};
+  static constexpr ChoiceParam kAmountAt{.name = "amount_at", .default_value = "request",
+      .description = "when the sender decides how many processes migrate (couple protocol): request: when it "
+                     "asks; couple: once the couple is established, from the load in the receiver's reply "
+                     "(Sec. 2: \"After a sender-receiver couple is established, the sender decides the "
+                     "entities to migrate\")",
+      .choices = {"request", "couple"}};
   static constexpr RealParam kMinChange{.name = "min_change", .default_value = "0.5",
       .description = "send a neighbour new load information when it differs by at least this many "
                      "processes from what it last got (w = 1: every change)",
@@ -88,7 +104,8 @@ public:
                      "whatever w",
       .choices = {"min_change", "own_change"}};
   static std::vector<ParamSpec> params() {
-    return {kW, kThreshold, kInitiation, kExtended, kProtocol, kMinChange, kReport};
+    return {kW, kThreshold, kInitiation, kExtended, kProtocol, kMinChange, kReport, kCountAnnounced, kThresholdOf,
+            kAmountAt};
   }
   enum Kind : std::uint16_t { kLoadInfo, kLoadRequest, kRequestReply, kCoupleRequest, kCoupleReply, kTransfer, kKinds };
   static constexpr std::array<const char*, kKinds> message_kinds{
@@ -101,7 +118,12 @@ public:
         extended_(p[kExtended]),
         couple_protocol_(p[kProtocol] == kProtocol.choice("couple")),
         min_change_(p[kMinChange]),
-        report_own_changes_(p[kReport] == kReport.choice("own_change")) {}
+        report_own_changes_(p[kReport] == kReport.choice("own_change")),
+        count_announced_(p[kCountAnnounced]),
+        threshold_of_(p[kThresholdOf] == kThresholdOf.choice("higher")     ? ThresholdOf::higher
+                      : p[kThresholdOf] == kThresholdOf.choice("absolute") ? ThresholdOf::absolute
+                                                                           : ThresholdOf::lower),
+        amount_at_couple_(p[kAmountAt] == kAmountAt.choice("couple")) {}
 
   void on_start(NodeContext& ctx) override {
     const std::size_t m = ctx.neighbors().size();
@@ -113,6 +135,7 @@ public:
     arrived_.assign(m, 0);
     expected_.assign(m, -1);
     reply_due_.assign(m, false);
+    decide_on_reply_.assign(m, false);
     others_.reserve(m);
     inform(ctx, true);
   }
@@ -202,9 +225,10 @@ private:
     return distorted_load(w_, local, others_);
   }
 
-  // The load this node holds or has been promised by a couple (Sec. 2: the receiver is
-  // "waiting to receive load"), so that it reports and decides with load in transit.
+  // The load this node reports and decides with: what it holds (Sec. 2: "the local current
+  // load"), plus with count_announced what a couple has announced to it and not yet landed.
   double effective_load(const NodeContext& ctx) const {
+    if (!count_announced_) return static_cast<double>(ctx.load());
     std::int64_t incoming = 0;
     for (std::size_t k = 0; k < couple_.size(); ++k)
       if (couple_[k] == Couple::receiving)
@@ -212,21 +236,40 @@ private:
     return static_cast<double>(ctx.load() + incoming);
   }
 
+  // Sec. 2: "exceeds the load of its less loaded neighbor by more than a threshold (i.e., a
+  // percentage)"; of which load the percentage is taken is not said (threshold_of).
+  bool exceeds(double high, double low) const {
+    switch (threshold_of_) {
+      case ThresholdOf::lower: return high > (1.0 + threshold_) * low;
+      case ThresholdOf::higher: return high - low > threshold_ * high;
+      case ThresholdOf::absolute: return high - low > threshold_;
+    }
+    return false;
+  }
+
+  // Sec. 3.2: a node in a couple "waiting to receive load".
+  bool waiting_to_receive() const {
+    for (const Couple c : couple_)
+      if (c == Couple::receiving) return true;
+    return false;
+  }
+
   // Sec. 2: if the local load exceeds the least loaded neighbour's by more than the threshold
   // (a percentage), migrate to equalise the pair (Sec. 3.1: against the neighbour's DL).
   void balance(NodeContext& ctx) {
     const auto nb = ctx.neighbors();
     if (receiver_initiated_) {
-      // Sec. 2, 3.2: a node in a couple is "waiting to receive load"; that load counts here as
-      // in what it reports, or a receiver asks again for load already coming and hands the
-      // surplus on by extended distribution: with zero-cost messages a process then circles a
-      // loop of neighbours in zero time (hypercube:3, the ideal model).
+      // Sec. 2, 3.2: a node in a couple is "waiting to receive load". A receiver that asked
+      // again for load already coming handed the surplus on by extended distribution: with
+      // zero-cost messages a process then circled a loop of neighbours in zero time
+      // (hypercube:3, the ideal model). So it asks for nothing while it waits (as WLR93's RID:
+      // "no outstanding load requests") unless count_announced counts that load here.
       const double local = effective_load(ctx);
-      if (request_pending_) return;
+      if (request_pending_ || (!count_announced_ && waiting_to_receive())) return;
       const int k = most_loaded(ctx);
       if (k < 0) return;
       const double other = known_[static_cast<std::size_t>(k)];
-      if (!(other > (1.0 + threshold_) * local)) return;
+      if (!exceeds(other, local)) return;
       const std::int64_t amount = equalising_amount(other, local);
       if (amount < 1) return;
       ctx.send(nb[static_cast<std::size_t>(k)], Message::make(kLoadRequest, LoadRequest{amount}));
@@ -240,22 +283,25 @@ private:
     const int k = least_loaded(ctx, ctx.self());
     if (k < 0) return;
     const double other = known_[static_cast<std::size_t>(k)];
-    if (!(local > (1.0 + threshold_) * other)) return;
+    if (!exceeds(local, other)) return;
     const std::int64_t amount = std::min(equalising_amount(local, other), ctx.migratable() - offered);
     if (amount < 1) return;
-    start_migration(ctx, static_cast<std::size_t>(k), amount);
+    start_migration(ctx, static_cast<std::size_t>(k), amount, amount_at_couple_);
   }
 
-  // With the couple protocol, asks neighbour k to receive `amount` (Sec. 2, 3.2); without, migrates
-  // at once and counts what went as part of k's load until k reports again.
-  void start_migration(NodeContext& ctx, std::size_t k, std::int64_t amount) {
+  // With the couple protocol, asks neighbour k to receive `amount` (Sec. 2, 3.2), or with
+  // `decide_on_reply` an amount decided when k accepts (amount_at=couple; extended distribution
+  // forwards all that arrived, decided already); without, migrates at once and counts what
+  // went as part of k's load until k reports again.
+  void start_migration(NodeContext& ctx, std::size_t k, std::int64_t amount, bool decide_on_reply = false) {
     if (!couple_protocol_) {
       known_[k] += static_cast<double>(ctx.migrate(ctx.neighbors()[k], amount));
       return;
     }
     couple_[k] = Couple::requested;
-    requested_[k] = amount;
-    ctx.send(ctx.neighbors()[k], Message::make(kCoupleRequest, CoupleRequest{amount}));
+    requested_[k] = amount;  // offered: not the node's own to offer to another until the reply
+    decide_on_reply_[k] = decide_on_reply;
+    ctx.send(ctx.neighbors()[k], Message::make(kCoupleRequest, CoupleRequest{decide_on_reply ? 0 : amount}));
   }
 
   void on_couple_request(NodeContext& ctx, std::size_t k, std::int64_t amount) {
@@ -277,7 +323,7 @@ private:
     const double load = load_for(ctx, k);
     if (accept) sent_[k] = load;
     ctx.send(from, Message::make(kCoupleReply, CoupleReply{accept ? 1 : 0, load}));
-    if (accept) inform(ctx, true);  // the announced load is part of what the other neighbours hear
+    if (accept && count_announced_) inform(ctx, true);  // the announced load is part of what the others hear
   }
 
   void on_couple_reply(NodeContext& ctx, std::size_t k, const CoupleReply& reply) {
@@ -287,13 +333,23 @@ private:
       reply_due_[k] = false;
       return;
     }
-    const std::int64_t amount = requested_[k];
+    std::int64_t amount = requested_[k];
     requested_[k] = 0;
     couple_[k] = Couple::none;
     if (reply.accepted == 0) return;  // the next load information triggers again, with k's new load
-    const std::int64_t moved = ctx.migrate(ctx.neighbors()[k], std::min(amount, ctx.migratable()));
+    // With amount_at=couple the request announced nothing; the sender decides now (Sec. 2),
+    // equalising with the load k has just replied, less what it has offered to others.
+    const std::int64_t announced = decide_on_reply_[k] ? 0 : amount;
+    std::int64_t offered = 0;
+    if (decide_on_reply_[k]) {
+      for (const std::int64_t r : requested_) offered += r;
+      amount = equalising_amount(effective_load(ctx) - static_cast<double>(offered), reply.load);
+    }
+    const std::int64_t moved =
+        ctx.migrate(ctx.neighbors()[k], std::max<std::int64_t>(0, std::min(amount, ctx.migratable() - offered)));
     ctx.send(ctx.neighbors()[k], Message::make(kTransfer, Transfer{moved}));
-    known_[k] -= static_cast<double>(amount - moved);  // k's reply counted all of `amount` as coming
+    // k's reply counted what was announced as coming only with count_announced.
+    known_[k] += static_cast<double>(moved - (count_announced_ ? announced : 0));
     if (moved > 0) couple_[k] = Couple::sending;
   }
 
@@ -335,6 +391,9 @@ private:
   bool couple_protocol_;
   double min_change_;
   bool report_own_changes_;
+  bool count_announced_;
+  enum class ThresholdOf : std::uint8_t { lower, higher, absolute } threshold_of_;
+  bool amount_at_couple_;
   std::vector<double> known_;  // DL_k: the last load each neighbour told us (adjusted by what we moved)
   std::vector<double> sent_;   // the last load we told each neighbour
   // Per neighbour k, the couple protocol: where the couple stands, what we asked k to receive,
@@ -342,6 +401,7 @@ private:
   std::vector<Couple> couple_;
   std::vector<std::int64_t> requested_, announced_, arrived_, expected_;
   std::vector<bool> reply_due_;  // a refusal from k is on its way (our request gave way to k's)
+  std::vector<bool> decide_on_reply_;  // our request to k announced no amount (amount_at=couple)
   std::vector<double> others_;  // load_for()'s scratch
   bool request_pending_ = false;
 };

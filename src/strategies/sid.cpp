@@ -31,7 +31,16 @@ public:
       .description = "L_threshold of eq. (9): minimum excess over the domain average", .min = 0};
   static constexpr IntegerParam kDeltaMin{.name = "delta_min", .default_value = "1",
       .description = "delta_MIN: smallest amount sent to one neighbour", .min = 1};
-  static std::vector<ParamSpec> params() { return {kLLow, kLThreshold, kDeltaMin, kLoadUpdateFactor}; }
+  static constexpr ChoiceParam kAverage{.name = "average", .default_value = "real",
+      .description = "Lbar of eq. (8): real, or integer (rounded down; loads are task counts)",
+      .choices = {"real", "integer"}};
+  static constexpr ChoiceParam kAverageOver{.name = "average_over", .default_value = "domain",
+      .description = "whose loads Lbar averages: domain: the node and its K neighbours, eq. (8); "
+                     "neighbours: the K neighbours only, as Fig. 2's caption implies (Lbar = 10, S = 21, H = 20)",
+      .choices = {"domain", "neighbours"}};
+  static std::vector<ParamSpec> params() {
+    return {kLLow, kLThreshold, kDeltaMin, kLoadUpdateFactor, kAverage, kAverageOver};
+  }
   enum Kind : std::uint16_t { kLoadUpdate, kKinds };
   static constexpr std::array<const char*, kKinds> message_kinds{"load_update"};
 
@@ -40,7 +49,9 @@ public:
         l_limit_auto_(p.is_auto(kLLow)),
         l_threshold_(p[kLThreshold]),
         delta_min_(p[kDeltaMin]),
-        update_(p[kLoadUpdateFactor]) {}
+        update_(p[kLoadUpdateFactor]),
+        integer_average_(p[kAverage] == kAverage.choice("integer")),
+        over_domain_(p[kAverageOver] == kAverageOver.choice("domain")) {}
 
   void on_start(NodeContext& ctx) override {
     // Table IV's second SID column: L_LOW = 1 + L_LIMIT/10, L_LIMIT the initial load (as RID).
@@ -68,9 +79,10 @@ private:
   void balance(NodeContext& ctx) {
     const auto l_p = static_cast<double>(ctx.load());
     const std::size_t K = neighbor_load_.size();
-    double sum = l_p;
+    double sum = over_domain_ ? l_p : 0.0;
     for (std::int64_t l : neighbor_load_.loads()) sum += static_cast<double>(l);
-    const double average = sum / static_cast<double>(K + 1);  // eq. (8)
+    double average = sum / static_cast<double>(over_domain_ ? K + 1 : K);  // eq. (8); Fig. 2: over the K
+    if (integer_average_) average = std::floor(average);
     const double excess = l_p - average;
     if (excess <= l_threshold_) return;  // eq. (9)
     double deficiency = 0;               // H_p, eq. (10-11)
@@ -95,6 +107,8 @@ private:
   std::int64_t delta_min_;
   LoadUpdatePolicy update_;
   NeighborLoads neighbor_load_;
+  bool integer_average_;
+  bool over_domain_;
 };
 
 }  // namespace

@@ -76,3 +76,22 @@ TEST(ZambonelliReproductions, HighDynamicityGoesBeyondTheFiguresTopEnd) {
   for (const std::string& f : r.files) EXPECT_TRUE(std::filesystem::exists(f)) << f;
   EXPECT_NE(r.text.find("High dispersion (every relocation to a hot spot): NRT"), std::string::npos);
 }
+
+TEST(ZambonelliReproductions, TheReadingsOfTheTextReachEveryPolicy) {
+  // `reproduce zambonelli-fig7 -p count_announced=true`: the receiver counts announced load,
+  // which changes the figures; the options are the reproduction's own, so a bad value is refused.
+  const auto& fig7 = builtin_reproductions().find("zambonelli-fig7");
+  std::vector<std::string> names;
+  for (const ParamSpec& p : fig7.params) names.push_back(p.name);
+  EXPECT_EQ(names, (std::vector<std::string>{"threshold", "count_announced", "threshold_of", "amount_at"}));
+  const ReproductionReport a = fig7.run({.out_dir = test::temp_dir("zfig7a"), .runs = 1, .tiny = true});
+  const ReproductionReport b = fig7.run(
+      {.out_dir = test::temp_dir("zfig7b"), .runs = 1, .tiny = true, .params = {{"count_announced", "true"}}});
+  const auto sigma = [](const ReproductionReport& r) { return test::column_of(r.data, "zambonelli-fig7-cells", "sigma"); };
+  ASSERT_EQ(sigma(a).size(), sigma(b).size());
+  EXPECT_NE(sigma(a), sigma(b));
+  EXPECT_NE(b.text.find("count_announced=true"), std::string::npos);
+  EXPECT_THROW(fig7.run({.out_dir = test::temp_dir("zfig7c"), .runs = 1, .tiny = true,
+                         .params = {{"threshold_of", "median"}}}),
+               std::exception);
+}

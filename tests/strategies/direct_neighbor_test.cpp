@@ -205,10 +205,10 @@ TEST(DirectNeighbor, ExtendedDistributionForwardsArrivingLoadToALocalMinimum) {
 
 TEST(DirectNeighbor, TheReceiverAcceptsCountsTheAnnouncedLoadAndEndsTheCoupleWhenItLands) {
   // Sec. 2 and 3.2: node 0 (load 2) is asked by node 1 to receive 4; it accepts, "waiting to
-  // receive load", and from then on reports 6 to everyone.
+  // receive load", and with count_announced from then on reports 6 to everyone.
   const Topology ring = parse_topology("ring:3");
   FakeContext ctx(ring, 0, 2);
-  auto s = make({{"threshold", "10"}});
+  auto s = make({{"threshold", "10"}, {"count_announced", "true"}});
   s->on_start(ctx);
   ctx.sent.clear();
   s->on_message(ctx, 1, Message::make(kCoupleRequest, std::int64_t{4}));
@@ -343,7 +343,15 @@ TEST(DirectNeighbor, Figure2TheThresholdStopsTheUndistortedPolicyButNotTheDistor
 TEST(DirectNeighbor, ConservationAndDeterminismUnderBothExecutionModes) {
   const std::vector<std::map<std::string, std::string>> variants = {
       {}, {{"w", "0.5"}}, {{"w", "0.3"}, {"extended", "true"}}, {{"initiation", "receiver"}, {"w", "0.6"}},
-      {{"initiation", "receiver"}, {"extended", "true"}}, {{"protocol", "none"}, {"w", "0.5"}, {"extended", "true"}}};
+      {{"initiation", "receiver"}, {"extended", "true"}}, {{"protocol", "none"}, {"w", "0.5"}, {"extended", "true"}},
+      // the ends of the readings the text allows
+      {{"extended", "true"}}, {{"count_announced", "true"}, {"extended", "true"}, {"w", "0.5"}},
+      {{"count_announced", "true"}, {"initiation", "receiver"}},
+      {{"threshold_of", "absolute"}, {"threshold", "0"}, {"extended", "true"}},
+      {{"threshold_of", "higher"}, {"threshold", "0"}, {"initiation", "receiver"}, {"extended", "true"}},
+      {{"threshold_of", "higher"}, {"threshold", "1"}}, {{"threshold_of", "absolute"}, {"threshold", "100"}},
+      {{"amount_at", "couple"}, {"w", "0.5"}, {"extended", "true"}},
+      {{"amount_at", "couple"}, {"count_announced", "true"}, {"threshold", "0"}}};
   int runs = 0;
   for (const char* spec : {"mesh:4x4", "hypercube:4", "ring:6", "tree:binary:3"}) {
     const Topology t = parse_topology(spec);
@@ -359,16 +367,17 @@ TEST(DirectNeighbor, ConservationAndDeterminismUnderBothExecutionModes) {
                              .observers = std::move(obs), .execution = e});
           };
           test::ConservationObserver check;
-          const SimulationResult a = run({&check});
+          SimulationResult a, b;
+          ASSERT_NO_THROW(a = run({&check}));
           check.expect_all_done();
-          const SimulationResult b = run({});
+          ASSERT_NO_THROW(b = run({}));
           EXPECT_EQ(a.makespan, b.makespan);
           EXPECT_EQ(a.events, b.events);
           EXPECT_EQ(a.messages_by_kind, b.messages_by_kind);
           ++runs;
         }
   }
-  EXPECT_EQ(runs, 4 * 6 * 2 * 2);
+  EXPECT_EQ(runs, 4 * static_cast<int>(variants.size()) * 2 * 2);
 }
 
 TEST(DirectNeighbor, ReportOwnChangeSendsEveryChangeOfTheOwnLoadWhateverW) {
@@ -395,11 +404,11 @@ TEST(DirectNeighbor, ReportOwnChangeSendsEveryChangeOfTheOwnLoadWhateverW) {
 
 TEST(DirectNeighbor, AReceiverWaitingForLoadCountsItBeforeAskingForMore) {
   // Sec. 2, 3.2: node 0 (load 2) accepted 1 process from node 1 and is "waiting to receive
-  // load": its load is 3. Node 2 reports 4: 4 > 1.2 x 3, but the pair is already as equal as
-  // whole processes allow, (4 - 3) / 2 < 1, so receiver initiation asks for nothing.
+  // load": with count_announced its load is 3. Node 2 reports 4: 4 > 1.2 x 3, but the pair is
+  // already as equal as whole processes allow, (4 - 3) / 2 < 1, so it asks for nothing.
   const Topology ring = parse_topology("ring:3");
   FakeContext ctx(ring, 0, 2);
-  auto s = make({{"initiation", "receiver"}, {"extended", "true"}});
+  auto s = make({{"initiation", "receiver"}, {"extended", "true"}, {"count_announced", "true"}});
   s->on_start(ctx);
   s->on_message(ctx, 1, Message::make(kCoupleRequest, std::int64_t{1}));
   ASSERT_EQ(ctx.of_kind(kCoupleReply).size(), 1u);
@@ -412,24 +421,130 @@ TEST(DirectNeighbor, AReceiverWaitingForLoadCountsItBeforeAskingForMore) {
   EXPECT_EQ(ctx.of_kind(kLoadRequest)[0].message.as<std::int64_t>(), 1);
 }
 
+TEST(DirectNeighbor, WithoutCountingAnnouncedLoadAReceiverReportsWhatItHolds) {
+  // The default (count_announced=false): node 0 (load 2) accepts 4 from node 1 and keeps
+  // reporting 2, to node 1 in its reply and to node 2, until the processes land.
+  const Topology ring = parse_topology("ring:3");
+  for (const char* count : {"false", "true"}) {
+    FakeContext ctx(ring, 0, 2);
+    auto s = make({{"threshold", "10"}, {"count_announced", count}});
+    s->on_start(ctx);
+    s->on_message(ctx, 1, Message::make(kCoupleRequest, std::int64_t{4}));
+    ASSERT_EQ(ctx.of_kind(kCoupleReply).size(), 1u);
+    EXPECT_EQ(ctx.of_kind(kCoupleReply)[0].message.as<CoupleReply>().accepted, 1);
+    const double expected = std::string(count) == "true" ? 6.0 : 2.0;
+    EXPECT_DOUBLE_EQ(ctx.of_kind(kCoupleReply)[0].message.as<CoupleReply>().load, expected) << count;
+    EXPECT_DOUBLE_EQ(last_info_to(ctx, 2), expected) << count;
+  }
+}
+
+TEST(DirectNeighbor, WithoutCountingAReceiverWaitingForLoadAsksForNoMore) {
+  // Receiver initiation: node 0 (load 2) waits for 1 process from node 1. Node 2 reports 5:
+  // counting the announced process (3) it asks for (5 - 3) / 2 = 1; without counting it waits
+  // for the couple to end (Sec. 3.2: "waiting to receive load"), then asks with what it holds.
+  const Topology ring = parse_topology("ring:3");
+  for (const char* count : {"false", "true"}) {
+    FakeContext ctx(ring, 0, 2);
+    auto s = make({{"initiation", "receiver"}, {"count_announced", count}});
+    s->on_start(ctx);
+    s->on_message(ctx, 1, Message::make(kCoupleRequest, std::int64_t{1}));
+    s->on_message(ctx, 2, info(5));
+    EXPECT_EQ(ctx.of_kind(kLoadRequest).size(), std::string(count) == "true" ? 1u : 0u) << count;
+    if (std::string(count) == "true") continue;
+    s->on_message(ctx, 1, Message::make(kTransfer, std::int64_t{1}));
+    ctx.set_load(3);
+    s->on_tasks_arrived(ctx, 1, 1);  // the couple ends
+    s->on_message(ctx, 2, info(5.5));
+    ASSERT_EQ(ctx.of_kind(kLoadRequest).size(), 1u);
+    EXPECT_EQ(ctx.of_kind(kLoadRequest)[0].message.as<std::int64_t>(), 1);  // (5.5 - 3) / 2
+  }
+}
+
+TEST(DirectNeighbor, ThresholdOfTheLowerTheHigherLoadOrAbsolute) {
+  // 11 against 9 with threshold 0.2: lower (default): 11 > 1.2 x 9 = 10.8, act; higher: 2 is
+  // not more than 0.2 x 11 = 2.2, no action; absolute: 2 > 0.2 processes, act, but 2 > 3 not.
+  const Topology ring = parse_topology("ring:3");
+  for (auto [of, threshold, acts] : {std::tuple{"lower", "0.2", true}, std::tuple{"higher", "0.2", false},
+                                     std::tuple{"absolute", "0.2", true}, std::tuple{"absolute", "3", false},
+                                     std::tuple{"higher", "0.1", true}}) {
+    FakeContext ctx(ring, 0, 11);
+    auto s = make({{"threshold_of", of}, {"threshold", threshold}});
+    s->on_start(ctx);
+    s->on_message(ctx, 1, info(9));
+    EXPECT_EQ(!requests(ctx).empty(), acts) << of << " " << threshold;
+  }
+  // Receiver initiation compares the same way, the neighbour's load being the higher.
+  for (auto [of, acts] : {std::pair{"lower", true}, std::pair{"higher", false}}) {
+    FakeContext ctx(ring, 0, 9);
+    auto s = make({{"initiation", "receiver"}, {"threshold_of", of}});
+    s->on_start(ctx);
+    s->on_message(ctx, 1, info(11));
+    EXPECT_EQ(!ctx.of_kind(kLoadRequest).empty(), acts) << of;
+  }
+}
+
+TEST(DirectNeighbor, AmountAtCoupleIsDecidedFromTheLoadInTheReply) {
+  // Node 0 (20) asks node 1 (reported 10). By default it announces (20 - 10) / 2 = 5 and sends 5;
+  // with amount_at=couple it announces nothing and, node 1 replying 16, sends (20 - 16) / 2 = 2.
+  const Topology ring = parse_topology("ring:3");
+  for (auto [at, announced, moved] : {std::tuple{"request", 5, 5}, std::tuple{"couple", 0, 2}}) {
+    FakeContext ctx(ring, 0, 20);
+    auto s = make({{"amount_at", at}});
+    s->on_start(ctx);
+    s->on_message(ctx, 1, info(10));
+    ASSERT_EQ(requests(ctx).size(), 1u) << at;
+    EXPECT_EQ(requests(ctx)[0].second, announced) << at;
+    s->on_message(ctx, 1, accept(16));
+    ASSERT_EQ(ctx.migrations.size(), 1u) << at;
+    EXPECT_EQ(ctx.migrations[0].amount, moved) << at;
+    ASSERT_EQ(ctx.of_kind(kTransfer).size(), 1u);
+    EXPECT_EQ(ctx.of_kind(kTransfer)[0].message.as<std::int64_t>(), moved);
+  }
+  // The pair is already equal when the reply comes: nothing goes, and the Transfer says so.
+  FakeContext ctx(ring, 0, 20);
+  auto s = make({{"amount_at", "couple"}});
+  s->on_start(ctx);
+  s->on_message(ctx, 1, info(10));
+  s->on_message(ctx, 1, accept(19));
+  for (const auto& m : ctx.migrations) EXPECT_EQ(m.amount, 0);
+  ASSERT_EQ(ctx.of_kind(kTransfer).size(), 1u);
+  EXPECT_EQ(ctx.of_kind(kTransfer)[0].message.as<std::int64_t>(), 0);
+  // Extended distribution still forwards all that arrived (Sec. 3.2), an amount known already.
+  FakeContext fwd(ring, 0, 6);
+  auto f = make({{"amount_at", "couple"}, {"extended", "true"}, {"threshold", "10"}});
+  f->on_start(fwd);
+  f->on_message(fwd, 1, info(12));
+  f->on_message(fwd, 2, info(5.5));
+  fwd.set_load(10);
+  f->on_tasks_arrived(fwd, 1, 4);
+  ASSERT_EQ(requests(fwd).size(), 1u);
+  EXPECT_EQ(requests(fwd)[0], (std::pair<NodeId, std::int64_t>{2, 4}));
+  f->on_message(fwd, 2, accept(5.5));
+  ASSERT_EQ(fwd.migrations.size(), 1u);
+  EXPECT_EQ(fwd.migrations[0].amount, 4);
+}
+
 TEST(DirectNeighbor, ReceiverInitiationWithExtendedDistributionEndsUnderZeroCostMessages) {
   // When a receiver asked for load while already waiting for load, the surplus it was granted
   // went on by extended distribution to a neighbour that then asked again: under the ideal
   // model a process circled a loop of four neighbours in zero time (hypercube:3 seeds 3, 20,
-  // hypercube:4 seeds 3, 10, torus:4x4 seed 3, ...). Every run here must complete.
+  // hypercube:4 seeds 3, 10, torus:4x4 seed 3, ...). Counting the announced load stopped it;
+  // without counting, a receiver waiting for load asks for no more. Every run here must complete.
   for (const char* spec : {"hypercube:3", "hypercube:4", "torus:4x4"}) {
     const Topology t = parse_topology(spec);
     for (std::uint64_t seed = 1; seed <= 20; ++seed)
-      for (Execution e : {Execution::fcfs, Execution::processor_sharing}) {
-        SCOPED_TRACE(std::string(spec) + " seed " + std::to_string(seed) + " " + to_string(e));
-        test::DynamicWorkload w;
-        test::ConservationObserver check;
-        EXPECT_NO_THROW(simulate({.topology = &t,
-                                  .strategy = builtin_strategies().configure(
-                                      "direct_neighbor", {{"initiation", "receiver"}, {"extended", "true"}}),
-                                  .workload = &w, .cost = make_cost_model("ideal"), .seed = seed,
-                                  .observers = {&check}, .instant_event_limit = 100'000, .execution = e}));
-        check.expect_all_done();
-      }
+      for (Execution e : {Execution::fcfs, Execution::processor_sharing})
+        for (const char* count : {"false", "true"}) {
+          SCOPED_TRACE(std::string(spec) + " seed " + std::to_string(seed) + " " + to_string(e) + " count " + count);
+          test::DynamicWorkload w;
+          test::ConservationObserver check;
+          EXPECT_NO_THROW(simulate({.topology = &t,
+                                    .strategy = builtin_strategies().configure(
+                                        "direct_neighbor", {{"initiation", "receiver"}, {"extended", "true"},
+                                                            {"count_announced", count}}),
+                                    .workload = &w, .cost = make_cost_model("ideal"), .seed = seed,
+                                    .observers = {&check}, .instant_event_limit = 100'000, .execution = e}));
+          check.expect_all_done();
+        }
   }
 }

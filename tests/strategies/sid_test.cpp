@@ -120,3 +120,37 @@ TEST(Sid, LLowAutoIsOnePlusATenthOfTheInitialLoad) {
   tell_load(*s, ctx, 2, 10);
   EXPECT_FALSE(ctx.migrations.empty());
 }
+
+TEST(Sid, IntegerAverageRoundsLbarDownAndSendsMore) {
+  // l_p = 12, neighbours 2 and 3. Eq. (8) real: Lbar = 17/3, excess 6.3, h = (3.7, 2.7):
+  // delta = (3.7, 2.7), sent 3 and 2. Integer: Lbar = 5, excess 7, h = (3, 2), H = 5:
+  // delta = (4.2, 2.8), sent 4 and 2.
+  const Topology cube = parse_topology("hypercube:2");
+  for (auto [average, to_1, to_2] : {std::tuple{"real", 3, 2}, std::tuple{"integer", 4, 2}}) {
+    FakeContext ctx(cube, 0, 12);
+    auto s = sid({{"average", average}});
+    s->on_start(ctx);
+    know(*s, ctx, {{1, 2}, {2, 3}});
+    tell_load(*s, ctx, 2, 3);
+    EXPECT_EQ(moved_to(ctx, 1), to_1) << average;
+    EXPECT_EQ(moved_to(ctx, 2), to_2) << average;
+  }
+}
+
+TEST(Sid, AverageOverTheNeighboursGivesFig2sCaption) {
+  // Fig. 2's caption: K = 4, Lbar = 10, S = 21, H = 20. With Lbar over the four neighbours
+  // (0, 0, 20, 20) and l_p = 31 all three hold: delta = 21 x 10 / 20 = 10.5, sent 10 to each
+  // empty neighbour. Over the domain (eq. 8) Lbar = 71/5, S = 16.8, H = 28.4: 8 each.
+  const Topology torus = parse_topology("torus:4x4");
+  const auto nb = torus.neighbors(5);
+  for (auto [over, each] : {std::pair{"neighbours", 10}, std::pair{"domain", 8}}) {
+    FakeContext ctx(torus, 5, 31);
+    auto s = sid({{"average_over", over}});
+    s->on_start(ctx);
+    know(*s, ctx, {{nb[0], 0}, {nb[1], 0}, {nb[2], 20}, {nb[3], 20}});
+    tell_load(*s, ctx, nb[0], 0);
+    EXPECT_EQ(moved_to(ctx, nb[0]), each) << over;
+    EXPECT_EQ(moved_to(ctx, nb[1]), each) << over;
+    EXPECT_EQ(moved_to(ctx, nb[2]) + moved_to(ctx, nb[3]), 0) << over;
+  }
+}
