@@ -51,7 +51,9 @@ TEST(MpiRuntime, TheEngineIsTakenFromTheLauncher) {
   ASSERT_EQ(o.status, 0) << o.err;
   EXPECT_EQ(occurrences(o.out, "rank 0: " + results()), 1u) << o.out;
   EXPECT_EQ(occurrences(o.out, "rank 1: " + results()), 1u) << o.out;
-  EXPECT_EQ(o.err.find("warning"), std::string::npos) << o.err;
+  // No warning about the engine (a busy machine may still give "no task moved": a run of
+  // work_stealing that ended before a steal, a warning about the balancing, not the engine).
+  EXPECT_EQ(o.err.find("engine"), std::string::npos) << o.err;
 }
 
 // --engine threads under mpirun: two copies, as asked, and one line saying so.
