@@ -194,7 +194,14 @@ public:
       end_if_landed(ctx, static_cast<std::size_t>(f));
     }
     if (!extended_) return;
-    const double before = effective_load(ctx) - static_cast<double>(count);
+    // With count_announced the load counts what is coming, so what this node has offered on
+    // and not yet sent goes off it too, as in balance(): else each of several arrivals at one
+    // instant was forwarded against the same total, and three processes circled the centre
+    // of mesh:3x3 in zero time (-c ideal).
+    std::int64_t offered = 0;
+    if (count_announced_)
+      for (const std::int64_t r : requested_) offered += r;
+    const double before = effective_load(ctx) - static_cast<double>(count + offered);
     const int k = least_loaded(ctx, from);
     if (k < 0 || !(known_[static_cast<std::size_t>(k)] < before)) return;
     start_migration(ctx, static_cast<std::size_t>(k), count);
