@@ -75,7 +75,7 @@ class Soak:
         self.dlbkit, self.rng, self.mpi = dlbkit, rng, mpi
         self.counts = {}
         self.refused = {}  # error line -> count
-        self.stopped = 0  # simulations stopped by --max-seconds
+        self.stopped = {}  # strategy -> simulations stopped by --max-seconds
         self.failures = []
         self.peak_kib = {}
         self.nobal = {}
@@ -104,7 +104,9 @@ class Soak:
         if argv[0] == "mpirun":  # what mpirun adds after the ranks' output when one exits non-zero
             err = err.split("-" * 20)[0]
         if proc.returncode == 1 and "stopped at the limit of" in err:
-            self.stopped += 1  # --max-seconds: a clear stop with the figures so far, not a failure
+            # --max-seconds: a clear stop with the figures so far, not a failure
+            strategy = argv[argv.index("-s") + 1]
+            self.stopped[strategy] = self.stopped.get(strategy, 0) + 1
             return None
         if proc.returncode == 2:
             lines = err.strip().splitlines()
@@ -226,8 +228,8 @@ def main():
     elapsed = (time.monotonic() - start) / 60
     print(f"soak: {elapsed:.1f} min, seed {args.seed}: " +
           ", ".join(f"{k} {v}" for k, v in sorted(soak.counts.items())) +
-          f"; {sum(soak.refused.values())} refused with exit 2; {soak.stopped} simulations stopped at "
-          f"--max-seconds {MAX_SECONDS}; {len(soak.failures)} failures")
+          f"; {sum(soak.refused.values())} refused with exit 2; {sum(soak.stopped.values())} simulations stopped at "
+          f"--max-seconds {MAX_SECONDS} {soak.stopped or ''}; {len(soak.failures)} failures")
     if args.verbose:
         for line, count in sorted(soak.refused.items(), key=lambda kv: -kv[1]):
             print(f"  {count:5} {line}")
