@@ -121,7 +121,7 @@ void print_table(const ExperimentSetup& base, const std::vector<const Outcome*>&
   for (std::size_t i = 0; i < ranked.size(); ++i) {
     const Outcome& o = *ranked[i];
     const SimulationResult& b = o.result->balanced;
-    fmt::print("{:>4}  {:<18} {:<34} {:>12.6g} {:>9.1f}% {:>11} {:>10}\n", i + 1, o.candidate.info->name,
+    fmt::print("{:>4}  {:<18} {:<34} {:>#12.6g} {:>9.1f}% {:>11} {:>10}\n", i + 1, o.candidate.info->name,
                searched_text(o.candidate), to_seconds(b.makespan), 100 * efficiency(*o.result), b.tasks_transferred,
                b.messages());
   }
