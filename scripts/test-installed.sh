@@ -33,7 +33,8 @@ done
 cache() { sed -n "s/^$1:[A-Z]*=//p" build/CMakeCache.txt; }
 python_note=""
 if [ "$(cache DLBKIT_PYTHON)" = ON ]; then
-  (cd "$prefix" && PYTHONPATH="$prefix/install/$(cache DLBKIT_PYTHON_INSTALL_DIR)" "$(cache Python3_EXECUTABLE)" -c '
+  site="$prefix/install/$(cache DLBKIT_PYTHON_INSTALL_DIR)" python=$(cache Python3_EXECUTABLE)
+  (cd "$prefix" && PYTHONPATH="$site" "$python" -c '
 import sys, dlbkit
 assert dlbkit.__file__.startswith(sys.argv[1]), dlbkit.__file__
 assert dlbkit.simulate(strategy="rid", topology="hypercube:3").tasks == 800' "$prefix/install/")
