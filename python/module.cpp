@@ -123,6 +123,7 @@ py::array_t<double> laplacian_spectrum(const dlbkit::Topology& t) {
     const std::vector<double> lambda = dlbkit::diffusion_eigenvalues(dlbkit::DiffusionMatrix::uniform(t, alpha));
     for (double l : lambda) mu.push_back((1.0 - l) / alpha);
     std::sort(mu.begin(), mu.end());
+    mu.front() = 0;  // the all-ones vector's, exactly 0 on a connected network (not 1e-15 of rounding)
   }
   return py::array_t<double>(static_cast<py::ssize_t>(mu.size()), mu.data());
 }
