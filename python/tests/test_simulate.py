@@ -88,8 +88,8 @@ def test_a_failed_run_is_a_runtime_error_with_the_cli_message():
     assert str(e.value) == err.strip()[len("dlbkit: failed: "):]
 
 
-def test_simulate_releases_the_gil():
-    # Two runs in two threads end with the same figures as one alone: nothing shared.
+def test_runs_in_two_threads_give_the_figures_of_one_alone():
+    # simulate releases the GIL, so two runs may overlap: they share nothing.
     alone = dlbkit.simulate(strategy="sid", topology="hypercube:4").makespan
     results = []
     threads = [threading.Thread(target=lambda: results.append(
