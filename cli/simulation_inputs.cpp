@@ -1,11 +1,6 @@
 #include "simulation_inputs.hpp"
 
 #include <dlbkit/core/parameters.hpp>
-#include <dlbkit/error.hpp>
-#include <dlbkit/strategies/builtin.hpp>
-#include <dlbkit/workloads/builtin.hpp>
-
-#include <limits>
 
 namespace dlbkit::cli {
 
@@ -30,23 +25,17 @@ void add_simulation_inputs(CLI::App& cmd, SimulationInputs& in) {
 ExperimentSetup experiment_setup(const SimulationInputs& in, const std::string& strategy,
                                  const std::map<std::string, std::string>& params, const std::string& workload,
                                  std::map<std::string, std::string> workload_params) {
-  std::string name = workload;
-  if (name.starts_with("trace:")) {  // -w trace:PATH is -w trace --workload-param file=PATH
-    if (workload_params.count("file"))
-      throw InputError("the trace file is given both by -w trace:PATH and --workload-param file");
-    workload_params["file"] = name.substr(6);
-    name = "trace";
-  }
-  return ExperimentSetup{
-      .topology = parse_topology(in.topology),
-      .strategy = builtin_strategies().configure(strategy, params),
-      .workload = builtin_workloads().configure(name, workload_params),
-      .cost = make_cost_model(in.cost, assignments(in.cost_params, "--cost-param")),
-      .seed = parse_unsigned(in.seed, "--seed", std::numeric_limits<std::uint64_t>::max()),
-      .event_limit = parse_unsigned(in.max_events, "--max-events", std::numeric_limits<std::uint64_t>::max()),
-      .wall_seconds_limit = static_cast<double>(parse_unsigned(in.max_seconds, "--max-seconds", 1'000'000'000)),
-      .execution = parse_execution(in.execution),
-  };
+  return dlbkit::experiment_setup({.strategy = strategy,
+                                   .topology = in.topology,
+                                   .workload = workload,
+                                   .cost = in.cost,
+                                   .params = params,
+                                   .workload_params = std::move(workload_params),
+                                   .cost_params = assignments(in.cost_params, "--cost-param"),
+                                   .seed = in.seed,
+                                   .execution = in.execution,
+                                   .max_events = in.max_events,
+                                   .max_seconds = in.max_seconds});
 }
 
 }  // namespace dlbkit::cli

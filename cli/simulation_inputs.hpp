@@ -1,9 +1,10 @@
 #pragma once
 // The simulator's inputs that `dlbkit simulate` and `dlbkit advise` share: the same options,
-// read into an ExperimentSetup by one function, so that both accept and refuse the same values.
+// read into an ExperimentSetup by the library's experiment_setup (workloads/experiment_setup.hpp,
+// which the Python module calls too), so that all accept and refuse the same values.
 
 #include <CLI/CLI.hpp>
-#include <dlbkit/sim/experiment.hpp>
+#include <dlbkit/workloads/experiment_setup.hpp>
 
 #include <map>
 #include <string>
@@ -24,8 +25,9 @@ void add_simulation_inputs(CLI::App& cmd, SimulationInputs& in);
 
 // The setup of one run: the topology, the strategy `strategy` with `params` (-p), the workload
 // `workload` (-w; trace:PATH is the trace workload with file=PATH) with `workload_params`
-// (--workload-param and any other source, e.g. -g), and the cost model. Throws InputError
-// naming the first value refused, in that order.
+// (--workload-param and any other source, e.g. -g), and the cost model: dlbkit::experiment_setup
+// with the options' values. Throws InputError naming the first value refused, in that order
+// (a --cost-param without '=' first).
 ExperimentSetup experiment_setup(const SimulationInputs& in, const std::string& strategy,
                                  const std::map<std::string, std::string>& params, const std::string& workload,
                                  std::map<std::string, std::string> workload_params);

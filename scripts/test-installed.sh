@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs build/ into a scratch prefix and builds and runs the example projects against it,
 # as a program outside the dlbkit tree would: the simulator consumer, one program per
-# component (examples/components), N-Queens and Collatz (scripts/test.sh runs it after the tests).
+# component (examples/components), N-Queens and Collatz, and imports the Python package
+# (scripts/test.sh runs it after the tests).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 prefix=$(mktemp -d)
@@ -27,6 +28,19 @@ for component in core sim rounds runtime apps; do
 done
 "$prefix/install/bin/dlbkit" topology hypercube:3 >/dev/null
 
+# The Python package, installed for the Python it was built for (Debian's /usr/bin/python3):
+# it imports from the prefix's dist-packages (on sys.path for /usr/local; PYTHONPATH here) and runs.
+cache() { sed -n "s/^$1:[A-Z]*=//p" build/CMakeCache.txt; }
+python_note=""
+if [ "$(cache DLBKIT_PYTHON)" = ON ]; then
+  site="$prefix/install/$(cache DLBKIT_PYTHON_INSTALL_DIR)" python=$(cache Python3_EXECUTABLE)
+  (cd "$prefix" && PYTHONPATH="$site" "$python" -c '
+import sys, dlbkit
+assert dlbkit.__file__.startswith(sys.argv[1]), dlbkit.__file__
+assert dlbkit.simulate(strategy="rid", topology="hypercube:3").tasks == 800' "$prefix/install/")
+  python_note="; the Python package imported and ran where it was installed"
+fi
+
 queens="11-queens: 2680 solutions"
 collatz="below 300000: the longest trajectory starts at 230631, 442 steps"
 build_example nqueens nqueens
@@ -46,4 +60,4 @@ grep -q "^dlbkit: error: --engine mpi: this program was linked without the MPI e
 if cmake -S examples/collatz -B "$prefix/collatz-no-mpi" -DCMAKE_PREFIX_PATH="$prefix/install" \
      -DCMAKE_DISABLE_FIND_PACKAGE_MPI=ON >"$prefix/out" 2>&1; then exit 1; fi
 grep -q "component mpi (dlbkit::mpi): no MPI for C++ found" "$prefix/out"
-echo "installed package: the consumer, one program per component, N-Queens and Collatz built with find_package(dlbkit) and ran on threads and MPI"
+echo "installed package: the consumer, one program per component, N-Queens and Collatz built with find_package(dlbkit) and ran on threads and MPI$python_note"

@@ -1,0 +1,133 @@
+"""dlbkit from Python: the same strategies, workloads, cost models and simulator as the
+`dlbkit` command, with the same names, parameters and checks.
+
+    >>> import dlbkit
+    >>> r = dlbkit.simulate(strategy="rid", topology="hypercube:5")
+    >>> round(r.makespan, 2), r.tasks_transferred
+    (47.74, 699)
+
+Bad input raises ValueError with the message `dlbkit` prints after "dlbkit: error: ";
+any other failure inside the library raises RuntimeError.
+"""
+
+import json as _json
+
+from . import _dlbkit
+from ._dlbkit import Topology
+
+__all__ = ["Topology", "SimulationResult", "topology", "simulate", "strategies", "workloads", "cost_models"]
+
+
+def topology(spec):
+    """The network of a topology spec, as `dlbkit topology SPEC` reads it: "hypercube:5",
+    "torus:8x8", "file:net.txt" ... (`dlbkit list topologies`).
+
+    The result has spec, size, degree (the largest), min_degree, edges, diameter,
+    neighbors(v), distance(u, v), laplacian_spectrum() (a numpy array) and to_dict(),
+    the figures of `dlbkit topology SPEC --json`.
+    """
+    return _dlbkit.topology(spec)
+
+
+def _topology_to_dict(self):
+    """The figures of `dlbkit topology SPEC --json`, as a dict."""
+    return _json.loads(self._describe())
+
+
+Topology.to_dict = _topology_to_dict
+
+
+def _text(value):
+    """A parameter value as the command line would spell it: True -> "true", 0.5 -> "0.5"."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def _texts(params):
+    return {str(k): _text(v) for k, v in (params or {}).items()}
+
+
+class SimulationResult:
+    """One run of a strategy beside NOBAL on the same tasks: every figure of
+    `dlbkit simulate --json` as an attribute (inputs, makespan, optimal, nobal_makespan,
+    speedup, pi, tasks, tasks_transferred, messages, events, wall_seconds,
+    events_per_second, nodes ...). A figure that is undefined for the input is None, with
+    the reason in speedup_undefined or pi_undefined. Times are in seconds.
+
+    per_node (with simulate(..., per_node=True)) is a numpy structured array, one row per
+    node, with the fields busy, overhead, idle, finish, tasks_executed, tasks_sent,
+    tasks_received and messages_sent.
+    """
+
+    def __init__(self, figures):
+        self._figures = figures
+        for key, value in figures.items():
+            if key != "per_node":
+                setattr(self, key, value)
+        self.per_node = _per_node_array(figures["per_node"]) if "per_node" in figures else None
+
+    def to_dict(self):
+        """The JSON document of `dlbkit simulate --json` (with --per-node when asked), as a dict."""
+        return _json.loads(_json.dumps(self._figures))  # a copy the caller may change
+
+    def __repr__(self):
+        i = self.inputs
+        return (f"<SimulationResult {i['strategy']['name']} on {i['topology']}: "
+                f"makespan {self.makespan:.4f} s, NOBAL {self.nobal_makespan:.4f} s>")
+
+
+_PER_NODE_FIELDS = [("busy", "f8"), ("overhead", "f8"), ("idle", "f8"), ("finish", "f8"),
+                    ("tasks_executed", "u8"), ("tasks_sent", "u8"), ("tasks_received", "u8"),
+                    ("messages_sent", "u8")]
+
+
+def _per_node_array(rows):
+    import numpy  # only when asked: the rest of the package does not need numpy
+    return numpy.array([tuple(row[name] for name, _ in _PER_NODE_FIELDS) for row in rows],
+                       dtype=_PER_NODE_FIELDS)
+
+
+def simulate(strategy, topology, workload="artificial", cost="ipsc2", params=None, workload_params=None,
+             cost_params=None, seed=1, execution="fcfs", max_events=None, max_seconds=None, per_node=False):
+    """Simulate one strategy on a workload, beside NOBAL on the same tasks: `dlbkit simulate`.
+
+    strategy         a strategy name (dlbkit.strategies())                      -s
+    topology         a topology spec, e.g. "hypercube:5"                          -t
+    workload         a workload name (dlbkit.workloads()), or "trace:PATH"        -w
+    cost             a cost model (dlbkit.cost_models()), or "file:PATH"          -c
+    params           {name: value} of the strategy                               -p
+    workload_params  {name: value} of the workload                               --workload-param
+    cost_params      {name: value} overriding cost model fields, e.g. {"latency": "500us"}
+    seed             0 to 2**64-1: the same seed gives the same run              --seed
+    execution        "fcfs", "processor_sharing" ("ps") or "lifo"                --execution
+    max_events       stop each run after this many events (None: the CLI's default)
+    max_seconds      stop each run after this many seconds of host time (None: no limit)
+    per_node         also return each node's times as the numpy array .per_node
+
+    Values may be numbers or strings ("350us"); True and False are "true" and "false".
+    Returns a SimulationResult. The run releases the GIL (other threads go on) and cannot be
+    interrupted with Ctrl-C: bound a long one with max_seconds. Raises ValueError for bad input.
+    """
+    return SimulationResult(_json.loads(_dlbkit.simulate(
+        _text(strategy), _text(topology), _text(workload), _text(cost), _texts(params),
+        _texts(workload_params), _texts(cost_params), _text(seed), _text(execution),
+        None if max_events is None else _text(max_events), None if max_seconds is None else _text(max_seconds),
+        bool(per_node))))
+
+
+def strategies():
+    """Every strategy, as `dlbkit list strategies`: a list of dicts with name, description,
+    source (the paper and section) and params (dicts of name, default, description, accepted)."""
+    return _dlbkit.strategies()
+
+
+def workloads():
+    """Every workload, as `dlbkit list workloads`, in the form of strategies()."""
+    return _dlbkit.workloads()
+
+
+def cost_models():
+    """Every cost model preset, as `dlbkit list cost-models`, in the form of strategies();
+    a field's default is the preset's value, which cost_params overrides."""
+    return _dlbkit.cost_models()

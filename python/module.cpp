@@ -1,0 +1,185 @@
+// dlbkit._dlbkit: the library behind the Python package dlbkit (python/dlbkit/__init__.py,
+// which documents the API and turns Python values into the texts read here). The inputs go
+// through the same functions as the CLI's (experiment_setup, parse_topology, the registries)
+// and the results come out of the same to_json, so the two cannot drift.
+// A guest in someone's process: it prints nothing and aborts on nothing; bad input raises.
+
+#include <dlbkit/analysis/diffusion_matrix.hpp>
+#include <dlbkit/analysis/spectrum.hpp>
+#include <dlbkit/error.hpp>
+#include <dlbkit/sim/cost_model.hpp>
+#include <dlbkit/sim/experiment.hpp>
+#include <dlbkit/strategies/builtin.hpp>
+#include <dlbkit/topology/describe.hpp>
+#include <dlbkit/topology/topology.hpp>
+#include <dlbkit/workloads/builtin.hpp>
+#include <dlbkit/workloads/experiment_setup.hpp>
+
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <algorithm>
+#include <map>
+#include <new>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace py = pybind11;
+
+namespace {
+
+// JSON as the CLI prints it (invalid UTF-8 replaced); the package parses it with json.loads.
+std::string json_text(const nlohmann::json& j) { return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace); }
+
+py::dict param_dict(const std::string& name, const std::string& default_value, const std::string& description,
+                    const std::string& accepted) {
+  py::dict d;
+  d["name"] = name;
+  d["default"] = default_value;
+  d["description"] = description;
+  d["accepted"] = accepted;
+  return d;
+}
+
+// A registry's entries (strategies, workloads) as `dlbkit list` shows them.
+template <class Info>
+py::list components(const std::vector<Info>& items) {
+  py::list out;
+  for (const Info& item : items) {
+    py::list params;
+    for (const dlbkit::ParamSpec& p : item.params)
+      params.append(param_dict(p.name, p.default_value, p.description, p.accepted()));
+    py::dict d;
+    d["name"] = item.name;
+    d["description"] = item.description;
+    d["source"] = item.source;
+    d["params"] = params;
+    out.append(d);
+  }
+  return out;
+}
+
+// Each preset with its fields; a field's default is the preset's value, as text.
+py::list cost_models() {
+  py::list out;
+  for (const dlbkit::CostModelPreset& preset : dlbkit::cost_model_presets()) {
+    const nlohmann::json fields = dlbkit::make_cost_model(preset.name).to_json();
+    py::list params;
+    for (const dlbkit::ParamSpec& p : dlbkit::cost_model_params()) {
+      const auto it = fields.find(p.name);
+      const std::string value = it == fields.end() ? p.default_value
+                                : it->is_string()  ? it->get<std::string>()
+                                                   : it->dump();
+      params.append(param_dict(p.name, value, p.description, p.accepted()));
+    }
+    py::dict d;
+    d["name"] = preset.name;
+    d["description"] = preset.description;
+    d["source"] = "";
+    d["params"] = params;
+    out.append(d);
+  }
+  return out;
+}
+
+// The inputs as texts, exactly as the CLI's options hold them; None keeps the CLI's default.
+std::string simulate(std::string strategy, std::string topology, std::string workload, std::string cost,
+                     std::map<std::string, std::string> params, std::map<std::string, std::string> workload_params,
+                     std::map<std::string, std::string> cost_params, std::string seed, std::string execution,
+                     std::optional<std::string> max_events, std::optional<std::string> max_seconds, bool per_node) {
+  dlbkit::ExperimentInputs in{.strategy = std::move(strategy),
+                              .topology = std::move(topology),
+                              .workload = std::move(workload),
+                              .cost = std::move(cost),
+                              .params = std::move(params),
+                              .workload_params = std::move(workload_params),
+                              .cost_params = std::move(cost_params),
+                              .seed = std::move(seed),
+                              .execution = std::move(execution)};
+  if (max_events) in.max_events = *max_events;
+  if (max_seconds) in.max_seconds = *max_seconds;
+  py::gil_scoped_release release;  // other Python threads run meanwhile; the run touches no Python object
+  const dlbkit::ExperimentSetup setup = dlbkit::experiment_setup(in);
+  return json_text(dlbkit::to_json(setup, dlbkit::run_experiment(setup), per_node));
+}
+
+dlbkit::NodeId node_of(const dlbkit::Topology& t, long long v) {
+  if (v < 0 || static_cast<unsigned long long>(v) >= t.size())
+    throw dlbkit::InputError("node " + std::to_string(v) + " is not in " + t.spec() + "; accepted: 0 to " +
+                             std::to_string(t.size() - 1));
+  return static_cast<dlbkit::NodeId>(v);
+}
+
+// Every eigenvalue of the graph Laplacian D - A, increasing: from those of the diffusion
+// matrix M = I - alpha (D - A) (the analysis layer's dense solver), mu = (1 - lambda) / alpha.
+py::array_t<double> laplacian_spectrum(const dlbkit::Topology& t) {
+  std::vector<double> mu;
+  if (t.size() == 1) mu = {0.0};
+  else {
+    py::gil_scoped_release release;
+    const double alpha = 1.0 / static_cast<double>(t.max_degree());
+    const std::vector<double> lambda = dlbkit::diffusion_eigenvalues(dlbkit::DiffusionMatrix::uniform(t, alpha));
+    for (double l : lambda) mu.push_back((1.0 - l) / alpha);
+    std::sort(mu.begin(), mu.end());
+    mu.front() = 0;  // the all-ones vector's, exactly 0 on a connected network (not 1e-15 of rounding)
+  }
+  return py::array_t<double>(static_cast<py::ssize_t>(mu.size()), mu.data());
+}
+
+}  // namespace
+
+PYBIND11_MODULE(_dlbkit, m) {
+  m.doc() = "The C++ core of the dlbkit package; use `import dlbkit`.";
+
+  // dlbkit::InputError (bad input) is a ValueError with the CLI's one-line message; any
+  // other C++ exception a RuntimeError. pybind11's own exceptions go on to its translator.
+  py::register_exception_translator([](std::exception_ptr p) {
+    try {
+      if (p) std::rethrow_exception(p);
+    } catch (const dlbkit::InputError& e) {
+      PyErr_SetString(PyExc_ValueError, e.what());
+    } catch (const py::builtin_exception&) {
+      throw;
+    } catch (const py::error_already_set&) {
+      throw;
+    } catch (const std::bad_alloc&) {
+      throw;
+    } catch (const std::exception& e) {
+      PyErr_SetString(PyExc_RuntimeError, e.what());
+    }
+  });
+
+  py::class_<dlbkit::Topology>(m, "Topology", "An interconnection network, from dlbkit.topology(spec).")
+      .def_property_readonly("spec", &dlbkit::Topology::spec, "the canonical spec, e.g. 'torus:4x4'")
+      .def_property_readonly("size", &dlbkit::Topology::size, "the number of nodes")
+      .def_property_readonly("degree", &dlbkit::Topology::max_degree, "the largest degree")
+      .def_property_readonly("min_degree", &dlbkit::Topology::min_degree, "the smallest degree")
+      .def_property_readonly("edges", &dlbkit::Topology::edge_count, "the number of undirected edges")
+      .def_property_readonly(
+          "diameter", [](const dlbkit::Topology& t) { return t.diameter(); },
+          "the largest hop distance (a breadth-first search from every node for a large file graph)")
+      .def(
+          "neighbors",
+          [](const dlbkit::Topology& t, long long v) {
+            const auto nb = t.neighbors(node_of(t, v));
+            return std::vector<dlbkit::NodeId>(nb.begin(), nb.end());
+          },
+          py::arg("v"), "node v's neighbours, in the stable order the strategies see")
+      .def("distance", [](const dlbkit::Topology& t, long long u, long long v) { return t.distance(node_of(t, u), node_of(t, v)); },
+           py::arg("u"), py::arg("v"), "the hop distance between nodes u and v")
+      .def("_describe", [](const dlbkit::Topology& t) { return json_text(dlbkit::describe(t)); })
+      .def("laplacian_spectrum", &laplacian_spectrum,
+           "every eigenvalue of the graph Laplacian D - A, increasing, as a numpy array (by a dense solver: "
+           "at most 2048 nodes, dlbkit::kDenseEigenLimit)")
+      .def("__repr__", [](const dlbkit::Topology& t) { return "dlbkit.topology('" + t.spec() + "')"; });
+
+  m.def("topology", [](const std::string& spec) { return dlbkit::parse_topology(spec); }, py::arg("spec"));
+  m.def("simulate", &simulate, py::arg("strategy"), py::arg("topology"), py::arg("workload"), py::arg("cost"),
+        py::arg("params"), py::arg("workload_params"), py::arg("cost_params"), py::arg("seed"), py::arg("execution"),
+        py::arg("max_events"), py::arg("max_seconds"), py::arg("per_node"));
+  m.def("strategies", [] { return components(dlbkit::builtin_strategies().all()); });
+  m.def("workloads", [] { return components(dlbkit::builtin_workloads().all()); });
+  m.def("cost_models", &cost_models);
+}

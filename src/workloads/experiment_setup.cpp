@@ -1,0 +1,32 @@
+#include <dlbkit/core/parameters.hpp>
+#include <dlbkit/error.hpp>
+#include <dlbkit/strategies/builtin.hpp>
+#include <dlbkit/workloads/builtin.hpp>
+#include <dlbkit/workloads/experiment_setup.hpp>
+
+#include <limits>
+
+namespace dlbkit {
+
+ExperimentSetup experiment_setup(const ExperimentInputs& in) {
+  std::string name = in.workload;
+  std::map<std::string, std::string> workload_params = in.workload_params;
+  if (name.starts_with("trace:")) {  // -w trace:PATH is -w trace --workload-param file=PATH
+    if (workload_params.count("file"))
+      throw InputError("the trace file is given both by -w trace:PATH and --workload-param file");
+    workload_params["file"] = name.substr(6);
+    name = "trace";
+  }
+  return ExperimentSetup{
+      .topology = parse_topology(in.topology),
+      .strategy = builtin_strategies().configure(in.strategy, in.params),
+      .workload = builtin_workloads().configure(name, workload_params),
+      .cost = make_cost_model(in.cost, in.cost_params),
+      .seed = parse_unsigned(in.seed, "--seed", std::numeric_limits<std::uint64_t>::max()),
+      .event_limit = parse_unsigned(in.max_events, "--max-events", std::numeric_limits<std::uint64_t>::max()),
+      .wall_seconds_limit = static_cast<double>(parse_unsigned(in.max_seconds, "--max-seconds", 1'000'000'000)),
+      .execution = parse_execution(in.execution),
+  };
+}
+
+}  // namespace dlbkit
