@@ -229,7 +229,7 @@ def main():
     print(f"soak: {elapsed:.1f} min, seed {args.seed}: " +
           ", ".join(f"{k} {v}" for k, v in sorted(soak.counts.items())) +
           f"; {sum(soak.refused.values())} refused with exit 2; {sum(soak.stopped.values())} simulations stopped at "
-          f"--max-seconds {MAX_SECONDS} {soak.stopped or ''}; {len(soak.failures)} failures")
+          f"--max-seconds {MAX_SECONDS}{' ' + str(soak.stopped) if soak.stopped else ''}; {len(soak.failures)} failures")
     if args.verbose:
         for line, count in sorted(soak.refused.items(), key=lambda kv: -kv[1]):
             print(f"  {count:5} {line}")
