@@ -4,6 +4,7 @@
 #include <cassert>
 #include <cmath>
 #include <limits>
+#include <numeric>
 #include <vector>
 
 namespace dlbkit {
@@ -198,9 +199,7 @@ public:
     // and not yet sent goes off it too, as in balance(): else each of several arrivals at one
     // instant was forwarded against the same total, and three processes circled the centre
     // of mesh:3x3 in zero time (-c ideal).
-    std::int64_t offered = 0;
-    if (count_announced_)
-      for (const std::int64_t r : requested_) offered += r;
+    const std::int64_t offered = count_announced_ ? offered_to_others() : 0;
     const double before = effective_load(ctx) - static_cast<double>(count + offered);
     const int k = least_loaded(ctx, from);
     if (k < 0 || !(known_[static_cast<std::size_t>(k)] < before)) return;
@@ -254,6 +253,9 @@ private:
     return false;
   }
 
+  // What this node has offered in couple requests and not yet sent: no longer its own to offer.
+  std::int64_t offered_to_others() const { return std::accumulate(requested_.begin(), requested_.end(), std::int64_t{0}); }
+
   // Sec. 3.2: a node in a couple "waiting to receive load".
   bool waiting_to_receive() const {
     for (const Couple c : couple_)
@@ -283,9 +285,7 @@ private:
       request_pending_ = true;
       return;
     }
-    // What this node has offered and not yet sent is no longer its own to offer.
-    std::int64_t offered = 0;
-    for (const std::int64_t r : requested_) offered += r;
+    const std::int64_t offered = offered_to_others();
     const double local = effective_load(ctx) - static_cast<double>(offered);
     const int k = least_loaded(ctx, ctx.self());
     if (k < 0) return;
@@ -347,11 +347,8 @@ private:
     // With amount_at=couple the request announced nothing; the sender decides now (Sec. 2),
     // equalising with the load k has just replied, less what it has offered to others.
     const std::int64_t announced = decide_on_reply_[k] ? 0 : amount;
-    std::int64_t offered = 0;
-    if (decide_on_reply_[k]) {
-      for (const std::int64_t r : requested_) offered += r;
-      amount = equalising_amount(effective_load(ctx) - static_cast<double>(offered), reply.load);
-    }
+    const std::int64_t offered = decide_on_reply_[k] ? offered_to_others() : 0;
+    if (decide_on_reply_[k]) amount = equalising_amount(effective_load(ctx) - static_cast<double>(offered), reply.load);
     const std::int64_t moved =
         ctx.migrate(ctx.neighbors()[k], std::max<std::int64_t>(0, std::min(amount, ctx.migratable() - offered)));
     ctx.send(ctx.neighbors()[k], Message::make(kTransfer, Transfer{moved}));
