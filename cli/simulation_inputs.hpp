@@ -13,10 +13,8 @@
 namespace dlbkit::cli {
 
 struct SimulationInputs {
-  std::string topology, cost = "ipsc2";
-  std::vector<std::string> workload_params, cost_params;
-  std::string seed = "1", execution = "fcfs";
-  std::string max_events = std::to_string(SimulationConfig{}.event_limit), max_seconds = "0";
+  ExperimentInputs values;  // topology, cost, seed, execution and limits, with the library's defaults
+  std::vector<std::string> workload_params, cost_params;  // name=value, as given
 };
 
 // Adds -t, --workload-param, -c, --cost-param, --seed, --execution, --max-events and
