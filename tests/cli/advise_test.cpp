@@ -2,6 +2,7 @@
 // best first, and each row is what `dlbkit simulate` predicts for the same strategy and
 // parameters; bad input is the same one-line error as simulate's.
 
+#include "../support/cli_json.hpp"
 #include "../support/command.hpp"
 #include "../support/temp_path.hpp"
 #include "../support/usage_error.hpp"
@@ -20,18 +21,13 @@
 
 namespace {
 
+using dlbkit::test::cli_json;
 using dlbkit::test::expect_usage_error;
 using dlbkit::test::run_cli;
 using nlohmann::json;
 
 // A UTS tree of a few hundred nodes: every run takes milliseconds.
 const std::string kTree = "tree=type=geometric,shape=fixed,b0=4,depth=5,seed=19";
-
-json json_of(const std::vector<std::string>& args) {
-  const auto o = run_cli(args);
-  EXPECT_EQ(o.status, 0) << o.err;
-  return o.status == 0 ? json::parse(o.out) : json();
-}
 
 // -p name=value for every parameter of a ranking row, as simulate reads them.
 std::vector<std::string> param_args(const json& params) {
@@ -50,7 +46,7 @@ std::vector<std::string> with(std::vector<std::string> args, const std::vector<s
 
 TEST(CliAdvise, RanksEveryStrategyThatAcceptsTheTopologyAsSimulatePredictsIt) {
   const std::vector<std::string> inputs = {"-t", "hypercube:3", "-c", "ipsc2", "-w", "uts", "--workload-param", kTree};
-  const json advice = json_of(with({"advise"}, with(inputs, {"--json"})));
+  const json advice = cli_json(with({"advise"}, with(inputs, {"--json"})));
   const json& ranking = advice["ranking"];
   ASSERT_TRUE(ranking.is_array());
   ASSERT_FALSE(ranking.empty());
@@ -88,7 +84,7 @@ TEST(CliAdvise, RanksEveryStrategyThatAcceptsTheTopologyAsSimulatePredictsIt) {
   for (const json& row : {ranking.front(), ranking.back()}) {
     SCOPED_TRACE(row.dump());
     const json simulated =
-        json_of(with({"simulate", "-s", row["strategy"].get<std::string>()}, with(param_args(row["params"]), with(inputs, {"--json"}))));
+        cli_json(with({"simulate", "-s", row["strategy"].get<std::string>()}, with(param_args(row["params"]), with(inputs, {"--json"}))));
     EXPECT_EQ(simulated["makespan"], row["predicted_makespan"]);
     EXPECT_EQ(simulated["tasks_transferred"], row["tasks_transferred"]);
     EXPECT_EQ(simulated["messages"]["total"], row["messages"]);
@@ -108,7 +104,7 @@ TEST(CliAdvise, ARunStoppedAtALimitIsListedAsFailedAndTheOthersRanked) {
   // NOBAL on this tree takes about 4000 events; strategies that send many messages take more.
   const std::vector<std::string> args = {"advise", "-t", "hypercube:3", "-c", "ipsc2", "-w", "uts", "--workload-param",
                                          kTree, "--max-events", "6000", "--json"};
-  const json advice = json_of(args);
+  const json advice = cli_json(args);
   ASSERT_FALSE(advice["failed"].empty());
   ASSERT_FALSE(advice["ranking"].empty());
   for (const json& row : advice["failed"]) {
@@ -138,16 +134,16 @@ TEST(CliAdvise, SameInputsSameOutputWhateverTheJobs) {
 
 TEST(CliAdvise, RanksARecordedRun) {
   const std::string trace = dlbkit::test::temp_path("advise-uts.trace").string();
-  const json real = json_of({"run", "--app", "uts", "--app-param", kTree, "--workers", "2", "--no-sequential",
-                             "--record", trace, "--json"});
+  const json real = cli_json({"run", "--app", "uts", "--app-param", kTree, "--workers", "2", "--no-sequential",
+                              "--record", trace, "--json"});
   ASSERT_TRUE(std::filesystem::exists(trace));
-  const json advice = json_of({"advise", "--trace", trace, "-t", "complete:2", "-c", "ideal", "--json"});
+  const json advice = cli_json({"advise", "--trace", trace, "-t", "complete:2", "-c", "ideal", "--json"});
   ASSERT_FALSE(advice["ranking"].empty());
   EXPECT_EQ(advice["inputs"]["workload"]["name"], "trace");
   // The same as -w trace:PATH.
-  EXPECT_EQ(advice, json_of({"advise", "-w", "trace:" + trace, "-t", "complete:2", "-c", "ideal", "--json"}));
-  const json simulated = json_of({"simulate", "-s", "none", "-t", "complete:2", "-c", "ideal", "-w", "trace:" + trace,
-                                  "--json"});
+  EXPECT_EQ(advice, cli_json({"advise", "-w", "trace:" + trace, "-t", "complete:2", "-c", "ideal", "--json"}));
+  const json simulated = cli_json({"simulate", "-s", "none", "-t", "complete:2", "-c", "ideal", "-w", "trace:" + trace,
+                                   "--json"});
   EXPECT_EQ(simulated["tasks"], real["tasks_executed"]);
   EXPECT_EQ(advice["nobal_makespan"], simulated["makespan"]);
   std::filesystem::remove(trace);
@@ -214,7 +210,7 @@ TEST(CliAdvise, TheSearchIsTheOneDocumented) {
       if (!axes.empty()) documented[(*it)[1].str()] = axes;
   }
   ASSERT_FALSE(documented.empty()) << "no search table in docs/cli.md";
-  const json advice = json_of({"advise", "-t", "complete:2", "-c", "ideal", "-w", "busy", "--workload-param",
+  const json advice = cli_json({"advise", "-t", "complete:2", "-c", "ideal", "-w", "busy", "--workload-param",
                                "total_load=2000", "--json"});
   EXPECT_EQ(advice["search"], documented);
 }

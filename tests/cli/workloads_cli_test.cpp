@@ -1,6 +1,7 @@
 // The runtime's applications in `dlbkit simulate`, and `dlbkit run --record` replayed by
 // `dlbkit simulate -w trace:PATH`, end to end; a bad trace file is a one-line error, status 2.
 
+#include "../support/cli_json.hpp"
 #include "../support/command.hpp"
 #include "../support/temp_path.hpp"
 #include "../support/usage_error.hpp"
@@ -14,17 +15,11 @@
 
 namespace {
 
+using dlbkit::test::cli_json;
 using dlbkit::test::expect_usage_error;
-using dlbkit::test::run_cli;
 using nlohmann::json;
 
 const std::string kTree = "type=geometric,shape=fixed,b0=4,depth=5,seed=19";
-
-json json_of(const std::vector<std::string>& args) {
-  const auto o = run_cli(args);
-  EXPECT_EQ(o.status, 0) << o.err;
-  return json::parse(o.out);
-}
 
 std::string slurp(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
@@ -36,24 +31,24 @@ std::string slurp(const std::string& path) {
 }  // namespace
 
 TEST(CliWorkloads, SimulatedUtsRunsTheTreeDlbkitUtsCounts) {
-  const json counted = json_of({"uts", "--tree", kTree, "--json"});
+  const json counted = cli_json({"uts", "--tree", kTree, "--json"});
   const json simulated =
-      json_of({"simulate", "-s", "work_stealing", "-t", "hypercube:3", "-c", "ideal", "-w", "uts", "--workload-param",
-               "tree=" + kTree, "--json"});
+      cli_json({"simulate", "-s", "work_stealing", "-t", "hypercube:3", "-c", "ideal", "-w", "uts", "--workload-param",
+                "tree=" + kTree, "--json"});
   EXPECT_EQ(simulated["tasks"], counted["nodes"]);
 }
 
 TEST(CliWorkloads, RecordedRunReplaysInTheSimulator) {
   const std::string trace = dlbkit::test::temp_path("cli-uts.trace").string();
-  const json real = json_of({"run", "--app", "uts", "--app-param", "tree=" + kTree, "--workers", "2",
-                             "--no-sequential", "--record", trace, "--json"});
+  const json real = cli_json({"run", "--app", "uts", "--app-param", "tree=" + kTree, "--workers", "2",
+                              "--no-sequential", "--record", trace, "--json"});
   ASSERT_TRUE(std::filesystem::exists(trace));
   EXPECT_FALSE(std::filesystem::exists(trace + ".part0"));
   for (const char* form : {"trace:", "file="}) {
     std::vector<std::string> args = {"simulate", "-s", "rid", "-t", "torus:3x3", "--json"};
     if (std::string(form) == "trace:") args.insert(args.end(), {"-w", "trace:" + trace});
     else args.insert(args.end(), {"-w", "trace", "--workload-param", "file=" + trace});
-    const json replay = json_of(args);
+    const json replay = cli_json(args);
     EXPECT_EQ(replay["tasks"], real["result"]["nodes"]) << form;
     EXPECT_EQ(replay["tasks"], real["tasks_executed"]) << form;
   }
