@@ -1,0 +1,73 @@
+#pragma once
+/// \file
+/// One phase of an iterative application: persistent objects with a measured load, memory
+/// and communication, each mapped to a node. A phase strategy (phase_strategy.hpp) decides a
+/// new mapping between two phases; vt's LB data files (vt_data.hpp) and the iterative
+/// workloads (workloads/phase_workloads.hpp) produce phases.
+///
+/// ```
+/// dlbkit::Phase phase{.nodes = 2};
+/// phase.objects = {{.id = 0, .load = 3.0}, {.id = 1, .load = 1.0}};
+/// phase.node_of = {0, 0};                      // both on node 0: imbalance 1
+/// ```
+
+#include <dlbkit/topology/topology.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace dlbkit {
+
+/// An object's index in Phase::objects.
+using ObjectIndex = std::uint32_t;
+
+/// Memory as vt's LB data describes it in a task's `user_defined` (the reading of LBAF's
+/// Rank.get_max_memory_usage): a node holds its own working bytes, each shared block that
+/// any of its objects uses (once), every object's footprint, and the largest working bytes
+/// of one of its objects (objects run one at a time).
+struct ObjectMemory {
+  double footprint_bytes = 0;   ///< task_footprint_bytes: resident while the object lives here
+  double working_bytes = 0;     ///< task_working_bytes: while it runs
+  double serialized_bytes = 0;  ///< task_serialized_bytes: what a migration ships (0: footprint)
+  std::int32_t block = -1;      ///< index in Phase::block_bytes of its shared block, -1: none
+};
+
+struct PhaseObject {
+  std::uint64_t id = 0;   ///< the application's id (vt's entity id or seq_id)
+  double load = 0;        ///< measured time of the phase, seconds (>= 0)
+  bool migratable = true;  ///< vt's `migratable`; false: the object stays where it is
+  ObjectMemory memory;
+};
+
+/// Messages from one object to another in the phase (vt's communications between objects).
+struct ObjectCommunication {
+  ObjectIndex from = 0;
+  ObjectIndex to = 0;
+  double messages = 0;
+  double bytes = 0;
+};
+
+struct Phase {
+  std::size_t nodes = 0;                ///< ranks
+  std::vector<PhaseObject> objects;
+  std::vector<NodeId> node_of;          ///< the mapping: objects[i] lives on node_of[i]
+  std::vector<ObjectCommunication> communications;
+  /// Memory, where the data has it (has_memory): each node's own working bytes
+  /// (rank_working_bytes), and each shared block's bytes with its application id.
+  bool has_memory = false;
+  std::vector<double> node_working_bytes;
+  std::vector<double> block_bytes;
+  std::vector<std::int64_t> block_ids;  ///< vt's shared_id of each block
+};
+
+/// Throws InputError naming `what` when the phase is not well formed: no node, a mapping of
+/// another length or to a node >= nodes, a negative or non-finite load or byte count, a
+/// communication or block index out of range, memory vectors of the wrong length.
+void check_phase(const Phase& phase, const std::string& what);
+
+/// The nodes' loads under `mapping` (one entry per object).
+std::vector<double> node_loads(const Phase& phase, const std::vector<NodeId>& mapping);
+
+}  // namespace dlbkit

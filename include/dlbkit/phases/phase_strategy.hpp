@@ -1,0 +1,123 @@
+#pragma once
+/// \file
+/// The contract of a phase strategy: between two phases it decides a new mapping of the
+/// objects, moving them through PhaseContext, which honours the memory bound, and it counts
+/// its protocol's messages and rounds in PhaseContext::protocol() so that the simulator's
+/// cost model gives the time the decision takes. A distributed strategy is written as
+/// synchronous rounds in which node v reads only its own objects and the messages sent to it;
+/// a central one gathers the loads to a root and scatters the decisions, as real ones do.
+///
+/// ```
+/// class Greedy : public dlbkit::PhaseStrategy {
+///   void rebalance(dlbkit::PhaseContext& ctx) override { ... ctx.move(object, node); ... }
+/// };
+/// ```
+
+#include <dlbkit/core/random.hpp>
+#include <dlbkit/core/registry.hpp>
+#include <dlbkit/phases/memory.hpp>
+#include <dlbkit/phases/phase.hpp>
+#include <dlbkit/phases/protocol.hpp>
+
+#include <functional>
+#include <limits>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace dlbkit {
+
+class PhaseContext {
+public:
+  /// `memory_bound`: most bytes a node may hold (infinity: no bound).
+  PhaseContext(const Phase& phase, const Topology& topology, const CostModel& cost, double memory_bound,
+               std::uint64_t seed);
+
+  const Phase& phase() const { return *phase_; }
+  const Topology& topology() const { return *topology_; }
+  std::size_t nodes() const { return phase_->nodes; }
+
+  /// The current mapping and loads, as moved so far.
+  const std::vector<NodeId>& mapping() const { return mapping_; }
+  NodeId node_of(ObjectIndex object) const { return mapping_[object]; }
+  double load(NodeId node) const { return loads_[node]; }
+  const std::vector<double>& loads() const { return loads_; }
+  /// The objects on each node under the current mapping (computed on each call).
+  std::vector<std::vector<ObjectIndex>> objects_by_node() const;
+
+  double memory_bound() const { return memory_bound_; }
+  const NodeMemory& memory() const { return memory_; }
+  /// Whether `object` may live on `to` within the bound (true on its own node).
+  bool fits(ObjectIndex object, NodeId to) const;
+  /// Moves `object` to `to` when it is migratable and fits; false (nothing moved) otherwise.
+  bool move(ObjectIndex object, NodeId to);
+  /// Replaces the whole mapping at once (a central strategy's plan, made with a NodeMemory of
+  /// its own): every node that gains an object must end within the bound, and unmigratable
+  /// objects must stay. A plan that breaks either is the strategy's bug (std::logic_error).
+  void remap(const std::vector<NodeId>& mapping);
+  /// The strategy wanted to place `object` elsewhere and found no node with room.
+  void could_not_place(ObjectIndex object) { unplaced_.push_back(object); }
+  const std::vector<ObjectIndex>& unplaced() const { return unplaced_; }
+
+  Protocol& protocol() { return protocol_; }
+  Rng& rng() { return rng_; }
+
+  /// For strategies that compute a flow on loads first (diffusion, dimension exchange, ...):
+  /// how far the objects chosen are from that flow, sum |moved - flow| / sum |flow| over
+  /// the edges.
+  void set_flow_error(double error) { flow_error_ = error; }
+  std::optional<double> flow_error() const { return flow_error_; }
+
+private:
+  const Phase* phase_;
+  const Topology* topology_;
+  std::vector<NodeId> mapping_;
+  std::vector<double> loads_;
+  double memory_bound_;
+  NodeMemory memory_;
+  std::vector<ObjectIndex> unplaced_;
+  Protocol protocol_;
+  Rng rng_;
+  std::optional<double> flow_error_;
+};
+
+class PhaseStrategy {
+public:
+  virtual ~PhaseStrategy() = default;
+  virtual void rebalance(PhaseContext& ctx) = 0;
+};
+
+struct PhaseStrategyInfo {
+  static constexpr const char* kind = "phase strategy";
+  std::string name;
+  std::string description;  ///< one line
+  std::string source;       ///< the paper or system it follows, e.g. "Cyb89 Sec. 2"
+  std::vector<ParamSpec> params;
+  std::function<std::unique_ptr<PhaseStrategy>(const Parameters&)> create;
+  /// Where set, throws InputError when the strategy cannot run on the topology.
+  std::function<void(const Topology&)> check_topology;
+};
+
+/// The registry entry of a phase strategy class S, declared once in static members (name,
+/// description, source, optional params() and check_topology) and built from its Parameters.
+template <class S>
+PhaseStrategyInfo phase_strategy_info() {
+  PhaseStrategyInfo info{.name = S::name,
+                         .description = S::description,
+                         .source = S::source,
+                         .create = [](const Parameters& p) -> std::unique_ptr<PhaseStrategy> {
+                           return std::make_unique<S>(p);
+                         }};
+  if constexpr (requires { S::params(); }) info.params = S::params();
+  if constexpr (requires(const Topology& t) { S::check_topology(t); }) info.check_topology = S::check_topology;
+  return info;
+}
+
+using PhaseStrategyRegistry = Registry<PhaseStrategyInfo>;
+using PhaseStrategyChoice = Choice<PhaseStrategyInfo>;
+
+/// Every phase strategy dlbkit ships; immutable, built on first use.
+const PhaseStrategyRegistry& builtin_phase_strategies();
+
+}  // namespace dlbkit

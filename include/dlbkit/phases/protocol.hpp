@@ -1,0 +1,53 @@
+#pragma once
+/// \file
+/// The simulated time of a phase strategy's protocol under a cost model (sim/cost_model.hpp).
+/// A strategy runs in synchronous rounds: in a round each node sends messages and handles the
+/// ones sent to it; the round ends when the slowest node is done and the last message has
+/// arrived:
+///
+///     round time = max over nodes (sent x send_overhead + received x handle_cost)
+///                + latency + (h - 1) x per_hop      (h: the longest route of the round)
+///
+/// Then the objects migrate: each node ships and receives its objects at once,
+///
+///     migration time = max over nodes (objects in and out x per_object + bytes in and out x per_byte).
+
+#include <dlbkit/core/time.hpp>
+#include <dlbkit/sim/cost_model.hpp>
+#include <dlbkit/topology/topology.hpp>
+
+#include <cstdint>
+#include <vector>
+
+namespace dlbkit {
+
+/// What moving an object costs, beyond the protocol's messages.
+struct MigrationCost {
+  SimTime per_object = 0;
+  double per_byte = 0;  ///< nanoseconds, a fraction allowed
+};
+
+class Protocol {
+public:
+  Protocol(const Topology& topology, const CostModel& cost);
+
+  /// `count` messages from `from` to `to` in this round (routed: the hops are the distance).
+  void send(NodeId from, NodeId to, std::uint64_t count = 1);
+  /// Ends the round: adds its time. A round without a message adds nothing.
+  void end_round();
+
+  std::uint64_t rounds() const { return rounds_; }
+  std::uint64_t messages() const { return messages_; }
+  SimTime time() const { return time_; }
+
+private:
+  const Topology* topology_;
+  CostModel cost_;
+  std::vector<std::uint64_t> sent_, received_;
+  std::vector<NodeId> touched_;
+  int longest_route_ = 0;
+  std::uint64_t rounds_ = 0, messages_ = 0;
+  SimTime time_ = 0;
+};
+
+}  // namespace dlbkit

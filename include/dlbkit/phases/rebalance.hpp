@@ -1,0 +1,45 @@
+#pragma once
+/// \file
+/// One rebalancing step: a phase strategy on one phase, with every figure of the result.
+///
+/// ```
+/// auto greedy = dlbkit::builtin_phase_strategies().configure("greedy", {});
+/// dlbkit::Rebalanced r = dlbkit::rebalance(greedy, phase, dlbkit::parse_topology("complete:4"), {});
+/// // r.mapping, r.after.imbalance, r.objects_migrated, r.protocol_time ...
+/// ```
+
+#include <dlbkit/phases/figures.hpp>
+#include <dlbkit/phases/phase_strategy.hpp>
+
+#include <limits>
+#include <optional>
+
+namespace dlbkit {
+
+struct RebalanceOptions {
+  CostModel cost;                  ///< prices the protocol's messages (default: free)
+  MigrationCost migration;         ///< prices the objects' moves
+  double memory_bound = std::numeric_limits<double>::infinity();  ///< bytes per node
+  std::uint64_t seed = 1;
+};
+
+struct Rebalanced {
+  std::vector<NodeId> mapping;
+  PhaseFigures before, after;
+  std::size_t objects_migrated = 0;
+  double bytes_migrated = 0;
+  std::vector<ObjectIndex> unplaced;  ///< objects the strategy found no room for
+  std::size_t nodes_over_memory_bound = 0;  ///< after: nodes still above the bound
+  std::uint64_t rounds = 0, messages = 0;
+  SimTime protocol_time = 0;   ///< simulated, protocol.hpp
+  SimTime migration_time = 0;  ///< simulated, protocol.hpp
+  double wall_seconds = 0;     ///< this machine's time to decide
+  std::optional<double> flow_error;
+};
+
+/// Throws InputError when the phase is malformed, its nodes are not the topology's, or the
+/// strategy does not accept the topology.
+Rebalanced rebalance(const PhaseStrategyChoice& strategy, const Phase& phase, const Topology& topology,
+                     const RebalanceOptions& options);
+
+}  // namespace dlbkit

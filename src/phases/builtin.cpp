@@ -1,0 +1,22 @@
+#include <dlbkit/phases/phase_strategy.hpp>
+
+namespace dlbkit {
+
+// Every phase strategy's entry, phase_strategy_info<S>() of its class, is defined beside the
+// class in its source, where the class stays private.
+PhaseStrategyInfo none_phase_strategy_info();
+PhaseStrategyInfo greedy_phase_strategy_info();
+PhaseStrategyInfo refine_phase_strategy_info();
+
+const PhaseStrategyRegistry& builtin_phase_strategies() {
+  static const PhaseStrategyRegistry registry = [] {
+    PhaseStrategyRegistry r;
+    r.add(none_phase_strategy_info());
+    r.add(greedy_phase_strategy_info());
+    r.add(refine_phase_strategy_info());
+    return r;
+  }();
+  return registry;
+}
+
+}  // namespace dlbkit

@@ -1,0 +1,60 @@
+#include <dlbkit/phases/phase_strategy.hpp>
+
+#include <fmt/format.h>
+#include <stdexcept>
+
+namespace dlbkit {
+
+PhaseContext::PhaseContext(const Phase& phase, const Topology& topology, const CostModel& cost, double memory_bound,
+                           std::uint64_t seed)
+    : phase_(&phase),
+      topology_(&topology),
+      mapping_(phase.node_of),
+      loads_(node_loads(phase, phase.node_of)),
+      memory_bound_(memory_bound),
+      memory_(phase, phase.node_of),
+      protocol_(topology, cost),
+      rng_(seed, 0x9a5e) {}
+
+std::vector<std::vector<ObjectIndex>> PhaseContext::objects_by_node() const {
+  std::vector<std::vector<ObjectIndex>> lists(nodes());
+  for (ObjectIndex i = 0; i < mapping_.size(); ++i) lists[mapping_[i]].push_back(i);
+  return lists;
+}
+
+bool PhaseContext::fits(ObjectIndex object, NodeId to) const {
+  return mapping_[object] == to || !phase_->has_memory || memory_.with(object, to) <= memory_bound_;
+}
+
+bool PhaseContext::move(ObjectIndex object, NodeId to) {
+  const NodeId from = mapping_[object];
+  if (from == to) return true;
+  if (!phase_->objects[object].migratable || !fits(object, to)) return false;
+  memory_.move(object, from, to);
+  loads_[from] -= phase_->objects[object].load;
+  loads_[to] += phase_->objects[object].load;
+  mapping_[object] = to;
+  return true;
+}
+
+void PhaseContext::remap(const std::vector<NodeId>& mapping) {
+  if (mapping.size() != mapping_.size()) throw std::logic_error("remap: a plan of another length");
+  std::vector<bool> gains(nodes(), false);
+  for (ObjectIndex i = 0; i < mapping.size(); ++i) {
+    if (mapping[i] == mapping_[i]) continue;
+    if (mapping[i] >= nodes()) throw std::logic_error("remap: an object sent to no node");
+    if (!phase_->objects[i].migratable) throw std::logic_error("remap: an unmigratable object moved");
+    gains[mapping[i]] = true;
+  }
+  NodeMemory memory(*phase_, mapping);
+  if (phase_->has_memory)
+    for (NodeId v = 0; v < nodes(); ++v)
+      if (gains[v] && memory.of(v) > memory_bound_)
+        throw std::logic_error(fmt::format("remap: node {} would hold {} bytes, above the bound {}", v,
+                                           memory.of(v), memory_bound_));
+  mapping_ = mapping;
+  loads_ = node_loads(*phase_, mapping_);
+  memory_ = std::move(memory);
+}
+
+}  // namespace dlbkit

@@ -1,0 +1,78 @@
+// refine: the central baseline that moves least (Charm++'s RefineLB): only nodes above
+// (1 + tolerance) x the mean load give objects away, heaviest node first, each time its
+// heaviest object that the least loaded node can take without rising above that threshold
+// itself (and with room under the memory bound), until the donor is under the threshold or
+// nothing it holds fits.
+
+#include "central.hpp"
+
+#include <algorithm>
+#include <numeric>
+#include <queue>
+
+namespace dlbkit {
+
+namespace {
+
+using detail::gather_to_root;
+using detail::scatter_from_root;
+
+
+class Refine : public PhaseStrategy {
+public:
+  static constexpr const char* name = "refine";
+  static constexpr const char* description =
+      "central: only overloaded nodes give objects, to the least loaded, fewest migrations";
+  static constexpr const char* source = "Charm++ RefineLB (Kale's measurement-based balancing)";
+  static constexpr RealParam kTolerance{
+      .name = "tolerance", .default_value = "0.05",
+      .description = "a node is overloaded above (1 + tolerance) x the mean load", .min = 0, .max = 1e6};
+  static std::vector<ParamSpec> params() { return {kTolerance}; }
+
+  explicit Refine(const Parameters& p) : tolerance_(p[kTolerance]) {}
+
+  void rebalance(PhaseContext& ctx) override {
+    gather_to_root(ctx);
+    const Phase& phase = ctx.phase();
+    const double mean = std::accumulate(ctx.loads().begin(), ctx.loads().end(), 0.0) /
+                        static_cast<double>(ctx.nodes());
+    const double threshold = (1 + tolerance_) * mean;
+    auto on = ctx.objects_by_node();
+
+    using Entry = std::pair<double, NodeId>;
+    std::priority_queue<Entry> heaviest;                                          // donors
+    std::priority_queue<Entry, std::vector<Entry>, std::greater<>> lightest;      // receivers
+    for (NodeId v = 0; v < ctx.nodes(); ++v) {
+      if (ctx.load(v) > threshold) heaviest.emplace(ctx.load(v), v);
+      else lightest.emplace(ctx.load(v), v);
+    }
+    while (!heaviest.empty() && !lightest.empty()) {
+      const NodeId donor = heaviest.top().second;
+      heaviest.pop();
+      auto& objects = on[donor];
+      std::stable_sort(objects.begin(), objects.end(),
+                       [&](ObjectIndex a, ObjectIndex b) { return phase.objects[a].load > phase.objects[b].load; });
+      for (ObjectIndex object : objects) {
+        if (ctx.load(donor) <= threshold) break;
+        const auto [receiver_load, receiver] = lightest.top();
+        if (receiver_load + phase.objects[object].load > threshold) continue;  // too heavy for anyone
+        if (!ctx.move(object, receiver)) {
+          ctx.could_not_place(object);
+          continue;
+        }
+        lightest.pop();
+        lightest.emplace(ctx.load(receiver), receiver);
+      }
+    }
+    scatter_from_root(ctx);
+  }
+
+private:
+  double tolerance_;
+};
+
+}  // namespace
+
+PhaseStrategyInfo refine_phase_strategy_info() { return phase_strategy_info<Refine>(); }
+
+}  // namespace dlbkit

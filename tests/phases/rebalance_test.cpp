@@ -1,0 +1,119 @@
+#include <dlbkit/phases/rebalance.hpp>
+#include <dlbkit/topology/generators.hpp>
+
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+namespace dlbkit {
+namespace {
+
+/// n objects of loads 1..n, all on node 0 of `nodes`.
+Phase piled_up(std::size_t nodes, std::size_t n) {
+  Phase phase{.nodes = nodes};
+  for (std::size_t i = 0; i < n; ++i) phase.objects.push_back({.id = i, .load = static_cast<double>(i + 1)});
+  phase.node_of.assign(n, 0);
+  return phase;
+}
+
+Rebalanced run(const std::string& strategy, const Phase& phase, const RebalanceOptions& options = {},
+               std::map<std::string, std::string> params = {}) {
+  return rebalance(builtin_phase_strategies().configure(strategy, params), phase,
+                   parse_topology(fmt::format("complete:{}", phase.nodes)), options);
+}
+
+TEST(PhaseFigures, ImbalanceIsMaxOverMeanMinusOne) {
+  const Phase phase = piled_up(4, 4);  // loads 1+2+3+4 = 10 on node 0, mean 2.5
+  const PhaseFigures f = phase_figures(phase, phase.node_of);
+  EXPECT_DOUBLE_EQ(f.max_load, 10);
+  EXPECT_DOUBLE_EQ(f.mean_load, 2.5);
+  EXPECT_DOUBLE_EQ(f.imbalance, 3);
+}
+
+TEST(PhaseFigures, CrossingCommunicationCountsOnlyEdgesBetweenNodes) {
+  Phase phase = piled_up(2, 3);
+  phase.node_of = {0, 0, 1};
+  phase.communications = {{.from = 0, .to = 1, .messages = 2, .bytes = 100},
+                          {.from = 1, .to = 2, .messages = 3, .bytes = 50}};
+  const PhaseFigures f = phase_figures(phase, phase.node_of);
+  EXPECT_DOUBLE_EQ(f.crossing_messages, 3);
+  EXPECT_DOUBLE_EQ(f.crossing_bytes, 50);
+}
+
+TEST(NodeMemory, CountsOwnBytesSharedBlocksOnceFootprintsAndTheLargestWorkingBytes) {
+  Phase phase{.nodes = 2, .has_memory = true, .node_working_bytes = {1000, 0}, .block_bytes = {500},
+              .block_ids = {7}};
+  for (int i = 0; i < 3; ++i)
+    phase.objects.push_back({.id = static_cast<std::uint64_t>(i), .load = 1,
+                             .memory = {.footprint_bytes = 10, .working_bytes = 100.0 * (i + 1), .block = 0}});
+  phase.node_of = {0, 0, 1};
+  NodeMemory memory(phase, phase.node_of);
+  EXPECT_DOUBLE_EQ(memory.of(0), 1000 + 500 + 20 + 200);
+  EXPECT_DOUBLE_EQ(memory.of(1), 500 + 10 + 300);
+  EXPECT_DOUBLE_EQ(memory.with(2, 0), 1000 + 500 + 30 + 300);
+  memory.move(2, 1, 0);
+  EXPECT_DOUBLE_EQ(memory.of(0), 1000 + 500 + 30 + 300);
+  EXPECT_DOUBLE_EQ(memory.of(1), 0);  // the block left with its last object
+}
+
+TEST(Greedy, PlacesTheHeaviestObjectsOnTheLeastLoadedNodes) {
+  const Rebalanced r = run("greedy", piled_up(2, 4));  // 4,3,2,1 -> {4,1} and {3,2}
+  EXPECT_DOUBLE_EQ(r.before.imbalance, 1);
+  EXPECT_DOUBLE_EQ(r.after.imbalance, 0);
+  EXPECT_EQ(r.objects_migrated, 2u);
+  EXPECT_EQ(r.rounds, 2u);  // gather, scatter
+  EXPECT_EQ(r.messages, 2u);
+}
+
+TEST(Greedy, NeverPlacesANodeOverTheMemoryBoundAndReportsWhatItCouldNotPlace) {
+  Phase phase = piled_up(2, 4);
+  phase.has_memory = true;
+  phase.node_working_bytes = {0, 0};
+  for (auto& object : phase.objects) object.memory.footprint_bytes = 100;
+  const Rebalanced r = run("greedy", phase, {.memory_bound = 150});  // node 1 has room for one object
+  EXPECT_EQ(r.objects_migrated, 1u);
+  EXPECT_LE(NodeMemory(phase, r.mapping).of(1), 150);
+  EXPECT_FALSE(r.unplaced.empty());
+  EXPECT_EQ(r.nodes_over_memory_bound, 1u);  // node 0, over it from the start
+}
+
+TEST(Refine, MovesOnlyFromOverloadedNodesAndFewerObjectsThanGreedy) {
+  Phase phase = piled_up(4, 40);
+  for (ObjectIndex i = 0; i < 40; ++i) phase.node_of[i] = i % 4;  // balanced ...
+  phase.node_of[39] = 0;                                          // ... but for one heavy object
+  const Rebalanced refine = run("refine", phase);
+  const Rebalanced greedy = run("greedy", phase);
+  EXPECT_LT(refine.after.imbalance, refine.before.imbalance);
+  EXPECT_LT(refine.objects_migrated, greedy.objects_migrated);
+  for (ObjectIndex i = 0; i < 40; ++i) {
+    if (refine.mapping[i] != phase.node_of[i]) {
+      EXPECT_EQ(phase.node_of[i], 0u);  // only the overloaded node gives
+    }
+  }
+}
+
+TEST(Rebalance, UnmigratableObjectsStay) {
+  Phase phase = piled_up(2, 4);
+  for (auto& object : phase.objects) object.migratable = false;
+  for (const char* strategy : {"greedy", "refine"}) EXPECT_EQ(run(strategy, phase).objects_migrated, 0u) << strategy;
+}
+
+TEST(Rebalance, ProtocolTimeFollowsTheCostModel) {
+  CostModel cost{.send_overhead = 10, .handle_cost = 100, .latency = 1000};
+  const Rebalanced r = run("greedy", piled_up(3, 3), {.cost = cost});
+  // gather: node 0 handles 2 messages (200) + latency; scatter: node 0 sends 2 (20), each
+  // other node handles one (100), + latency
+  EXPECT_EQ(r.protocol_time, 200 + 1000 + 100 + 1000);
+}
+
+TEST(Rebalance, MismatchedTopologyIsAnError) {
+  EXPECT_THROW(rebalance(builtin_phase_strategies().configure("greedy", {}), piled_up(2, 2),
+                         parse_topology("complete:3"), {}),
+               InputError);
+}
+
+}  // namespace
+}  // namespace dlbkit
