@@ -15,7 +15,8 @@ import json as _json
 from . import _dlbkit
 from ._dlbkit import Topology
 
-__all__ = ["Topology", "SimulationResult", "topology", "simulate", "strategies", "workloads", "cost_models"]
+__all__ = ["Topology", "SimulationResult", "SweepResult", "topology", "simulate", "sweep", "strategies", "workloads",
+           "cost_models"]
 
 
 def topology(spec):
@@ -131,3 +132,6 @@ def cost_models():
     """Every cost model preset, as `dlbkit list cost-models`, in the form of strategies();
     a field's default is the preset's value, which cost_params overrides."""
     return _dlbkit.cost_models()
+
+
+from ._sweep import SweepResult, sweep  # noqa: E402  (it calls simulate(), defined above)
