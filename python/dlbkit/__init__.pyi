@@ -47,6 +47,15 @@ class SweepResult:
     runs: Any  # pandas.DataFrame, or a list of dicts without pandas
     summary: Any
 
+class ReproductionResult:
+    name: str
+    inputs: dict[str, Any]
+    notes: list[str]
+    files: list[str]
+    text: str
+    tables: dict[str, Any]  # pandas.DataFrame each, or lists of dicts without pandas
+    comparisons: Any
+
 def topology(spec: str) -> Topology: ...
 def simulate(strategy: str, topology: str, workload: str = "artificial", cost: str = "ipsc2",
              params: _Params = None, workload_params: _Params = None, cost_params: _Params = None,
@@ -58,6 +67,9 @@ def sweep(strategies: Union[str, Sequence[str]], topologies: Union[str, Sequence
           cost: str = "ipsc2", cost_params: _Params = None, execution: str = "fcfs",
           max_seconds: Optional[_Value] = None, jobs: Optional[int] = None,
           progress: Optional[bool] = None) -> SweepResult: ...
+def reproduce(name: str, out_dir: str = "out", runs: Optional[int] = None, jobs: Optional[int] = None,
+              params: _Params = None) -> ReproductionResult: ...
+def reproductions() -> list[dict[str, Any]]: ...
 def strategies() -> list[dict[str, Any]]: ...
 def workloads() -> list[dict[str, Any]]: ...
 def cost_models() -> list[dict[str, Any]]: ...
