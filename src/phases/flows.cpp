@@ -1,0 +1,201 @@
+#include "central.hpp"
+
+#include <dlbkit/phases/flows.hpp>
+
+#include <dlbkit/analysis/polynomial_schemes.hpp>
+#include <dlbkit/error.hpp>
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+namespace dlbkit {
+
+using detail::gather_to_root;
+using detail::scatter_from_root;
+
+FlowStop FlowStop::from(const Parameters& p) {
+  FlowStop stop{.tolerance = p[kFlowTolerance]};
+  if (!p.is_auto(kFlowRounds)) stop.rounds = static_cast<std::uint64_t>(p[kFlowRounds]);
+  return stop;
+}
+
+std::uint64_t FlowStop::limit(std::optional<std::uint64_t> predicted, const std::string& owner,
+                              const std::string& why) const {
+  if (rounds) return *rounds;
+  if (!predicted)
+    throw InputError(fmt::format("{}: rounds=auto, but {}, so the analysis gives no round count; accepted: rounds=N "
+                                 "(1 to {}) or parameters under which the scheme converges",
+                                 owner, why, kFlowRounds.max));
+  return std::clamp<std::uint64_t>(*predicted, 1, static_cast<std::uint64_t>(kFlowRounds.max));
+}
+
+double uniform_gamma(const Topology& topology, double alpha) {
+  if (topology.size() < 2) return 0;
+  if (!(alpha > 0)) return 1;
+  return scheme_spectrum(DiffusionMatrix::uniform(topology, alpha)).gamma;
+}
+
+std::vector<ParamSpec> with_flow_params(std::vector<ParamSpec> scheme) {
+  scheme.insert(scheme.end(), {kFlowRounds, kFlowTolerance, kFlowSelection, kFlowHops});
+  return scheme;
+}
+
+namespace {
+
+// The reduction before each round: every node's load to node 0, the verdict back.
+bool balanced_enough(PhaseContext& ctx, const std::vector<double>& loads, double tolerance) {
+  gather_to_root(ctx);
+  scatter_from_root(ctx);
+  const double mean = std::accumulate(loads.begin(), loads.end(), 0.0) / static_cast<double>(loads.size());
+  const double max = *std::max_element(loads.begin(), loads.end());
+  return !(mean > 0) || max / mean - 1 <= tolerance;
+}
+
+// One message per partner: a node's value (load or z) to each neighbour that uses it.
+void exchange_with_neighbours(PhaseContext& ctx) {
+  const Topology& t = ctx.topology();
+  for (NodeId v = 0; v < t.size(); ++v)
+    for (const NodeId u : t.neighbors(v)) ctx.protocol().send(v, u);
+  ctx.protocol().end_round();
+}
+
+}  // namespace
+
+IdealFlow polynomial_flow(PhaseContext& ctx, double alpha, const std::vector<double>& betas, std::uint64_t max_rounds,
+                          double tolerance) {
+  const Topology& t = ctx.topology();
+  const auto offsets = t.neighbor_offsets();
+  IdealFlow flow{.edge = std::vector<double>(offsets.back(), 0.0), .loads = ctx.loads()};
+  std::vector<double> z(t.size()), next(t.size());
+  for (; flow.rounds < max_rounds && !balanced_enough(ctx, flow.loads, tolerance); ++flow.rounds) {
+    exchange_with_neighbours(ctx);
+    const double beta = betas[std::min<std::size_t>(flow.rounds, betas.size() - 1)];
+    for (NodeId v = 0; v < t.size(); ++v)
+      z[v] = flow.rounds == 0 ? flow.loads[v] : (beta - 1.0) * z[v] + beta * flow.loads[v];
+    for (NodeId v = 0; v < t.size(); ++v) {
+      const auto nb = t.neighbors(v);
+      double sent = 0;
+      for (std::size_t k = 0; k < nb.size(); ++k) {
+        const double y = alpha * (z[v] - z[nb[k]]);
+        flow.edge[offsets[v] + k] += y;
+        sent += y;
+      }
+      next[v] = flow.loads[v] - sent;
+    }
+    flow.loads.swap(next);
+  }
+  return flow;
+}
+
+IdealFlow exchange_flow(PhaseContext& ctx, const EdgeColoring& colouring, double lambda, std::uint64_t max_rounds,
+                        double tolerance) {
+  const Topology& t = ctx.topology();
+  const auto offsets = t.neighbor_offsets();
+  IdealFlow flow{.edge = std::vector<double>(offsets.back(), 0.0), .loads = ctx.loads()};
+  std::vector<double> next(t.size());
+  for (; flow.rounds < max_rounds && !balanced_enough(ctx, flow.loads, tolerance); ++flow.rounds) {
+    const auto colour = static_cast<std::uint32_t>(flow.rounds % colouring.colors());
+    for (NodeId v = 0; v < t.size(); ++v) {
+      next[v] = flow.loads[v];
+      const auto nb = t.neighbors(v);
+      for (std::size_t k = 0; k < nb.size(); ++k) {
+        if (colouring.color(v, k) != colour) continue;
+        ctx.protocol().send(v, nb[k]);
+        const double y = lambda * (flow.loads[v] - flow.loads[nb[k]]);
+        flow.edge[offsets[v] + k] += y;
+        next[v] = flow.loads[v] - y;
+      }
+    }
+    ctx.protocol().end_round();
+    flow.loads.swap(next);
+  }
+  return flow;
+}
+
+// Each hop: every node, on its own (so the hop is one round of messages: one announcement
+// per edge it still owes flow to), takes its outgoing edges largest remaining flow first and
+// fills each from the migratable objects it held when the hop began, as `selection` says. A
+// refused move (no room under the memory bound) leaves the object for its next edges; an
+// object some neighbour had no room for and that is still on that node at the end is
+// reported. Nodes act in id order, so a receiver's room is what the nodes before it left.
+void realise(PhaseContext& ctx, const IdealFlow& flow, const Parameters& p) {
+  const Topology& t = ctx.topology();
+  const Phase& phase = ctx.phase();
+  const auto offsets = t.neighbor_offsets();
+  const bool close_gap = p[kFlowSelection] == kFlowSelection.choice("greedy");
+  std::vector<double> owed(flow.edge.size()), moved(flow.edge.size(), 0.0);
+  for (std::size_t s = 0; s < owed.size(); ++s) owed[s] = std::max(flow.edge[s], 0.0);
+  std::vector<NodeId> refused_at(phase.objects.size(), NodeMemory::kNowhere);
+
+  using Candidate = std::pair<double, ObjectIndex>;  // (load, object), ascending
+  std::vector<Candidate> candidates, set_aside;
+  std::vector<std::size_t> slots;
+  for (long long hop = 0; hop < p[kFlowHops]; ++hop) {
+    const auto on = ctx.objects_by_node();
+    bool any_moved = false;
+    for (NodeId v = 0; v < t.size(); ++v) {
+      const auto nb = t.neighbors(v);
+      slots.clear();
+      for (std::size_t k = 0; k < nb.size(); ++k)
+        if (owed[offsets[v] + k] > 0) {
+          slots.push_back(offsets[v] + k);
+          ctx.protocol().send(v, nb[k]);
+        }
+      if (slots.empty()) continue;
+      std::stable_sort(slots.begin(), slots.end(), [&](std::size_t a, std::size_t b) { return owed[a] > owed[b]; });
+      candidates.clear();
+      for (const ObjectIndex o : on[v])
+        if (phase.objects[o].migratable) candidates.emplace_back(phase.objects[o].load, o);
+      std::sort(candidates.begin(), candidates.end());
+
+      for (const std::size_t s : slots) {
+        const NodeId u = nb[s - offsets[v]];
+        double& left = owed[s];
+        set_aside.clear();  // refused by u
+        const auto ship = [&](std::vector<Candidate>::iterator it) {
+          if (!ctx.move(it->second, u)) {
+            refused_at[it->second] = v;
+            set_aside.push_back(*it);
+            candidates.erase(it);
+            return false;
+          }
+          left -= it->first;
+          moved[s] += it->first;
+          candidates.erase(it);
+          any_moved = true;
+          return true;
+        };
+        while (left > 0 && !candidates.empty()) {
+          auto it = std::upper_bound(candidates.begin(), candidates.end(), Candidate{left, ~ObjectIndex{0}});
+          if (it != candidates.begin()) {
+            ship(std::prev(it));  // the largest not above what is left
+            continue;
+          }
+          // Every object is above what is left: the smallest closes the gap if it lands nearer.
+          if (!close_gap || candidates.front().first - left >= left) break;
+          if (ship(candidates.begin())) break;
+        }
+        for (const Candidate& c : set_aside)
+          candidates.insert(std::upper_bound(candidates.begin(), candidates.end(), c), c);
+      }
+    }
+    ctx.protocol().end_round();
+    if (!any_moved) break;
+  }
+
+  for (ObjectIndex o = 0; o < refused_at.size(); ++o)
+    if (refused_at[o] == ctx.node_of(o)) ctx.could_not_place(o);
+
+  double error = 0, total = 0;
+  for (std::size_t s = 0; s < flow.edge.size(); ++s)
+    if (flow.edge[s] > 0) {
+      error += std::abs(moved[s] - flow.edge[s]);
+      total += flow.edge[s];
+    }
+  ctx.set_flow_error(total > 0 ? error / total : 0.0);
+}
+
+}  // namespace dlbkit
