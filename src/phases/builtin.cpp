@@ -11,6 +11,7 @@ PhaseStrategyInfo diffusion_phase_strategy_info();
 PhaseStrategyInfo dimension_exchange_phase_strategy_info();
 PhaseStrategyInfo sos_phase_strategy_info();
 PhaseStrategyInfo chebyshev_phase_strategy_info();
+PhaseStrategyInfo hbm_phase_strategy_info();
 
 const PhaseStrategyRegistry& builtin_phase_strategies() {
   static const PhaseStrategyRegistry registry = [] {
@@ -22,6 +23,7 @@ const PhaseStrategyRegistry& builtin_phase_strategies() {
     r.add(dimension_exchange_phase_strategy_info());
     r.add(sos_phase_strategy_info());
     r.add(chebyshev_phase_strategy_info());
+    r.add(hbm_phase_strategy_info());
     return r;
   }();
   return registry;

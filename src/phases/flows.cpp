@@ -39,7 +39,12 @@ double uniform_gamma(const Topology& topology, double alpha) {
 }
 
 std::vector<ParamSpec> with_flow_params(std::vector<ParamSpec> scheme) {
-  scheme.insert(scheme.end(), {kFlowRounds, kFlowTolerance, kFlowSelection, kFlowHops});
+  scheme.insert(scheme.end(), {kFlowRounds, kFlowTolerance});
+  return with_realisation_params(std::move(scheme));
+}
+
+std::vector<ParamSpec> with_realisation_params(std::vector<ParamSpec> scheme) {
+  scheme.insert(scheme.end(), {kFlowSelection, kFlowHops});
   return scheme;
 }
 

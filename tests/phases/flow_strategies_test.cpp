@@ -12,6 +12,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <limits>
 #include <map>
@@ -21,7 +22,14 @@
 namespace dlbkit {
 namespace {
 
-const std::vector<std::string> kFlowStrategies = {"diffusion", "dimension_exchange", "sos", "chebyshev"};
+const std::vector<std::string> kFlowStrategies = {"diffusion", "dimension_exchange", "sos", "chebyshev", "hbm"};
+
+/// `topology`, or for hbm, which needs a hypercube, the hypercube of as many nodes.
+std::string network_for(const std::string& strategy, const std::string& topology) {
+  if (strategy != "hbm") return topology;
+  const std::size_t n = parse_topology(topology).size();
+  return fmt::format("hypercube:{}", std::countr_zero(n));
+}
 
 /// `per_node` objects on each node with loads uniform in [0, 1) times 1 + (node mod 5): an
 /// imbalance of about 1 that diffusion can smooth.
@@ -125,7 +133,7 @@ TEST(FlowStrategies, ManySmallObjectsFollowTheFlowClosely) {
   const Phase phase = random_phase(64, 100);
   for (const std::string& s : kFlowStrategies) {
     SCOPED_TRACE(s);
-    const Rebalanced r = run(s, phase, s == "dimension_exchange" ? "hypercube:6" : "torus:8x8");
+    const Rebalanced r = run(s, phase, s == "dimension_exchange" ? "hypercube:6" : network_for(s, "torus:8x8"));
     EXPECT_GT(r.before.imbalance, 0.5);
     // The rounds stop at imbalance 0.05; objects of load below 5 on nodes of about 150 add little.
     EXPECT_LT(r.after.imbalance, 0.1);
@@ -142,7 +150,7 @@ TEST(FlowStrategies, OneHugeObjectCannotFollowTheFlowAndTheErrorSaysSo) {
   phase.node_of = {0, 1};
   for (const std::string& s : kFlowStrategies) {
     SCOPED_TRACE(s);
-    const Rebalanced r = run(s, phase, "complete:2");
+    const Rebalanced r = run(s, phase, network_for(s, "complete:2"));
     // Shipping the object would land 7 from the flow, staying 3: it stays, the whole flow is lost.
     EXPECT_EQ(r.objects_migrated, 0u);
     ASSERT_TRUE(r.flow_error.has_value());
@@ -194,7 +202,7 @@ TEST(FlowStrategies, MemoryBoundIsHonouredAndWhatFoundNoRoomIsReported) {
   phase.node_of.assign(10, 0);
   for (const std::string& s : kFlowStrategies) {
     SCOPED_TRACE(s);
-    const Rebalanced r = run(s, phase, "ring:4", {{"hops", "3"}}, {.memory_bound = 250});
+    const Rebalanced r = run(s, phase, network_for(s, "ring:4"), {{"hops", "3"}}, {.memory_bound = 250});
     const NodeMemory memory(phase, r.mapping);
     for (NodeId v = 1; v < 4; ++v) EXPECT_LE(memory.of(v), 250) << "node " << v;
     EXPECT_GT(r.objects_migrated, 0u);
@@ -245,9 +253,11 @@ TEST(FlowStrategies, EveryParameterAtTheEndsOfItsRangeTerminates) {
       {{"selection", "largest_first"}},
   };
   for (const std::string& s : kFlowStrategies)
-    for (const auto& params : common) {
+    for (auto params : common) {
+      if (s == "hbm") params.erase("rounds"), params.erase("tolerance");
+      if (params.empty()) continue;
       SCOPED_TRACE(fmt::format("{} {}", s, params.begin()->first));
-      const Rebalanced r = run(s, phase, "torus:4x4", params);
+      const Rebalanced r = run(s, phase, network_for(s, "torus:4x4"), params);
       EXPECT_LT(r.after.imbalance, r.before.imbalance);
       EXPECT_TRUE(r.flow_error && std::isfinite(*r.flow_error));
     }
@@ -260,10 +270,12 @@ TEST(FlowStrategies, EveryParameterAtTheEndsOfItsRangeTerminates) {
       {"chebyshev", {{"alpha", "1"}, {"rounds", "7"}}},
       {"dimension_exchange", {{"lambda", "0"}, {"rounds", "4"}}},
       {"dimension_exchange", {{"lambda", "1"}, {"rounds", "4"}}},
+      {"hbm", {{"threshold_base", "0"}}},
+      {"hbm", {{"threshold_base", "1e300"}}},
   };
   for (const auto& [s, params] : own) {
     SCOPED_TRACE(fmt::format("{} {}={}", s, params.begin()->first, params.begin()->second));
-    const Rebalanced r = run(s, phase, "torus:4x4", params);
+    const Rebalanced r = run(s, phase, network_for(s, "torus:4x4"), params);
     EXPECT_TRUE(r.flow_error && std::isfinite(*r.flow_error));
     EXPECT_TRUE(std::isfinite(r.after.imbalance));
   }
@@ -271,6 +283,49 @@ TEST(FlowStrategies, EveryParameterAtTheEndsOfItsRangeTerminates) {
   const Rebalanced still = run("diffusion", phase, "torus:4x4", {{"alpha", "0"}, {"rounds", "3"}});
   EXPECT_EQ(still.objects_migrated, 0u);
   EXPECT_DOUBLE_EQ(*still.flow_error, 0.0);
+}
+
+TEST(FlowStrategies, HbmWithoutThresholdsIsDimensionExchangeInDimensionOrder) {
+  const Phase phase = random_phase(16, 10);
+  const Rebalanced h = run("hbm", phase, "hypercube:4");
+  const Rebalanced x = run("dimension_exchange", phase, "hypercube:4", {{"rounds", "4"}, {"tolerance", "1e-9"}});
+  EXPECT_EQ(h.mapping, x.mapping);
+  EXPECT_NEAR(*h.flow_error, *x.flow_error, 1e-9);
+  EXPECT_GT(h.objects_migrated, 0u);
+}
+
+TEST(FlowStrategies, HbmThresholdsLeaveDomainsWithinThemAlone) {
+  // Unit objects: 3 on node 0, one on each other node of hypercube:2. Level 1: the pair (0, 1)
+  // differs by 2, the pair (2, 3) by 0; level 2: the halves 4 and 2 differ by 2.
+  Phase phase{.nodes = 4};
+  for (NodeId v : {0, 0, 0, 1, 2, 3}) {
+    phase.objects.push_back({.id = phase.objects.size(), .load = 1});
+    phase.node_of.push_back(v);
+  }
+  // L_threshold(i) = 1 x 2^i: 2 at level 1, 4 at level 2: no imbalance exceeds them.
+  const Rebalanced none = run("hbm", phase, "hypercube:2", {{"threshold_base", "1"}});
+  EXPECT_EQ(none.objects_migrated, 0u);
+  EXPECT_EQ(none.messages, 3u);  // the loads up, nothing else
+  // 0.9 x 2^i: the pair (0, 1) balances (delta_1 = 2 / 2), the halves stay.
+  const Rebalanced pair = run("hbm", phase, "hypercube:2", {{"threshold_base", "0.9"}});
+  EXPECT_EQ(pair.mapping, (std::vector<NodeId>{0, 0, 1, 1, 2, 3}));
+  EXPECT_EQ(pair.messages, 3u + 1u);  // the loads up, one announcement (node 0 is the controller)
+}
+
+TEST(FlowStrategies, HbmProtocolCountsTheLoadsUpTheOrdersDownAndTheAnnouncements) {
+  // Node v holds 10 objects of load 16 - v: the left half is heavier in every domain, so every
+  // controller is in its heavier half and passes the order down that half alone.
+  Phase phase{.nodes = 16};
+  for (NodeId v = 0; v < 16; ++v)
+    for (int i = 0; i < 10; ++i) {
+      phase.objects.push_back({.id = phase.objects.size(), .load = 16.0 - v});
+      phase.node_of.push_back(v);
+    }
+  const Rebalanced r = run("hbm", phase, "hypercube:4");
+  // Up: n - 1. Down: 2^(i-1) - 1 a domain of level i (8 x 0 + 4 x 1 + 2 x 3 + 1 x 7). An
+  // announcement on each of the 32 edges.
+  EXPECT_EQ(r.messages, 15u + 17u + 32u);
+  EXPECT_THROW(run("hbm", phase, "torus:4x4"), InputError);
 }
 
 TEST(FlowStrategies, AutoRoundsWhereTheSchemeCannotConvergeIsAnInputError) {

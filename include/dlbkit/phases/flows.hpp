@@ -78,7 +78,9 @@ void realise(PhaseContext& ctx, const IdealFlow& flow, const Parameters& p);
 /// alpha = 0 (no exchange), 0 on a single node (nothing to balance).
 double uniform_gamma(const Topology& topology, double alpha);
 
-/// The flow strategies' parameters after the scheme's own.
+/// The flow strategies' parameters after the scheme's own: rounds, tolerance, selection, hops.
 std::vector<ParamSpec> with_flow_params(std::vector<ParamSpec> scheme);
+/// Those of realise() alone (selection, hops), for a scheme without rounds on the loads.
+std::vector<ParamSpec> with_realisation_params(std::vector<ParamSpec> scheme);
 
 }  // namespace dlbkit
