@@ -28,7 +28,7 @@ std::uint64_t FlowStop::limit(std::optional<std::uint64_t> predicted, const std:
   if (!predicted)
     throw InputError(fmt::format("{}: rounds=auto, but {}, so the analysis gives no round count; accepted: rounds=N "
                                  "(1 to {}) or parameters under which the scheme converges",
-                                 owner, why, kFlowRounds.max));
+                                 owner, why, static_cast<std::uint64_t>(kFlowRounds.max)));
   return std::clamp<std::uint64_t>(*predicted, 1, static_cast<std::uint64_t>(kFlowRounds.max));
 }
 

@@ -285,6 +285,22 @@ TEST(FlowStrategies, EveryParameterAtTheEndsOfItsRangeTerminates) {
   EXPECT_DOUBLE_EQ(*still.flow_error, 0.0);
 }
 
+TEST(FlowStrategies, PhasesWithoutLoadOrWithOneNodeMoveNothing) {
+  for (const std::string& s : kFlowStrategies) {
+    SCOPED_TRACE(s);
+    Phase idle{.nodes = 16};
+    for (NodeId v = 0; v < 16; ++v) idle.objects.push_back({.id = v, .load = 0}), idle.node_of.push_back(v % 2);
+    const Rebalanced r = run(s, idle, network_for(s, "torus:4x4"));
+    EXPECT_EQ(r.objects_migrated, 0u);
+    EXPECT_DOUBLE_EQ(*r.flow_error, 0.0);
+    if (s == "hbm") continue;  // no hypercube has one node
+    Phase alone{.nodes = 1};
+    alone.objects = {{.id = 0, .load = 5}};
+    alone.node_of = {0};
+    EXPECT_EQ(run(s, alone, "complete:1").objects_migrated, 0u);
+  }
+}
+
 TEST(FlowStrategies, HbmWithoutThresholdsIsDimensionExchangeInDimensionOrder) {
   const Phase phase = random_phase(16, 10);
   const Rebalanced h = run("hbm", phase, "hypercube:4");
@@ -330,7 +346,15 @@ TEST(FlowStrategies, HbmProtocolCountsTheLoadsUpTheOrdersDownAndTheAnnouncements
 
 TEST(FlowStrategies, AutoRoundsWhereTheSchemeCannotConvergeIsAnInputError) {
   const Phase phase = random_phase(16, 10);
-  EXPECT_THROW(run("diffusion", phase, "torus:4x4", {{"alpha", "0"}}), InputError);
+  try {
+    run("diffusion", phase, "torus:4x4", {{"alpha", "0"}});
+    ADD_FAILURE() << "alpha=0 with rounds=auto ran";
+  } catch (const InputError& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("alpha=0 "), std::string::npos) << what;
+    EXPECT_NE(what.find("rounds=N (1 to 10000000)"), std::string::npos) << what;
+    EXPECT_EQ(what.find('\n'), std::string::npos) << what;
+  }
   // alpha = 1/degree on a bipartite torus: -1 is an eigenvalue (Cyb89 Theorem 1).
   EXPECT_THROW(run("diffusion", phase, "torus:4x4", {{"alpha", "0.25"}}), InputError);
   EXPECT_THROW(run("dimension_exchange", phase, "torus:4x4", {{"lambda", "1"}}), InputError);
