@@ -120,28 +120,35 @@ IdealFlow exchange_flow(PhaseContext& ctx, const EdgeColoring& colouring, double
   return flow;
 }
 
-// Each hop: every node, on its own (so the hop is one round of messages: one announcement
-// per edge it still owes flow to), takes its outgoing edges largest remaining flow first and
-// fills each from the migratable objects it held when the hop began, as `selection` says. A
-// refused move (no room under the memory bound) leaves the object for its next edges; an
-// object some neighbour had no room for and that is still on that node at the end is
+// A migration round (hop): the nodes act on their own, so the hop is one round of messages
+// (one announcement per edge the node still owes flow to). The first hop involves every node;
+// each later one the nodes that received objects in the hop before, as they are the only
+// ones with something new to ship. A node takes its outgoing edges largest remaining flow
+// first and fills each from the migratable objects it held when the hop began, as `selection`
+// says. A refused move (no room under the memory bound) leaves the object for its next edges;
+// an object some neighbour had no room for and that is still on that node at the end is
 // reported. Nodes act in id order, so a receiver's room is what the nodes before it left.
 void realise(PhaseContext& ctx, const IdealFlow& flow, const Parameters& p) {
   const Topology& t = ctx.topology();
   const Phase& phase = ctx.phase();
   const auto offsets = t.neighbor_offsets();
   const bool close_gap = p[kFlowSelection] == kFlowSelection.choice("greedy");
+  const long long hops = p.is_auto(kFlowHops) ? std::max(t.diameter(), 1) : p[kFlowHops];
   std::vector<double> owed(flow.edge.size()), moved(flow.edge.size(), 0.0);
   for (std::size_t s = 0; s < owed.size(); ++s) owed[s] = std::max(flow.edge[s], 0.0);
   std::vector<NodeId> refused_at(phase.objects.size(), NodeMemory::kNowhere);
 
   using Candidate = std::pair<double, ObjectIndex>;  // (load, object), ascending
-  std::vector<Candidate> candidates, set_aside;
+  std::vector<std::vector<Candidate>> held(t.size()), arrived(t.size());
+  for (ObjectIndex o = 0; o < phase.objects.size(); ++o)
+    if (phase.objects[o].migratable) held[ctx.node_of(o)].emplace_back(phase.objects[o].load, o);
+  for (auto& h : held) std::sort(h.begin(), h.end());
+  std::vector<NodeId> active(t.size()), receivers;
+  std::iota(active.begin(), active.end(), NodeId{0});
+  std::vector<Candidate> set_aside;
   std::vector<std::size_t> slots;
-  for (long long hop = 0; hop < p[kFlowHops]; ++hop) {
-    const auto on = ctx.objects_by_node();
-    bool any_moved = false;
-    for (NodeId v = 0; v < t.size(); ++v) {
+  for (long long hop = 0; hop < hops && !active.empty(); ++hop) {
+    for (const NodeId v : active) {
       const auto nb = t.neighbors(v);
       slots.clear();
       for (std::size_t k = 0; k < nb.size(); ++k)
@@ -149,28 +156,24 @@ void realise(PhaseContext& ctx, const IdealFlow& flow, const Parameters& p) {
           slots.push_back(offsets[v] + k);
           ctx.protocol().send(v, nb[k]);
         }
-      if (slots.empty()) continue;
       std::stable_sort(slots.begin(), slots.end(), [&](std::size_t a, std::size_t b) { return owed[a] > owed[b]; });
-      candidates.clear();
-      for (const ObjectIndex o : on[v])
-        if (phase.objects[o].migratable) candidates.emplace_back(phase.objects[o].load, o);
-      std::sort(candidates.begin(), candidates.end());
-
+      auto& candidates = held[v];
       for (const std::size_t s : slots) {
         const NodeId u = nb[s - offsets[v]];
         double& left = owed[s];
         set_aside.clear();  // refused by u
         const auto ship = [&](std::vector<Candidate>::iterator it) {
-          if (!ctx.move(it->second, u)) {
-            refused_at[it->second] = v;
-            set_aside.push_back(*it);
-            candidates.erase(it);
+          const Candidate c = *it;
+          candidates.erase(it);
+          if (!ctx.move(c.second, u)) {
+            refused_at[c.second] = v;
+            set_aside.push_back(c);
             return false;
           }
-          left -= it->first;
-          moved[s] += it->first;
-          candidates.erase(it);
-          any_moved = true;
+          left -= c.first;
+          moved[s] += c.first;
+          if (arrived[u].empty()) receivers.push_back(u);
+          arrived[u].push_back(c);
           return true;
         };
         while (left > 0 && !candidates.empty()) {
@@ -188,7 +191,17 @@ void realise(PhaseContext& ctx, const IdealFlow& flow, const Parameters& p) {
       }
     }
     ctx.protocol().end_round();
-    if (!any_moved) break;
+    // What arrived can be shipped on in the next hop.
+    std::sort(receivers.begin(), receivers.end());
+    for (const NodeId u : receivers) {
+      auto& h = held[u];
+      std::sort(arrived[u].begin(), arrived[u].end());
+      const auto middle = h.insert(h.end(), arrived[u].begin(), arrived[u].end());
+      std::inplace_merge(h.begin(), middle, h.end());
+      arrived[u].clear();
+    }
+    active.swap(receivers);
+    receivers.clear();
   }
 
   for (ObjectIndex o = 0; o < refused_at.size(); ++o)

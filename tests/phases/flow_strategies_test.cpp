@@ -192,6 +192,8 @@ TEST(FlowStrategies, MoreHopsForwardAFlowThroughANodeThatHadNothing) {
   EXPECT_LT(*two.flow_error, 0.05);
   EXPECT_LT(two.after.imbalance, 0.1);
   EXPECT_GT(two.rounds, one.rounds);
+  // The default: as many hops as the diameter (2).
+  EXPECT_EQ(run("diffusion", phase, "tree:binary:2").mapping, two.mapping);
 }
 
 TEST(FlowStrategies, MemoryBoundIsHonouredAndWhatFoundNoRoomIsReported) {
@@ -226,12 +228,12 @@ TEST(FlowStrategies, ProtocolCountsTheRoundsTheReductionsAndTheAnnouncements) {
   const Phase phase = random_phase(16, 10);
   const std::size_t n = 16, edges = 32;
   // Diffusion on torus:4x4: 5 rounds of a message per edge direction, a reduction (n - 1 up,
-  // n - 1 down) before each, one announcement per edge with flow.
-  const Rebalanced d = run("diffusion", phase, "torus:4x4", {{"rounds", "5"}, {"tolerance", "1e-9"}});
+  // n - 1 down) before each, one migration round with an announcement per edge with flow.
+  const Rebalanced d = run("diffusion", phase, "torus:4x4", {{"rounds", "5"}, {"tolerance", "1e-9"}, {"hops", "1"}});
   EXPECT_EQ(d.messages, 5 * 2 * edges + 5 * 2 * (n - 1) + edges);
   EXPECT_EQ(d.rounds, 5 + 5 * 2 + 1);
   // Dimension exchange on hypercube:4: a round uses the 8 edges of one dimension.
-  const Rebalanced x = run("dimension_exchange", phase, "hypercube:4", {{"rounds", "3"}, {"tolerance", "1e-9"}});
+  const Rebalanced x = run("dimension_exchange", phase, "hypercube:4", {{"rounds", "3"}, {"tolerance", "1e-9"}, {"hops", "1"}});
   EXPECT_EQ(x.messages, 3 * 2 * 8 + 3 * 2 * (n - 1) + 3 * 8);
   // Already balanced: one reduction and nothing else.
   Phase even{.nodes = 16};
@@ -249,6 +251,7 @@ TEST(FlowStrategies, EveryParameterAtTheEndsOfItsRangeTerminates) {
       {{"rounds", "10000000"}},
       {{"tolerance", "1e-9"}, {"rounds", "200"}},
       {{"tolerance", "0.99"}},
+      {{"hops", "1"}},
       {{"hops", "1000"}},
       {{"selection", "largest_first"}},
   };
@@ -337,7 +340,7 @@ TEST(FlowStrategies, HbmProtocolCountsTheLoadsUpTheOrdersDownAndTheAnnouncements
       phase.objects.push_back({.id = phase.objects.size(), .load = 16.0 - v});
       phase.node_of.push_back(v);
     }
-  const Rebalanced r = run("hbm", phase, "hypercube:4");
+  const Rebalanced r = run("hbm", phase, "hypercube:4", {{"hops", "1"}});
   // Up: n - 1. Down: 2^(i-1) - 1 a domain of level i (8 x 0 + 4 x 1 + 2 x 3 + 1 x 7). An
   // announcement on each of the 32 edges.
   EXPECT_EQ(r.messages, 15u + 17u + 32u);

@@ -1,6 +1,7 @@
 #pragma once
 /// \file
-/// The flow phase strategies (diffusion, dimension_exchange, sos, chebyshev) in two halves:
+/// The flow phase strategies (diffusion, dimension_exchange, sos, chebyshev; hbm computes
+/// its flow its own way and shares the realisation) in two halves:
 ///
 /// 1. The ideal flow. The scheme's synchronous rounds run on the nodes' loads as real numbers
 ///    (Cyb89 Sec. 2 treats loads as reals), and every edge keeps the net load the scheme sent
@@ -11,7 +12,17 @@
 ///    (one message per node each way, two protocol rounds); they stop when it is at most
 ///    `tolerance` or after `rounds` rounds.
 /// 2. The realisation. The flow is moved as whole objects (realise() below), and the flow
-///    error sum_e |moved_e - f_e| / sum_e |f_e| says how far the objects are from it.
+///    error sum_e |moved_e - f_e| / sum_e |f_e| (over the edges, each once) says how far the
+///    objects are from it. Each node fills its positive outgoing flows, largest first, from
+///    the migratable objects it holds, as `selection` says; one message per such edge
+///    announces the objects. A flow that crosses a node on its way (as out of a hot spot)
+///    needs objects the node receives: with hops = 1 a node ships only the objects it had
+///    before balancing, so such a flow ends at the first node whose outgoing flow exceeds
+///    what it had, and the error counts the rest. hops = k (default: the diameter) lets the
+///    objects received in one migration round be passed on in the next, up to k rounds and
+///    until a round moves nothing, each round priced like the first (one message an edge
+///    still owed flow); objects_migrated and the migration cost of protocol.hpp count an
+///    object's first and last node only.
 
 #include <dlbkit/phases/phase_strategy.hpp>
 #include <dlbkit/topology/edge_coloring.hpp>
@@ -35,10 +46,11 @@ inline constexpr ChoiceParam kFlowSelection{.name = "selection", .default_value 
                    "what is left of f, again and again, then the smallest one if it lands nearer f than the "
                    "gap it closes; largest_first: the same without that last object (never above f)",
     .choices = {"greedy", "largest_first"}};
-inline constexpr IntegerParam kFlowHops{.name = "hops", .default_value = "1",
-    .description = "migration rounds: in each, a node ships what it holds at its start toward the flow it still "
-                   "owes; 1: only the objects it had before balancing",
-    .min = 1, .max = 1000};
+inline constexpr IntegerParam kFlowHops{.name = "hops", .default_value = "auto",
+    .description = "most migration rounds: in each, a node ships what it holds at its start toward the flow it "
+                   "still owes, so objects can pass through nodes; they stop after a round that moves nothing; "
+                   "1: only the objects a node had before balancing; auto: the network's diameter",
+    .min = 1, .max = 1000, .allow_auto = true};
 
 /// The stop rule of the rounds, from the parameters above.
 struct FlowStop {
