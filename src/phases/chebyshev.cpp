@@ -2,7 +2,8 @@
 // 25, 1999) on the nodes' loads, realised by moving objects: the rounds of `sos` with beta
 // varying by round, beta_1 = 1, beta_2 = 2/(2 - gamma^2), beta_(t+1) = 4/(4 - gamma^2 beta_t)
 // (analysis/polynomial_schemes.hpp), tending to the SOS beta. alpha as for `diffusion`.
-// rounds auto: the t with 2 r^t / (1 + r^(2t)) <= tolerance, r = (beta_SOS - 1)^(1/2).
+// rounds auto: the t with 2 r^t / (1 + r^(2t)) <= 1/F, r = (beta_SOS - 1)^(1/2), F as for
+// `diffusion` (FlowStop::factor).
 //
 // The objects are chosen as for `diffusion` (phases/flows.hpp, realise), and the flow error measured
 // the same way.
@@ -37,7 +38,7 @@ public:
     const double alpha = diffusion_agent_alpha(t, p_.text(kAlpha.name));
     const double gamma = uniform_gamma(t, alpha);
     const std::uint64_t rounds =
-        stop_.limit(predict_scheme_steps(gamma, std::nullopt, 1 / stop_.tolerance).chebyshev,
+        stop_.limit(predict_scheme_steps(gamma, std::nullopt, stop_.factor(ctx.loads())).chebyshev,
                     "phase strategy chebyshev",
                     fmt::format("alpha={} gives gamma(M) = 1 on {} (Cyb89 Theorem 1)", alpha, t.spec()));
     const auto betas = sos_agent_betas(t, "chebyshev", alpha, "auto");

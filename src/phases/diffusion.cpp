@@ -4,8 +4,8 @@
 // alpha auto is the analysis's optimal uniform alpha 2/(mu_2 + mu_max) (Sec. 3 on the
 // hypercube; any graph in analysis/diffusion_analysis.hpp), a given alpha is capped at
 // 1/max degree (constraint (b)), as for the task strategy `diffusion`. rounds auto: the t with
-// gamma^t <= tolerance (eq. 11, the worst case over all starts; the imbalance check stops
-// earlier when the loads allow).
+// gamma^t <= 1/F, F the factor that takes ||l - mean|| to tolerance x mean (eq. 11, a bound
+// over all starts; FlowStop::factor; the imbalance check stops earlier when the loads allow).
 //
 // The objects: each node fills its positive outgoing flows, largest first, from its own
 // objects (phases/flows.hpp, realise: selection greedy or largest_first, hops). The flow error
@@ -42,7 +42,7 @@ public:
     const double alpha = diffusion_agent_alpha(t, p_.text(kAlpha.name));
     const double gamma = uniform_gamma(t, alpha);
     const std::uint64_t rounds =
-        stop_.limit(predict_scheme_steps(gamma, std::nullopt, 1 / stop_.tolerance).fos, "phase strategy diffusion",
+        stop_.limit(predict_scheme_steps(gamma, std::nullopt, stop_.factor(ctx.loads())).fos, "phase strategy diffusion",
                     fmt::format("alpha={} gives gamma(M) = 1 on {} (Cyb89 Theorem 1)", alpha, t.spec()));
     realise(ctx, polynomial_flow(ctx, alpha, {1.0}, rounds, stop_.tolerance), p_);
   }

@@ -4,7 +4,7 @@
 // elsewhere, generalized dimension exchange), and each pair moves lambda of its difference:
 // f_vp += lambda (l_v - l_p). On a hypercube lambda = 1/2 balances exactly in one sweep of d
 // rounds (Theorem 4). rounds auto: d there; elsewhere C times the rounds the analysis gives
-// first-order diffusion with the optimal alpha for the tolerance (a cap, not a theorem: no
+// first-order diffusion with the optimal alpha, as for `diffusion` (a cap, not a theorem: no
 // convergence factor of generalized dimension exchange is in the analysis; the imbalance
 // check stops earlier when the loads allow). lambda 0 (no exchange) and 1 (the pairs swap
 // their loads) never converge: rounds must then be given.
@@ -41,18 +41,18 @@ public:
   void rebalance(PhaseContext& ctx) override {
     const Topology& t = ctx.topology();
     const auto& colouring = t.shared<EdgeColoring>("edge_coloring", edge_coloring);
-    const std::uint64_t rounds = stop_.limit(predicted_rounds(t, colouring), "phase strategy dimension_exchange",
+    const std::uint64_t rounds = stop_.limit(predicted_rounds(t, colouring, stop_.factor(ctx.loads())), "phase strategy dimension_exchange",
                                              fmt::format("lambda={} never balances", lambda_));
     realise(ctx, exchange_flow(ctx, colouring, lambda_, rounds, stop_.tolerance), p_);
   }
 
 private:
-  std::optional<std::uint64_t> predicted_rounds(const Topology& t, const EdgeColoring& colouring) const {
+  std::optional<std::uint64_t> predicted_rounds(const Topology& t, const EdgeColoring& colouring, double factor) const {
     if (t.size() < 2) return 1;
     if (!(lambda_ > 0 && lambda_ < 1)) return std::nullopt;
     if (t.kind() == TopologyKind::hypercube && lambda_ == 0.5) return colouring.colors();
     const double gamma = optimal_uniform_alpha(t, graph_laplacian_extremes(t)).gamma;
-    const auto fos = predict_scheme_steps(gamma, std::nullopt, 1 / stop_.tolerance).fos;
+    const auto fos = predict_scheme_steps(gamma, std::nullopt, factor).fos;
     if (!fos) return std::nullopt;
     return *fos * colouring.colors();
   }

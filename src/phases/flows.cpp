@@ -22,6 +22,14 @@ FlowStop FlowStop::from(const Parameters& p) {
   return stop;
 }
 
+double FlowStop::factor(const std::vector<double>& loads) const {
+  const double mean = std::accumulate(loads.begin(), loads.end(), 0.0) / static_cast<double>(loads.size());
+  if (!(mean > 0)) return 1;
+  double squares = 0;
+  for (const double l : loads) squares += (l - mean) * (l - mean);
+  return std::max(std::sqrt(squares) / (tolerance * mean), 1.0);
+}
+
 std::uint64_t FlowStop::limit(std::optional<std::uint64_t> predicted, const std::string& owner,
                               const std::string& why) const {
   if (rounds) return *rounds;

@@ -5,8 +5,9 @@
 // flow on an edge can exceed what first-order diffusion would send, and a node's outgoing
 // flow its load (an overshoot the later rounds take back). alpha as for `diffusion`; beta auto
 // is the optimal 2/(1 + sqrt(1 - gamma^2)) from gamma(M) (the task strategy `sos`'s betas).
-// rounds auto: the t with (beta - 1)^(t/2) <= tolerance for the optimal beta; for a given
-// beta, first-order diffusion's count (eq. 11 of Cyb89), as no prediction is made for it.
+// rounds auto: the t with (beta - 1)^(t/2) <= 1/F for the optimal beta, F as for `diffusion`
+// (FlowStop::factor); for a given beta, first-order diffusion's count (eq. 11 of Cyb89), as no
+// prediction is made for it.
 //
 // The objects are chosen as for `diffusion` (phases/flows.hpp, realise), and the flow error measured
 // the same way; the net flow summed over the rounds is what the objects follow, not the
@@ -44,7 +45,7 @@ public:
     const Topology& t = ctx.topology();
     const double alpha = diffusion_agent_alpha(t, p_.text(kAlpha.name));
     const double gamma = uniform_gamma(t, alpha);
-    const auto predicted = predict_scheme_steps(gamma, std::nullopt, 1 / stop_.tolerance);
+    const auto predicted = predict_scheme_steps(gamma, std::nullopt, stop_.factor(ctx.loads()));
     const std::uint64_t rounds =
         stop_.limit(p_.is_auto(kBeta) ? predicted.sos : predicted.fos, "phase strategy sos",
                     fmt::format("alpha={} gives gamma(M) = 1 on {} (Cyb89 Theorem 1)", alpha, t.spec()));

@@ -196,6 +196,29 @@ TEST(FlowStrategies, MoreHopsForwardAFlowThroughANodeThatHadNothing) {
   EXPECT_EQ(run("diffusion", phase, "tree:binary:2").mapping, two.mapping);
 }
 
+TEST(FlowStrategies, AHotSpotSpreadsWhenObjectsPassThroughNodes) {
+  // 2000 objects on each of nodes 0..3, 20 on every other node of 64: imbalance about 20.
+  Phase phase{.nodes = 64};
+  std::mt19937_64 rng(3);
+  std::uniform_real_distribution<double> load(0, 1);
+  for (NodeId v = 0; v < 64; ++v)
+    for (int i = 0; i < (v < 4 ? 2000 : 20); ++i) {
+      phase.objects.push_back({.id = phase.objects.size(), .load = load(rng)});
+      phase.node_of.push_back(v);
+    }
+  for (const std::string& s : kFlowStrategies) {
+    SCOPED_TRACE(s);
+    const std::string network = network_for(s, "torus:8x8");
+    const Rebalanced r = run(s, phase, network);  // rounds auto, hops auto
+    EXPECT_GT(r.before.imbalance, 10);
+    EXPECT_LT(r.after.imbalance, 0.1);
+    EXPECT_LT(*r.flow_error, 0.02);
+    const Rebalanced own = run(s, phase, network, {{"hops", "1"}});
+    EXPECT_GT(*own.flow_error, 0.3);
+    EXPECT_GT(own.after.imbalance, 1);
+  }
+}
+
 TEST(FlowStrategies, MemoryBoundIsHonouredAndWhatFoundNoRoomIsReported) {
   // Ten objects of 100 bytes on node 0 of a ring of 4; a node may hold 250 bytes (two objects).
   Phase phase{.nodes = 4, .has_memory = true, .node_working_bytes = {0, 0, 0, 0}};

@@ -10,7 +10,7 @@
 ///    second-order schemes) and updates its load from what they sent. Before each round the
 ///    nodes learn the imbalance max/mean - 1 of their loads by a reduction to node 0 and back
 ///    (one message per node each way, two protocol rounds); they stop when it is at most
-///    `tolerance` or after `rounds` rounds.
+///    `tolerance` or after `rounds` rounds (auto: from the analysis, FlowStop::factor).
 /// 2. The realisation. The flow is moved as whole objects (realise() below), and the flow
 ///    error sum_e |moved_e - f_e| / sum_e |f_e| (over the edges, each once) says how far the
 ///    objects are from it. Each node fills its positive outgoing flows, largest first, from
@@ -36,7 +36,8 @@ namespace dlbkit {
 
 inline constexpr IntegerParam kFlowRounds{.name = "rounds", .default_value = "auto",
     .description = "most rounds of the scheme on the loads; auto: the rounds after which the analysis's "
-                   "convergence factor reaches the tolerance (Cyb89 eq. 11 and its successors)",
+                   "convergence factor brings ||l - mean|| within tolerance x mean, and so the imbalance within "
+                   "the tolerance (Cyb89 eq. 11 and its successors' predictions)",
     .min = 1, .max = 10'000'000, .allow_auto = true};
 inline constexpr RealParam kFlowTolerance{.name = "tolerance", .default_value = "0.05",
     .description = "the rounds stop once the loads' imbalance max/mean - 1 is at most this", .min = 1e-9,
@@ -57,8 +58,12 @@ struct FlowStop {
   std::optional<std::uint64_t> rounds;  ///< nullopt: auto
   double tolerance = 0.05;
   static FlowStop from(const Parameters& p);
-  /// The rounds to run: `rounds`, or for auto `predicted` (the analysis's count for the
-  /// factor 1/tolerance); InputError naming `owner` and `why` when that is nullopt.
+  /// The factor by which the scheme must shrink ||l - mean|| (Euclidean) so that it is at most
+  /// tolerance x mean: then max/mean - 1 is within the tolerance too. The first reduction
+  /// gathers the sum of squares with the loads. At least 1 (nothing to shrink).
+  double factor(const std::vector<double>& loads) const;
+  /// The rounds to run: `rounds`, or for auto `predicted` (the analysis's count for
+  /// factor()); InputError naming `owner` and `why` when that is nullopt.
   std::uint64_t limit(std::optional<std::uint64_t> predicted, const std::string& owner, const std::string& why) const;
 };
 
