@@ -13,9 +13,6 @@
 
 namespace dlbkit {
 
-using detail::gather_to_root;
-using detail::scatter_from_root;
-
 FlowStop FlowStop::from(const Parameters& p) {
   FlowStop stop{.tolerance = p[kFlowTolerance]};
   if (!p.is_auto(kFlowRounds)) stop.rounds = static_cast<std::uint64_t>(p[kFlowRounds]);
@@ -58,21 +55,22 @@ std::vector<ParamSpec> with_realisation_params(std::vector<ParamSpec> scheme) {
 
 namespace {
 
-// The reduction before each round: every node's load to node 0, the verdict back.
-bool balanced_enough(PhaseContext& ctx, const std::vector<double>& loads, double tolerance) {
-  gather_to_root(ctx);
-  scatter_from_root(ctx);
+// The loads' imbalance is within the tolerance (a load-free network is balanced).
+bool balanced_enough(const std::vector<double>& loads, double tolerance) {
   const double mean = std::accumulate(loads.begin(), loads.end(), 0.0) / static_cast<double>(loads.size());
   const double max = *std::max_element(loads.begin(), loads.end());
   return !(mean > 0) || max / mean - 1 <= tolerance;
 }
 
-// One message per partner: a node's value (load or z) to each neighbour that uses it.
-void exchange_with_neighbours(PhaseContext& ctx) {
-  const Topology& t = ctx.topology();
-  for (NodeId v = 0; v < t.size(); ++v)
-    for (const NodeId u : t.neighbors(v)) ctx.protocol().send(v, u);
-  ctx.protocol().end_round();
+// Each round's messages are the same, so each kind of round is counted once and repeated.
+// The reductions before the rounds (`checks` of them): every node's load to node 0, the
+// verdict back.
+void count_reductions(PhaseContext& ctx, std::uint64_t checks) {
+  if (checks == 0) return;
+  detail::gather_to_root(ctx);
+  ctx.protocol().repeat_last_round(checks - 1);
+  detail::scatter_from_root(ctx);
+  ctx.protocol().repeat_last_round(checks - 1);
 }
 
 }  // namespace
@@ -83,8 +81,10 @@ IdealFlow polynomial_flow(PhaseContext& ctx, double alpha, const std::vector<dou
   const auto offsets = t.neighbor_offsets();
   IdealFlow flow{.edge = std::vector<double>(offsets.back(), 0.0), .loads = ctx.loads()};
   std::vector<double> z(t.size()), next(t.size());
-  for (; flow.rounds < max_rounds && !balanced_enough(ctx, flow.loads, tolerance); ++flow.rounds) {
-    exchange_with_neighbours(ctx);
+  std::uint64_t checks = 0;
+  while (flow.rounds < max_rounds) {
+    ++checks;
+    if (balanced_enough(flow.loads, tolerance)) break;
     const double beta = betas[std::min<std::size_t>(flow.rounds, betas.size() - 1)];
     for (NodeId v = 0; v < t.size(); ++v)
       z[v] = flow.rounds == 0 ? flow.loads[v] : (beta - 1.0) * z[v] + beta * flow.loads[v];
@@ -99,6 +99,14 @@ IdealFlow polynomial_flow(PhaseContext& ctx, double alpha, const std::vector<dou
       next[v] = flow.loads[v] - sent;
     }
     flow.loads.swap(next);
+    ++flow.rounds;
+  }
+  count_reductions(ctx, checks);
+  if (flow.rounds > 0) {  // a round: every node's load (or z) to each neighbour
+    for (NodeId v = 0; v < t.size(); ++v)
+      for (const NodeId u : t.neighbors(v)) ctx.protocol().send(v, u);
+    ctx.protocol().end_round();
+    ctx.protocol().repeat_last_round(flow.rounds - 1);
   }
   return flow;
 }
@@ -109,21 +117,34 @@ IdealFlow exchange_flow(PhaseContext& ctx, const EdgeColoring& colouring, double
   const auto offsets = t.neighbor_offsets();
   IdealFlow flow{.edge = std::vector<double>(offsets.back(), 0.0), .loads = ctx.loads()};
   std::vector<double> next(t.size());
-  for (; flow.rounds < max_rounds && !balanced_enough(ctx, flow.loads, tolerance); ++flow.rounds) {
+  std::uint64_t checks = 0;
+  while (flow.rounds < max_rounds) {
+    ++checks;
+    if (balanced_enough(flow.loads, tolerance)) break;
     const auto colour = static_cast<std::uint32_t>(flow.rounds % colouring.colors());
     for (NodeId v = 0; v < t.size(); ++v) {
       next[v] = flow.loads[v];
       const auto nb = t.neighbors(v);
       for (std::size_t k = 0; k < nb.size(); ++k) {
         if (colouring.color(v, k) != colour) continue;
-        ctx.protocol().send(v, nb[k]);
         const double y = lambda * (flow.loads[v] - flow.loads[nb[k]]);
         flow.edge[offsets[v] + k] += y;
         next[v] = flow.loads[v] - y;
       }
     }
-    ctx.protocol().end_round();
     flow.loads.swap(next);
+    ++flow.rounds;
+  }
+  count_reductions(ctx, checks);
+  // A round of colour c: a message each way across each edge of that colour.
+  for (std::uint32_t c = 0; c < colouring.colors() && c < flow.rounds; ++c) {
+    for (NodeId v = 0; v < t.size(); ++v) {
+      const auto nb = t.neighbors(v);
+      for (std::size_t k = 0; k < nb.size(); ++k)
+        if (colouring.color(v, k) == c) ctx.protocol().send(v, nb[k]);
+    }
+    ctx.protocol().end_round();
+    ctx.protocol().repeat_last_round((flow.rounds - 1 - c) / colouring.colors());
   }
   return flow;
 }

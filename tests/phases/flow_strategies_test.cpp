@@ -267,6 +267,29 @@ TEST(FlowStrategies, ProtocolCountsTheRoundsTheReductionsAndTheAnnouncements) {
   EXPECT_DOUBLE_EQ(*e.flow_error, 0.0);
 }
 
+TEST(Protocol, RepeatsTheLastRoundItsMessagesAndTime) {
+  const Topology t = parse_topology("complete:3");
+  Protocol once(t, CostModel{.send_overhead = 10, .handle_cost = 1, .latency = 100});
+  Protocol repeated = once;
+  for (int r = 0; r < 4; ++r) {
+    once.send(0, 1);
+    once.send(0, 2);
+    once.end_round();
+  }
+  repeated.send(0, 1);
+  repeated.send(0, 2);
+  repeated.end_round();
+  repeated.repeat_last_round(3);
+  EXPECT_EQ(repeated.rounds(), once.rounds());
+  EXPECT_EQ(repeated.messages(), once.messages());
+  EXPECT_EQ(repeated.time(), once.time());
+  EXPECT_EQ(once.time(), 4 * (2 * 10 + 100));
+  // A round without a message is not repeated.
+  repeated.end_round();
+  repeated.repeat_last_round(5);
+  EXPECT_EQ(repeated.rounds(), 4u);
+}
+
 TEST(FlowStrategies, EveryParameterAtTheEndsOfItsRangeTerminates) {
   const Phase phase = random_phase(16, 10);
   const std::vector<std::map<std::string, std::string>> common = {
