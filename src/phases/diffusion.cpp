@@ -7,11 +7,12 @@
 // gamma^t <= 1/F, F the factor that takes ||l - mean|| to tolerance x mean (eq. 11, a bound
 // over all starts; FlowStop::factor; the imbalance check stops earlier when the loads allow).
 //
-// The objects: each node fills its positive outgoing flows, largest first, from its own
-// objects (phases/flows.hpp, realise: selection greedy or largest_first, hops). The flow error
+// The objects: each node fills its positive outgoing flows, largest first, from the objects
+// it holds, and passes on what it receives in later migration rounds (phases/flows.hpp,
+// realise: selection greedy or largest_first, hops). The flow error
 // sum_e |moved_e - f_e| / sum_e |f_e| is what is lost there: objects too coarse for the flows,
-// flows through a node larger than what it holds (a flow over several hops, which hops > 1
-// lets a node forward), objects held back by the memory bound.
+// flows through a node that its objects cannot carry (hops = 1, or more hops than allowed),
+// objects held back by the memory bound.
 
 #include <dlbkit/analysis/polynomial_schemes.hpp>
 #include <dlbkit/phases/flows.hpp>
