@@ -63,14 +63,13 @@ bool balanced_enough(const std::vector<double>& loads, double tolerance) {
 }
 
 // Each round's messages are the same, so each kind of round is counted once and repeated.
-// The reductions before the rounds (`checks` of them): every node's load to node 0, the
-// verdict back.
+// The reductions before the rounds (`checks` of them): the loads' sum and maximum reduced
+// along a tree, the verdict back down it.
 void count_reductions(PhaseContext& ctx, std::uint64_t checks) {
   if (checks == 0) return;
-  detail::gather_to_root(ctx);
-  ctx.protocol().repeat_last_round(checks - 1);
-  detail::scatter_from_root(ctx);
-  ctx.protocol().repeat_last_round(checks - 1);
+  const Protocol::Mark mark = ctx.protocol().mark();
+  detail::all_reduce(ctx);
+  ctx.protocol().repeat_since(mark, checks - 1);
 }
 
 }  // namespace

@@ -44,4 +44,10 @@ void Protocol::repeat_last_round(std::uint64_t count) {
   time_ += static_cast<SimTime>(count) * last_time_;
 }
 
+void Protocol::repeat_since(const Mark& mark, std::uint64_t count) {
+  rounds_ += count * (rounds_ - mark.rounds);
+  messages_ += count * (messages_ - mark.messages);
+  time_ += static_cast<SimTime>(count) * (time_ - mark.time);
+}
+
 }  // namespace dlbkit

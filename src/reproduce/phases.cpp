@@ -4,6 +4,7 @@
 #include "reproduce/render.hpp"
 #include "reproduce/trials.hpp"
 
+#include <dlbkit/error.hpp>
 #include <dlbkit/phases/phase_run.hpp>
 #include <dlbkit/topology/generators.hpp>
 #include <dlbkit/workloads/phase_workloads.hpp>
@@ -25,16 +26,29 @@ struct Row {
 };
 
 ReproductionReport side_by_side(const ReproductionOptions& options, bool large) {
-  std::vector<std::string> specs = options.tiny ? std::vector<std::string>{"torus:4x4"}
-                                                : std::vector<std::string>{"torus:8x8", "torus:32x32"};
-  if (large && !options.tiny) specs.push_back("torus:256x256");
+  // A torus per size (the mesh's own network), or the hypercube of the same size for the
+  // strategies that need one (hbm).
+  std::vector<std::pair<std::string, std::string>> specs =
+      options.tiny ? std::vector<std::pair<std::string, std::string>>{{"torus:4x4", "hypercube:4"}}
+                   : std::vector<std::pair<std::string, std::string>>{{"torus:8x8", "hypercube:6"},
+                                                                      {"torus:32x32", "hypercube:10"}};
+  if (large && !options.tiny) specs.emplace_back("torus:256x256", "hypercube:16");
   const std::size_t phases = options.tiny ? 2 : large ? 2 : 10;
   const CostModel cost = make_cost_model("ipsc2");
   std::vector<Row> rows;
+  const auto topology_for = [](const PhaseStrategyInfo& s, const std::pair<std::string, std::string>& spec) {
+    if (!s.check_topology) return spec.first;
+    try {
+      s.check_topology(parse_topology(spec.first));
+      return spec.first;
+    } catch (const InputError&) {
+      return spec.second;
+    }
+  };
   for (const auto& w : builtin_phase_workloads().all())
-    for (const std::string& spec : specs)
+    for (const auto& spec : specs)
       for (const auto& s : builtin_phase_strategies().all())
-        rows.push_back({.workload = w.name, .strategy = s.name, .topology = spec});
+        rows.push_back({.workload = w.name, .strategy = s.name, .topology = topology_for(s, spec)});
   // The largest runs first, so that the jobs end together.
   std::stable_sort(rows.begin(), rows.end(), [&](const Row& a, const Row& b) {
     return parse_topology(a.topology).size() > parse_topology(b.topology).size();
@@ -73,6 +87,7 @@ ReproductionReport side_by_side(const ReproductionOptions& options, bool large) 
               .columns = {{.name = "workload", .left = true, .quoted = true},
                           {.name = "nodes"},
                           {.name = "strategy", .left = true, .quoted = true},
+                          {.name = "topology", .left = true, .quoted = true},
                           {.name = "imbalance_before", .label = "I before", .format = "{:.3f}"},
                           {.name = "imbalance_after", .label = "I after", .format = "{:.3f}"},
                           {.name = "objects_migrated", .label = "migrated"},
@@ -82,10 +97,12 @@ ReproductionReport side_by_side(const ReproductionOptions& options, bool large) 
                           {.name = "application_seconds", .label = "app. s", .format = "{:.3f}"},
                           {.name = "unbalanced_seconds", .label = "unbal. s", .format = "{:.3f}"}}};
   for (const Row& r : rows)
-    table.rows.push_back({r.workload, static_cast<std::int64_t>(r.nodes), r.strategy, r.before, r.after,
+    table.rows.push_back({r.workload, static_cast<std::int64_t>(r.nodes), r.strategy, r.topology, r.before, r.after,
                           static_cast<std::int64_t>(r.migrated), r.crossing_after / 1e6, r.simulated, r.wall,
                           r.application, r.unbalanced});
-  Results results{.inputs = {{"topologies", specs}, {"phases", phases}, {"cost_model", "ipsc2"},
+  nlohmann::json topologies = nlohmann::json::array();
+  for (const auto& [torus, cube] : specs) topologies.push_back({torus, cube});
+  Results results{.inputs = {{"topologies", topologies}, {"phases", phases}, {"cost_model", "ipsc2"},
                              {"objects_per_node", 100}},
                   .tables = {std::move(table)}};
   // A figure per workload: imbalance after against N, a line per strategy, from a table of its
@@ -98,8 +115,8 @@ ReproductionReport side_by_side(const ReproductionOptions& options, bool large) 
       curves.columns.push_back({.name = s.name});
       if (s.name != "none") panel.series.push_back({.y = s.name});
     }
-    for (const std::string& spec : specs) {
-      const auto nodes = static_cast<std::int64_t>(parse_topology(spec).size());
+    for (const auto& spec : specs) {
+      const auto nodes = static_cast<std::int64_t>(parse_topology(spec.first).size());
       std::vector<Cell> cells{nodes};
       for (const auto& s : builtin_phase_strategies().all())
         for (const Row& r : rows)

@@ -251,10 +251,11 @@ TEST(FlowStrategies, ProtocolCountsTheRoundsTheReductionsAndTheAnnouncements) {
   const Phase phase = random_phase(16, 10);
   const std::size_t n = 16, edges = 32;
   // Diffusion on torus:4x4: 5 rounds of a message per edge direction, a reduction (n - 1 up,
-  // n - 1 down) before each, one migration round with an announcement per edge with flow.
+  // n - 1 down a binomial tree: 2 log2 n rounds) before each, one migration round with an
+  // announcement per edge with flow.
   const Rebalanced d = run("diffusion", phase, "torus:4x4", {{"rounds", "5"}, {"tolerance", "1e-9"}, {"hops", "1"}});
   EXPECT_EQ(d.messages, 5 * 2 * edges + 5 * 2 * (n - 1) + edges);
-  EXPECT_EQ(d.rounds, 5 + 5 * 2 + 1);
+  EXPECT_EQ(d.rounds, 5 + 5 * 2 * 4 + 1);
   // Dimension exchange on hypercube:4: a round uses the 8 edges of one dimension.
   const Rebalanced x = run("dimension_exchange", phase, "hypercube:4", {{"rounds", "3"}, {"tolerance", "1e-9"}, {"hops", "1"}});
   EXPECT_EQ(x.messages, 3 * 2 * 8 + 3 * 2 * (n - 1) + 3 * 8);
@@ -288,6 +289,27 @@ TEST(Protocol, RepeatsTheLastRoundItsMessagesAndTime) {
   repeated.end_round();
   repeated.repeat_last_round(5);
   EXPECT_EQ(repeated.rounds(), 4u);
+}
+
+TEST(Protocol, RepeatsASequenceOfRounds) {
+  const Topology t = parse_topology("ring:5");
+  const CostModel cost{.send_overhead = 10, .handle_cost = 1, .latency = 100, .per_hop = 1000};
+  Protocol once(t, cost), repeated(t, cost);
+  const auto sequence = [](Protocol& p) {
+    p.send(0, 1);
+    p.end_round();
+    p.send(0, 2, 3);  // 2 hops
+    p.send(4, 2);
+    p.end_round();
+  };
+  for (int r = 0; r < 3; ++r) sequence(once);
+  const Protocol::Mark mark = repeated.mark();
+  sequence(repeated);
+  repeated.repeat_since(mark, 2);
+  EXPECT_EQ(repeated.rounds(), once.rounds());
+  EXPECT_EQ(repeated.messages(), once.messages());
+  EXPECT_EQ(repeated.time(), once.time());
+  EXPECT_EQ(once.time(), 3 * ((10 + 100) + (3 * 10 + 100 + 1000)));
 }
 
 TEST(FlowStrategies, EveryParameterAtTheEndsOfItsRangeTerminates) {

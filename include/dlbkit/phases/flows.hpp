@@ -9,7 +9,8 @@
 ///    In a round every node sends one message to each partner (its load, or its z for the
 ///    second-order schemes) and updates its load from what they sent. Before each round the
 ///    nodes learn the imbalance max/mean - 1 of their loads by a reduction to node 0 and back
-///    (one message per node each way, two protocol rounds); they stop when it is at most
+///    along a binomial tree (one message per node each way, 2 ceil(log2 n) rounds; central.hpp);
+///    they stop when it is at most
 ///    `tolerance` or after `rounds` rounds (auto: from the analysis, FlowStop::factor).
 /// 2. The realisation. The flow is moved as whole objects (realise() below), and the flow
 ///    error sum_e |moved_e - f_e| / sum_e |f_e| (over the edges, each once) says how far the

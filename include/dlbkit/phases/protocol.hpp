@@ -39,6 +39,14 @@ public:
   /// a protocol that repeats a round many times: counted once, then repeated, at the cost of
   /// one. Nothing when that round had no message.
   void repeat_last_round(std::uint64_t count);
+  /// The same for a sequence of rounds: what has been counted so far (mark()), then, after
+  /// the sequence, `count` more of it (repeat_since(mark, count)).
+  struct Mark {
+    std::uint64_t rounds, messages;
+    SimTime time;
+  };
+  Mark mark() const { return {rounds_, messages_, time_}; }
+  void repeat_since(const Mark& mark, std::uint64_t count);
 
   std::uint64_t rounds() const { return rounds_; }
   std::uint64_t messages() const { return messages_; }
