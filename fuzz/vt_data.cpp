@@ -21,7 +21,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     for (const dlbkit::VtPhase& phase : set.phases) {
       dlbkit::check_phase(phase.phase, "fuzzed phase");
       dlbkit::write_vt_data(set, phase.id, phase.phase.node_of, dir + "/out");
-      const dlbkit::VtPhase& again = dlbkit::vt_phase(dlbkit::read_vt_data(dir + "/out"), phase.id);
+      const dlbkit::VtDataSet written = dlbkit::read_vt_data(dir + "/out");
+      const dlbkit::VtPhase& again = dlbkit::vt_phase(written, phase.id);
       DLBKIT_FUZZ_CHECK(again.phase.objects.size() == phase.phase.objects.size());
       DLBKIT_FUZZ_CHECK(again.phase.communications.size() == phase.phase.communications.size());
     }

@@ -144,8 +144,10 @@ TEST(VtData, ReadsBrotliCompressedFilesAsTheirText) {
   std::vector<std::string> compressed;
   for (const std::string& text : texts) compressed.push_back(compress(text));
   compressed[2] = texts[2];  // plain and compressed files mix
-  const Phase plain = vt_phase(read_vt_data(kBlocks), 0).phase;
-  const Phase read = vt_phase(read_vt_data(data_files("brotli", compressed)), 0).phase;
+  const VtDataSet plain_data = read_vt_data(kBlocks);
+  const VtDataSet compressed_data = read_vt_data(data_files("brotli", compressed));
+  const Phase& plain = vt_phase(plain_data, 0).phase;
+  const Phase& read = vt_phase(compressed_data, 0).phase;
   EXPECT_EQ(read.node_of, plain.node_of);
   EXPECT_EQ(node_loads(read, read.node_of), node_loads(plain, plain.node_of));
   EXPECT_EQ(read.communications.size(), plain.communications.size());
@@ -191,7 +193,8 @@ TEST(VtData, WrittenFilesReadBackAsTheBalancedPhase) {
     const auto [balanced, out] = balance_and_write(data, "written-" + fs::path(stem).filename().string());
     const Phase& before = vt_phase(data, 0).phase;
     EXPECT_GT(balanced.objects_migrated, 0u) << stem;
-    const Phase after = vt_phase(read_vt_data(out), 0).phase;
+    const VtDataSet written = read_vt_data(out);
+    const Phase& after = vt_phase(written, 0).phase;
     EXPECT_EQ(objects_by_id(after, after.node_of), objects_by_id(before, balanced.mapping)) << stem;
     EXPECT_EQ(edges_by_id(after), edges_by_id(before)) << stem;
     EXPECT_EQ(after.has_memory, before.has_memory);
@@ -297,9 +300,9 @@ TEST(VtData, WriterRefusesAMappingItCannotWrite) {
 }
 
 TEST(VtData, UnknownPhaseListsThePhasesThere) {
-  const std::string stem = data_files("phases", {rank_file(0).dump()});
+  const VtDataSet data = read_vt_data(data_files("phases", {rank_file(0).dump()}));
   try {
-    vt_phase(read_vt_data(stem), 7);
+    vt_phase(data, 7);
     ADD_FAILURE();
   } catch (const InputError& e) {
     EXPECT_NE(std::string(e.what()).find("no phase 7; accepted: 0"), std::string::npos) << e.what();

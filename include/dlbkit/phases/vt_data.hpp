@@ -69,6 +69,8 @@ std::vector<std::int64_t> vt_phase_ids(const VtDataSet& data);
 
 /// The phase of id `phase_id`; an InputError listing the ids there are when there is none.
 const VtPhase& vt_phase(const VtDataSet& data, std::int64_t phase_id);
+/// Not of a temporary data set: the phase would not outlive it.
+const VtPhase& vt_phase(VtDataSet&& data, std::int64_t phase_id) = delete;
 
 /// Writes STEM.R.json for every rank R of `data`: phase `phase_id` alone, each object's task
 /// under its rank in `mapping` (one entry per object of the phase). Plain JSON. The files
