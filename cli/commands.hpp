@@ -35,6 +35,7 @@ std::vector<bool> timeline_selection(const std::string& list, std::size_t nodes)
 Run add_list(CLI::App& app);
 Run add_topology(CLI::App& app);
 Run add_simulate(CLI::App& app);
+Run add_phases(CLI::App& app);
 Run add_advise(CLI::App& app);
 Run add_demo(CLI::App& app);
 Run add_reproduce(CLI::App& app);

@@ -3,6 +3,8 @@
 #include "commands.hpp"
 
 #include <dlbkit/apps/runtime_apps.hpp>
+#include <dlbkit/phases/phase_strategy.hpp>
+#include <dlbkit/workloads/phase_workloads.hpp>
 #include <dlbkit/workloads/builtin.hpp>
 #include <dlbkit/sim/cost_model.hpp>
 #include <dlbkit/sim/workload.hpp>
@@ -34,13 +36,20 @@ void print_components(const char* title, const std::vector<Info>& items) {
 Run add_list(CLI::App& app) {
   auto* cmd = app.add_subcommand("list", "List strategies, workloads, cost models and topology specs");
   auto what = std::make_shared<std::string>("all");
-  cmd->add_option("what", *what, "strategies, workloads, apps, cost-models, topologies or all")
-      ->check(one_of({"strategies", "workloads", "apps", "cost-models", "topologies", "all"}));
+  cmd->add_option("what", *what,
+                  "strategies, workloads, apps, phase-strategies, phase-workloads, cost-models, topologies or all")
+      ->check(one_of({"strategies", "workloads", "apps", "phase-strategies", "phase-workloads", "cost-models",
+                      "topologies", "all"}));
   return [what] {
     const bool all = *what == "all";
     if (all || *what == "strategies") print_components("strategies (-p/--param name=value):", builtin_strategies().all());
     if (all || *what == "workloads") print_components("workloads (--workload-param name=value):", builtin_workloads().all());
     if (all || *what == "apps") print_components("apps for dlbkit run (--app-param name=value):", builtin_apps().all());
+    if (all || *what == "phase-strategies")
+      print_components("phase strategies for dlbkit phases (-p/--param name=value):", builtin_phase_strategies().all());
+    if (all || *what == "phase-workloads")
+      print_components("phase workloads for dlbkit phases (--workload-param name=value):",
+                       builtin_phase_workloads().all());
     if (all || *what == "cost-models") {
       fmt::print("cost models (--cost-param name=value overrides a field):\n");
       for (const auto& p : cost_model_presets()) {

@@ -47,6 +47,7 @@ int main(int argc, char** argv) {
   add(dlbkit::cli::add_list);
   add(dlbkit::cli::add_topology);
   add(dlbkit::cli::add_simulate);
+  add(dlbkit::cli::add_phases);
   add(dlbkit::cli::add_advise);
   add(dlbkit::cli::add_demo);
   add(dlbkit::cli::add_reproduce);

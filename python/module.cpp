@@ -14,6 +14,7 @@
 #include <dlbkit/topology/topology.hpp>
 #include <dlbkit/workloads/builtin.hpp>
 #include <dlbkit/workloads/experiment_setup.hpp>
+#include "reproduce/reproduction.hpp"
 
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
@@ -105,6 +106,23 @@ std::string simulate(std::string strategy, std::string topology, std::string wor
   return json_text(dlbkit::to_json(setup, dlbkit::run_experiment(setup), per_node));
 }
 
+// A reproduction as `dlbkit reproduce NAME --json` prints it (the same checks of its inputs).
+std::string reproduce(const std::string& name, const std::string& out, int runs, unsigned jobs,
+                      const std::map<std::string, std::string>& params) {
+  const dlbkit::ReproductionInfo& info = dlbkit::builtin_reproductions().find(name);
+  if (runs < 0) throw dlbkit::InputError("runs " + std::to_string(runs) + "; accepted: at least 1");
+  if (jobs < 1) throw dlbkit::InputError("jobs 0; accepted: at least 1");
+  dlbkit::Parameters::parse(info.params, params, "reproduction " + info.name);
+  py::gil_scoped_release release;
+  dlbkit::ReproductionReport report =
+      info.run({.out_dir = out + "/" + info.name, .runs = runs > 0 ? runs : info.default_runs, .jobs = jobs,
+                .params = params});
+  report.data["name"] = info.name;
+  report.data["files"] = report.files;
+  report.data["text"] = report.text;
+  return json_text(report.data);
+}
+
 dlbkit::NodeId node_of(const dlbkit::Topology& t, long long v) {
   if (v < 0 || static_cast<unsigned long long>(v) >= t.size())
     throw dlbkit::InputError("node " + std::to_string(v) + " is not in " + t.spec() + "; accepted: 0 to " +
@@ -179,6 +197,8 @@ PYBIND11_MODULE(_dlbkit, m) {
   m.def("simulate", &simulate, py::arg("strategy"), py::arg("topology"), py::arg("workload"), py::arg("cost"),
         py::arg("params"), py::arg("workload_params"), py::arg("cost_params"), py::arg("seed"), py::arg("execution"),
         py::arg("max_events"), py::arg("max_seconds"), py::arg("per_node"));
+  m.def("reproduce", &reproduce, py::arg("name"), py::arg("out"), py::arg("runs"), py::arg("jobs"), py::arg("params"));
+  m.def("reproductions", [] { return components(dlbkit::builtin_reproductions().all()); });
   m.def("strategies", [] { return components(dlbkit::builtin_strategies().all()); });
   m.def("workloads", [] { return components(dlbkit::builtin_workloads().all()); });
   m.def("cost_models", &cost_models);

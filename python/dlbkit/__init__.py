@@ -15,7 +15,8 @@ import json as _json
 from . import _dlbkit
 from ._dlbkit import Topology
 
-__all__ = ["Topology", "SimulationResult", "topology", "simulate", "strategies", "workloads", "cost_models"]
+__all__ = ["Topology", "SimulationResult", "SweepResult", "ReproductionResult", "topology", "simulate", "sweep",
+           "reproduce", "strategies", "workloads", "cost_models", "reproductions"]
 
 
 def topology(spec):
@@ -116,6 +117,57 @@ def simulate(strategy, topology, workload="artificial", cost="ipsc2", params=Non
         bool(per_node))))
 
 
+class ReproductionResult:
+    """A reproduction's tables and figures: `dlbkit reproduce NAME --json`.
+
+    tables       {table name: its rows}, pandas DataFrames when pandas is installed (lists
+                 of dicts otherwise), one column per column of the printed table
+    comparisons  every published number beside ours (the scoreboard's rows), as a table
+    text         the tables as the CLI prints them, the paper's numbers beside ours
+    notes, inputs, files (the CSV and figures written), name
+    """
+
+    def __init__(self, data):
+        self.name, self.inputs, self.notes = data["name"], data["inputs"], data["notes"]
+        self.files, self.text = data["files"], data["text"]
+        self.tables = {t["name"]: _frame([dict(zip(t["columns"], row)) for row in t["rows"]]) for t in data["tables"]}
+        self.comparisons = _frame(data["comparisons"])
+
+    def __repr__(self):
+        return f"<ReproductionResult {self.name}: tables {', '.join(self.tables)}>"
+
+
+def _frame(rows):
+    try:
+        import pandas
+        return pandas.DataFrame(rows)
+    except ImportError:
+        return rows
+
+
+def reproduce(name, out_dir="out", runs=None, jobs=None, params=None):
+    """Regenerate one of the papers' tables or figures: `dlbkit reproduce NAME`.
+
+    name     a reproduction (dlbkit.reproductions()), e.g. "wlr93-table4"
+    out_dir  where its CSV and figures go, in out_dir/NAME (as the CLI's --out)
+    runs     seeds per point (None: the reproduction's own default)
+    jobs     simulations at once (None: every core)
+    params   {name: value} of the reproduction's own parameters
+
+    Returns a ReproductionResult. Raises ValueError for bad input.
+    """
+    import os
+    return ReproductionResult(_json.loads(_dlbkit.reproduce(
+        _text(name), str(out_dir), 0 if runs is None else int(runs), int(jobs or os.cpu_count() or 1),
+        _texts(params))))
+
+
+def reproductions():
+    """Every reproduction, as `dlbkit reproduce --list` would give them, in the form of
+    strategies()."""
+    return _dlbkit.reproductions()
+
+
 def strategies():
     """Every strategy, as `dlbkit list strategies`: a list of dicts with name, description,
     source (the paper and section) and params (dicts of name, default, description, accepted)."""
@@ -131,3 +183,6 @@ def cost_models():
     """Every cost model preset, as `dlbkit list cost-models`, in the form of strategies();
     a field's default is the preset's value, which cost_params overrides."""
     return _dlbkit.cost_models()
+
+
+from ._sweep import SweepResult, sweep  # noqa: E402  (it calls simulate(), defined above)

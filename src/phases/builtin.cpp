@@ -7,6 +7,11 @@ namespace dlbkit {
 PhaseStrategyInfo none_phase_strategy_info();
 PhaseStrategyInfo greedy_phase_strategy_info();
 PhaseStrategyInfo refine_phase_strategy_info();
+PhaseStrategyInfo diffusion_phase_strategy_info();
+PhaseStrategyInfo dimension_exchange_phase_strategy_info();
+PhaseStrategyInfo sos_phase_strategy_info();
+PhaseStrategyInfo chebyshev_phase_strategy_info();
+PhaseStrategyInfo hbm_phase_strategy_info();
 
 const PhaseStrategyRegistry& builtin_phase_strategies() {
   static const PhaseStrategyRegistry registry = [] {
@@ -14,6 +19,11 @@ const PhaseStrategyRegistry& builtin_phase_strategies() {
     r.add(none_phase_strategy_info());
     r.add(greedy_phase_strategy_info());
     r.add(refine_phase_strategy_info());
+    r.add(diffusion_phase_strategy_info());
+    r.add(dimension_exchange_phase_strategy_info());
+    r.add(sos_phase_strategy_info());
+    r.add(chebyshev_phase_strategy_info());
+    r.add(hbm_phase_strategy_info());
     return r;
   }();
   return registry;

@@ -14,11 +14,15 @@ void Protocol::send(NodeId from, NodeId to, std::uint64_t count) {
   sent_[from] += count;
   received_[to] += count;
   messages_ += count;
+  round_messages_ += count;
   if (cost_.per_hop > 0) longest_route_ = std::max(longest_route_, topology_->distance(from, to));
   else longest_route_ = std::max(longest_route_, 1);
 }
 
 void Protocol::end_round() {
+  last_messages_ = round_messages_;
+  last_time_ = 0;
+  round_messages_ = 0;
   if (touched_.empty()) return;
   SimTime busiest = 0;
   for (NodeId v : touched_) {
@@ -27,9 +31,17 @@ void Protocol::end_round() {
     sent_[v] = received_[v] = 0;
   }
   touched_.clear();
-  time_ += busiest + cost_.latency + static_cast<SimTime>(std::max(longest_route_ - 1, 0)) * cost_.per_hop;
+  last_time_ = busiest + cost_.latency + static_cast<SimTime>(std::max(longest_route_ - 1, 0)) * cost_.per_hop;
+  time_ += last_time_;
   longest_route_ = 0;
   ++rounds_;
+}
+
+void Protocol::repeat_last_round(std::uint64_t count) {
+  if (last_messages_ == 0) return;
+  rounds_ += count;
+  messages_ += count * last_messages_;
+  time_ += static_cast<SimTime>(count) * last_time_;
 }
 
 }  // namespace dlbkit

@@ -3,6 +3,7 @@
 #include "reproduce/cybenko.hpp"
 #include "reproduce/cybenko_table2.hpp"
 #include "reproduce/henrich.hpp"
+#include "reproduce/phases.hpp"
 #include "reproduce/predict.hpp"
 #include "reproduce/reproduction.hpp"
 #include "reproduce/wlr93.hpp"
@@ -21,6 +22,7 @@ const ReproductionRegistry& builtin_reproductions() {
     for (auto& info : ahmad_reproductions()) r.add(std::move(info));
     for (auto& info : beyond_reproductions()) r.add(std::move(info));
     r.add(predict_runtime_reproduction());
+    for (auto& info : phases_reproductions()) r.add(std::move(info));
     return r;
   }();
   return registry;

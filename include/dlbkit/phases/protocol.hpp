@@ -35,6 +35,10 @@ public:
   void send(NodeId from, NodeId to, std::uint64_t count = 1);
   /// Ends the round: adds its time. A round without a message adds nothing.
   void end_round();
+  /// Adds `count` more rounds like the one end_round() just ended (its messages and time), for
+  /// a protocol that repeats a round many times: counted once, then repeated, at the cost of
+  /// one. Nothing when that round had no message.
+  void repeat_last_round(std::uint64_t count);
 
   std::uint64_t rounds() const { return rounds_; }
   std::uint64_t messages() const { return messages_; }
@@ -48,6 +52,8 @@ private:
   int longest_route_ = 0;
   std::uint64_t rounds_ = 0, messages_ = 0;
   SimTime time_ = 0;
+  std::uint64_t round_messages_ = 0, last_messages_ = 0;  // of the open round, of the last ended
+  SimTime last_time_ = 0;
 };
 
 }  // namespace dlbkit

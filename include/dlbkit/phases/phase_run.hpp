@@ -1,0 +1,56 @@
+#pragma once
+/// \file
+/// Several phases in a row: phase k runs under the current mapping, its measured loads are
+/// what the balancer sees at the synchronisation point after it, and the new mapping carries
+/// over to phase k + 1, whose loads the workload then draws. The balancer is invoked after
+/// every `every`-th phase, and also after any phase whose imbalance exceeds `threshold` (after
+/// the last phase too: with one phase, the run is one rebalancing step).
+///
+/// ```
+/// auto strategy = dlbkit::builtin_phase_strategies().configure("greedy", {});
+/// auto workload = dlbkit::builtin_phase_workloads().configure("hotspot", {}).create();
+/// dlbkit::PhaseRun run = dlbkit::run_phases(strategy, *workload, topology, {.phases = 20});
+/// // run.application_seconds, run.unbalanced_seconds, run.steps[k].rebalanced ...
+/// ```
+
+#include <dlbkit/phases/phase_workload.hpp>
+#include <dlbkit/phases/rebalance.hpp>
+
+#include <functional>
+#include <limits>
+#include <optional>
+
+namespace dlbkit {
+
+struct PhaseRunOptions {
+  std::size_t phases = 1;
+  std::size_t every = 1;  ///< balance after every `every`-th phase
+  /// Balance also after a phase whose imbalance exceeds this (infinity: only `every`).
+  double threshold = std::numeric_limits<double>::infinity();
+  RebalanceOptions rebalance;
+  /// Called after each phase with the phases done so far (for a progress line).
+  std::function<void(std::size_t)> on_phase;
+};
+
+struct PhaseStep {
+  PhaseFigures figures;                   ///< the phase's loads under the mapping it ran with
+  double unbalanced_max_load = 0;         ///< the same loads under the first phase's mapping
+  std::optional<Rebalanced> rebalanced;   ///< when the balancer ran after this phase
+};
+
+struct PhaseRun {
+  std::vector<PhaseStep> steps;
+  double application_seconds = 0;  ///< sum of the phases' max loads: the application's time
+  double unbalanced_seconds = 0;   ///< the same, never balanced
+  double balancing_seconds = 0;    ///< simulated: every step's protocol and migration time
+  double wall_seconds = 0;         ///< this machine's time to decide, every step together
+  std::size_t balancing_steps = 0;
+  std::size_t objects_migrated = 0;
+  Phase last;                      ///< the last phase, with the mapping after it
+};
+
+/// Throws InputError for 0 phases or every = 0, or as rebalance() does.
+PhaseRun run_phases(const PhaseStrategyChoice& strategy, PhaseWorkload& workload, const Topology& topology,
+                    const PhaseRunOptions& options);
+
+}  // namespace dlbkit

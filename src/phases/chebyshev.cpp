@@ -1,0 +1,57 @@
+// chebyshev: Chebyshev-accelerated diffusion (Diekmann, Frommer, Monien, Parallel Computing
+// 25, 1999) on the nodes' loads, realised by moving objects: the rounds of `sos` with beta
+// varying by round, beta_1 = 1, beta_2 = 2/(2 - gamma^2), beta_(t+1) = 4/(4 - gamma^2 beta_t)
+// (analysis/polynomial_schemes.hpp), tending to the SOS beta. alpha as for `diffusion`.
+// rounds auto: the t with 2 r^t / (1 + r^(2t)) <= 1/F, r = (beta_SOS - 1)^(1/2), F as for
+// `diffusion` (FlowStop::factor).
+//
+// The objects are chosen as for `diffusion` (phases/flows.hpp, realise), and the flow error measured
+// the same way.
+
+#include <dlbkit/analysis/polynomial_schemes.hpp>
+#include <dlbkit/phases/flows.hpp>
+#include <dlbkit/strategies/diffusion.hpp>
+#include <dlbkit/strategies/sos.hpp>
+
+#include <fmt/format.h>
+
+namespace dlbkit {
+
+namespace {
+
+class Chebyshev final : public PhaseStrategy {
+public:
+  static constexpr const char* name = "chebyshev";
+  static constexpr const char* description =
+      "Chebyshev-accelerated diffusion on the loads, then each node ships objects matching the flow on each edge";
+  static constexpr const char* source = "Diekmann, Frommer, Monien, Parallel Computing 25 (1999)";
+  static constexpr RealParam kAlpha{.name = "alpha", .default_value = "auto",
+      .description = "alpha_ij on every edge, as for diffusion (capped at 1/max degree; auto: the optimal uniform "
+                     "alpha)",
+      .min = 0, .max = 1, .allow_auto = true};
+  static std::vector<ParamSpec> params() { return with_flow_params({kAlpha}); }
+
+  explicit Chebyshev(const Parameters& p) : p_(p), stop_(FlowStop::from(p)) {}
+
+  void rebalance(PhaseContext& ctx) override {
+    const Topology& t = ctx.topology();
+    const double alpha = diffusion_agent_alpha(t, p_.text(kAlpha.name));
+    const double gamma = uniform_gamma(t, alpha);
+    const std::uint64_t rounds =
+        stop_.limit(predict_scheme_steps(gamma, std::nullopt, stop_.factor(ctx.loads())).chebyshev,
+                    "phase strategy chebyshev",
+                    fmt::format("alpha={} gives gamma(M) = 1 on {} (Cyb89 Theorem 1)", alpha, t.spec()));
+    const auto betas = sos_agent_betas(t, "chebyshev", alpha, "auto");
+    realise(ctx, polynomial_flow(ctx, alpha, betas, rounds, stop_.tolerance), p_);
+  }
+
+private:
+  Parameters p_;
+  FlowStop stop_;
+};
+
+}  // namespace
+
+PhaseStrategyInfo chebyshev_phase_strategy_info() { return phase_strategy_info<Chebyshev>(); }
+
+}  // namespace dlbkit

@@ -1,0 +1,60 @@
+// diffusion: Cybenko's first-order diffusion (Cyb89 Sec. 2, eq. 1a-3) on the nodes' loads,
+// realised by moving objects. Node v sends alpha (l_v - l_u) to each neighbour u per round;
+// the edge's ideal flow is the sum over the rounds, and the loads reach M^t l (eq. 3).
+// alpha auto is the analysis's optimal uniform alpha 2/(mu_2 + mu_max) (Sec. 3 on the
+// hypercube; any graph in analysis/diffusion_analysis.hpp), a given alpha is capped at
+// 1/max degree (constraint (b)), as for the task strategy `diffusion`. rounds auto: the t with
+// gamma^t <= 1/F, F the factor that takes ||l - mean|| to tolerance x mean (eq. 11, a bound
+// over all starts; FlowStop::factor; the imbalance check stops earlier when the loads allow).
+//
+// The objects: each node fills its positive outgoing flows, largest first, from the objects
+// it holds, and passes on what it receives in later migration rounds (phases/flows.hpp,
+// realise: selection greedy or largest_first, hops). The flow error
+// sum_e |moved_e - f_e| / sum_e |f_e| is what is lost there: objects too coarse for the flows,
+// flows through a node that its objects cannot carry (hops = 1, or more hops than allowed),
+// objects held back by the memory bound.
+
+#include <dlbkit/analysis/polynomial_schemes.hpp>
+#include <dlbkit/phases/flows.hpp>
+#include <dlbkit/strategies/diffusion.hpp>
+
+#include <fmt/format.h>
+
+namespace dlbkit {
+
+namespace {
+
+class Diffusion final : public PhaseStrategy {
+public:
+  static constexpr const char* name = "diffusion";
+  static constexpr const char* description =
+      "Cybenko's diffusion on the loads, then each node ships objects matching the flow on each edge";
+  static constexpr const char* source = "Cyb89 Sec. 2 eq. 1a-5, Sec. 3, eq. 11";
+  static constexpr RealParam kAlpha{.name = "alpha", .default_value = "auto",
+      .description = "alpha_ij on every edge, capped at 1/max degree (constraint (b)); auto: the optimal "
+                     "uniform alpha 2/(mu_2 + mu_max) of the analysis",
+      .min = 0, .max = 1, .allow_auto = true};
+  static std::vector<ParamSpec> params() { return with_flow_params({kAlpha}); }
+
+  explicit Diffusion(const Parameters& p) : p_(p), stop_(FlowStop::from(p)) {}
+
+  void rebalance(PhaseContext& ctx) override {
+    const Topology& t = ctx.topology();
+    const double alpha = diffusion_agent_alpha(t, p_.text(kAlpha.name));
+    const double gamma = uniform_gamma(t, alpha);
+    const std::uint64_t rounds =
+        stop_.limit(predict_scheme_steps(gamma, std::nullopt, stop_.factor(ctx.loads())).fos, "phase strategy diffusion",
+                    fmt::format("alpha={} gives gamma(M) = 1 on {} (Cyb89 Theorem 1)", alpha, t.spec()));
+    realise(ctx, polynomial_flow(ctx, alpha, {1.0}, rounds, stop_.tolerance), p_);
+  }
+
+private:
+  Parameters p_;
+  FlowStop stop_;
+};
+
+}  // namespace
+
+PhaseStrategyInfo diffusion_phase_strategy_info() { return phase_strategy_info<Diffusion>(); }
+
+}  // namespace dlbkit

@@ -1,0 +1,248 @@
+#include "central.hpp"
+
+#include <dlbkit/phases/flows.hpp>
+
+#include <dlbkit/analysis/polynomial_schemes.hpp>
+#include <dlbkit/error.hpp>
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+namespace dlbkit {
+
+FlowStop FlowStop::from(const Parameters& p) {
+  FlowStop stop{.tolerance = p[kFlowTolerance]};
+  if (!p.is_auto(kFlowRounds)) stop.rounds = static_cast<std::uint64_t>(p[kFlowRounds]);
+  return stop;
+}
+
+double FlowStop::factor(const std::vector<double>& loads) const {
+  const double mean = std::accumulate(loads.begin(), loads.end(), 0.0) / static_cast<double>(loads.size());
+  if (!(mean > 0)) return 1;
+  double squares = 0;
+  for (const double l : loads) squares += (l - mean) * (l - mean);
+  return std::max(std::sqrt(squares) / (tolerance * mean), 1.0);
+}
+
+std::uint64_t FlowStop::limit(std::optional<std::uint64_t> predicted, const std::string& owner,
+                              const std::string& why) const {
+  if (rounds) return *rounds;
+  if (!predicted)
+    throw InputError(fmt::format("{}: rounds=auto, but {}, so the analysis gives no round count; accepted: rounds=N "
+                                 "(1 to {}) or parameters under which the scheme converges",
+                                 owner, why, static_cast<std::uint64_t>(kFlowRounds.max)));
+  return std::clamp<std::uint64_t>(*predicted, 1, static_cast<std::uint64_t>(kFlowRounds.max));
+}
+
+double uniform_gamma(const Topology& topology, double alpha) {
+  if (topology.size() < 2) return 0;
+  if (!(alpha > 0)) return 1;
+  return scheme_spectrum(DiffusionMatrix::uniform(topology, alpha)).gamma;
+}
+
+std::vector<ParamSpec> with_flow_params(std::vector<ParamSpec> scheme) {
+  scheme.insert(scheme.end(), {kFlowRounds, kFlowTolerance});
+  return with_realisation_params(std::move(scheme));
+}
+
+std::vector<ParamSpec> with_realisation_params(std::vector<ParamSpec> scheme) {
+  scheme.insert(scheme.end(), {kFlowSelection, kFlowHops});
+  return scheme;
+}
+
+namespace {
+
+// The loads' imbalance is within the tolerance (a load-free network is balanced).
+bool balanced_enough(const std::vector<double>& loads, double tolerance) {
+  const double mean = std::accumulate(loads.begin(), loads.end(), 0.0) / static_cast<double>(loads.size());
+  const double max = *std::max_element(loads.begin(), loads.end());
+  return !(mean > 0) || max / mean - 1 <= tolerance;
+}
+
+// Each round's messages are the same, so each kind of round is counted once and repeated.
+// The reductions before the rounds (`checks` of them): every node's load to node 0, the
+// verdict back.
+void count_reductions(PhaseContext& ctx, std::uint64_t checks) {
+  if (checks == 0) return;
+  detail::gather_to_root(ctx);
+  ctx.protocol().repeat_last_round(checks - 1);
+  detail::scatter_from_root(ctx);
+  ctx.protocol().repeat_last_round(checks - 1);
+}
+
+}  // namespace
+
+IdealFlow polynomial_flow(PhaseContext& ctx, double alpha, const std::vector<double>& betas, std::uint64_t max_rounds,
+                          double tolerance) {
+  const Topology& t = ctx.topology();
+  const auto offsets = t.neighbor_offsets();
+  IdealFlow flow{.edge = std::vector<double>(offsets.back(), 0.0), .loads = ctx.loads()};
+  std::vector<double> z(t.size()), next(t.size());
+  std::uint64_t checks = 0;
+  while (flow.rounds < max_rounds) {
+    ++checks;
+    if (balanced_enough(flow.loads, tolerance)) break;
+    const double beta = betas[std::min<std::size_t>(flow.rounds, betas.size() - 1)];
+    for (NodeId v = 0; v < t.size(); ++v)
+      z[v] = flow.rounds == 0 ? flow.loads[v] : (beta - 1.0) * z[v] + beta * flow.loads[v];
+    for (NodeId v = 0; v < t.size(); ++v) {
+      const auto nb = t.neighbors(v);
+      double sent = 0;
+      for (std::size_t k = 0; k < nb.size(); ++k) {
+        const double y = alpha * (z[v] - z[nb[k]]);
+        flow.edge[offsets[v] + k] += y;
+        sent += y;
+      }
+      next[v] = flow.loads[v] - sent;
+    }
+    flow.loads.swap(next);
+    ++flow.rounds;
+  }
+  count_reductions(ctx, checks);
+  if (flow.rounds > 0) {  // a round: every node's load (or z) to each neighbour
+    for (NodeId v = 0; v < t.size(); ++v)
+      for (const NodeId u : t.neighbors(v)) ctx.protocol().send(v, u);
+    ctx.protocol().end_round();
+    ctx.protocol().repeat_last_round(flow.rounds - 1);
+  }
+  return flow;
+}
+
+IdealFlow exchange_flow(PhaseContext& ctx, const EdgeColoring& colouring, double lambda, std::uint64_t max_rounds,
+                        double tolerance) {
+  const Topology& t = ctx.topology();
+  const auto offsets = t.neighbor_offsets();
+  IdealFlow flow{.edge = std::vector<double>(offsets.back(), 0.0), .loads = ctx.loads()};
+  std::vector<double> next(t.size());
+  std::uint64_t checks = 0;
+  while (flow.rounds < max_rounds) {
+    ++checks;
+    if (balanced_enough(flow.loads, tolerance)) break;
+    const auto colour = static_cast<std::uint32_t>(flow.rounds % colouring.colors());
+    for (NodeId v = 0; v < t.size(); ++v) {
+      next[v] = flow.loads[v];
+      const auto nb = t.neighbors(v);
+      for (std::size_t k = 0; k < nb.size(); ++k) {
+        if (colouring.color(v, k) != colour) continue;
+        const double y = lambda * (flow.loads[v] - flow.loads[nb[k]]);
+        flow.edge[offsets[v] + k] += y;
+        next[v] = flow.loads[v] - y;
+      }
+    }
+    flow.loads.swap(next);
+    ++flow.rounds;
+  }
+  count_reductions(ctx, checks);
+  // A round of colour c: a message each way across each edge of that colour.
+  for (std::uint32_t c = 0; c < colouring.colors() && c < flow.rounds; ++c) {
+    for (NodeId v = 0; v < t.size(); ++v) {
+      const auto nb = t.neighbors(v);
+      for (std::size_t k = 0; k < nb.size(); ++k)
+        if (colouring.color(v, k) == c) ctx.protocol().send(v, nb[k]);
+    }
+    ctx.protocol().end_round();
+    ctx.protocol().repeat_last_round((flow.rounds - 1 - c) / colouring.colors());
+  }
+  return flow;
+}
+
+// A migration round (hop): the nodes act on their own, so the hop is one round of messages
+// (one announcement per edge the node still owes flow to). The first hop involves every node;
+// each later one the nodes that received objects in the hop before, as they are the only
+// ones with something new to ship. A node takes its outgoing edges largest remaining flow
+// first and fills each from the migratable objects it held when the hop began, as `selection`
+// says. A refused move (no room under the memory bound) leaves the object for its next edges;
+// an object some neighbour had no room for and that is still on that node at the end is
+// reported. Nodes act in id order, so a receiver's room is what the nodes before it left.
+void realise(PhaseContext& ctx, const IdealFlow& flow, const Parameters& p) {
+  const Topology& t = ctx.topology();
+  const Phase& phase = ctx.phase();
+  const auto offsets = t.neighbor_offsets();
+  const bool close_gap = p[kFlowSelection] == kFlowSelection.choice("greedy");
+  const long long hops = p.is_auto(kFlowHops) ? std::max(t.diameter(), 1) : p[kFlowHops];
+  std::vector<double> owed(flow.edge.size()), moved(flow.edge.size(), 0.0);
+  for (std::size_t s = 0; s < owed.size(); ++s) owed[s] = std::max(flow.edge[s], 0.0);
+  std::vector<NodeId> refused_at(phase.objects.size(), NodeMemory::kNowhere);
+
+  using Candidate = std::pair<double, ObjectIndex>;  // (load, object), ascending
+  std::vector<std::vector<Candidate>> held(t.size()), arrived(t.size());
+  for (ObjectIndex o = 0; o < phase.objects.size(); ++o)
+    if (phase.objects[o].migratable) held[ctx.node_of(o)].emplace_back(phase.objects[o].load, o);
+  for (auto& h : held) std::sort(h.begin(), h.end());
+  std::vector<NodeId> active(t.size()), receivers;
+  std::iota(active.begin(), active.end(), NodeId{0});
+  std::vector<Candidate> set_aside;
+  std::vector<std::size_t> slots;
+  for (long long hop = 0; hop < hops && !active.empty(); ++hop) {
+    for (const NodeId v : active) {
+      const auto nb = t.neighbors(v);
+      slots.clear();
+      for (std::size_t k = 0; k < nb.size(); ++k)
+        if (owed[offsets[v] + k] > 0) {
+          slots.push_back(offsets[v] + k);
+          ctx.protocol().send(v, nb[k]);
+        }
+      std::stable_sort(slots.begin(), slots.end(), [&](std::size_t a, std::size_t b) { return owed[a] > owed[b]; });
+      auto& candidates = held[v];
+      for (const std::size_t s : slots) {
+        const NodeId u = nb[s - offsets[v]];
+        double& left = owed[s];
+        set_aside.clear();  // refused by u
+        const auto ship = [&](std::vector<Candidate>::iterator it) {
+          const Candidate c = *it;
+          candidates.erase(it);
+          if (!ctx.move(c.second, u)) {
+            refused_at[c.second] = v;
+            set_aside.push_back(c);
+            return false;
+          }
+          left -= c.first;
+          moved[s] += c.first;
+          if (arrived[u].empty()) receivers.push_back(u);
+          arrived[u].push_back(c);
+          return true;
+        };
+        while (left > 0 && !candidates.empty()) {
+          auto it = std::upper_bound(candidates.begin(), candidates.end(), Candidate{left, ~ObjectIndex{0}});
+          if (it != candidates.begin()) {
+            ship(std::prev(it));  // the largest not above what is left
+            continue;
+          }
+          // Every object is above what is left: the smallest closes the gap if it lands nearer.
+          if (!close_gap || candidates.front().first - left >= left) break;
+          if (ship(candidates.begin())) break;
+        }
+        for (const Candidate& c : set_aside)
+          candidates.insert(std::upper_bound(candidates.begin(), candidates.end(), c), c);
+      }
+    }
+    ctx.protocol().end_round();
+    // What arrived can be shipped on in the next hop.
+    std::sort(receivers.begin(), receivers.end());
+    for (const NodeId u : receivers) {
+      auto& h = held[u];
+      std::sort(arrived[u].begin(), arrived[u].end());
+      const auto middle = h.insert(h.end(), arrived[u].begin(), arrived[u].end());
+      std::inplace_merge(h.begin(), middle, h.end());
+      arrived[u].clear();
+    }
+    active.swap(receivers);
+    receivers.clear();
+  }
+
+  for (ObjectIndex o = 0; o < refused_at.size(); ++o)
+    if (refused_at[o] == ctx.node_of(o)) ctx.could_not_place(o);
+
+  double error = 0, total = 0;
+  for (std::size_t s = 0; s < flow.edge.size(); ++s)
+    if (flow.edge[s] > 0) {
+      error += std::abs(moved[s] - flow.edge[s]);
+      total += flow.edge[s];
+    }
+  ctx.set_flow_error(total > 0 ? error / total : 0.0);
+}
+
+}  // namespace dlbkit

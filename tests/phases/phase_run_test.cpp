@@ -1,0 +1,88 @@
+// Several phases in a row: when the balancer runs and what the run adds up.
+
+#include <dlbkit/error.hpp>
+#include <dlbkit/phases/phase_run.hpp>
+#include <dlbkit/topology/generators.hpp>
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+namespace dlbkit {
+namespace {
+
+/// Object i's load in phase k is 1 + (i == k mod objects ? 9 : 0): a hot object moving along.
+class MovingHotObject : public PhaseWorkload {
+public:
+  Phase first_phase(std::size_t nodes, std::uint64_t) override {
+    Phase phase{.nodes = nodes};
+    for (std::size_t i = 0; i < 2 * nodes; ++i) {
+      phase.objects.push_back({.id = i, .load = 1});
+      phase.node_of.push_back(static_cast<NodeId>(i % nodes));
+    }
+    draw(phase);
+    return phase;
+  }
+  void next_phase(Phase& phase) override {
+    ++k_;
+    draw(phase);
+  }
+
+private:
+  void draw(Phase& phase) {
+    for (std::size_t i = 0; i < phase.objects.size(); ++i) phase.objects[i].load = i == k_ % phase.objects.size() ? 10 : 1;
+  }
+  std::size_t k_ = 0;
+};
+
+PhaseRun run(const std::string& strategy, PhaseRunOptions options) {
+  MovingHotObject workload;
+  return run_phases(builtin_phase_strategies().configure(strategy, {}), workload, parse_topology("complete:4"),
+                    options);
+}
+
+TEST(PhaseRun, BalancesAfterEveryKthPhaseAndAboveTheThreshold) {
+  PhaseRun r = run("greedy", {.phases = 6, .every = 3});
+  ASSERT_EQ(r.steps.size(), 6u);
+  for (std::size_t k = 0; k < 6; ++k) EXPECT_EQ(r.steps[k].rebalanced.has_value(), k == 2 || k == 5) << k;
+  EXPECT_EQ(r.balancing_steps, 2u);
+
+  // Every phase has imbalance (10 + 1) / 4.5 - 1 = 1.44: above 1, every phase is followed by balancing.
+  r = run("greedy", {.phases = 4, .every = 100, .threshold = 1});
+  EXPECT_EQ(r.balancing_steps, 4u);
+  r = run("greedy", {.phases = 4, .every = 100, .threshold = 2});
+  EXPECT_EQ(r.balancing_steps, 0u);
+}
+
+TEST(PhaseRun, TheApplicationTimeIsTheSumOfThePhasesMaxLoads) {
+  const PhaseRun none = run("none", {.phases = 5});
+  EXPECT_DOUBLE_EQ(none.application_seconds, 5 * 11.0);  // the hot object beside one other, every phase
+  EXPECT_DOUBLE_EQ(none.unbalanced_seconds, none.application_seconds);
+  EXPECT_EQ(none.objects_migrated, 0u);
+  double sum = 0;
+  for (const auto& s : none.steps) sum += s.figures.max_load;
+  EXPECT_DOUBLE_EQ(none.application_seconds, sum);
+}
+
+TEST(PhaseRun, TheMappingCarriesOverFromOnePhaseToTheNext) {
+  // Greedy balanced phase k's loads; phase k + 1 runs that mapping with its own loads (the hot
+  // object moved on to object k + 1).
+  const PhaseRun r = run("greedy", {.phases = 4});
+  EXPECT_DOUBLE_EQ(r.steps[0].figures.max_load, 11);
+  for (std::size_t k = 0; k + 1 < 4; ++k) {
+    const std::vector<NodeId>& mapping = r.steps[k].rebalanced->mapping;
+    std::vector<double> loads(4, 0.0);
+    for (std::size_t i = 0; i < mapping.size(); ++i) loads[mapping[i]] += i == k + 1 ? 10 : 1;
+    EXPECT_DOUBLE_EQ(r.steps[k + 1].figures.max_load, *std::max_element(loads.begin(), loads.end())) << k;
+  }
+  EXPECT_EQ(r.last.node_of, r.steps.back().rebalanced->mapping);
+}
+
+TEST(PhaseRun, BadOptionsAreRefused) {
+  EXPECT_THROW(run("none", {.phases = 0}), InputError);
+  EXPECT_THROW(run("none", {.phases = 1, .every = 0}), InputError);
+  EXPECT_THROW(run("none", {.phases = 1, .threshold = -1}), InputError);
+}
+
+}  // namespace
+}  // namespace dlbkit
