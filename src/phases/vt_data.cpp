@@ -193,7 +193,8 @@ Entity read_entity(const FileChecker& c, const json& e, const std::string& at, b
     entity.migratable = c.boolean(c.required(e, at, "migratable", "true or false"), at + "/migratable");
   } else {
     if (const json* home = c.optional(e, "home")) c.integer(*home, at + "/home");
-    if (const json* migratable = c.optional(e, "migratable")) entity.migratable = c.boolean(*migratable, at + "/migratable");
+    if (const json* migratable = c.optional(e, "migratable"))
+      entity.migratable = c.boolean(*migratable, at + "/migratable");
   }
   for (const char* key : {"collection_id", "objgroup_id"})
     if (const json* value = c.optional(e, key)) c.integer(*value, at + "/" + key);
@@ -208,7 +209,8 @@ Entity read_entity(const FileChecker& c, const json& e, const std::string& at, b
   if (seq_id != nullptr) entity.key = c.id(*seq_id, at + "/seq_id");
   if (id != nullptr) entity.key = c.id(*id, at + "/id");
   if (entity.migratable && seq_id != nullptr && c.optional(e, "collection_id") == nullptr)
-    c.fail(at, "is migratable with a seq_id but no collection_id", "a collection_id beside the seq_id of a migratable entity");
+    c.fail(at, "is migratable with a seq_id but no collection_id",
+           "a collection_id beside the seq_id of a migratable entity");
   return entity;
 }
 
@@ -242,13 +244,16 @@ public:
 
   void read_file(const json& doc, const FileChecker& c, NodeId rank, VtDataSet& data) {
     c.object(doc, "");
-    for (const auto& [at, holder] : {std::pair{std::string("/type"), &doc}, std::pair{std::string("/metadata/type"), c.optional(doc, "metadata")}}) {
-      if (holder == nullptr || !holder->is_object()) continue;
-      if (const json* type = c.optional(*holder, "type"); type != nullptr && (!type->is_string() || *type != "LBDatafile"))
+    // The file's type, at the top or in its metadata: vt's LB data, not its statistics files.
+    const auto check_type = [&](const json& holder, const std::string& at) {
+      const json* type = c.optional(holder, "type");
+      if (type != nullptr && (!type->is_string() || *type != "LBDatafile"))
         c.wrong(*type, at, "\"LBDatafile\" (vt's LB data files)");
-    }
+    };
+    check_type(doc, "/type");
     if (const json* metadata = c.optional(doc, "metadata")) {
       c.object(*metadata, "/metadata");
+      check_type(*metadata, "/metadata/type");
       if (const json* r = c.optional(*metadata, "rank")) c.integer(*r, "/metadata/rank");
       data.metadata[rank] = metadata->dump();
     }
@@ -258,7 +263,8 @@ public:
       const std::string at = fmt::format("/phases/{}", p);
       const json& phase = c.object(phases[p], at);
       const std::int64_t id = c.integer(c.required(phase, at, "id", "an integer"), at + "/id");
-      if (!ids.insert(id).second) c.fail(at + "/id", fmt::format("is {}, as an earlier phase", id), "each phase id once in a file");
+      if (!ids.insert(id).second)
+        c.fail(at + "/id", fmt::format("is {}, as an earlier phase", id), "each phase id once in a file");
       read_phase(phase, c, at, rank, p, builder(id));
     }
   }
@@ -305,7 +311,8 @@ private:
     // vt's own LB iterations within the phase are not read: a strategy starts from the phase's tasks.
     if (const json* iterations = c.optional(phase, "lb_iterations")) c.array(*iterations, at + "/lb_iterations");
     const json& tasks = c.array(c.required(phase, at, "tasks", "an array of tasks"), at + "/tasks");
-    for (std::size_t t = 0; t < tasks.size(); ++t) read_task(tasks[t], c, fmt::format("{}/tasks/{}", at, t), rank, {rank, p, t}, b);
+    for (std::size_t t = 0; t < tasks.size(); ++t)
+      read_task(tasks[t], c, fmt::format("{}/tasks/{}", at, t), rank, {rank, p, t}, b);
     if (const json* communications = c.optional(phase, "communications")) {
       c.array(*communications, at + "/communications");
       for (std::size_t i = 0; i < communications->size(); ++i)
@@ -335,8 +342,10 @@ private:
       read_memory(c.object(*user_defined, at + "/user_defined"), c, at + "/user_defined", rank, object.memory, b);
 
     if (b.out.phase.objects.size() >= std::numeric_limits<ObjectIndex>::max())
-      c.fail(at, "is one task too many", fmt::format("at most {} tasks in a phase", std::numeric_limits<ObjectIndex>::max()));
-    const auto [it, added] = b.object_of_key.try_emplace(entity.key, static_cast<ObjectIndex>(b.out.phase.objects.size()));
+      c.fail(at, "is one task too many",
+             fmt::format("at most {} tasks in a phase", std::numeric_limits<ObjectIndex>::max()));
+    const auto [it, added] =
+        b.object_of_key.try_emplace(entity.key, static_cast<ObjectIndex>(b.out.phase.objects.size()));
     if (!added) {
       const TaskPlace& first = b.places[it->second];
       c.fail(at + "/entity", fmt::format("has the id {}, as {} /phases/{}/tasks/{}", entity.key,
@@ -460,7 +469,8 @@ std::vector<std::int64_t> vt_phase_ids(const VtDataSet& data) {
 }
 
 const VtPhase& vt_phase(const VtDataSet& data, std::int64_t phase_id) {
-  const auto it = std::find_if(data.phases.begin(), data.phases.end(), [&](const VtPhase& p) { return p.id == phase_id; });
+  const auto it =
+      std::find_if(data.phases.begin(), data.phases.end(), [&](const VtPhase& p) { return p.id == phase_id; });
   if (it == data.phases.end())
     throw InputError(fmt::format("vt data {}: no phase {}; accepted: {}", data.stem, phase_id,
                                  data.phases.empty() ? std::string("none, the files have no phase")

@@ -56,9 +56,8 @@ json task(std::uint64_t id, int rank, json time) {
 
 /// A well-formed file of rank `rank`: phase 0 with two tasks, ids 10*rank and 10*rank+1.
 json rank_file(int rank) {
-  return {{"type", "LBDatafile"},
-          {"phases", json::array({{{"id", 0},
-                                   {"tasks", json::array({task(10 * rank, rank, 1.5), task(10 * rank + 1, rank, 2.0)})}}})}};
+  const json tasks = json::array({task(10 * rank, rank, 1.5), task(10 * rank + 1, rank, 2.0)});
+  return {{"type", "LBDatafile"}, {"phases", json::array({{{"id", 0}, {"tasks", tasks}}})}};
 }
 
 /// Two well-formed ranks with `edit` applied to rank 1's document.
@@ -155,7 +154,8 @@ TEST(VtData, ReadsBrotliCompressedFilesAsTheirText) {
 
 /// Each object of a phase by its id: (load, migratable, footprint, working, serialized,
 /// the shared_id and bytes of its block, its node).
-using ObjectsById = std::map<std::uint64_t, std::tuple<double, bool, double, double, double, std::int64_t, double, NodeId>>;
+using ObjectsById =
+    std::map<std::uint64_t, std::tuple<double, bool, double, double, double, std::int64_t, double, NodeId>>;
 
 ObjectsById objects_by_id(const Phase& phase, const std::vector<NodeId>& mapping) {
   ObjectsById out;
@@ -263,7 +263,8 @@ TEST(VtData, VtsOwnValidatorAcceptsTheWrittenFiles) {
                                             test::shell_quote(to))).status, 0);
   }
   for (const std::string& stem : {kBlocks, kMemoryToy}) {
-    const auto [balanced, out] = balance_and_write(read_vt_data(stem), "validated-" + fs::path(stem).filename().string());
+    const auto [balanced, out] =
+        balance_and_write(read_vt_data(stem), "validated-" + fs::path(stem).filename().string());
     for (int r = 0; r < 4; ++r) {
       const test::Outcome o = test::run_shell(fmt::format(
           "{} {}/JSON_data_files_validator.py --file_path {}.{}.json --validate_comm_links", python, scripts, out, r));
@@ -408,7 +409,8 @@ TEST(VtData, RefusesNegativeNonFiniteOrAbsurdNumbers) {
   };
   for (std::size_t i = 0; i < cases.size(); ++i) {
     SCOPED_TRACE(cases[i].second);
-    expect_refused(two_ranks(fmt::format("number-{}", i), cases[i].first), {"d.1.json: ", cases[i].second, "accepted: "});
+    expect_refused(two_ranks(fmt::format("number-{}", i), cases[i].first),
+                   {"d.1.json: ", cases[i].second, "accepted: "});
   }
   // JSON has no NaN nor infinity: text that writes them is not JSON; 1e999 overflows a double.
   std::string text = rank_file(1).dump();
