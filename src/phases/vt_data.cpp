@@ -482,15 +482,14 @@ namespace {
 
 // The rank's file: its metadata as read, but for the phases it lists (only one is written),
 // and the phase with the rank's tasks and the communications their senders hold.
-json rank_document(const VtDataSet& data, const VtPhase& phase, const std::vector<NodeId>& mapping,
-                   std::size_t rank) {
+json rank_document(const VtDataSet& data, const VtPhase& phase, std::size_t rank,
+                   const std::vector<std::size_t>& tasks_here, const std::vector<std::size_t>& communications_here) {
   json metadata = data.metadata[rank].empty() ? json::object() : json::parse(data.metadata[rank]);
   metadata["type"] = "LBDatafile";
   metadata["rank"] = rank;
   metadata.erase("phases");
   json tasks = json::array();
-  for (std::size_t i = 0; i < phase.tasks.size(); ++i) {
-    if (mapping[i] != rank) continue;
+  for (const std::size_t i : tasks_here) {
     json task = json::parse(phase.tasks[i]);
     task["node"] = rank;
     // rank_working_bytes is the rank's figure, which vt repeats in each of its tasks: a task
@@ -501,8 +500,7 @@ json rank_document(const VtDataSet& data, const VtPhase& phase, const std::vecto
   }
   json out_phase = {{"id", phase.id}, {"tasks", std::move(tasks)}};
   json communications = json::array();
-  for (const VtPhase::Communication& c : phase.communications)
-    if ((c.sender ? mapping[*c.sender] : c.rank) == rank) communications.push_back(json::parse(c.json));
+  for (const std::size_t k : communications_here) communications.push_back(json::parse(phase.communications[k].json));
   if (!communications.empty()) out_phase["communications"] = std::move(communications);
   if (!phase.user_defined[rank].empty()) out_phase["user_defined"] = json::parse(phase.user_defined[rank]);
   return {{"metadata", std::move(metadata)}, {"phases", json::array({std::move(out_phase)})}};
@@ -527,12 +525,19 @@ void write_vt_data(const VtDataSet& data, std::int64_t phase_id, const std::vect
                                    "marks not migratable on their rank",
                                    data.stem, phase_id, objects[i].id, phase.phase.node_of[i], mapping[i]));
   }
+  std::vector<std::vector<std::size_t>> tasks_of(data.ranks), communications_of(data.ranks);
+  for (std::size_t i = 0; i < mapping.size(); ++i) tasks_of[mapping[i]].push_back(i);
+  for (std::size_t k = 0; k < phase.communications.size(); ++k) {
+    const VtPhase::Communication& c = phase.communications[k];
+    communications_of[c.sender ? mapping[*c.sender] : c.rank].push_back(k);
+  }
   // Every file written and closed before any is renamed into place; one that fails removes
   // the temporaries of all.
   std::vector<std::unique_ptr<AtomicFile>> files;
   for (std::size_t rank = 0; rank < data.ranks; ++rank) {
     files.push_back(std::make_unique<AtomicFile>(rank_file(stem, rank)));
-    files.back()->write(rank_document(data, phase, mapping, rank).dump(-1, ' ', false, json::error_handler_t::replace));
+    const json document = rank_document(data, phase, rank, tasks_of[rank], communications_of[rank]);
+    files.back()->write(document.dump(-1, ' ', false, json::error_handler_t::replace));
     files.back()->write("\n");
     files.back()->close();
   }
