@@ -310,6 +310,35 @@ TEST(VtData, UnknownPhaseListsThePhasesThere) {
   }
 }
 
+TEST(VtData, ReadsEachPhaseApartAndWritesTheBalancedOneAlone) {
+  std::vector<std::string> texts;
+  for (int r = 0; r < 2; ++r) {
+    json doc = rank_file(r);
+    doc["metadata"] = {{"type", "LBDatafile"}, {"rank", r},
+                       {"phases", {{"skipped", {{"list", json::array()}, {"range", json::array()}}},
+                                   {"identical_to_previous", {{"list", json::array()}, {"range", json::array()}}}}}};
+    json later = doc["phases"][0];
+    later["id"] = 5;
+    later["tasks"].push_back(task(100 + r, r, 4.0));
+    doc["phases"].push_back(later);
+    texts.push_back(doc.dump());
+  }
+  const VtDataSet data = read_vt_data(data_files("two-phases", texts));
+  EXPECT_EQ(vt_phase_ids(data), (std::vector<std::int64_t>{0, 5}));
+  EXPECT_EQ(vt_phase(data, 0).phase.objects.size(), 4u);
+  const Phase& later = vt_phase(data, 5).phase;
+  ASSERT_EQ(later.objects.size(), 6u);
+  EXPECT_EQ(node_loads(later, later.node_of), (std::vector<double>{7.5, 7.5}));
+  const std::string out = test::temp_dir("two-phases-out") + "-out";
+  write_vt_data(data, 5, std::vector<NodeId>(6, 1), out);
+  const json written = json::parse(slurp(out + ".1.json"));
+  ASSERT_EQ(written["phases"].size(), 1u);
+  EXPECT_EQ(written["phases"][0]["id"], 5);
+  EXPECT_EQ(written["phases"][0]["tasks"].size(), 6u);
+  EXPECT_FALSE(written["metadata"].contains("phases"));  // it described the phases read, not the one written
+  EXPECT_EQ(json::parse(slurp(out + ".0.json"))["phases"][0]["tasks"].size(), 0u);
+}
+
 TEST(VtData, RefusesAMissingStemOrAGapOrADirectory) {
   const std::string dir = test::temp_dir("missing");
   fs::create_directories(dir);
