@@ -1,4 +1,5 @@
-// dlbkit phases: a phase strategy on an iterative workload, over one phase or several.
+// dlbkit phases: a phase strategy on an iterative workload, over one phase or several, or on
+// one phase of a vt data set (--data), written back with --write.
 
 #include "commands.hpp"
 #include "progress_line.hpp"
@@ -7,6 +8,7 @@
 #include <dlbkit/core/parameters.hpp>
 #include <dlbkit/error.hpp>
 #include <dlbkit/phases/phase_run.hpp>
+#include <dlbkit/phases/vt_data.hpp>
 #include <dlbkit/sim/cost_model.hpp>
 #include <dlbkit/topology/topology.hpp>
 #include <dlbkit/workloads/phase_workloads.hpp>
@@ -17,6 +19,7 @@
 #include <fmt/format.h>
 #include <limits>
 #include <memory>
+#include <optional>
 #include <nlohmann/json.hpp>
 
 namespace dlbkit::cli {
@@ -24,13 +27,25 @@ namespace dlbkit::cli {
 namespace {
 
 struct Options {
-  std::string strategy, workload, topology;
+  std::string strategy, workload, topology, data, write;
+  std::int64_t phase = 0;
   std::vector<std::string> params, workload_params, cost_params;
   std::string cost = "ipsc2", migration_cost, migration_byte_cost = "0ns";
   std::string memory_bound = "inf", threshold = "inf";
   long long phases = 1, every = 1;
   std::uint64_t seed = 1;
   bool json = false;
+};
+
+/// A vt data set's phase as the run's one phase: the strategy balances its measured loads.
+class DataPhase : public PhaseWorkload {
+public:
+  explicit DataPhase(const Phase& phase) : phase_(phase) {}
+  Phase first_phase(std::size_t /*nodes*/, std::uint64_t /*seed*/) override { return phase_; }
+  void next_phase(Phase& /*phase*/) override {}  // measured loads: the same in every phase
+
+private:
+  const Phase& phase_;
 };
 
 /// A number of bytes or an imbalance: >= 0, or inf.
@@ -142,20 +157,32 @@ void print_report(const std::string& title, const PhaseRun& run, bool has_memory
 
 Run add_phases(CLI::App& app) {
   auto* cmd = app.add_subcommand(
-      "phases", "Balance persistent objects between the phases of an iterative workload (docs/phases.md)");
+      "phases",
+      "Balance persistent objects between the phases of an iterative workload, or a phase of vt's LB data files "
+      "(docs/phases.md)");
   auto o = std::make_shared<Options>();
   cmd->add_option("-s,--strategy", o->strategy, "phase strategy (dlbkit list phase-strategies)")->required();
   cmd->add_option("-p,--param", o->params, "strategy parameter name=value (repeatable)");
-  cmd->add_option("-w,--workload", o->workload, "iterative workload (dlbkit list phase-workloads)")->required();
-  cmd->add_option("--workload-param", o->workload_params, "workload parameter name=value (repeatable)");
-  cmd->add_option("-t,--topology", o->topology, "the nodes and their network, e.g. torus:8x8")->required();
-  cmd->add_option("--phases", o->phases, "phases to run")->check(integer_in(1, 1'000'000))->capture_default_str();
-  cmd->add_option("--every", o->every, "balance after every k-th phase")
-      ->check(integer_in(1, 1'000'000))
-      ->capture_default_str();
-  cmd->add_option("--threshold", o->threshold,
-                  "also balance after any phase whose imbalance (max / mean - 1) exceeds this; inf: never")
-      ->capture_default_str();
+  auto* workload = cmd->add_option("-w,--workload", o->workload,
+                                   "iterative workload (dlbkit list phase-workloads); or use --data");
+  auto* workload_params =
+      cmd->add_option("--workload-param", o->workload_params, "workload parameter name=value (repeatable)");
+  auto* data = cmd->add_option("--data", o->data,
+                               "vt's LB data files STEM.0.json, STEM.1.json, ... (one per rank, plain or brotli)");
+  auto* phase = cmd->add_option("--phase", o->phase, "with --data: the phase id to balance (default: the first)");
+  auto* write = cmd->add_option("--write", o->write,
+                                "with --data: write the balanced phase as vt's LB data files STEM2.R.json");
+  cmd->add_option("-t,--topology", o->topology,
+                  "the nodes and their network, e.g. torus:8x8 (with --data, default complete:RANKS)");
+  // Options of a run of several phases of a workload.
+  const std::vector<CLI::Option*> run_options{
+      cmd->add_option("--phases", o->phases, "phases to run")->check(integer_in(1, 1'000'000))->capture_default_str(),
+      cmd->add_option("--every", o->every, "balance after every k-th phase")
+          ->check(integer_in(1, 1'000'000))
+          ->capture_default_str(),
+      cmd->add_option("--threshold", o->threshold,
+                      "also balance after any phase whose imbalance (max / mean - 1) exceeds this; inf: never")
+          ->capture_default_str()};
   cmd->add_option("--memory-bound", o->memory_bound, "most bytes a node may hold; inf: no bound")
       ->capture_default_str();
   cmd->add_option("-c,--cost", o->cost,
@@ -169,12 +196,54 @@ Run add_phases(CLI::App& app) {
       ->capture_default_str();
   cmd->add_option("--seed", o->seed, "random seed: the same seed gives the same run")->capture_default_str();
   cmd->add_flag("--json", o->json, "print one JSON document with the inputs and the figures");
-  return [o] {
+  return [o, workload, workload_params, data, phase, write, run_options] {
+    if ((workload->count() > 0) == (data->count() > 0))
+      throw InputError(fmt::format("{}; accepted: exactly one of -w/--workload NAME and --data STEM",
+                                   workload->count() > 0 ? "both -w/--workload and --data are given"
+                                                         : "no workload: neither -w/--workload nor --data is given"));
+    const bool from_data = data->count() > 0;
+    std::vector<CLI::Option*> workload_only = run_options;
+    workload_only.push_back(workload_params);
+    for (const CLI::Option* option : workload_only)
+      if (from_data && option->count() > 0)
+        throw InputError(fmt::format("{} is given with --data; accepted: {} with -w/--workload only (--data balances "
+                                     "one phase)",
+                                     option->get_name(), option->get_name()));
+    for (const CLI::Option* option : {phase, write})
+      if (!from_data && option->count() > 0)
+        throw InputError(fmt::format("{} is given without --data; accepted: {} with --data STEM only",
+                                     option->get_name(), option->get_name()));
+    if (!from_data && o->topology.empty())
+      throw InputError("no topology: -t/--topology is not given; accepted: -t SPEC with -w/--workload, e.g. torus:8x8");
+
     const PhaseStrategyChoice strategy =
         builtin_phase_strategies().configure(o->strategy, assignments(o->params, "--param"));
-    const PhaseWorkloadChoice workload_choice =
-        builtin_phase_workloads().configure(o->workload, assignments(o->workload_params, "--workload-param"));
-    const Topology topology = parse_topology(o->topology);
+    std::optional<PhaseWorkloadChoice> workload_choice;
+    std::optional<VtDataSet> vt_data;
+    const VtPhase* vt = nullptr;
+    std::unique_ptr<PhaseWorkload> input;
+    if (from_data) {
+      {
+        ProgressLine progress(true, "dlbkit phases");
+        progress.phase("reading " + o->data);
+        vt_data = read_vt_data(o->data);
+      }
+      if (phase->count() == 0 && vt_data->phases.empty())
+        throw InputError(fmt::format("vt data {}: no phase in its files; accepted: files with at least one phase",
+                                     o->data));
+      vt = &vt_phase(*vt_data, phase->count() > 0 ? o->phase : vt_data->phases.front().id);
+      input = std::make_unique<DataPhase>(vt->phase);
+    } else {
+      workload_choice =
+          builtin_phase_workloads().configure(o->workload, assignments(o->workload_params, "--workload-param"));
+      input = workload_choice->create();
+    }
+    const Topology topology =
+        parse_topology(o->topology.empty() ? fmt::format("complete:{}", vt_data->ranks) : o->topology);
+    if (vt_data && topology.size() != vt_data->ranks)
+      throw InputError(fmt::format("-t/--topology {} has {} nodes, vt data {} has {} ranks; accepted: a topology of "
+                                   "{} nodes",
+                                   o->topology, topology.size(), o->data, vt_data->ranks, vt_data->ranks));
     PhaseRunOptions options{.phases = static_cast<std::size_t>(o->phases),
                             .every = static_cast<std::size_t>(o->every),
                             .threshold = non_negative_or_inf(o->threshold, "--threshold")};
@@ -186,21 +255,40 @@ Run add_phases(CLI::App& app) {
     ro.memory_bound = non_negative_or_inf(o->memory_bound, "--memory-bound");
     ro.seed = o->seed;
 
-    auto workload = workload_choice.create();
     std::atomic<std::size_t> done{0};
     options.on_phase = [&done](std::size_t phases) { done = phases; };
     PhaseRun run;
     {
       ProgressLine progress(true, "dlbkit phases");
       progress.phase(strategy.name(), [&done, o] { return fmt::format("phase {} of {}", done.load(), o->phases); });
-      run = run_phases(strategy, *workload, topology, options);
+      run = run_phases(strategy, *input, topology, options);
     }
+    if (write->count() > 0) write_vt_data(*vt_data, vt->id, run.last.node_of, o->write);
     const bool has_memory = run.last.has_memory;
-    if (o->json) {
+    if (o->json && vt) {
       const nlohmann::json inputs{{"strategy", strategy.name()},
                                   {"params", strategy.params.to_json()},
-                                  {"workload", workload_choice.name()},
-                                  {"workload_params", workload_choice.params.to_json()},
+                                  {"data", o->data},
+                                  {"phase", vt->id},
+                                  {"ranks", vt_data->ranks},
+                                  {"topology", topology.spec()},
+                                  {"nodes", topology.size()},
+                                  {"objects", run.last.objects.size()},
+                                  {"communications", vt->phase.communications.size()},
+                                  {"other_communications", vt->other_communications},
+                                  {"unmatched_communications", vt->unmatched_communications},
+                                  {"memory_bound", o->memory_bound},
+                                  {"cost", ro.cost.to_json()},
+                                  {"migration_cost", exact_duration(ro.migration.per_object)},
+                                  {"migration_byte_cost", o->migration_byte_cost},
+                                  {"seed", o->seed},
+                                  {"write", write->count() > 0 ? nlohmann::json(o->write) : nlohmann::json(nullptr)}};
+      fmt::print("{}\n", json_text(to_json(inputs, run, has_memory)));
+    } else if (o->json) {
+      const nlohmann::json inputs{{"strategy", strategy.name()},
+                                  {"params", strategy.params.to_json()},
+                                  {"workload", workload_choice->name()},
+                                  {"workload_params", workload_choice->params.to_json()},
                                   {"topology", topology.spec()},
                                   {"nodes", topology.size()},
                                   {"objects", run.last.objects.size()},
@@ -214,10 +302,13 @@ Run add_phases(CLI::App& app) {
                                   {"seed", o->seed}};
       fmt::print("{}\n", json_text(to_json(inputs, run, has_memory)));
     } else {
-      print_report(fmt::format("{} on {}, workload {} ({} objects), cost model {}, seed {}", strategy.name(),
-                               topology.spec(), workload_choice.name(), run.last.objects.size(), ro.cost.name,
-                               o->seed),
+      const std::string input_name = vt ? fmt::format("vt data {} phase {}", o->data, vt->id)
+                                        : fmt::format("workload {}", workload_choice->name());
+      print_report(fmt::format("{} on {}, {} ({} objects), cost model {}, seed {}", strategy.name(), topology.spec(),
+                               input_name, run.last.objects.size(), ro.cost.name, o->seed),
                    run, has_memory);
+      if (write->count() > 0)
+        fmt::print("  written              {}.0.json to {}.{}.json\n", o->write, o->write, vt_data->ranks - 1);
     }
     return 0;
   };

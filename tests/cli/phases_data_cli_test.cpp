@@ -1,0 +1,86 @@
+// dlbkit phases --data: a phase of vt's LB data balanced, its figures under the names,
+// written back with --write; bad input as one line with status 2 and no file written.
+
+#include "../support/cli_json.hpp"
+#include "../support/temp_path.hpp"
+#include "../support/usage_error.hpp"
+
+#include <dlbkit/phases/figures.hpp>
+#include <dlbkit/phases/vt_data.hpp>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+
+namespace {
+
+namespace fs = std::filesystem;
+using dlbkit::test::cli_json;
+using dlbkit::test::expect_usage_error;
+
+// LBAF's shipped data sets (tests/data/vt/README.md).
+const std::string kMemoryToy = std::string(DLBKIT_TEST_DATA) + "/vt/toy_mem";
+const std::string kBlocks = std::string(DLBKIT_TEST_DATA) + "/vt/synthetic-dataset-blocks";
+
+TEST(CliPhasesData, BalancesAVtPhaseAndWritesItBack) {
+  const std::string dir = dlbkit::test::temp_dir("cli-vt-write");
+  fs::create_directories(dir);
+  const auto j = cli_json({"phases", "-s", "greedy", "--data", kMemoryToy, "--phase", "0", "--write", dir + "/out",
+                           "--json"});
+  ASSERT_TRUE(j.is_object());
+  // toy_mem's ranks hold 190, 20, 50 and 90 s (the sum of each file's `time`, by python3's
+  // json module): max / mean - 1 = 190 / 87.5 - 1.
+  EXPECT_DOUBLE_EQ(j["imbalance_before"].get<double>(), 190 / 87.5 - 1);
+  EXPECT_EQ(j["inputs"]["objects"], 32);
+  EXPECT_EQ(j["inputs"]["ranks"], 4);
+  EXPECT_EQ(j["inputs"]["topology"], "complete:4");
+  for (const char* name : {"imbalance_after", "objects_migrated", "max_memory_after", "wall_seconds"})
+    EXPECT_TRUE(j.contains(name)) << name;
+  EXPECT_GT(j["objects_migrated"].get<std::size_t>(), 0u);
+
+  // The files written hold the balanced mapping: their imbalance is the one printed.
+  const dlbkit::VtDataSet written = dlbkit::read_vt_data(dir + "/out");
+  EXPECT_EQ(written.ranks, 4u);
+  const dlbkit::Phase& phase = dlbkit::vt_phase(written, 0).phase;
+  EXPECT_EQ(phase.objects.size(), 32u);
+  const dlbkit::PhaseFigures figures = dlbkit::phase_figures(phase, phase.node_of);
+  EXPECT_DOUBLE_EQ(figures.imbalance, j["imbalance_after"].get<double>());
+  EXPECT_DOUBLE_EQ(figures.max_memory, j["max_memory_after"].get<double>());
+}
+
+TEST(CliPhasesData, CountsTheDataSetsCommunications) {
+  const auto j = cli_json({"phases", "-s", "refine", "--data", kBlocks, "--json"});
+  ASSERT_TRUE(j.is_object());
+  EXPECT_EQ(j["inputs"]["communications"], 8);
+  EXPECT_EQ(j["inputs"]["objects"], 9);
+  EXPECT_DOUBLE_EQ(j["imbalance_before"].get<double>(), 1.0);  // 4 s on rank 1 of 8 s over 4 ranks
+  EXPECT_DOUBLE_EQ(j["phases"][0]["crossing_bytes"].get<double>(), 9.0);
+  EXPECT_TRUE(j["inputs"]["write"].is_null());
+}
+
+TEST(CliPhasesData, BadInputIsOneLineAndWritesNothing) {
+  const std::string dir = dlbkit::test::temp_dir("cli-vt-bad");
+  fs::create_directories(dir);
+  const std::string out = dir + "/out";
+  expect_usage_error({"phases", "-s", "greedy", "--data", kBlocks, "-w", "hotspot", "-t", "ring:4"},
+                     {"both -w/--workload and --data"});
+  expect_usage_error({"phases", "-s", "greedy"}, {"neither -w/--workload nor --data"});
+  expect_usage_error({"phases", "-s", "greedy", "--data", ""}, {"--data"});
+  expect_usage_error({"phases", "-s", "greedy", "--data", kBlocks, "--write", ""}, {"--write"});
+  expect_usage_error({"phases", "-s", "greedy", "--data", dir + "/none"}, {dir + "/none.0.json"});
+  expect_usage_error({"phases", "-s", "greedy", "--data", kBlocks, "--phase", "3", "--write", out},
+                     {"no phase 3", "accepted: 0"});
+  expect_usage_error({"phases", "-s", "greedy", "--data", kBlocks, "--phases", "2"}, {"--phases", "--data"});
+  expect_usage_error({"phases", "-s", "greedy", "--data", kBlocks, "--workload-param", "speed=1"},
+                     {"--workload-param"});
+  expect_usage_error({"phases", "-s", "greedy", "-w", "hotspot", "-t", "ring:4", "--write", out},
+                     {"--write", "without --data"});
+  expect_usage_error({"phases", "-s", "greedy", "--data", kBlocks, "-t", "ring:5"}, {"ring:5", "4 ranks"});
+  expect_usage_error({"phases", "-s", "greedy", "-w", "hotspot"}, {"-t/--topology"});
+  fs::create_directories(out + ".2.json");  // rank 2's file cannot be written: none is
+  expect_usage_error({"phases", "-s", "greedy", "--data", kBlocks, "--write", out}, {out + ".2.json"});
+  EXPECT_EQ(std::distance(fs::directory_iterator(dir), fs::directory_iterator()), 1);
+}
+
+}  // namespace
