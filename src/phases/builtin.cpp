@@ -7,6 +7,7 @@ namespace dlbkit {
 PhaseStrategyInfo none_phase_strategy_info();
 PhaseStrategyInfo greedy_phase_strategy_info();
 PhaseStrategyInfo refine_phase_strategy_info();
+PhaseStrategyInfo tempered_phase_strategy_info();
 
 const PhaseStrategyRegistry& builtin_phase_strategies() {
   static const PhaseStrategyRegistry registry = [] {
@@ -14,6 +15,7 @@ const PhaseStrategyRegistry& builtin_phase_strategies() {
     r.add(none_phase_strategy_info());
     r.add(greedy_phase_strategy_info());
     r.add(refine_phase_strategy_info());
+    r.add(tempered_phase_strategy_info());
     return r;
   }();
   return registry;
