@@ -8,6 +8,7 @@ PhaseStrategyInfo none_phase_strategy_info();
 PhaseStrategyInfo greedy_phase_strategy_info();
 PhaseStrategyInfo refine_phase_strategy_info();
 PhaseStrategyInfo tempered_phase_strategy_info();
+PhaseStrategyInfo partition_phase_strategy_info();
 
 const PhaseStrategyRegistry& builtin_phase_strategies() {
   static const PhaseStrategyRegistry registry = [] {
@@ -16,6 +17,7 @@ const PhaseStrategyRegistry& builtin_phase_strategies() {
     r.add(greedy_phase_strategy_info());
     r.add(refine_phase_strategy_info());
     r.add(tempered_phase_strategy_info());
+    r.add(partition_phase_strategy_info());
     return r;
   }();
   return registry;
