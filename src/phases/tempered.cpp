@@ -286,13 +286,19 @@ private:
       ObjectIndex object;
       double load;  // beside the object: the lists are read once a round, the objects far apart
     };
+    // The sources decide in the order of their ids (which reads the arrays in order; a source
+    // decides on its own knowledge alone), the targets handle the proposals in the sources'
+    // random order.
+    std::vector<std::size_t> rank(ctx.nodes());
+    for (std::size_t k = 0; k < sources.size(); ++k) rank[sources[k]] = k;
+    std::vector<NodeId> active = sources;
+    std::sort(active.begin(), active.end());
     std::vector<std::vector<Offer>> pending(ctx.nodes());
     least_known_.assign(ctx.nodes(), 0.0);
-    for (NodeId v : sources) {
+    for (NodeId v : active) {
       for (ObjectIndex i : ordered(ctx, {on[v].begin(), on[v].end()})) pending[v].push_back({i, phase.objects[i].load});
       update_least_known(v);
     }
-    std::vector<NodeId> active = sources;
     std::vector<std::pair<NodeId, std::size_t>> proposals;  // (source, the target's index in known_node_)
     while (!active.empty()) {
       proposals.clear();
@@ -310,6 +316,7 @@ private:
         }
       }
       ctx.protocol().end_round();
+      std::sort(proposals.begin(), proposals.end(), [&](const auto& a, const auto& b) { return rank[a.first] < rank[b.first]; });
       for (auto [v, t] : proposals) {
         const ObjectIndex object = pending[v].back().object;
         pending[v].pop_back();
