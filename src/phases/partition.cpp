@@ -38,14 +38,15 @@
 // Scotch reports its errors through these functions, which the program that embeds it may
 // provide instead of libscotcherr's (which print to stderr) or libscotcherrexit's (which also
 // exit). These record the message, which check_scotch() turns into an exception, and drop
-// the warnings: a library neither prints nor exits.
+// the warnings: a library neither prints nor exits. Exported, so that libscotch finds them
+// before libscotcherr's in a shared module built with hidden symbols too.
 namespace {
 thread_local std::string scotch_error;
 }  // namespace
 
-extern "C" void SCOTCH_errorProg(const char* const) {}
+extern "C" [[gnu::visibility("default")]] void SCOTCH_errorProg(const char* const) {}
 
-extern "C" void SCOTCH_errorPrint(const char* const format, ...) {
+extern "C" [[gnu::visibility("default")]] void SCOTCH_errorPrint(const char* const format, ...) {
   char line[512];
   va_list args;
   va_start(args, format);
@@ -55,7 +56,7 @@ extern "C" void SCOTCH_errorPrint(const char* const format, ...) {
   scotch_error += line;
 }
 
-extern "C" void SCOTCH_errorPrintW(const char* const, ...) {}
+extern "C" [[gnu::visibility("default")]] void SCOTCH_errorPrintW(const char* const, ...) {}
 
 namespace dlbkit {
 
