@@ -4,6 +4,7 @@ set -euo pipefail
 packages=(g++ cmake ninja-build libgtest-dev libbenchmark-dev libcli11-dev nlohmann-json3-dev libfmt-dev
           libeigen3-dev gnuplot-nox libssl-dev libconcurrentqueue-dev libcereal-dev libopenmpi-dev openmpi-bin
           libbrotli-dev  # vt's compressed LB data files (phases/vt_data.hpp)
+          libscotch-dev  # Scotch: the partition phase strategy
           jq clang libclang-rt-14-dev  # jq: scripts/timeline-figure.sh; clang and its runtime: the sanitizer and fuzz builds (scripts/ci-sanitizers.sh)
           pybind11-dev python3-dev python3-pytest python3-numpy python3-pandas)  # the Python module (python/) and its tests
 missing=()

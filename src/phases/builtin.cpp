@@ -12,6 +12,8 @@ PhaseStrategyInfo dimension_exchange_phase_strategy_info();
 PhaseStrategyInfo sos_phase_strategy_info();
 PhaseStrategyInfo chebyshev_phase_strategy_info();
 PhaseStrategyInfo hbm_phase_strategy_info();
+PhaseStrategyInfo tempered_phase_strategy_info();
+PhaseStrategyInfo partition_phase_strategy_info();
 
 const PhaseStrategyRegistry& builtin_phase_strategies() {
   static const PhaseStrategyRegistry registry = [] {
@@ -24,6 +26,8 @@ const PhaseStrategyRegistry& builtin_phase_strategies() {
     r.add(sos_phase_strategy_info());
     r.add(chebyshev_phase_strategy_info());
     r.add(hbm_phase_strategy_info());
+    r.add(tempered_phase_strategy_info());
+    r.add(partition_phase_strategy_info());
     return r;
   }();
   return registry;
