@@ -375,10 +375,12 @@ private:
             const double gain = std::max(ctx.load(v), ctx.load(to)) -
                                 std::max(ctx.load(v) - out + in, ctx.load(to) + out - in);
             if (gain > 0 && gain > swap_rtol_ * out) {
-              for (ObjectIndex i : give)
-                if (!ctx.move(i, to)) ctx.could_not_place(i);
-              for (ObjectIndex i : *take)
-                if (!ctx.move(i, v)) ctx.could_not_place(i);
+              // Both clusters at once, or neither: LBAF's work model rejects a swap that takes
+              // a rank over max_memory_usage as a whole.
+              std::vector<std::pair<ObjectIndex, NodeId>> moves;
+              for (ObjectIndex i : give) moves.emplace_back(i, to);
+              for (ObjectIndex i : *take) moves.emplace_back(i, v);
+              if (!ctx.move_together(moves)) continue;
               theirs.erase(take);
               swapped = true;
               break;

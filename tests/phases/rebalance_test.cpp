@@ -117,3 +117,47 @@ TEST(Rebalance, MismatchedTopologyIsAnError) {
 
 }  // namespace
 }  // namespace dlbkit
+
+namespace dlbkit {
+namespace {
+
+// Two nodes, each with room for one shared block of 100 bytes: node 0 holds block 0's two
+// objects, node 1 block 1's one.
+Phase two_blocks() {
+  Phase phase{.nodes = 2, .has_memory = true, .node_working_bytes = {0, 0}, .block_bytes = {100, 100},
+              .block_ids = {10, 11}};
+  phase.objects = {{.id = 0, .load = 2, .memory = {.block = 0}},
+                   {.id = 1, .load = 2, .memory = {.block = 0}},
+                   {.id = 2, .load = 1, .memory = {.block = 1}}};
+  phase.node_of = {0, 0, 1};
+  return phase;
+}
+
+TEST(PhaseContext, ASwapOfTwoBlocksIsCheckedWhenItIsDoneNotHalfway) {
+  const Phase phase = two_blocks();
+  const Topology t = parse_topology("complete:2");
+  PhaseContext ctx(phase, t, CostModel{}, /*memory_bound=*/100, 1);
+  EXPECT_FALSE(ctx.move(2, 0));  // one object at a time: node 0 would hold both blocks
+  const std::vector<std::pair<ObjectIndex, NodeId>> swap{{0, 1}, {1, 1}, {2, 0}};
+  EXPECT_TRUE(ctx.move_together(swap));
+  EXPECT_EQ(ctx.mapping(), (std::vector<NodeId>{1, 1, 0}));
+  EXPECT_DOUBLE_EQ(ctx.load(0), 1);
+  EXPECT_DOUBLE_EQ(ctx.load(1), 4);
+  EXPECT_DOUBLE_EQ(ctx.memory().of(0), 100);
+  EXPECT_DOUBLE_EQ(ctx.memory().of(1), 100);
+}
+
+TEST(PhaseContext, MovesTogetherThatDoNotFitMoveNothing) {
+  const Phase phase = two_blocks();
+  const Topology t = parse_topology("complete:2");
+  PhaseContext ctx(phase, t, CostModel{}, /*memory_bound=*/100, 1);
+  const std::vector<std::pair<ObjectIndex, NodeId>> half{{0, 1}, {2, 0}};  // object 1 keeps block 0 on node 0
+  EXPECT_FALSE(ctx.move_together(half));
+  EXPECT_EQ(ctx.mapping(), phase.node_of);
+  EXPECT_DOUBLE_EQ(ctx.load(0), 4);
+  EXPECT_DOUBLE_EQ(ctx.memory().of(0), 100);
+  EXPECT_DOUBLE_EQ(ctx.memory().of(1), 100);
+}
+
+}  // namespace
+}  // namespace dlbkit

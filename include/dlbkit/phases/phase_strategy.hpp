@@ -23,6 +23,7 @@
 #include <limits>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -52,6 +53,10 @@ public:
   bool fits(ObjectIndex object, NodeId to) const;
   /// Moves `object` to `to` when it is migratable and fits; false (nothing moved) otherwise.
   bool move(ObjectIndex object, NodeId to);
+  /// Moves every (object, node) of `moves` at once, or none: each object must be migratable,
+  /// and every node that gains one must end within the bound with all of them done (a swap of
+  /// two shared blocks passes over the bound halfway). False, nothing moved, otherwise.
+  bool move_together(std::span<const std::pair<ObjectIndex, NodeId>> moves);
   /// Replaces the whole mapping at once (a central strategy's plan, made with a NodeMemory of
   /// its own): every node that gains an object must end within the bound, and unmigratable
   /// objects must stay. A plan that breaks either is the strategy's bug (std::logic_error).
