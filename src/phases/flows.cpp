@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <numeric>
 
 namespace dlbkit {
@@ -49,7 +50,7 @@ std::vector<ParamSpec> with_flow_params(std::vector<ParamSpec> scheme) {
 }
 
 std::vector<ParamSpec> with_realisation_params(std::vector<ParamSpec> scheme) {
-  scheme.insert(scheme.end(), {kFlowSelection, kFlowHops});
+  scheme.insert(scheme.end(), {kFlowSelection, kFlowHops, kFlowTransit});
   return scheme;
 }
 
@@ -165,8 +166,28 @@ void realise(PhaseContext& ctx, const IdealFlow& flow, const Parameters& p) {
   std::vector<double> owed(flow.edge.size()), moved(flow.edge.size(), 0.0);
   for (std::size_t s = 0; s < owed.size(); ++s) owed[s] = std::max(flow.edge[s], 0.0);
   std::vector<NodeId> refused_at(phase.objects.size(), NodeMemory::kNowhere);
+  // transit=forward: in the first hop a node ships of its own objects only the outflow its
+  // inflow does not cover (its net excess); what it receives it passes on in later hops, from
+  // the objects that arrived, so that flow through a node moves the objects of the flow's
+  // sources, not the node's own.
+  const bool forward = p[kFlowTransit] == kFlowTransit.choice("forward");
+  std::vector<double> own_budget(t.size(), std::numeric_limits<double>::infinity());
+  if (forward) {
+    std::vector<double> in(t.size(), 0.0), out(t.size(), 0.0);
+    for (NodeId v = 0; v < t.size(); ++v) {
+      const auto nb = t.neighbors(v);
+      for (std::size_t k = 0; k < nb.size(); ++k)
+        if (flow.edge[offsets[v] + k] > 0) {
+          out[v] += flow.edge[offsets[v] + k];
+          in[nb[k]] += flow.edge[offsets[v] + k];
+        }
+    }
+    for (NodeId v = 0; v < t.size(); ++v) own_budget[v] = std::max(0.0, out[v] - in[v]);
+  }
 
   using Candidate = std::pair<double, ObjectIndex>;  // (load, object), ascending
+  // held: what a node may ship in the next hop (its own objects, then with forward only what
+  // it has received); own: with forward, its own objects after the first hop (they stay).
   std::vector<std::vector<Candidate>> held(t.size()), arrived(t.size());
   for (ObjectIndex o = 0; o < phase.objects.size(); ++o)
     if (phase.objects[o].migratable) held[ctx.node_of(o)].emplace_back(phase.objects[o].load, o);
@@ -204,21 +225,34 @@ void realise(PhaseContext& ctx, const IdealFlow& flow, const Parameters& p) {
           arrived[u].push_back(c);
           return true;
         };
-        while (left > 0 && !candidates.empty()) {
-          auto it = std::upper_bound(candidates.begin(), candidates.end(), Candidate{left, ~ObjectIndex{0}});
+        // In the first hop with forward, the node's own objects cover only its net excess.
+        double& budget = own_budget[v];
+        while (left > 0 && budget > 0 && !candidates.empty()) {
+          const double want = std::min(left, budget);
+          auto it = std::upper_bound(candidates.begin(), candidates.end(), Candidate{want, ~ObjectIndex{0}});
           if (it != candidates.begin()) {
-            ship(std::prev(it));  // the largest not above what is left
+            const double load = std::prev(it)->first;
+            if (ship(std::prev(it)) && hop == 0) budget -= load;  // the largest not above what is left
             continue;
           }
           // Every object is above what is left: the smallest closes the gap if it lands nearer.
-          if (!close_gap || candidates.front().first - left >= left) break;
-          if (ship(candidates.begin())) break;
+          if (!close_gap || candidates.front().first - want >= want) break;
+          const double load = candidates.front().first;
+          if (ship(candidates.begin())) {
+            if (hop == 0) budget -= load;
+            break;
+          }
         }
         for (const Candidate& c : set_aside)
           candidates.insert(std::upper_bound(candidates.begin(), candidates.end(), c), c);
       }
     }
     ctx.protocol().end_round();
+    if (forward && hop == 0) {
+      // From now on a node ships only what it receives; its own objects stay.
+      for (auto& h : held) h.clear();
+      std::fill(own_budget.begin(), own_budget.end(), std::numeric_limits<double>::infinity());
+    }
     // What arrived can be shipped on in the next hop.
     std::sort(receivers.begin(), receivers.end());
     for (const NodeId u : receivers) {

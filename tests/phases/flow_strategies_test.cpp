@@ -196,6 +196,29 @@ TEST(FlowStrategies, MoreHopsForwardAFlowThroughANodeThatHadNothing) {
   EXPECT_EQ(run("diffusion", phase, "tree:binary:2").mapping, two.mapping);
 }
 
+TEST(FlowStrategies, FlowThroughANodeMovesTheSourcesObjectsNotTheNodesOwn) {
+  // The path 1 - 0 - 2 with 40, 20 and 0 objects of load 1: the flow carries 20 from node 1 to
+  // node 0 and 20 from node 0 to node 2.
+  Phase phase{.nodes = 3};
+  for (std::uint64_t i = 0; i < 60; ++i) {
+    phase.objects.push_back({.id = i, .load = 1});
+    phase.node_of.push_back(i < 40 ? 1 : 0);
+  }
+  const std::map<std::string, std::string> exact{{"tolerance", "1e-9"}, {"rounds", "200"}};
+  auto with = [&](const char* transit) {
+    auto params = exact;
+    params["transit"] = transit;
+    return run("diffusion", phase, "tree:binary:2", params);
+  };
+  const Rebalanced forward = with("forward"), own = with("own");
+  for (const Rebalanced* r : {&forward, &own}) EXPECT_LT(r->after.imbalance, 0.06);
+  // forward: node 0 keeps its own objects and passes node 1's on; own: node 0's go to node 2
+  // and node 1's to node 0, twice the migrations.
+  EXPECT_EQ(forward.objects_migrated, 20u);
+  for (ObjectIndex i = 40; i < 60; ++i) EXPECT_EQ(forward.mapping[i], 0u) << i;
+  EXPECT_EQ(own.objects_migrated, 40u);
+}
+
 TEST(FlowStrategies, AHotSpotSpreadsWhenObjectsPassThroughNodes) {
   // 2000 objects on each of nodes 0..3, 20 on every other node of 64: imbalance about 20.
   Phase phase{.nodes = 64};

@@ -53,6 +53,12 @@ inline constexpr IntegerParam kFlowHops{.name = "hops", .default_value = "auto",
                    "still owes, so objects can pass through nodes; they stop after a round that moves nothing; "
                    "1: only the objects a node had before balancing; auto: the network's diameter",
     .min = 1, .max = 1000, .allow_auto = true};
+inline constexpr ChoiceParam kFlowTransit{.name = "transit", .default_value = "forward",
+    .description = "what a node ships for flow that passes through it: forward: in the first hop only its own "
+                   "objects for the outflow its inflow does not cover, then the objects it receives, passed on; "
+                   "own: its own objects at once for all its outflow, keeping what it receives (every node on a "
+                   "flow's path then migrates objects)",
+    .choices = {"forward", "own"}};
 
 /// The stop rule of the rounds, from the parameters above.
 struct FlowStop {
