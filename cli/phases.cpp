@@ -265,41 +265,31 @@ Run add_phases(CLI::App& app) {
     }
     if (write->count() > 0) write_vt_data(*vt_data, vt->id, run.last.node_of, o->write);
     const bool has_memory = run.last.has_memory;
-    if (o->json && vt) {
-      const nlohmann::json inputs{{"strategy", strategy.name()},
-                                  {"params", strategy.params.to_json()},
-                                  {"data", o->data},
-                                  {"phase", vt->id},
-                                  {"ranks", vt_data->ranks},
-                                  {"topology", topology.spec()},
-                                  {"nodes", topology.size()},
-                                  {"objects", run.last.objects.size()},
-                                  {"communications", vt->phase.communications.size()},
-                                  {"other_communications", vt->other_communications},
-                                  {"unmatched_communications", vt->unmatched_communications},
-                                  {"memory_bound", o->memory_bound},
-                                  {"cost", ro.cost.to_json()},
-                                  {"migration_cost", exact_duration(ro.migration.per_object)},
-                                  {"migration_byte_cost", o->migration_byte_cost},
-                                  {"seed", o->seed},
-                                  {"write", write->count() > 0 ? nlohmann::json(o->write) : nlohmann::json(nullptr)}};
-      fmt::print("{}\n", json_text(to_json(inputs, run, has_memory)));
-    } else if (o->json) {
-      const nlohmann::json inputs{{"strategy", strategy.name()},
-                                  {"params", strategy.params.to_json()},
-                                  {"workload", workload_choice->name()},
-                                  {"workload_params", workload_choice->params.to_json()},
-                                  {"topology", topology.spec()},
-                                  {"nodes", topology.size()},
-                                  {"objects", run.last.objects.size()},
-                                  {"phases", o->phases},
-                                  {"every", o->every},
-                                  {"threshold", o->threshold},
-                                  {"memory_bound", o->memory_bound},
-                                  {"cost", ro.cost.to_json()},
-                                  {"migration_cost", exact_duration(ro.migration.per_object)},
-                                  {"migration_byte_cost", o->migration_byte_cost},
-                                  {"seed", o->seed}};
+    if (o->json) {
+      nlohmann::json inputs{{"strategy", strategy.name()}, {"params", strategy.params.to_json()}};
+      if (vt) {
+        inputs.update({{"data", o->data},
+                       {"phase", vt->id},
+                       {"ranks", vt_data->ranks},
+                       {"communications", vt->phase.communications.size()},
+                       {"other_communications", vt->other_communications},
+                       {"unmatched_communications", vt->unmatched_communications},
+                       {"write", write->count() > 0 ? nlohmann::json(o->write) : nlohmann::json(nullptr)}});
+      } else {
+        inputs.update({{"workload", workload_choice->name()},
+                       {"workload_params", workload_choice->params.to_json()},
+                       {"phases", o->phases},
+                       {"every", o->every},
+                       {"threshold", o->threshold}});
+      }
+      inputs.update({{"topology", topology.spec()},
+                     {"nodes", topology.size()},
+                     {"objects", run.last.objects.size()},
+                     {"memory_bound", o->memory_bound},
+                     {"cost", ro.cost.to_json()},
+                     {"migration_cost", exact_duration(ro.migration.per_object)},
+                     {"migration_byte_cost", o->migration_byte_cost},
+                     {"seed", o->seed}});
       fmt::print("{}\n", json_text(to_json(inputs, run, has_memory)));
     } else {
       const std::string input_name = vt ? fmt::format("vt data {} phase {}", o->data, vt->id)
