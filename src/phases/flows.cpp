@@ -80,26 +80,30 @@ IdealFlow polynomial_flow(PhaseContext& ctx, double alpha, const std::vector<dou
   const Topology& t = ctx.topology();
   const auto offsets = t.neighbor_offsets();
   IdealFlow flow{.edge = std::vector<double>(offsets.back(), 0.0), .loads = ctx.loads()};
-  std::vector<double> z(t.size()), next(t.size());
+  // The flow on an edge is alpha times the sum over the rounds of z_v - z_u, that is alpha
+  // (Z_v - Z_u) with Z the sum of the z vectors: a node's sum is kept each round, and the
+  // edges' flows computed once at the end.
+  std::vector<double> z(t.size()), next(t.size()), z_sum(t.size(), 0.0);
   std::uint64_t checks = 0;
   while (flow.rounds < max_rounds) {
     ++checks;
     if (balanced_enough(flow.loads, tolerance)) break;
     const double beta = betas[std::min<std::size_t>(flow.rounds, betas.size() - 1)];
-    for (NodeId v = 0; v < t.size(); ++v)
-      z[v] = flow.rounds == 0 ? flow.loads[v] : (beta - 1.0) * z[v] + beta * flow.loads[v];
     for (NodeId v = 0; v < t.size(); ++v) {
-      const auto nb = t.neighbors(v);
+      z[v] = flow.rounds == 0 ? flow.loads[v] : (beta - 1.0) * z[v] + beta * flow.loads[v];
+      z_sum[v] += z[v];
+    }
+    for (NodeId v = 0; v < t.size(); ++v) {
       double sent = 0;
-      for (std::size_t k = 0; k < nb.size(); ++k) {
-        const double y = alpha * (z[v] - z[nb[k]]);
-        flow.edge[offsets[v] + k] += y;
-        sent += y;
-      }
+      for (const NodeId u : t.neighbors(v)) sent += alpha * (z[v] - z[u]);
       next[v] = flow.loads[v] - sent;
     }
     flow.loads.swap(next);
     ++flow.rounds;
+  }
+  for (NodeId v = 0; v < t.size(); ++v) {
+    const auto nb = t.neighbors(v);
+    for (std::size_t k = 0; k < nb.size(); ++k) flow.edge[offsets[v] + k] = alpha * (z_sum[v] - z_sum[nb[k]]);
   }
   count_reductions(ctx, checks);
   if (flow.rounds > 0) {  // a round: every node's load (or z) to each neighbour
