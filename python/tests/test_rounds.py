@@ -168,3 +168,19 @@ def test_analyze_refuses_a_factor_that_is_not_a_finite_number():
     for factor in ("x", float("inf"), None):
         with pytest.raises(ValueError, match="accepted: a finite decimal number"):
             dlbkit.analyze(topology="ring:8", factor=factor)
+
+
+@pytest.mark.parametrize("change", [
+    dict(topology="hypercube:99"), dict(init="spike:-1"), dict(init="uniform:nan"), dict(until="steps:-1"),
+    dict(until="eps:nan"), dict(until="balanced:1e400"), dict(max_steps="1e3"), dict(seed=2**64),
+    dict(alpha=float("nan")), dict(alpha="file:/nonexistent"), dict(algorithm=None), dict(threads=2**40),
+    dict(algorithm="gde", lambda_=1), dict(algorithm="ops", topology="random:3000:3"),
+    dict(arrivals="normal:1:-1", until="steps:3"), dict(arrivals="normal:1:1", until="steps:3", warmup=3),
+    dict(algorithm="lm", topology="complete:5", until="balanced"), dict(algorithm="nna", topology="torus:4x4x4"),
+], ids=lambda c: ",".join(f"{k}={v}" for k, v in c.items()))
+def test_bad_values_raise_value_error(change):
+    kwargs = dict(algorithm="diffusion", topology="ring:8", init="spike", until="steps:3")
+    kwargs.update(change)
+    with pytest.raises(ValueError) as e:
+        dlbkit.rounds(**kwargs)
+    assert str(e.value) and "\n" not in str(e.value)  # one line
