@@ -3,6 +3,7 @@ nodes: WLR93 Fig. 6 (artificial workload, the iPSC/2 cost model), with 95% confi
 intervals over the seeds, run with dlbkit.sweep on every core.
 
     python3 python/examples/speedup_vs_n.py                  # about 3 minutes on 2 idle cores
+                                                             # (5.6 min while 3 other builds ran)
     python3 python/examples/speedup_vs_n.py --seeds 10       # narrower bands, ~3x longer
 
 The default takes only 3 seeds per point (wide intervals: Student's t with two degrees of
