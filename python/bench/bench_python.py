@@ -2,11 +2,11 @@
 asserted:
 
 1. a dlbkit.simulate call's overhead over the C++ run, for a simulation of about 10 ms:
-   the call's wall time against the same inputs through the raw module function (the C++
-   setup, both runs and the JSON, no Python objects), against the run's own wall_seconds
-   (the balanced run alone: the call also builds the workload and runs NOBAL), and against
-   `dlbkit simulate --json` as a process less the process's start (a trivial command);
-   medians of many calls;
+   the call's wall time against the run's own wall_seconds (the balanced run alone: the call
+   also builds the workload, runs NOBAL and makes the JSON), against the same inputs through
+   the raw module function (the C++ setup, both runs and the JSON, no Python objects), and
+   against `dlbkit simulate --json` as a process less a trivial command's (the process's
+   start; a rough figure); medians of many calls;
 2. dlbkit.sweep of about 200 runs of about 10 ms on every core, against one process (a plain
    loop of dlbkit.simulate, and sweep with jobs=1).
 
@@ -26,8 +26,8 @@ from dlbkit import _dlbkit
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 CLI = os.environ.get("DLBKIT_CLI", os.path.join(ROOT, "build", "bin", "dlbkit"))
-# About 10 ms on this machine (the balanced run's wall_seconds): RID on 128 nodes, g = 100.
-CASE = dict(strategy="rid", topology="hypercube:7")
+# About 10 ms on this machine (the balanced run's wall_seconds): RID on 256 nodes, g = 70.
+CASE = dict(strategy="rid", topology="hypercube:8", workload_params={"granularity": 70})
 
 
 def median_time(call, repeat):
@@ -41,12 +41,16 @@ def median_time(call, repeat):
 
 def overhead(repeat):
     call = lambda: dlbkit.simulate(**CASE)  # noqa: E731
+    raw_call = lambda: _dlbkit.simulate(CASE["strategy"], CASE["topology"], "artificial", "ipsc2", {},  # noqa: E731
+                                        {"granularity": "70"}, {}, "1", "fcfs", None, None, False)
     call()  # warm caches and imports
-    python = median_time(call, repeat)
-    raw = median_time(lambda: _dlbkit.simulate(CASE["strategy"], CASE["topology"], "artificial", "ipsc2", {}, {}, {},
-                                               "1", "fcfs", None, None, False), repeat)
+    pythons, raws = [], []
+    for _ in range(repeat):  # interleaved, so that a change of the machine's load hits both alike
+        pythons.append(median_time(call, 1))
+        raws.append(median_time(raw_call, 1))
+    python, raw = statistics.median(pythons), statistics.median(raws)
     run = statistics.median(dlbkit.simulate(**CASE).wall_seconds for _ in range(repeat))
-    args = ["simulate", "-s", CASE["strategy"], "-t", CASE["topology"], "--json"]
+    args = ["simulate", "-s", CASE["strategy"], "-t", CASE["topology"], "--workload-param", "granularity=70", "--json"]
     cli = median_time(lambda: subprocess.run([CLI, *args], check=True, capture_output=True), repeat)
     start = median_time(lambda: subprocess.run([CLI, "list", "cost-models"], check=True, capture_output=True), repeat)
     print(f"1. one simulate call, {CASE}, median of {repeat}:")
@@ -59,6 +63,7 @@ def overhead(repeat):
 
 
 def sweep_speedup(runs):
+    import pandas  # noqa: F401  (loaded before the clock starts, as in a study's session: the first import takes 0.2 s)
     seeds = list(range(1, runs + 1))
     start = time.perf_counter()
     for seed in seeds:
@@ -67,7 +72,8 @@ def sweep_speedup(runs):
     timings = {}
     for jobs in (1, os.cpu_count() or 1):
         start = time.perf_counter()
-        r = dlbkit.sweep(CASE["strategy"], CASE["topology"], seeds=seeds, jobs=jobs, progress=False)
+        r = dlbkit.sweep(CASE["strategy"], CASE["topology"], workload_params=CASE["workload_params"], seeds=seeds,
+                         jobs=jobs, progress=False)
         timings[jobs] = time.perf_counter() - start
         assert len(r.runs) == runs
     cores = os.cpu_count() or 1
