@@ -1,5 +1,7 @@
 # dlbkit.rounds and dlbkit.analyze against `dlbkit rounds --json` and `dlbkit analyze diffusion
 # --json` on the same inputs, the loads of every step, and the CLI's errors.
+import threading
+
 import numpy
 import pytest
 
@@ -184,3 +186,17 @@ def test_bad_values_raise_value_error(change):
     with pytest.raises(ValueError) as e:
         dlbkit.rounds(**kwargs)
     assert str(e.value) and "\n" not in str(e.value)  # one line
+
+
+def test_runs_in_two_threads_give_the_loads_of_one_alone():
+    # rounds releases the GIL, so two runs may overlap: they share nothing.
+    kwargs = dict(algorithm="chebyshev", topology="torus:12x12", init="uniform:100", until="eps:1e-6",
+                  max_steps=1000, loads=True)
+    alone = dlbkit.rounds(**kwargs).loads
+    results = []
+    threads = [threading.Thread(target=lambda: results.append(dlbkit.rounds(**kwargs).loads)) for _ in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(results) == 2 and all(numpy.array_equal(r, alone) for r in results)
