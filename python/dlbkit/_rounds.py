@@ -32,9 +32,9 @@ class RoundsResult(_Figures):
     With arrivals (the stochastic model): variance, variance_stderr, bound, bound_theorem,
     exact_stationary_variance, mean_load, ...
 
-    loads (with rounds(..., loads=True)) is a numpy array of shape (steps + 1, nodes): row s
-    holds the loads after step s (row 0 the initial loads; lm: after every shift, nna: after
-    every iteration). None otherwise.
+    loads (with rounds(..., loads=True)) is a float64 numpy array of shape (steps + 1, nodes):
+    row s holds the loads after step s (row 0 the initial loads; lm: after every shift, nna:
+    after every iteration; integer loads exactly, up to 2^53). None otherwise.
     """
 
     def __init__(self, figures, loads):
