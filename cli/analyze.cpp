@@ -1,13 +1,9 @@
-// dlbkit analyze diffusion: Cybenko's convergence analysis of one diffusion matrix.
+// dlbkit analyze diffusion: Cybenko's convergence analysis of one diffusion matrix (analyze_diffusion_command's;
+// this prints its report).
 
 #include "commands.hpp"
 
-#include <dlbkit/analysis/diffusion_analysis.hpp>
-#include <dlbkit/analysis/polynomial_schemes.hpp>
-#include <dlbkit/analysis/spectrum.hpp>
-#include <dlbkit/core/number.hpp>
-#include <dlbkit/error.hpp>
-#include <dlbkit/topology/topology.hpp>
+#include <dlbkit/analysis/analyze_command.hpp>
 
 #include <cmath>
 #include <fmt/format.h>
@@ -19,26 +15,8 @@ namespace dlbkit::cli {
 
 namespace {
 
-double parse_real(const std::string& text, const std::string& what, const std::string& accepted) {
-  double x = 0;
-  if (!parse_number(text, x))
-    throw InputError(fmt::format("{} '{}' is not accepted; accepted: {}", what, text, accepted));
-  return x;
-}
-
 std::string steps_text(const std::optional<std::uint64_t>& steps) {
   return steps ? fmt::format("{}", *steps) : std::string("never (gamma = 1)");
-}
-
-// The number of distinct eigenvalues of L = I - M where it can be had without a second
-// eigen-solve of a large network.
-std::optional<std::size_t> distinct_eigenvalue_count(const DiffusionMatrix& m) {
-  if (m.uniform_alpha()) {
-    if (const auto mu = distinct_graph_laplacian_eigenvalues(m.topology())) return mu->size();
-    return std::nullopt;
-  }
-  if (m.size() > kDenseEigenLimit) return std::nullopt;
-  return scheme_spectrum(m).laplacian_eigenvalues->size();
 }
 
 void print_predictions(const DiffusionAnalysis& a, const SchemePrediction& p, std::optional<std::size_t> m) {
@@ -102,34 +80,12 @@ Run add_analyze(CLI::App& app) {
   diffusion->add_flag("--json", o->json, "print one JSON document");
   return [o, diffusion]() -> int {
     if (!diffusion->parsed()) return 0;
-    if (!(o->factor > 1))
-      throw InputError(fmt::format("--factor {} is not accepted; accepted: a number > 1", o->factor));
-    const Topology t = parse_topology(o->topology);
-    const LaplacianExtremes graph = graph_laplacian_extremes(t);
-    const DiffusionMatrix m = [&] {
-      if (o->alpha == "optimal") return DiffusionMatrix::uniform(t, optimal_uniform_alpha(t, graph).alpha);
-      if (o->alpha.starts_with("file:")) return DiffusionMatrix::from_edge_file(t, o->alpha.substr(5));
-      if (o->alpha == "degree") return DiffusionMatrix::degree_weights(t);
-      return DiffusionMatrix::uniform(
-          t, parse_real(o->alpha, "--alpha", "a number in (0, 1/max degree], 'optimal', 'degree' or file:PATH"));
-    }();
-    const DiffusionAnalysis a = analyze_diffusion(m, graph, o->factor);
-    const std::optional<std::size_t> distinct = distinct_eigenvalue_count(m);
-    const SchemePrediction p = predict_scheme_steps(a.gamma, distinct, o->factor);
+    const DiffusionReport r = analyze_diffusion_command({.topology = o->topology, .alpha = o->alpha, .factor = o->factor});
     if (o->json) {
-      nlohmann::json j = to_json(a);
-      const auto steps = [](const std::optional<std::uint64_t>& x) { return x ? nlohmann::json(*x) : nlohmann::json(); };
-      j["schemes"] = {{"fos", steps(p.fos)},
-                      {"sos", steps(p.sos)},
-                      {"sos_beta", a.gamma < 1 ? nlohmann::json(sos_beta(a.gamma)) : nlohmann::json()},
-                      {"chebyshev", steps(p.chebyshev)},
-                      {"ops", steps(p.ops)},
-                      {"distinct_eigenvalues", distinct ? nlohmann::json(*distinct) : nlohmann::json()}};
-      j["inputs"] = {{"topology", o->topology}, {"alpha", o->alpha}, {"factor", o->factor}};
-      fmt::print("{}\n", json_text(j));
+      fmt::print("{}\n", json_text(r.json));
     } else {
-      print_analysis(a);
-      print_predictions(a, p, distinct);
+      print_analysis(r.analysis);
+      print_predictions(r.analysis, r.schemes, r.distinct_eigenvalues);
     }
     return 0;
   };

@@ -4,9 +4,12 @@
 // and the results come out of the same to_json, so the two cannot drift.
 // A guest in someone's process: it prints nothing and aborts on nothing; bad input raises.
 
+#include <dlbkit/analysis/analyze_command.hpp>
 #include <dlbkit/analysis/diffusion_matrix.hpp>
 #include <dlbkit/analysis/spectrum.hpp>
+#include <dlbkit/core/task_trace.hpp>
 #include <dlbkit/error.hpp>
+#include <dlbkit/rounds/rounds_command.hpp>
 #include <dlbkit/sim/cost_model.hpp>
 #include <dlbkit/sim/experiment.hpp>
 #include <dlbkit/strategies/builtin.hpp>
@@ -123,6 +126,62 @@ std::string reproduce(const std::string& name, const std::string& out, int runs,
   return json_text(report.data);
 }
 
+// The values as a numpy array of this shape that owns them (no copy).
+template <class T>
+py::array_t<T> numpy_of(std::vector<T>&& values, std::vector<py::ssize_t> shape) {
+  auto* owned = new std::vector<T>(std::move(values));
+  py::capsule free(owned, [](void* p) { delete static_cast<std::vector<T>*>(p); });
+  return py::array_t<T>(std::move(shape), owned->data(), free);
+}
+
+// `dlbkit rounds --json` and, with record_loads, the loads after every step as a 2-D array.
+py::tuple rounds(dlbkit::RoundsInputs in) {
+  dlbkit::RoundsReport report;
+  {
+    py::gil_scoped_release release;
+    report = dlbkit::rounds_command(in);
+  }
+  py::object loads = py::none();
+  if (in.record_loads) {
+    const auto rows = static_cast<py::ssize_t>(report.loads.size() / report.nodes);
+    loads = numpy_of(std::move(report.loads), {rows, static_cast<py::ssize_t>(report.nodes)});
+  }
+  return py::make_tuple(json_text(report.json), loads);
+}
+
+// A recorded run's tasks as columns: task, worker, index (its name), parent (-1 for a root),
+// origin (a root's worker it started on, -1 for a child), duration_ns.
+py::dict read_trace(const std::string& path) {
+  dlbkit::TaskTree tree;
+  {
+    py::gil_scoped_release release;
+    tree = dlbkit::load_task_trace(path);
+  }
+  const std::size_t n = tree.tasks();
+  std::vector<std::int64_t> task(n), worker(n), index(n), parent(n, -1), origin(n, -1), duration(n);
+  for (const auto& s : tree.sections)
+    for (std::uint64_t k = 0; k < s.count; ++k) {
+      worker[s.first + k] = s.worker;
+      index[s.first + k] = static_cast<std::int64_t>(k);
+    }
+  for (std::size_t i = 0; i < n; ++i) {
+    task[i] = static_cast<std::int64_t>(i);
+    duration[i] = tree.duration[i];
+    for (std::uint32_t c = tree.first_child[i]; c < tree.first_child[i + 1]; ++c) parent[tree.children[c]] = task[i];
+  }
+  for (std::size_t r = 0; r < tree.roots.size(); ++r) origin[tree.roots[r]] = tree.root_origin[r];
+  const auto rows = static_cast<py::ssize_t>(n);
+  py::dict columns;
+  columns["task"] = numpy_of(std::move(task), {rows});
+  columns["worker"] = numpy_of(std::move(worker), {rows});
+  columns["index"] = numpy_of(std::move(index), {rows});
+  columns["parent"] = numpy_of(std::move(parent), {rows});
+  columns["origin"] = numpy_of(std::move(origin), {rows});
+  columns["duration_ns"] = numpy_of(std::move(duration), {rows});
+  columns["workers"] = tree.workers;
+  return columns;
+}
+
 dlbkit::NodeId node_of(const dlbkit::Topology& t, long long v) {
   if (v < 0 || static_cast<unsigned long long>(v) >= t.size())
     throw dlbkit::InputError("node " + std::to_string(v) + " is not in " + t.spec() + "; accepted: 0 to " +
@@ -197,6 +256,35 @@ PYBIND11_MODULE(_dlbkit, m) {
   m.def("simulate", &simulate, py::arg("strategy"), py::arg("topology"), py::arg("workload"), py::arg("cost"),
         py::arg("params"), py::arg("workload_params"), py::arg("cost_params"), py::arg("seed"), py::arg("execution"),
         py::arg("max_events"), py::arg("max_seconds"), py::arg("per_node"));
+  m.def(
+      "rounds",
+      [](std::string algorithm, std::string topology, std::string init, std::string until, std::string alpha,
+         std::string lambda, std::string max_steps, std::string seed, std::string arrivals, std::string work,
+         std::string warmup, std::string steps_per_period, std::string condition, std::string nna_transfer,
+         std::string nna_time, std::string rounding, int threads, bool integer, bool trace, bool loads) {
+        return rounds({.algorithm = std::move(algorithm), .topology = std::move(topology), .init = std::move(init),
+                       .until = std::move(until), .alpha = std::move(alpha), .lambda = std::move(lambda),
+                       .max_steps = std::move(max_steps), .seed = std::move(seed), .arrivals = std::move(arrivals),
+                       .work = std::move(work), .warmup = std::move(warmup),
+                       .steps_per_period = std::move(steps_per_period), .condition = std::move(condition),
+                       .nna_transfer = std::move(nna_transfer), .nna_time = std::move(nna_time),
+                       .rounding = std::move(rounding), .threads = threads, .integer = integer, .trace = trace,
+                       .record_loads = loads});
+      },
+      py::arg("algorithm"), py::arg("topology"), py::arg("init"), py::arg("until"), py::arg("alpha"), py::arg("lambda_"),
+      py::arg("max_steps"), py::arg("seed"), py::arg("arrivals"), py::arg("work"), py::arg("warmup"),
+      py::arg("steps_per_period"), py::arg("condition"), py::arg("nna_transfer"), py::arg("nna_time"),
+      py::arg("rounding"), py::arg("threads"), py::arg("integer"), py::arg("trace"), py::arg("loads"));
+  m.def(
+      "analyze_diffusion",
+      [](std::string topology, std::string alpha, double factor) {
+        py::gil_scoped_release release;
+        return json_text(dlbkit::analyze_diffusion_command(
+                             {.topology = std::move(topology), .alpha = std::move(alpha), .factor = factor})
+                             .json);
+      },
+      py::arg("topology"), py::arg("alpha"), py::arg("factor"));
+  m.def("read_trace", &read_trace, py::arg("path"));
   m.def("reproduce", &reproduce, py::arg("name"), py::arg("out"), py::arg("runs"), py::arg("jobs"), py::arg("params"));
   m.def("reproductions", [] { return components(dlbkit::builtin_reproductions().all()); });
   m.def("strategies", [] { return components(dlbkit::builtin_strategies().all()); });

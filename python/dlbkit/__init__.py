@@ -1,5 +1,7 @@
-"""dlbkit from Python: the same strategies, workloads, cost models and simulator as the
-`dlbkit` command, with the same names, parameters and checks.
+"""dlbkit from Python: the same strategies, workloads, cost models, simulator and round
+engine as the `dlbkit` command, with the same names, parameters and checks: topology(),
+simulate(), sweep(), rounds(), analyze(), reproduce(), the lists strategies(), workloads(),
+cost_models(), reproductions(), and read_timeline() / read_trace() for the files runs write.
 
     >>> import dlbkit
     >>> r = dlbkit.simulate(strategy="rid", topology="hypercube:5")
@@ -15,8 +17,9 @@ import json as _json
 from . import _dlbkit
 from ._dlbkit import Topology
 
-__all__ = ["Topology", "SimulationResult", "SweepResult", "ReproductionResult", "topology", "simulate", "sweep",
-           "reproduce", "strategies", "workloads", "cost_models", "reproductions"]
+__all__ = ["Topology", "SimulationResult", "SweepResult", "ReproductionResult", "RoundsResult", "DiffusionAnalysis",
+           "topology", "simulate", "sweep", "rounds", "analyze", "reproduce", "strategies", "workloads", "cost_models",
+           "reproductions", "read_timeline", "read_trace"]
 
 
 def topology(spec):
@@ -186,3 +189,5 @@ def cost_models():
 
 
 from ._sweep import SweepResult, sweep  # noqa: E402  (it calls simulate(), defined above)
+from ._rounds import DiffusionAnalysis, RoundsResult, analyze, rounds  # noqa: E402
+from ._files import read_timeline, read_trace  # noqa: E402

@@ -56,6 +56,31 @@ class ReproductionResult:
     tables: dict[str, Any]  # pandas.DataFrame each, or lists of dicts without pandas
     comparisons: Any
 
+class RoundsResult:
+    inputs: dict[str, Any]
+    kernel: str
+    steps: int
+    max_min_difference: float
+    total_initial: float
+    total_final: float
+    seconds: float
+    loads: Optional[numpy.ndarray]  # (steps + 1) x nodes with rounds(..., loads=True)
+    def to_dict(self) -> dict[str, Any]: ...
+    def __getattr__(self, name: str) -> Any: ...  # the other figures of `dlbkit rounds --json`
+
+class DiffusionAnalysis:
+    inputs: dict[str, Any]
+    topology: str
+    nodes: int
+    alpha: str
+    gamma: float
+    lambda_2: float
+    lambda_n: float
+    converges: bool
+    schemes: dict[str, Any]
+    def to_dict(self) -> dict[str, Any]: ...
+    def __getattr__(self, name: str) -> Any: ...  # the other figures of `dlbkit analyze diffusion --json`
+
 def topology(spec: str) -> Topology: ...
 def simulate(strategy: str, topology: str, workload: str = "artificial", cost: str = "ipsc2",
              params: _Params = None, workload_params: _Params = None, cost_params: _Params = None,
@@ -67,6 +92,15 @@ def sweep(strategies: Union[str, Sequence[str]], topologies: Union[str, Sequence
           cost: str = "ipsc2", cost_params: _Params = None, execution: str = "fcfs",
           max_seconds: Optional[_Value] = None, jobs: Optional[int] = None,
           progress: Optional[bool] = None) -> SweepResult: ...
+def rounds(algorithm: str, topology: str, init: str, until: str, alpha: Optional[_Value] = None,
+           lambda_: Optional[_Value] = None, integer: bool = False, rounding: Optional[str] = None,
+           max_steps: _Value = 1000000, seed: _Value = 1, threads: int = 1, arrivals: Optional[str] = None,
+           work: Optional[_Value] = None, warmup: Optional[_Value] = None, steps_per_period: Optional[_Value] = None,
+           condition: Optional[str] = None, nna_transfer: Optional[str] = None, nna_time: Optional[str] = None,
+           trace: bool = False, loads: bool = False) -> RoundsResult: ...
+def analyze(topology: str, alpha: _Value = "optimal", factor: Union[float, str] = 1000) -> DiffusionAnalysis: ...
+def read_timeline(path: str) -> Any: ...  # pandas.DataFrame, or a dict of lists without pandas
+def read_trace(path: str) -> Any: ...  # pandas.DataFrame, or a dict of numpy arrays without pandas
 def reproduce(name: str, out_dir: str = "out", runs: Optional[int] = None, jobs: Optional[int] = None,
               params: _Params = None) -> ReproductionResult: ...
 def reproductions() -> list[dict[str, Any]]: ...

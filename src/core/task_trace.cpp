@@ -151,6 +151,7 @@ TaskTree read_task_trace(std::istream& in, const std::string& name) {
     const auto [at, fresh] = sections.try_emplace(w, Section{parent.size(), 0});
     if (!fresh) r.fail(fmt::format("a second section of worker {}", w), "one section per worker");
     Section& section = at->second;
+    tree.sections.push_back({static_cast<std::uint32_t>(w), section.start, 0});
     for (;;) {
       const std::uint64_t p = r.varint("a record's parent");
       if (p == 0) break;
@@ -172,6 +173,7 @@ TaskTree read_task_trace(std::istream& in, const std::string& name) {
       tree.duration.push_back(static_cast<SimTime>(d));
       ++section.count;
     }
+    tree.sections.back().count = section.count;
   }
   if (!r.at_end()) r.fail("bytes after the end record", "nothing after the end");
   // Parents to dense numbers; children in compressed rows (counting sort by parent).

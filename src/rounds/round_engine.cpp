@@ -107,6 +107,7 @@ RoundsResult run(const RoundKernel& kernel, std::vector<Load>& load, const RunOp
   reduce();
   r.initial_error = error;
   if (o.trace) r.trace.push_back(error);
+  if (o.record_loads) r.loads.assign(current, current + n);
 
   std::uint64_t steps = 0;
   bool stop = rule_met(0) || o.max_steps == 0;
@@ -130,6 +131,7 @@ RoundsResult run(const RoundKernel& kernel, std::vector<Load>& load, const RunOp
         ++steps;
         reduce();
         if (o.trace) r.trace.push_back(error);
+        if (o.record_loads) r.loads.insert(r.loads.end(), current, current + n);
         r.stop_rule_met = rule_met(steps);
         stop = r.stop_rule_met || steps >= o.max_steps;
       }

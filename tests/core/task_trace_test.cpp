@@ -77,6 +77,13 @@ TEST(TaskTrace, WrittenTreeReadsBack) {
   EXPECT_EQ(children(1), (std::vector<std::uint32_t>{4}));
   EXPECT_TRUE(children(2).empty());
   EXPECT_EQ(t.total_duration(), 401505);
+  ASSERT_EQ(t.sections.size(), 2u);  // which worker ran each task
+  EXPECT_EQ(t.sections[0].worker, 0u);
+  EXPECT_EQ(t.sections[0].first, 0u);
+  EXPECT_EQ(t.sections[0].count, 3u);
+  EXPECT_EQ(t.sections[1].worker, 1u);
+  EXPECT_EQ(t.sections[1].first, 3u);
+  EXPECT_EQ(t.sections[1].count, 2u);
 }
 
 TEST(TaskTrace, AboutFourBytesATaskForShortTasks) {

@@ -123,6 +123,37 @@ TEST(Engine, TwoThreadsGiveIdenticalBits) {
   }
 }
 
+TEST(Engine, RecordsTheLoadsOfEveryStep) {
+  // Each row is the vector the error norm of the trace is taken of: w0 first, the result last,
+  // on one thread and two, continuous and integer.
+  const auto torus = parse_topology("torus:5x7");
+  const DiffusionKernel k(DiffusionMatrix::uniform(torus, 0.2));
+  for (int threads : {1, 2}) {
+    std::vector<double> w = continuous_initial_load("uniform:100", torus.size(), 3);
+    const std::vector<double> w0 = w;
+    RunOptions o = until("eps:1e-2", threads, true);
+    o.record_loads = true;
+    const RoundsResult r = run_rounds(k, w, o);
+    ASSERT_EQ(r.loads.size(), (r.steps + 1) * w.size());
+    EXPECT_EQ(std::vector<double>(r.loads.begin(), r.loads.begin() + 35), w0);
+    EXPECT_EQ(std::vector<double>(r.loads.end() - 35, r.loads.end()), w);
+    const double mean = r.total_initial / 35;
+    for (std::uint64_t s = 0; s <= r.steps; ++s) {
+      double squares = 0;
+      for (std::size_t v = 0; v < 35; ++v) squares += std::pow(r.loads[s * 35 + v] - mean, 2);
+      EXPECT_NEAR(std::sqrt(squares), r.trace[s], 1e-9 * r.initial_error) << s;
+    }
+  }
+  std::vector<std::int64_t> w = integer_initial_load("spike:70", torus.size(), 1);
+  RunOptions o = until("steps:4");
+  o.record_loads = true;
+  const RoundsResult r = run_rounds(k, w, o);
+  ASSERT_EQ(r.loads.size(), 5u * 35);
+  EXPECT_EQ(r.loads[0], 70);
+  EXPECT_EQ(r.loads[4 * 35 + 7], static_cast<double>(w[7]));
+  EXPECT_TRUE(run_rounds(k, w, until("steps:4")).loads.empty());
+}
+
 TEST(Engine, ErrorCases) {
   const auto t = parse_topology("ring:5");
   const DiffusionKernel k(DiffusionMatrix::uniform(t, 0.3));

@@ -92,6 +92,12 @@ struct TaskTree {
   std::vector<std::uint32_t> children;
   std::vector<std::uint32_t> roots;       ///< tasks without a parent
   std::vector<std::uint32_t> root_origin; ///< the worker each root started on
+  /// The file's sections in order: tasks first .. first + count - 1 are (worker, 0 .. count - 1).
+  struct Section {
+    std::uint32_t worker = 0;
+    std::uint64_t first = 0, count = 0;
+  };
+  std::vector<Section> sections;
   std::uint64_t tasks() const { return duration.size(); }
   SimTime total_duration() const;
 };

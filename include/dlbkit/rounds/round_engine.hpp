@@ -30,6 +30,7 @@ struct RunOptions {
   std::uint64_t max_steps = 1'000'000;  ///< the run stops here even if `until` is not met
   int threads = 1;                      ///< 1 or 2
   bool trace = false;                   ///< record the error norm after every step
+  bool record_loads = false;            ///< keep the load vector after every step (steps + 1 rows of N)
 };
 
 struct RoundsResult {
@@ -42,6 +43,7 @@ struct RoundsResult {
   double relative_error = 0;     ///< final_error / initial_error (0 when w0 is balanced)
   double max_min_difference = 0; ///< max - min at the end
   std::vector<double> trace;     ///< ||w - w_bar|| after steps 0, 1, ..., steps (with trace)
+  std::vector<double> loads;     ///< with record_loads: w after steps 0, 1, ..., steps, row after row
   double seconds = 0;            ///< wall time of the steps
 };
 
