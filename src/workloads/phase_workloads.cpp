@@ -370,8 +370,9 @@ public:
 
 private:
   double clamp(double load) const { return std::clamp(load, base_load_ / spread_, base_load_ * spread_); }
-  double normal() {  // Box-Muller, from the workload's own stream
-    return std::sqrt(-2 * std::log(rng_.uniform_open())) * std::cos(2 * std::numbers::pi * rng_.uniform());
+  double normal() {  // Box-Muller, from the workload's own stream, its two draws in this order
+    const double r = std::sqrt(-2 * std::log(rng_.uniform_open()));
+    return r * std::cos(2 * std::numbers::pi * rng_.uniform());
   }
 
   double sigma_, spread_;
