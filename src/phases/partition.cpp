@@ -166,12 +166,10 @@ private:
       double mean_edge = 1, mean_shipped = 0;
       if (!edge_bytes.empty())
         mean_edge = std::accumulate(edge_bytes.begin(), edge_bytes.end(), 0.0) / static_cast<double>(edge_bytes.size());
-      for (const PhaseObject& o : phase.objects)
-        mean_shipped += o.memory.serialized_bytes > 0 ? o.memory.serialized_bytes : o.memory.footprint_bytes;
+      for (const PhaseObject& o : phase.objects) mean_shipped += o.memory.shipped_bytes();
       mean_shipped /= static_cast<double>(n);
       for (std::size_t i = 0; i < n; ++i) {
-        const ObjectMemory& m = phase.objects[i].memory;
-        const double shipped = m.serialized_bytes > 0 ? m.serialized_bytes : m.footprint_bytes;
+        const double shipped = phase.objects[i].memory.shipped_bytes();
         migration[i] = migration_weight_ * mean_edge * (mean_shipped > 0 ? shipped / mean_shipped : 1);
       }
     }

@@ -40,28 +40,18 @@ bool PhaseContext::move(ObjectIndex object, NodeId to) {
 bool PhaseContext::move_together(std::span<const std::pair<ObjectIndex, NodeId>> moves) {
   for (const auto& [object, to] : moves)
     if (to != mapping_[object] && !phase_->objects[object].migratable) return false;
-  if (phase_->has_memory) {
-    std::vector<NodeId> from(moves.size());
-    for (std::size_t k = 0; k < moves.size(); ++k) {
-      from[k] = mapping_[moves[k].first];
-      memory_.move(moves[k].first, from[k], moves[k].second);
-      mapping_[moves[k].first] = moves[k].second;
-    }
+  if (phase_->has_memory) {  // every move in the accounting, then the gaining nodes checked
+    for (const auto& [object, to] : moves) memory_.move(object, mapping_[object], to);
     bool fits = true;
-    for (std::size_t k = 0; k < moves.size(); ++k)
-      if (from[k] != moves[k].second && memory_.of(moves[k].second) > memory_bound_) fits = false;
+    for (const auto& [object, to] : moves)
+      if (to != mapping_[object] && memory_.of(to) > memory_bound_) fits = false;
     if (!fits) {
-      for (std::size_t k = moves.size(); k-- > 0;) {
-        memory_.move(moves[k].first, moves[k].second, from[k]);
-        mapping_[moves[k].first] = from[k];
-      }
+      for (auto it = moves.rbegin(); it != moves.rend(); ++it) memory_.move(it->first, it->second, mapping_[it->first]);
       return false;
     }
-    for (std::size_t k = 0; k < moves.size(); ++k) mapping_[moves[k].first] = from[k];  // moved again below
   }
   for (const auto& [object, to] : moves) {
-    const NodeId from = mapping_[object];
-    loads_[from] -= phase_->objects[object].load;
+    loads_[mapping_[object]] -= phase_->objects[object].load;
     loads_[to] += phase_->objects[object].load;
     mapping_[object] = to;
   }

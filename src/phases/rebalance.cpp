@@ -15,9 +15,7 @@ SimTime migration_time(const Phase& phase, const std::vector<NodeId>& mapping, c
   std::vector<double> busy(phase.nodes, 0.0);
   for (std::size_t i = 0; i < phase.objects.size(); ++i) {
     if (mapping[i] == phase.node_of[i]) continue;
-    const ObjectMemory& m = phase.objects[i].memory;
-    const double bytes = m.serialized_bytes > 0 ? m.serialized_bytes : m.footprint_bytes;
-    const double one = static_cast<double>(cost.per_object) + bytes * cost.per_byte;
+    const double one = static_cast<double>(cost.per_object) + phase.objects[i].memory.shipped_bytes() * cost.per_byte;
     busy[phase.node_of[i]] += one;
     busy[mapping[i]] += one;
   }
@@ -49,8 +47,7 @@ Rebalanced rebalance(const PhaseStrategyChoice& strategy, const Phase& phase, co
   for (std::size_t i = 0; i < phase.objects.size(); ++i)
     if (result.mapping[i] != phase.node_of[i]) {
       ++result.objects_migrated;
-      const ObjectMemory& m = phase.objects[i].memory;
-      result.bytes_migrated += m.serialized_bytes > 0 ? m.serialized_bytes : m.footprint_bytes;
+      result.bytes_migrated += phase.objects[i].memory.shipped_bytes();
     }
   result.unplaced = ctx.unplaced();
   std::sort(result.unplaced.begin(), result.unplaced.end());

@@ -32,6 +32,9 @@ struct ObjectMemory {
   double working_bytes = 0;     ///< task_working_bytes: while it runs
   double serialized_bytes = 0;  ///< task_serialized_bytes: what a migration ships (0: footprint)
   std::int32_t block = -1;      ///< index in Phase::block_bytes of its shared block, -1: none
+
+  /// What a migration of the object ships: its serialized bytes, else its footprint.
+  double shipped_bytes() const { return serialized_bytes > 0 ? serialized_bytes : footprint_bytes; }
 };
 
 struct PhaseObject {

@@ -53,7 +53,7 @@ public:
   bool fits(ObjectIndex object, NodeId to) const;
   /// Moves `object` to `to` when it is migratable and fits; false (nothing moved) otherwise.
   bool move(ObjectIndex object, NodeId to);
-  /// Moves every (object, node) of `moves` at once, or none: each object must be migratable,
+  /// Moves every (object, node) of `moves` (each object once) at once, or none: each must be migratable,
   /// and every node that gains one must end within the bound with all of them done (a swap of
   /// two shared blocks passes over the bound halfway). False, nothing moved, otherwise.
   bool move_together(std::span<const std::pair<ObjectIndex, NodeId>> moves);
