@@ -102,6 +102,12 @@ public:
   }
 
 private:
+  /// Fisher-Yates from the end, with the run's random stream (LBAF's random.sample orders).
+  template <class T>
+  static void shuffle(std::vector<T>& items, Rng& rng) {
+    for (std::size_t i = items.size(); i > 1; --i) std::swap(items[i - 1], items[rng.below(i)]);
+  }
+
   /// lbsTemperedCriterion.compute: how much the larger of the two loads falls when `amount`
   /// goes from a node of load `from` to one of load `to` (< 0: it rises).
   static double criterion(double from, double to, double amount) {
@@ -272,7 +278,7 @@ private:
     for (NodeId v = 0; v < ctx.nodes(); ++v)
       if (ctx.load(v) > mean_ && !on[v].empty() && known_start_[v + 1] > known_start_[v]) sources.push_back(v);
     if (!deterministic_)
-      for (std::size_t i = sources.size(); i > 1; --i) std::swap(sources[i - 1], sources[ctx.rng().below(i)]);
+      shuffle(sources, ctx.rng());
 
     if (clustering_) {
       swap_clusters(ctx, sources, on);
@@ -349,7 +355,7 @@ private:
       std::vector<std::vector<ObjectIndex>> list;
       for (auto& [block, objects] : by_block) list.push_back(std::move(objects));
       if (!deterministic_)
-        for (std::size_t i = list.size(); i > 1; --i) std::swap(list[i - 1], list[ctx.rng().below(i)]);
+        shuffle(list, ctx.rng());
       return list;
     };
     auto load_of = [&](const std::vector<ObjectIndex>& objects) {
@@ -362,7 +368,7 @@ private:
       std::vector<std::size_t> order(known_start_[v + 1] - known_start_[v]);
       std::iota(order.begin(), order.end(), known_start_[v]);
       if (!deterministic_)
-        for (std::size_t i = order.size(); i > 1; --i) std::swap(order[i - 1], order[ctx.rng().below(i)]);
+        shuffle(order, ctx.rng());
       const auto mine = clusters(v);
       bool swapped = false;
       for (std::size_t t = 0; t < order.size() && !swapped; ++t) {
