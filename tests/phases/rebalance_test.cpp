@@ -1,3 +1,5 @@
+#include "../support/phases.hpp"
+
 #include <dlbkit/phases/rebalance.hpp>
 #include <dlbkit/topology/generators.hpp>
 
@@ -11,13 +13,7 @@
 namespace dlbkit {
 namespace {
 
-/// n objects of loads 1..n, all on node 0 of `nodes`.
-Phase piled_up(std::size_t nodes, std::size_t n) {
-  Phase phase{.nodes = nodes};
-  for (std::size_t i = 0; i < n; ++i) phase.objects.push_back({.id = i, .load = static_cast<double>(i + 1)});
-  phase.node_of.assign(n, 0);
-  return phase;
-}
+using test::piled_up;
 
 Rebalanced run(const std::string& strategy, const Phase& phase, const RebalanceOptions& options = {},
                std::map<std::string, std::string> params = {}) {

@@ -1,4 +1,6 @@
 #include <dlbkit/core/random.hpp>
+#include "../support/phases.hpp"
+
 #include <dlbkit/phases/rebalance.hpp>
 #include <dlbkit/topology/generators.hpp>
 
@@ -10,13 +12,7 @@
 namespace dlbkit {
 namespace {
 
-/// n objects of loads 1..n, all on node 0 of `nodes`.
-Phase piled_up(std::size_t nodes, std::size_t n) {
-  Phase phase{.nodes = nodes};
-  for (std::size_t i = 0; i < n; ++i) phase.objects.push_back({.id = i, .load = static_cast<double>(i + 1)});
-  phase.node_of.assign(n, 0);
-  return phase;
-}
+using test::piled_up;
 
 /// `per_node` objects of random loads on each node, the first quarter of the nodes with
 /// three times the load.
