@@ -141,6 +141,7 @@ class ReproductionResult:
 
 
 def _frame(rows):
+    """A pandas DataFrame of the rows (dicts) when pandas is installed, the rows otherwise."""
     try:
         import pandas
         return pandas.DataFrame(rows)

@@ -8,6 +8,8 @@ import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
 
+from . import _frame  # defined in the package before it imports this module
+
 # The figures of each run kept as columns (from `dlbkit simulate --json`).
 FIGURES = ["makespan", "optimal", "nobal_makespan", "speedup", "pi", "tasks", "tasks_transferred", "messages",
            "events", "wall_seconds"]
@@ -92,11 +94,7 @@ class SweepResult:
                 else:  # undefined for this input (e.g. Pi when NOBAL is optimal)
                     s[name], s[name + "_ci95"] = None, None
             summary.append(s)
-        try:
-            import pandas
-            self.runs, self.summary = pandas.DataFrame(rows), pandas.DataFrame(summary)
-        except ImportError:
-            self.runs, self.summary = rows, summary
+        self.runs, self.summary = _frame(rows), _frame(summary)
 
     def __repr__(self):
         return f"<SweepResult: {len(self.runs)} runs, {len(self.summary)} grid points>"
