@@ -1,5 +1,6 @@
-// dlbkit phases: a phase strategy on an iterative workload, over one phase or several, or on
-// one phase of a vt data set (--data), written back with --write.
+// dlbkit phases: a phase strategy on an iterative workload, over one phase or several, on
+// one phase of a vt data set (--data), written back with --write, or on every phase of one in
+// turn (--data --replay).
 
 #include "commands.hpp"
 #include "progress_line.hpp"
@@ -20,6 +21,7 @@
 #include <limits>
 #include <memory>
 #include <optional>
+#include <unordered_map>
 #include <nlohmann/json.hpp>
 
 namespace dlbkit::cli {
@@ -34,7 +36,7 @@ struct Options {
   std::string memory_bound = "inf", threshold = "inf";
   long long phases = 1, every = 1;
   std::uint64_t seed = 1;
-  bool json = false;
+  bool json = false, replay = false;
 };
 
 /// A vt data set's phase as the run's one phase: the strategy balances its measured loads.
@@ -46,6 +48,39 @@ public:
 
 private:
   const Phase& phase_;
+};
+
+/// Every phase of a vt data set in turn: the objects of its first phase on their ranks, then
+/// each phase's measured loads, matched by object id (a run that dlbkit::ObjectRuntime
+/// recorded with --record, replayed under another strategy).
+class DataReplay : public PhaseWorkload {
+public:
+  DataReplay(const VtDataSet& data, const std::string& stem) : data_(data) {
+    const Phase& first = data.phases.front().phase;
+    std::unordered_map<std::uint64_t, std::size_t> index;
+    for (std::size_t i = 0; i < first.objects.size(); ++i) index.emplace(first.objects[i].id, i);
+    for (const VtPhase& p : data.phases) {
+      std::vector<double>& loads = loads_.emplace_back(first.objects.size(), -1.0);
+      for (const PhaseObject& o : p.phase.objects) {
+        const auto it = index.find(o.id);
+        if (it == index.end() || p.phase.objects.size() != first.objects.size())
+          throw InputError(fmt::format("vt data {} phase {}: its objects are not phase {}'s; accepted with --replay: "
+                                       "the same objects in every phase",
+                                       stem, p.id, data.phases.front().id));
+        loads[it->second] = o.load;
+      }
+    }
+  }
+  Phase first_phase(std::size_t /*nodes*/, std::uint64_t /*seed*/) override { return data_.phases.front().phase; }
+  void next_phase(Phase& phase) override {
+    next_ = std::min(next_ + 1, loads_.size() - 1);
+    for (std::size_t i = 0; i < phase.objects.size(); ++i) phase.objects[i].load = loads_[next_][i];
+  }
+
+private:
+  const VtDataSet& data_;
+  std::vector<std::vector<double>> loads_;  // by phase, by object of the first phase
+  std::size_t next_ = 0;
 };
 
 /// A number of bytes or an imbalance: >= 0, or inf.
@@ -93,7 +128,9 @@ nlohmann::json to_json(const nlohmann::json& inputs, const PhaseRun& run, bool h
                    {"balancing_steps", run.balancing_steps},
                    {"application_seconds", run.application_seconds},
                    {"unbalanced_seconds", run.unbalanced_seconds},
-                   {"balancing_seconds", run.balancing_seconds}};
+                   {"balancing_seconds", run.balancing_seconds},
+                   {"mean_phase_seconds",
+                    (run.application_seconds + run.balancing_seconds) / static_cast<double>(run.steps.size())}};
   if (has_memory) j["max_memory_after"] = figure(max_memory, balanced);
   nlohmann::json phases = nlohmann::json::array();
   for (std::size_t k = 0; k < run.steps.size(); ++k) {
@@ -172,6 +209,9 @@ Run add_phases(CLI::App& app) {
   auto* phase = cmd->add_option("--phase", o->phase, "with --data: the phase id to balance (default: the first)");
   auto* write = cmd->add_option("--write", o->write,
                                 "with --data: write the balanced phase as vt's LB data files STEM2.R.json");
+  auto* replay = cmd->add_flag("--replay", o->replay,
+                               "with --data: every phase of the data in turn, its measured loads under the mapping the "
+                               "strategy keeps (--every, --threshold apply)");
   cmd->add_option("-t,--topology", o->topology,
                   "the nodes and their network, e.g. torus:8x8 (with --data, default complete:RANKS)");
   // Options of a run of several phases of a workload.
@@ -196,20 +236,27 @@ Run add_phases(CLI::App& app) {
       ->capture_default_str();
   cmd->add_option("--seed", o->seed, "random seed: the same seed gives the same run")->capture_default_str();
   cmd->add_flag("--json", o->json, "print one JSON document with the inputs and the figures");
-  return [o, workload, workload_params, data, phase, write, run_options] {
+  return [o, workload, workload_params, data, phase, write, replay, run_options] {
     if ((workload->count() > 0) == (data->count() > 0))
       throw InputError(fmt::format("{}; accepted: exactly one of -w/--workload NAME and --data STEM",
                                    workload->count() > 0 ? "both -w/--workload and --data are given"
                                                          : "no workload: neither -w/--workload nor --data is given"));
     const bool from_data = data->count() > 0;
-    std::vector<CLI::Option*> workload_only = run_options;
-    workload_only.push_back(workload_params);
+    // --replay runs the data's phases: --every and --threshold apply, --phases is theirs.
+    std::vector<CLI::Option*> workload_only{run_options[0], workload_params};
+    if (!o->replay) workload_only.insert(workload_only.end(), run_options.begin() + 1, run_options.end());
     for (const CLI::Option* option : workload_only)
       if (from_data && option->count() > 0)
-        throw InputError(fmt::format("{} is given with --data; accepted: {} with -w/--workload only (--data balances "
-                                     "one phase)",
-                                     option->get_name(), option->get_name()));
-    for (const CLI::Option* option : {phase, write})
+        throw InputError(fmt::format("{} is given with --data; accepted: {} with -w/--workload{} (--data balances "
+                                     "one phase{})",
+                                     option->get_name(), option->get_name(),
+                                     option == run_options[0] ? "" : " or --data --replay",
+                                     option == run_options[0] ? ", --replay every phase of the data" : ""));
+    if (o->replay && (phase->count() > 0 || write->count() > 0))
+      throw InputError(fmt::format("{} is given with --replay; accepted: --replay, which runs every phase, without "
+                                   "--phase and --write",
+                                   phase->count() > 0 ? "--phase" : "--write"));
+    for (const CLI::Option* option : {phase, write, replay})
       if (!from_data && option->count() > 0)
         throw InputError(fmt::format("{} is given without --data; accepted: {} with --data STEM only",
                                      option->get_name(), option->get_name()));
@@ -232,7 +279,12 @@ Run add_phases(CLI::App& app) {
         throw InputError(fmt::format("vt data {}: no phase in its files; accepted: files with at least one phase",
                                      o->data));
       vt = &vt_phase(*vt_data, phase->count() > 0 ? o->phase : vt_data->phases.front().id);
-      input = std::make_unique<DataPhase>(vt->phase);
+      if (o->replay) {
+        input = std::make_unique<DataReplay>(*vt_data, o->data);
+        o->phases = static_cast<long long>(vt_data->phases.size());
+      } else {
+        input = std::make_unique<DataPhase>(vt->phase);
+      }
     } else {
       workload_choice =
           builtin_phase_workloads().configure(o->workload, assignments(o->workload_params, "--workload-param"));
@@ -269,7 +321,11 @@ Run add_phases(CLI::App& app) {
       nlohmann::json inputs{{"strategy", strategy.name()}, {"params", strategy.params.to_json()}};
       if (vt) {
         inputs.update({{"data", o->data},
-                       {"phase", vt->id},
+                       {"phase", o->replay ? nlohmann::json(nullptr) : nlohmann::json(vt->id)},
+                       {"replay", o->replay},
+                       {"phases", o->phases},
+                       {"every", o->every},
+                       {"threshold", o->threshold},
                        {"ranks", vt_data->ranks},
                        {"communications", vt->phase.communications.size()},
                        {"other_communications", vt->other_communications},
@@ -292,7 +348,8 @@ Run add_phases(CLI::App& app) {
                      {"seed", o->seed}});
       fmt::print("{}\n", json_text(to_json(inputs, run, has_memory)));
     } else {
-      const std::string input_name = vt ? fmt::format("vt data {} phase {}", o->data, vt->id)
+      const std::string input_name = o->replay ? fmt::format("vt data {}, its {} phases", o->data, o->phases)
+                                     : vt      ? fmt::format("vt data {} phase {}", o->data, vt->id)
                                         : fmt::format("workload {}", workload_choice->name());
       print_report(fmt::format("{} on {}, {} ({} objects), cost model {}, seed {}", strategy.name(), topology.spec(),
                                input_name, run.last.objects.size(), ro.cost.name, o->seed),

@@ -6,7 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 # Layer ranks; layers of one rank know nothing of each other.
 declare -A rank=([error]=0 [io]=1 [topology]=2 [core]=3 [analysis]=4 [strategies]=5 [sim]=6 [rounds]=6 [phases]=7
-                 [runtime]=8 [mpi]=9 [apps]=9 [workloads]=10 [reproduce]=11 [cli]=12)
+                 [runtime]=8 [mpi]=9 [objects]=9 [apps]=9 [workloads]=10 [reproduce]=11 [cli]=12)
 layer_of() {  # path -> layer
   case "$1" in
     include/dlbkit/error.hpp | src/error.cpp) echo error ;;

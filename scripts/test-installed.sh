@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs build/ into a scratch prefix and builds and runs the example projects against it,
 # as a program outside the dlbkit tree would: the simulator consumer, one program per
-# component (examples/components), N-Queens and Collatz, and imports the Python package
+# component (examples/components), N-Queens, Collatz and the stencil, and imports the Python package
 # (scripts/test.sh runs it after the tests).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -49,6 +49,10 @@ $expect "$queens" "$prefix/nqueens/nqueens" --n 11 --workers 2 >/dev/null
 $expect "$queens" "${mpirun_2[@]}" "$prefix/nqueens/nqueens" --engine mpi --n 11 >/dev/null
 $expect "$collatz" "$prefix/collatz/collatz" --below 300000 --workers 2 >/dev/null
 $expect "$collatz" "${mpirun_2[@]}" "$prefix/collatz/collatz" --engine mpi --below 300000 >/dev/null
+stencil="checksum 130.67895923536798, the same balanced or not"
+build_example stencil stencil
+$expect "$stencil" "$prefix/stencil/stencil" --blocks 4 --cells 16 --phases 10 --workers 2 >/dev/null
+$expect "$stencil" "${mpirun_2[@]}" "$prefix/stencil/stencil" --engine mpi --blocks 4 --cells 16 --phases 10 >/dev/null
 
 # Where no MPI is found: N-Queens builds for threads alone and says so for --engine mpi;
 # a project that requires the component is told why it cannot have it.

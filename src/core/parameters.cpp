@@ -96,6 +96,7 @@ Parameters Parameters::parse(std::span<const ParamSpec> specs, const std::map<st
     };
     if (spec.allow_auto && text == "auto") {
       v.number = std::nan("");
+      v.automatic = true;
     } else if (spec.allow_inf && (text == "inf" || text == "infinity")) {
       v.number = INFINITY;
     } else {
@@ -153,12 +154,12 @@ long long Parameters::duration(std::string_view name) const { return get(name).w
 double Parameters::fractional_duration(std::string_view name) const { return get(name).number; }
 bool Parameters::boolean(std::string_view name) const { return get(name).number != 0; }
 const std::string& Parameters::text(std::string_view name) const { return get(name).text; }
-bool Parameters::is_auto(std::string_view name) const { return get(name).text == "auto"; }
+bool Parameters::is_auto(std::string_view name) const { return get(name).automatic; }
 
 nlohmann::json Parameters::to_json() const {
   nlohmann::json j = nlohmann::json::object();
   for (const auto& [name, v] : values_) {
-    if (v.text == "auto" || v.type == ParamType::choice || v.type == ParamType::text || v.type == ParamType::duration ||
+    if (v.automatic || v.type == ParamType::choice || v.type == ParamType::text || v.type == ParamType::duration ||
         std::isinf(v.number))
       j[name] = v.text;
     else if (v.type == ParamType::boolean)

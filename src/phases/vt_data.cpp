@@ -544,4 +544,44 @@ void write_vt_data(const VtDataSet& data, std::int64_t phase_id, const std::vect
   for (auto& file : files) file->commit();
 }
 
+void write_vt_phases(const std::vector<Phase>& phases, const std::string& stem) {
+  if (stem.empty()) throw InputError("vt data output stem '': empty; accepted: a stem STEM for the files STEM.R.json");
+  const std::size_t ranks = phases.empty() ? 1 : phases.front().nodes;
+  std::vector<json> documents(ranks);
+  for (std::size_t r = 0; r < ranks; ++r)
+    documents[r] = {{"metadata", {{"type", "LBDatafile"}, {"rank", r}}}, {"phases", json::array()}};
+  for (std::size_t k = 0; k < phases.size(); ++k) {
+    const Phase& phase = phases[k];
+    if (phase.nodes != ranks)
+      throw InputError(fmt::format("vt data {}: phase {} has {} nodes; accepted: {} as phase 0", stem, k, phase.nodes, ranks));
+    const auto entity = [&](ObjectIndex i) {
+      const PhaseObject& o = phase.objects[i];
+      return json{{"type", "object"}, {"id", o.id}, {"home", phases.front().node_of[i]}, {"migratable", o.migratable}};
+    };
+    std::vector<json> tasks(ranks, json::array()), communications(ranks, json::array());
+    for (ObjectIndex i = 0; i < phase.objects.size(); ++i)
+      tasks[phase.node_of[i]].push_back(
+          {{"entity", entity(i)}, {"node", phase.node_of[i]}, {"resource", "cpu"}, {"time", phase.objects[i].load}});
+    for (const ObjectCommunication& c : phase.communications)
+      communications[phase.node_of[c.from]].push_back({{"type", "SendRecv"},
+                                                        {"from", entity(c.from)},
+                                                        {"to", entity(c.to)},
+                                                        {"messages", static_cast<std::uint64_t>(c.messages)},
+                                                        {"bytes", c.bytes}});
+    for (std::size_t r = 0; r < ranks; ++r) {
+      json out = {{"id", k}, {"tasks", std::move(tasks[r])}};
+      if (!communications[r].empty()) out["communications"] = std::move(communications[r]);
+      documents[r]["phases"].push_back(std::move(out));
+    }
+  }
+  std::vector<std::unique_ptr<AtomicFile>> files;
+  for (std::size_t r = 0; r < ranks; ++r) {
+    files.push_back(std::make_unique<AtomicFile>(rank_file(stem, r)));
+    files.back()->write(documents[r].dump(-1, ' ', false, json::error_handler_t::replace));
+    files.back()->write("\n");
+    files.back()->close();
+  }
+  for (auto& file : files) file->commit();
+}
+
 }  // namespace dlbkit

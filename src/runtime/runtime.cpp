@@ -17,24 +17,20 @@ namespace dlbkit {
 namespace runtime_detail {
 
 namespace {
-DistributedEngineFactory mpi_engine_factory = nullptr;
+DistributedEngineFactory mpi_factory = nullptr;
 }  // namespace
 
-void set_mpi_engine(DistributedEngineFactory factory) { mpi_engine_factory = factory; }
+void set_mpi_engine(DistributedEngineFactory factory) { mpi_factory = factory; }
+DistributedEngineFactory mpi_engine_factory() { return mpi_factory; }
 
-}  // namespace runtime_detail
-
-namespace {
-
-// How many processes the MPI launcher started, from its environment (Open MPI, MPICH and
-// Intel MPI's Hydra); 0 outside a launcher.
+// Open MPI, MPICH and Intel MPI's Hydra.
 int launcher_size() {
   for (const char* name : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE"})
     if (const char* value = std::getenv(name)) return std::atoi(value);
   return 0;
 }
 
-}  // namespace
+}  // namespace runtime_detail
 
 struct Runtime::State {
   RuntimeOptions options;
@@ -68,15 +64,15 @@ Runtime::Runtime(RuntimeOptions options, StrategyInfo strategy, Communicator com
 
 void Runtime::set_up(Communicator communicator) {
   State& s = *state_;
-  const int launched = launcher_size();
-  const bool mpi_linked = runtime_detail::mpi_engine_factory != nullptr;
+  const int launched = runtime_detail::launcher_size();
+  const bool mpi_linked = runtime_detail::mpi_engine_factory() != nullptr;
   s.engine = s.options.engine;
   if (s.engine == "auto") s.engine = launched > 1 && mpi_linked ? "mpi" : "threads";
   if (s.engine == "mpi") {
     if (!mpi_linked)
       throw InputError("--engine mpi: this program was linked without the MPI engine; accepted: threads, sequential "
                        "(or link the CMake target dlbkit::mpi)");
-    s.mpi = runtime_detail::mpi_engine_factory(communicator);
+    s.mpi = runtime_detail::mpi_engine_factory()(communicator);
   } else if (s.engine != "threads" && s.engine != "sequential") {
     throw InputError(fmt::format("--engine '{}'; accepted: auto, threads, mpi, sequential", s.engine));
   }

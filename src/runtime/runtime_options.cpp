@@ -1,6 +1,7 @@
 #include <dlbkit/core/parameters.hpp>
 #include <dlbkit/core/time.hpp>
 #include <dlbkit/error.hpp>
+#include <dlbkit/runtime/detail/command_line.hpp>
 #include <dlbkit/runtime/runtime_options.hpp>
 #include <dlbkit/strategies/builtin.hpp>
 
@@ -17,14 +18,6 @@ namespace {
 
 constexpr std::string_view kOurs[] = {"--engine", "--strategy",    "--param",         "--topology", "--workers",
                                       "--seed",   "--check-tasks", "--poll-interval", "--quiet"};
-
-// "--n, -v and dlbkit's --engine, ...": what the command line accepts, for an error.
-std::string accepted(const std::vector<ProgramOption>& program) {
-  std::string ours, theirs;
-  for (std::string_view name : kOurs) ours += fmt::format("{}{}", ours.empty() ? "" : ", ", name);
-  for (const ProgramOption& p : program) theirs += fmt::format("{}{}", theirs.empty() ? "" : ", ", p.name());
-  return theirs.empty() ? ours : theirs + " and dlbkit's " + ours;
-}
 
 // Stores `value` of dlbkit's option `name` in `o`.
 void read_ours(std::string_view name, const std::string& value, RuntimeOptions& o) {
@@ -65,8 +58,17 @@ std::uint64_t ProgramOption::read_unsigned(const std::string& text, const std::s
   return v;
 }
 
-RuntimeOptions RuntimeOptions::parse(int argc, const char* const* argv, const std::vector<ProgramOption>& program) {
-  RuntimeOptions o;
+namespace detail {
+
+void parse_command_line(int argc, const char* const* argv, const std::vector<ProgramOption>& program,
+                        std::span<const std::string_view> ours, std::span<const std::string_view> flags,
+                        const std::function<void(std::string_view, const std::string&)>& read_ours) {
+  const auto accepted = [&] {  // "--n, -v and dlbkit's --engine, ..."
+    std::string mine, theirs;
+    for (std::string_view name : ours) mine += fmt::format("{}{}", mine.empty() ? "" : ", ", name);
+    for (const ProgramOption& p : program) theirs += fmt::format("{}{}", theirs.empty() ? "" : ", ", p.name());
+    return theirs.empty() ? mine : theirs + " and dlbkit's " + mine;
+  };
   for (int i = 1; i < argc; ++i) {
     std::string_view arg = argv[i];
     std::optional<std::string> inline_value;
@@ -75,10 +77,10 @@ RuntimeOptions RuntimeOptions::parse(int argc, const char* const* argv, const st
       arg = arg.substr(0, eq);
     }
     const auto own = std::find_if(program.begin(), program.end(), [&](const ProgramOption& p) { return p.name() == arg; });
-    const bool ours = own == program.end() && std::find(std::begin(kOurs), std::end(kOurs), arg) != std::end(kOurs);
-    if (own == program.end() && !ours)
-      throw InputError(fmt::format("unknown option '{}'; accepted: {}", argv[i], accepted(program)));
-    const bool flag = ours ? arg == "--quiet" : !own->takes_value();
+    const bool is_ours = own == program.end() && std::find(ours.begin(), ours.end(), arg) != ours.end();
+    if (own == program.end() && !is_ours)
+      throw InputError(fmt::format("unknown option '{}'; accepted: {}", argv[i], accepted()));
+    const bool flag = is_ours ? std::find(flags.begin(), flags.end(), arg) != flags.end() : !own->takes_value();
     if (flag && inline_value) throw InputError(fmt::format("{}: takes no value; accepted: {} alone", arg, arg));
     std::string value;
     if (inline_value) {
@@ -88,10 +90,20 @@ RuntimeOptions RuntimeOptions::parse(int argc, const char* const* argv, const st
       value = argv[++i];
     }
     if (!flag && value.empty()) throw InputError(fmt::format("{}: an empty value is not accepted", arg));
-    if (!ours) own->read(value);
-    else if (arg == "--quiet") o.quiet = true;
-    else read_ours(arg, value, o);
+    if (is_ours) read_ours(arg, value);
+    else own->read(value);
   }
+}
+
+}  // namespace detail
+
+RuntimeOptions RuntimeOptions::parse(int argc, const char* const* argv, const std::vector<ProgramOption>& program) {
+  RuntimeOptions o;
+  constexpr std::string_view kFlags[] = {"--quiet"};
+  detail::parse_command_line(argc, argv, program, kOurs, kFlags, [&](std::string_view name, const std::string& value) {
+    if (name == "--quiet") o.quiet = true;
+    else read_ours(name, value, o);
+  });
   return o;
 }
 

@@ -59,6 +59,37 @@ TEST(CliPhasesData, CountsTheDataSetsCommunications) {
   EXPECT_TRUE(j["inputs"]["write"].is_null());
 }
 
+// --replay: the phases written by write_vt_phases (what ObjectRuntime's --record writes), in
+// turn: two objects on rank 0, loads 1 and 3 then 3 and 1; greedy balances after phase 0.
+TEST(CliPhasesData, ReplaysEveryPhaseOfARecordedRun) {
+  const std::string dir = dlbkit::test::temp_dir("cli-vt-replay");
+  fs::create_directories(dir);
+  std::vector<dlbkit::Phase> phases(2, dlbkit::Phase{.nodes = 2});
+  for (int k = 0; k < 2; ++k) {
+    phases[k].objects = {{.id = 10, .load = k == 0 ? 1.0 : 3.0}, {.id = 11, .load = k == 0 ? 3.0 : 1.0}};
+    phases[k].node_of = {0, 0};
+  }
+  dlbkit::write_vt_phases(phases, dir + "/run");
+  const auto j = cli_json({"phases", "-s", "greedy", "--data", dir + "/run", "--replay", "--json"});
+  ASSERT_EQ(j["phases"].size(), 2u);
+  EXPECT_DOUBLE_EQ(j["phases"][0]["max_load"].get<double>(), 4.0);  // both on rank 0
+  EXPECT_DOUBLE_EQ(j["phases"][1]["max_load"].get<double>(), 3.0);  // one each after greedy
+  EXPECT_DOUBLE_EQ(j["unbalanced_seconds"].get<double>(), 8.0);
+  EXPECT_DOUBLE_EQ(j["mean_phase_seconds"].get<double>(),
+                   (j["application_seconds"].get<double>() + j["balancing_seconds"].get<double>()) / 2);
+  EXPECT_EQ(j["inputs"]["replay"], true);
+  expect_usage_error({"phases", "-s", "greedy", "--data", dir + "/run", "--replay", "--phase", "0"},
+                     {"--phase", "--replay"});
+  expect_usage_error({"phases", "-s", "greedy", "--data", dir + "/run", "--replay", "--phases", "3"},
+                     {"--phases", "--replay every phase"});
+  expect_usage_error({"phases", "-s", "greedy", "-w", "hotspot", "-t", "ring:4", "--replay"},
+                     {"--replay", "without --data"});
+  // A data set whose phases hold other objects cannot be replayed.
+  phases[1].objects[1].id = 12;
+  dlbkit::write_vt_phases(phases, dir + "/other");
+  expect_usage_error({"phases", "-s", "greedy", "--data", dir + "/other", "--replay"}, {"phase 1", "the same objects"});
+}
+
 TEST(CliPhasesData, BadInputIsOneLineAndWritesNothing) {
   const std::string dir = dlbkit::test::temp_dir("cli-vt-bad");
   fs::create_directories(dir);

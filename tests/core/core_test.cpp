@@ -48,6 +48,14 @@ TEST(Parameters, DefaultsAndGivenValues) {
   EXPECT_EQ(p.to_string(), "count=7 rate=inf level=auto delay=25ms on=false mode=receiver");
 }
 
+TEST(Parameters, AutoOnlyWhereTheSpecAllowsIt) {
+  // A text value that happens to read "auto" is text (found by fuzz_parameters: "tree=auto").
+  const std::vector<ParamSpec> specs = {{.name = "tree", .type = ParamType::text, .default_value = "auto"}};
+  const Parameters p = Parameters::parse(specs, {}, "test");
+  EXPECT_FALSE(p.is_auto("tree"));
+  EXPECT_EQ(p.text("tree"), "auto");
+}
+
 TEST(Parameters, UnknownNameListsTheAcceptedOnes) {
   const std::string e = error_of([] { Parameters::parse(kSpecs, {{"cuont", "1"}}, "strategy x"); });
   EXPECT_NE(e.find("strategy x: unknown parameter 'cuont'"), std::string::npos) << e;

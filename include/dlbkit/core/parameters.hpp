@@ -126,6 +126,7 @@ private:
     std::string text;
     double number = 0;   // every numeric type; NaN for auto; a fractional duration's exact ns
     long long whole = 0; // integer and duration (ns), exact (a fractional duration: rounded)
+    bool automatic = false; // "auto" where the spec allows it (a text value "auto" is just text)
   };
   const Value& get(std::string_view name) const;
   std::vector<std::pair<std::string, Value>> values_;

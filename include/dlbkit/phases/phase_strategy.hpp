@@ -102,10 +102,12 @@ struct PhaseStrategyInfo {
   std::function<std::unique_ptr<PhaseStrategy>(const Parameters&)> create;
   /// Where set, throws InputError when the strategy cannot run on the topology.
   std::function<void(const Topology&)> check_topology;
+  /// Whether it reads the phase's communications (a runtime records them only then).
+  bool reads_communications = false;
 };
 
 /// The registry entry of a phase strategy class S, declared once in static members (name,
-/// description, source, optional params() and check_topology) and built from its Parameters.
+/// description, source, optional params(), check_topology and reads_communications) and built from its Parameters.
 template <class S>
 PhaseStrategyInfo phase_strategy_info() {
   PhaseStrategyInfo info{.name = S::name,
@@ -116,6 +118,7 @@ PhaseStrategyInfo phase_strategy_info() {
                          }};
   if constexpr (requires { S::params(); }) info.params = S::params();
   if constexpr (requires(const Topology& t) { S::check_topology(t); }) info.check_topology = S::check_topology;
+  if constexpr (requires { S::reads_communications; }) info.reads_communications = S::reads_communications;
   return info;
 }
 

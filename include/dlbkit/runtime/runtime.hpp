@@ -47,6 +47,7 @@
 #include <dlbkit/error.hpp>
 #include <dlbkit/runtime/application.hpp>
 #include <dlbkit/runtime/communicator.hpp>
+#include <dlbkit/runtime/detail/mpi_registration.hpp>
 #include <dlbkit/runtime/function_application.hpp>
 #include <dlbkit/runtime/run_result.hpp>
 #include <dlbkit/runtime/runtime_options.hpp>
@@ -61,16 +62,6 @@
 #include <vector>
 
 namespace dlbkit {
-
-namespace runtime_detail {
-
-/// Defined in dlbkit::mpi: gives Runtime the MPI engine (detail/distributed_engine.hpp).
-bool register_mpi_engine();
-#ifdef DLBKIT_MPI_ENGINE  // set by the target dlbkit::mpi
-inline const bool mpi_engine_registered = register_mpi_engine();
-#endif
-
-}  // namespace runtime_detail
 
 namespace detail {
 struct RuntimeDoor;  // dlbkit run's (detail/runtime_door.hpp)

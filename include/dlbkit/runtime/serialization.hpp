@@ -73,19 +73,25 @@ public:
 
 }  // namespace serialization_detail
 
-/// Replaces `out` with the bytes of `value`.
+/// Appends the bytes of `value` to `out`.
 template <class T>
-void to_bytes(const T& value, std::vector<std::byte>& out) {
-  out.clear();
+void append_bytes(const T& value, std::vector<std::byte>& out) {
   if constexpr (travels_as_bytes<T>) {
-    out.resize(sizeof(T));
-    std::memcpy(out.data(), &value, sizeof(T));
+    const auto* p = reinterpret_cast<const std::byte*>(&value);
+    out.insert(out.end(), p, p + sizeof(T));
   } else {
     serialization_detail::ByteSink sink(out);
     std::ostream stream(&sink);
     cereal::BinaryOutputArchive archive(stream);
     archive(value);
   }
+}
+
+/// Replaces `out` with the bytes of `value`.
+template <class T>
+void to_bytes(const T& value, std::vector<std::byte>& out) {
+  out.clear();
+  append_bytes(value, out);
 }
 
 /// The value to_bytes() wrote. Throws cereal::Exception when `bytes` end too soon.

@@ -6,7 +6,9 @@
 #include <dlbkit/runtime/mpi_engine.hpp>
 #include <dlbkit/runtime/runtime.hpp>
 
+#include <algorithm>
 #include <cstdlib>
+#include <limits>
 #include <stdexcept>
 #include <string>
 #include <fmt/format.h>
@@ -92,6 +94,41 @@ public:
       out.emplace_back(from, from + counts[static_cast<std::size_t>(r)]);
     }
     return out;
+  }
+
+  std::vector<std::vector<std::byte>> all_to_all(const std::vector<std::vector<std::byte>>& to) const override {
+    // The counts first, then a message per pair with bytes to send, straight from and into
+    // the per-rank buffers. A message's count is an int: each below 2^31 bytes, checked on
+    // every rank together so that none waits for a message that is not sent.
+    const auto n = static_cast<std::size_t>(size_);
+    std::vector<long long> send_counts(n), receive_counts(n);
+    for (std::size_t r = 0; r < n; ++r) send_counts[r] = static_cast<long long>(to[r].size());
+    MPI_Alltoall(send_counts.data(), 1, MPI_LONG_LONG, receive_counts.data(), 1, MPI_LONG_LONG, comm_);
+    const long long largest = std::max(*std::max_element(send_counts.begin(), send_counts.end()),
+                                       *std::max_element(receive_counts.begin(), receive_counts.end()));
+    const int mine = largest > std::numeric_limits<int>::max() ? 1 : 0;
+    int any = 0;
+    MPI_Allreduce(&mine, &any, 1, MPI_INT, MPI_MAX, comm_);
+    if (any != 0)
+      throw std::runtime_error("an exchange of 2 GiB or more from one MPI rank to another; accepted: less (fewer or "
+                               "smaller objects or messages per rank)");
+    constexpr int kTag = 1;
+    std::vector<std::vector<std::byte>> from(n);
+    std::vector<MPI_Request> requests;
+    for (std::size_t r = 0; r < n; ++r) {
+      if (static_cast<int>(r) == rank_ || receive_counts[r] == 0) continue;
+      from[r].resize(static_cast<std::size_t>(receive_counts[r]));
+      MPI_Irecv(from[r].data(), static_cast<int>(receive_counts[r]), MPI_BYTE, static_cast<int>(r), kTag, comm_,
+                &requests.emplace_back());
+    }
+    for (std::size_t r = 0; r < n; ++r) {
+      if (static_cast<int>(r) == rank_ || send_counts[r] == 0) continue;
+      MPI_Isend(to[r].data(), static_cast<int>(send_counts[r]), MPI_BYTE, static_cast<int>(r), kTag, comm_,
+                &requests.emplace_back());
+    }
+    from[static_cast<std::size_t>(rank_)] = to[static_cast<std::size_t>(rank_)];
+    MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE);
+    return from;
   }
 
   void agree(std::exception_ptr error) const override {

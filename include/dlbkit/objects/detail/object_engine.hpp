@@ -1,0 +1,129 @@
+#pragma once
+/// \file
+/// The part of ObjectRuntime that does not depend on the program's types: the engine and its
+/// workers, the table of objects and their owners, the phases' figures, the balancing
+/// decision, the records. object_runtime.hpp holds the objects and their messages.
+
+#include <dlbkit/objects/object_report.hpp>
+#include <dlbkit/objects/object_runtime_options.hpp>
+#include <dlbkit/phases/phase.hpp>
+#include <dlbkit/phases/phase_strategy.hpp>
+#include <dlbkit/runtime/communicator.hpp>
+
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <deque>
+#include <exception>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace dlbkit::detail {
+
+/// Seconds on the steady clock since an origin of the engine's.
+using Clock = std::chrono::steady_clock;
+
+class ObjectEngine {
+public:
+  ObjectEngine(ObjectRuntimeOptions options, Communicator communicator);
+  ~ObjectEngine();
+  ObjectEngine(const ObjectEngine&) = delete;
+  ObjectEngine& operator=(const ObjectEngine&) = delete;
+
+  const ObjectRuntimeOptions& options() const { return options_; }
+  const std::string& engine() const { return engine_; }
+  const Topology& topology() const { return *topology_; }
+  const PhaseStrategyChoice& strategy() const { return strategy_; }
+  std::size_t workers() const { return workers_; }
+  int rank() const;
+  /// The workers this process runs: [first_local, first_local + local_workers).
+  NodeId first_local() const { return first_local_; }
+  std::size_t local_workers() const { return local_workers_; }
+  bool is_local(NodeId worker) const { return worker >= first_local_ && worker - first_local_ < local_workers_; }
+  bool distributed() const;
+  /// Whether the phases' communications are wanted: a communication-aware strategy, a record.
+  bool tracks_communications() const;
+
+  /// Collective: each process's objects (id, worker) become the table below; an InputError on
+  /// every rank for an id given twice, or a worker that is not this process's.
+  void commit(const std::vector<std::pair<std::uint64_t, NodeId>>& mine);
+  bool committed() const { return committed_; }
+  /// Every object's id in increasing order (an object's index), and its worker.
+  const std::vector<std::uint64_t>& ids() const { return ids_; }
+  const std::vector<NodeId>& owners() const { return owners_; }
+  /// The index of the object `id`; InputError when there is none.
+  ObjectIndex index_of(std::uint64_t id) const;
+
+  /// Runs f(w) for every local worker w, each on its own thread, and waits. The exception of
+  /// the lowest worker that threw comes out, on every rank (collective under MPI).
+  void for_each_worker(const std::function<void(NodeId)>& f);
+  /// Collective under MPI: `to[r]` goes to rank r; what each rank sent this one.
+  std::vector<std::vector<std::byte>> all_to_all(const std::vector<std::vector<std::byte>>& to) const;
+  /// Collective under MPI: every rank's bytes, by rank.
+  std::vector<std::vector<std::byte>> all_gather(std::span<const std::byte> mine) const;
+  /// Collective: `error` set on some rank becomes an exception on every rank.
+  void agree(std::exception_ptr error) const;
+
+  /// Marks the start of a phase (its time, the timeline's spans).
+  void begin_phase();
+  /// After the work of a phase, before its messages are delivered: each local worker's busy
+  /// span ends at `work_end[w - first_local]`.
+  void end_work(const std::vector<Clock::time_point>& work_end);
+  /// Collective, after the messages are delivered: the phase's figures from the objects'
+  /// loads (indexed like ids(); this process's entries are read) and the communications of
+  /// its objects. True when a balancing step is due after it.
+  bool end_phase(const std::vector<double>& loads, std::span<const ObjectCommunication> communications);
+  /// Collective: the new owner of every object, from the last phase's loads and
+  /// communications (as end_phase's) and the strategy; then the objects move, and
+  /// end_migration says so.
+  const std::vector<NodeId>& decide(const std::vector<double>& loads, std::span<const ObjectCommunication> communications);
+  /// Collective: the objects have moved; `bytes` this process sent.
+  void end_migration(const std::vector<NodeId>& old_owners, double bytes);
+
+  /// Collective: writes the record and the timeline where asked, and returns the figures.
+  ObjectRunReport finish();
+  const ObjectRunReport& report() const { return report_; }
+
+private:
+  struct Team;
+  void warn(const std::string& warning) const;
+  std::int64_t now_ns() const;
+  /// Every object's load of the last phase, and its communications, on every process.
+  Phase gather_phase(const std::vector<double>& loads, std::span<const ObjectCommunication> communications);
+  /// The last phase with each object's load as the load model predicts it for the next.
+  Phase predicted_phase() const;
+  /// last_phase_ = gather_phase(...), once per phase.
+  void gather_last_phase(const std::vector<double>& loads, std::span<const ObjectCommunication> communications);
+
+  ObjectRuntimeOptions options_;
+  std::string engine_;
+  struct Mpi;
+  std::unique_ptr<Mpi> mpi_;
+  std::optional<Topology> topology_;
+  PhaseStrategyChoice strategy_;
+  std::size_t workers_ = 1, local_workers_ = 1;
+  NodeId first_local_ = 0;
+  std::unique_ptr<Team> team_;
+
+  bool committed_ = false;
+  std::vector<std::uint64_t> ids_;
+  std::vector<NodeId> owners_;
+
+  Clock::time_point origin_;
+  std::int64_t phase_start_ns_ = 0, balance_start_ns_ = 0;
+  Phase last_phase_;  // the last phase's loads, gathered for a step or the record
+  static constexpr std::size_t kNotGathered = std::size_t(-1);
+  std::size_t gathered_phases_ = kNotGathered;  // the phases done when last_phase_ was gathered
+  std::deque<std::vector<double>> history_;  // linear load model: the last phases' loads by index
+  std::vector<Phase> recorded_;
+  struct Timeline;
+  std::unique_ptr<Timeline> timeline_;
+  ObjectRunReport report_;
+};
+
+}  // namespace dlbkit::detail

@@ -1,0 +1,41 @@
+#pragma once
+/// \file
+/// What an ObjectRuntime measured (object_runtime.hpp): each phase's time and the workers'
+/// loads in it, and each balancing step's figures. The same on every rank.
+
+#include <cstddef>
+#include <vector>
+
+namespace dlbkit {
+
+struct ObjectPhaseFigures {
+  /// Wall time of the phase: from its start until every message reached its object (the
+  /// slowest process's), without the balancing after it.
+  double seconds = 0;
+  /// The workers' loads: each the sum of its objects' loads (measured, or as the program set
+  /// them), in seconds.
+  double max_load = 0, mean_load = 0;
+  double imbalance = 0;   ///< max_load / mean_load - 1 (0 without load)
+  bool balanced = false;  ///< a balancing step followed the phase
+};
+
+struct ObjectBalanceFigures {
+  std::size_t after_phase = 0;  ///< index of the phase whose loads it balanced
+  /// Imbalance of the loads balanced (the load model's prediction for the next phase: with
+  /// persistence, the phase's own) under the old mapping and under the new one.
+  double imbalance_before = 0, imbalance_after = 0;
+  std::size_t objects_migrated = 0;
+  double bytes_migrated = 0;  ///< serialised objects between processes (0 between threads)
+  double decide_seconds = 0;  ///< wall: gathering the loads and running the strategy
+  double migrate_seconds = 0; ///< wall: moving the objects
+};
+
+struct ObjectRunReport {
+  std::vector<ObjectPhaseFigures> phases;
+  std::vector<ObjectBalanceFigures> balances;
+  double phase_seconds = 0;      ///< every phase's seconds together
+  double balancing_seconds = 0;  ///< every balancing step's decide and migrate seconds together
+  std::size_t objects_migrated = 0;
+};
+
+}  // namespace dlbkit

@@ -1,0 +1,56 @@
+#pragma once
+/// \file
+/// The choices a dlbkit::ObjectRuntime is made from (object_runtime.hpp): engine, phase
+/// strategy and its parameters, topology, workers, seed, when to balance, and what to record.
+/// Written in code, or read from a command line beside the program's own options:
+///
+/// ```
+/// std::uint32_t phases = 100;
+/// const auto o = dlbkit::ObjectRuntimeOptions::parse(argc, argv, {{"--phases", phases, 1, 100000}});
+/// // dlbkit's: --engine auto|threads|mpi|sequential  --strategy NAME  --param name=value
+/// // (repeatable)  --topology SPEC|auto  --workers N  --seed S  --every K  --threshold I
+/// // --load-model persistence|linear  --load-window N  --record STEM  --timeline FILE  --quiet
+/// // (also --name=value)
+/// ```
+///
+/// Bad input throws InputError with one line naming the value and what is accepted.
+
+#include <dlbkit/runtime/runtime_options.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <vector>
+
+namespace dlbkit {
+
+struct ObjectRuntimeOptions {
+  /// auto: mpi when an MPI launcher started this process among several and the program links
+  /// dlbkit::mpi, threads otherwise; threads; mpi; sequential (one worker, no balancing).
+  std::string engine = "auto";
+  std::string strategy = "greedy";  ///< a name of `dlbkit list phase-strategies`; none: never move
+  std::vector<std::string> params;  ///< the strategy's parameters, "name=value"
+  std::string topology = "auto";    ///< one worker per node; auto: complete:P
+  std::uint64_t workers = 0;        ///< threads: 0 = one per core; mpi: the rank count (0)
+  std::uint64_t seed = 1;           ///< the strategy's random stream
+  /// Balance after every `every`-th phase; 0: only when the program calls balance().
+  std::size_t every = 1;
+  /// Balance also after a phase whose imbalance max/mean - 1 of the workers' measured times
+  /// exceeds this (infinity: only `every`).
+  double threshold = std::numeric_limits<double>::infinity();
+  /// The loads the strategy balances, predicted for the next phase from the phases measured
+  /// (DARMA vt's load models): persistence, the last phase's (vt's NaivePersistence, the
+  /// principle of persistence); linear, a least-squares line through each object's last
+  /// `load_window` phases, read one phase on (vt's LinearModel), never below 0.
+  std::string load_model = "persistence";
+  std::size_t load_window = 5;  ///< linear: the phases it fits (vt's default_past_len)
+  std::string record;    ///< vt LB data stem: STEM.R.json for each worker R at finish(); "": none
+  std::string timeline;  ///< Chrome trace-event JSON of phases and migrations at finish(); "": none
+  bool quiet = false;    ///< no warnings on stderr
+
+  /// Reads the options above and the program's own from argv[1..argc-1]; argv[0] is skipped.
+  static ObjectRuntimeOptions parse(int argc, const char* const* argv, const std::vector<ProgramOption>& program = {});
+};
+
+}  // namespace dlbkit

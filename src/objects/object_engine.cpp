@@ -1,0 +1,534 @@
+#include <dlbkit/core/parameters.hpp>
+#include <dlbkit/error.hpp>
+#include <dlbkit/objects/detail/object_engine.hpp>
+#include <dlbkit/phases/figures.hpp>
+#include <dlbkit/phases/rebalance.hpp>
+#include <dlbkit/phases/vt_data.hpp>
+#include <dlbkit/runtime/detail/distributed_engine.hpp>
+#include <dlbkit/sim/timeline.hpp>
+
+#include <algorithm>
+#include <atomic>
+#include <condition_variable>
+#include <deque>
+#include <cstring>
+#include <fmt/format.h>
+#include <mutex>
+#include <thread>
+
+namespace dlbkit::detail {
+
+namespace {
+
+template <class T>
+void put(std::vector<std::byte>& out, const T& value) {
+  const auto* p = reinterpret_cast<const std::byte*>(&value);
+  out.insert(out.end(), p, p + sizeof(T));
+}
+
+template <class T>
+std::vector<T> read_all(const std::vector<std::byte>& in) {
+  std::vector<T> out(in.size() / sizeof(T));
+  if (!out.empty()) std::memcpy(out.data(), in.data(), out.size() * sizeof(T));
+  return out;
+}
+
+// max / mean - 1 of some loads; 0 without load.
+double imbalance_of(const std::vector<double>& loads, double* max_out = nullptr, double* mean_out = nullptr) {
+  double max = 0, sum = 0;
+  for (double l : loads) {
+    max = std::max(max, l);
+    sum += l;
+  }
+  const double mean = loads.empty() ? 0 : sum / static_cast<double>(loads.size());
+  if (max_out) *max_out = max;
+  if (mean_out) *mean_out = mean;
+  return mean > 0 ? max / mean - 1 : 0;
+}
+
+}  // namespace
+
+struct ObjectEngine::Mpi {
+  std::unique_ptr<runtime_detail::DistributedEngine> engine;
+};
+
+// The threads of the local workers but the first, which is the calling thread: each waits for
+// a new generation of work, runs it and says it is done. Waiting spins a little before it
+// sleeps: a phase's two hand-overs (the work, the delivery) then cost microseconds, where a
+// sleeping thread's wake-up costs tens of them. No spinning when the workers outnumber the
+// cores: a spinning thread would hold a core another worker needs.
+struct ObjectEngine::Team {
+  explicit Team(std::size_t size)
+      : errors(size), spins(size <= std::max(1u, std::thread::hardware_concurrency()) ? 20000 : 0) {
+    for (std::size_t w = 1; w < size; ++w) threads.emplace_back([this, w] { serve(w); });
+  }
+  ~Team() {
+    {
+      const std::lock_guard lock(mutex);
+      stopping = true;
+      generation.fetch_add(1, std::memory_order_release);
+    }
+    wake.notify_all();
+    for (std::thread& t : threads) t.join();
+  }
+  void run(const std::function<void(std::size_t)>& f) {
+    work = &f;
+    pending.store(threads.size(), std::memory_order_relaxed);
+    {
+      const std::lock_guard lock(mutex);  // a thread about to sleep sees the new generation
+      generation.fetch_add(1, std::memory_order_release);
+    }
+    wake.notify_all();
+    errors[0] = nullptr;
+    try {
+      f(0);
+    } catch (...) {
+      errors[0] = std::current_exception();
+    }
+    if (!spin_until([&] { return pending.load(std::memory_order_acquire) == 0; })) {
+      std::unique_lock lock(mutex);
+      done.wait(lock, [&] { return pending.load(std::memory_order_acquire) == 0; });
+    }
+  }
+  void serve(std::size_t w) {
+    std::uint64_t seen = 0;
+    for (;;) {
+      if (!spin_until([&] { return generation.load(std::memory_order_acquire) != seen; })) {
+        std::unique_lock lock(mutex);
+        wake.wait(lock, [&] { return generation.load(std::memory_order_acquire) != seen; });
+      }
+      seen = generation.load(std::memory_order_acquire);
+      if (stopping) return;
+      errors[w] = nullptr;
+      try {
+        (*work)(w);
+      } catch (...) {
+        errors[w] = std::current_exception();
+      }
+      if (pending.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+        const std::lock_guard lock(mutex);  // the caller is spinning or waiting under it
+        done.notify_one();
+      }
+    }
+  }
+  template <class Ready>
+  bool spin_until(Ready ready) const {
+    for (std::uint32_t k = 0; k < spins; ++k) {
+      if (ready()) return true;
+#if defined(__x86_64__) || defined(__i386__)
+      __builtin_ia32_pause();
+#endif
+    }
+    return ready();
+  }
+
+  std::vector<std::thread> threads;
+  std::vector<std::exception_ptr> errors;  // by local worker, of the last run
+  const std::uint32_t spins;
+  std::mutex mutex;
+  std::condition_variable wake, done;
+  const std::function<void(std::size_t)>* work = nullptr;
+  std::atomic<std::uint64_t> generation{0};
+  std::atomic<std::size_t> pending{0};
+  bool stopping = false;  // written under the mutex before the last generation
+};
+
+// The timeline's events of this process's workers, written at finish().
+struct ObjectEngine::Timeline {
+  std::vector<TimelineEvent> events;
+  std::uint64_t arrows = 0;
+};
+
+ObjectEngine::ObjectEngine(ObjectRuntimeOptions options, Communicator communicator) : options_(std::move(options)) {
+  const int launched = runtime_detail::launcher_size();
+  const bool mpi_linked = runtime_detail::mpi_engine_factory() != nullptr;
+  engine_ = options_.engine;
+  if (engine_ == "auto") engine_ = launched > 1 && mpi_linked ? "mpi" : "threads";
+  if (engine_ == "mpi") {
+    if (!mpi_linked)
+      throw InputError("--engine mpi: this program was linked without the MPI engine; accepted: threads, sequential "
+                       "(or link the CMake target dlbkit::mpi)");
+    mpi_ = std::make_unique<Mpi>(Mpi{runtime_detail::mpi_engine_factory()(communicator)});
+  } else if (engine_ != "threads" && engine_ != "sequential") {
+    throw InputError(fmt::format("--engine '{}'; accepted: auto, threads, mpi, sequential", engine_));
+  }
+  std::exception_ptr error;
+  try {
+    if (options_.load_model != "persistence" && options_.load_model != "linear")
+      throw InputError(fmt::format("load model '{}'; accepted: persistence, linear", options_.load_model));
+    if (options_.load_window < 2 || options_.load_window > 1000)
+      throw InputError(fmt::format("load window {}; accepted: an integer from 2 to 1000", options_.load_window));
+    if (!(options_.threshold >= 0))
+      throw InputError(fmt::format("threshold {}; accepted: a number >= 0, or infinity", options_.threshold));
+    strategy_ = builtin_phase_strategies().configure(options_.strategy, assignments(options_.params, "--param"));
+    if (mpi_) {
+      if (options_.workers != 0)
+        throw InputError(fmt::format("--workers with --engine mpi: '{}'; accepted: none, the rank count is given to "
+                                     "mpirun -np",
+                                     options_.workers));
+      workers_ = static_cast<std::size_t>(mpi_->engine->size());
+    } else if (engine_ == "sequential") {
+      workers_ = 1;
+    } else {
+      workers_ = options_.workers != 0 ? options_.workers : std::max(1u, std::thread::hardware_concurrency());
+    }
+    if (options_.topology == "auto") {
+      topology_ = parse_topology(fmt::format("complete:{}", workers_));
+    } else {
+      topology_ = parse_topology(options_.topology);
+      if (topology_->size() != workers_ && engine_ != "sequential")
+        throw InputError(fmt::format("topology {} has {} nodes but {} workers run; accepted: a topology of {} nodes, "
+                                     "or --topology auto",
+                                     topology_->spec(), topology_->size(), workers_, workers_));
+      if (engine_ == "sequential") topology_ = parse_topology("complete:1");
+    }
+    if (strategy_.info->check_topology && workers_ > 1) strategy_.info->check_topology(*topology_);
+  } catch (const std::exception&) {
+    error = std::current_exception();
+  }
+  agree(error);
+  if (mpi_) {
+    first_local_ = static_cast<NodeId>(mpi_->engine->rank());
+    local_workers_ = 1;
+    mpi_->engine->barrier();  // one origin for every rank's times, to the barrier's skew
+  } else {
+    local_workers_ = workers_;
+    team_ = std::make_unique<Team>(workers_);
+  }
+  origin_ = Clock::now();
+  if (!options_.timeline.empty()) timeline_ = std::make_unique<Timeline>();
+  if (launched > 1 && !mpi_)
+    warn(fmt::format("{} engine in each of the {} processes mpirun started: each runs the whole program on its own",
+                     engine_, launched));
+}
+
+ObjectEngine::~ObjectEngine() = default;
+
+int ObjectEngine::rank() const { return mpi_ ? mpi_->engine->rank() : 0; }
+bool ObjectEngine::distributed() const { return mpi_ != nullptr; }
+bool ObjectEngine::tracks_communications() const {
+  return strategy_.info->reads_communications || !options_.record.empty();
+}
+std::int64_t ObjectEngine::now_ns() const {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - origin_).count();
+}
+
+void ObjectEngine::warn(const std::string& warning) const {
+  if (options_.quiet || rank() != 0) return;
+  fmt::print(stderr, "dlbkit: warning: {}\n", warning);
+}
+
+void ObjectEngine::agree(std::exception_ptr error) const {
+  if (mpi_) mpi_->engine->agree(error);
+  else if (error) std::rethrow_exception(error);
+}
+
+std::vector<std::vector<std::byte>> ObjectEngine::all_gather(std::span<const std::byte> mine) const {
+  return mpi_->engine->all_gather(mine);
+}
+
+std::vector<std::vector<std::byte>> ObjectEngine::all_to_all(const std::vector<std::vector<std::byte>>& to) const {
+  return mpi_->engine->all_to_all(to);
+}
+
+void ObjectEngine::commit(const std::vector<std::pair<std::uint64_t, NodeId>>& mine) {
+  std::vector<std::pair<std::uint64_t, NodeId>> all;
+  if (mpi_) {
+    std::vector<std::byte> bytes;
+    for (const auto& [id, worker] : mine) {
+      put(bytes, id);
+      put(bytes, std::uint64_t{worker});
+    }
+    for (const auto& from : mpi_->engine->all_gather(bytes)) {
+      const auto words = read_all<std::uint64_t>(from);
+      for (std::size_t k = 0; k + 1 < words.size(); k += 2)
+        all.emplace_back(words[k], static_cast<NodeId>(words[k + 1]));
+    }
+  } else {
+    all = mine;
+  }
+  std::sort(all.begin(), all.end());
+  for (std::size_t i = 1; i < all.size(); ++i)
+    if (all[i].first == all[i - 1].first)
+      throw InputError(fmt::format("ObjectRuntime: object {} added twice (workers {} and {}); accepted: one object "
+                                   "per id",
+                                   all[i].first, all[i - 1].second, all[i].second));
+  if (all.size() > std::numeric_limits<ObjectIndex>::max())
+    throw InputError(fmt::format("ObjectRuntime: {} objects; accepted: at most 2^32 - 1", all.size()));
+  ids_.clear();
+  owners_.clear();
+  for (const auto& [id, worker] : all) {
+    ids_.push_back(id);
+    owners_.push_back(worker);
+  }
+  committed_ = true;
+}
+
+ObjectIndex ObjectEngine::index_of(std::uint64_t id) const {
+  const auto it = std::lower_bound(ids_.begin(), ids_.end(), id);
+  if (it == ids_.end() || *it != id)
+    throw InputError(fmt::format("ObjectRuntime: no object {}; accepted: the id of an object added", id));
+  return static_cast<ObjectIndex>(it - ids_.begin());
+}
+
+void ObjectEngine::for_each_worker(const std::function<void(NodeId)>& f) {
+  std::exception_ptr error;
+  if (team_) {
+    team_->run([&](std::size_t local) { f(static_cast<NodeId>(local)); });
+    for (const std::exception_ptr& e : team_->errors)
+      if (e) {
+        error = e;
+        break;
+      }
+  } else {
+    try {
+      f(first_local_);
+    } catch (...) {
+      error = std::current_exception();
+    }
+  }
+  agree(error);
+}
+
+void ObjectEngine::begin_phase() { phase_start_ns_ = now_ns(); }
+
+void ObjectEngine::end_work(const std::vector<Clock::time_point>& work_end) {
+  if (!timeline_) return;
+  for (std::size_t k = 0; k < work_end.size(); ++k)
+    timeline_->events.push_back(
+        {.type = TimelineEvent::busy,
+         .node = static_cast<NodeId>(first_local_ + k),
+         .time = phase_start_ns_,
+         .end = std::chrono::duration_cast<std::chrono::nanoseconds>(work_end[k] - origin_).count()});
+}
+
+Phase ObjectEngine::gather_phase(const std::vector<double>& loads, std::span<const ObjectCommunication> communications) {
+  Phase phase{.nodes = workers_};
+  phase.node_of = owners_;
+  phase.objects.resize(ids_.size());
+  for (ObjectIndex i = 0; i < ids_.size(); ++i) phase.objects[i] = {.id = ids_[i], .load = loads[i]};
+  if (!mpi_) {
+    phase.communications.assign(communications.begin(), communications.end());
+    return phase;
+  }
+  std::vector<std::byte> mine;
+  const auto count = static_cast<std::uint64_t>(std::count_if(owners_.begin(), owners_.end(), [&](NodeId w) { return is_local(w); }));
+  put(mine, count);
+  for (ObjectIndex i = 0; i < ids_.size(); ++i)
+    if (is_local(owners_[i])) {
+      put(mine, i);
+      put(mine, loads[i]);
+    }
+  for (const ObjectCommunication& c : communications) put(mine, c);
+  for (const std::vector<std::byte>& from : mpi_->engine->all_gather(mine)) {
+    std::size_t at = 0;
+    std::uint64_t n = 0;
+    std::memcpy(&n, from.data(), sizeof n);
+    at += sizeof n;
+    for (std::uint64_t k = 0; k < n; ++k) {
+      ObjectIndex i = 0;
+      double load = 0;
+      std::memcpy(&i, from.data() + at, sizeof i);
+      std::memcpy(&load, from.data() + at + sizeof i, sizeof load);
+      at += sizeof i + sizeof load;
+      phase.objects[i].load = load;
+    }
+    for (; at + sizeof(ObjectCommunication) <= from.size(); at += sizeof(ObjectCommunication)) {
+      ObjectCommunication c;
+      std::memcpy(&c, from.data() + at, sizeof c);
+      phase.communications.push_back(c);
+    }
+  }
+  return phase;
+}
+
+bool ObjectEngine::end_phase(const std::vector<double>& loads, std::span<const ObjectCommunication> communications) {
+  // The workers' loads and each process's phase time, on every process.
+  std::vector<double> worker_load(workers_, 0.0);
+  for (ObjectIndex i = 0; i < ids_.size(); ++i)
+    if (is_local(owners_[i])) worker_load[owners_[i]] += loads[i];
+  const std::int64_t end = now_ns();
+  double seconds = static_cast<double>(end - phase_start_ns_) * 1e-9;
+  if (mpi_) {
+    std::vector<std::byte> mine;
+    put(mine, worker_load[first_local_]);
+    put(mine, seconds);
+    const auto all = mpi_->engine->all_gather(mine);
+    for (std::size_t r = 0; r < all.size(); ++r) {
+      const auto values = read_all<double>(all[r]);
+      worker_load[r] = values[0];
+      seconds = std::max(seconds, values[1]);
+    }
+  }
+  ObjectPhaseFigures figures{.seconds = seconds};
+  figures.imbalance = imbalance_of(worker_load, &figures.max_load, &figures.mean_load);
+  const std::size_t done = report_.phases.size() + 1;
+  figures.balanced = workers_ > 1 && ((options_.every > 0 && done % options_.every == 0) ||
+                                      figures.imbalance > options_.threshold);
+  report_.phases.push_back(figures);
+  report_.phase_seconds += seconds;
+  if (timeline_)
+    for (std::size_t k = 0; k < local_workers_; ++k) {
+      // The end of each worker's busy span to the phase's end: delivery and figures.
+      const SimTime busy_end = timeline_->events[timeline_->events.size() - local_workers_ + k].end;
+      timeline_->events.push_back({.type = TimelineEvent::overhead,
+                                   .node = static_cast<NodeId>(first_local_ + k),
+                                   .time = busy_end,
+                                   .end = end});
+    }
+  if (!options_.record.empty() || options_.load_model == "linear") gather_last_phase(loads, communications);
+  if (!options_.record.empty() && rank() == 0) recorded_.push_back(last_phase_);
+  if (options_.load_model == "linear") {
+    std::vector<double>& past = history_.emplace_back(last_phase_.objects.size());
+    for (std::size_t i = 0; i < past.size(); ++i) past[i] = last_phase_.objects[i].load;
+    if (history_.size() > options_.load_window) history_.pop_front();
+  }
+  return figures.balanced;
+}
+
+void ObjectEngine::gather_last_phase(const std::vector<double>& loads,
+                                     std::span<const ObjectCommunication> communications) {
+  if (gathered_phases_ == report_.phases.size()) return;
+  last_phase_ = gather_phase(loads, communications);
+  gathered_phases_ = report_.phases.size();
+}
+
+Phase ObjectEngine::predicted_phase() const {
+  Phase next = last_phase_;
+  if (options_.load_model != "linear" || history_.size() < 2) return next;
+  // vt's LinearRegression: x = -m .. -1 for the last m phases, read at x = 0.
+  const auto m = static_cast<double>(history_.size());
+  const double mean_x = -(m + 1) / 2;
+  double sxx = 0;
+  for (std::size_t k = 0; k < history_.size(); ++k) sxx += (-m + static_cast<double>(k) - mean_x) * (-m + static_cast<double>(k) - mean_x);
+  for (std::size_t i = 0; i < next.objects.size(); ++i) {
+    double mean_y = 0;
+    for (const auto& past : history_) mean_y += past[i];
+    mean_y /= m;
+    double sxy = 0;
+    for (std::size_t k = 0; k < history_.size(); ++k) sxy += (-m + static_cast<double>(k) - mean_x) * (history_[k][i] - mean_y);
+    next.objects[i].load = std::max(0.0, mean_y + sxy / sxx * (0 - mean_x));
+  }
+  return next;
+}
+
+const std::vector<NodeId>& ObjectEngine::decide(const std::vector<double>& loads,
+                                                std::span<const ObjectCommunication> communications) {
+  balance_start_ns_ = now_ns();
+  gather_last_phase(loads, communications);
+  ObjectBalanceFigures step{.after_phase = report_.phases.size() - 1};
+  std::vector<NodeId> mapping = owners_;
+  std::exception_ptr error;
+  if (rank() == 0 && workers_ > 1) {
+    try {
+      const Rebalanced r = rebalance(strategy_, predicted_phase(), *topology_, {.seed = options_.seed + step.after_phase});
+      mapping = r.mapping;
+      step.imbalance_before = r.before.imbalance;
+      step.imbalance_after = r.after.imbalance;
+    } catch (const std::exception&) {
+      error = std::current_exception();
+    }
+  }
+  agree(error);
+  if (mpi_) {
+    std::vector<std::byte> mine;
+    if (rank() == 0) {
+      for (NodeId w : mapping) put(mine, w);
+      put(mine, step.imbalance_before);
+      put(mine, step.imbalance_after);
+    }
+    const std::vector<std::byte> from_root = mpi_->engine->all_gather(mine)[0];
+    std::memcpy(mapping.data(), from_root.data(), mapping.size() * sizeof(NodeId));
+    std::memcpy(&step.imbalance_before, from_root.data() + mapping.size() * sizeof(NodeId), sizeof(double));
+    std::memcpy(&step.imbalance_after, from_root.data() + mapping.size() * sizeof(NodeId) + sizeof(double),
+                sizeof(double));
+  }
+  owners_ = std::move(mapping);
+  gathered_phases_ = kNotGathered;  // its mapping is the old one
+  step.decide_seconds = static_cast<double>(now_ns() - balance_start_ns_) * 1e-9;
+  report_.balances.push_back(step);
+  return owners_;
+}
+
+void ObjectEngine::end_migration(const std::vector<NodeId>& old_owners, double bytes) {
+  ObjectBalanceFigures& step = report_.balances.back();
+  const std::int64_t end = now_ns();
+  std::size_t moved = 0;
+  for (ObjectIndex i = 0; i < owners_.size(); ++i) moved += old_owners[i] != owners_[i];
+  if (mpi_) {
+    std::vector<std::byte> mine;
+    put(mine, bytes);
+    double total = 0;
+    for (const auto& from : mpi_->engine->all_gather(mine)) total += read_all<double>(from)[0];
+    bytes = total;
+  }
+  step.objects_migrated = moved;
+  step.bytes_migrated = bytes;
+  step.migrate_seconds = static_cast<double>(end - balance_start_ns_) * 1e-9 - step.decide_seconds;
+  report_.objects_migrated += moved;
+  report_.balancing_seconds += step.decide_seconds + step.migrate_seconds;
+  if (timeline_) {
+    for (std::size_t k = 0; k < local_workers_; ++k)
+      timeline_->events.push_back({.type = TimelineEvent::overhead,
+                                   .node = static_cast<NodeId>(first_local_ + k),
+                                   .time = balance_start_ns_,
+                                   .end = end});
+    // An arrow per pair of workers that objects moved between, drawn by both ends' process.
+    std::vector<std::pair<NodeId, NodeId>> pairs;
+    for (ObjectIndex i = 0; i < owners_.size(); ++i)
+      if (old_owners[i] != owners_[i]) pairs.emplace_back(old_owners[i], owners_[i]);
+    std::sort(pairs.begin(), pairs.end());
+    for (std::size_t a = 0; a < pairs.size();) {
+      std::size_t b = a;
+      while (b < pairs.size() && pairs[b] == pairs[a]) ++b;
+      const std::uint64_t arrow = ++timeline_->arrows;
+      const auto count = static_cast<std::int64_t>(b - a);
+      if (is_local(pairs[a].first))
+        timeline_->events.push_back({.type = TimelineEvent::send, .node = pairs[a].first, .time = balance_start_ns_,
+                                     .value = count, .id = arrow});
+      if (is_local(pairs[a].second))
+        timeline_->events.push_back(
+            {.type = TimelineEvent::receive, .node = pairs[a].second, .time = end, .value = count, .id = arrow});
+      a = b;
+    }
+  }
+}
+
+ObjectRunReport ObjectEngine::finish() {
+  std::exception_ptr error;
+  if (timeline_) {
+    std::vector<TimelineEvent> all = timeline_->events;
+    if (mpi_) {
+      std::vector<std::byte> mine;
+      for (const TimelineEvent& e : timeline_->events) put(mine, e);
+      all.clear();
+      for (const auto& from : mpi_->engine->all_gather(mine)) {
+        const auto events = read_all<TimelineEvent>(from);
+        all.insert(all.end(), events.begin(), events.end());
+      }
+    }
+    if (rank() == 0) {
+      try {
+        dlbkit::Timeline out(options_.timeline, fmt::format("{} on {} objects, {} engine", strategy_.name(), ids_.size(), engine_),
+                             std::vector<bool>(workers_, true));
+        std::stable_sort(all.begin(), all.end(), [](const TimelineEvent& a, const TimelineEvent& b) { return a.time < b.time; });
+        out.write(all);
+        out.commit();
+      } catch (const std::exception&) {
+        error = std::current_exception();
+      }
+    }
+    timeline_->events.clear();
+  }
+  if (!options_.record.empty() && rank() == 0 && !error) {
+    try {
+      write_vt_phases(recorded_, options_.record);
+    } catch (const std::exception&) {
+      error = std::current_exception();
+    }
+  }
+  agree(error);
+  return report_;
+}
+
+}  // namespace dlbkit::detail

@@ -1,0 +1,272 @@
+// dlbkit::ObjectRuntime on the threads and sequential engines: every object kept once,
+// messages that follow their objects, results independent of the strategy, errors that reach
+// the caller, and the record and timeline it writes. The MPI engine: tests/CMakeLists.txt runs
+// examples/stencil under mpirun.
+#include <dlbkit/error.hpp>
+#include <dlbkit/objects/object_runtime.hpp>
+#include <dlbkit/phases/vt_data.hpp>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <functional>
+#include <fstream>
+#include <numeric>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace {
+
+using dlbkit::ObjectContext;
+using dlbkit::ObjectRuntime;
+using dlbkit::ObjectRuntimeOptions;
+
+// An object of a ring: it adds what its predecessor sent to its value and sends its value on;
+// its load is given, and heavy on the first objects, so that balancing moves some.
+struct Cell {
+  std::uint64_t value = 0;
+  std::vector<std::uint64_t> history;  // the values it received, in order
+  template <class A>
+  void serialize(A& a) {
+    a(value, history);
+  }
+};
+
+constexpr std::uint64_t kObjects = 24;
+
+ObjectRuntimeOptions options(const std::string& strategy, std::size_t workers) {
+  ObjectRuntimeOptions o;
+  o.engine = "threads";
+  o.strategy = strategy;
+  o.workers = workers;
+  o.quiet = true;
+  return o;
+}
+
+std::string error_of(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const dlbkit::InputError& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+void ring_phase(Cell& c, ObjectContext<std::uint64_t>& ctx) {
+  for (const auto& [from, value] : ctx.received()) {
+    EXPECT_EQ(from, (ctx.id() + kObjects - 1) % kObjects);
+    c.value += value;
+    c.history.push_back(value);
+  }
+  c.value = c.value * 6364136223846793005ULL + ctx.id();
+  ctx.send((ctx.id() + 1) % kObjects, c.value);
+  ctx.set_load(ctx.id() < kObjects / 4 ? 1.0 + static_cast<double>(ctx.phase() % 3) : 0.1);
+}
+
+// Every object's value after `phases` phases of the ring, in id order.
+std::vector<std::uint64_t> ring(const ObjectRuntimeOptions& o, std::size_t phases, std::size_t* migrated = nullptr) {
+  ObjectRuntime<Cell, std::uint64_t> rt(o);
+  for (std::uint64_t id = 0; id < kObjects; ++id) rt.add(id, Cell{id, {}}, 0);  // all on worker 0
+  for (std::size_t k = 0; k < phases; ++k) rt.run_phase(ring_phase);
+  std::vector<std::uint64_t> ids;
+  rt.for_each_object([&](std::uint64_t id, const Cell&) { ids.push_back(id); });
+  std::sort(ids.begin(), ids.end());
+  std::vector<std::uint64_t> expected(kObjects);
+  std::iota(expected.begin(), expected.end(), 0);
+  EXPECT_EQ(ids, expected) << "every object once";
+  const auto report = rt.finish();
+  EXPECT_EQ(report.phases.size(), phases);
+  if (migrated) *migrated = report.objects_migrated;
+  return rt.collect([](std::uint64_t, const Cell& c) { return c.value + c.history.size(); });
+}
+
+TEST(ObjectRuntime, EveryStrategyKeepsEveryObjectOnceAndTheResultsExact) {
+  const auto reference = ring(options("none", 1), 12);
+  for (const auto& info : dlbkit::builtin_phase_strategies().all()) {
+    for (std::size_t workers : {2, 3, 4}) {
+      ObjectRuntimeOptions o = options(info.name, workers);
+      if (info.name == "dimension_exchange" || info.name == "hbm") o.topology = workers == 4 ? "hypercube:2" : "";
+      if (o.topology.empty()) continue;  // a hypercube's strategies on a hypercube only
+      std::size_t migrated = 0;
+      EXPECT_EQ(ring(o, 12, &migrated), reference) << info.name << " on " << workers;
+      if (info.name != "none") EXPECT_GT(migrated, 0u) << info.name << " on " << workers << " moved nothing";
+      else EXPECT_EQ(migrated, 0u);
+    }
+  }
+}
+
+TEST(ObjectRuntime, TheEndsOfWhenToBalance) {
+  const auto reference = ring(options("none", 1), 9);
+  ObjectRuntimeOptions never = options("greedy", 3);
+  never.every = 0;  // only when asked
+  std::size_t migrated = 1;
+  EXPECT_EQ(ring(never, 9, &migrated), reference);
+  EXPECT_EQ(migrated, 0u);
+  ObjectRuntimeOptions always = options("greedy", 3);
+  always.every = 0;
+  always.threshold = 0;  // after every phase with any imbalance
+  EXPECT_EQ(ring(always, 9, &migrated), reference);
+  EXPECT_GT(migrated, 0u);
+  ObjectRuntimeOptions sequential = options("greedy", 1);
+  sequential.engine = "sequential";
+  sequential.workers = 0;
+  EXPECT_EQ(ring(sequential, 9, &migrated), reference);
+  EXPECT_EQ(migrated, 0u);
+}
+
+TEST(ObjectRuntime, GreedyBalancesTheGivenLoads) {
+  ObjectRuntime<Cell, std::uint64_t> rt(options("greedy", 2));
+  for (std::uint64_t id = 0; id < kObjects; ++id) rt.add(id, Cell{}, 0);
+  rt.run_phase([](Cell&, ObjectContext<std::uint64_t>& ctx) { ctx.set_load(1.0); });
+  EXPECT_DOUBLE_EQ(rt.report().phases[0].imbalance, 1.0);  // every load on one of two workers
+  ASSERT_EQ(rt.report().balances.size(), 1u);
+  EXPECT_DOUBLE_EQ(rt.report().balances[0].imbalance_after, 0.0);
+  rt.run_phase([](Cell&, ObjectContext<std::uint64_t>& ctx) { ctx.set_load(1.0); });
+  EXPECT_DOUBLE_EQ(rt.report().phases[1].imbalance, 0.0);
+  EXPECT_DOUBLE_EQ(rt.report().phases[1].max_load, kObjects / 2.0);
+  std::size_t on_one = 0;
+  for (std::uint64_t id = 0; id < kObjects; ++id) on_one += rt.worker_of(id) == 1;
+  EXPECT_EQ(on_one, kObjects / 2);
+}
+
+// Object 0 on worker 0 grows by 1 s a phase, object 1 on worker 1 stays at 3 s: after phases
+// of 1 and 2 s, persistence balances 2 against 3, vt's linear model 3 against 3.
+TEST(ObjectRuntime, TheLinearLoadModelReadsTheTrend) {
+  for (const std::string model : {"persistence", "linear"}) {
+    ObjectRuntimeOptions o = options("greedy", 2);
+    o.every = 2;
+    o.load_model = model;
+    ObjectRuntime<Cell, std::uint64_t> rt(o);
+    rt.add(0, Cell{}, 0);
+    rt.add(1, Cell{}, 1);
+    for (int k = 0; k < 2; ++k)
+      rt.run_phase([](Cell&, ObjectContext<std::uint64_t>& ctx) {
+        ctx.set_load(ctx.id() == 0 ? 1.0 + static_cast<double>(ctx.phase()) : 3.0);
+      });
+    ASSERT_EQ(rt.report().balances.size(), 1u) << model;
+    EXPECT_NEAR(rt.report().balances[0].imbalance_before, model == "linear" ? 0.0 : 0.2, 1e-12) << model;
+  }
+  ObjectRuntimeOptions bad = options("greedy", 2);
+  bad.load_model = "psychic";
+  EXPECT_NE(error_of([&] { ObjectRuntime<Cell, int> rt(bad); }).find("load model 'psychic'"), std::string::npos);
+}
+
+TEST(ObjectRuntime, MeasuresTheObjectsTime) {
+  ObjectRuntime<Cell, std::uint64_t> rt(options("none", 2));
+  rt.add(0, Cell{}, 0);
+  rt.add(1, Cell{}, 1);
+  rt.run_phase([](Cell& c, ObjectContext<std::uint64_t>& ctx) {
+    const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(ctx.id() == 0 ? 20 : 2);
+    while (std::chrono::steady_clock::now() < until) ++c.value;
+  });
+  const auto& phase = rt.report().phases[0];
+  EXPECT_GE(phase.max_load, 0.020);
+  EXPECT_GE(phase.seconds, phase.max_load);
+  EXPECT_GT(phase.imbalance, 0.5);
+}
+
+TEST(ObjectRuntime, ATaskExceptionReachesTheCaller) {
+  ObjectRuntime<Cell, std::uint64_t> rt(options("greedy", 3));
+  for (std::uint64_t id = 0; id < 6; ++id) rt.add(id, Cell{}, static_cast<dlbkit::NodeId>(id % 3));
+  EXPECT_THROW(rt.run_phase([](Cell&, ObjectContext<std::uint64_t>& ctx) {
+                 if (ctx.id() == 4) throw std::runtime_error("object 4 failed");
+               }),
+               std::runtime_error);
+  ObjectRuntime<Cell, std::uint64_t> again(options("greedy", 2));
+  again.add(0, Cell{}, 0);
+  try {
+    again.run_phase([](Cell&, ObjectContext<std::uint64_t>& ctx) { ctx.send(99, 1); });
+    FAIL() << "a message to no object";
+  } catch (const dlbkit::InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("no object 99"), std::string::npos) << e.what();
+  }
+}
+
+TEST(ObjectRuntime, BadUseIsAClearError) {
+  EXPECT_NE(error_of([] { ObjectRuntime<Cell, int> rt(options("nope", 2)); }).find("nope"), std::string::npos);
+  ObjectRuntimeOptions wrong_size = options("diffusion", 3);
+  wrong_size.topology = "ring:4";
+  EXPECT_NE(error_of([&] { ObjectRuntime<Cell, int> rt(wrong_size); }).find("3 workers"), std::string::npos);
+  ObjectRuntime<Cell, int> rt(options("greedy", 2));
+  EXPECT_NE(error_of([&] { rt.add(1, Cell{}, 2); }).find("worker 2"), std::string::npos);
+  EXPECT_NE(error_of([&] { rt.balance(); }).find("before any phase"), std::string::npos);
+  rt.add(1, Cell{}, 0);
+  rt.add(1, Cell{}, 1);
+  EXPECT_NE(error_of([&] { rt.run_phase([](Cell&, ObjectContext<int>&) {}); }).find("object 1 added twice"),
+            std::string::npos);
+  ObjectRuntime<Cell, int> late(options("greedy", 2));
+  late.add(1, Cell{}, 0);
+  late.run_phase([](Cell&, ObjectContext<int>&) {});
+  EXPECT_NE(error_of([&] { late.add(2, Cell{}, 0); }).find("after the first phase"), std::string::npos);
+  EXPECT_NE(error_of([&] {
+              late.run_phase([](Cell&, ObjectContext<int>& ctx) { ctx.set_load(std::nan("")); });
+            }).find("set_load(nan)"),
+            std::string::npos);
+}
+
+TEST(ObjectRuntimeOptions, ReadsItsOwnAndTheProgramsOptions) {
+  std::uint32_t n = 0;
+  const char* argv[] = {"p", "--strategy", "tempered", "--every=3", "--threshold", "0.2", "--n", "7",
+                        "--record", "r", "--quiet"};
+  const auto o = ObjectRuntimeOptions::parse(std::size(argv), argv, {{"--n", n, 1, 10}});
+  EXPECT_EQ(o.strategy, "tempered");
+  EXPECT_EQ(o.every, 3u);
+  EXPECT_DOUBLE_EQ(o.threshold, 0.2);
+  EXPECT_EQ(o.record, "r");
+  EXPECT_TRUE(o.quiet);
+  EXPECT_EQ(n, 7u);
+  for (const auto& [bad, says] : std::vector<std::pair<std::vector<const char*>, std::string>>{
+           {{"p", "--threshold", "-1"}, "--threshold '-1'"},
+           {{"p", "--threshold", "nan"}, "--threshold 'nan'"},
+           {{"p", "--every", "x"}, "--every"},
+           {{"p", "--record", ""}, "empty value"},
+           {{"p", "--engine", "gpu"}, "--engine 'gpu'"},
+           {{"p", "--load-model", "crystal"}, "--load-model 'crystal'"},
+           {{"p", "--load-window", "1"}, "--load-window '1'"},
+           {{"p", "--bogus"}, "unknown option '--bogus'"}}) {
+    const std::string e = error_of([&, bad = bad] { ObjectRuntimeOptions::parse(static_cast<int>(bad.size()), bad.data()); });
+    EXPECT_NE(e.find(says), std::string::npos) << e;
+  }
+}
+
+TEST(ObjectRuntime, RecordsVtDataAndATimeline) {
+  const auto dir = std::filesystem::temp_directory_path() / "dlbkit_objects_record";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  ObjectRuntimeOptions o = options("greedy", 2);
+  o.record = (dir / "run").string();
+  o.timeline = (dir / "timeline.json").string();
+  {
+    ObjectRuntime<Cell, std::uint64_t> rt(o);
+    for (std::uint64_t id = 0; id < kObjects; ++id) rt.add(id, Cell{id, {}}, 0);
+    for (int k = 0; k < 3; ++k) rt.run_phase(ring_phase);
+    rt.finish();
+  }
+  const dlbkit::VtDataSet data = dlbkit::read_vt_data(o.record);
+  ASSERT_EQ(data.ranks, 2u);
+  ASSERT_EQ(data.phases.size(), 3u);
+  const dlbkit::Phase& first = data.phases[0].phase;
+  EXPECT_EQ(first.objects.size(), kObjects);
+  for (std::size_t i = 0; i < first.objects.size(); ++i) {
+    EXPECT_EQ(first.node_of[i], 0u);  // all started on worker 0
+    EXPECT_DOUBLE_EQ(first.objects[i].load, first.objects[i].id < kObjects / 4 ? 1.0 : 0.1);
+  }
+  EXPECT_EQ(first.communications.size(), kObjects);  // the ring's messages
+  std::size_t on_one = 0;
+  for (dlbkit::NodeId n : data.phases[1].phase.node_of) on_one += n == 1;
+  EXPECT_GT(on_one, 0u) << "phase 1 ran after a balancing step";
+  std::ifstream in(o.timeline);
+  const auto timeline = nlohmann::json::parse(in);
+  std::size_t busy = 0, arrows = 0;
+  for (const auto& e : timeline["traceEvents"]) {
+    busy += e.value("name", "") == "busy";
+    arrows += e.value("ph", "") == "s";
+  }
+  EXPECT_EQ(busy, 6u);  // a span per worker per phase
+  EXPECT_GT(arrows, 0u);
+  std::filesystem::remove_all(dir);
+}
+
+}  // namespace
