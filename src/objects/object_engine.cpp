@@ -60,9 +60,15 @@ struct ObjectEngine::Mpi {
 struct ObjectEngine::Team {
   explicit Team(std::size_t size)
       : errors(size), spins(size <= std::max(1u, std::thread::hardware_concurrency()) ? 20000 : 0) {
-    for (std::size_t w = 1; w < size; ++w) threads.emplace_back([this, w] { serve(w); });
+    try {
+      for (std::size_t w = 1; w < size; ++w) threads.emplace_back([this, w] { serve(w); });
+    } catch (...) {
+      stop();  // the threads started, before the error goes on
+      throw;
+    }
   }
-  ~Team() {
+  ~Team() { stop(); }
+  void stop() {
     {
       const std::lock_guard lock(mutex);
       stopping = true;
@@ -158,6 +164,8 @@ ObjectEngine::ObjectEngine(ObjectRuntimeOptions options, Communicator communicat
       throw InputError(fmt::format("load model '{}'; accepted: persistence, linear", options_.load_model));
     if (options_.load_window < 2 || options_.load_window > 1000)
       throw InputError(fmt::format("load window {}; accepted: an integer from 2 to 1000", options_.load_window));
+    if (options_.workers > 4096)
+      throw InputError(fmt::format("workers {}; accepted: 0 (one per core) to 4096", options_.workers));
     if (!(options_.threshold >= 0))
       throw InputError(fmt::format("threshold {}; accepted: a number >= 0, or infinity", options_.threshold));
     strategy_ = builtin_phase_strategies().configure(options_.strategy, assignments(options_.params, "--param"));
@@ -183,7 +191,7 @@ ObjectEngine::ObjectEngine(ObjectRuntimeOptions options, Communicator communicat
       if (engine_ == "sequential") topology_ = parse_topology("complete:1");
     }
     if (strategy_.info->check_topology && workers_ > 1) strategy_.info->check_topology(*topology_);
-  } catch (const std::exception&) {
+  } catch (...) {
     error = std::current_exception();
   }
   agree(error);
@@ -425,7 +433,7 @@ const std::vector<NodeId>& ObjectEngine::decide(const std::vector<double>& loads
       mapping = r.mapping;
       step.imbalance_before = r.before.imbalance;
       step.imbalance_after = r.after.imbalance;
-    } catch (const std::exception&) {
+    } catch (...) {
       error = std::current_exception();
     }
   }
@@ -444,7 +452,7 @@ const std::vector<NodeId>& ObjectEngine::decide(const std::vector<double>& loads
                 sizeof(double));
   }
   owners_ = std::move(mapping);
-  gathered_phases_ = kNotGathered;  // its mapping is the old one
+  last_phase_.node_of = owners_;  // its loads stay those measured, for a step right after
   step.decide_seconds = static_cast<double>(now_ns() - balance_start_ns_) * 1e-9;
   report_.balances.push_back(step);
   return owners_;
@@ -514,7 +522,7 @@ ObjectRunReport ObjectEngine::finish() {
         std::stable_sort(all.begin(), all.end(), [](const TimelineEvent& a, const TimelineEvent& b) { return a.time < b.time; });
         out.write(all);
         out.commit();
-      } catch (const std::exception&) {
+      } catch (...) {
         error = std::current_exception();
       }
     }
@@ -523,7 +531,7 @@ ObjectRunReport ObjectEngine::finish() {
   if (!options_.record.empty() && rank() == 0 && !error) {
     try {
       write_vt_phases(recorded_, options_.record);
-    } catch (const std::exception&) {
+    } catch (...) {
       error = std::current_exception();
     }
   }

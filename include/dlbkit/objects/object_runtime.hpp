@@ -146,7 +146,9 @@ public:
   /// Ids are the program's, unique over every process (checked by the first phase).
   void add(std::uint64_t id, Object object, NodeId worker) {
     if (engine_.committed())
-      throw InputError(fmt::format("ObjectRuntime::add({}) after the first phase; accepted: objects added before it", id));
+      throw InputError(fmt::format("ObjectRuntime::add({}) after the first phase (or collect()); accepted: objects "
+                                   "added before it",
+                                   id));
     if (!is_local(worker))
       throw InputError(fmt::format("ObjectRuntime::add({}) on worker {}; accepted: a worker of this process ({} to {})",
                                    id, worker, engine_.first_local(), engine_.first_local() + engine_.local_workers() - 1));
@@ -161,6 +163,102 @@ public:
     static_assert(std::is_invocable_v<Work&, Object&, ObjectContext<Message>&>,
                   "dlbkit::ObjectRuntime::run_phase(work): work must be callable as "
                   "work(Object&, dlbkit::ObjectContext<Message>&)");
+    usable([&] { phase(work); });
+  }
+
+  /// Balances now, on the last phase's loads, whatever `every` says. Collective.
+  void balance() {
+    if (phases_ == 0) throw InputError("ObjectRuntime::balance() before any phase; accepted: after run_phase()");
+    usable([&] { migrate(); });
+  }
+
+  std::size_t phases() const { return phases_; }
+  /// The worker that holds object `id` (InputError when there is none); after the first phase.
+  NodeId worker_of(std::uint64_t id) const { return engine_.owners()[engine_.index_of(id)]; }
+  /// Calls f(id, const Object&) for each of this process's objects, by worker, in id order.
+  template <class F>
+  void for_each_object(F&& f) const {
+    for (const auto& mine : slots_)
+      for (const Slot& s : mine) f(s.id, s.object);
+  }
+
+  /// f(id, const Object&) of every object of every process, in id order, on every rank (a
+  /// checksum, a field to write): a T that serialization.hpp carries. Collective.
+  template <class F>
+  auto collect(F&& f) {
+    using T = std::decay_t<std::invoke_result_t<F&, std::uint64_t, const Object&>>;
+    std::vector<T> out;
+    usable([&] {
+      if (!engine_.committed()) commit();
+      std::vector<std::pair<ObjectIndex, T>> mine;
+      std::vector<std::byte> bytes;
+      agreed([&] {
+        for (const auto& slots : slots_)
+          for (const Slot& s : slots) mine.emplace_back(s.index, f(s.id, s.object));
+        if (engine_.distributed()) to_bytes(mine, bytes);
+      });
+      if (engine_.distributed()) {
+        const auto all = engine_.all_gather(bytes);
+        agreed([&] {
+          mine.clear();
+          for (const std::vector<std::byte>& from : all)
+            for (auto& entry : from_bytes<std::vector<std::pair<ObjectIndex, T>>>(from)) mine.push_back(std::move(entry));
+        });
+      }
+      std::sort(mine.begin(), mine.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+      out.reserve(mine.size());
+      for (auto& entry : mine) out.push_back(std::move(entry.second));
+    });
+    return out;
+  }
+
+  /// Ends the run: writes --record and --timeline where asked, and returns the figures, on
+  /// every rank. Collective.
+  ObjectRunReport finish() {
+    ObjectRunReport out;
+    usable([&] { out = engine_.finish(); });
+    return out;
+  }
+  /// The figures so far.
+  const ObjectRunReport& report() const { return engine_.report(); }
+
+private:
+  using Outgoing = typename ObjectContext<Message>::Outgoing;
+  struct Slot {
+    std::uint64_t id;
+    ObjectIndex index;
+    Object object;
+    std::vector<Received<Message>> inbox;
+  };
+
+  // Runs a public call's body; after an exception the runtime refuses every call (its
+  // objects and messages may be half moved).
+  template <class F>
+  void usable(F&& body) {
+    if (broken_)
+      throw InputError("ObjectRuntime: a call after one that failed; accepted: a new ObjectRuntime after an error");
+    try {
+      body();
+    } catch (...) {
+      broken_ = true;
+      throw;
+    }
+  }
+  // Runs `f`; an exception in it on any rank comes out on every rank, before the collective
+  // that follows, which the others would otherwise wait in.
+  template <class F>
+  void agreed(F&& f) {
+    std::exception_ptr error;
+    try {
+      f();
+    } catch (...) {
+      error = std::current_exception();
+    }
+    engine_.agree(error);
+  }
+
+  template <class Work>
+  void phase(Work& work) {
     if (!engine_.committed()) commit();
     engine_.begin_phase();
     std::vector<detail::Clock::time_point> work_end(slots_.size());
@@ -198,62 +296,6 @@ public:
     if (engine_.end_phase(loads_, last_communications_)) migrate();
   }
 
-  /// Balances now, on the last phase's loads, whatever `every` says. Collective.
-  void balance() {
-    if (phases_ == 0) throw InputError("ObjectRuntime::balance() before any phase; accepted: after run_phase()");
-    migrate();
-  }
-
-  std::size_t phases() const { return phases_; }
-  /// The worker that holds object `id` (InputError when there is none); after the first phase.
-  NodeId worker_of(std::uint64_t id) const { return engine_.owners()[engine_.index_of(id)]; }
-  /// Calls f(id, const Object&) for each of this process's objects, by worker, in id order.
-  template <class F>
-  void for_each_object(F&& f) const {
-    for (const auto& mine : slots_)
-      for (const Slot& s : mine) f(s.id, s.object);
-  }
-
-  /// f(id, const Object&) of every object of every process, in id order, on every rank (a
-  /// checksum, a field to write): a T that serialization.hpp carries. Collective.
-  template <class F>
-  auto collect(F&& f) {
-    if (!engine_.committed()) commit();
-    using T = std::decay_t<std::invoke_result_t<F&, std::uint64_t, const Object&>>;
-    std::vector<std::pair<ObjectIndex, T>> mine;
-    for (const auto& slots : slots_)
-      for (const Slot& s : slots) mine.emplace_back(s.index, f(s.id, s.object));
-    if (engine_.distributed()) {
-      std::vector<std::byte> bytes;
-      to_bytes(mine, bytes);
-      mine.clear();
-      for (const std::vector<std::byte>& from : engine_.all_gather(bytes)) {
-        auto theirs = from_bytes<std::vector<std::pair<ObjectIndex, T>>>(from);
-        for (auto& entry : theirs) mine.push_back(std::move(entry));
-      }
-    }
-    std::sort(mine.begin(), mine.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-    std::vector<T> out;
-    out.reserve(mine.size());
-    for (auto& entry : mine) out.push_back(std::move(entry.second));
-    return out;
-  }
-
-  /// Ends the run: writes --record and --timeline where asked, and returns the figures, on
-  /// every rank. Collective.
-  ObjectRunReport finish() { return engine_.finish(); }
-  /// The figures so far.
-  const ObjectRunReport& report() const { return engine_.report(); }
-
-private:
-  using Outgoing = typename ObjectContext<Message>::Outgoing;
-  struct Slot {
-    std::uint64_t id;
-    ObjectIndex index;
-    Object object;
-    std::vector<Received<Message>> inbox;
-  };
-
   // The first phase: the table of every process's objects, and each slot's index in it.
   void commit() {
     engine_.commit(added_);
@@ -281,29 +323,34 @@ private:
     }
     const auto me = static_cast<NodeId>(engine_.rank());
     std::vector<std::vector<std::byte>> to(engine_.workers());
-    for (NodeId r = 0; r < engine_.workers(); ++r) {
-      for (Outgoing& m : outbox_[0][r]) {
-        if (r == me) {
-          slot(m.to).inbox.push_back({m.from, std::move(m.message)});
-          continue;
+    agreed([&] {
+      for (NodeId r = 0; r < engine_.workers(); ++r) {
+        for (Outgoing& m : outbox_[0][r]) {
+          if (r == me) {
+            slot(m.to).inbox.push_back({m.from, std::move(m.message)});
+            continue;
+          }
+          put(to[r], m.to);
+          put(to[r], m.from);
+          put_sized(to[r], m.message);
         }
-        put(to[r], m.to);
-        put(to[r], m.from);
-        put_sized(to[r], m.message);
+        outbox_[0][r].clear();
       }
-      outbox_[0][r].clear();
-    }
-    for (const std::vector<std::byte>& bytes : engine_.all_to_all(to)) {
-      std::size_t at = 0;
-      while (at < bytes.size()) {
-        const auto target = get<ObjectIndex>(bytes, at);
-        const auto from = get<std::uint64_t>(bytes, at);
-        const auto size = get<std::uint64_t>(bytes, at);
-        slot(target).inbox.push_back({from, from_bytes<Message>(std::span(bytes).subspan(at, size))});
-        at += size;
+    });
+    const auto received = engine_.all_to_all(to);
+    agreed([&] {
+      for (const std::vector<std::byte>& bytes : received) {
+        std::size_t at = 0;
+        while (at < bytes.size()) {
+          const auto target = get<ObjectIndex>(bytes, at);
+          const auto from = get<std::uint64_t>(bytes, at);
+          const auto size = get<std::uint64_t>(bytes, at);
+          slot(target).inbox.push_back({from, from_bytes<Message>(std::span(bytes).subspan(at, size))});
+          at += size;
+        }
       }
-    }
-    sort_inboxes(0);
+      sort_inboxes(0);
+    });
   }
 
   void sort_inboxes(std::size_t local) {
@@ -328,39 +375,45 @@ private:
     } else {
       std::vector<std::vector<std::byte>> to(engine_.workers());
       auto& mine = slots_[0];
-      auto stays = std::stable_partition(mine.begin(), mine.end(), [&](const Slot& s) { return now[s.index] == old[s.index]; });
-      for (auto it = stays; it != mine.end(); ++it) {
-        std::vector<std::byte>& out = to[now[it->index]];
-        const std::size_t before = out.size();
-        put(out, it->index);
-        put(out, it->id);
-        put_sized(out, it->object);
-        put(out, static_cast<std::uint64_t>(it->inbox.size()));
-        for (const Received<Message>& r : it->inbox) {
-          put(out, r.from);
-          put_sized(out, r.message);
-        }
-        bytes += static_cast<double>(out.size() - before);
-      }
-      mine.erase(stays, mine.end());
-      for (const std::vector<std::byte>& in : engine_.all_to_all(to)) {
-        std::size_t at = 0;
-        while (at < in.size()) {
-          Slot s{0, get<ObjectIndex>(in, at), {}, {}};
-          s.id = get<std::uint64_t>(in, at);
-          const auto size = get<std::uint64_t>(in, at);
-          s.object = from_bytes<Object>(std::span(in).subspan(at, size));
-          at += size;
-          const auto messages = get<std::uint64_t>(in, at);
-          for (std::uint64_t k = 0; k < messages; ++k) {
-            const auto from = get<std::uint64_t>(in, at);
-            const auto length = get<std::uint64_t>(in, at);
-            s.inbox.push_back({from, from_bytes<Message>(std::span(in).subspan(at, length))});
-            at += length;
+      agreed([&] {
+        auto stays =
+            std::stable_partition(mine.begin(), mine.end(), [&](const Slot& s) { return now[s.index] == old[s.index]; });
+        for (auto it = stays; it != mine.end(); ++it) {
+          std::vector<std::byte>& out = to[now[it->index]];
+          const std::size_t before = out.size();
+          put(out, it->index);
+          put(out, it->id);
+          put_sized(out, it->object);
+          put(out, static_cast<std::uint64_t>(it->inbox.size()));
+          for (const Received<Message>& r : it->inbox) {
+            put(out, r.from);
+            put_sized(out, r.message);
           }
-          mine.push_back(std::move(s));
+          bytes += static_cast<double>(out.size() - before);
         }
-      }
+        mine.erase(stays, mine.end());
+      });
+      const auto received = engine_.all_to_all(to);
+      agreed([&] {
+        for (const std::vector<std::byte>& in : received) {
+          std::size_t at = 0;
+          while (at < in.size()) {
+            Slot s{0, get<ObjectIndex>(in, at), {}, {}};
+            s.id = get<std::uint64_t>(in, at);
+            const auto size = get<std::uint64_t>(in, at);
+            s.object = from_bytes<Object>(std::span(in).subspan(at, size));
+            at += size;
+            const auto messages = get<std::uint64_t>(in, at);
+            for (std::uint64_t k = 0; k < messages; ++k) {
+              const auto from = get<std::uint64_t>(in, at);
+              const auto length = get<std::uint64_t>(in, at);
+              s.inbox.push_back({from, from_bytes<Message>(std::span(in).subspan(at, length))});
+              at += length;
+            }
+            mine.push_back(std::move(s));
+          }
+        }
+      });
     }
     for (auto& mine : slots_)
       std::sort(mine.begin(), mine.end(), [](const Slot& a, const Slot& b) { return a.index < b.index; });
@@ -406,6 +459,7 @@ private:
   std::vector<double> loads_;            // by index; this process's objects' are written
   std::vector<ObjectCommunication> last_communications_;  // the last phase's, this process's
   std::size_t phases_ = 0;
+  bool broken_ = false;  // a call failed: the runtime refuses the next ones
 };
 
 }  // namespace dlbkit

@@ -78,11 +78,21 @@ public:
   }
 
   std::vector<std::vector<std::byte>> all_gather(std::span<const std::byte> mine) const override {
-    const int bytes = static_cast<int>(mine.size());
+    // MPI's counts and displacements are ints: every rank sees every count, so every rank
+    // refuses a total of 2 GiB or more alike.
+    const auto bytes = static_cast<long long>(mine.size());
+    std::vector<long long> sizes(static_cast<std::size_t>(size_));
+    MPI_Allgather(&bytes, 1, MPI_LONG_LONG, sizes.data(), 1, MPI_LONG_LONG, comm_);
+    long long sum = 0;
+    for (long long b : sizes) sum += b;
+    if (sum > std::numeric_limits<int>::max())
+      throw InputError(fmt::format("an all-gather of {} bytes between MPI ranks; accepted: less than 2^31 (fewer or "
+                                   "smaller objects or results)",
+                                   sum));
     std::vector<int> counts(static_cast<std::size_t>(size_)), offsets(static_cast<std::size_t>(size_));
-    MPI_Allgather(&bytes, 1, MPI_INT, counts.data(), 1, MPI_INT, comm_);
     int total = 0;
     for (int r = 0; r < size_; ++r) {
+      counts[static_cast<std::size_t>(r)] = static_cast<int>(sizes[static_cast<std::size_t>(r)]);
       offsets[static_cast<std::size_t>(r)] = total;
       total += counts[static_cast<std::size_t>(r)];
     }
@@ -98,20 +108,19 @@ public:
 
   std::vector<std::vector<std::byte>> all_to_all(const std::vector<std::vector<std::byte>>& to) const override {
     // The counts first, then a message per pair with bytes to send, straight from and into
-    // the per-rank buffers. A message's count is an int: each below 2^31 bytes, checked on
-    // every rank together so that none waits for a message that is not sent.
+    // the per-rank buffers. A message's count is an int: each below 2^31 bytes, the largest
+    // agreed on by every rank, so that all refuse it alike and none waits for a message.
     const auto n = static_cast<std::size_t>(size_);
     std::vector<long long> send_counts(n), receive_counts(n);
     for (std::size_t r = 0; r < n; ++r) send_counts[r] = static_cast<long long>(to[r].size());
     MPI_Alltoall(send_counts.data(), 1, MPI_LONG_LONG, receive_counts.data(), 1, MPI_LONG_LONG, comm_);
-    const long long largest = std::max(*std::max_element(send_counts.begin(), send_counts.end()),
-                                       *std::max_element(receive_counts.begin(), receive_counts.end()));
-    const int mine = largest > std::numeric_limits<int>::max() ? 1 : 0;
-    int any = 0;
-    MPI_Allreduce(&mine, &any, 1, MPI_INT, MPI_MAX, comm_);
-    if (any != 0)
-      throw std::runtime_error("an exchange of 2 GiB or more from one MPI rank to another; accepted: less (fewer or "
-                               "smaller objects or messages per rank)");
+    const long long mine = *std::max_element(send_counts.begin(), send_counts.end());
+    long long largest = 0;
+    MPI_Allreduce(&mine, &largest, 1, MPI_LONG_LONG, MPI_MAX, comm_);
+    if (largest > std::numeric_limits<int>::max())
+      throw InputError(fmt::format("an exchange of {} bytes from one MPI rank to another; accepted: less than 2^31 "
+                                   "(fewer or smaller objects or messages per rank)",
+                                   largest));
     constexpr int kTag = 1;
     std::vector<std::vector<std::byte>> from(n);
     std::vector<MPI_Request> requests;

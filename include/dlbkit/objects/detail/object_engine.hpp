@@ -50,7 +50,7 @@ public:
   bool tracks_communications() const;
 
   /// Collective: each process's objects (id, worker) become the table below; an InputError on
-  /// every rank for an id given twice, or a worker that is not this process's.
+  /// every rank for an id given twice (ObjectRuntime::add checks the workers).
   void commit(const std::vector<std::pair<std::uint64_t, NodeId>>& mine);
   bool committed() const { return committed_; }
   /// Every object's id in increasing order (an object's index), and its worker.

@@ -1,0 +1,114 @@
+// dlbkit::ObjectRuntime on the MPI engine, run by ctest under mpirun (tests/CMakeLists.txt):
+//   objects_ranks balance   objects all start on rank 0; phases with balancing steps, two in a
+//                           row each time: every object once, and the values of a sequential run
+//   objects_ranks throw     an object's work throws on one rank: the exception comes out on
+//                           every rank, and the runtime refuses the next call
+// Exits 0 when every check holds, 1 otherwise (a line on stderr says which).
+#include <dlbkit/error.hpp>
+#include <dlbkit/objects/object_runtime.hpp>
+
+#include <cstdio>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace {
+
+struct Cell {
+  std::uint64_t value = 0;
+  std::vector<std::uint64_t> seen;
+  template <class A>
+  void serialize(A& a) {
+    a(value, seen);
+  }
+};
+
+constexpr std::uint64_t kObjects = 30;
+
+void ring(Cell& c, dlbkit::ObjectContext<std::uint64_t>& ctx) {
+  for (const auto& [from, value] : ctx.received()) {
+    c.value += value ^ from;
+    c.seen.push_back(from);
+  }
+  c.value = c.value * 6364136223846793005ULL + ctx.id();
+  ctx.send((ctx.id() + 1) % kObjects, c.value);
+  ctx.send((ctx.id() + 7) % kObjects, c.value >> 3);
+  ctx.set_load(ctx.id() < 8 ? 1.0 + static_cast<double>(ctx.phase() % 3) : 0.25);
+}
+
+std::vector<std::uint64_t> values(dlbkit::ObjectRuntime<Cell, std::uint64_t>& rt) {
+  return rt.collect([](std::uint64_t, const Cell& c) { return c.value + 1000 * c.seen.size(); });
+}
+
+int fail(int rank, const std::string& what) {
+  std::fprintf(stderr, "rank %d: %s\n", rank, what.c_str());
+  return 1;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) try {
+  const std::string mode = argc > 1 ? argv[1] : "";
+  dlbkit::ObjectRuntimeOptions o;
+  o.engine = "mpi";
+  o.strategy = "greedy";
+  o.every = 0;
+  o.quiet = true;
+  dlbkit::ObjectRuntime<Cell, std::uint64_t> rt(o);
+  const int rank = rt.rank();
+  if (rt.is_local(0))
+    for (std::uint64_t id = 0; id < kObjects; ++id) rt.add(id, Cell{id, {}}, 0);
+  if (mode == "balance") {
+    dlbkit::ObjectRuntimeOptions one = o;
+    one.engine = "sequential";
+    dlbkit::ObjectRuntime<Cell, std::uint64_t> reference(one);
+    for (std::uint64_t id = 0; id < kObjects; ++id) reference.add(id, Cell{id, {}}, 0);
+    for (int k = 0; k < 6; ++k) {
+      rt.run_phase(ring);
+      reference.run_phase(ring);
+      rt.balance();
+      rt.balance();  // on the same loads: the objects that just moved keep them
+    }
+    std::size_t here = 0;
+    rt.for_each_object([&](std::uint64_t id, const Cell&) { here += rt.worker_of(id) == static_cast<dlbkit::NodeId>(rank); });
+    std::size_t everywhere = 0;
+    for (dlbkit::NodeId w = 0; w < rt.workers(); ++w)
+      for (std::uint64_t id = 0; id < kObjects; ++id) everywhere += rt.worker_of(id) == w;
+    if (everywhere != kObjects) return fail(rank, "an object on no worker or two");
+    if (values(rt) != values(reference)) return fail(rank, "values differ from the sequential run");
+    const auto report = rt.finish();
+    if (report.objects_migrated == 0) return fail(rank, "no object moved");
+    if (report.balances.size() != 12) return fail(rank, "not 12 balancing steps");
+    for (std::size_t k = 1; k < report.balances.size(); k += 2)  // the second of each pair
+      if (report.balances[k].imbalance_before > report.balances[k - 1].imbalance_after + 1e-12)
+        return fail(rank, "a second step in a row saw other loads than the first left");
+    if (rank == 0) std::printf("balance: ok\n%zu objects migrated\n", report.objects_migrated);
+    return 0;
+  }
+  if (mode == "throw") {
+    rt.run_phase(ring);
+    rt.balance();
+    try {
+      rt.run_phase([](Cell& c, dlbkit::ObjectContext<std::uint64_t>& ctx) {
+        if (ctx.id() == 17) throw std::runtime_error("object 17 failed");
+        ring(c, ctx);
+      });
+      return fail(rank, "no exception");
+    } catch (const std::runtime_error& e) {
+      if (std::string(e.what()).find("object 17 failed") == std::string::npos)
+        return fail(rank, std::string("another exception: ") + e.what());
+    }
+    try {
+      rt.run_phase(ring);
+      return fail(rank, "a call after the failure ran");
+    } catch (const dlbkit::InputError& e) {
+      if (std::string(e.what()).find("after one that failed") == std::string::npos)
+        return fail(rank, std::string("another error: ") + e.what());
+    }
+    if (rank == 0) std::printf("throw: ok\n");
+    return 0;
+  }
+  return fail(rank, "usage: objects_ranks balance|throw");
+} catch (const std::exception& e) {
+  return dlbkit::print_error(e);
+}
