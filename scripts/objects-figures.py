@@ -1,0 +1,94 @@
+#!/usr/bin/python3
+"""The figures of docs/objects.md, on this machine (not in CI: they time real runs).
+
+  scripts/objects-figures.py balance    the stencil's balanced phase time over total work / P,
+                                        threads and MPI on 2 workers, median of 3 runs each
+  scripts/objects-figures.py predict    the simulator's replay of a recorded unbalanced run
+                                        under each strategy, beside the strategy's real run
+
+Needs a build (scripts/build.sh) and mpirun; writes its scratch files under a temporary folder.
+"""
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+STENCIL = os.path.join(ROOT, "build/bin/dlbkit_example_stencil")
+DLBKIT = os.path.join(ROOT, "build/bin/dlbkit")
+ENV = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
+STRATEGIES = ["greedy", "refine", "tempered", "diffusion"]
+
+
+def stencil(engine, args):
+    if engine == "threads":
+        cmd = [STENCIL, "--workers", "2"]
+    else:
+        cmd = ["mpirun", "--oversubscribe", "-np", "2", STENCIL, "--engine", "mpi"]
+    out = subprocess.run(cmd + args + ["--json"], capture_output=True, text=True, env=ENV, check=True).stdout
+    run = json.loads(out.strip().splitlines()[-1])
+    if run["checksum_balanced"] != run["checksum_unbalanced"]:
+        sys.exit("checksums differ: " + " ".join(cmd + args))
+    return run
+
+
+def balance():
+    configs = [(s, every, []) for every in (1, 4) for s in STRATEGIES]
+    configs += [(s, 1, ["--load-model", "linear"]) for s in ("greedy", "refine")]
+    configs += [(s, 1, ["--phases", "160"]) for s in ("greedy", "refine", "tempered")]
+    print("| strategy | --every | other options | threads: median (min-max) | migrated | MPI: median (min-max) | migrated |")
+    print("|---|---|---|---|---|---|---|")
+    for strategy, every, extra in configs:
+        cells = []
+        for engine in ("threads", "mpi"):
+            runs = [stencil(engine, ["--strategy", strategy, "--every", str(every)] + extra) for _ in range(3)]
+            ratios = sorted(r["mean_phase_seconds_balanced"] / r["ideal_phase_seconds"] for r in runs)
+            moved = sorted(r["objects_migrated"] for r in runs)
+            cells += ["%.2f (%.2f-%.2f)" % (ratios[1], ratios[0], ratios[2]), str(moved[1])]
+        print("| %s | %d | %s | %s |" % (strategy, every, " ".join(extra), " | ".join(cells)), flush=True)
+
+
+def replay(stem, strategy, cost, migration):
+    out = subprocess.run([DLBKIT, "phases", "-s", strategy, "--data", stem, "--replay", "-c", "file:" + cost,
+                          "--migration-cost", migration, "--json"], capture_output=True, text=True, check=True).stdout
+    return json.loads(out)["mean_phase_seconds"]
+
+
+def predict(scratch):
+    rows = {s: [] for s in STRATEGIES}
+    for engine in ("threads", "mpi"):
+        cost = os.path.join(scratch, engine + ".json")
+        calibrate = [DLBKIT, "calibrate", "--engine", engine, "-o", cost]
+        if engine == "mpi":
+            calibrate = ["mpirun", "--oversubscribe", "-np", "2"] + calibrate
+        subprocess.run(calibrate, capture_output=True, env=ENV, check=True)
+        stem = os.path.join(scratch, "none-" + engine)
+        unbalanced = stencil(engine, ["--strategy", "none", "--record", stem])
+        real = {s: [stencil(engine, ["--strategy", s]) for _ in range(3)] for s in STRATEGIES}
+        migration = "0ns"  # between threads an object moves without a copy
+        if engine == "mpi":  # fitted on one number: greedy's real seconds per object migrated
+            per_object = statistics.median(r["balancing_seconds"] / r["objects_migrated"] for r in real["greedy"])
+            migration = "%dns" % round(per_object * 1e9)
+            print("MPI migration cost per object, fitted on greedy's real runs:", migration)
+        print("unbalanced, %s: real %.2f ms, replayed %.2f ms" % (
+            engine, 1e3 * unbalanced["mean_phase_seconds_unbalanced"], 1e3 * replay(stem, "none", cost, migration)))
+        for s in STRATEGIES:
+            measured = statistics.median(r["mean_phase_seconds_balanced"] for r in real[s])
+            predicted = replay(stem, s, cost, migration)
+            rows[s] += ["%.2f ms" % (1e3 * measured), "%.2f ms" % (1e3 * predicted), "%+.0f%%" % (100 * (predicted / measured - 1))]
+    print("| strategy | threads: real | predicted | error | MPI: real | predicted | error |")
+    print("|---|---|---|---|---|---|---|")
+    for s in STRATEGIES:
+        print("| %s | %s |" % (s, " | ".join(rows[s])))
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 2 or sys.argv[1] not in ("balance", "predict"):
+        sys.exit("usage: scripts/objects-figures.py balance|predict")
+    if sys.argv[1] == "balance":
+        balance()
+    else:
+        with tempfile.TemporaryDirectory() as scratch:
+            predict(scratch)
