@@ -145,7 +145,16 @@ struct ObjectEngine::Timeline {
   std::uint64_t arrows = 0;
 };
 
-ObjectEngine::ObjectEngine(ObjectRuntimeOptions options, Communicator communicator) : options_(std::move(options)) {
+ObjectEngine::ObjectEngine(ObjectRuntimeOptions options, std::optional<PhaseStrategyInfo> own,
+                           Communicator communicator)
+    : options_(std::move(options)), own_strategy_(std::move(own)) {
+  if (own_strategy_) {
+    if (!own_strategy_->create)
+      throw InputError(fmt::format("phase strategy '{}' has no create(); accepted: a PhaseStrategyInfo that creates "
+                                   "its strategy",
+                                   own_strategy_->name));
+    options_.strategy = own_strategy_->name;
+  }
   const int launched = runtime_detail::launcher_size();
   const bool mpi_linked = runtime_detail::mpi_engine_factory() != nullptr;
   engine_ = options_.engine;
@@ -168,7 +177,10 @@ ObjectEngine::ObjectEngine(ObjectRuntimeOptions options, Communicator communicat
       throw InputError(fmt::format("workers {}; accepted: 0 (one per core) to 4096", options_.workers));
     if (!(options_.threshold >= 0))
       throw InputError(fmt::format("threshold {}; accepted: a number >= 0, or infinity", options_.threshold));
-    strategy_ = builtin_phase_strategies().configure(options_.strategy, assignments(options_.params, "--param"));
+    const auto params = assignments(options_.params, "--param");
+    strategy_ = own_strategy_ ? PhaseStrategyChoice{&*own_strategy_, Parameters::parse(own_strategy_->params, params,
+                                                                                        "phase strategy " + own_strategy_->name)}
+                              : builtin_phase_strategies().configure(options_.strategy, params);
     if (mpi_) {
       if (options_.workers != 0)
         throw InputError(fmt::format("--workers with --engine mpi: '{}'; accepted: none, the rank count is given to "

@@ -153,6 +153,32 @@ TEST(ObjectRuntime, TheLinearLoadModelReadsTheTrend) {
   EXPECT_NE(error_of([&] { ObjectRuntime<Cell, int> rt(bad); }).find("load model 'psychic'"), std::string::npos);
 }
 
+// A program's own phase strategy, by its PhaseStrategyInfo: every object to the last worker.
+class ToLast : public dlbkit::PhaseStrategy {
+public:
+  static constexpr const char* name = "to_last";
+  static constexpr const char* description = "every object to the last worker";
+  static constexpr const char* source = "a test";
+  explicit ToLast(const dlbkit::Parameters&) {}
+  void rebalance(dlbkit::PhaseContext& ctx) override {
+    for (dlbkit::ObjectIndex i = 0; i < ctx.phase().objects.size(); ++i)
+      ctx.move(i, static_cast<dlbkit::NodeId>(ctx.nodes() - 1));
+  }
+};
+
+TEST(ObjectRuntime, RunsAProgramsOwnStrategy) {
+  ObjectRuntime<Cell, std::uint64_t> rt(options("ignored", 3), dlbkit::phase_strategy_info<ToLast>());
+  EXPECT_EQ(rt.options().strategy, "to_last");
+  for (std::uint64_t id = 0; id < kObjects; ++id) rt.add(id, Cell{id, {}}, 0);
+  rt.run_phase(ring_phase);
+  for (std::uint64_t id = 0; id < kObjects; ++id) EXPECT_EQ(rt.worker_of(id), 2u);
+  ObjectRuntimeOptions with_param = options("ignored", 2);
+  with_param.params = {"x=1"};
+  EXPECT_NE(error_of([&] { ObjectRuntime<Cell, int> bad(with_param, dlbkit::phase_strategy_info<ToLast>()); })
+                .find("unknown parameter 'x'"),
+            std::string::npos);
+}
+
 TEST(ObjectRuntime, MeasuresTheObjectsTime) {
   ObjectRuntime<Cell, std::uint64_t> rt(options("none", 2));
   rt.add(0, Cell{}, 0);

@@ -34,8 +34,9 @@
 /// topology), `mpi` (a worker per rank, on a duplicate of the given communicator), or
 /// `sequential` (one worker). Every call but add() is collective under MPI. The work function
 /// runs on several threads at once: it changes only its object and sends through ctx. An
-/// exception thrown by it comes out of run_phase on every rank; the runtime cannot go on after
-/// it, only be destroyed.
+/// exception thrown by it (or by a strategy, a serialiser, collect()'s function) comes out on
+/// every rank; the runtime then refuses every call with an InputError and can only be
+/// destroyed. docs/objects.md.
 
 #include <dlbkit/error.hpp>
 #include <dlbkit/objects/detail/object_engine.hpp>
@@ -48,6 +49,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <optional>
 #include <span>
 #include <type_traits>
 #include <utility>
@@ -127,9 +129,11 @@ public:
   ObjectRuntime(int argc, char** argv, Communicator communicator = {})
       : ObjectRuntime(ObjectRuntimeOptions::parse(argc, argv), communicator) {}
   explicit ObjectRuntime(ObjectRuntimeOptions options = {}, Communicator communicator = {})
-      : engine_(std::move(options), communicator), slots_(engine_.local_workers()),
-        outbox_(engine_.local_workers(), std::vector<std::vector<Outgoing>>(engine_.workers())),
-        communications_(engine_.local_workers()) {}
+      : ObjectRuntime(std::move(options), std::nullopt, communicator) {}
+  /// Runs `strategy`, a program's own (phases/phase_strategy.hpp: its name, create(), its
+  /// parameters), in place of options.strategy; options.params are its parameters.
+  ObjectRuntime(ObjectRuntimeOptions options, PhaseStrategyInfo strategy, Communicator communicator = {})
+      : ObjectRuntime(std::move(options), std::optional<PhaseStrategyInfo>(std::move(strategy)), communicator) {}
 
   const ObjectRuntimeOptions& options() const { return engine_.options(); }
   /// threads, mpi or sequential (`auto` resolved).
@@ -224,6 +228,10 @@ public:
 
 private:
   using Outgoing = typename ObjectContext<Message>::Outgoing;
+  ObjectRuntime(ObjectRuntimeOptions options, std::optional<PhaseStrategyInfo> own, Communicator communicator)
+      : engine_(std::move(options), std::move(own), communicator), slots_(engine_.local_workers()),
+        outbox_(engine_.local_workers(), std::vector<std::vector<Outgoing>>(engine_.workers())),
+        communications_(engine_.local_workers()) {}
   struct Slot {
     std::uint64_t id;
     ObjectIndex index;

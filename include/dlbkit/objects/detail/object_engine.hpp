@@ -30,7 +30,8 @@ using Clock = std::chrono::steady_clock;
 
 class ObjectEngine {
 public:
-  ObjectEngine(ObjectRuntimeOptions options, Communicator communicator);
+  /// `own`: a program's own strategy in place of options.strategy.
+  ObjectEngine(ObjectRuntimeOptions options, std::optional<PhaseStrategyInfo> own, Communicator communicator);
   ~ObjectEngine();
   ObjectEngine(const ObjectEngine&) = delete;
   ObjectEngine& operator=(const ObjectEngine&) = delete;
@@ -105,6 +106,7 @@ private:
   struct Mpi;
   std::unique_ptr<Mpi> mpi_;
   std::optional<Topology> topology_;
+  std::optional<PhaseStrategyInfo> own_strategy_;  // strategy_ points into it
   PhaseStrategyChoice strategy_;
   std::size_t workers_ = 1, local_workers_ = 1;
   NodeId first_local_ = 0;
