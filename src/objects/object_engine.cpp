@@ -313,13 +313,9 @@ void ObjectEngine::for_each_worker(const std::function<void(NodeId)>& f) {
 void ObjectEngine::begin_phase() { phase_start_ns_ = now_ns(); }
 
 void ObjectEngine::end_work(const std::vector<Clock::time_point>& work_end) {
-  if (!timeline_) return;
-  for (std::size_t k = 0; k < work_end.size(); ++k)
-    timeline_->events.push_back(
-        {.type = TimelineEvent::busy,
-         .node = static_cast<NodeId>(first_local_ + k),
-         .time = phase_start_ns_,
-         .end = std::chrono::duration_cast<std::chrono::nanoseconds>(work_end[k] - origin_).count()});
+  work_end_ns_.clear();
+  for (const Clock::time_point& t : work_end)
+    work_end_ns_.push_back(std::chrono::duration_cast<std::chrono::nanoseconds>(t - origin_).count());
 }
 
 Phase ObjectEngine::gather_phase(const std::vector<double>& loads, std::span<const ObjectCommunication> communications) {
@@ -369,15 +365,21 @@ bool ObjectEngine::end_phase(const std::vector<double>& loads, std::span<const O
     if (is_local(owners_[i])) worker_load[owners_[i]] += loads[i];
   const std::int64_t end = now_ns();
   double seconds = static_cast<double>(end - phase_start_ns_) * 1e-9;
+  // When the last worker's work ended, from the phase's start: before it, a worker that is
+  // done waits (idle); after it, the runtime delivers and counts (overhead).
+  std::int64_t last_work = 0;
+  for (std::int64_t t : work_end_ns_) last_work = std::max(last_work, t - phase_start_ns_);
   if (mpi_) {
     std::vector<std::byte> mine;
     put(mine, worker_load[first_local_]);
     put(mine, seconds);
+    put(mine, static_cast<double>(last_work));
     const auto all = mpi_->engine->all_gather(mine);
     for (std::size_t r = 0; r < all.size(); ++r) {
       const auto values = read_all<double>(all[r]);
       worker_load[r] = values[0];
       seconds = std::max(seconds, values[1]);
+      last_work = std::max(last_work, static_cast<std::int64_t>(values[2]));
     }
   }
   ObjectPhaseFigures figures{.seconds = seconds};
@@ -389,12 +391,13 @@ bool ObjectEngine::end_phase(const std::vector<double>& loads, std::span<const O
   report_.phase_seconds += seconds;
   if (timeline_)
     for (std::size_t k = 0; k < local_workers_; ++k) {
-      // The end of each worker's busy span to the phase's end: delivery and figures.
-      const SimTime busy_end = timeline_->events[timeline_->events.size() - local_workers_ + k].end;
-      timeline_->events.push_back({.type = TimelineEvent::overhead,
-                                   .node = static_cast<NodeId>(first_local_ + k),
-                                   .time = busy_end,
-                                   .end = end});
+      const auto node = static_cast<NodeId>(first_local_ + k);
+      const SimTime busy_end = work_end_ns_[k], idle_end = std::max(busy_end, phase_start_ns_ + last_work);
+      timeline_->events.push_back({.type = TimelineEvent::busy, .node = node, .time = phase_start_ns_, .end = busy_end});
+      if (idle_end > busy_end)
+        timeline_->events.push_back({.type = TimelineEvent::idle, .node = node, .time = busy_end, .end = idle_end});
+      timeline_->events.push_back(
+          {.type = TimelineEvent::overhead, .node = node, .time = idle_end, .end = std::max(idle_end, end)});
     }
   if (!options_.record.empty() || options_.load_model == "linear") gather_last_phase(loads, communications);
   if (!options_.record.empty() && rank() == 0) recorded_.push_back(last_phase_);

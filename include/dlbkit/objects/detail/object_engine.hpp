@@ -72,8 +72,8 @@ public:
 
   /// Marks the start of a phase (its time, the timeline's spans).
   void begin_phase();
-  /// After the work of a phase, before its messages are delivered: each local worker's busy
-  /// span ends at `work_end[w - first_local]`.
+  /// After the work of a phase, before its messages are delivered: when each local worker's
+  /// work ended (`work_end[w - first_local]`).
   void end_work(const std::vector<Clock::time_point>& work_end);
   /// Collective, after the messages are delivered: the phase's figures from the objects'
   /// loads (indexed like ids(); this process's entries are read) and the communications of
@@ -118,6 +118,7 @@ private:
 
   Clock::time_point origin_;
   std::int64_t phase_start_ns_ = 0, balance_start_ns_ = 0;
+  std::vector<std::int64_t> work_end_ns_;  // the last phase's, by local worker
   Phase last_phase_;  // the last phase's loads, gathered for a step or the record
   static constexpr std::size_t kNotGathered = std::size_t(-1);
   std::size_t gathered_phases_ = kNotGathered;  // the phases done when last_phase_ was gathered
