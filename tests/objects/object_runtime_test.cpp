@@ -109,6 +109,12 @@ TEST(ObjectRuntime, TheEndsOfWhenToBalance) {
   always.threshold = 0;  // after every phase with any imbalance
   EXPECT_EQ(ring(always, 9, &migrated), reference);
   EXPECT_GT(migrated, 0u);
+  for (std::size_t window : {2, 1000}) {  // the linear load model's ends
+    ObjectRuntimeOptions linear = options("greedy", 3);
+    linear.load_model = "linear";
+    linear.load_window = window;
+    EXPECT_EQ(ring(linear, 9, &migrated), reference) << window;
+  }
   ObjectRuntimeOptions sequential = options("greedy", 1);
   sequential.engine = "sequential";
   sequential.workers = 0;
