@@ -19,22 +19,8 @@ ObjectRuntimeOptions ObjectRuntimeOptions::parse(int argc, const char* const* ar
   constexpr std::string_view kFlags[] = {"--quiet"};
   ObjectRuntimeOptions o;
   detail::parse_command_line(argc, argv, program, kOurs, kFlags, [&](std::string_view name, const std::string& value) {
-    if (name == "--engine") {
-      if (value != "auto" && value != "threads" && value != "mpi" && value != "sequential")
-        throw InputError(fmt::format("--engine '{}'; accepted: auto, threads, mpi, sequential", value));
-      o.engine = value;
-    } else if (name == "--strategy") {
-      o.strategy = value;
-    } else if (name == "--param") {
-      split_assignment(value, "--param");
-      o.params.push_back(value);
-    } else if (name == "--topology") {
-      o.topology = value;
-    } else if (name == "--workers") {
-      o.workers = parse_workers(value);
-    } else if (name == "--seed") {
-      o.seed = parse_unsigned(value, "--seed", std::numeric_limits<std::uint64_t>::max());
-    } else if (name == "--every") {
+    if (detail::read_runtime_option(name, value, o)) return;
+    if (name == "--every") {
       o.every = parse_unsigned(value, "--every", 1'000'000'000);
     } else if (name == "--threshold") {
       double t = 0;

@@ -21,26 +21,9 @@ constexpr std::string_view kOurs[] = {"--engine", "--strategy",    "--param",   
 
 // Stores `value` of dlbkit's option `name` in `o`.
 void read_ours(std::string_view name, const std::string& value, RuntimeOptions& o) {
-  if (name == "--engine") {
-    if (value != "auto" && value != "threads" && value != "mpi" && value != "sequential")
-      throw InputError(fmt::format("--engine '{}'; accepted: auto, threads, mpi, sequential", value));
-    o.engine = value;
-  } else if (name == "--strategy") {
-    o.strategy = value;
-  } else if (name == "--param") {
-    split_assignment(value, "--param");  // checked here, where the command line is at hand
-    o.params.push_back(value);
-  } else if (name == "--topology") {
-    o.topology = value;
-  } else if (name == "--workers") {
-    o.workers = parse_workers(value);
-  } else if (name == "--seed") {
-    o.seed = parse_unsigned(value, "--seed", std::numeric_limits<std::uint64_t>::max());
-  } else if (name == "--check-tasks") {
-    o.check_tasks = parse_check_tasks(value);
-  } else {
-    o.poll_interval = parse_duration(value, "--poll-interval");
-  }
+  if (detail::read_runtime_option(name, value, o)) return;
+  if (name == "--check-tasks") o.check_tasks = parse_check_tasks(value);
+  else o.poll_interval = parse_duration(value, "--poll-interval");
 }
 
 }  // namespace

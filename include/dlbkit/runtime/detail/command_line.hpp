@@ -3,9 +3,15 @@
 /// The command-line reader that RuntimeOptions::parse and ObjectRuntimeOptions::parse share:
 /// dlbkit's long options beside the program's own (runtime_options.hpp).
 
+#include <dlbkit/core/parameters.hpp>
+#include <dlbkit/error.hpp>
 #include <dlbkit/runtime/runtime_options.hpp>
 
+#include <fmt/format.h>
+
+#include <cstdint>
 #include <functional>
+#include <limits>
 #include <span>
 #include <string>
 #include <string_view>
@@ -20,5 +26,30 @@ namespace dlbkit::detail {
 void parse_command_line(int argc, const char* const* argv, const std::vector<ProgramOption>& program,
                         std::span<const std::string_view> ours, std::span<const std::string_view> flags,
                         const std::function<void(std::string_view, const std::string&)>& read_ours);
+
+/// Stores `value` of one of the options both runtimes take (--engine --strategy --param
+/// --topology --workers --seed) in the like-named field of `o`; false for another option.
+template <class Options>
+bool read_runtime_option(std::string_view name, const std::string& value, Options& o) {
+  if (name == "--engine") {
+    if (value != "auto" && value != "threads" && value != "mpi" && value != "sequential")
+      throw InputError(fmt::format("--engine '{}'; accepted: auto, threads, mpi, sequential", value));
+    o.engine = value;
+  } else if (name == "--strategy") {
+    o.strategy = value;
+  } else if (name == "--param") {
+    split_assignment(value, "--param");  // checked here, where the command line is at hand
+    o.params.push_back(value);
+  } else if (name == "--topology") {
+    o.topology = value;
+  } else if (name == "--workers") {
+    o.workers = parse_workers(value);
+  } else if (name == "--seed") {
+    o.seed = parse_unsigned(value, "--seed", std::numeric_limits<std::uint64_t>::max());
+  } else {
+    return false;
+  }
+  return true;
+}
 
 }  // namespace dlbkit::detail
