@@ -33,17 +33,15 @@ std::vector<T> read_all(const std::vector<std::byte>& in) {
   return out;
 }
 
-// max / mean - 1 of some loads; 0 without load.
-double imbalance_of(const std::vector<double>& loads, double* max_out = nullptr, double* mean_out = nullptr) {
-  double max = 0, sum = 0;
+// The workers' loads' max, mean and imbalance max / mean - 1 (0 without load).
+void set_loads(ObjectPhaseFigures& figures, const std::vector<double>& loads) {
+  double sum = 0;
   for (double l : loads) {
-    max = std::max(max, l);
+    figures.max_load = std::max(figures.max_load, l);
     sum += l;
   }
-  const double mean = loads.empty() ? 0 : sum / static_cast<double>(loads.size());
-  if (max_out) *max_out = max;
-  if (mean_out) *mean_out = mean;
-  return mean > 0 ? max / mean - 1 : 0;
+  figures.mean_load = loads.empty() ? 0 : sum / static_cast<double>(loads.size());
+  figures.imbalance = figures.mean_load > 0 ? figures.max_load / figures.mean_load - 1 : 0;
 }
 
 }  // namespace
@@ -383,7 +381,7 @@ bool ObjectEngine::end_phase(const std::vector<double>& loads, std::span<const O
     }
   }
   ObjectPhaseFigures figures{.seconds = seconds};
-  figures.imbalance = imbalance_of(worker_load, &figures.max_load, &figures.mean_load);
+  set_loads(figures, worker_load);
   const std::size_t done = report_.phases.size() + 1;
   figures.balanced = workers_ > 1 && ((options_.every > 0 && done % options_.every == 0) ||
                                       figures.imbalance > options_.threshold);
