@@ -44,6 +44,24 @@ void set_loads(ObjectPhaseFigures& figures, const std::vector<double>& loads) {
   figures.imbalance = figures.mean_load > 0 ? figures.max_load / figures.mean_load - 1 : 0;
 }
 
+// One communication per (sender, receiver) pair, its messages and bytes summed (vt's LB data
+// counts them so). A sender's messages are all in its own process's list.
+std::vector<ObjectCommunication> by_pair(std::span<const ObjectCommunication> communications) {
+  std::vector<ObjectCommunication> out(communications.begin(), communications.end());
+  std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return std::pair(a.from, a.to) < std::pair(b.from, b.to); });
+  std::size_t kept = 0;
+  for (std::size_t k = 0; k < out.size(); ++k) {
+    if (kept > 0 && out[kept - 1].from == out[k].from && out[kept - 1].to == out[k].to) {
+      out[kept - 1].messages += out[k].messages;
+      out[kept - 1].bytes += out[k].bytes;
+    } else {
+      out[kept++] = out[k];
+    }
+  }
+  out.resize(kept);
+  return out;
+}
+
 }  // namespace
 
 struct ObjectEngine::Mpi {
@@ -316,13 +334,14 @@ void ObjectEngine::end_work(const std::vector<Clock::time_point>& work_end) {
     work_end_ns_.push_back(std::chrono::duration_cast<std::chrono::nanoseconds>(t - origin_).count());
 }
 
-Phase ObjectEngine::gather_phase(const std::vector<double>& loads, std::span<const ObjectCommunication> communications) {
+Phase ObjectEngine::gather_phase(const std::vector<double>& loads, std::span<const ObjectCommunication> sent) {
   Phase phase{.nodes = workers_};
   phase.node_of = owners_;
   phase.objects.resize(ids_.size());
   for (ObjectIndex i = 0; i < ids_.size(); ++i) phase.objects[i] = {.id = ids_[i], .load = loads[i]};
+  const std::vector<ObjectCommunication> communications = by_pair(sent);
   if (!mpi_) {
-    phase.communications.assign(communications.begin(), communications.end());
+    phase.communications = communications;
     return phase;
   }
   std::vector<std::byte> mine;

@@ -285,7 +285,8 @@ TEST(ObjectRuntime, RecordsVtDataAndATimeline) {
     EXPECT_EQ(first.node_of[i], 0u);  // all started on worker 0
     EXPECT_DOUBLE_EQ(first.objects[i].load, first.objects[i].id < kObjects / 4 ? 1.0 : 0.1);
   }
-  EXPECT_EQ(first.communications.size(), kObjects);  // the ring's messages
+  EXPECT_EQ(first.communications.size(), kObjects);  // the ring's messages, one per pair
+  for (const dlbkit::ObjectCommunication& c : first.communications) EXPECT_EQ(c.messages, 1.0);
   std::size_t on_one = 0;
   for (dlbkit::NodeId n : data.phases[1].phase.node_of) on_one += n == 1;
   EXPECT_GT(on_one, 0u) << "phase 1 ran after a balancing step";
@@ -298,6 +299,31 @@ TEST(ObjectRuntime, RecordsVtDataAndATimeline) {
   }
   EXPECT_EQ(busy, 6u);  // a span per worker per phase
   EXPECT_GT(arrows, 0u);
+  std::filesystem::remove_all(dir);
+}
+
+TEST(ObjectRuntime, RecordsOneCommunicationPerPair) {
+  const auto dir = std::filesystem::temp_directory_path() / "dlbkit_objects_pairs";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  ObjectRuntimeOptions o = options("none", 2);
+  o.record = (dir / "run").string();
+  {
+    ObjectRuntime<Cell, std::uint64_t> rt(o);
+    rt.add(0, Cell{}, 0);
+    rt.add(1, Cell{}, 1);
+    rt.run_phase([](Cell&, ObjectContext<std::uint64_t>& ctx) {
+      if (ctx.id() == 0)
+        for (std::uint64_t k = 0; k < 3; ++k) ctx.send(1, k);
+    });
+    rt.finish();
+  }
+  const dlbkit::VtDataSet data = dlbkit::read_vt_data(o.record);
+  ASSERT_EQ(data.phases.size(), 1u);
+  const auto& communications = data.phases[0].phase.communications;
+  ASSERT_EQ(communications.size(), 1u);
+  EXPECT_EQ(communications[0].messages, 3.0);
+  EXPECT_EQ(communications[0].bytes, 3.0 * sizeof(std::uint64_t));
   std::filesystem::remove_all(dir);
 }
 
