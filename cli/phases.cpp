@@ -61,12 +61,15 @@ public:
     for (std::size_t i = 0; i < first.objects.size(); ++i) index.emplace(first.objects[i].id, i);
     for (const VtPhase& p : data.phases) {
       std::vector<double>& loads = loads_.emplace_back(first.objects.size(), -1.0);
+      const auto other = [&] {
+        return InputError(fmt::format("vt data {} phase {}: its objects are not phase {}'s; accepted with --replay: "
+                                      "the same objects in every phase",
+                                      stem, p.id, data.phases.front().id));
+      };
+      if (p.phase.objects.size() != first.objects.size()) throw other();
       for (const PhaseObject& o : p.phase.objects) {
         const auto it = index.find(o.id);
-        if (it == index.end() || p.phase.objects.size() != first.objects.size())
-          throw InputError(fmt::format("vt data {} phase {}: its objects are not phase {}'s; accepted with --replay: "
-                                       "the same objects in every phase",
-                                       stem, p.id, data.phases.front().id));
+        if (it == index.end()) throw other();
         loads[it->second] = o.load;
       }
     }

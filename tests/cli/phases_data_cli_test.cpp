@@ -88,6 +88,10 @@ TEST(CliPhasesData, ReplaysEveryPhaseOfARecordedRun) {
   phases[1].objects[1].id = 12;
   dlbkit::write_vt_phases(phases, dir + "/other");
   expect_usage_error({"phases", "-s", "greedy", "--data", dir + "/other", "--replay"}, {"phase 1", "the same objects"});
+  phases[1].objects.clear();  // a phase without objects
+  phases[1].node_of.clear();
+  dlbkit::write_vt_phases(phases, dir + "/empty");
+  expect_usage_error({"phases", "-s", "greedy", "--data", dir + "/empty", "--replay"}, {"phase 1", "the same objects"});
 }
 
 TEST(CliPhasesData, BadInputIsOneLineAndWritesNothing) {

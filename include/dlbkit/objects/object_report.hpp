@@ -1,7 +1,8 @@
 #pragma once
 /// \file
 /// What an ObjectRuntime measured (object_runtime.hpp): each phase's time and the workers'
-/// loads in it, and each balancing step's figures. The same on every rank.
+/// loads in it, and each balancing step's figures. The same on every rank, but for the
+/// balancing steps' times (decide, migrate, balancing_seconds), which are this rank's.
 
 #include <cstddef>
 #include <vector>

@@ -15,7 +15,7 @@
 ///   rt.run_phase([](Block& b, dlbkit::ObjectContext<Halo>& ctx) {
 ///     for (const auto& [from, halo] : ctx.received()) { ... }      // sent to it last phase
 ///     ...                                                           // the object's work
-///     ctx.send(ctx.id() + 1, Halo{...});                            // reaches it next phase
+///     ctx.send((ctx.id() + 1) % 64, Halo{...});                     // reaches it next phase
 ///   });                                                             // balances every --every phases
 /// const dlbkit::ObjectRunReport report = rt.finish();              // figures; --record, --timeline
 /// ```
@@ -32,7 +32,8 @@
 ///
 /// Engines as dlbkit::Runtime's (runtime.hpp): `threads` (a worker thread per node of the
 /// topology), `mpi` (a worker per rank, on a duplicate of the given communicator), or
-/// `sequential` (one worker). Every call but add() is collective under MPI. The work function
+/// `sequential` (one worker). Under MPI the constructor, run_phase, balance, collect and finish
+/// are collective. The work function
 /// runs on several threads at once: it changes only its object and sends through ctx. An
 /// exception thrown by it (or by a strategy, a serialiser, collect()'s function) comes out on
 /// every rank; the runtime then refuses every call with an InputError and can only be

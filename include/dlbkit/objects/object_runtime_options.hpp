@@ -34,7 +34,8 @@ struct ObjectRuntimeOptions {
   std::string topology = "auto";    ///< one worker per node; auto: complete:P
   std::uint64_t workers = 0;        ///< threads: 0 = one per core; mpi: the rank count (0)
   std::uint64_t seed = 1;           ///< the strategy's random stream
-  /// Balance after every `every`-th phase; 0: only when the program calls balance().
+  /// Balance after every `every`-th phase; 0: no periodic balancing (balance() and
+  /// `threshold` only).
   std::size_t every = 1;
   /// Balance also after a phase whose imbalance max/mean - 1 of the workers' measured times
   /// exceeds this (infinity: only `every`).
