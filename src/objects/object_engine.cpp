@@ -5,6 +5,7 @@
 #include <dlbkit/phases/rebalance.hpp>
 #include <dlbkit/phases/vt_data.hpp>
 #include <dlbkit/runtime/detail/distributed_engine.hpp>
+#include <dlbkit/runtime/serialization.hpp>
 #include <dlbkit/sim/timeline.hpp>
 
 #include <algorithm>
@@ -19,12 +20,6 @@
 namespace dlbkit::detail {
 
 namespace {
-
-template <class T>
-void put(std::vector<std::byte>& out, const T& value) {
-  const auto* p = reinterpret_cast<const std::byte*>(&value);
-  out.insert(out.end(), p, p + sizeof(T));
-}
 
 template <class T>
 std::vector<T> read_all(const std::vector<std::byte>& in) {
@@ -171,18 +166,9 @@ ObjectEngine::ObjectEngine(ObjectRuntimeOptions options, std::optional<PhaseStra
                                    own_strategy_->name));
     options_.strategy = own_strategy_->name;
   }
-  const int launched = runtime_detail::launcher_size();
-  const bool mpi_linked = runtime_detail::mpi_engine_factory() != nullptr;
-  engine_ = options_.engine;
-  if (engine_ == "auto") engine_ = launched > 1 && mpi_linked ? "mpi" : "threads";
-  if (engine_ == "mpi") {
-    if (!mpi_linked)
-      throw InputError("--engine mpi: this program was linked without the MPI engine; accepted: threads, sequential "
-                       "(or link the CMake target dlbkit::mpi)");
-    mpi_ = std::make_unique<Mpi>(Mpi{runtime_detail::mpi_engine_factory()(communicator)});
-  } else if (engine_ != "threads" && engine_ != "sequential") {
-    throw InputError(fmt::format("--engine '{}'; accepted: auto, threads, mpi, sequential", engine_));
-  }
+  runtime_detail::ResolvedEngine engine = runtime_detail::resolve_engine(options_.engine, communicator);
+  engine_ = engine.name;
+  if (engine.mpi) mpi_ = std::make_unique<Mpi>(Mpi{std::move(engine.mpi)});
   std::exception_ptr error;
   try {
     if (options_.load_model != "persistence" && options_.load_model != "linear")
@@ -233,9 +219,7 @@ ObjectEngine::ObjectEngine(ObjectRuntimeOptions options, std::optional<PhaseStra
   }
   origin_ = Clock::now();
   if (!options_.timeline.empty()) timeline_ = std::make_unique<Timeline>();
-  if (launched > 1 && !mpi_)
-    warn(fmt::format("{} engine in each of the {} processes mpirun started: each runs the whole program on its own",
-                     engine_, launched));
+  for (const std::string& w : runtime_detail::launcher_warnings(engine_, mpi_ ? mpi_->engine.get() : nullptr)) warn(w);
 }
 
 ObjectEngine::~ObjectEngine() = default;
@@ -272,8 +256,8 @@ void ObjectEngine::commit(const std::vector<std::pair<std::uint64_t, NodeId>>& m
   if (mpi_) {
     std::vector<std::byte> bytes;
     for (const auto& [id, worker] : mine) {
-      put(bytes, id);
-      put(bytes, std::uint64_t{worker});
+      append_bytes(id, bytes);
+      append_bytes(std::uint64_t{worker}, bytes);
     }
     for (const auto& from : mpi_->engine->all_gather(bytes)) {
       const auto words = read_all<std::uint64_t>(from);
@@ -346,13 +330,13 @@ Phase ObjectEngine::gather_phase(const std::vector<double>& loads, std::span<con
   }
   std::vector<std::byte> mine;
   const auto count = static_cast<std::uint64_t>(std::count_if(owners_.begin(), owners_.end(), [&](NodeId w) { return is_local(w); }));
-  put(mine, count);
+  append_bytes(count, mine);
   for (ObjectIndex i = 0; i < ids_.size(); ++i)
     if (is_local(owners_[i])) {
-      put(mine, i);
-      put(mine, loads[i]);
+      append_bytes(i, mine);
+      append_bytes(loads[i], mine);
     }
-  for (const ObjectCommunication& c : communications) put(mine, c);
+  for (const ObjectCommunication& c : communications) append_bytes(c, mine);
   for (const std::vector<std::byte>& from : mpi_->engine->all_gather(mine)) {
     std::size_t at = 0;
     std::uint64_t n = 0;
@@ -388,9 +372,9 @@ bool ObjectEngine::end_phase(const std::vector<double>& loads, std::span<const O
   for (std::int64_t t : work_end_ns_) last_work = std::max(last_work, t - phase_start_ns_);
   if (mpi_) {
     std::vector<std::byte> mine;
-    put(mine, worker_load[first_local_]);
-    put(mine, seconds);
-    put(mine, static_cast<double>(last_work));
+    append_bytes(worker_load[first_local_], mine);
+    append_bytes(seconds, mine);
+    append_bytes(static_cast<double>(last_work), mine);
     const auto all = mpi_->engine->all_gather(mine);
     for (std::size_t r = 0; r < all.size(); ++r) {
       const auto values = read_all<double>(all[r]);
@@ -473,9 +457,9 @@ const std::vector<NodeId>& ObjectEngine::decide(const std::vector<double>& loads
   if (mpi_) {
     std::vector<std::byte> mine;
     if (rank() == 0) {
-      for (NodeId w : mapping) put(mine, w);
-      put(mine, step.imbalance_before);
-      put(mine, step.imbalance_after);
+      for (NodeId w : mapping) append_bytes(w, mine);
+      append_bytes(step.imbalance_before, mine);
+      append_bytes(step.imbalance_after, mine);
     }
     const std::vector<std::byte> from_root = mpi_->engine->all_gather(mine)[0];
     std::memcpy(mapping.data(), from_root.data(), mapping.size() * sizeof(NodeId));
@@ -497,7 +481,7 @@ void ObjectEngine::end_migration(const std::vector<NodeId>& old_owners, double b
   for (ObjectIndex i = 0; i < owners_.size(); ++i) moved += old_owners[i] != owners_[i];
   if (mpi_) {
     std::vector<std::byte> mine;
-    put(mine, bytes);
+    append_bytes(bytes, mine);
     double total = 0;
     for (const auto& from : mpi_->engine->all_gather(mine)) total += read_all<double>(from)[0];
     bytes = total;
@@ -540,7 +524,7 @@ ObjectRunReport ObjectEngine::finish() {
     std::vector<TimelineEvent> all = timeline_->events;
     if (mpi_) {
       std::vector<std::byte> mine;
-      for (const TimelineEvent& e : timeline_->events) put(mine, e);
+      for (const TimelineEvent& e : timeline_->events) append_bytes(e, mine);
       all.clear();
       for (const auto& from : mpi_->engine->all_gather(mine)) {
         const auto events = read_all<TimelineEvent>(from);

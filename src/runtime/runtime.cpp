@@ -17,17 +17,47 @@ namespace dlbkit {
 namespace runtime_detail {
 
 namespace {
+
 DistributedEngineFactory mpi_factory = nullptr;
-}  // namespace
 
-void set_mpi_engine(DistributedEngineFactory factory) { mpi_factory = factory; }
-DistributedEngineFactory mpi_engine_factory() { return mpi_factory; }
-
-// Open MPI, MPICH and Intel MPI's Hydra.
+// How many processes an MPI launcher started (Open MPI, MPICH and Intel MPI's Hydra); 0
+// outside a launcher.
 int launcher_size() {
   for (const char* name : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE"})
     if (const char* value = std::getenv(name)) return std::atoi(value);
   return 0;
+}
+
+}  // namespace
+
+void set_mpi_engine(DistributedEngineFactory factory) { mpi_factory = factory; }
+
+ResolvedEngine resolve_engine(const std::string& requested, const Communicator& communicator) {
+  ResolvedEngine out{.name = requested};
+  if (out.name == "auto") out.name = launcher_size() > 1 && mpi_factory != nullptr ? "mpi" : "threads";
+  if (out.name == "mpi") {
+    if (mpi_factory == nullptr)
+      throw InputError("--engine mpi: this program was linked without the MPI engine; accepted: threads, sequential "
+                       "(or link the CMake target dlbkit::mpi)");
+    out.mpi = mpi_factory(communicator);
+  } else if (out.name != "threads" && out.name != "sequential") {
+    throw InputError(fmt::format("--engine '{}'; accepted: auto, threads, mpi, sequential", out.name));
+  }
+  return out;
+}
+
+std::vector<std::string> launcher_warnings(const std::string& engine, const DistributedEngine* mpi) {
+  std::vector<std::string> out;
+  const int launched = launcher_size();
+  if (launched > 1 && mpi == nullptr)
+    out.push_back(fmt::format("{} engine in each of the {} processes mpirun started: each runs the whole program on its "
+                              "own; {}",
+                              engine, launched,
+                              mpi_factory != nullptr ? "--engine mpi (or auto) makes them one run"
+                                                     : "link dlbkit::mpi to make them one run"));
+  if (mpi != nullptr && mpi->size() == 1 && launched == 0)
+    out.push_back("mpi engine on a single process: no MPI launcher started this program; accepted: mpirun -np N");
+  return out;
 }
 
 }  // namespace runtime_detail
@@ -64,18 +94,9 @@ Runtime::Runtime(RuntimeOptions options, StrategyInfo strategy, Communicator com
 
 void Runtime::set_up(Communicator communicator) {
   State& s = *state_;
-  const int launched = runtime_detail::launcher_size();
-  const bool mpi_linked = runtime_detail::mpi_engine_factory() != nullptr;
-  s.engine = s.options.engine;
-  if (s.engine == "auto") s.engine = launched > 1 && mpi_linked ? "mpi" : "threads";
-  if (s.engine == "mpi") {
-    if (!mpi_linked)
-      throw InputError("--engine mpi: this program was linked without the MPI engine; accepted: threads, sequential "
-                       "(or link the CMake target dlbkit::mpi)");
-    s.mpi = runtime_detail::mpi_engine_factory()(communicator);
-  } else if (s.engine != "threads" && s.engine != "sequential") {
-    throw InputError(fmt::format("--engine '{}'; accepted: auto, threads, mpi, sequential", s.engine));
-  }
+  runtime_detail::ResolvedEngine engine = runtime_detail::resolve_engine(s.options.engine, communicator);
+  s.engine = engine.name;
+  s.mpi = std::move(engine.mpi);
   if (s.options.check_tasks == 0) throw InputError("check_tasks: 0 is not accepted; accepted: 1 to 2^30");
   // A topology file may fail on one rank only: under MPI the ranks agree before any waits
   // for another.
@@ -92,16 +113,7 @@ void Runtime::set_up(Communicator communicator) {
     error = std::current_exception();
   }
   detail::RuntimeDoor::agree(*this, error);
-
-  // The launcher and the engine disagree: copies of one program that do not run together,
-  // or one rank alone.
-  if (launched > 1 && !s.mpi)
-    warn(fmt::format("{} engine in each of the {} processes mpirun started: each runs the whole program on its own; "
-                     "{}",
-                     s.engine, launched, mpi_linked ? "--engine mpi (or auto) makes them one run" : "link dlbkit::mpi "
-                                                                                                    "to make them one run"));
-  if (s.mpi && s.mpi->size() == 1 && launched == 0)
-    warn("mpi engine on a single process: no MPI launcher started this program; accepted: mpirun -np N");
+  for (const std::string& w : runtime_detail::launcher_warnings(s.engine, s.mpi.get())) warn(w);
 }
 
 Runtime::~Runtime() = default;

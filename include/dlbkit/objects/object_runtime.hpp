@@ -339,8 +339,8 @@ private:
             slot(m.to).inbox.push_back({m.from, std::move(m.message)});
             continue;
           }
-          put(to[r], m.to);
-          put(to[r], m.from);
+          append_bytes(m.to, to[r]);
+          append_bytes(m.from, to[r]);
           put_sized(to[r], m.message);
         }
         outbox_[0][r].clear();
@@ -390,12 +390,12 @@ private:
         for (auto it = stays; it != mine.end(); ++it) {
           std::vector<std::byte>& out = to[now[it->index]];
           const std::size_t before = out.size();
-          put(out, it->index);
-          put(out, it->id);
+          append_bytes(it->index, out);
+          append_bytes(it->id, out);
           put_sized(out, it->object);
-          put(out, static_cast<std::uint64_t>(it->inbox.size()));
+          append_bytes(static_cast<std::uint64_t>(it->inbox.size()), out);
           for (const Received<Message>& r : it->inbox) {
-            put(out, r.from);
+            append_bytes(r.from, out);
             put_sized(out, r.message);
           }
           bytes += static_cast<double>(out.size() - before);
@@ -437,16 +437,11 @@ private:
   }
   Slot& slot(ObjectIndex index) { return slots_[engine_.owners()[index] - engine_.first_local()][position_[index]]; }
 
-  template <class T>
-  static void put(std::vector<std::byte>& out, T value) {
-    const auto* p = reinterpret_cast<const std::byte*>(&value);
-    out.insert(out.end(), p, p + sizeof(T));
-  }
   // The byte count of `value`'s serialisation, then the bytes.
   template <class T>
   static void put_sized(std::vector<std::byte>& out, const T& value) {
     const std::size_t at = out.size();
-    put(out, std::uint64_t{0});
+    append_bytes(std::uint64_t{0}, out);
     append_bytes(value, out);
     const std::uint64_t size = out.size() - at - sizeof(std::uint64_t);
     std::memcpy(out.data() + at, &size, sizeof size);

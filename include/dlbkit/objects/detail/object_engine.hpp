@@ -120,8 +120,7 @@ private:
   std::int64_t phase_start_ns_ = 0, balance_start_ns_ = 0;
   std::vector<std::int64_t> work_end_ns_;  // the last phase's, by local worker
   Phase last_phase_;  // the last phase's loads, gathered for a step or the record
-  static constexpr std::size_t kNotGathered = std::size_t(-1);
-  std::size_t gathered_phases_ = kNotGathered;  // the phases done when last_phase_ was gathered
+  std::size_t gathered_phases_ = 0;  // the phases done when last_phase_ was gathered (0: never)
   std::deque<std::vector<double>> history_;  // linear load model: the last phases' loads by index
   std::vector<Phase> recorded_;
   struct Timeline;

@@ -10,6 +10,7 @@
 #include <exception>
 #include <memory>
 #include <span>
+#include <string>
 #include <vector>
 
 namespace dlbkit::runtime_detail {
@@ -34,9 +35,19 @@ public:
 using DistributedEngineFactory = std::unique_ptr<DistributedEngine> (*)(const Communicator&);
 
 void set_mpi_engine(DistributedEngineFactory factory);
-/// The factory set by dlbkit::mpi, or nullptr in a program that does not link it.
-DistributedEngineFactory mpi_engine_factory();
-/// How many processes an MPI launcher started, from its environment; 0 outside a launcher.
-int launcher_size();
+/// An engine's name as a runtime asked for it, resolved: `auto` becomes mpi when an MPI
+/// launcher started several processes and the program links dlbkit::mpi, else threads; for
+/// mpi, the engine on a duplicate of `communicator`.
+struct ResolvedEngine {
+  std::string name;  ///< threads, mpi or sequential
+  std::unique_ptr<DistributedEngine> mpi;
+};
+/// InputError for a name that is none of auto, threads, mpi, sequential, or mpi in a program
+/// without dlbkit::mpi.
+ResolvedEngine resolve_engine(const std::string& requested, const Communicator& communicator);
+/// What looks wrong with `engine` beside the launcher: copies of one program that mpirun
+/// started but that do not run together, or the mpi engine on one process alone.
+/// (`mpi`: the engine's, or nullptr).
+std::vector<std::string> launcher_warnings(const std::string& engine, const DistributedEngine* mpi);
 
 }  // namespace dlbkit::runtime_detail
