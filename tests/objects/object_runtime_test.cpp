@@ -2,6 +2,8 @@
 // messages that follow their objects, results independent of the strategy, errors that reach
 // the caller, and the record and timeline it writes. The MPI engine: tests/CMakeLists.txt runs
 // examples/stencil under mpirun.
+#include "../support/temp_path.hpp"
+
 #include <dlbkit/error.hpp>
 #include <dlbkit/objects/object_runtime.hpp>
 #include <dlbkit/phases/vt_data.hpp>
@@ -264,8 +266,7 @@ TEST(ObjectRuntimeOptions, ReadsItsOwnAndTheProgramsOptions) {
 }
 
 TEST(ObjectRuntime, RecordsVtDataAndATimeline) {
-  const auto dir = std::filesystem::temp_directory_path() / "dlbkit_objects_record";
-  std::filesystem::remove_all(dir);
+  const std::filesystem::path dir = dlbkit::test::temp_dir("objects_record");
   std::filesystem::create_directories(dir);
   ObjectRuntimeOptions o = options("greedy", 2);
   o.record = (dir / "run").string();
@@ -303,8 +304,7 @@ TEST(ObjectRuntime, RecordsVtDataAndATimeline) {
 }
 
 TEST(ObjectRuntime, RecordsOneCommunicationPerPair) {
-  const auto dir = std::filesystem::temp_directory_path() / "dlbkit_objects_pairs";
-  std::filesystem::remove_all(dir);
+  const std::filesystem::path dir = dlbkit::test::temp_dir("objects_pairs");
   std::filesystem::create_directories(dir);
   ObjectRuntimeOptions o = options("none", 2);
   o.record = (dir / "run").string();
