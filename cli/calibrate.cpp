@@ -47,8 +47,8 @@ double loop_ns(int repetitions) {
   return median(samples);
 }
 
-// The application's time per task (and per search step or busy loop, where its result
-// counts them): sequential runs, the median of `runs`.
+// The application's time per task (and per search step, busy loop or tree node, where its
+// result counts them): sequential runs, the median of `runs`.
 nlohmann::json app_time(const AppChoice& choice, int runs) {
   std::vector<double> per_task, per_unit;
   std::string unit;
@@ -60,17 +60,28 @@ nlohmann::json app_time(const AppChoice& choice, int runs) {
     tasks = seq.tasks_executed();
     result = app->report_bytes(seq.result.data());
     per_task.push_back(seq.elapsed_seconds * 1e9 / static_cast<double>(std::max<std::uint64_t>(1, tasks)));
-    for (const char* key : {"steps", "loops"})
+    for (const char* key : {"steps", "loops", "nodes"})  // the first the result counts
       if (result.contains(key) && result[key].get<double>() > 0) {
         unit = key;
         per_unit.push_back(seq.elapsed_seconds * 1e9 / result[key].get<double>());
+        break;
       }
   }
   nlohmann::json j = {{"name", choice.name()},      {"params", choice.params.to_json()}, {"runs", runs},
                       {"tasks", tasks},             {"result", result},                  {"statistic", "median"},
                       {"ns_per_task", median(per_task)}};
-  if (!unit.empty()) j["ns_per_" + std::string(unit == "steps" ? "step" : "loop")] = median(per_unit);
+  if (!unit.empty()) j["ns_per_" + unit.substr(0, unit.size() - 1)] = median(per_unit);
   return j;
+}
+
+// The simulator's workload of the same name takes the time per unit as its own parameter:
+// bnb's step_time, busy's loop_time, uts's node_time (a node is the workload's task).
+std::map<std::string, std::string> measured_workload_params(const nlohmann::json& app) {
+  static const std::map<std::string, std::pair<std::string, std::string>> unit = {
+      {"bnb", {"ns_per_step", "step_time"}}, {"busy", {"ns_per_loop", "loop_time"}}, {"uts", {"ns_per_node", "node_time"}}};
+  const auto u = unit.find(app["name"].get<std::string>());
+  if (u == unit.end() || !app.contains(u->second.first)) return {};
+  return {{u->second.second, fmt::format("{:.3f}ns", app[u->second.first].get<double>())}};
 }
 
 int calibrate(const Options& o, const EngineRun& run, bool report_here) {
@@ -84,6 +95,8 @@ int calibrate(const Options& o, const EngineRun& run, bool report_here) {
   CostModel model = costs.model(o.name.empty() ? "calibrated-" + o.engine : o.name,
                                 TaskStack(app.create()->task_bytes()).record_bytes());
   model.loop_time = std::max<SimTime>(1, static_cast<SimTime>(std::llround(loop)));
+  if (auto measured = measured_workload_params(app_figures); !measured.empty())
+    model.workload_params[app.name()] = std::move(measured);
   nlohmann::json file = model.to_json();
   nlohmann::json engine_figures = costs.to_json();
   engine_figures["loop_ns"] = loop;
@@ -110,6 +123,7 @@ int calibrate(const Options& o, const EngineRun& run, bool report_here) {
   fmt::print("  app {:<16} {:>10.1f} ns per task{}\n", app.name(), app_figures["ns_per_task"].get<double>(),
              app_figures.contains("ns_per_step")   ? fmt::format(", {:.1f} ns per step", app_figures["ns_per_step"].get<double>())
              : app_figures.contains("ns_per_loop") ? fmt::format(", {:.1f} ns per loop", app_figures["ns_per_loop"].get<double>())
+             : app_figures.contains("ns_per_node") ? fmt::format(", {:.1f} ns per node", app_figures["ns_per_node"].get<double>())
                                                    : std::string());
   fmt::print("\n  cost model           {}\n", json_text(model.to_json(), -1));
   return 0;

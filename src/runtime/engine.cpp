@@ -49,15 +49,14 @@ void TaskStack::push_serialised(const void* task, std::size_t bytes, std::uint32
   ++count_;
 }
 
-void TaskStack::pop_serialised(std::vector<std::byte>& task) {
+std::span<const std::byte> TaskStack::pop_serialised() {
   std::uint64_t length;
   std::memcpy(&length, data_.data() + top_ - kFrame, sizeof length);
   top_ -= length;
   --count_;
   std::uint32_t bytes;
   std::memcpy(&bytes, data_.data() + top_, sizeof bytes);
-  task.resize(bytes);
-  std::memcpy(task.data(), data_.data() + top_ + kFrame, bytes);
+  return {data_.data() + top_ + kFrame, bytes};
 }
 
 std::size_t TaskStack::take_bottom(std::size_t amount, std::uint32_t max_hops, std::vector<std::byte>& out,
@@ -194,7 +193,7 @@ RuntimeResult run_sequential(ByteApplication& app, std::size_t workers) {
   std::atomic<std::int64_t> bound{app.initial_bound()};
   NoHooks hooks;
   WorkerPort port(0, stack, bound, hooks);
-  std::vector<std::byte> task(app.task_bytes());
+  TaskBuffer task(app.task_bytes());
   WorkerStats stats;
   const SimTime cpu_start = runtime_detail::thread_cpu_ns();
   const SimTime start = runtime_detail::clock_ns();

@@ -417,7 +417,7 @@ private:
   std::vector<std::int64_t> neighbor_slots_;  // the agent's, sized on its first request
   TaskStack stack_;
   WorkerPort port_;
-  std::vector<std::byte> task_;
+  TaskBuffer task_;
   SimTime start_;
   bool executing_ = false;
   bool idle_notified_ = false;

@@ -37,6 +37,12 @@ constexpr IntegerParam kTasksPerMessage{.name = "tasks_per_message", .default_va
 constexpr ChoiceParam kTransfer{.name = "transfer", .default_value = "fixed",
     .description = "distribution of the per_task time: fixed, or exponential with mean per_task",
     .choices = {"fixed", "exponential"}};
+// Optional in a cost model file (files written before it existed lack it): each_change.
+constexpr ChoiceParam kLoadCheck{.name = "load_check", .default_value = "each_change",
+    .description = "when a strategy hears of its node's changed load: each_change (after every task done or arrived), "
+                   "or at_poll (only at a message check, every poll_interval or on a message, and on running out of "
+                   "tasks: the runtime's workers)",
+    .choices = {"each_change", "at_poll"}};
 
 CostModel ideal() {
   CostModel c;
@@ -103,6 +109,8 @@ nlohmann::json CostModel::to_json() const {
   for (const Field& f : kFields) j[f.name] = exact_duration(this->*(f.member));
   j["tasks_per_message"] = tasks_per_message;
   j["transfer"] = transfer == TransferDistribution::exponential ? "exponential" : "fixed";
+  j["load_check"] = load_check == LoadCheck::at_poll ? "at_poll" : "each_change";
+  if (!workload_params.empty()) j["workload_params"] = workload_params;
   return j;
 }
 
@@ -134,6 +142,7 @@ const std::vector<ParamSpec>& cost_model_params() {
                    .min = f.member == &CostModel::loop_time ? 1.0 : 0.0});
     s.push_back(kTasksPerMessage);
     s.push_back(kTransfer);
+    s.push_back(kLoadCheck);
     return s;
   }();
   return specs;
@@ -149,6 +158,8 @@ void apply_fields(CostModel& c, const std::map<std::string, std::string>& given,
   if (given.count(std::string(kTasksPerMessage.name))) c.tasks_per_message = static_cast<int>(p[kTasksPerMessage]);
   if (given.count(std::string(kTransfer.name)))
     c.transfer = p[kTransfer] == kTransfer.choice("exponential") ? TransferDistribution::exponential : TransferDistribution::fixed;
+  if (given.count(std::string(kLoadCheck.name)))
+    c.load_check = p[kLoadCheck] == kLoadCheck.choice("at_poll") ? LoadCheck::at_poll : LoadCheck::each_change;
 }
 
 constexpr std::uint64_t kMaxCostFileBytes = 1 << 20;  // `dlbkit calibrate` writes under 1 KB
@@ -168,6 +179,28 @@ std::string field_text(const std::string& where, const std::string& key, const n
                                where, excerpt(key), quoted(v)));
 }
 
+// "workload_params": an object of workloads, each an object of parameters given as text. The
+// values are checked by the workload that takes them (experiment_setup).
+std::map<std::string, std::map<std::string, std::string>> workload_params_from_json(const nlohmann::json& j,
+                                                                                     const std::string& where) {
+  const auto refuse = [&](const std::string& what, const nlohmann::json& v) {
+    return InputError(fmt::format("{}: workload_params{} is {}; accepted: an object of workloads, each an object "
+                                  "of parameters as strings ({{\"uts\": {{\"node_time\": \"69.4ns\"}}}})",
+                                  where, what, quoted(v)));
+  };
+  if (!j.is_object()) throw refuse("", j);
+  std::map<std::string, std::map<std::string, std::string>> out;
+  for (const auto& [workload, params] : j.items()) {
+    if (!params.is_object() || params.empty()) throw refuse("." + workload, params);
+    for (const auto& [param, value] : params.items()) {
+      if (!value.is_string() || value.get<std::string>().empty())
+        throw refuse("." + workload + "." + param, value);
+      out[workload][param] = value.get<std::string>();
+    }
+  }
+  return out;
+}
+
 // The fields of a JSON object, checked as overrides are; every field must be there.
 CostModel cost_model_from_json(const nlohmann::json& j, const std::string& where) {
   if (!j.is_object()) throw InputError(fmt::format("{}: not a JSON object; accepted: an object with the fields of "
@@ -175,8 +208,13 @@ CostModel cost_model_from_json(const nlohmann::json& j, const std::string& where
                                                    where));
   std::map<std::string, std::string> fields;
   std::string name;
+  std::map<std::string, std::map<std::string, std::string>> workload_params;
   for (const auto& [key, value] : j.items()) {
     if (key == "calibration") continue;  // how `dlbkit calibrate` measured the fields: for people
+    if (key == "workload_params") {
+      workload_params = workload_params_from_json(value, where);
+      continue;
+    }
     if (key == "name") {
       if (!value.is_string() || value.get<std::string>().empty())
         throw InputError(fmt::format("{}: name {}; accepted: a non-empty string", where, quoted(value)));
@@ -188,7 +226,7 @@ CostModel cost_model_from_json(const nlohmann::json& j, const std::string& where
   std::vector<std::string> missing;
   if (name.empty()) missing.push_back("name");
   for (const ParamSpec& spec : cost_model_params())
-    if (!fields.count(spec.name)) missing.push_back(spec.name);
+    if (!fields.count(spec.name) && spec.name != kLoadCheck.name) missing.push_back(spec.name);
   if (!missing.empty())
     throw InputError(fmt::format("{}: missing field{} {}; accepted: an object with every field of "
                                  "`dlbkit list cost-models` (name, {}), as `dlbkit calibrate` writes it",
@@ -197,6 +235,7 @@ CostModel cost_model_from_json(const nlohmann::json& j, const std::string& where
   CostModel c;
   c.name = name;
   apply_fields(c, fields, where);  // every field is given
+  c.workload_params = std::move(workload_params);
   return c;
 }
 

@@ -155,6 +155,7 @@ public:
         prefetching_(topology_.size() * sizeof(Node) > kPrefetchAbove) {
     const auto n = topology_.size();
     if (shared_mode_) shared_.resize(n);
+    if (cost_.load_check == LoadCheck::at_poll) last_check_.assign(n, 0);
     rngs_.reserve(n);
     for (std::size_t i = 0; i < n; ++i) rngs_.emplace_back(config.seed, i + 1);
     result_.message_kinds = config.strategy.info->message_kinds;
@@ -649,6 +650,7 @@ private:
     Node& node = nodes_[v];
     Strategy& agent = agents_[v];
     std::uint32_t slot = node.inbox_head;
+    handled_something_ = slot != kNone;
     node.inbox_head = node.inbox_tail = kNone;
     while (slot != kNone) {
       const InFlight item = in_flight_[slot];
@@ -684,12 +686,21 @@ private:
     finish(v, t);
   }
 
+  // With load_check = at_poll, node v looks at its load at t (the runtime's check_point): when
+  // it handled something (a message, tasks, a timer), every poll_interval, or out of tasks.
+  bool looks_at_load(NodeId v, SimTime t) {
+    if (last_check_.empty()) return true;  // each_change
+    if (!handled_something_ && node_load(v) != 0 && t - last_check_[v] < cost_.poll_interval) return false;
+    last_check_[v] = t;
+    return true;
+  }
+
   // After node v's callbacks at time t: report a changed load, then either stay busy with
   // the overhead spent, or resume or start a task, or go idle.
   void finish(NodeId v, SimTime t) {
     Node& node = nodes_[v];
     Strategy& agent = agents_[v];
-    if (node_load(v) != node.notified_load) {
+    if (node_load(v) != node.notified_load && looks_at_load(v, t)) {
       agent.on_load_change(*this);
       node.notified_load = node_load(v);
     }
@@ -818,6 +829,8 @@ private:
   };
   std::vector<Transfers> transfers_;  // per node, apart: only migrations touch them
   std::vector<std::int64_t> reported_load_;  // the observers' last on_load per node (sized only with observers)
+  std::vector<SimTime> last_check_;  // load_check = at_poll: each node's latest look at its load (else empty)
+  bool handled_something_ = false;   // the settle() under way handled a message, tasks or a timer
   AgentArray agents_;
   std::vector<std::int64_t, HugePageAllocator<std::int64_t>> slots_;  // neighbor_slots() of every node, 64-byte aligned
   std::span<const std::uint32_t> slot_begin_;              // the topology's offsets: node v's are [slot_begin_[v], slot_begin_[v + 1])

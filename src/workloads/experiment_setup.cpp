@@ -4,6 +4,8 @@
 #include <dlbkit/workloads/builtin.hpp>
 #include <dlbkit/workloads/experiment_setup.hpp>
 
+#include <fmt/format.h>
+
 #include <limits>
 
 namespace dlbkit {
@@ -17,7 +19,7 @@ ExperimentSetup experiment_setup(const ExperimentInputs& in) {
     workload_params["file"] = name.substr(6);
     name = "trace";
   }
-  return ExperimentSetup{
+  ExperimentSetup setup{
       .topology = parse_topology(in.topology),
       .strategy = builtin_strategies().configure(in.strategy, in.params),
       .workload = builtin_workloads().configure(name, workload_params),
@@ -27,6 +29,18 @@ ExperimentSetup experiment_setup(const ExperimentInputs& in) {
       .wall_seconds_limit = static_cast<double>(parse_unsigned(in.max_seconds, "--max-seconds", 1'000'000'000)),
       .execution = parse_execution(in.execution),
   };
+  // The cost model's measured parameters of this workload (a calibrated time per unit), where
+  // the inputs do not give them; read after every input is checked, so errors keep their order.
+  const auto measured = setup.cost.workload_params.find(name);
+  if (measured != setup.cost.workload_params.end()) {
+    for (const auto& [param, value] : measured->second) workload_params.try_emplace(param, value);
+    try {
+      setup.workload = builtin_workloads().configure(name, workload_params);
+    } catch (const InputError& e) {
+      throw InputError(fmt::format("cost model {}: workload_params of {}: {}", in.cost, name, e.what()));
+    }
+  }
+  return setup;
 }
 
 }  // namespace dlbkit

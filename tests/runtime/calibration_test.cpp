@@ -87,6 +87,12 @@ TEST(Calibration, CalibrateCommandWritesALoadableCostModel) {
     if (value.is_number()) {
       EXPECT_TRUE(std::isfinite(value.get<double>())) << key;
     }
+  // The time per search step is the bnb workload's step_time, which a simulation then takes.
+  EXPECT_EQ(model.load_check, LoadCheck::at_poll);
+  ASSERT_EQ(model.workload_params.count("bnb"), 1u);
+  const std::string step_time = model.workload_params.at("bnb").at("step_time");
+  EXPECT_NEAR(std::stod(step_time), app.at("ns_per_step").get<double>(), 0.001);
+  EXPECT_EQ(step_time.substr(step_time.size() - 2), "ns");
 
   const auto sim = test::run_cli({"simulate", "-s", "work_stealing", "-t", "hypercube:2", "-w", "bnb",
                                   "--workload-param", "n=7", "--workload-param", "m=4", "--cost", "file:" + path});

@@ -268,6 +268,23 @@ TEST(TaskStack, SerialisedRecordsOfManyLengthsKeepTheirOrderAndHops) {
   EXPECT_TRUE(s.empty());
 }
 
+// A worker's copy of its current task starts a cache line and fills whole lines, whatever
+// its length: two workers' copies never share one (they did, and cost 21% of a uts run).
+TEST(TaskStack, ATaskBufferHasCacheLinesOfItsOwn) {
+  dlbkit::TaskStack s(0);
+  std::vector<std::byte> bytes;
+  for (const std::size_t length : {0, 1, 63, 64, 65, 1000}) {
+    dlbkit::to_bytes(std::string(length, 'x'), bytes);
+    s.push(bytes);
+  }
+  for (const std::size_t length : {1000, 65, 64, 63, 1, 0}) {
+    dlbkit::TaskBuffer task;
+    s.pop(task);
+    EXPECT_EQ(dlbkit::from_bytes<std::string>(task), std::string(length, 'x'));
+    EXPECT_EQ(reinterpret_cast<std::uintptr_t>(task.data()) % 64, 0u) << length;
+  }
+}
+
 TEST(Runtime, PrintsTheReportAndTakesTheProgramsBaseline) {
   dlbkit::test::TreeApp tree(100, 2400);
   Runtime runtime(RuntimeOptions{.workers = 2});

@@ -34,6 +34,8 @@ void expect_same(const CostModel& a, const CostModel& b) {
   EXPECT_EQ(a.per_task, b.per_task);
   EXPECT_EQ(a.tasks_per_message, b.tasks_per_message);
   EXPECT_EQ(a.transfer, b.transfer);
+  EXPECT_EQ(a.load_check, b.load_check);
+  EXPECT_EQ(a.workload_params, b.workload_params);
 }
 
 TEST(CostModelFile, EveryPresetRoundTrips) {
@@ -49,6 +51,21 @@ TEST(CostModelFile, OddNanosecondsRoundTrip) {
   CostModel odd = make_cost_model("ipsc2", {{"latency", "1234567ns"}, {"per_task", "3ns"}, {"tasks_per_message", "7"}});
   odd.name = "odd";
   expect_same(make_cost_model("file:" + write_file("odd", odd.to_json().dump())), odd);
+}
+
+TEST(CostModelFile, LoadCheckAndWorkloadParamsRoundTrip) {
+  CostModel c = make_cost_model("ideal", {{"load_check", "at_poll"}});
+  EXPECT_EQ(c.load_check, LoadCheck::at_poll);
+  c.workload_params["uts"]["node_time"] = "66.6ns";
+  const CostModel back = make_cost_model("file:" + write_file("measured", c.to_json().dump()));
+  expect_same(back, c);
+  EXPECT_EQ(back.workload_params.at("uts").at("node_time"), "66.6ns");
+}
+
+TEST(CostModelFile, AFileWithoutLoadCheckChecksEachChange) {  // files written before the field existed
+  nlohmann::json j = make_cost_model("ipsc2").to_json();
+  j.erase("load_check");
+  EXPECT_EQ(make_cost_model("file:" + write_file("noloadcheck", j.dump())).load_check, LoadCheck::each_change);
 }
 
 TEST(CostModelFile, OverridesApplyOnTopOfTheFile) {
@@ -109,6 +126,16 @@ TEST(CostModelFile, BadFilesAreRefusedNamingTheField) {
   j = good;
   j["transfer"] = "teleport";
   EXPECT_NE(refusal(j, "choice").find("transfer"), std::string::npos);
+  j = good;
+  j["load_check"] = "sometimes";
+  EXPECT_NE(refusal(j, "loadcheck").find("load_check"), std::string::npos);
+  for (const nlohmann::json& bad : {nlohmann::json("uts"), nlohmann::json{{"uts", "fast"}},
+                                    nlohmann::json{{"uts", nlohmann::json::object()}},
+                                    nlohmann::json{{"uts", {{"node_time", 66}}}}, nlohmann::json{{"uts", {{"node_time", ""}}}}}) {
+    j = good;
+    j["workload_params"] = bad;
+    EXPECT_NE(refusal(j, "workloadparams").find("workload_params"), std::string::npos) << bad.dump();
+  }
   EXPECT_NE(refusal(nlohmann::json::array(), "array").find("not a JSON object"), std::string::npos);
   EXPECT_THROW(make_cost_model("file:" + write_file("broken", "{\"name\": ")), InputError);
   EXPECT_THROW(make_cost_model("file:/nonexistent/dlbkit/cost.json"), InputError);

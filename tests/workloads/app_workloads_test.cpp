@@ -9,6 +9,7 @@
 #include <dlbkit/apps/tardiness.hpp>
 #include <dlbkit/apps/uts.hpp>
 #include <dlbkit/workloads/builtin.hpp>
+#include <dlbkit/workloads/experiment_setup.hpp>
 #include <dlbkit/core/task_trace.hpp>
 #include <dlbkit/error.hpp>
 #include <dlbkit/runtime/engine.hpp>
@@ -19,7 +20,9 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cmath>
+#include <fstream>
 
 using namespace dlbkit;
 
@@ -206,4 +209,64 @@ TEST(AppWorkloads, RecordedRootsKeepTheirWorker) {
   for (const std::uint32_t origin : tree.root_origin) ++per_worker.at(origin);
   EXPECT_EQ(per_worker, (std::vector<int>{4, 4, 4}));
   std::remove(path.c_str());
+}
+
+// load_check = at_poll: a strategy hears of its load only where a runtime worker looks (every
+// poll_interval, on a message, out of tasks), so RID reports far fewer changes; every task
+// still runs once, with a poll_interval at either end of its range. With poll_interval 0
+// every event is a look: the run is the same as with each_change.
+TEST(AppWorkloads, LoadCheckAtPollReportsLoadOnlyAtChecks) {
+  const std::uint64_t nodes = uts::count_sequential(uts::parse_tree(kSmallTree)).nodes;
+  const Topology t = parse_topology("hypercube:1");
+  const auto run = [&](const std::string& load_check, const std::string& poll_interval) {
+    auto workload = builtin_workloads().configure("uts", {{"tree", kSmallTree}, {"node_time", "70ns"}}).create();
+    test::ConservationObserver check;
+    const SimulationResult r =
+        simulate({.topology = &t,
+                  .strategy = builtin_strategies().configure("rid", {{"retry_on_update", "true"}}),
+                  .workload = workload.get(),
+                  .cost = make_cost_model("ideal", {{"poll_interval", poll_interval}, {"send_overhead", "150ns"},
+                                                    {"latency", "500ns"}, {"load_check", load_check}}),
+                  .observers = {&check},
+                  .execution = Execution::lifo});
+    check.expect_all_done();
+    EXPECT_EQ(r.tasks_completed, nodes) << load_check << " " << poll_interval;
+    return r;
+  };
+  const auto updates = [](const SimulationResult& r) {
+    const auto kind = std::find(r.message_kinds.begin(), r.message_kinds.end(), "load_update");
+    return r.messages_by_kind.at(static_cast<std::size_t>(kind - r.message_kinds.begin()));
+  };
+  const SimulationResult each = run("each_change", "20us"), at_poll = run("at_poll", "20us");
+  EXPECT_LT(3 * updates(at_poll), updates(each)) << updates(at_poll) << " against " << updates(each);
+  EXPECT_GT(updates(at_poll), 0u);
+  for (const std::string p : {"0", "1ns", "1s"}) run("at_poll", p);
+  const SimulationResult zero_each = run("each_change", "0"), zero_at_poll = run("at_poll", "0");
+  EXPECT_EQ(zero_at_poll.makespan, zero_each.makespan);
+  EXPECT_EQ(zero_at_poll.messages_by_kind, zero_each.messages_by_kind);
+}
+
+// A cost model's measured time per unit (dlbkit calibrate --app) is the workload's own
+// parameter unless the run gives it; a bad one is refused naming the cost model.
+TEST(AppWorkloads, ACostModelsMeasuredTimePerUnitServesUnlessGiven) {
+  const std::uint64_t nodes = uts::count_sequential(uts::parse_tree(kSmallTree)).nodes;
+  CostModel c = make_cost_model("ideal");
+  c.name = "measured";
+  c.workload_params["uts"]["node_time"] = "50ns";
+  const std::string path = test::temp_path("measured-cost.json").string();
+  std::ofstream(path) << c.to_json().dump();
+  ExperimentInputs in{.strategy = "work_stealing", .topology = "hypercube:1", .workload = "uts",
+                      .cost = "file:" + path, .workload_params = {{"tree", kSmallTree}}};
+  EXPECT_EQ(run_experiment(experiment_setup(in)).balanced.total_work, static_cast<SimTime>(nodes) * 50);
+  in.workload_params["node_time"] = "2us";
+  EXPECT_EQ(run_experiment(experiment_setup(in)).balanced.total_work, static_cast<SimTime>(nodes) * 2000);
+  c.workload_params["uts"]["node_time"] = "fast";
+  std::ofstream(path) << c.to_json().dump();
+  in.workload_params.erase("node_time");
+  try {
+    experiment_setup(in);
+    ADD_FAILURE() << "a bad node_time in the cost model was taken";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("workload_params of uts"), std::string::npos) << e.what();
+  }
 }

@@ -24,6 +24,10 @@
 namespace dlbkit {
 
 enum class TransferDistribution { fixed, exponential };
+/// When a node's strategy hears that its load changed: after each change (each task done or
+/// arrived), or only where a runtime worker looks, at a check point: every poll_interval,
+/// when a message has arrived, and when it runs out of tasks (docs/predict.md).
+enum class LoadCheck { each_change, at_poll };
 
 struct CostModel {
   std::string name;
@@ -37,6 +41,11 @@ struct CostModel {
   SimTime per_task = 0;       ///< network time per task carried
   int tasks_per_message = 1;  ///< most tasks one task message carries
   TransferDistribution transfer = TransferDistribution::fixed;  ///< of the per_task part
+  LoadCheck load_check = LoadCheck::each_change;  ///< when a strategy hears of a changed load
+  /// A workload's own parameters measured on the modelled machine, workload -> name ->
+  /// value ("uts" -> "node_time" -> "69.4ns"): `dlbkit calibrate --app` writes its app's time
+  /// per unit here, and a run takes it unless it gives the parameter itself. Empty in presets.
+  std::map<std::string, std::map<std::string, std::string>> workload_params;
 
   nlohmann::json to_json() const;
 };
@@ -54,7 +63,8 @@ const std::vector<ParamSpec>& cost_model_params();
 
 /// A preset with some fields overridden ("latency" -> "500us"). `preset` "file:PATH" reads
 /// a JSON file with every field, as to_json() writes them and `dlbkit calibrate` measures
-/// them (a "calibration" object beside them is for people and is not read). Unknown preset
+/// them (a "calibration" object beside them is for people and is not read; an optional
+/// "workload_params" object is read as CostModel::workload_params). Unknown preset
 /// or field, a missing field, or a bad value (negative, not a duration, ...) throws
 /// InputError naming it and what is accepted.
 CostModel make_cost_model(const std::string& preset, const std::map<std::string, std::string>& overrides = {});

@@ -7,10 +7,33 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <new>
 #include <span>
 #include <vector>
 
 namespace dlbkit {
+
+/// An allocator of whole cache lines, for a buffer one worker writes before every task: it
+/// then shares no line with another worker's memory. (Two workers' copies of their current
+/// task once sat 32 bytes apart in one line, and each task of one invalidated the other's:
+/// a 2-worker uts run of T1L took 1.21 times as long as with lines of their own.)
+template <class T>
+struct CacheLineAllocator {
+  using value_type = T;
+  static constexpr std::size_t kLine = 64;
+  CacheLineAllocator() = default;
+  template <class U>
+  CacheLineAllocator(const CacheLineAllocator<U>&) {}
+  T* allocate(std::size_t n) {
+    const std::size_t bytes = (n * sizeof(T) + kLine - 1) / kLine * kLine;
+    return static_cast<T*>(::operator new(bytes, std::align_val_t{kLine}));
+  }
+  void deallocate(T* p, std::size_t) { ::operator delete(p, std::align_val_t{kLine}); }
+  friend bool operator==(const CacheLineAllocator&, const CacheLineAllocator&) { return true; }
+};
+
+/// The copy of the task a worker executes.
+using TaskBuffer = std::vector<std::byte, CacheLineAllocator<std::byte>>;
 
 /// One worker's tasks: a stack of byte records (a task and its hop count). Trivially
 /// copyable tasks have records of one size (`task_bytes` and the hop count, 8-byte aligned);
@@ -39,8 +62,13 @@ public:
     std::memcpy(task, data_.data() + top_, bytes_);
   }
   /// Copies the top task of either kind to `task` (resized to its length) and removes it.
-  void pop(std::vector<std::byte>& task) {
-    if (serialised()) return pop_serialised(task);
+  template <class Allocator>
+  void pop(std::vector<std::byte, Allocator>& task) {
+    if (serialised()) {
+      const std::span<const std::byte> top = pop_serialised();
+      task.assign(top.begin(), top.end());
+      return;
+    }
     task.resize(bytes_);
     pop(task.data());
   }
@@ -69,7 +97,7 @@ private:
     ++count_;
   }
   void push_serialised(const void* task, std::size_t bytes, std::uint32_t hops);
-  void pop_serialised(std::vector<std::byte>& task);
+  std::span<const std::byte> pop_serialised();  // the popped task's bytes, until the next push
   void reserve(std::size_t more) {  // room for `more` bytes above the top
     if (top_ + more > data_.size()) grow(more);
   }

@@ -1,0 +1,100 @@
+#!/usr/bin/python3
+"""The simulator's prediction beside real runs of realistic length (docs/predict.md, "Runs of
+seconds"); not in CI: it times real runs, minutes of them.
+
+  scripts/predict-real-size.py [--engine threads|mpi] [--runs 3] [--cases T1,T1L,...]
+                               [--strategies work_stealing,rid,...]
+
+For each engine: `dlbkit calibrate` with the case's app (one file per app: the engine's costs
+and the app's time per unit, which the workload then takes), then for each case and
+strategy the real run on 2 workers (median of --runs makespans, efficiency T_seq / 2T,
+tasks moved) beside `dlbkit simulate` on hypercube:1 (what run picks) with the calibrated model and
+--execution lifo. T_seq is the calibration's sequential run. Prints a Markdown table.
+"""
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+DLBKIT = os.path.join(ROOT, "build/bin/dlbkit")
+ENV = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
+
+# name: (app, app params, workload params beside the calibrated time per unit)
+CASES = {
+    "T1": ("uts", ["tree=T1"], ["tree=T1"]),
+    "T1L": ("uts", ["tree=T1L"], ["tree=T1L"]),
+    "T3L": ("uts", ["tree=T3L"], ["tree=T3L"]),
+    "bnb": ("bnb", ["n=13", "m=8", "instance_seed=1", "mode=threshold"],
+            ["n=13", "m=8", "instance_seed=1", "placement=tree"]),
+    "busy": ("busy", ["total_load=2e6", "granularity=20"], ["total_load=2e6", "granularity=20"]),
+}
+STRATEGIES = ["work_stealing", "lifeline", "rid", "sid", "gm", "hbm", "dem", "direct_neighbor", "sos",
+              "diffusion", "dimension_exchange", "liquid", "chebyshev"]
+
+
+def dlbkit(engine, args):
+    cmd = [DLBKIT] + args
+    if engine == "mpi":
+        cmd = ["mpirun", "--oversubscribe", "-np", "2"] + cmd
+    return subprocess.run(cmd, capture_output=True, text=True, env=ENV, check=True).stdout
+
+
+def params(flag, values):
+    return [x for v in values for x in (flag, v)]
+
+
+def calibrate(engine, app, app_params, folder):
+    path = os.path.join(folder, f"{engine}-{app}.json")
+    dlbkit(engine, ["calibrate", "--engine", engine, "--output", path, "--app", app] + params("--app-param", app_params))
+    with open(path) as f:
+        calibration = json.load(f)["calibration"]["app"]
+    return path, calibration["ns_per_task"] * calibration["tasks"] / 1e9
+
+
+def real(engine, strategy, app, app_params, runs):
+    out = []
+    for _ in range(runs):
+        args = ["run", "--app", app, "-s", strategy, "--no-sequential", "--json"] + params("--app-param", app_params)
+        if engine == "threads":
+            args += ["--workers", "2"]
+        else:
+            args += ["--engine", "mpi"]
+        text = dlbkit(engine, args)
+        out.append(json.loads(text[text.index("{"):]))
+    makespan = statistics.median(r["elapsed_seconds"] for r in out)
+    return makespan, statistics.median(r["tasks_moved"] for r in out)
+
+
+def predicted(strategy, app, workload_params, cost):
+    text = dlbkit("threads", ["simulate", "-s", strategy, "-t", "hypercube:1", "-w", app, "--cost", "file:" + cost,
+                              "--execution", "lifo", "--json"] + params("--workload-param", workload_params))
+    r = json.loads(text)
+    return r["makespan"], r["tasks_transferred"], r["total_work"]
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--engine", default="threads", choices=["threads", "mpi"])
+    ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--cases", default="T1,T1L,bnb,busy")
+    ap.add_argument("--strategies", default=",".join(STRATEGIES))
+    a = ap.parse_args()
+    print(f"| case | strategy | real makespan (eff.) | predicted (eff.) | error | moved real / predicted |")
+    print("|---|---|---|---|---|---|")
+    with tempfile.TemporaryDirectory() as folder:
+        for case in a.cases.split(","):
+            app, app_params, workload_params = CASES[case]
+            cost, t_seq = calibrate(a.engine, app, app_params, folder)
+            for s in a.strategies.split(","):
+                t_real, moved_real = real(a.engine, s, app, app_params, a.runs)
+                t_sim, moved_sim, work = predicted(s, app, workload_params, cost)
+                print(f"| {case} (T_seq {t_seq:.3f} s) | {s} | {t_real:.4f} s ({t_seq / (2 * t_real):.1%}) | "
+                      f"{t_sim:.4f} s ({work / 1e9 / (2 * t_sim):.1%}) | {t_sim / t_real - 1:+.1%} | "
+                      f"{moved_real:.0f} / {moved_sim} |", flush=True)
+
+
+if __name__ == "__main__":
+    main()
