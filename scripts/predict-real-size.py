@@ -5,11 +5,12 @@ seconds"); not in CI: it times real runs, minutes of them.
   scripts/predict-real-size.py [--engine threads|mpi] [--runs 3] [--cases T1,T1L,...]
                                [--strategies work_stealing,rid,...]
 
-For each engine: `dlbkit calibrate` with the case's app (one file per app: the engine's costs
-and the app's time per unit, which the workload then takes), then for each case and
-strategy the real run on 2 workers (median of --runs makespans, efficiency T_seq / 2T,
-tasks moved) beside `dlbkit simulate` on hypercube:1 (what run picks) with the calibrated model and
---execution lifo. T_seq is the calibration's sequential run. Prints a Markdown table.
+For the engine: `dlbkit calibrate` with each case's app (a file per case: the engine's costs
+and the app's time per unit, which the workload then takes), then for each strategy the
+real run on 2 workers (median of --runs makespans, tasks moved) beside `dlbkit simulate` on
+hypercube:1 (what run picks) with that file and --execution lifo. Both efficiencies are the
+simulated total work (the app's exact tasks, docs/apps/workloads.md) over 2 makespans.
+Prints a Markdown table.
 """
 import argparse
 import json
@@ -27,9 +28,9 @@ CASES = {
     "T1": ("uts", ["tree=T1"], ["tree=T1"]),
     "T1L": ("uts", ["tree=T1L"], ["tree=T1L"]),
     "T3L": ("uts", ["tree=T3L"], ["tree=T3L"]),
-    "bnb": ("bnb", ["n=13", "m=8", "instance_seed=1", "mode=threshold"],
-            ["n=13", "m=8", "instance_seed=1", "placement=tree"]),
-    "busy": ("busy", ["total_load=2e6", "granularity=20"], ["total_load=2e6", "granularity=20"]),
+    "bnb": ("bnb", ["n=12", "m=7", "instance_seed=1", "mode=threshold"],
+            ["n=12", "m=7", "instance_seed=1", "placement=tree"]),
+    "busy": ("busy", ["total_load=1e6", "granularity=20"], ["total_load=1e6", "granularity=20"]),
 }
 STRATEGIES = ["work_stealing", "lifeline", "rid", "sid", "gm", "hbm", "dem", "direct_neighbor", "sos",
               "diffusion", "dimension_exchange", "liquid", "chebyshev"]
@@ -49,9 +50,7 @@ def params(flag, values):
 def calibrate(engine, app, app_params, folder):
     path = os.path.join(folder, f"{engine}-{app}.json")
     dlbkit(engine, ["calibrate", "--engine", engine, "--output", path, "--app", app] + params("--app-param", app_params))
-    with open(path) as f:
-        calibration = json.load(f)["calibration"]["app"]
-    return path, calibration["ns_per_task"] * calibration["tasks"] / 1e9
+    return path
 
 
 def real(engine, strategy, app, app_params, runs):
@@ -72,7 +71,7 @@ def predicted(strategy, app, workload_params, cost):
     text = dlbkit("threads", ["simulate", "-s", strategy, "-t", "hypercube:1", "-w", app, "--cost", "file:" + cost,
                               "--execution", "lifo", "--json"] + params("--workload-param", workload_params))
     r = json.loads(text)
-    return r["makespan"], r["tasks_transferred"], r["total_work"]
+    return r["makespan"], r["tasks_transferred"], r["optimal"]
 
 
 def main():
@@ -87,12 +86,12 @@ def main():
     with tempfile.TemporaryDirectory() as folder:
         for case in a.cases.split(","):
             app, app_params, workload_params = CASES[case]
-            cost, t_seq = calibrate(a.engine, app, app_params, folder)
+            cost = calibrate(a.engine, app, app_params, folder)
             for s in a.strategies.split(","):
                 t_real, moved_real = real(a.engine, s, app, app_params, a.runs)
-                t_sim, moved_sim, work = predicted(s, app, workload_params, cost)
-                print(f"| {case} (T_seq {t_seq:.3f} s) | {s} | {t_real:.4f} s ({t_seq / (2 * t_real):.1%}) | "
-                      f"{t_sim:.4f} s ({work / 1e9 / (2 * t_sim):.1%}) | {t_sim / t_real - 1:+.1%} | "
+                t_sim, moved_sim, optimal = predicted(s, app, workload_params, cost)
+                print(f"| {case} (work {2 * optimal:.3f} s) | {s} | {t_real:.4f} s ({optimal / t_real:.1%}) | "
+                      f"{t_sim:.4f} s ({optimal / t_sim:.1%}) | {t_sim / t_real - 1:+.1%} | "
                       f"{moved_real:.0f} / {moved_sim} |", flush=True)
 
 
