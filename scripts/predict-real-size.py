@@ -3,14 +3,15 @@
 seconds"); not in CI: it times real runs, minutes of them.
 
   scripts/predict-real-size.py [--engine threads|mpi] [--runs 3] [--cases T1,T1L,...]
-                               [--strategies work_stealing,rid,...]
+                               [--strategies work_stealing,rid,...] [--advise]
 
 For the engine: `dlbkit calibrate` with each case's app (a file per case: the engine's costs
 and the app's time per unit, which the workload then takes), then for each strategy the
 real run on 2 workers (median of --runs makespans, tasks moved) beside `dlbkit simulate` on
 hypercube:1 (what run picks) with that file and --execution lifo. Both efficiencies are the
 simulated total work (the app's exact tasks, docs/apps/workloads.md) over 2 makespans.
-Prints a Markdown table.
+With --advise, `dlbkit advise` on the same file picks a strategy and its parameters, which
+then run for real beside the best real run of the strategies above. Prints a Markdown table.
 """
 import argparse
 import json
@@ -53,10 +54,11 @@ def calibrate(engine, app, app_params, folder):
     return path
 
 
-def real(engine, strategy, app, app_params, runs):
+def real(engine, strategy, app, app_params, runs, strategy_params=()):
     out = []
     for _ in range(runs):
         args = ["run", "--app", app, "-s", strategy, "--no-sequential", "--json"] + params("--app-param", app_params)
+        args += params("-p", strategy_params)
         if engine == "threads":
             args += ["--workers", "2"]
         else:
@@ -74,12 +76,23 @@ def predicted(strategy, app, workload_params, cost):
     return r["makespan"], r["tasks_transferred"], r["optimal"]
 
 
+def advised(app, workload_params, cost):
+    """advise's pick: its strategy and every parameter as k=v."""
+    text = dlbkit("threads", ["advise", "-w", app, "-t", "hypercube:1", "--cost", "file:" + cost, "--json"]
+                  + params("--workload-param", workload_params))
+    best = json.loads(text)["ranking"][0]
+    values = [f"{k}={v if isinstance(v, str) else json.dumps(v)}" for k, v in best["params"].items()]
+    return best["strategy"], values, best["predicted_makespan"]
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--engine", default="threads", choices=["threads", "mpi"])
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--cases", default="T1,T1L,bnb,busy")
     ap.add_argument("--strategies", default=",".join(STRATEGIES))
+    ap.add_argument("--advise", action="store_true",
+                    help="also run advise's pick (its parameters too) beside the real best of the strategies run")
     a = ap.parse_args()
     print(f"| case | strategy | real makespan (eff.) | predicted (eff.) | error | moved real / predicted |")
     print("|---|---|---|---|---|---|")
@@ -87,12 +100,20 @@ def main():
         for case in a.cases.split(","):
             app, app_params, workload_params = CASES[case]
             cost = calibrate(a.engine, app, app_params, folder)
+            best = None
             for s in a.strategies.split(","):
                 t_real, moved_real = real(a.engine, s, app, app_params, a.runs)
+                best = min(best or (t_real, s), (t_real, s))
                 t_sim, moved_sim, optimal = predicted(s, app, workload_params, cost)
                 print(f"| {case} (work {2 * optimal:.3f} s) | {s} | {t_real:.4f} s ({optimal / t_real:.1%}) | "
                       f"{t_sim:.4f} s ({optimal / t_sim:.1%}) | {t_sim / t_real - 1:+.1%} | "
                       f"{moved_real:.0f} / {moved_sim} |", flush=True)
+            if a.advise:
+                pick, values, t_pick = advised(app, workload_params, cost)
+                t_real, _ = real(a.engine, pick, app, app_params, a.runs, values)
+                print(f"| {case} | advise's pick: {pick} {' '.join(values)} | {t_real:.4f} s | {t_pick:.4f} s | "
+                      f"{t_pick / t_real - 1:+.1%} | real best above: {best[1]} {best[0]:.4f} s, "
+                      f"the pick {t_real / best[0] - 1:+.1%} |", flush=True)
 
 
 if __name__ == "__main__":

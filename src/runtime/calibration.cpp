@@ -311,7 +311,7 @@ CostModel EngineCosts::model(const std::string& name, std::size_t record_bytes) 
   const double extra_bytes = static_cast<double>(record_bytes) - static_cast<double>(small_record);
   c.per_task = ns(per_task + per_byte() * std::max(0.0, extra_bytes));
   c.tasks_per_message = 1'000'000;
-  c.load_check = LoadCheck::at_poll;  // a worker looks at its load at its check points only
+  c.checks = Checks::engines;  // a worker looks at its load at its check points only
   return c;
 }
 

@@ -37,12 +37,12 @@ constexpr IntegerParam kTasksPerMessage{.name = "tasks_per_message", .default_va
 constexpr ChoiceParam kTransfer{.name = "transfer", .default_value = "fixed",
     .description = "distribution of the per_task time: fixed, or exponential with mean per_task",
     .choices = {"fixed", "exponential"}};
-// Optional in a cost model file (files written before it existed lack it): each_change.
-constexpr ChoiceParam kLoadCheck{.name = "load_check", .default_value = "each_change",
-    .description = "when a strategy hears of its node's changed load: each_change (after every task done or arrived), "
-                   "or at_poll (only at a message check, every poll_interval or on a message, and on running out of "
-                   "tasks: the runtime's workers)",
-    .choices = {"each_change", "at_poll"}};
+// Optional in a cost model file (files written before it existed lack it): each_event.
+constexpr ChoiceParam kChecks{.name = "checks", .default_value = "each_event",
+    .description = "when a strategy hears of its node's changed load: each_event (after every task done or arrived), "
+                   "or engines (as the runtime's workers, at a check point: every poll_interval, after a message, "
+                   "and on running out of tasks)",
+    .choices = {"each_event", "engines"}};
 
 CostModel ideal() {
   CostModel c;
@@ -109,7 +109,7 @@ nlohmann::json CostModel::to_json() const {
   for (const Field& f : kFields) j[f.name] = exact_duration(this->*(f.member));
   j["tasks_per_message"] = tasks_per_message;
   j["transfer"] = transfer == TransferDistribution::exponential ? "exponential" : "fixed";
-  j["load_check"] = load_check == LoadCheck::at_poll ? "at_poll" : "each_change";
+  j["checks"] = checks == Checks::engines ? "engines" : "each_event";
   if (!workload_params.empty()) j["workload_params"] = workload_params;
   return j;
 }
@@ -142,7 +142,7 @@ const std::vector<ParamSpec>& cost_model_params() {
                    .min = f.member == &CostModel::loop_time ? 1.0 : 0.0});
     s.push_back(kTasksPerMessage);
     s.push_back(kTransfer);
-    s.push_back(kLoadCheck);
+    s.push_back(kChecks);
     return s;
   }();
   return specs;
@@ -158,8 +158,8 @@ void apply_fields(CostModel& c, const std::map<std::string, std::string>& given,
   if (given.count(std::string(kTasksPerMessage.name))) c.tasks_per_message = static_cast<int>(p[kTasksPerMessage]);
   if (given.count(std::string(kTransfer.name)))
     c.transfer = p[kTransfer] == kTransfer.choice("exponential") ? TransferDistribution::exponential : TransferDistribution::fixed;
-  if (given.count(std::string(kLoadCheck.name)))
-    c.load_check = p[kLoadCheck] == kLoadCheck.choice("at_poll") ? LoadCheck::at_poll : LoadCheck::each_change;
+  if (given.count(std::string(kChecks.name)))
+    c.checks = p[kChecks] == kChecks.choice("engines") ? Checks::engines : Checks::each_event;
 }
 
 constexpr std::uint64_t kMaxCostFileBytes = 1 << 20;  // `dlbkit calibrate` writes under 1 KB
@@ -226,7 +226,7 @@ CostModel cost_model_from_json(const nlohmann::json& j, const std::string& where
   std::vector<std::string> missing;
   if (name.empty()) missing.push_back("name");
   for (const ParamSpec& spec : cost_model_params())
-    if (!fields.count(spec.name) && spec.name != kLoadCheck.name) missing.push_back(spec.name);
+    if (!fields.count(spec.name) && spec.name != kChecks.name) missing.push_back(spec.name);  // checks: optional, newer than the format
   if (!missing.empty())
     throw InputError(fmt::format("{}: missing field{} {}; accepted: an object with every field of "
                                  "`dlbkit list cost-models` (name, {}), as `dlbkit calibrate` writes it",

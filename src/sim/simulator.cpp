@@ -155,7 +155,7 @@ public:
         prefetching_(topology_.size() * sizeof(Node) > kPrefetchAbove) {
     const auto n = topology_.size();
     if (shared_mode_) shared_.resize(n);
-    if (cost_.load_check == LoadCheck::at_poll) last_check_.assign(n, 0);
+    if (cost_.checks == Checks::engines) last_check_.assign(n, 0);
     rngs_.reserve(n);
     for (std::size_t i = 0; i < n; ++i) rngs_.emplace_back(config.seed, i + 1);
     result_.message_kinds = config.strategy.info->message_kinds;
@@ -686,10 +686,10 @@ private:
     finish(v, t);
   }
 
-  // With load_check = at_poll, node v looks at its load at t (the runtime's check_point): when
+  // With checks = engines, node v looks at its load at t (the runtime's check_point): when
   // it handled something (a message, tasks, a timer), every poll_interval, or out of tasks.
   bool looks_at_load(NodeId v, SimTime t) {
-    if (last_check_.empty()) return true;  // each_change
+    if (last_check_.empty()) return true;  // each_event
     if (!handled_something_ && node_load(v) != 0 && t - last_check_[v] < cost_.poll_interval) return false;
     last_check_[v] = t;
     return true;
@@ -829,7 +829,7 @@ private:
   };
   std::vector<Transfers> transfers_;  // per node, apart: only migrations touch them
   std::vector<std::int64_t> reported_load_;  // the observers' last on_load per node (sized only with observers)
-  std::vector<SimTime> last_check_;  // load_check = at_poll: each node's latest look at its load (else empty)
+  std::vector<SimTime> last_check_;  // checks = engines: each node's latest look at its load (else empty)
   bool handled_something_ = false;   // the settle() under way handled a message, tasks or a timer
   AgentArray agents_;
   std::vector<std::int64_t, HugePageAllocator<std::int64_t>> slots_;  // neighbor_slots() of every node, 64-byte aligned

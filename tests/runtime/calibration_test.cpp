@@ -88,7 +88,7 @@ TEST(Calibration, CalibrateCommandWritesALoadableCostModel) {
       EXPECT_TRUE(std::isfinite(value.get<double>())) << key;
     }
   // The time per search step is the bnb workload's step_time, which a simulation then takes.
-  EXPECT_EQ(model.load_check, LoadCheck::at_poll);
+  EXPECT_EQ(model.checks, Checks::engines);
   ASSERT_EQ(model.workload_params.count("bnb"), 1u);
   const std::string step_time = model.workload_params.at("bnb").at("step_time");
   EXPECT_NEAR(std::stod(step_time), app.at("ns_per_step").get<double>(), 0.001);

@@ -34,7 +34,7 @@ void expect_same(const CostModel& a, const CostModel& b) {
   EXPECT_EQ(a.per_task, b.per_task);
   EXPECT_EQ(a.tasks_per_message, b.tasks_per_message);
   EXPECT_EQ(a.transfer, b.transfer);
-  EXPECT_EQ(a.load_check, b.load_check);
+  EXPECT_EQ(a.checks, b.checks);
   EXPECT_EQ(a.workload_params, b.workload_params);
 }
 
@@ -53,19 +53,19 @@ TEST(CostModelFile, OddNanosecondsRoundTrip) {
   expect_same(make_cost_model("file:" + write_file("odd", odd.to_json().dump())), odd);
 }
 
-TEST(CostModelFile, LoadCheckAndWorkloadParamsRoundTrip) {
-  CostModel c = make_cost_model("ideal", {{"load_check", "at_poll"}});
-  EXPECT_EQ(c.load_check, LoadCheck::at_poll);
+TEST(CostModelFile, ChecksAndWorkloadParamsRoundTrip) {
+  CostModel c = make_cost_model("ideal", {{"checks", "engines"}});
+  EXPECT_EQ(c.checks, Checks::engines);
   c.workload_params["uts"]["node_time"] = "66.6ns";
   const CostModel back = make_cost_model("file:" + write_file("measured", c.to_json().dump()));
   expect_same(back, c);
   EXPECT_EQ(back.workload_params.at("uts").at("node_time"), "66.6ns");
 }
 
-TEST(CostModelFile, AFileWithoutLoadCheckChecksEachChange) {  // files written before the field existed
+TEST(CostModelFile, AFileWithoutChecksLooksAtEachEvent) {  // files written before the field existed
   nlohmann::json j = make_cost_model("ipsc2").to_json();
-  j.erase("load_check");
-  EXPECT_EQ(make_cost_model("file:" + write_file("noloadcheck", j.dump())).load_check, LoadCheck::each_change);
+  j.erase("checks");
+  EXPECT_EQ(make_cost_model("file:" + write_file("noloadcheck", j.dump())).checks, Checks::each_event);
 }
 
 TEST(CostModelFile, OverridesApplyOnTopOfTheFile) {
@@ -127,8 +127,8 @@ TEST(CostModelFile, BadFilesAreRefusedNamingTheField) {
   j["transfer"] = "teleport";
   EXPECT_NE(refusal(j, "choice").find("transfer"), std::string::npos);
   j = good;
-  j["load_check"] = "sometimes";
-  EXPECT_NE(refusal(j, "loadcheck").find("load_check"), std::string::npos);
+  j["checks"] = "sometimes";
+  EXPECT_NE(refusal(j, "loadcheck").find("checks"), std::string::npos);
   for (const nlohmann::json& bad : {nlohmann::json("uts"), nlohmann::json{{"uts", "fast"}},
                                     nlohmann::json{{"uts", nlohmann::json::object()}},
                                     nlohmann::json{{"uts", {{"node_time", 66}}}}, nlohmann::json{{"uts", {{"node_time", ""}}}}}) {

@@ -211,14 +211,14 @@ TEST(AppWorkloads, RecordedRootsKeepTheirWorker) {
   std::remove(path.c_str());
 }
 
-// load_check = at_poll: a strategy hears of its load only where a runtime worker looks (every
+// checks = engines: a strategy hears of its load only where a runtime worker looks (every
 // poll_interval, on a message, out of tasks), so RID reports far fewer changes; every task
 // still runs once, with a poll_interval at either end of its range. With poll_interval 0
-// every event is a look: the run is the same as with each_change.
-TEST(AppWorkloads, LoadCheckAtPollReportsLoadOnlyAtChecks) {
+// every event is a look: the run is the same as with each_event.
+TEST(AppWorkloads, ChecksAsTheEnginesReportLoadOnlyAtCheckPoints) {
   const std::uint64_t nodes = uts::count_sequential(uts::parse_tree(kSmallTree)).nodes;
   const Topology t = parse_topology("hypercube:1");
-  const auto run = [&](const std::string& load_check, const std::string& poll_interval) {
+  const auto run = [&](const std::string& checks, const std::string& poll_interval) {
     auto workload = builtin_workloads().configure("uts", {{"tree", kSmallTree}, {"node_time", "70ns"}}).create();
     test::ConservationObserver check;
     const SimulationResult r =
@@ -226,24 +226,24 @@ TEST(AppWorkloads, LoadCheckAtPollReportsLoadOnlyAtChecks) {
                   .strategy = builtin_strategies().configure("rid", {{"retry_on_update", "true"}}),
                   .workload = workload.get(),
                   .cost = make_cost_model("ideal", {{"poll_interval", poll_interval}, {"send_overhead", "150ns"},
-                                                    {"latency", "500ns"}, {"load_check", load_check}}),
+                                                    {"latency", "500ns"}, {"checks", checks}}),
                   .observers = {&check},
                   .execution = Execution::lifo});
     check.expect_all_done();
-    EXPECT_EQ(r.tasks_completed, nodes) << load_check << " " << poll_interval;
+    EXPECT_EQ(r.tasks_completed, nodes) << checks << " " << poll_interval;
     return r;
   };
   const auto updates = [](const SimulationResult& r) {
     const auto kind = std::find(r.message_kinds.begin(), r.message_kinds.end(), "load_update");
     return r.messages_by_kind.at(static_cast<std::size_t>(kind - r.message_kinds.begin()));
   };
-  const SimulationResult each = run("each_change", "20us"), at_poll = run("at_poll", "20us");
-  EXPECT_LT(3 * updates(at_poll), updates(each)) << updates(at_poll) << " against " << updates(each);
-  EXPECT_GT(updates(at_poll), 0u);
-  for (const std::string p : {"0", "1ns", "1s"}) run("at_poll", p);
-  const SimulationResult zero_each = run("each_change", "0"), zero_at_poll = run("at_poll", "0");
-  EXPECT_EQ(zero_at_poll.makespan, zero_each.makespan);
-  EXPECT_EQ(zero_at_poll.messages_by_kind, zero_each.messages_by_kind);
+  const SimulationResult each = run("each_event", "20us"), engines = run("engines", "20us");
+  EXPECT_LT(3 * updates(engines), updates(each)) << updates(engines) << " against " << updates(each);
+  EXPECT_GT(updates(engines), 0u);
+  for (const std::string p : {"0", "1ns", "1s"}) run("engines", p);
+  const SimulationResult zero_each = run("each_event", "0"), zero_engines = run("engines", "0");
+  EXPECT_EQ(zero_engines.makespan, zero_each.makespan);
+  EXPECT_EQ(zero_engines.messages_by_kind, zero_each.messages_by_kind);
 }
 
 // A cost model's measured time per unit (dlbkit calibrate --app) is the workload's own

@@ -24,10 +24,10 @@
 namespace dlbkit {
 
 enum class TransferDistribution { fixed, exponential };
-/// When a node's strategy hears that its load changed: after each change (each task done or
-/// arrived), or only where a runtime worker looks, at a check point: every poll_interval,
-/// when a message has arrived, and when it runs out of tasks (docs/predict.md).
-enum class LoadCheck { each_change, at_poll };
+/// When a node's strategy hears that its load changed: at each event (every task done or
+/// arrived), or where a runtime worker looks, at its check points: every poll_interval,
+/// after handling a message, tasks or a timer, and on running out of tasks (docs/cost-models.md).
+enum class Checks { each_event, engines };
 
 struct CostModel {
   std::string name;
@@ -41,7 +41,7 @@ struct CostModel {
   SimTime per_task = 0;       ///< network time per task carried
   int tasks_per_message = 1;  ///< most tasks one task message carries
   TransferDistribution transfer = TransferDistribution::fixed;  ///< of the per_task part
-  LoadCheck load_check = LoadCheck::each_change;  ///< when a strategy hears of a changed load
+  Checks checks = Checks::each_event;  ///< when a strategy hears of a changed load
   /// A workload's own parameters measured on the modelled machine, workload -> name ->
   /// value ("uts" -> "node_time" -> "69.4ns"): `dlbkit calibrate --app` writes its app's time
   /// per unit here, and a run takes it unless it gives the parameter itself. Empty in presets.
