@@ -65,7 +65,7 @@ TEST(CostModelFile, ChecksAndWorkloadParamsRoundTrip) {
 TEST(CostModelFile, AFileWithoutChecksLooksAtEachEvent) {  // files written before the field existed
   nlohmann::json j = make_cost_model("ipsc2").to_json();
   j.erase("checks");
-  EXPECT_EQ(make_cost_model("file:" + write_file("noloadcheck", j.dump())).checks, Checks::each_event);
+  EXPECT_EQ(make_cost_model("file:" + write_file("nochecks", j.dump())).checks, Checks::each_event);
 }
 
 TEST(CostModelFile, OverridesApplyOnTopOfTheFile) {
@@ -128,7 +128,7 @@ TEST(CostModelFile, BadFilesAreRefusedNamingTheField) {
   EXPECT_NE(refusal(j, "choice").find("transfer"), std::string::npos);
   j = good;
   j["checks"] = "sometimes";
-  EXPECT_NE(refusal(j, "loadcheck").find("checks"), std::string::npos);
+  EXPECT_NE(refusal(j, "checks").find("checks"), std::string::npos);
   for (const nlohmann::json& bad : {nlohmann::json("uts"), nlohmann::json{{"uts", "fast"}},
                                     nlohmann::json{{"uts", nlohmann::json::object()}},
                                     nlohmann::json{{"uts", {{"node_time", 66}}}}, nlohmann::json{{"uts", {{"node_time", ""}}}}}) {
