@@ -29,6 +29,10 @@ CASES = {
     "T1": ("uts", ["tree=T1"], ["tree=T1"]),
     "T1L": ("uts", ["tree=T1L"], ["tree=T1L"]),
     "T3L": ("uts", ["tree=T3L"], ["tree=T3L"]),
+    # a task per subtree, split on demand; the simulated uts is node by node, at the subtree
+    # mode's time per node
+    "T1L-subtree": ("uts", ["tree=T1L", "tasks=subtree"], ["tree=T1L"]),
+    "T3L-subtree": ("uts", ["tree=T3L", "tasks=subtree"], ["tree=T3L"]),
     "bnb": ("bnb", ["n=12", "m=7", "instance_seed=1", "mode=threshold"],
             ["n=12", "m=7", "instance_seed=1", "placement=tree"]),
     "busy": ("busy", ["total_load=1e6", "granularity=20"], ["total_load=1e6", "granularity=20"]),
