@@ -98,7 +98,7 @@ def main():
     ap.add_argument("--advise", action="store_true",
                     help="also run advise's pick (its parameters too) beside the real best of the strategies run")
     a = ap.parse_args()
-    print(f"| case | strategy | real makespan (eff.) | predicted (eff.) | error | moved real / predicted |")
+    print("| case | strategy | real makespan (eff.) | predicted (eff.) | error | moved real / predicted |")
     print("|---|---|---|---|---|---|")
     with tempfile.TemporaryDirectory() as folder:
         for case in a.cases.split(","):
