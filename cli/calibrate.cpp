@@ -120,11 +120,11 @@ int calibrate(const Options& o, const EngineRun& run, bool report_here) {
   fmt::print("  per byte             {:>10.3f} ns\n", costs.per_byte());
   fmt::print("  check                {:>10.1f} ns   (a look at the clock and a check point)\n", costs.check);
   fmt::print("  busy loop            {:>10.1f} ns\n", loop);
-  fmt::print("  app {:<16} {:>10.1f} ns per task{}\n", app.name(), app_figures["ns_per_task"].get<double>(),
-             app_figures.contains("ns_per_step")   ? fmt::format(", {:.1f} ns per step", app_figures["ns_per_step"].get<double>())
-             : app_figures.contains("ns_per_loop") ? fmt::format(", {:.1f} ns per loop", app_figures["ns_per_loop"].get<double>())
-             : app_figures.contains("ns_per_node") ? fmt::format(", {:.1f} ns per node", app_figures["ns_per_node"].get<double>())
-                                                   : std::string());
+  std::string per_unit;
+  for (const char* unit : {"step", "loop", "node"})
+    if (const auto it = app_figures.find(fmt::format("ns_per_{}", unit)); it != app_figures.end())
+      per_unit = fmt::format(", {:.1f} ns per {}", it->get<double>(), unit);
+  fmt::print("  app {:<16} {:>10.1f} ns per task{}\n", app.name(), app_figures["ns_per_task"].get<double>(), per_unit);
   fmt::print("\n  cost model           {}\n", json_text(model.to_json(), -1));
   return 0;
 }

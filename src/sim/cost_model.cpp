@@ -225,8 +225,8 @@ CostModel cost_model_from_json(const nlohmann::json& j, const std::string& where
   }
   std::vector<std::string> missing;
   if (name.empty()) missing.push_back("name");
-  for (const ParamSpec& spec : cost_model_params())
-    if (!fields.count(spec.name) && spec.name != kChecks.name) missing.push_back(spec.name);  // checks: optional, newer than the format
+  for (const ParamSpec& spec : cost_model_params())  // but checks, newer than the format
+    if (!fields.count(spec.name) && spec.name != kChecks.name) missing.push_back(spec.name);
   if (!missing.empty())
     throw InputError(fmt::format("{}: missing field{} {}; accepted: an object with every field of "
                                  "`dlbkit list cost-models` (name, {}), as `dlbkit calibrate` writes it",

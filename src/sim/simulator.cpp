@@ -180,7 +180,7 @@ public:
       nodes_[v].notified_load = node_load(v);
       begin(v, 0);
       agents_[v].on_start(*this);
-      finish(v, 0);
+      finish(v, 0, false);
     }
     while (!heap_.empty() && !(result_.tasks_completed == result_.tasks_created && !arrival_pending_)) {
       const Event e = heap_.pop();
@@ -650,7 +650,7 @@ private:
     Node& node = nodes_[v];
     Strategy& agent = agents_[v];
     std::uint32_t slot = node.inbox_head;
-    handled_something_ = slot != kNone;
+    const bool handled = slot != kNone;
     node.inbox_head = node.inbox_tail = kNone;
     while (slot != kNone) {
       const InFlight item = in_flight_[slot];
@@ -683,24 +683,25 @@ private:
           break;
       }
     }
-    finish(v, t);
+    finish(v, t, handled);
   }
 
   // With checks = engines, node v looks at its load at t (the runtime's check_point): when
-  // it handled something (a message, tasks, a timer), every poll_interval, or out of tasks.
-  bool looks_at_load(NodeId v, SimTime t) {
+  // it `handled` something (a message, tasks, a timer), every poll_interval, or out of tasks.
+  bool looks_at_load(NodeId v, SimTime t, bool handled) {
     if (last_check_.empty()) return true;  // each_event
-    if (!handled_something_ && node_load(v) != 0 && t - last_check_[v] < cost_.poll_interval) return false;
+    if (!handled && node_load(v) != 0 && t - last_check_[v] < cost_.poll_interval) return false;
     last_check_[v] = t;
     return true;
   }
 
-  // After node v's callbacks at time t: report a changed load, then either stay busy with
-  // the overhead spent, or resume or start a task, or go idle.
-  void finish(NodeId v, SimTime t) {
+  // After node v's callbacks at time t (`handled`: they handled something from its inbox):
+  // report a changed load, then either stay busy with the overhead spent, or resume or start
+  // a task, or go idle.
+  void finish(NodeId v, SimTime t, bool handled) {
     Node& node = nodes_[v];
     Strategy& agent = agents_[v];
-    if (node_load(v) != node.notified_load && looks_at_load(v, t)) {
+    if (node_load(v) != node.notified_load && looks_at_load(v, t, handled)) {
       agent.on_load_change(*this);
       node.notified_load = node_load(v);
     }
@@ -830,7 +831,6 @@ private:
   std::vector<Transfers> transfers_;  // per node, apart: only migrations touch them
   std::vector<std::int64_t> reported_load_;  // the observers' last on_load per node (sized only with observers)
   std::vector<SimTime> last_check_;  // checks = engines: each node's latest look at its load (else empty)
-  bool handled_something_ = false;   // the settle() under way handled a message, tasks or a timer
   AgentArray agents_;
   std::vector<std::int64_t, HugePageAllocator<std::int64_t>> slots_;  // neighbor_slots() of every node, 64-byte aligned
   std::span<const std::uint32_t> slot_begin_;              // the topology's offsets: node v's are [slot_begin_[v], slot_begin_[v + 1])
