@@ -12,6 +12,10 @@ hypercube:1 (what run picks) with that file and --execution lifo. Both efficienc
 simulated total work (the app's exact tasks, docs/apps/workloads.md) over 2 makespans.
 With --advise, `dlbkit advise` on the same file picks a strategy and its parameters, which
 then run for real beside the best real run of the strategies above. Prints a Markdown table.
+
+The queens cases have no workload model: their prediction replays a recorded run (`run
+--record`, work_stealing on 2 workers; of --runs recordings the one of median total work),
+whose measured task durations stand for the app's time per unit.
 """
 import argparse
 import json
@@ -36,6 +40,9 @@ CASES = {
     "bnb": ("bnb", ["n=12", "m=7", "instance_seed=1", "mode=threshold"],
             ["n=12", "m=7", "instance_seed=1", "placement=tree"]),
     "busy": ("busy", ["total_load=1e6", "granularity=20"], ["total_load=1e6", "granularity=20"]),
+    # None: replayed from a recording (the tasks' measured durations)
+    "Q14": ("queens", ["n=14"], None),
+    "Q15": ("queens", ["n=15"], None),
 }
 STRATEGIES = ["work_stealing", "lifeline", "rid", "sid", "gm", "hbm", "dem", "direct_neighbor", "sos",
               "diffusion", "dimension_exchange", "liquid", "chebyshev"]
@@ -73,16 +80,29 @@ def real(engine, strategy, app, app_params, runs, strategy_params=()):
     return makespan, statistics.median(r["tasks_moved"] for r in out)
 
 
-def predicted(strategy, app, workload_params, cost):
-    text = dlbkit("threads", ["simulate", "-s", strategy, "-t", "hypercube:1", "-w", app, "--cost", "file:" + cost,
+def recorded(engine, app, app_params, runs, folder):
+    """The workload of a recorded run: of `runs` recordings, the one of median total work."""
+    traces = []
+    for k in range(runs):
+        path = os.path.join(folder, f"{engine}-{app}-{k}.trace")
+        args = ["run", "--app", app, "-s", "work_stealing", "--no-sequential", "--record", path]
+        args += params("--app-param", app_params) + (["--workers", "2"] if engine == "threads" else ["--engine", "mpi"])
+        dlbkit(engine, args)
+        text = dlbkit("threads", ["simulate", "-s", "none", "-t", "hypercube:1", "-w", "trace:" + path, "--json"])
+        traces.append((json.loads(text)["optimal"], path))
+    return "trace", [f"file={sorted(traces)[len(traces) // 2][1]}"]
+
+
+def predicted(strategy, workload, workload_params, cost):
+    text = dlbkit("threads", ["simulate", "-s", strategy, "-t", "hypercube:1", "-w", workload, "--cost", "file:" + cost,
                               "--execution", "lifo", "--json"] + params("--workload-param", workload_params))
     r = json.loads(text)
     return r["makespan"], r["tasks_transferred"], r["optimal"]
 
 
-def advised(app, workload_params, cost):
+def advised(workload, workload_params, cost):
     """advise's pick: its strategy and every parameter as k=v."""
-    text = dlbkit("threads", ["advise", "-w", app, "-t", "hypercube:1", "--cost", "file:" + cost, "--json"]
+    text = dlbkit("threads", ["advise", "-w", workload, "-t", "hypercube:1", "--cost", "file:" + cost, "--json"]
                   + params("--workload-param", workload_params))
     best = json.loads(text)["ranking"][0]
     values = [f"{k}={v if isinstance(v, str) else json.dumps(v)}" for k, v in best["params"].items()]
@@ -104,16 +124,19 @@ def main():
         for case in a.cases.split(","):
             app, app_params, workload_params = CASES[case]
             cost = calibrate(a.engine, app, app_params, folder)
+            workload = app
+            if workload_params is None:
+                workload, workload_params = recorded(a.engine, app, app_params, a.runs, folder)
             best = None
             for s in a.strategies.split(","):
                 t_real, moved_real = real(a.engine, s, app, app_params, a.runs)
                 best = min(best or (t_real, s), (t_real, s))
-                t_sim, moved_sim, optimal = predicted(s, app, workload_params, cost)
+                t_sim, moved_sim, optimal = predicted(s, workload, workload_params, cost)
                 print(f"| {case} (work {2 * optimal:.3f} s) | {s} | {t_real:.4f} s ({optimal / t_real:.1%}) | "
                       f"{t_sim:.4f} s ({optimal / t_sim:.1%}) | {t_sim / t_real - 1:+.1%} | "
                       f"{moved_real:.0f} / {moved_sim} |", flush=True)
             if a.advise:
-                pick, values, t_pick = advised(app, workload_params, cost)
+                pick, values, t_pick = advised(workload, workload_params, cost)
                 t_real, _ = real(a.engine, pick, app, app_params, a.runs, values)
                 print(f"| {case} | advise's pick: {pick} {' '.join(values)} | {t_real:.4f} s | {t_pick:.4f} s | "
                       f"{t_pick / t_real - 1:+.1%} | real best above: {best[1]} {best[0]:.4f} s, "

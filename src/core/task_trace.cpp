@@ -1,6 +1,6 @@
 // The task trace format (docs/trace-format.md): unsigned LEB128 varints throughout.
-//   file    = "DLBTRACE" version(1 byte = 1) varint(workers) section* varint(0)
-//   section = varint(worker + 1) record* varint(0)
+//   file    = "DLBTRACE" version(1 byte = 2) varint(workers) section* varint(0)
+//   section = varint(worker + 1) record* varint(0) varint(poll_calls)   (version 1: no poll_calls)
 //   record  = varint(1) varint(origin) varint(duration)              a root
 //           | varint(parent_worker + 2) varint(parent_index) varint(duration)
 // A section's tasks are (worker, 0), (worker, 1), ... in order.
@@ -20,7 +20,7 @@ namespace dlbkit {
 namespace {
 
 constexpr char kMagic[8] = {'D', 'L', 'B', 'T', 'R', 'A', 'C', 'E'};
-constexpr char kVersion = 1;
+constexpr char kVersion = 2;  // 1 is read too: its sections end without poll_calls
 constexpr std::size_t kFlushBytes = 1 << 16;
 constexpr std::uint64_t kMaxWorkers = 1ULL << 31;
 constexpr std::uint64_t kMaxTraceBytes = 128ULL << 30;  // 2^32 tasks of at most 30 bytes each
@@ -55,15 +55,16 @@ public:
       if (shift == 63) fail(fmt::format("{} is longer than 10 bytes", what), "a varint of at most 10 bytes");
     }
   }
-  void header() {
+  /// Reads the header; returns the format version.
+  int header() {
     char magic[sizeof kMagic + 1];
     in_.read(magic, sizeof magic);
     if (in_.gcount() != static_cast<std::streamsize>(sizeof magic) || std::char_traits<char>::compare(magic, kMagic, sizeof kMagic) != 0)
       fail("not a task trace (no DLBTRACE header)", "a file written by dlbkit run --record");
     offset_ += sizeof magic;
-    if (magic[sizeof kMagic] != kVersion)
-      fail(fmt::format("format version {}", static_cast<int>(static_cast<unsigned char>(magic[sizeof kMagic]))),
-           "version 1");
+    const int version = static_cast<unsigned char>(magic[sizeof kMagic]);
+    if (version != 1 && version != kVersion) fail(fmt::format("format version {}", version), "version 1 or 2");
+    return version;
   }
   bool at_end() { return in_.peek() == std::char_traits<char>::eof(); }
 
@@ -81,7 +82,7 @@ TaskTraceSection::TaskTraceSection(std::string path, std::uint32_t worker)
   put_varint(buffer_, static_cast<std::uint64_t>(worker_) + 1);
 }
 
-void TaskTraceSection::add(TaskRef parent, SimTime duration) {
+void TaskTraceSection::add(TaskRef parent, SimTime duration, std::uint64_t poll_calls) {
   if (count_ > 0xFFFFFFFFULL)
     throw InputError(fmt::format("--record: worker {} executed more than 2^32 tasks; accepted: at most 2^32 a worker", worker_));
   if (parent.is_root()) {
@@ -92,6 +93,7 @@ void TaskTraceSection::add(TaskRef parent, SimTime duration) {
     put_varint(buffer_, parent.index());
   }
   put_varint(buffer_, static_cast<std::uint64_t>(std::max<SimTime>(0, duration)));
+  poll_calls_ += poll_calls;
   ++count_;
   if (buffer_.size() >= kFlushBytes) flush();
 }
@@ -104,6 +106,7 @@ void TaskTraceSection::flush() {
 void TaskTraceSection::close() {
   if (!out_.is_open()) return;
   put_varint(buffer_, 0);
+  put_varint(buffer_, poll_calls_);
   flush();
   out_.close();
   if (!out_) throw InputError(fmt::format("--record: writing '{}' failed; accepted: a writable path with room", file_.path()));
@@ -130,8 +133,9 @@ SimTime TaskTree::total_duration() const { return std::accumulate(duration.begin
 
 TaskTree read_task_trace(std::istream& in, const std::string& name) {
   Reader r(in, name);
-  r.header();
+  const int version = r.header();
   TaskTree tree;
+  if (version > 1) tree.poll_calls = 0;
   const std::uint64_t workers = r.varint("the worker count");
   if (workers == 0 || workers > kMaxWorkers)
     r.fail(fmt::format("worker count {}", workers), "1 to 2^31");
@@ -174,6 +178,7 @@ TaskTree read_task_trace(std::istream& in, const std::string& name) {
       ++section.count;
     }
     tree.sections.back().count = section.count;
+    if (tree.poll_calls) *tree.poll_calls += r.varint("a section's poll() calls");
   }
   if (!r.at_end()) r.fail("bytes after the end record", "nothing after the end");
   // Parents to dense numbers; children in compressed rows (counting sort by parent).

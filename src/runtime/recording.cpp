@@ -83,12 +83,13 @@ void RecordingApplication::execute_bytes(std::span<const std::byte> task, Worker
   std::memcpy(&parent, task.data() + task.size() - kRef, kRef);
   Slot& slot = slots_[w];
   slot.running = TaskRef::task(static_cast<std::uint32_t>(w), out.next_index());
+  const std::uint64_t polls = port.poll_calls();
   const SimTime start = wall_ns();
   {
     const SuffixScope scope(port, slot.running);
     inner_.execute_bytes(task.first(task.size() - kRef), port);
   }
-  out.add(parent, wall_ns() - start);
+  out.add(parent, wall_ns() - start, port.poll_calls() - polls);
 }
 
 void RecordingApplication::close_sections() {

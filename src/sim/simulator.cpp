@@ -174,6 +174,12 @@ public:
   SimulationResult run() {
     const auto wall_start = std::chrono::steady_clock::now();
     config_.workload->initial_tasks(topology_, cost_, workload_rng_, *this);
+    // The engines check inside a task only at its poll() calls: tasks that never poll are
+    // looked into at their end.
+    if (cost_.checks == Checks::engines && !config_.workload->tasks_poll()) {
+      checks_inside_tasks_ = false;
+      poll_cost_ = 0;
+    }
     schedule_next_arrival(0);
     started_ = true;
     for (NodeId v = 0; v < nodes_.size(); ++v) {
@@ -503,7 +509,8 @@ private:
   }
 
   // Something reached node v's inbox: an idle node looks at once, a busy one at its next
-  // poll point, one busy with overhead when that is over.
+  // poll point (or at the task's end, when tasks do not poll), one busy with overhead when
+  // that is over.
   void deliver(NodeId v, std::uint32_t slot, SimTime t) {
     Node& node = nodes_[v];
     in_flight_[slot].next = kNone;
@@ -512,7 +519,7 @@ private:
     node.inbox_tail = slot;
     if (node.mode == Mode::idle) {
       settle(v, t);
-    } else if (node.mode == Mode::running && !node.poll_scheduled) {
+    } else if (node.mode == Mode::running && !node.poll_scheduled && checks_inside_tasks_) {
       if (shared_mode_) [[unlikely]] {
         poll_shared(v, t);
         return;
@@ -846,6 +853,7 @@ private:
   bool shared_mode_;                          // Execution::processor_sharing
   bool lifo_mode_;                            // Execution::lifo
   SimTime poll_cost_;                         // of a check; 0 for a strategy that does not check
+  bool checks_inside_tasks_ = true;           // false: a running task is looked into at its end
   // Smaller machines' state stays in the caches, where prefetches only cost instructions
   // (processor time with / without, paired: 1.10 at 2^11 RID nodes, 0.98 at 2^12, 0.91 and
   // 1.00 at 2^13, 0.69 at 2^14): the engine prefetches when its nodes' state outgrows an L2.

@@ -60,6 +60,7 @@ public:
       sink.add(node, work(child), pending_.put(child));
     }
   }
+  bool tasks_poll() const override { return false; }  // the app's node tasks never poll
 
 private:
   UtsWorkload(uts::TreeParams tree, double node_time)

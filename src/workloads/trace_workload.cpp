@@ -12,7 +12,8 @@ namespace {
 /// The workload "trace": a recorded run's task tree (core/task_trace.hpp, written by
 /// `dlbkit run --record PATH`) replayed on any topology with any strategy. Each root starts
 /// on node (its recorded worker mod N); a task's children appear on the node that executed
-/// it when it completes; every task takes its recorded duration times `scale`.
+/// it when it completes; every task takes its recorded duration times `scale`. The tasks
+/// poll (Workload::tasks_poll) if the recorded ones made a poll() call.
 ///
 /// Parameters: file (the trace, required), scale (1). The file is read when the run starts;
 /// a defect in it is an InputError naming the file and the byte.
@@ -47,6 +48,8 @@ public:
     for (std::uint32_t c = tree_.first_child[done.tag]; c < tree_.first_child[done.tag + 1]; ++c)
       sink.add(node, work(tree_.children[c]), tree_.children[c]);
   }
+  // A version 1 trace does not say: its tasks are taken to poll, as before version 2.
+  bool tasks_poll() const override { return !tree_.poll_calls || *tree_.poll_calls > 0; }
 
 private:
   SimTime work(std::uint32_t task) const {

@@ -32,7 +32,7 @@ std::string small_trace() {
   w0.add(TaskRef::root(0), 1000);
   w0.add(TaskRef::task(0, 0), 200);
   w1.add(TaskRef::task(0, 0), 300);
-  w1.add(TaskRef::task(0, 1), 400000);
+  w1.add(TaskRef::task(0, 1), 400000, 3);  // a task that called poll() 3 times
   w0.add(TaskRef::root(1), 5);
   w0.close();
   w1.close();
@@ -84,13 +84,24 @@ TEST(TaskTrace, WrittenTreeReadsBack) {
   EXPECT_EQ(t.sections[1].worker, 1u);
   EXPECT_EQ(t.sections[1].first, 3u);
   EXPECT_EQ(t.sections[1].count, 2u);
+  EXPECT_EQ(t.poll_calls, std::optional<std::uint64_t>(3));
+}
+
+TEST(TaskTrace, AVersionOneFileReadsWithItsPollCallsUnknown) {
+  // The same tree as version 1 wrote it: no poll() count after a section's end.
+  const std::string bytes = std::string("DLBTRACE\x01\x02", 10) +
+                            std::string("\x01\x01\x00\xe8\x07\x02\x00\xc8\x01\x01\x01\x05\x00", 13) +
+                            std::string("\x02\x02\x00\xac\x02\x02\x01\x80\xb5\x18\x00", 11) + std::string(1, '\0');
+  const TaskTree t = read(bytes);
+  EXPECT_EQ(t.duration, (std::vector<SimTime>{1000, 200, 5, 300, 400000}));
+  EXPECT_FALSE(t.poll_calls.has_value());
 }
 
 TEST(TaskTrace, AboutFourBytesATaskForShortTasks) {
   const std::string bytes = small_trace();
-  // Header (magic, version, workers) 10, two sections' worker and end 4, the end 1, and the
-  // records: (parent kind, parent index or origin, duration) 4 + 4 + 3 + 4 + 5.
-  EXPECT_EQ(bytes.size(), 10u + 4 + 1 + 20);
+  // Header (magic, version, workers) 10, two sections' worker, end and poll() count 6, the
+  // end 1, and the records: (parent kind, parent index or origin, duration) 4 + 4 + 3 + 4 + 5.
+  EXPECT_EQ(bytes.size(), 10u + 6 + 1 + 20);
 }
 
 TEST(TaskTrace, EveryTruncationIsAnInputError) {
@@ -104,22 +115,23 @@ TEST(TaskTrace, EveryTruncationIsAnInputError) {
 TEST(TaskTrace, EveryDefectIsNamed) {
   const std::string good = small_trace();
   EXPECT_NE(error_of("hello").find("not a task trace"), std::string::npos);
-  std::string v2 = good;
-  v2[8] = 2;
-  EXPECT_NE(error_of(v2).find("format version 2"), std::string::npos);
+  std::string v3 = good;
+  v3[8] = 3;
+  EXPECT_NE(error_of(v3).find("format version 3"), std::string::npos);
   EXPECT_NE(error_of(good + "x").find("bytes after the end"), std::string::npos);
   const std::string head = good.substr(0, 9);
   // workers 0
   EXPECT_NE(error_of(head + std::string("\x00\x00", 2)).find("worker count 0"), std::string::npos);
   // one worker; section of worker 3
   EXPECT_NE(error_of(head + "\x01\x04").find("section of worker 3"), std::string::npos);
-  // one worker, two sections of worker 0
-  EXPECT_NE(error_of(head + std::string("\x01\x01\x00\x01\x00\x00", 6)).find("a second section of worker 0"),
+  // one worker, two sections of worker 0 (a section: worker, records, end, poll() count)
+  EXPECT_NE(error_of(head + std::string("\x01\x01\x00\x00\x01\x00\x00\x00", 8)).find("a second section of worker 0"),
             std::string::npos);
   // a task whose parent (0, 5) does not exist
-  EXPECT_NE(error_of(head + std::string("\x01\x01\x02\x05\x07\x00\x00", 7)).find("not in the file"), std::string::npos);
+  EXPECT_NE(error_of(head + std::string("\x01\x01\x02\x05\x07\x00\x00\x00", 8)).find("not in the file"),
+            std::string::npos);
   // a task that is its own parent: not reached from a root
-  EXPECT_NE(error_of(head + std::string("\x01\x01\x02\x00\x07\x00\x00", 7)).find("cycle"), std::string::npos);
+  EXPECT_NE(error_of(head + std::string("\x01\x01\x02\x00\x07\x00\x00\x00", 8)).find("cycle"), std::string::npos);
   // an 11-byte varint
   EXPECT_NE(error_of(head + "\x01\x01\x01\x00" + std::string(10, '\xff') + "\x01").find("64 bits"), std::string::npos);
   EXPECT_THROW(load_task_trace(test::temp_path("no-such.trace").string()), InputError);

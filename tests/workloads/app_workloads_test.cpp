@@ -158,6 +158,7 @@ TEST(AppWorkloads, RecordedRunReplaysWithTheSameTasksAndWork) {
   EXPECT_EQ(tree.tasks(), nodes);
   EXPECT_EQ(tree.roots.size(), 1u);
   EXPECT_EQ(tree.workers, 3u);
+  EXPECT_EQ(tree.poll_calls, std::optional<std::uint64_t>(0));  // uts node tasks never poll
   for (const char* strategy : {"rid", "sid", "gm"}) {
     const SimulationResult r = simulate_workload("trace", {{"file", path}}, "hypercube:4", strategy);
     EXPECT_EQ(r.tasks_completed, nodes) << strategy;
@@ -208,18 +209,58 @@ TEST(AppWorkloads, RecordedRootsKeepTheirWorker) {
   std::vector<int> per_worker(3, 0);
   for (const std::uint32_t origin : tree.root_origin) ++per_worker.at(origin);
   EXPECT_EQ(per_worker, (std::vector<int>{4, 4, 4}));
+  EXPECT_GT(tree.poll_calls.value_or(0), 0u);  // busy polls every 16 loops
   std::remove(path.c_str());
+}
+
+// With checks = engines, a message reaches a running task only at its poll() calls: a task
+// that never polls is looked into at its end. SID's idle node 1 reports load 0 once, at
+// the start. Node 0's root (40 us, 16 children) that polls sees the report at 20 us, still
+// alone, and nothing moves ever after (no report follows); one that does not poll sees it
+// at its end, with its 16 children there, and sends half.
+TEST(AppWorkloads, ATaskThatNeverPollsIsLookedIntoAtItsEnd) {
+  const auto trace = [](std::uint64_t root_polls) {
+    const std::string path = test::temp_path("polls.trace").string();
+    TaskTraceSection section(path + ".part0", 0);
+    section.add(TaskRef::root(0), 40 * kMicrosecond, root_polls);
+    for (int i = 0; i < 16; ++i) section.add(TaskRef::task(0, 0), 100 * kMicrosecond);
+    section.close();
+    AtomicFile out(path);
+    merge_task_trace(out, 2, std::vector<std::string>{path + ".part0"});
+    out.commit();
+    return path;
+  };
+  const Topology t = parse_topology("hypercube:1");
+  const auto moved = [&](std::uint64_t root_polls, const std::string& checks) {
+    const std::string path = trace(root_polls);
+    auto workload = builtin_workloads().configure("trace", {{"file", path}}).create();
+    test::ConservationObserver check;
+    const SimulationResult r = simulate(
+        {.topology = &t,
+         .strategy = builtin_strategies().configure("sid", {}),
+         .workload = workload.get(),
+         .cost = make_cost_model("ideal", {{"poll_interval", "20us"}, {"send_overhead", "100ns"}, {"latency", "500ns"},
+                                           {"checks", checks}}),
+         .observers = {&check}});
+    check.expect_all_done();
+    EXPECT_EQ(r.tasks_completed, 17u);
+    std::remove(path.c_str());
+    return r.tasks_transferred;
+  };
+  EXPECT_GE(moved(0, "engines"), 8u);  // half at the root's end, more as node 1 reports
+  EXPECT_EQ(moved(1, "engines"), 0u);
+  EXPECT_EQ(moved(0, "each_event"), 0u);  // each_event: every task is looked into, as before
 }
 
 // checks = engines: a strategy hears of its load only where a runtime worker looks (every
 // poll_interval, on a message, out of tasks), so RID reports far fewer changes; every task
 // still runs once, with a poll_interval at either end of its range. With poll_interval 0
-// every event is a look: the run is the same as with each_event.
+// every event is a look: for tasks that poll (busy's) the run is the same as with each_event.
 TEST(AppWorkloads, ChecksAsTheEnginesReportLoadOnlyAtCheckPoints) {
-  const std::uint64_t nodes = uts::count_sequential(uts::parse_tree(kSmallTree)).nodes;
   const Topology t = parse_topology("hypercube:1");
-  const auto run = [&](const std::string& checks, const std::string& poll_interval) {
-    auto workload = builtin_workloads().configure("uts", {{"tree", kSmallTree}, {"node_time", "70ns"}}).create();
+  const auto run = [&](const std::string& workload_name, const std::map<std::string, std::string>& params,
+                       const std::string& checks, const std::string& poll_interval) {
+    auto workload = builtin_workloads().configure(workload_name, params).create();
     test::ConservationObserver check;
     const SimulationResult r =
         simulate({.topology = &t,
@@ -230,6 +271,11 @@ TEST(AppWorkloads, ChecksAsTheEnginesReportLoadOnlyAtCheckPoints) {
                   .observers = {&check},
                   .execution = Execution::lifo});
     check.expect_all_done();
+    return r;
+  };
+  const std::uint64_t nodes = uts::count_sequential(uts::parse_tree(kSmallTree)).nodes;
+  const auto uts = [&](const std::string& checks, const std::string& poll_interval) {
+    const SimulationResult r = run("uts", {{"tree", kSmallTree}, {"node_time", "70ns"}}, checks, poll_interval);
     EXPECT_EQ(r.tasks_completed, nodes) << checks << " " << poll_interval;
     return r;
   };
@@ -237,11 +283,13 @@ TEST(AppWorkloads, ChecksAsTheEnginesReportLoadOnlyAtCheckPoints) {
     const auto kind = std::find(r.message_kinds.begin(), r.message_kinds.end(), "load_update");
     return r.messages_by_kind.at(static_cast<std::size_t>(kind - r.message_kinds.begin()));
   };
-  const SimulationResult each = run("each_event", "20us"), engines = run("engines", "20us");
+  const SimulationResult each = uts("each_event", "20us"), engines = uts("engines", "20us");
   EXPECT_LT(3 * updates(engines), updates(each)) << updates(engines) << " against " << updates(each);
   EXPECT_GT(updates(engines), 0u);
-  for (const std::string p : {"0", "1ns", "1s"}) run("engines", p);
-  const SimulationResult zero_each = run("each_event", "0"), zero_engines = run("engines", "0");
+  for (const std::string p : {"0", "1ns", "1s"}) uts("engines", p);
+  const std::map<std::string, std::string> busy = {{"total_load", "3000"}, {"granularity", "6"}};
+  const SimulationResult zero_each = run("busy", busy, "each_event", "0"), zero_engines = run("busy", busy, "engines", "0");
+  EXPECT_GT(zero_each.messages_by_kind.at(0), 0u);
   EXPECT_EQ(zero_engines.makespan, zero_each.makespan);
   EXPECT_EQ(zero_engines.messages_by_kind, zero_each.messages_by_kind);
 }

@@ -31,6 +31,7 @@
 #include <cstdint>
 #include <fstream>
 #include <iosfwd>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -62,8 +63,9 @@ public:
   TaskTraceSection(std::string path, std::uint32_t worker);
   /// The index the next add() gets: the executing task's own name, known before it ends.
   std::uint32_t next_index() const { return static_cast<std::uint32_t>(count_); }
-  /// Appends the task (worker, next_index()) with its parent and duration (ns, >= 0).
-  void add(TaskRef parent, SimTime duration);
+  /// Appends the task (worker, next_index()) with its parent, duration (ns, >= 0) and the
+  /// poll() calls it made (the section keeps their sum).
+  void add(TaskRef parent, SimTime duration, std::uint64_t poll_calls = 0);
   /// Writes what is buffered and closes the file; an I/O error is an InputError.
   void close();
   std::uint64_t count() const { return count_; }
@@ -74,6 +76,7 @@ private:
   TemporaryFile file_;
   std::uint32_t worker_;
   std::uint64_t count_ = 0;
+  std::uint64_t poll_calls_ = 0;
   std::string buffer_;
   std::ofstream out_;
 };
@@ -98,6 +101,8 @@ struct TaskTree {
     std::uint64_t first = 0, count = 0;
   };
   std::vector<Section> sections;
+  /// The poll() calls the recorded tasks made; unknown in a version 1 file.
+  std::optional<std::uint64_t> poll_calls;
   std::uint64_t tasks() const { return duration.size(); }
   SimTime total_duration() const;
 };

@@ -48,6 +48,12 @@ public:
   /// True when initial_tasks() gives every task and the two calls above create none
   /// (artificial, bnb with its static placements): NOBAL then needs no simulation (sim/nobal.hpp).
   virtual bool closed() const { return false; }
+  /// True when a task calls poll() as it runs, as WLR93's processes check messages (V-B),
+  /// so that an engine looks at its messages inside the task; false for the tasks of an app
+  /// that never polls (uts nodes, a recorded run whose tasks made no poll() call). With the
+  /// cost model's checks = engines a task that does not poll is looked into only at its end.
+  /// Asked after initial_tasks().
+  virtual bool tasks_poll() const { return true; }
 };
 
 struct WorkloadInfo {

@@ -74,12 +74,17 @@ public:
   /// before each task.
   void set_remaining(std::uint64_t work) { remaining_ = work; }
   std::uint64_t remaining() const { return remaining_; }
+  /// poll() calls so far (a recording notes whether tasks poll: the simulator checks inside
+  /// a task only if they do).
+  std::uint64_t poll_calls() const { return poll_calls_; }
   /// Cheap: most calls only count down.
   void poll() {
+    ++poll_calls_;
     if (--countdown_ == 0) countdown_ = hooks_->poll_point(nullptr);
   }
   template <class Split>
   void poll(Split& split) {
+    ++poll_calls_;
     if (--countdown_ == 0) {
       const SplitRef ref(split);
       countdown_ = hooks_->poll_point(&ref);
@@ -92,6 +97,7 @@ private:
   std::atomic<std::int64_t>* bound_;
   Hooks* hooks_;
   std::uint32_t countdown_ = 1;
+  std::uint64_t poll_calls_ = 0;
   std::uint64_t remaining_ = 0;
   std::vector<std::byte> scratch_;
   std::span<const std::byte> suffix_;
