@@ -3,7 +3,7 @@
 seconds"); not in CI: it times real runs, minutes of them.
 
   scripts/predict-real-size.py [--engine threads|mpi] [--runs 3] [--cases T1,T1L,...]
-                               [--strategies work_stealing,rid,...] [--advise]
+                               [--strategies work_stealing,rid,...] [--advise] [--real TABLE.md]
 
 For the engine: `dlbkit calibrate` with each case's app (a file per case: the engine's costs
 and the app's time per unit, which the workload then takes), then for each strategy the
@@ -12,6 +12,13 @@ hypercube:1 (what run picks) with that file and --execution lifo. Both efficienc
 simulated total work (the app's exact tasks, docs/apps/workloads.md) over 2 makespans.
 With --advise, `dlbkit advise` on the same file picks a strategy and its parameters, which
 then run for real beside the best real run of the strategies above. Prints a Markdown table.
+
+Each calibrated case is calibrated again after its runs, and the change of the app's time
+per unit between the two (the machine's drift, which no model predicts) is printed.
+
+With --real, the real makespans and tasks moved come from a table this script printed
+before (its rows for the engine's cases and strategies) instead of new runs: a change of
+the model is predicted again against the same real runs, after a new calibration.
 
 The queens cases have no workload model: their prediction replays a recorded run (`run
 --record`, work_stealing on 2 workers; of --runs recordings the one of median total work),
@@ -80,6 +87,12 @@ def real(engine, strategy, app, app_params, runs, strategy_params=()):
     return makespan, statistics.median(r["tasks_moved"] for r in out)
 
 
+def time_per_unit(cost, app):
+    """The app's time per unit that calibrate wrote (ns)."""
+    (value,) = json.load(open(cost))["workload_params"][app].values()
+    return float(value.removesuffix("ns"))
+
+
 def recorded(engine, app, app_params, runs, folder):
     """The workload of a recorded run: of `runs` recordings, the one of median total work."""
     traces = []
@@ -109,15 +122,28 @@ def advised(workload, workload_params, cost):
     return best["strategy"], values, best["predicted_makespan"]
 
 
+def earlier_real(path):
+    """(case, strategy) -> (makespan, moved) from the rows of a table printed before."""
+    out = {}
+    for line in open(path):
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) != 6 or not cells[2].endswith(")") or " s (" not in cells[2]:
+            continue
+        out[(cells[0].split(" ")[0], cells[1])] = (float(cells[2].split(" ")[0]), float(cells[5].split(" / ")[0]))
+    return out
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--engine", default="threads", choices=["threads", "mpi"])
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--cases", default="T1,T1L,bnb,busy")
     ap.add_argument("--strategies", default=",".join(STRATEGIES))
+    ap.add_argument("--real", help="take the real runs from this earlier table instead of running them")
     ap.add_argument("--advise", action="store_true",
                     help="also run advise's pick (its parameters too) beside the real best of the strategies run")
     a = ap.parse_args()
+    before = earlier_real(a.real) if a.real else None
     print("| case | strategy | real makespan (eff.) | predicted (eff.) | error | moved real / predicted |")
     print("|---|---|---|---|---|---|")
     with tempfile.TemporaryDirectory() as folder:
@@ -129,18 +155,27 @@ def main():
                 workload, workload_params = recorded(a.engine, app, app_params, a.runs, folder)
             best = None
             for s in a.strategies.split(","):
-                t_real, moved_real = real(a.engine, s, app, app_params, a.runs)
+                if before is not None:
+                    if (case, s) not in before:
+                        continue
+                    t_real, moved_real = before[(case, s)]
+                else:
+                    t_real, moved_real = real(a.engine, s, app, app_params, a.runs)
                 best = min(best or (t_real, s), (t_real, s))
                 t_sim, moved_sim, optimal = predicted(s, workload, workload_params, cost)
                 print(f"| {case} (work {2 * optimal:.3f} s) | {s} | {t_real:.4f} s ({optimal / t_real:.1%}) | "
                       f"{t_sim:.4f} s ({optimal / t_sim:.1%}) | {t_sim / t_real - 1:+.1%} | "
                       f"{moved_real:.0f} / {moved_sim} |", flush=True)
-            if a.advise:
+            if a.advise and best is not None:
                 pick, values, t_pick = advised(workload, workload_params, cost)
                 t_real, _ = real(a.engine, pick, app, app_params, a.runs, values)
                 print(f"| {case} | advise's pick: {pick} {' '.join(values)} | {t_real:.4f} s | {t_pick:.4f} s | "
                       f"{t_pick / t_real - 1:+.1%} | real best above: {best[1]} {best[0]:.4f} s, "
                       f"the pick {t_real / best[0] - 1:+.1%} |", flush=True)
+            if workload == app:
+                first, again = time_per_unit(cost, app), time_per_unit(calibrate(a.engine, app, app_params, folder), app)
+                print(f"| {case} | calibrated again after the runs | {again:.2f} ns per unit | {first:.2f} ns | "
+                      f"drift {again / first - 1:+.1%} | |", flush=True)
 
 
 if __name__ == "__main__":

@@ -43,6 +43,11 @@ constexpr ChoiceParam kChecks{.name = "checks", .default_value = "each_event",
                    "or engines (as the runtime's workers, at a check point: every poll_interval, after a message, "
                    "and on running out of tasks)",
     .choices = {"each_event", "engines"}};
+// Optional in a cost model file too: each_task, what files written before it mean.
+constexpr ChoiceParam kMail{.name = "mail", .default_value = "each_task",
+    .description = "with checks = engines, when a busy worker sees a message or tasks that reached it: each_task "
+                   "(after every task, as the threads engine), or check_points (only every poll_interval, as MPI)",
+    .choices = {"each_task", "check_points"}};
 
 CostModel ideal() {
   CostModel c;
@@ -110,6 +115,7 @@ nlohmann::json CostModel::to_json() const {
   j["tasks_per_message"] = tasks_per_message;
   j["transfer"] = transfer == TransferDistribution::exponential ? "exponential" : "fixed";
   j["checks"] = checks == Checks::engines ? "engines" : "each_event";
+  j["mail"] = mail == Mail::check_points ? "check_points" : "each_task";
   if (!workload_params.empty()) j["workload_params"] = workload_params;
   return j;
 }
@@ -143,6 +149,7 @@ const std::vector<ParamSpec>& cost_model_params() {
     s.push_back(kTasksPerMessage);
     s.push_back(kTransfer);
     s.push_back(kChecks);
+    s.push_back(kMail);
     return s;
   }();
   return specs;
@@ -160,6 +167,8 @@ void apply_fields(CostModel& c, const std::map<std::string, std::string>& given,
     c.transfer = p[kTransfer] == kTransfer.choice("exponential") ? TransferDistribution::exponential : TransferDistribution::fixed;
   if (given.count(std::string(kChecks.name)))
     c.checks = p[kChecks] == kChecks.choice("engines") ? Checks::engines : Checks::each_event;
+  if (given.count(std::string(kMail.name)))
+    c.mail = p[kMail] == kMail.choice("check_points") ? Mail::check_points : Mail::each_task;
 }
 
 constexpr std::uint64_t kMaxCostFileBytes = 1 << 20;  // `dlbkit calibrate` writes under 1 KB
@@ -225,8 +234,8 @@ CostModel cost_model_from_json(const nlohmann::json& j, const std::string& where
   }
   std::vector<std::string> missing;
   if (name.empty()) missing.push_back("name");
-  for (const ParamSpec& spec : cost_model_params())  // but checks, newer than the format
-    if (!fields.count(spec.name) && spec.name != kChecks.name) missing.push_back(spec.name);
+  for (const ParamSpec& spec : cost_model_params())  // but checks and mail, newer than the format
+    if (!fields.count(spec.name) && spec.name != kChecks.name && spec.name != kMail.name) missing.push_back(spec.name);
   if (!missing.empty())
     throw InputError(fmt::format("{}: missing field{} {}; accepted: an object with every field of "
                                  "`dlbkit list cost-models` (name, {}), as `dlbkit calibrate` writes it",

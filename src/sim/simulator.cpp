@@ -156,6 +156,7 @@ public:
     const auto n = topology_.size();
     if (shared_mode_) shared_.resize(n);
     if (cost_.checks == Checks::engines) last_check_.assign(n, 0);
+    mail_waits_ = cost_.checks == Checks::engines && cost_.mail == Mail::check_points && cost_.poll_interval > 0;
     rngs_.reserve(n);
     for (std::size_t i = 0; i < n; ++i) rngs_.emplace_back(config.seed, i + 1);
     result_.message_kinds = config.strategy.info->message_kinds;
@@ -553,8 +554,11 @@ private:
       const SimTime done = node.progress + executed_in(node.progress, elapsed);
       node.overhead += elapsed - (done - node.progress);  // the checks
       if (!observers_.empty()) [[unlikely]] report_execution(v, node.segment_start, t, elapsed - (done - node.progress));
-      if (done >= node.current.work) complete(v, t);
-      else node.progress = done;  // paused at a poll point
+      if (done >= node.current.work) {
+        complete(v, t);
+        return settle(v, t, true);
+      }
+      node.progress = done;  // paused at a poll point
     }
     settle(v, t);
   }
@@ -651,14 +655,17 @@ private:
   }
 
   // Node v looks at its inbox at time t: each message costs handle_cost, each callback's
-  // sends cost send_overhead, then the strategy hears of a changed load.
-  void settle(NodeId v, SimTime t) {
+  // sends cost send_overhead, then the strategy hears of a changed load. With mail =
+  // check_points, at the end of a task (`task_ended`) with more to run the inbox waits for
+  // the node's next check point.
+  void settle(NodeId v, SimTime t, bool task_ended = false) {
     begin(v, t);
     Node& node = nodes_[v];
     Strategy& agent = agents_[v];
-    std::uint32_t slot = node.inbox_head;
+    const bool waits = task_ended && mail_waits_ && node_load(v) != 0 && t - last_check_[v] < cost_.poll_interval;
+    std::uint32_t slot = waits ? kNone : node.inbox_head;
     const bool handled = slot != kNone;
-    node.inbox_head = node.inbox_tail = kNone;
+    if (handled) node.inbox_head = node.inbox_tail = kNone;
     while (slot != kNone) {
       const InFlight item = in_flight_[slot];
       free_slots_.push_back(slot);
@@ -693,9 +700,9 @@ private:
     finish(v, t, handled);
   }
 
-  // With checks = engines, node v looks at its load at t (the runtime's check_point): when
+  // With checks = engines, node v makes a check point at t, where it looks at its load: when
   // it `handled` something (a message, tasks, a timer), every poll_interval, or out of tasks.
-  bool looks_at_load(NodeId v, SimTime t, bool handled) {
+  bool check_point(NodeId v, SimTime t, bool handled) {
     if (last_check_.empty()) return true;  // each_event
     if (!handled && node_load(v) != 0 && t - last_check_[v] < cost_.poll_interval) return false;
     last_check_[v] = t;
@@ -708,7 +715,7 @@ private:
   void finish(NodeId v, SimTime t, bool handled) {
     Node& node = nodes_[v];
     Strategy& agent = agents_[v];
-    if (node_load(v) != node.notified_load && looks_at_load(v, t, handled)) {
+    if (check_point(v, t, handled) && node_load(v) != node.notified_load) {
       agent.on_load_change(*this);
       node.notified_load = node_load(v);
     }
@@ -837,7 +844,7 @@ private:
   };
   std::vector<Transfers> transfers_;  // per node, apart: only migrations touch them
   std::vector<std::int64_t> reported_load_;  // the observers' last on_load per node (sized only with observers)
-  std::vector<SimTime> last_check_;  // checks = engines: each node's latest look at its load (else empty)
+  std::vector<SimTime> last_check_;  // checks = engines: each node's latest check point (else empty)
   AgentArray agents_;
   std::vector<std::int64_t, HugePageAllocator<std::int64_t>> slots_;  // neighbor_slots() of every node, 64-byte aligned
   std::span<const std::uint32_t> slot_begin_;              // the topology's offsets: node v's are [slot_begin_[v], slot_begin_[v + 1])
@@ -854,6 +861,7 @@ private:
   bool lifo_mode_;                            // Execution::lifo
   SimTime poll_cost_;                         // of a check; 0 for a strategy that does not check
   bool checks_inside_tasks_ = true;           // false: a running task is looked into at its end
+  bool mail_waits_ = false;                   // mail = check_points: between tasks, mail waits for a check
   // Smaller machines' state stays in the caches, where prefetches only cost instructions
   // (processor time with / without, paired: 1.10 at 2^11 RID nodes, 0.98 at 2^12, 0.91 and
   // 1.00 at 2^13, 0.69 at 2^14): the engine prefetches when its nodes' state outgrows an L2.

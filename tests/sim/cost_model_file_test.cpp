@@ -35,6 +35,7 @@ void expect_same(const CostModel& a, const CostModel& b) {
   EXPECT_EQ(a.tasks_per_message, b.tasks_per_message);
   EXPECT_EQ(a.transfer, b.transfer);
   EXPECT_EQ(a.checks, b.checks);
+  EXPECT_EQ(a.mail, b.mail);
   EXPECT_EQ(a.workload_params, b.workload_params);
 }
 
@@ -54,8 +55,9 @@ TEST(CostModelFile, OddNanosecondsRoundTrip) {
 }
 
 TEST(CostModelFile, ChecksAndWorkloadParamsRoundTrip) {
-  CostModel c = make_cost_model("ideal", {{"checks", "engines"}});
+  CostModel c = make_cost_model("ideal", {{"checks", "engines"}, {"mail", "check_points"}});
   EXPECT_EQ(c.checks, Checks::engines);
+  EXPECT_EQ(c.mail, Mail::check_points);
   c.workload_params["uts"]["node_time"] = "66.6ns";
   const CostModel back = make_cost_model("file:" + write_file("measured", c.to_json().dump()));
   expect_same(back, c);
@@ -65,7 +67,10 @@ TEST(CostModelFile, ChecksAndWorkloadParamsRoundTrip) {
 TEST(CostModelFile, AFileWithoutChecksLooksAtEachEvent) {  // files written before the field existed
   nlohmann::json j = make_cost_model("ipsc2").to_json();
   j.erase("checks");
-  EXPECT_EQ(make_cost_model("file:" + write_file("nochecks", j.dump())).checks, Checks::each_event);
+  j.erase("mail");
+  const CostModel c = make_cost_model("file:" + write_file("nochecks", j.dump()));
+  EXPECT_EQ(c.checks, Checks::each_event);
+  EXPECT_EQ(c.mail, Mail::each_task);
 }
 
 TEST(CostModelFile, OverridesApplyOnTopOfTheFile) {
@@ -129,6 +134,9 @@ TEST(CostModelFile, BadFilesAreRefusedNamingTheField) {
   j = good;
   j["checks"] = "sometimes";
   EXPECT_NE(refusal(j, "checks").find("checks"), std::string::npos);
+  j["checks"] = "engines";
+  j["mail"] = "";
+  EXPECT_NE(refusal(j, "mail").find("mail"), std::string::npos);
   for (const nlohmann::json& bad : {nlohmann::json("uts"), nlohmann::json{{"uts", "fast"}},
                                     nlohmann::json{{"uts", nlohmann::json::object()}},
                                     nlohmann::json{{"uts", {{"node_time", 66}}}}, nlohmann::json{{"uts", {{"node_time", ""}}}}}) {

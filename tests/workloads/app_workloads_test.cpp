@@ -252,6 +252,38 @@ TEST(AppWorkloads, ATaskThatNeverPollsIsLookedIntoAtItsEnd) {
   EXPECT_EQ(moved(0, "each_event"), 0u);  // each_event: every task is looked into, as before
 }
 
+// mail = check_points (MPI): a busy worker sees what reached it between two tasks only at
+// its next check point, once poll_interval has passed; mail = each_task (threads) after the
+// task. Work stealing's idle node 1 asks node 0, busy with 1 us tree nodes, at once.
+TEST(AppWorkloads, MailWaitsForACheckPointUnderCheckPoints) {
+  struct FirstArrival final : Observer {
+    SimTime at = -1;
+    void on_task_arrived(NodeId, NodeId, const Task&, SimTime t) override {
+      if (at < 0) at = t;
+    }
+  };
+  const Topology t = parse_topology("hypercube:1");
+  const auto first_arrival = [&](const std::string& mail) {
+    auto workload = builtin_workloads().configure("uts", {{"tree", kSmallTree}, {"node_time", "1us"}}).create();
+    test::ConservationObserver check;
+    FirstArrival first;
+    simulate({.topology = &t,
+              .strategy = builtin_strategies().configure("work_stealing", {}),
+              .workload = workload.get(),
+              .cost = make_cost_model("ideal", {{"poll_interval", "50us"}, {"latency", "500ns"},
+                                                {"send_overhead", "100ns"}, {"checks", "engines"}, {"mail", mail}}),
+              .observers = {&check, &first},
+              .execution = Execution::lifo});
+    check.expect_all_done();
+    return first.at;
+  };
+  const SimTime each_task = first_arrival("each_task"), check_points = first_arrival("check_points");
+  EXPECT_GT(each_task, 0);
+  EXPECT_LT(each_task, 5 * kMicrosecond);
+  EXPECT_GE(check_points, 50 * kMicrosecond);
+  EXPECT_LT(check_points, 60 * kMicrosecond);
+}
+
 // checks = engines: a strategy hears of its load only where a runtime worker looks (every
 // poll_interval, on a message, out of tasks), so RID reports far fewer changes; every task
 // still runs once, with a poll_interval at either end of its range. With poll_interval 0

@@ -28,6 +28,10 @@ enum class TransferDistribution { fixed, exponential };
 /// arrived), or where a runtime worker looks, at its check points: every poll_interval,
 /// after handling a message, tasks or a timer, and on running out of tasks (docs/cost-models.md).
 enum class Checks { each_event, engines };
+/// With checks = engines, when a busy worker looks at what reached it between two tasks:
+/// after each task (the threads engine reads its mailbox's counter there) or at its next
+/// check point only, once poll_interval has passed since the last (MPI).
+enum class Mail { each_task, check_points };
 
 struct CostModel {
   std::string name;
@@ -42,6 +46,7 @@ struct CostModel {
   int tasks_per_message = 1;  ///< most tasks one task message carries
   TransferDistribution transfer = TransferDistribution::fixed;  ///< of the per_task part
   Checks checks = Checks::each_event;  ///< when a strategy hears of a changed load
+  Mail mail = Mail::each_task;         ///< with checks = engines: when a busy worker sees its mail
   /// A workload's own parameters measured on the modelled machine, workload -> name ->
   /// value ("uts" -> "node_time" -> "69.4ns"): `dlbkit calibrate --app` writes its app's time
   /// per unit here, and a run takes it unless it gives the parameter itself. Empty in presets.
