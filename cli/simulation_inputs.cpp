@@ -2,6 +2,8 @@
 
 #include <dlbkit/core/parameters.hpp>
 
+#include <fmt/format.h>
+
 namespace dlbkit::cli {
 
 void add_simulation_inputs(CLI::App& cmd, SimulationInputs& in) {
@@ -10,7 +12,7 @@ void add_simulation_inputs(CLI::App& cmd, SimulationInputs& in) {
   cmd.add_option("-c,--cost", in.values.cost, "cost model preset (dlbkit list cost-models), or file:PATH of a JSON cost model (dlbkit calibrate)")->capture_default_str();
   cmd.add_option("--cost-param", in.cost_params, "override a cost model field, e.g. latency=500us (repeatable)");
   cmd.add_option("--seed", in.values.seed, "random seed, 0 to 2^64-1: the same seed gives the same run")->capture_default_str();
-  cmd.add_option("--execution", in.values.execution,
+  in.execution = cmd.add_option("--execution", in.values.execution,
                  "how a node runs its tasks: fcfs (one at a time), processor_sharing (ps: time-shared) or lifo (one at "
                  "a time, newest first: a runtime worker's stack)")
       ->capture_default_str();
@@ -31,7 +33,13 @@ ExperimentSetup experiment_setup(const SimulationInputs& in, const std::string& 
   values.workload = workload;
   values.workload_params = std::move(workload_params);
   values.cost_params = assignments(in.cost_params, "--cost-param");
-  return dlbkit::experiment_setup(values);
+  ExperimentSetup setup = dlbkit::experiment_setup(values);
+  if (setup.cost.checks == Checks::engines && setup.execution == Execution::fcfs && in.execution != nullptr &&
+      in.execution->count() == 0)
+    fmt::print(stderr, "dlbkit: warning: cost model {} describes an engine, whose workers run their newest task first; "
+                       "--execution lifo predicts them (fcfs, the default, runs tasks in order of arrival)\n",
+               setup.cost.name);
+  return setup;
 }
 
 }  // namespace dlbkit::cli

@@ -15,6 +15,7 @@ namespace dlbkit::cli {
 struct SimulationInputs {
   ExperimentInputs values;  // topology, cost, seed, execution and limits, with the library's defaults
   std::vector<std::string> workload_params, cost_params;  // name=value, as given
+  const CLI::Option* execution = nullptr;                  // --execution, to know whether it was given
 };
 
 // Adds -t, --workload-param, -c, --cost-param, --seed, --execution, --max-events and
@@ -25,7 +26,8 @@ void add_simulation_inputs(CLI::App& cmd, SimulationInputs& in);
 // `workload` (-w; trace:PATH is the trace workload with file=PATH) with `workload_params`
 // (--workload-param and any other source, e.g. -g), and the cost model: dlbkit::experiment_setup
 // with the options' values. Throws InputError naming the first value refused, in that order
-// (a --cost-param without '=' first).
+// (a --cost-param without '=' first). A cost model calibrated on an engine (checks = engines)
+// with fcfs by default, not given, gets a warning on stderr: the engines run lifo.
 ExperimentSetup experiment_setup(const SimulationInputs& in, const std::string& strategy,
                                  const std::map<std::string, std::string>& params, const std::string& workload,
                                  std::map<std::string, std::string> workload_params);

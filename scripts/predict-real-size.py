@@ -115,7 +115,8 @@ def predicted(strategy, workload, workload_params, cost):
 
 def advised(workload, workload_params, cost):
     """advise's pick: its strategy and every parameter as k=v."""
-    text = dlbkit("threads", ["advise", "-w", workload, "-t", "hypercube:1", "--cost", "file:" + cost, "--json"]
+    text = dlbkit("threads", ["advise", "-w", workload, "-t", "hypercube:1", "--cost", "file:" + cost,
+                              "--execution", "lifo", "--json"]
                   + params("--workload-param", workload_params))
     best = json.loads(text)["ranking"][0]
     values = [f"{k}={v if isinstance(v, str) else json.dumps(v)}" for k, v in best["params"].items()]

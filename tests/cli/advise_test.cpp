@@ -214,3 +214,28 @@ TEST(CliAdvise, TheSearchIsTheOneDocumented) {
                                "total_load=2000", "--json"});
   EXPECT_EQ(advice["search"], documented);
 }
+
+// A cost model calibrated on an engine (checks = engines) describes workers that run their
+// newest task first: simulate and advise say so on stderr when they would run fcfs only by
+// default, and never when --execution is given or the model is a preset.
+TEST(CliAdvise, AnEnginesCostModelWithDefaultFcfsIsWarned) {
+  const std::string cost = dlbkit::test::temp_path("engines-cost.json").string();
+  std::ofstream(cost) << json{{"name", "engine-like"},   {"loop_time", "1us"},   {"poll_interval", "20us"},
+                              {"poll_cost", "50ns"},      {"send_overhead", "100ns"}, {"handle_cost", "20ns"},
+                              {"latency", "500ns"},       {"per_hop", "0ns"},     {"per_task", "10ns"},
+                              {"tasks_per_message", 1000000}, {"transfer", "fixed"}, {"checks", "engines"}}
+                             .dump();
+  const std::vector<std::string> simulate = {"simulate", "-s", "work_stealing", "-t", "hypercube:1", "-w", "uts",
+                                             "--workload-param", kTree};
+  const auto warned = [](const dlbkit::test::Outcome& o) {
+    EXPECT_EQ(o.status, 0) << o.err;
+    return o.err.find("--execution lifo") != std::string::npos;
+  };
+  EXPECT_TRUE(warned(run_cli(with(simulate, {"-c", "file:" + cost}))));
+  EXPECT_FALSE(warned(run_cli(with(simulate, {"-c", "file:" + cost, "--execution", "lifo"}))));
+  EXPECT_FALSE(warned(run_cli(with(simulate, {"-c", "file:" + cost, "--execution", "fcfs"}))));
+  EXPECT_FALSE(warned(run_cli(with(simulate, {"-c", "ipsc2"}))));
+  EXPECT_TRUE(warned(run_cli({"advise", "-t", "hypercube:1", "-w", "uts", "--workload-param", kTree, "-c",
+                              "file:" + cost, "--json"})));
+  std::filesystem::remove(cost);
+}
