@@ -662,7 +662,7 @@ private:
     begin(v, t);
     Node& node = nodes_[v];
     Strategy& agent = agents_[v];
-    const bool waits = task_ended && mail_waits_ && node_load(v) != 0 && t - last_check_[v] < cost_.poll_interval;
+    const bool waits = task_ended && mail_waits_ && between_checks(v, t);
     std::uint32_t slot = waits ? kNone : node.inbox_head;
     const bool handled = slot != kNone;
     if (handled) node.inbox_head = node.inbox_tail = kNone;
@@ -700,11 +700,17 @@ private:
     finish(v, t, handled);
   }
 
+  // With checks = engines: node v, busy at t, is less than poll_interval past its last check
+  // point, so nothing but something handled makes t one.
+  bool between_checks(NodeId v, SimTime t) const {
+    return node_load(v) != 0 && t - last_check_[v] < cost_.poll_interval;
+  }
+
   // With checks = engines, node v makes a check point at t, where it looks at its load: when
   // it `handled` something (a message, tasks, a timer), every poll_interval, or out of tasks.
   bool check_point(NodeId v, SimTime t, bool handled) {
     if (last_check_.empty()) return true;  // each_event
-    if (!handled && node_load(v) != 0 && t - last_check_[v] < cost_.poll_interval) return false;
+    if (!handled && between_checks(v, t)) return false;
     last_check_[v] = t;
     return true;
   }
