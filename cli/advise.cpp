@@ -3,9 +3,9 @@
 // recorded run) and cost model through run_experiment, as `dlbkit simulate` runs it, and the
 // runs are ranked by predicted makespan.
 
+#include "advise.hpp"
 #include "commands.hpp"
 #include "progress_line.hpp"
-#include "simulation_inputs.hpp"
 
 #include <dlbkit/core/parameters.hpp>
 #include <dlbkit/error.hpp>
@@ -36,12 +36,8 @@ namespace {
 // topology (diffusion's alpha, sos's beta, fully_distributed's transfer_limit, gm's max_hops),
 // since a fixed value would be wrong on most networks. A strategy not listed runs once with
 // its defaults.
-struct SearchAxis {
-  std::string param;
-  std::vector<std::string> values;
-};
-const std::map<std::string, std::vector<SearchAxis>>& search_table() {
-  static const std::map<std::string, std::vector<SearchAxis>> table = {
+const SearchTable& search_table() {
+  static const SearchTable table = {
       {"rid", {{"u", {"0.9", "0.5"}}, {"retry_on_update", {"false", "true"}}}},
       {"sid", {{"u", {"0.9", "0.5", "0.7"}}}},
       {"gm", {{"delta", {"1", "2", "4"}}}},
@@ -67,22 +63,6 @@ struct Candidate {
   std::map<std::string, std::string> searched;  // only the parameters of the search
 };
 
-// Every combination of the axes, the first axis varying slowest.
-std::vector<std::map<std::string, std::string>> combinations(const std::vector<SearchAxis>& axes) {
-  std::vector<std::map<std::string, std::string>> out = {{}};
-  for (const SearchAxis& axis : axes) {
-    std::vector<std::map<std::string, std::string>> next;
-    for (const auto& partial : out)
-      for (const std::string& value : axis.values) {
-        auto m = partial;
-        m[axis.param] = value;
-        next.push_back(std::move(m));
-      }
-    out = std::move(next);
-  }
-  return out;
-}
-
 struct Outcome {
   Candidate candidate;
   ExperimentSetup setup;
@@ -98,13 +78,6 @@ std::string searched_text(const Candidate& c) {
   std::string s;
   for (const auto& [name, value] : c.searched) s += (s.empty() ? "" : " ") + name + "=" + value;
   return s.empty() ? "(defaults)" : s;
-}
-
-nlohmann::json search_json() {
-  nlohmann::json j = nlohmann::json::object();
-  for (const auto& [strategy, axes] : search_table())
-    for (const SearchAxis& axis : axes) j[strategy][axis.param] = axis.values;
-  return j;
 }
 
 void print_table(const ExperimentSetup& base, const std::vector<const Outcome*>& ranked,
@@ -168,37 +141,100 @@ nlohmann::json to_json(const ExperimentSetup& base, const std::vector<const Outc
         {{"strategy", o->candidate.info->name}, {"params", o->setup.strategy.params.to_json()}, {"error", o->failure}});
   j["not_run"] = json::array();
   for (const auto& [name, reason] : not_run) j["not_run"].push_back({{"strategy", name}, {"reason", reason}});
-  j["search"] = search_json();
+  j["search"] = search_json(search_table());
   return j;
 }
 
 }  // namespace
 
+std::vector<std::map<std::string, std::string>> combinations(const std::vector<SearchAxis>& axes) {
+  std::vector<std::map<std::string, std::string>> out = {{}};
+  for (const SearchAxis& axis : axes) {
+    std::vector<std::map<std::string, std::string>> next;
+    for (const auto& partial : out)
+      for (const std::string& value : axis.values) {
+        auto m = partial;
+        m[axis.param] = value;
+        next.push_back(std::move(m));
+      }
+    out = std::move(next);
+  }
+  return out;
+}
+
+nlohmann::json search_json(const SearchTable& table) {
+  nlohmann::json j = nlohmann::json::object();
+  for (const auto& [strategy, axes] : table)
+    for (const SearchAxis& axis : axes) j[strategy][axis.param] = axis.values;
+  return j;
+}
+
 Run add_advise(CLI::App& app) {
   auto* cmd = app.add_subcommand("advise",
                                  "Rank every strategy that accepts the topology, with a few values of its main "
-                                 "parameters, by the makespan simulated on a workload or a recorded run");
+                                 "parameters, by the makespan simulated on a workload or a recorded run, or by the "
+                                 "phase time on vt's LB data");
   struct Options {
     SimulationInputs in;
     std::string workload, trace;
+    DataAdvice data;
+    std::int64_t phase = 0;
     unsigned jobs = std::max(1u, std::thread::hardware_concurrency());
     bool json = false;
   };
   auto o = std::make_shared<Options>();
   auto* workload = cmd->add_option("-w,--workload", o->workload,
-                                   "workload name (dlbkit list workloads), as for dlbkit simulate; or use --trace");
+                                   "workload name (dlbkit list workloads), as for dlbkit simulate; or use --trace or "
+                                   "--data");
   auto* trace = cmd->add_option("--trace", o->trace, "a run recorded by dlbkit run --record (the trace workload)");
+  auto* data = cmd->add_option("--data", o->data.stem,
+                               "vt's LB data files STEM.0.json, STEM.1.json, ...: the phase strategies on its objects");
   add_simulation_inputs(*cmd, o->in);
   cmd->get_option("--cost")->required()->default_str("");  // the target machine: no default stands for it
+  // --data's own options, as `dlbkit phases --data` reads them.
+  const std::vector<CLI::Option*> data_options{
+      cmd->add_option("--phase", o->phase, "with --data: predict the next phase of this phase id alone"),
+      cmd->add_option("--every", o->data.every, "with --data, a replay: balance after every k-th phase")
+          ->check(integer_in(1, 1'000'000))
+          ->capture_default_str(),
+      cmd->add_option("--threshold", o->data.threshold,
+                      "with --data, a replay: also balance after a phase whose imbalance exceeds this; inf: never")
+          ->capture_default_str(),
+      cmd->add_option("--memory-bound", o->data.memory_bound, "with --data: most bytes a node may hold; inf: no bound")
+          ->capture_default_str(),
+      cmd->add_option("--migration-cost", o->data.migration_cost,
+                      "with --data: time to migrate one object (default: the cost model's per_task)"),
+      cmd->add_option("--migration-byte-cost", o->data.migration_byte_cost, "with --data: time per byte migrated")
+          ->capture_default_str()};
+  // The simulator's options, which --data does not read.
+  const std::vector<const CLI::Option*> task_options{
+      cmd->get_option("--workload-param"), cmd->get_option("--execution"), cmd->get_option("--max-events"),
+      cmd->get_option("--max-seconds")};
   cmd->add_option("--jobs", o->jobs, "simulations at once (the ranking does not depend on it)")
       ->check(integer_in(1, 256))
       ->capture_default_str();
   cmd->add_flag("--json", o->json, "print one JSON document: inputs, ranking (best first), failed, not_run, search");
-  return [o, workload, trace] {
-    if ((workload->count() > 0) == (trace->count() > 0))
-      throw InputError(fmt::format("{}; accepted: exactly one of -w/--workload NAME and --trace PATH",
-                                   workload->count() > 0 ? "both -w/--workload and --trace are given"
-                                                         : "no workload: neither -w/--workload nor --trace is given"));
+  return [o, workload, trace, data, data_options, task_options] {
+    const int inputs = (workload->count() > 0) + (trace->count() > 0) + (data->count() > 0);
+    if (inputs != 1)
+      throw InputError(fmt::format("{}; accepted: exactly one of -w/--workload NAME, --trace PATH and --data STEM",
+                                   inputs == 0 ? "no workload: none of -w/--workload, --trace and --data is given"
+                                               : "more than one of -w/--workload, --trace and --data is given"));
+    if (data->count() > 0) {
+      for (const CLI::Option* option : task_options)
+        if (option->count() > 0)
+          throw InputError(fmt::format("{} is given with --data; accepted: {} with -w/--workload or --trace (the "
+                                       "simulator's runs)",
+                                       option->get_name(), option->get_name()));
+      if (data_options[0]->count() > 0) o->data.phase = o->phase;
+      for (const CLI::Option* option : {data_options[1], data_options[2]})
+        if (option->count() > 0) o->data.replay_options.push_back(option->get_name());
+      return advise_on_data(o->data, o->in, o->jobs, o->json);
+    }
+    for (const CLI::Option* option : data_options)
+      if (option->count() > 0)
+        throw InputError(fmt::format("{} is given without --data; accepted: {} with --data STEM only",
+                                     option->get_name(), option->get_name()));
     // The same reading as `dlbkit simulate`, with NOBAL as the strategy; every candidate
     // below replaces only the strategy.
     const ExperimentSetup base =

@@ -4,24 +4,19 @@
 
 #include "commands.hpp"
 #include "progress_line.hpp"
+#include "vt_phases.hpp"
 
-#include <dlbkit/core/number.hpp>
 #include <dlbkit/core/parameters.hpp>
 #include <dlbkit/error.hpp>
 #include <dlbkit/phases/phase_run.hpp>
-#include <dlbkit/phases/vt_data.hpp>
-#include <dlbkit/sim/cost_model.hpp>
 #include <dlbkit/topology/topology.hpp>
 #include <dlbkit/workloads/phase_workloads.hpp>
 
 #include <algorithm>
 #include <atomic>
-#include <cmath>
 #include <fmt/format.h>
-#include <limits>
 #include <memory>
 #include <optional>
-#include <unordered_map>
 #include <nlohmann/json.hpp>
 
 namespace dlbkit::cli {
@@ -38,62 +33,6 @@ struct Options {
   std::uint64_t seed = 1;
   bool json = false, replay = false;
 };
-
-/// A vt data set's phase as the run's one phase: the strategy balances its measured loads.
-class DataPhase : public PhaseWorkload {
-public:
-  explicit DataPhase(const Phase& phase) : phase_(phase) {}
-  Phase first_phase(std::size_t /*nodes*/, std::uint64_t /*seed*/) override { return phase_; }
-  void next_phase(Phase& /*phase*/) override {}  // measured loads: the same in every phase
-
-private:
-  const Phase& phase_;
-};
-
-/// Every phase of a vt data set in turn: the objects of its first phase on their ranks, then
-/// each phase's measured loads, matched by object id (a run that dlbkit::ObjectRuntime
-/// recorded with --record, replayed under another strategy).
-class DataReplay : public PhaseWorkload {
-public:
-  DataReplay(const VtDataSet& data, const std::string& stem) : data_(data) {
-    const Phase& first = data.phases.front().phase;
-    std::unordered_map<std::uint64_t, std::size_t> index;
-    for (std::size_t i = 0; i < first.objects.size(); ++i) index.emplace(first.objects[i].id, i);
-    for (const VtPhase& p : data.phases) {
-      std::vector<double>& loads = loads_.emplace_back(first.objects.size(), -1.0);
-      const auto other = [&] {
-        return InputError(fmt::format("vt data {} phase {}: its objects are not phase {}'s; accepted with --replay: "
-                                      "the same objects in every phase",
-                                      stem, p.id, data.phases.front().id));
-      };
-      if (p.phase.objects.size() != first.objects.size()) throw other();
-      for (const PhaseObject& o : p.phase.objects) {
-        const auto it = index.find(o.id);
-        if (it == index.end()) throw other();
-        loads[it->second] = o.load;
-      }
-    }
-  }
-  Phase first_phase(std::size_t /*nodes*/, std::uint64_t /*seed*/) override { return data_.phases.front().phase; }
-  void next_phase(Phase& phase) override {
-    next_ = std::min(next_ + 1, loads_.size() - 1);
-    for (std::size_t i = 0; i < phase.objects.size(); ++i) phase.objects[i].load = loads_[next_][i];
-  }
-
-private:
-  const VtDataSet& data_;
-  std::vector<std::vector<double>> loads_;  // by phase, by object of the first phase
-  std::size_t next_ = 0;
-};
-
-/// A number of bytes or an imbalance: >= 0, or inf.
-double non_negative_or_inf(const std::string& text, const std::string& what) {
-  double x = 0;
-  if (text == "inf") return std::numeric_limits<double>::infinity();
-  if (!parse_number(text, x) || !std::isfinite(x) || x < 0)
-    throw InputError(fmt::format("{} '{}' is not accepted; accepted: a number >= 0, or inf", what, excerpt(text)));
-  return x;
-}
 
 /// null where a figure has no value (no balancing step ran), never NaN.
 nlohmann::json figure(double x, bool defined) { return defined ? nlohmann::json(x) : nlohmann::json(nullptr); }
@@ -273,17 +212,10 @@ Run add_phases(CLI::App& app) {
     const VtPhase* vt = nullptr;
     std::unique_ptr<PhaseWorkload> input;
     if (from_data) {
-      {
-        ProgressLine progress(true, "dlbkit phases");
-        progress.phase("reading " + o->data);
-        vt_data = read_vt_data(o->data);
-      }
-      if (phase->count() == 0 && vt_data->phases.empty())
-        throw InputError(fmt::format("vt data {}: no phase in its files; accepted: files with at least one phase",
-                                     o->data));
-      vt = &vt_phase(*vt_data, phase->count() > 0 ? o->phase : vt_data->phases.front().id);
+      vt_data = read_data(o->data, "dlbkit phases");
+      vt = &data_phase(*vt_data, phase->count() > 0 ? std::optional<std::int64_t>(o->phase) : std::nullopt);
       if (o->replay) {
-        input = std::make_unique<DataReplay>(*vt_data, o->data);
+        input = std::make_unique<DataReplay>(*vt_data);
         o->phases = static_cast<long long>(vt_data->phases.size());
       } else {
         input = std::make_unique<DataPhase>(vt->phase);
@@ -293,23 +225,13 @@ Run add_phases(CLI::App& app) {
           builtin_phase_workloads().configure(o->workload, assignments(o->workload_params, "--workload-param"));
       input = workload_choice->create();
     }
-    const Topology topology =
-        parse_topology(o->topology.empty() ? fmt::format("complete:{}", vt_data->ranks) : o->topology);
-    if (vt_data && topology.size() != vt_data->ranks)
-      throw InputError(fmt::format("-t/--topology {} has {} nodes, vt data {} has {} ranks; accepted: a topology of "
-                                   "{} nodes",
-                                   o->topology, topology.size(), o->data, vt_data->ranks, vt_data->ranks));
+    const Topology topology = vt_data ? data_topology(o->topology, *vt_data) : parse_topology(o->topology);
     PhaseRunOptions options{.phases = static_cast<std::size_t>(o->phases),
                             .every = static_cast<std::size_t>(o->every),
                             .threshold = non_negative_or_inf(o->threshold, "--threshold")};
-    RebalanceOptions& ro = options.rebalance;
-    ro.cost = make_cost_model(o->cost, assignments(o->cost_params, "--cost-param"));
-    ro.migration.per_object =
-        o->migration_cost.empty() ? ro.cost.per_task : parse_duration(o->migration_cost, "--migration-cost");
-    ro.migration.per_byte = parse_fractional_duration(o->migration_byte_cost, "--migration-byte-cost");
-    ro.memory_bound = non_negative_or_inf(o->memory_bound, "--memory-bound");
-    ro.seed = o->seed;
-
+    options.rebalance = rebalance_options(o->cost, o->cost_params, o->migration_cost, o->migration_byte_cost,
+                                          o->memory_bound, o->seed);
+    const RebalanceOptions& ro = options.rebalance;
     std::atomic<std::size_t> done{0};
     options.on_phase = [&done](std::size_t phases) { done = phases; };
     PhaseRun run;

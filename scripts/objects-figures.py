@@ -5,6 +5,8 @@
                                         threads and MPI on 2 workers, median of 3 runs each
   scripts/objects-figures.py predict    the simulator's replay of a recorded unbalanced run
                                         under each strategy, beside the strategy's real run
+  scripts/objects-figures.py advise     dlbkit advise --data on a recorded unbalanced run: every
+                                        row it ranks run for real, and its pick beside the real best
 
 Needs a build (scripts/build.sh) and mpirun; writes its scratch files under a temporary folder.
 """
@@ -56,22 +58,34 @@ def replay(stem, strategy, cost, migration):
     return json.loads(out)["mean_phase_seconds"]
 
 
+def calibrated(scratch, engine):
+    """The engine's cost model (dlbkit calibrate), its file."""
+    cost = os.path.join(scratch, engine + ".json")
+    calibrate = [DLBKIT, "calibrate", "--engine", engine, "-o", cost]
+    if engine == "mpi":
+        calibrate = ["mpirun", "--oversubscribe", "-np", "2"] + calibrate
+    subprocess.run(calibrate, capture_output=True, env=ENV, check=True)
+    return cost
+
+
+def migration_cost(engine, greedy_runs):
+    """Between threads an object moves without a copy; between ranks the cost per object is
+    fitted on one number: greedy's real balancing seconds per object migrated (median)."""
+    if engine == "threads":
+        return "0ns"
+    per_object = statistics.median(r["balancing_seconds"] / r["objects_migrated"] for r in greedy_runs)
+    print("MPI migration cost per object, fitted on greedy's real runs: %dns" % round(per_object * 1e9))
+    return "%dns" % round(per_object * 1e9)
+
+
 def predict(scratch):
     rows = {s: [] for s in STRATEGIES}
     for engine in ("threads", "mpi"):
-        cost = os.path.join(scratch, engine + ".json")
-        calibrate = [DLBKIT, "calibrate", "--engine", engine, "-o", cost]
-        if engine == "mpi":
-            calibrate = ["mpirun", "--oversubscribe", "-np", "2"] + calibrate
-        subprocess.run(calibrate, capture_output=True, env=ENV, check=True)
+        cost = calibrated(scratch, engine)
         stem = os.path.join(scratch, "none-" + engine)
         unbalanced = stencil(engine, ["--strategy", "none", "--record", stem])
         real = {s: [stencil(engine, ["--strategy", s]) for _ in range(3)] for s in STRATEGIES}
-        migration = "0ns"  # between threads an object moves without a copy
-        if engine == "mpi":  # fitted on one number: greedy's real seconds per object migrated
-            per_object = statistics.median(r["balancing_seconds"] / r["objects_migrated"] for r in real["greedy"])
-            migration = "%dns" % round(per_object * 1e9)
-            print("MPI migration cost per object, fitted on greedy's real runs:", migration)
+        migration = migration_cost(engine, real["greedy"])
         print("unbalanced, %s: real %.2f ms, replayed %.2f ms" % (
             engine, 1e3 * unbalanced["mean_phase_seconds_unbalanced"], 1e3 * replay(stem, "none", cost, migration)))
         for s in STRATEGIES:
@@ -84,11 +98,47 @@ def predict(scratch):
         print("| %s | %s |" % (s, " | ".join(rows[s])))
 
 
+def advise(scratch):
+    """advise --data's ranking of a recorded unbalanced run, each row run for real (median of 3,
+    on hypercube:1, the two workers' network, so that hbm runs too)."""
+    for engine in ("threads", "mpi"):
+        cost = calibrated(scratch, engine)
+        stem = os.path.join(scratch, "none-" + engine)
+        stencil(engine, ["--strategy", "none", "--record", stem])
+        migration = migration_cost(engine, [stencil(engine, ["--strategy", "greedy"]) for _ in range(3)])
+        out = subprocess.run([DLBKIT, "advise", "--data", stem, "-t", "hypercube:1", "-c", "file:" + cost,
+                              "--migration-cost", migration, "--json"], capture_output=True, text=True,
+                             check=True).stdout
+        ranking, search = json.loads(out)["ranking"], json.loads(out)["search"]
+        print("\n%s: advise's ranking of the recorded run (%s phases), each row run for real" % (
+            engine, json.loads(out)["inputs"]["phases"]))
+        print("| rank | strategy | parameters | predicted | real (median of 3) | error |")
+        print("|---|---|---|---|---|---|")
+        real = []
+        for row in ranking:
+            params = []
+            for name, value in sorted(row["params"].items()):
+                params += ["--param", "%s=%s" % (name, value if isinstance(value, str) else json.dumps(value))]
+            runs = [stencil(engine, ["--strategy", row["strategy"], "--topology", "hypercube:1"] + params)
+                    for _ in range(3)]
+            measured = statistics.median(r["mean_phase_seconds_balanced"] for r in runs)
+            real.append(measured)
+            searched = search.get(row["strategy"], {})
+            shown = " ".join(p for p in params[1::2] if p.split("=")[0] in searched) or "(defaults)"
+            print("| %d | %s | %s | %.3f ms | %.3f ms | %+.1f%% |" % (
+                row["rank"], row["strategy"], shown, 1e3 * row["predicted_phase_seconds"], 1e3 * measured,
+                100 * (row["predicted_phase_seconds"] / measured - 1)), flush=True)
+        best = min(range(len(real)), key=lambda i: real[i])
+        print("advise's pick, %s: real %.3f ms; the real best, %s: %.3f ms; the pick is %+.1f%% from it" % (
+            ranking[0]["strategy"], 1e3 * real[0], ranking[best]["strategy"], 1e3 * real[best],
+            100 * (real[0] / real[best] - 1)))
+
+
 if __name__ == "__main__":
-    if len(sys.argv) != 2 or sys.argv[1] not in ("balance", "predict"):
-        sys.exit("usage: scripts/objects-figures.py balance|predict")
+    if len(sys.argv) != 2 or sys.argv[1] not in ("balance", "predict", "advise"):
+        sys.exit("usage: scripts/objects-figures.py balance|predict|advise")
     if sys.argv[1] == "balance":
         balance()
     else:
         with tempfile.TemporaryDirectory() as scratch:
-            predict(scratch)
+            (predict if sys.argv[1] == "predict" else advise)(scratch)
