@@ -19,8 +19,9 @@ DataReplay::DataReplay(const VtDataSet& data) : data_(&data) {
   const Phase& first = data.phases.front().phase;
   std::unordered_map<std::uint64_t, std::size_t> index;
   for (std::size_t i = 0; i < first.objects.size(); ++i) index.emplace(first.objects[i].id, i);
+  auto by_phase = std::make_shared<std::vector<std::vector<double>>>();
   for (const VtPhase& p : data.phases) {
-    std::vector<double>& loads = loads_.emplace_back(first.objects.size(), -1.0);
+    std::vector<double>& loads = by_phase->emplace_back(first.objects.size(), -1.0);
     const auto other = [&] {
       return InputError(fmt::format("vt data {} phase {}: its objects are not phase {}'s; accepted with --replay: "
                                     "the same objects in every phase",
@@ -33,11 +34,12 @@ DataReplay::DataReplay(const VtDataSet& data) : data_(&data) {
       loads[it->second] = o.load;
     }
   }
+  loads_ = std::move(by_phase);
 }
 
 void DataReplay::next_phase(Phase& phase) {
-  next_ = std::min(next_ + 1, loads_.size() - 1);
-  for (std::size_t i = 0; i < phase.objects.size(); ++i) phase.objects[i].load = loads_[next_][i];
+  next_ = std::min(next_ + 1, loads_->size() - 1);
+  for (std::size_t i = 0; i < phase.objects.size(); ++i) phase.objects[i].load = (*loads_)[next_][i];
 }
 
 VtDataSet read_data(const std::string& stem, const std::string& command) {

@@ -9,6 +9,7 @@
 #include <dlbkit/topology/topology.hpp>
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -28,8 +29,8 @@ private:
 
 /// Every phase of a vt data set in turn: the objects of its first phase on their ranks, then
 /// each phase's measured loads, matched by object id (a run that dlbkit::ObjectRuntime
-/// recorded with --record, replayed under another strategy). A copy starts again at the
-/// first phase only if copied before its run.
+/// recorded with --record, replayed under another strategy). A copy made before a run is
+/// another run from the first phase; copies share the loads.
 class DataReplay : public PhaseWorkload {
 public:
   /// Throws InputError when a phase does not hold the first phase's objects.
@@ -39,7 +40,7 @@ public:
 
 private:
   const VtDataSet* data_;
-  std::vector<std::vector<double>> loads_;  // by phase, by object of the first phase
+  std::shared_ptr<const std::vector<std::vector<double>>> loads_;  // by phase, by object of the first phase
   std::size_t next_ = 0;
 };
 

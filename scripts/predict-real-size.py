@@ -44,6 +44,10 @@ CASES = {
     # mode's time per node
     "T1L-subtree": ("uts", ["tree=T1L", "tasks=subtree"], ["tree=T1L"]),
     "T3L-subtree": ("uts", ["tree=T3L", "tasks=subtree"], ["tree=T3L"]),
+    # the same, each unvisited child handed over as a task of its own: the stack a split
+    # leaves is node mode's
+    "T1L-children": ("uts", ["tree=T1L", "tasks=subtree", "split=children"], ["tree=T1L"]),
+    "T3L-children": ("uts", ["tree=T3L", "tasks=subtree", "split=children"], ["tree=T3L"]),
     "bnb": ("bnb", ["n=12", "m=7", "instance_seed=1", "mode=threshold"],
             ["n=12", "m=7", "instance_seed=1", "placement=tree"]),
     "busy": ("busy", ["total_load=1e6", "granularity=20"], ["total_load=1e6", "granularity=20"]),

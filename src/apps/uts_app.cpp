@@ -7,7 +7,11 @@
 // - subtree: a task explores its subtree itself, depth first on a stack of its own, as X10
 //   GLB's UTS does (Saraswat et al., PPoPP 2011): it counts nodes in the sequential
 //   counter's loop, calls poll(split) per node, and gives work away only when a strategy
-//   asks, as GLB does, though not GLB's halves (the split below says why).
+//   asks, as GLB does, though not GLB's halves (the split below says why). With
+//   split=children it hands each unvisited child over as a task of its own and counts its
+//   frontier as the work it holds: the worker's load and the stack a split leaves are then
+//   node mode's, so the strategies that count tasks see the work, not the one or two tasks
+//   a split by levels leaves.
 
 #include <dlbkit/apps/runtime_apps.hpp>
 #include <dlbkit/apps/uts.hpp>
@@ -76,7 +80,7 @@ struct Subtree {
 
 class UtsSubtree final : public UtsApp<Subtree> {
 public:
-  using UtsApp::UtsApp;
+  UtsSubtree(uts::TreeParams tree, bool by_child) : UtsApp(tree), by_child_(by_child) {}
 
   std::vector<Subtree> roots(NodeId worker, std::size_t) const override {
     if (worker != 0) return {};
@@ -92,6 +96,7 @@ public:
     };
     std::vector<Frame> path;
     std::uint64_t nodes = 0, leaves = 0;
+    std::uint64_t frontier = 0;  // the frames' unvisited children: a tasks=node worker's stack
     std::int32_t max_depth = 0;
     const auto visit = [&](const uts::Node& node) {
       ++nodes;
@@ -99,6 +104,7 @@ public:
       const int n = child_count_(node);
       if (n == 0) ++leaves;
       else path.push_back({node, n, 0});
+      frontier += static_cast<std::uint64_t>(n);
     };
     // The split hands the whole frontier to the worker's stack: every frame's unvisited
     // children become one task, oldest frame first, and this task ends. The strategy takes
@@ -107,15 +113,24 @@ public:
     // taken. (GLB's split gives the thief the upper half of every frame's children; a split
     // that kept the lower halves here left work_stealing half of a half to give, and on
     // T3L the 2 workers were idle 2.2 and 2.7 times as long, in two paired runs.)
+    // split=children: a task per child instead, the last first, so that the worker goes on
+    // in the same order; and the task's load is its frontier, as the strategies would count
+    // it in node mode (poll's `remaining`).
     const auto split = [&] {
       for (Frame& f : path) {
         if (f.next == f.count) continue;
-        ctx.spawn(Subtree{f.node, f.next, f.count});
+        if (!by_child_) ctx.spawn(Subtree{f.node, f.next, f.count});
+        else
+          for (std::int32_t i = f.count; i-- > f.next;) ctx.spawn(Subtree{f.node, i, i + 1});
         f.next = f.count;
       }
+      frontier = 0;
     };
     if (task.first < 0) visit(task.node);
-    else path.push_back({task.node, task.last, task.first});
+    else {
+      path.push_back({task.node, task.last, task.first});
+      frontier = static_cast<std::uint64_t>(task.last - task.first);
+    }
     while (!path.empty()) {
       Frame& top = path.back();
       if (top.next == top.count) {
@@ -123,11 +138,16 @@ public:
         continue;
       }
       const uts::Node next = uts::child(tree_, top.node, top.next++);
+      --frontier;
       visit(next);  // may reallocate path: `top` is not used after this
-      ctx.poll(split);
+      if (by_child_) ctx.poll(split, frontier);
+      else ctx.poll(split);
     }
     combine(ctx.result(), UtsCount{nodes, leaves, max_depth, 0});
   }
+
+private:
+  bool by_child_;
 };
 
 }  // namespace
@@ -149,6 +169,12 @@ AppInfo uts_app_info() {
                               "sequential counter does, and hands its unvisited children over as tasks, one per level, "
                               "when a strategy asks for work (split on demand, as X10 GLB's UTS)",
                .choices = {"node", "subtree"}},
+              {.name = "split", .type = ParamType::choice, .default_value = "levels",
+               .description = "tasks=subtree only: what a split hands over; levels: each level's unvisited children as "
+                              "one task; children: each unvisited child as a task of its own, the task's load its "
+                              "unvisited children, so that the strategies that count tasks see what tasks=node shows "
+                              "them",
+               .choices = {"levels", "children"}},
           },
       .create =
           [](const Parameters& p) -> std::unique_ptr<AnyApplication> {
@@ -160,7 +186,11 @@ AppInfo uts_app_info() {
         } catch (const InputError& e) {
           throw InputError(fmt::format("app uts: parameter tree={}: {}", spec, e.what()));
         }
-        if (p.text("tasks") == "subtree") return std::make_unique<UtsSubtree>(tree);
+        const bool by_child = p.text("split") == "children";
+        if (p.text("tasks") == "subtree") return std::make_unique<UtsSubtree>(tree, by_child);
+        if (by_child)
+          throw InputError("app uts: parameter split=children is given with tasks=node; accepted: split=children with "
+                           "tasks=subtree only (a node task has nothing to split)");
         return std::make_unique<Uts>(tree);
       },
   };

@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <deque>
 #include <exception>
+#include <limits>
 #include <memory>
 #include <span>
 #include <thread>
@@ -139,14 +140,14 @@ public:
   const Topology& topology() const override { return topology_; }
   /// A strategy asking for the load or for what could move may want to move work: an
   /// executing task that gave a split function splits first if the stack is empty (split
-  /// on demand). Without the split in load(), a strategy that weighs loads (RID answers a
+  /// on demand), and for what could move also when it says it holds more (offer_split). Without the split in load(), a strategy that weighs loads (RID answers a
   /// request with load() / 2) would see the executing task alone, 1, and move nothing.
   std::int64_t load() const override {
     offer_split();
     return held_work();
   }
   std::int64_t migratable() const override {
-    offer_split();
+    offer_split(std::numeric_limits<std::size_t>::max());
     return static_cast<std::int64_t>(stack_.size() - next_task());
   }
   SimTime now() const override { return clock_ns() - start_; }
@@ -167,7 +168,7 @@ public:
     Envelope e;
     e.from = self_;
     e.type = Envelope::Type::tasks;
-    offer_split();  // an executing task that holds the work splits first (when the stack is empty)
+    offer_split(static_cast<std::size_t>(amount));  // an executing task that holds the work splits first
     const std::size_t moved = stack_.take_bottom(static_cast<std::size_t>(amount), max_hops, e.records, next_task());
     if (moved == 0) return 0;
     e.count = static_cast<std::uint32_t>(moved);
@@ -279,12 +280,21 @@ private:
   // strategy, told of the arrival, no longer asks for.
   std::size_t next_task() const { return !executing_ && !stack_.empty() ? 1 : 0; }
 
-  void offer_split() const {
-    if (!stack_.empty() || split_ == nullptr) return;
+  // The executing task splits (when it gave a split function: once per check point) when
+  // the stack is empty, or when a strategy wants more than the stack holds (a migration of
+  // `wanted` tasks, or a look at all that could move) while the task says it holds more
+  // work (poll(split, remaining)): the strategy then finds on the stack the work the load
+  // showed it.
+  void offer_split(std::size_t wanted = 1) const {
+    if (split_ == nullptr) return;
+    if (!stack_.empty() && (stack_.size() >= wanted || port_.remaining() == 0)) return;
     const SplitRef* split = split_;
-    split_ = nullptr;  // once per check point; the split itself may ask again
+    split_ = nullptr;  // the split itself may ask again
+    const std::size_t before = stack_.size();
     (*split)();
-    stats_.splits += stack_.empty() ? 0 : 1;
+    if (stack_.size() == before) return;
+    ++stats_.splits;
+    port_.set_remaining(0);  // what the task kept is unknown until its next poll(): counted as 1
   }
 
   bool mail_hint() const { return posted_ != nullptr && posted_->load(std::memory_order_relaxed) != seen_posted_; }
@@ -416,7 +426,7 @@ private:
   Rng rng_, delay_rng_;
   std::vector<std::int64_t> neighbor_slots_;  // the agent's, sized on its first request
   TaskStack stack_;
-  WorkerPort port_;
+  mutable WorkerPort port_;  // mutable: a split on a strategy's look resets the task's remaining work
   TaskBuffer task_;
   SimTime start_;
   bool executing_ = false;

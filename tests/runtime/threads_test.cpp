@@ -313,6 +313,51 @@ TEST(ThreadsEngine, ALongTaskThatEstimatesItsWorkIsBalancedByLoadBasedStrategies
   }
 }
 
+// A strategy that asks what could move, or migrates more than the stack holds, while the
+// executing task says it holds more work, has the task split first: it finds on the stack
+// the work the load showed it. Here the first look inside the root range splits it (its
+// stack is empty): the upper half waits on the stack. The next look sees a load of that
+// task and the lower half's estimate, and either asks what could move or wants half of the
+// load: each gets the task on the stack and one more split off.
+TEST(ThreadsEngine, AStrategyWantingMoreThanTheStackSplitsATaskThatHoldsMore) {
+  struct Seen {
+    std::atomic<std::int64_t> load{-1}, got{-1};
+  };
+  class WantHalf final : public Strategy {
+  public:
+    WantHalf(Seen& seen, bool migrate) : seen_(seen), migrate_(migrate) {}
+    void on_load_change(NodeContext& ctx) override {
+      if (ctx.self() != 0 || done_) return;
+      const std::int64_t load = ctx.load();
+      if (load < 1000) return;  // before the task, or right after the split (the task counts as 1)
+      seen_.load = load;
+      seen_.got = migrate_ ? ctx.migrate(1, load / 2) : ctx.migratable();
+      done_ = true;
+    }
+
+  private:
+    Seen& seen_;
+    bool migrate_, done_ = false;
+  };
+  constexpr std::uint64_t n = 100000;
+  std::uint64_t expected = 0;
+  for (std::uint64_t i = 0; i < n; ++i) expected += test::RangeApp::element(i);
+  const Topology t = parse_topology("hypercube:1");
+  for (const bool migrate : {true, false}) {
+    SCOPED_TRACE(migrate ? "migrate(load / 2)" : "migratable()");
+    Seen seen;
+    const StrategyInfo info{.name = "want_half", .create = [&seen, migrate](const Parameters&) {
+                              return std::make_unique<WantHalf>(seen, migrate);
+                            }};
+    test::RangeApp app(n, true, true);
+    const RuntimeResult r = run_threads(app, RuntimeConfig{.topology = &t, .strategy = StrategyChoice{&info, {}}});
+    EXPECT_EQ(app.parse(r).sum, expected);
+    ASSERT_GE(seen.load.load(), 1000);
+    EXPECT_EQ(seen.got.load(), 2) << "the first split's upper half and a part of the lower half split off";
+    EXPECT_EQ(r.workers[0].splits, 2u);
+  }
+}
+
 TEST(ThreadsEngine, QueensCountsThePublishedPlacements) {
   // OEIS A000170: 92, 724, 14200 placements for n = 8, 10, 12.
   for (const auto& [n, solutions] : std::vector<std::pair<int, int>>{{8, 92}, {10, 724}, {12, 14200}}) {

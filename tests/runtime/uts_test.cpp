@@ -9,6 +9,8 @@
 
 #include <gtest/gtest.h>
 
+#include <tuple>
+
 using namespace dlbkit;
 
 namespace {
@@ -89,9 +91,12 @@ TEST(UtsRuntime, SubtreeTasksCountExactlyForEveryStrategy) {
   const uts::TreeCounts seq = uts::count_sequential(uts::parse_tree(spec));
   ASSERT_GT(seq.nodes, 10000u);
   const nlohmann::json expected = {{"nodes", seq.nodes}, {"leaves", seq.leaves}, {"max_depth", seq.max_depth}};
-  auto app = builtin_apps().configure("uts", {{"tree", spec}, {"tasks", "subtree"}}).create();
-  EXPECT_EQ(app->task_bytes(), 32u);  // a node and a range of its children, not a node alone
-  expect_every_strategy_counts(*app, expected);
+  for (const std::string split : {"levels", "children"}) {
+    SCOPED_TRACE(split);
+    auto app = builtin_apps().configure("uts", {{"tree", spec}, {"tasks", "subtree"}, {"split", split}}).create();
+    EXPECT_EQ(app->task_bytes(), 32u);  // a node and a range of its children, not a node alone
+    expect_every_strategy_counts(*app, expected);
+  }
 }
 
 // All the work starts in one task on worker 0: it reaches worker 1 only through splits,
@@ -110,6 +115,25 @@ TEST(UtsRuntime, SubtreeTasksSplitWhenAStrategyWantsWork) {
   }
 }
 
+// split=children: each unvisited child is a task of its own, so the stack a split leaves
+// holds the frontier, and the strategies that count tasks move many of them, where a split
+// by levels leaves one task per level of the path.
+TEST(UtsRuntime, SubtreeTasksSplitByChildrenHandOverTheFrontier) {
+  for (const std::string strategy : {"sid", "hbm", "diffusion"}) {
+    SCOPED_TRACE(strategy);
+    std::uint64_t received[2] = {};
+    for (const int by_child : {0, 1}) {
+      auto app = builtin_apps()
+                     .configure("uts", {{"tree", "T1"}, {"tasks", "subtree"}, {"split", by_child ? "children" : "levels"}})
+                     .create();
+      const RuntimeResult r = run(*app, "hypercube:1", strategy);
+      EXPECT_EQ(app->report_bytes(r.result.data()), published("T1"));
+      received[by_child] = r.workers[1].tasks_received;
+    }
+    EXPECT_GT(received[1], 2 * received[0]) << "levels " << received[0] << ", children " << received[1];
+  }
+}
+
 TEST(UtsRuntime, BadTasksValueIsRefusedNamingIt) {
   try {
     builtin_apps().configure("uts", {{"tasks", "nodes"}}).create();
@@ -119,5 +143,15 @@ TEST(UtsRuntime, BadTasksValueIsRefusedNamingIt) {
     EXPECT_NE(what.find("nodes"), std::string::npos) << what;
     EXPECT_NE(what.find("node, subtree"), std::string::npos) << what;
     EXPECT_EQ(what.find('\n'), std::string::npos) << what;
+  }
+  for (const auto& [tasks, split, needle] :
+       {std::tuple<std::string, std::string, std::string>{"subtree", "child", "levels, children"},
+        {"node", "children", "tasks=subtree only"}}) {
+    try {
+      builtin_apps().configure("uts", {{"tasks", tasks}, {"split", split}}).create();
+      ADD_FAILURE() << "accepted split=" << split << " with tasks=" << tasks;
+    } catch (const InputError& e) {
+      EXPECT_NE(std::string(e.what()).find(needle), std::string::npos) << e.what();
+    }
   }
 }
