@@ -42,10 +42,12 @@ CASES = {
     "T3L": ("uts", ["tree=T3L"], ["tree=T3L"]),
     # a task per subtree, split on demand; the simulated uts is node by node, at the subtree
     # mode's time per node
+    "T1-subtree": ("uts", ["tree=T1", "tasks=subtree"], ["tree=T1"]),
     "T1L-subtree": ("uts", ["tree=T1L", "tasks=subtree"], ["tree=T1L"]),
     "T3L-subtree": ("uts", ["tree=T3L", "tasks=subtree"], ["tree=T3L"]),
     # the same, each unvisited child handed over as a task of its own: the stack a split
     # leaves is node mode's
+    "T1-children": ("uts", ["tree=T1", "tasks=subtree", "split=children"], ["tree=T1"]),
     "T1L-children": ("uts", ["tree=T1L", "tasks=subtree", "split=children"], ["tree=T1L"]),
     "T3L-children": ("uts", ["tree=T3L", "tasks=subtree", "split=children"], ["tree=T3L"]),
     "bnb": ("bnb", ["n=12", "m=7", "instance_seed=1", "mode=threshold"],
