@@ -109,9 +109,10 @@ def advise(scratch):
         out = subprocess.run([DLBKIT, "advise", "--data", stem, "-t", "hypercube:1", "-c", "file:" + cost,
                               "--migration-cost", migration, "--json"], capture_output=True, text=True,
                              check=True).stdout
-        ranking, search = json.loads(out)["ranking"], json.loads(out)["search"]
+        advice = json.loads(out)
+        ranking, search = advice["ranking"], advice["search"]
         print("\n%s: advise's ranking of the recorded run (%s phases), each row run for real" % (
-            engine, json.loads(out)["inputs"]["phases"]))
+            engine, advice["inputs"]["phases"]))
         print("| rank | strategy | parameters | predicted | real (median of 3) | error |")
         print("|---|---|---|---|---|---|")
         real = []
