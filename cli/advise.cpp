@@ -57,14 +57,8 @@ const SearchTable& search_table() {
   return table;
 }
 
-// One strategy with one choice of its searched parameters.
-struct Candidate {
-  const StrategyInfo* info;
-  std::map<std::string, std::string> searched;  // only the parameters of the search
-};
-
 struct Outcome {
-  Candidate candidate;
+  Candidate<StrategyInfo> candidate;
   ExperimentSetup setup;
   std::optional<ExperimentResult> result;
   std::string failure;  // why the run stopped (an event or time limit), when it has no result
@@ -74,15 +68,8 @@ double efficiency(const ExperimentResult& r) {
   return r.balanced.makespan > 0 ? r.optimal / to_seconds(r.balanced.makespan) : 0.0;
 }
 
-std::string searched_text(const Candidate& c) {
-  std::string s;
-  for (const auto& [name, value] : c.searched) s += (s.empty() ? "" : " ") + name + "=" + value;
-  return s.empty() ? "(defaults)" : s;
-}
-
 void print_table(const ExperimentSetup& base, const std::vector<const Outcome*>& ranked,
-                 const std::vector<const Outcome*>& failed, const std::vector<std::pair<std::string, std::string>>& not_run,
-                 double optimal) {
+                 const std::vector<const Outcome*>& failed, const NotRun& not_run, double optimal) {
   fmt::print("advise: workload {} ({}) on {}, cost model {}, seed {}, {} execution\n", base.workload.name(),
              base.workload.params.to_string(), base.topology.spec(), base.cost.name, base.seed,
              to_string(base.execution));
@@ -95,20 +82,18 @@ void print_table(const ExperimentSetup& base, const std::vector<const Outcome*>&
     const Outcome& o = *ranked[i];
     const SimulationResult& b = o.result->balanced;
     fmt::print("{:>4}  {:<18} {:<34} {:>#12.6g} {:>9.1f}% {:>11} {:>10}\n", i + 1, o.candidate.info->name,
-               searched_text(o.candidate), to_seconds(b.makespan), 100 * efficiency(*o.result), b.tasks_transferred,
-               b.messages());
+               searched_text(o.candidate.searched), to_seconds(b.makespan), 100 * efficiency(*o.result),
+               b.tasks_transferred, b.messages());
   }
   for (const Outcome* o : failed)
-    fmt::print("   -  {:<18} {:<34} failed: {}\n", o->candidate.info->name, searched_text(o->candidate), o->failure);
-  if (!not_run.empty()) {
-    fmt::print("\nnot run on {}:\n", base.topology.spec());
-    for (const auto& [name, reason] : not_run) fmt::print("  {:<18} {}\n", name, reason);
-  }
+    fmt::print("   -  {:<18} {:<34} failed: {}\n", o->candidate.info->name, searched_text(o->candidate.searched),
+               o->failure);
+  print_not_run(base.topology.spec(), not_run);
 }
 
 nlohmann::json to_json(const ExperimentSetup& base, const std::vector<const Outcome*>& ranked,
                        const std::vector<const Outcome*>& failed,
-                       const std::vector<std::pair<std::string, std::string>>& not_run, double optimal,
+                       const NotRun& not_run, double optimal,
                        double nobal) {
   using nlohmann::json;
   json j;
@@ -139,8 +124,7 @@ nlohmann::json to_json(const ExperimentSetup& base, const std::vector<const Outc
   for (const Outcome* o : failed)
     j["failed"].push_back(
         {{"strategy", o->candidate.info->name}, {"params", o->setup.strategy.params.to_json()}, {"error", o->failure}});
-  j["not_run"] = json::array();
-  for (const auto& [name, reason] : not_run) j["not_run"].push_back({{"strategy", name}, {"reason", reason}});
+  j["not_run"] = not_run_json(not_run);
   j["search"] = search_json(search_table());
   return j;
 }
@@ -160,6 +144,24 @@ std::vector<std::map<std::string, std::string>> combinations(const std::vector<S
     out = std::move(next);
   }
   return out;
+}
+
+std::string searched_text(const std::map<std::string, std::string>& searched) {
+  std::string s;
+  for (const auto& [name, value] : searched) s += (s.empty() ? "" : " ") + name + "=" + value;
+  return s.empty() ? "(defaults)" : s;
+}
+
+nlohmann::json not_run_json(const NotRun& not_run) {
+  nlohmann::json j = nlohmann::json::array();
+  for (const auto& [name, reason] : not_run) j.push_back({{"strategy", name}, {"reason", reason}});
+  return j;
+}
+
+void print_not_run(const std::string& topology, const NotRun& not_run) {
+  if (not_run.empty()) return;
+  fmt::print("\nnot run on {}:\n", topology);
+  for (const auto& [name, reason] : not_run) fmt::print("  {:<18} {}\n", name, reason);
 }
 
 nlohmann::json search_json(const SearchTable& table) {
@@ -241,23 +243,12 @@ Run add_advise(CLI::App& app) {
         experiment_setup(o->in, "none", {}, trace->count() > 0 ? "trace:" + o->trace : o->workload,
                          assignments(o->in.workload_params, "--workload-param"));
 
+    NotRun not_run;
     std::vector<Outcome> outcomes;
-    std::vector<std::pair<std::string, std::string>> not_run;
-    for (const StrategyInfo& info : builtin_strategies().all()) {
-      if (info.check_topology) {
-        try {
-          info.check_topology(base.topology);
-        } catch (const InputError& e) {
-          not_run.emplace_back(info.name, e.what());
-          continue;
-        }
-      }
-      const auto axes = search_table().find(info.name);
-      for (auto& searched : combinations(axes == search_table().end() ? std::vector<SearchAxis>{} : axes->second)) {
-        ExperimentSetup setup = base;
-        setup.strategy = builtin_strategies().configure(info.name, searched);
-        outcomes.push_back({Candidate{&info, std::move(searched)}, std::move(setup), std::nullopt, ""});
-      }
+    for (auto& candidate : candidates(builtin_strategies().all(), search_table(), base.topology, not_run)) {
+      ExperimentSetup setup = base;
+      setup.strategy = builtin_strategies().configure(candidate.info->name, candidate.searched);
+      outcomes.push_back({std::move(candidate), std::move(setup), std::nullopt, ""});
     }
 
     std::atomic<std::size_t> done{0};

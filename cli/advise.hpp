@@ -5,11 +5,15 @@
 
 #include "simulation_inputs.hpp"
 
+#include <dlbkit/error.hpp>
+#include <dlbkit/topology/topology.hpp>
+
 #include <cstdint>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace dlbkit::cli {
@@ -27,6 +31,45 @@ std::vector<std::map<std::string, std::string>> combinations(const std::vector<S
 
 // The search as JSON: {strategy: {param: [values]}}.
 nlohmann::json search_json(const SearchTable& table);
+
+// The strategies that do not accept the topology: name, and why.
+using NotRun = std::vector<std::pair<std::string, std::string>>;
+
+// One strategy with one choice of its searched parameters.
+template <class Info>
+struct Candidate {
+  const Info* info;
+  std::map<std::string, std::string> searched;  // only the parameters of the search
+};
+
+// Every strategy of `all` that accepts the topology, with every combination of its axes in
+// `table` (its defaults alone when it has none); the others go to `not_run`.
+template <class Info>
+std::vector<Candidate<Info>> candidates(const std::vector<Info>& all, const SearchTable& table,
+                                        const Topology& topology, NotRun& not_run) {
+  std::vector<Candidate<Info>> out;
+  for (const Info& info : all) {
+    if (info.check_topology) {
+      try {
+        info.check_topology(topology);
+      } catch (const InputError& e) {
+        not_run.emplace_back(info.name, e.what());
+        continue;
+      }
+    }
+    const auto axes = table.find(info.name);
+    for (auto& searched : combinations(axes == table.end() ? std::vector<SearchAxis>{} : axes->second))
+      out.push_back({&info, std::move(searched)});
+  }
+  return out;
+}
+
+// The searched parameters as "name=value ...", or "(defaults)".
+std::string searched_text(const std::map<std::string, std::string>& searched);
+
+// not_run as JSON ([{strategy, reason}]) and as the table's last lines.
+nlohmann::json not_run_json(const NotRun& not_run);
+void print_not_run(const std::string& topology, const NotRun& not_run);
 
 // advise --data's own options, as given.
 struct DataAdvice {

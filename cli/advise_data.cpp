@@ -50,16 +50,16 @@ struct Prediction {
 };
 
 struct Outcome {
-  const PhaseStrategyInfo* info;
-  std::map<std::string, std::string> searched;
+  Candidate<PhaseStrategyInfo> candidate;
   PhaseStrategyChoice choice;
   std::optional<Prediction> prediction;
   std::string failure;
 };
 
 Prediction replayed(const PhaseRun& run) {
-  Prediction p{.makespan = run.application_seconds + run.balancing_seconds,
-               .phase_seconds = (run.application_seconds + run.balancing_seconds) / static_cast<double>(run.steps.size()),
+  const double total = run.application_seconds + run.balancing_seconds;
+  Prediction p{.makespan = total,
+               .phase_seconds = total / static_cast<double>(run.steps.size()),
                .balancing_seconds = run.balancing_seconds,
                .objects_migrated = run.objects_migrated};
   double after = 0;
@@ -92,12 +92,6 @@ double optimal(const VtDataSet& data, const VtPhase* one, std::size_t nodes) {
   return sum / static_cast<double>(nodes);
 }
 
-std::string searched_text(const Outcome& o) {
-  std::string s;
-  for (const auto& [name, value] : o.searched) s += (s.empty() ? "" : " ") + name + "=" + value;
-  return s.empty() ? "(defaults)" : s;
-}
-
 }  // namespace
 
 int advise_on_data(const DataAdvice& options, const SimulationInputs& in, unsigned jobs, bool json) {
@@ -106,11 +100,12 @@ int advise_on_data(const DataAdvice& options, const SimulationInputs& in, unsign
   // Two or more phases and no --phase: every phase replayed; otherwise one phase's next.
   const bool replay = !options.phase && data.phases.size() >= 2;
   if (!replay && !options.replay_options.empty())
-    throw InputError(fmt::format("{} is given, but {}; accepted: {} when the data has two or more phases and "
-                                 "--phase is not given (a replay)",
-                                 options.replay_options.front(),
-                                 options.phase ? "--phase balances one phase" : "vt data " + data.stem + " has one phase",
-                                 options.replay_options.front()));
+    throw InputError(
+        fmt::format("{} is given, but {}; accepted: {} when the data has two or more phases and "
+                    "--phase is not given (a replay)",
+                    options.replay_options.front(),
+                    options.phase ? "--phase balances one phase" : "vt data " + data.stem + " has one phase",
+                    options.replay_options.front()));
   const VtPhase* one = replay ? nullptr : &first;
   const Topology topology = data_topology(in.values.topology, data);
   const std::uint64_t seed = parse_unsigned(in.values.seed, "--seed", std::numeric_limits<std::uint64_t>::max());
@@ -121,22 +116,11 @@ int advise_on_data(const DataAdvice& options, const SimulationInputs& in, unsign
                                             options.migration_byte_cost, options.memory_bound, seed);
   const std::optional<DataReplay> replay_input = replay ? std::optional<DataReplay>(DataReplay(data)) : std::nullopt;
 
+  NotRun not_run;
   std::vector<Outcome> outcomes;
-  std::vector<std::pair<std::string, std::string>> not_run;
-  for (const PhaseStrategyInfo& info : builtin_phase_strategies().all()) {
-    if (info.check_topology) {
-      try {
-        info.check_topology(topology);
-      } catch (const InputError& e) {
-        not_run.emplace_back(info.name, e.what());
-        continue;
-      }
-    }
-    const auto axes = phase_search_table().find(info.name);
-    for (auto& searched : combinations(axes == phase_search_table().end() ? std::vector<SearchAxis>{} : axes->second)) {
-      PhaseStrategyChoice choice = builtin_phase_strategies().configure(info.name, searched);
-      outcomes.push_back({&info, std::move(searched), std::move(choice), std::nullopt, ""});
-    }
+  for (auto& candidate : candidates(builtin_phase_strategies().all(), phase_search_table(), topology, not_run)) {
+    PhaseStrategyChoice choice = builtin_phase_strategies().configure(candidate.info->name, candidate.searched);
+    outcomes.push_back({std::move(candidate), std::move(choice), std::nullopt, ""});
   }
 
   std::atomic<std::size_t> done{0};
@@ -169,7 +153,8 @@ int advise_on_data(const DataAdvice& options, const SimulationInputs& in, unsign
     return a->prediction->makespan < b->prediction->makespan;
   });
   const double best_possible = optimal(data, one, topology.size());
-  const auto nobal = std::find_if(ranked.begin(), ranked.end(), [](const Outcome* o) { return o->info->name == "none"; });
+  const auto nobal =
+      std::find_if(ranked.begin(), ranked.end(), [](const Outcome* o) { return o->candidate.info->name == "none"; });
   const std::size_t objects = first.phase.objects.size();
   const std::string what = replay ? fmt::format("its {} phases replayed", data.phases.size())
                                   : fmt::format("phase {}, the next phase predicted", first.id);
@@ -197,7 +182,7 @@ int advise_on_data(const DataAdvice& options, const SimulationInputs& in, unsign
     for (std::size_t i = 0; i < ranked.size(); ++i) {
       const Prediction& p = *ranked[i]->prediction;
       j["ranking"].push_back({{"rank", i + 1},
-                              {"strategy", ranked[i]->info->name},
+                              {"strategy", ranked[i]->candidate.info->name},
                               {"params", ranked[i]->choice.params.to_json()},
                               {"predicted_makespan", p.makespan},
                               {"predicted_phase_seconds", p.phase_seconds},
@@ -209,9 +194,9 @@ int advise_on_data(const DataAdvice& options, const SimulationInputs& in, unsign
     }
     j["failed"] = json::array();
     for (const Outcome* o : failed)
-      j["failed"].push_back({{"strategy", o->info->name}, {"params", o->choice.params.to_json()}, {"error", o->failure}});
-    j["not_run"] = json::array();
-    for (const auto& [name, reason] : not_run) j["not_run"].push_back({{"strategy", name}, {"reason", reason}});
+      j["failed"].push_back(
+          {{"strategy", o->candidate.info->name}, {"params", o->choice.params.to_json()}, {"error", o->failure}});
+    j["not_run"] = not_run_json(not_run);
     j["search"] = search_json(phase_search_table());
     fmt::print("{}\n", json_text(j));
     return 0;
@@ -226,16 +211,15 @@ int advise_on_data(const DataAdvice& options, const SimulationInputs& in, unsign
              replay ? "phases s" : "phase s", "balancing s", "efficiency", "I after", "migrated", "messages");
   for (std::size_t i = 0; i < ranked.size(); ++i) {
     const Prediction& p = *ranked[i]->prediction;
-    fmt::print("{:>4}  {:<18} {:<44} {:>#12.6g} {:>#12.4g} {:>9.1f}% {:>8} {:>9} {:>9}\n", i + 1, ranked[i]->info->name,
-               searched_text(*ranked[i]), p.makespan, p.balancing_seconds,
-               p.makespan > 0 ? 100 * best_possible / p.makespan : 0.0,
+    fmt::print("{:>4}  {:<18} {:<44} {:>#12.6g} {:>#12.4g} {:>9.1f}% {:>8} {:>9} {:>9}\n", i + 1,
+               ranked[i]->candidate.info->name, searched_text(ranked[i]->candidate.searched), p.makespan,
+               p.balancing_seconds, p.makespan > 0 ? 100 * best_possible / p.makespan : 0.0,
                p.imbalance_after ? fmt::format("{:.3f}", *p.imbalance_after) : "-", p.objects_migrated, p.messages);
   }
-  for (const Outcome* o : failed) fmt::print("   -  {:<18} {:<44} failed: {}\n", o->info->name, searched_text(*o), o->failure);
-  if (!not_run.empty()) {
-    fmt::print("\nnot run on {}:\n", topology.spec());
-    for (const auto& [name, reason] : not_run) fmt::print("  {:<18} {}\n", name, reason);
-  }
+  for (const Outcome* o : failed)
+    fmt::print("   -  {:<18} {:<44} failed: {}\n", o->candidate.info->name, searched_text(o->candidate.searched),
+               o->failure);
+  print_not_run(topology.spec(), not_run);
   return 0;
 }
 

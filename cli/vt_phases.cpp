@@ -77,7 +77,8 @@ RebalanceOptions rebalance_options(const std::string& cost, const std::vector<st
                                    const std::string& memory_bound, std::uint64_t seed) {
   RebalanceOptions ro;
   ro.cost = make_cost_model(cost, assignments(cost_params, "--cost-param"));
-  ro.migration.per_object = migration_cost.empty() ? ro.cost.per_task : parse_duration(migration_cost, "--migration-cost");
+  ro.migration.per_object =
+      migration_cost.empty() ? ro.cost.per_task : parse_duration(migration_cost, "--migration-cost");
   ro.migration.per_byte = parse_fractional_duration(migration_byte_cost, "--migration-byte-cost");
   ro.memory_bound = non_negative_or_inf(memory_bound, "--memory-bound");
   ro.seed = seed;

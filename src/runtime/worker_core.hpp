@@ -140,8 +140,9 @@ public:
   const Topology& topology() const override { return topology_; }
   /// A strategy asking for the load or for what could move may want to move work: an
   /// executing task that gave a split function splits first if the stack is empty (split
-  /// on demand), and for what could move also when it says it holds more (offer_split). Without the split in load(), a strategy that weighs loads (RID answers a
-  /// request with load() / 2) would see the executing task alone, 1, and move nothing.
+  /// on demand), and for what could move also when it says it holds more (offer_split).
+  /// Without the split in load(), a strategy that weighs loads (RID answers a request with
+  /// load() / 2) would see the executing task alone, 1, and move nothing.
   std::int64_t load() const override {
     offer_split();
     return held_work();
