@@ -23,23 +23,18 @@ namespace {
 namespace fs = std::filesystem;
 using dlbkit::test::cli_json;
 using dlbkit::test::expect_usage_error;
+using dlbkit::test::param_args;
 using dlbkit::test::run_cli;
+using dlbkit::test::with;
 using nlohmann::json;
 
 // LBAF's shipped data set of one phase, 4 ranks (tests/data/vt/README.md).
 const std::string kBlocks = std::string(DLBKIT_TEST_DATA) + "/vt/synthetic-dataset-blocks";
 
-std::vector<std::string> with(std::vector<std::string> args, const std::vector<std::string>& more) {
-  args.insert(args.end(), more.begin(), more.end());
-  return args;
-}
-
-// -p name=value for every parameter of a ranking row, as phases reads them.
-std::vector<std::string> param_args(const json& params) {
-  std::vector<std::string> args;
-  for (const auto& [name, value] : params.items())
-    args.insert(args.end(), {"-p", name + "=" + (value.is_string() ? value.get<std::string>() : value.dump())});
-  return args;
+// `dlbkit phases` with a ranking row's strategy and parameters, the inputs and `more`.
+json phases_of(const json& row, const std::vector<std::string>& inputs, const std::vector<std::string>& more) {
+  return cli_json(with(with({"phases", "-s", row["strategy"].get<std::string>()}, param_args(row["params"])),
+                       with(inputs, more)));
 }
 
 // Three phases of 8 objects on the 4 nodes of hypercube:2, two per node, whose loads drift:
@@ -97,8 +92,7 @@ TEST(CliAdviseData, RanksEveryPhaseStrategyByTheNextPhaseOfOne) {
   expect_every_strategy_once(advice, inputs);
   for (const json& row : advice["ranking"]) {
     SCOPED_TRACE(row.dump());
-    const json phases = cli_json(with(with({"phases", "-s", row["strategy"].get<std::string>()}, param_args(row["params"])),
-                                      with(inputs, {"--json"})));
+    const json phases = phases_of(row, inputs, {"--json"});
     const json& step = phases["phases"][0];
     EXPECT_DOUBLE_EQ(row["predicted_makespan"].get<double>(), step["max_load_after"].get<double>() +
                                                                   step["protocol_seconds"].get<double>() +
@@ -124,8 +118,7 @@ TEST(CliAdviseData, ReplaysEveryPhaseOfTheData) {
   expect_every_strategy_once(advice, inputs);
   for (const json& row : advice["ranking"]) {
     SCOPED_TRACE(row.dump());
-    const json phases = cli_json(with(with({"phases", "-s", row["strategy"].get<std::string>()}, param_args(row["params"])),
-                                      with(inputs, {"--replay", "--json"})));
+    const json phases = phases_of(row, inputs, {"--replay", "--json"});
     EXPECT_DOUBLE_EQ(row["predicted_makespan"].get<double>(),
                      phases["application_seconds"].get<double>() + phases["balancing_seconds"].get<double>());
     EXPECT_DOUBLE_EQ(row["predicted_phase_seconds"].get<double>(), phases["mean_phase_seconds"].get<double>());
@@ -141,8 +134,7 @@ TEST(CliAdviseData, ReplaysEveryPhaseOfTheData) {
   // --every and --threshold reach the replay.
   const json every = cli_json(with({"advise"}, with(inputs, {"--every", "2", "--threshold", "0.5", "--json"})));
   const json& top = every["ranking"][0];
-  const json replayed = cli_json(with(with({"phases", "-s", top["strategy"].get<std::string>()}, param_args(top["params"])),
-                                      with(inputs, {"--replay", "--every", "2", "--threshold", "0.5", "--json"})));
+  const json replayed = phases_of(top, inputs, {"--replay", "--every", "2", "--threshold", "0.5", "--json"});
   EXPECT_DOUBLE_EQ(top["predicted_makespan"].get<double>(),
                    replayed["application_seconds"].get<double>() + replayed["balancing_seconds"].get<double>());
 
@@ -150,8 +142,7 @@ TEST(CliAdviseData, ReplaysEveryPhaseOfTheData) {
   EXPECT_EQ(one["inputs"]["replay"], false);
   EXPECT_EQ(one["inputs"]["phase"], 2);
   const json& first = one["ranking"][0];
-  const json balanced = cli_json(with(with({"phases", "-s", first["strategy"].get<std::string>()}, param_args(first["params"])),
-                                      with(inputs, {"--phase", "2", "--json"})));
+  const json balanced = phases_of(first, inputs, {"--phase", "2", "--json"});
   EXPECT_DOUBLE_EQ(first["predicted_makespan"].get<double>(),
                    balanced["phases"][0]["max_load_after"].get<double>() + balanced["balancing_seconds"].get<double>());
   fs::remove_all(fs::path(stem).parent_path());

@@ -23,24 +23,13 @@ namespace {
 
 using dlbkit::test::cli_json;
 using dlbkit::test::expect_usage_error;
+using dlbkit::test::param_args;
 using dlbkit::test::run_cli;
+using dlbkit::test::with;
 using nlohmann::json;
 
 // A UTS tree of a few hundred nodes: every run takes milliseconds.
 const std::string kTree = "tree=type=geometric,shape=fixed,b0=4,depth=5,seed=19";
-
-// -p name=value for every parameter of a ranking row, as simulate reads them.
-std::vector<std::string> param_args(const json& params) {
-  std::vector<std::string> args;
-  for (const auto& [name, value] : params.items())
-    args.insert(args.end(), {"-p", name + "=" + (value.is_string() ? value.get<std::string>() : value.dump())});
-  return args;
-}
-
-std::vector<std::string> with(std::vector<std::string> args, const std::vector<std::string>& more) {
-  args.insert(args.end(), more.begin(), more.end());
-  return args;
-}
 
 }  // namespace
 

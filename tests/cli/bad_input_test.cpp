@@ -20,6 +20,7 @@ namespace {
 using dlbkit::test::expect_usage_error;
 using dlbkit::test::Outcome;
 using dlbkit::test::run_cli;
+using dlbkit::test::with;
 
 const std::vector<std::string> kCommands = {"list",   "topology", "simulate", "demo", "reproduce", "tardiness",
                                             "analyze", "rounds",   "spheres",  "uts",  "run"};
@@ -50,11 +51,6 @@ std::string repeated(const std::string& line, int times) {
 }
 
 const std::vector<std::string> kRounds = {"rounds", "--algorithm", "diffusion", "--topology", "ring:8", "--until", "steps:5"};
-
-std::vector<std::string> with(std::vector<std::string> args, std::initializer_list<std::string> more) {
-  args.insert(args.end(), more);
-  return args;
-}
 
 }  // namespace
 

@@ -35,6 +35,7 @@ using Output = dlbkit::test::Outcome;
 using dlbkit::test::expect_usage_error;
 using dlbkit::test::lines_of;
 using dlbkit::test::shell_quote;
+using dlbkit::test::with;
 
 Output run(const std::vector<std::string>& args) { return dlbkit::test::run_cli(args); }
 
@@ -53,11 +54,6 @@ json parse_json(const Output& o) {
 std::string data(const std::string& relative) { return std::string(DLBKIT_TEST_DATA) + "/" + relative; }
 
 const std::vector<std::string> kRidOnCube = {"simulate", "-s", "rid", "-t", "hypercube:5", "-g", "100", "--seed", "1", "--json"};
-
-std::vector<std::string> with(std::vector<std::string> args, std::initializer_list<std::string> more) {
-  args.insert(args.end(), more);
-  return args;
-}
 
 /// A JSON parameter value as command-line text: strings as they are, numbers as JSON writes them.
 std::string as_text(const json& value) { return value.is_string() ? value.get<std::string>() : value.dump(); }

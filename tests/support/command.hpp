@@ -23,6 +23,12 @@ struct Outcome {
   std::string out, err;
 };
 
+/// `args` followed by `more`: a command line and its variations.
+inline std::vector<std::string> with(std::vector<std::string> args, const std::vector<std::string>& more) {
+  args.insert(args.end(), more.begin(), more.end());
+  return args;
+}
+
 inline std::string shell_quote(const std::string& s) {
   std::string q = "'";
   for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
