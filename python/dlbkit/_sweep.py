@@ -1,8 +1,10 @@
 """dlbkit.sweep: a grid of simulations run in parallel worker processes, every run as a row
 and a summary with means and 95% confidence intervals."""
 
+import collections
 import itertools
 import math
+import operator
 import os
 import sys
 import time
@@ -40,6 +42,36 @@ def _ci95(values):
     sd = math.sqrt(sum((x - mean) ** 2 for x in values) / (n - 1))
     t = _T975[n - 2] if n - 1 <= len(_T975) else 1.96
     return mean, t * sd / math.sqrt(n)
+
+
+_SEEDS_ACCEPTED = "accepted: a count n >= 1 (seeds 1..n), or a list of distinct integers from 0 to 2**64-1"
+
+
+def _seed_list(seeds):
+    """The seeds of a sweep, checked: each seed is one independent run, so a repeated seed would
+    count one run twice and narrow the confidence interval with a copy."""
+    if isinstance(seeds, (bool, str, bytes)):
+        raise ValueError(f"seeds={seeds!r}; {_SEEDS_ACCEPTED}")
+    if hasattr(seeds, "__index__"):  # a count (int, numpy integer)
+        n = operator.index(seeds)
+        if n < 1:
+            raise ValueError(f"seeds={n}; {_SEEDS_ACCEPTED}")
+        return list(range(1, n + 1))
+    try:
+        given = list(seeds)
+    except TypeError:
+        raise ValueError(f"seeds={seeds!r}; {_SEEDS_ACCEPTED}") from None
+    if not given:
+        raise ValueError(f"seeds=[]; {_SEEDS_ACCEPTED}")
+    values = []  # plain ints: the rows' labels
+    for seed in given:
+        if isinstance(seed, bool) or not hasattr(seed, "__index__") or not 0 <= operator.index(seed) < 2**64:
+            raise ValueError(f"seed {seed!r}; {_SEEDS_ACCEPTED}")
+        values.append(operator.index(seed))
+    repeated = sorted(seed for seed, count in collections.Counter(values).items() if count > 1)
+    if repeated:
+        raise ValueError(f"seeds repeat {', '.join(map(str, repeated))}; {_SEEDS_ACCEPTED}")
+    return values
 
 
 def _one_run(job):
@@ -112,7 +144,7 @@ def sweep(strategies, topologies, workload="artificial", params=None, workload_p
                      (dlbkit.strategies()); a list is an axis of the grid. A name that no
                      strategy of the sweep declares is a ValueError.
     workload_params  {name: value or [values]} of the workload, lists again axes of the grid
-    seeds            a list of seeds (or an int n: seeds 1..n); the summary is over them
+    seeds            an int n >= 1 (seeds 1..n) or a list of distinct seeds; the summary is over them
     cost, cost_params, execution, max_seconds   as in dlbkit.simulate()
     jobs             worker processes (default: every core, os.cpu_count())
     progress         a progress line on stderr: None shows it when stderr is a terminal
@@ -124,9 +156,9 @@ def sweep(strategies, topologies, workload="artificial", params=None, workload_p
     """
     from . import strategies as known_strategies
     strategy_list = _as_list(strategies)
-    seed_list = list(range(1, seeds + 1)) if isinstance(seeds, int) and not isinstance(seeds, bool) else _as_list(seeds)
-    if not strategy_list or not seed_list or not _as_list(topologies) or not _as_list(workload):
-        raise ValueError("dlbkit.sweep: strategies, topologies, workload and seeds must each have at least one value")
+    seed_list = _seed_list(seeds)
+    if not strategy_list or not _as_list(topologies) or not _as_list(workload):
+        raise ValueError("dlbkit.sweep: strategies, topologies and workload must each have at least one value")
     declared = {s["name"]: {p["name"] for p in s["params"]} for s in known_strategies()}
     for name in strategy_list:
         if name not in declared:
