@@ -7,11 +7,13 @@ source scripts/compiler-cache.sh
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release "${compiler_cache[@]}" "$@" >/dev/null
 cmake --build build -j "$(nproc)"
 
-# The Python package (python/, when built): one line in the user's site-packages, the path of
-# build/python, so that `python3 -c "import dlbkit"` works from any directory in a new shell.
-# Remove that dlbkit.pth file to undo; the last tree built is the one Python finds.
+# The Python package and the CLI of this tree in a shell: `source build/env.sh` (written by CMake).
+# Earlier versions of this script wrote dlbkit.pth into the user's site-packages instead, so that
+# every Python loaded the tree built last; say so while that file is there (README: Python).
 if [ -d build/python/dlbkit ]; then
-  site=$(/usr/bin/python3 -m site --user-site)
-  mkdir -p "$site"
-  echo "$PWD/build/python" >"$site/dlbkit.pth"
+  old_pth="$(/usr/bin/python3 -m site --user-site)/dlbkit.pth"
+  if [ -f "$old_pth" ]; then
+    echo "note: $old_pth, written by an earlier scripts/build.sh, puts $(cat "$old_pth") on every" \
+         "Python's path; delete it and use 'source build/env.sh'" >&2
+  fi
 fi

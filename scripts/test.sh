@@ -8,8 +8,10 @@ cd "$(dirname "$0")/.."
 scripts/install-deps.sh
 scripts/build.sh -DDLBKIT_WERROR=ON
 (cd build && ctest --output-on-failure -j "$(nproc)" --timeout 600)
-# The Python package from a new shell, anywhere, as the README says (scripts/build.sh).
+# The Python package and the CLI of this tree from a new shell, anywhere, as the README says.
 if [ -d build/python/dlbkit ]; then
-  (cd / && env -i HOME="$HOME" PATH=/usr/bin:/bin python3 -c "import dlbkit; dlbkit.topology('ring:4')")
+  check='cd / && source "$1/env.sh" && [ "$(command -v dlbkit)" = "$1/bin/dlbkit" ] &&
+    python3 -c "import dlbkit; dlbkit.topology(\"ring:4\"); assert dlbkit.__file__.startswith(\"$1/\"), dlbkit.__file__"'
+  env -i HOME="$HOME" PATH=/usr/bin:/bin bash -c "$check" bash "$PWD/build"
 fi
 scripts/test-installed.sh

@@ -1,5 +1,6 @@
 # Type stubs of the dlbkit package (python/dlbkit/__init__.py, _sweep.py): what IDEs and type
 # checkers read. The docstrings are in the package itself (help(dlbkit.simulate)).
+from concurrent.futures import Executor
 from typing import Any, Iterable, Mapping, Optional, Sequence, Union
 
 import numpy
@@ -91,7 +92,8 @@ def sweep(strategies: Union[str, Sequence[str]], topologies: Union[str, Sequence
           workload_params: Optional[Mapping[str, _Axis]] = None, seeds: Union[int, Iterable[int]] = (1,),
           cost: str = "ipsc2", cost_params: _Params = None, execution: str = "fcfs",
           max_seconds: Optional[_Value] = None, jobs: Optional[int] = None,
-          progress: Optional[bool] = None) -> SweepResult: ...
+          progress: Optional[bool] = None,
+          executor: Optional[Union[Executor, Any]] = None) -> SweepResult: ...  # Any: a Dask distributed Client
 def rounds(algorithm: str, topology: str, init: str, until: str, alpha: Optional[_Value] = None,
            lambda_: Optional[_Value] = None, integer: bool = False, rounding: Optional[str] = None,
            max_steps: _Value = 1000000, seed: _Value = 1, threads: int = 1, arrivals: Optional[str] = None,

@@ -1,12 +1,15 @@
-"""dlbkit.sweep: a grid of simulations run in parallel worker processes, every run as a row
-and a summary with means and 95% confidence intervals."""
+"""dlbkit.sweep: a grid of simulations run in parallel, in worker processes or on any
+concurrent.futures executor (a cluster's), every run as a row and a summary with means and
+95% confidence intervals."""
 
+import collections
 import itertools
 import math
+import operator
 import os
 import sys
 import time
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Executor, ProcessPoolExecutor
 
 from . import _frame  # defined in the package before it imports this module
 
@@ -42,8 +45,50 @@ def _ci95(values):
     return mean, t * sd / math.sqrt(n)
 
 
+_SEEDS_ACCEPTED = "accepted: a count n >= 1 (seeds 1..n), or a list of distinct integers from 0 to 2**64-1"
+
+
+def _seed_list(seeds):
+    """The seeds of a sweep, checked: each seed is one independent run, so a repeated seed would
+    count one run twice and narrow the confidence interval with a copy."""
+    if isinstance(seeds, (bool, str, bytes)):
+        raise ValueError(f"seeds={seeds!r}; {_SEEDS_ACCEPTED}")
+    if hasattr(seeds, "__index__"):  # a count (int, numpy integer)
+        n = operator.index(seeds)
+        if n < 1:
+            raise ValueError(f"seeds={n}; {_SEEDS_ACCEPTED}")
+        return list(range(1, n + 1))
+    try:
+        given = list(seeds)
+    except TypeError:
+        raise ValueError(f"seeds={seeds!r}; {_SEEDS_ACCEPTED}") from None
+    if not given:
+        raise ValueError(f"seeds=[]; {_SEEDS_ACCEPTED}")
+    values = []  # plain ints: the rows' labels
+    for seed in given:
+        if isinstance(seed, bool) or not hasattr(seed, "__index__") or not 0 <= operator.index(seed) < 2**64:
+            raise ValueError(f"seed {seed!r}; {_SEEDS_ACCEPTED}")
+        values.append(operator.index(seed))
+    repeated = sorted(seed for seed, count in collections.Counter(values).items() if count > 1)
+    if repeated:
+        raise ValueError(f"seeds repeat {', '.join(map(str, repeated))}; {_SEEDS_ACCEPTED}")
+    return values
+
+
+def _as_executor(executor):
+    """The executor to run on: a Dask Client through its get_executor(), any
+    concurrent.futures.Executor as it is."""
+    if executor is None or isinstance(executor, Executor):
+        return executor
+    if callable(getattr(executor, "get_executor", None)):
+        return executor.get_executor()
+    raise TypeError(f"executor={executor!r}; accepted: None (worker processes on this machine), a "
+                    "concurrent.futures.Executor (e.g. mpi4py.futures.MPIPoolExecutor) or a Dask distributed Client")
+
+
 def _one_run(job):
-    """A worker process's run: the row of one grid point (a picklable function of plain values)."""
+    """A worker's run: the row of one grid point (a picklable function of plain values; it
+    imports dlbkit where it runs)."""
     from . import simulate
     r = simulate(**job["args"])
     row = dict(job["labels"])
@@ -51,6 +96,13 @@ def _one_run(job):
         value = getattr(r, name)
         row[name] = value["total"] if name == "messages" else value
     return row
+
+
+def _collect(results, rows, bar):
+    """The rows of an executor's map(), in the order of the jobs, counted on the progress line."""
+    for row in results:
+        rows.append(row)
+        bar.update(len(rows))
 
 
 class _Progress:
@@ -101,9 +153,10 @@ class SweepResult:
 
 
 def sweep(strategies, topologies, workload="artificial", params=None, workload_params=None, seeds=(1,),
-          cost="ipsc2", cost_params=None, execution="fcfs", max_seconds=None, jobs=None, progress=None):
+          cost="ipsc2", cost_params=None, execution="fcfs", max_seconds=None, jobs=None, progress=None,
+          executor=None):
     """Simulate every combination of strategies x topologies x parameters x seeds, in parallel
-    worker processes: dlbkit.simulate() for each, the same names and checks.
+    worker processes or on a cluster: dlbkit.simulate() for each, the same names and checks.
 
     strategies       a strategy name or a list of them
     topologies       a topology spec or a list of them
@@ -112,21 +165,31 @@ def sweep(strategies, topologies, workload="artificial", params=None, workload_p
                      (dlbkit.strategies()); a list is an axis of the grid. A name that no
                      strategy of the sweep declares is a ValueError.
     workload_params  {name: value or [values]} of the workload, lists again axes of the grid
-    seeds            a list of seeds (or an int n: seeds 1..n); the summary is over them
+    seeds            an int n >= 1 (seeds 1..n) or a list of distinct seeds; the summary is over them
     cost, cost_params, execution, max_seconds   as in dlbkit.simulate()
-    jobs             worker processes (default: every core, os.cpu_count())
+    jobs             worker processes of the default pool (default: every core, os.cpu_count())
     progress         a progress line on stderr: None shows it when stderr is a terminal
+    executor         where the runs go: None for a pool of `jobs` worker processes on this
+                     machine, or any concurrent.futures.Executor, e.g.
+                     mpi4py.futures.MPIPoolExecutor(), or a Dask distributed Client, to run
+                     the same sweep on a cluster (its workers must be able to import dlbkit).
+                     The sweep does not shut a given executor down.
 
     Returns a SweepResult: .runs (a row per run: the grid point's labels, the seed and the
     figures makespan, optimal, nobal_makespan, speedup, pi, tasks, tasks_transferred,
     messages, events, wall_seconds) and .summary (means and 95% confidence intervals over the
-    seeds). Bad input raises ValueError before any run starts.
+    seeds), the same whatever the executor but for wall_seconds. Bad input raises ValueError
+    before any run starts (TypeError for an executor of another kind).
     """
     from . import strategies as known_strategies
     strategy_list = _as_list(strategies)
-    seed_list = list(range(1, seeds + 1)) if isinstance(seeds, int) and not isinstance(seeds, bool) else _as_list(seeds)
-    if not strategy_list or not seed_list or not _as_list(topologies) or not _as_list(workload):
-        raise ValueError("dlbkit.sweep: strategies, topologies, workload and seeds must each have at least one value")
+    seed_list = _seed_list(seeds)
+    if not strategy_list or not _as_list(topologies) or not _as_list(workload):
+        raise ValueError("dlbkit.sweep: strategies, topologies and workload must each have at least one value")
+    if executor is not None and jobs is not None:
+        raise ValueError("dlbkit.sweep: jobs sizes the default pool of worker processes; give jobs or executor, "
+                         "not both")
+    executor = _as_executor(executor)
     declared = {s["name"]: {p["name"] for p in s["params"]} for s in known_strategies()}
     for name in strategy_list:
         if name not in declared:
@@ -159,13 +222,14 @@ def sweep(strategies, topologies, workload="artificial", params=None, workload_p
     rows = [_one_run(jobs_list[0])]
     bar = _Progress(len(jobs_list), sys.stderr.isatty() if progress is None else bool(progress))
     bar.update(1)
+    rest = jobs_list[1:]
     try:
-        if len(jobs_list) > 1:
-            workers = min(jobs or os.cpu_count() or 1, len(jobs_list) - 1)
+        if executor is not None:
+            _collect(executor.map(_one_run, rest), rows, bar)
+        elif rest:
+            workers = min(jobs or os.cpu_count() or 1, len(rest))
             with ProcessPoolExecutor(max_workers=workers) as pool:
-                for row in pool.map(_one_run, jobs_list[1:], chunksize=max(1, (len(jobs_list) - 1) // (8 * workers))):
-                    rows.append(row)
-                    bar.update(len(rows))
+                _collect(pool.map(_one_run, rest, chunksize=max(1, len(rest) // (8 * workers))), rows, bar)
     finally:
         bar.close()
     return SweepResult(rows, labels)

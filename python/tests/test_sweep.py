@@ -58,3 +58,29 @@ def test_the_same_rows_whatever_the_worker_processes():
 def test_bad_input_is_a_value_error_before_any_run(kwargs, needle):
     with pytest.raises(ValueError, match=needle):
         dlbkit.sweep(progress=False, **kwargs)
+
+
+# Each seed is one independent run: a repeat would count a run twice and narrow the interval
+# with a copy ([1, 1, 1] gave an interval of 6.8e-16).
+@pytest.mark.parametrize("seeds,needle", [
+    ([1, 1, 1], r"seeds repeat 1; accepted: a count n >= 1 \(seeds 1..n\), or a list of distinct integers"),
+    ([3, 1, 3, 2, 1], "seeds repeat 1, 3;"),
+    (0, r"seeds=0; accepted: a count n >= 1"),
+    (-1, r"seeds=-1; accepted: a count n >= 1"),
+    ([], r"seeds=\[\]; accepted"),
+    ([1, -2], "seed -2; accepted"),
+    ([1, 2**64], f"seed {2**64}; accepted"),
+    ([1, 2.0], "seed 2.0; accepted"),
+    (2.5, "seeds=2.5; accepted"),
+    ("3", "seeds='3'; accepted"),
+    (True, "seeds=True; accepted"),
+])
+def test_seeds_are_a_positive_count_or_distinct_integers(seeds, needle):
+    with pytest.raises(ValueError, match=needle):
+        dlbkit.sweep("rid", "ring:4", seeds=seeds, progress=False)
+
+
+def test_seeds_may_be_any_integers_of_the_simulators_range():
+    r = dlbkit.sweep("rid", "ring:4", seeds=(0, 2**64 - 1), workload_params={"granularity": 5}, jobs=1,
+                     progress=False)
+    assert [row["seed"] for row in rows(r)] == [0, 2**64 - 1]
