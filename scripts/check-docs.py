@@ -1,13 +1,16 @@
 #!/usr/bin/python3
 """Checks that the docs say what the tree holds.
 
-  check-docs.py paths                  every file path named in docs/ and README.md exists
-  check-docs.py outputs DLBKIT [PAGE..] every marked output block equals what its command prints
-  check-docs.py outputs DLBKIT --update [PAGE..]   rewrites the marked blocks instead
+  check-docs.py paths                           every file path named in docs/ and README.md exists
+  check-docs.py outputs DLBKIT [--long] [PAGE..] every marked output block is what its command prints
+  check-docs.py outputs DLBKIT --update [PAGE..] rewrites the marked blocks instead (long ones too)
 
-A marked block is a fenced block right after a line `<!-- dlbkit reproduce NAME [ARGS] -->`:
-the checker runs `DLBKIT reproduce NAME [ARGS]` and compares its output with the block, as
-SimGrid's tesh files do. Fields that vary from run to run (wall times) are masked.
+A marked block is a fenced block right after a line `<!-- dlbkit reproduce NAME [ARGS] -->`
+(`<!-- dlbkit reproduce NAME [ARGS] long -->` for a command of tens of seconds or more, checked only
+with --long): the checker runs `DLBKIT reproduce NAME [ARGS]` and compares its output with the block, as
+SimGrid's tesh files do. The block holds the command's report: the last two lines it prints,
+the files it wrote and its wall time, are left out, a column of wall times shows '-', and the
+comparison does not count spaces (a column's width follows its widest value).
 Exit status 0 when everything agrees, 1 with one line per difference.
 """
 import difflib
@@ -16,6 +19,7 @@ import pathlib
 import re
 import subprocess
 import sys
+import tempfile
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 
@@ -65,54 +69,84 @@ def check_paths():
     return 1 if missing else 0
 
 
-MARK = re.compile(r"<!-- dlbkit (reproduce .*?) -->")
-# Wall times: "took 3.2 s", "(1.5 s)", "wall 0.8 s" and the like, and the scoreboard's time column.
-VARYING = [(re.compile(r"\b\d+(\.\d+)? ?(s|ms|min)\b(?= wall| of wall| \(wall)"), "<time>"),
-           (re.compile(r"(wall(?: time)?:? )\d+(\.\d+)? ?(s|ms|min)\b"), r"\1<time>")]
+# `long` marks a command of tens of seconds or more: --long runs it (and --update does), the test does not.
+MARK = re.compile(r"<!-- dlbkit (reproduce [^>]*?)( long)? -->")
 
 
-def masked(text):
-    for pattern, replacement in VARYING:
-        text = pattern.sub(replacement, text)
-    return text
-
-
-def marked_blocks(lines):
-    """(index of the command line, its command, first and end index of the block's body)."""
+def marked_blocks(page, lines):
+    """(index of the mark, its command, whether it is long, first and end index of the block's body)."""
     for i, line in enumerate(lines):
         mark = MARK.fullmatch(line.strip())
         if mark:
             if i + 1 >= len(lines) or not lines[i + 1].startswith("```"):
-                raise SystemExit(f"line {i + 1}: a marked command must be followed by a fenced block")
+                raise SystemExit(f"{page.relative_to(ROOT)}:{i + 1}: a marked command must be followed by a fenced block")
             end = next(j for j in range(i + 2, len(lines)) if lines[j].startswith("```"))
-            yield i, mark.group(1), i + 2, end
+            yield i, mark.group(1), bool(mark.group(2)), i + 2, end
 
 
-def check_outputs(dlbkit, pages, update):
+def printed(dlbkit, command, out_dir):
+    """What the command prints, less the files it wrote and its wall time (the last two lines)."""
+    run = subprocess.run([dlbkit, *command.split(), "--out", out_dir], capture_output=True, text=True)
+    if run.returncode != 0:
+        return None, run.stderr.strip()
+    return masked(re.sub(r"\nwrote [^\n]*\n\(\d+\.\d s\)\n$", "", run.stdout).splitlines()), None
+
+
+# Columns that vary from run to run: their values are shown as '-', and widths are not compared.
+VARYING_COLUMNS = ["wall s"]
+
+
+def masked(lines):
+    """The lines with the values of a varying column (right-aligned under its label) as '-'."""
+    result, ends = [], []
+    for line in lines:
+        if not line.strip():
+            ends = []
+        elif any(f" {label}" in line for label in VARYING_COLUMNS):
+            ends = [line.index(f" {label}") + 1 + len(label) for label in VARYING_COLUMNS if f" {label}" in line]
+        else:
+            for end in ends:
+                value = re.search(r"\S+$", line[:end])
+                if value and line[end:end + 1] in ("", " "):
+                    line = line[:value.start()] + "-".rjust(len(value.group())) + line[end:]
+        result.append(line)
+    return result
+
+
+def same(block, output):
+    return [" ".join(line.split()) for line in block] == [" ".join(line.split()) for line in output]
+
+
+def check_outputs(dlbkit, pages, update, long):
     failures = 0
-    for page in pages:
-        lines = page.read_text().splitlines()
-        blocks = list(marked_blocks(lines))
-        for mark, command, first, end in reversed(blocks):  # from the end: rewriting keeps indices
-            run = subprocess.run([dlbkit] + command.split()[:1] + command.split()[1:],
-                                 capture_output=True, text=True)
-            if run.returncode != 0:
-                print(f"{page.relative_to(ROOT)}:{mark + 1}: dlbkit {command} failed: {run.stderr.strip()}")
+    with tempfile.TemporaryDirectory() as out_dir:
+        for page in pages:
+            lines = page.read_text().splitlines()
+            blocks = list(marked_blocks(page, lines))
+            run = [block for block in blocks if long or not block[2]]
+            if not run:
+                print(f"{page.relative_to(ROOT)}: no marked block to check "
+                      "(<!-- dlbkit reproduce NAME --> right before a fenced block)")
                 failures += 1
-                continue
-            printed = masked(run.stdout).rstrip("\n").splitlines()
+            for mark, command, _, first, end in reversed(run):  # from the end: rewriting keeps indices
+                where = f"{page.relative_to(ROOT)}:{mark + 1}"
+                output, error = printed(dlbkit, command, out_dir)
+                if output is None:
+                    print(f"{where}: dlbkit {command} failed: {error}")
+                    failures += 1
+                elif update:
+                    lines[first:end] = output
+                elif not same(lines[first:end], output):
+                    print(f"{where}: the block is not what 'dlbkit {command}' prints now "
+                          f"(scripts/check-docs.py outputs DLBKIT --update PAGE rewrites it):")
+                    sys.stdout.writelines(difflib.unified_diff([line + "\n" for line in lines[first:end]],
+                                                               [line + "\n" for line in output], "page", "printed", n=1))
+                    failures += 1
             if update:
-                lines[first:end] = printed
-            elif printed != lines[first:end]:
-                print(f"{page.relative_to(ROOT)}:{mark + 1}: the block differs from what "
-                      f"'dlbkit {command}' prints (scripts/check-docs.py outputs DLBKIT --update rewrites it):")
-                sys.stdout.writelines(difflib.unified_diff(
-                    [l + "\n" for l in lines[first:end]], [l + "\n" for l in printed], "page", "printed", n=1))
-                failures += 1
-        if update:
-            page.write_text("\n".join(lines) + "\n")
-        if not update and not failures:
-            print(f"{page.relative_to(ROOT)}: {len(blocks)} blocks as printed")
+                page.write_text("\n".join(lines) + "\n")
+            elif run:
+                print(f"{page.relative_to(ROOT)}: {len(run)} marked blocks as printed"
+                      + (f" ({len(blocks) - len(run)} long ones not run)" if len(run) < len(blocks) else ""))
     return 1 if failures else 0
 
 
@@ -120,10 +154,10 @@ def main(argv):
     if argv[:1] == ["paths"] and len(argv) == 1:
         return check_paths()
     if argv[:1] == ["outputs"] and len(argv) >= 2:
-        update = "--update" in argv
-        rest = [a for a in argv[2:] if a != "--update"]
-        pages = [pathlib.Path(p).resolve() for p in rest] or sorted((ROOT / "docs/reproductions").glob("*.md"))
-        return check_outputs(argv[1], pages, update)
+        flags = {"--update", "--long"}
+        pages = [pathlib.Path(p).resolve() for p in argv[2:] if p not in flags]
+        pages = pages or sorted((ROOT / "docs/reproductions").glob("*.md"))
+        return check_outputs(argv[1], pages, update="--update" in argv, long="--long" in argv or "--update" in argv)
     print(__doc__.strip(), file=sys.stderr)
     return 2
 
