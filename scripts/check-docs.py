@@ -121,6 +121,7 @@ def check_outputs(dlbkit, pages, update, long):
     failures = 0
     with tempfile.TemporaryDirectory() as out_dir:
         for page in pages:
+            failures_before = failures
             lines = page.read_text().splitlines()
             blocks = list(marked_blocks(page, lines))
             run = [block for block in blocks if long or not block[2]]
@@ -144,7 +145,7 @@ def check_outputs(dlbkit, pages, update, long):
                     failures += 1
             if update:
                 page.write_text("\n".join(lines) + "\n")
-            elif run:
+            elif failures == failures_before:
                 print(f"{page.relative_to(ROOT)}: {len(run)} marked blocks as printed"
                       + (f" ({len(blocks) - len(run)} long ones not run)" if len(run) < len(blocks) else ""))
     return 1 if failures else 0
