@@ -1,17 +1,18 @@
 #!/usr/bin/python3
 """Checks that the docs say what the tree holds.
 
-  check-docs.py paths                           every file path named in docs/ and README.md exists
-  check-docs.py outputs DLBKIT [--long] [PAGE..] every marked output block is what its command prints
-  check-docs.py outputs DLBKIT --update [PAGE..] rewrites the marked blocks instead (long ones too)
+  check-docs.py paths                             every file path named in docs/ and README.md exists
+  check-docs.py outputs DLBKIT [--long] [PAGE...] every marked output block is what its command prints
+  check-docs.py outputs DLBKIT --update [PAGE...] rewrites the marked blocks instead (long ones too)
 
 A marked block is a fenced block right after a line `<!-- dlbkit reproduce NAME [ARGS] -->`
-(`<!-- dlbkit reproduce NAME [ARGS] long -->` for a command of tens of seconds or more, checked only
-with --long): the checker runs `DLBKIT reproduce NAME [ARGS]` and compares its output with the block, as
-SimGrid's tesh files do. The block holds the command's report: the last two lines it prints,
+(`<!-- dlbkit reproduce NAME [ARGS] long -->` for a command of tens of seconds or more,
+checked only with --long): the checker runs `DLBKIT reproduce NAME [ARGS]` and compares its
+output with the block, as SimGrid's tesh files do. Without PAGE, every reproduction page with
+a marked block. The block holds the command's report: the last two lines it prints,
 the files it wrote and its wall time, are left out, a column of wall times shows '-', and the
 comparison does not count spaces (a column's width follows its widest value).
-Exit status 0 when everything agrees, 1 with one line per difference.
+Exit status 0 when everything agrees, 1 with one line per difference, 2 on bad arguments.
 """
 import difflib
 import glob
@@ -28,7 +29,8 @@ TREE_PATH = re.compile(
     r"(?<![\w/.$-])((?:src|include|scripts|examples|docs|tests|python|cli|bench|cmake|fuzz)/[\w./+-]*[\w+/])")
 # Shorter source paths, as an #include or a folder's own docs write them (dlbkit/sim/simulator.hpp,
 # sim/experiment.cpp): found in one of these folders. Paths under build/ and out/ are made by runs.
-SHORT_PATH = re.compile(r"(?<![\w/.$-])(?!(?:build|out)/)([\w.+-]+/[\w./+-]*\.(?:hpp|cpp|h|py|sh|md|png|json|csv))\b")
+SHORT_PATH = re.compile(
+    r"(?<![\w/.$-])(?!(?:build|out)/)([\w.+-]+/[\w./+-]*\.(?:hpp|cpp|h|py|sh|md|png|json|csv))\b")
 SHORT_PATH_ROOTS = ["include", "include/dlbkit", "src", "cli", "python"]
 MARKDOWN_LINK = re.compile(r"\]\(([^)\s]+)\)")
 
@@ -69,7 +71,7 @@ def check_paths():
     return 1 if missing else 0
 
 
-# `long` marks a command of tens of seconds or more: --long runs it (and --update does), the test does not.
+# `long` marks a command of tens of seconds or more: --long and --update run it, the test does not.
 MARK = re.compile(r"<!-- dlbkit (reproduce [^>]*?)( long)? -->")
 
 
@@ -79,7 +81,8 @@ def marked_blocks(page, lines):
         mark = MARK.fullmatch(line.strip())
         if mark:
             if i + 1 >= len(lines) or not lines[i + 1].startswith("```"):
-                raise SystemExit(f"{page.relative_to(ROOT)}:{i + 1}: a marked command must be followed by a fenced block")
+                raise SystemExit(f"{page.relative_to(ROOT)}:{i + 1}: a marked command must be followed by "
+                                 "a fenced block")
             end = next(j for j in range(i + 2, len(lines)) if lines[j].startswith("```"))
             yield i, mark.group(1), bool(mark.group(2)), i + 2, end
 
@@ -103,7 +106,8 @@ def masked(lines):
         if not line.strip():
             ends = []
         elif any(f" {label}" in line for label in VARYING_COLUMNS):
-            ends = [line.index(f" {label}") + 1 + len(label) for label in VARYING_COLUMNS if f" {label}" in line]
+            ends = [line.index(f" {label}") + 1 + len(label)
+                    for label in VARYING_COLUMNS if f" {label}" in line]
         else:
             for end in ends:
                 value = re.search(r"\S+$", line[:end])
@@ -141,25 +145,33 @@ def check_outputs(dlbkit, pages, update, long):
                     print(f"{where}: the block is not what 'dlbkit {command}' prints now "
                           f"(scripts/check-docs.py outputs DLBKIT --update PAGE rewrites it):")
                     sys.stdout.writelines(difflib.unified_diff([line + "\n" for line in lines[first:end]],
-                                                               [line + "\n" for line in output], "page", "printed", n=1))
+                                                               [line + "\n" for line in output],
+                                                               "page", "printed", n=1))
                     failures += 1
             if update:
                 page.write_text("\n".join(lines) + "\n")
             elif failures == failures_before:
                 print(f"{page.relative_to(ROOT)}: {len(run)} marked blocks as printed"
-                      + (f" ({len(blocks) - len(run)} long ones not run)" if len(run) < len(blocks) else ""))
+                      + (f", {len(blocks) - len(run)} long ones not run" if len(run) < len(blocks) else ""))
     return 1 if failures else 0
 
 
+USAGE = "paths | outputs DLBKIT [--long | --update] [PAGE...]"
+
+
 def main(argv):
-    if argv[:1] == ["paths"] and len(argv) == 1:
+    if argv == ["paths"]:
         return check_paths()
     if argv[:1] == ["outputs"] and len(argv) >= 2:
-        flags = {"--update", "--long"}
+        dlbkit, flags = argv[1], {"--update", "--long"}
         pages = [pathlib.Path(p).resolve() for p in argv[2:] if p not in flags]
-        pages = pages or sorted((ROOT / "docs/reproductions").glob("*.md"))
-        return check_outputs(argv[1], pages, update="--update" in argv, long="--long" in argv or "--update" in argv)
-    print(__doc__.strip(), file=sys.stderr)
+        unusable = [str(p) for p in [pathlib.Path(dlbkit)] + pages if not p.is_file()]
+        if unusable:
+            print(f"check-docs.py: {unusable[0]} is not a file; accepted: {USAGE}", file=sys.stderr)
+            return 2
+        pages = pages or [p for p in sorted((ROOT / "docs/reproductions").glob("*.md")) if MARK.search(p.read_text())]
+        return check_outputs(dlbkit, pages, update="--update" in argv, long="--long" in argv or "--update" in argv)
+    print(f"check-docs.py: arguments {' '.join(argv) or '(none)'} not understood; accepted: {USAGE}", file=sys.stderr)
     return 2
 
 
