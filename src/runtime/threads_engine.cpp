@@ -61,7 +61,7 @@ public:
   // Tasks wake a sleeping receiver; a strategy message waits for its next look (at most its
   // back-off sleep, 320 us), as under MPI. Waking costs the sender a system call and, on this
   // 2-core machine, about 6 us in all: RID's load updates to an idle worker made the busy one
-  // take 1.3 times as long as the sequential run (docs/predict.md, "Runs of seconds").
+  // take 1.3 times as long as the sequential run (docs/predict.md, "What a prediction models").
   void send(NodeId to, Envelope&& e) override {
     Mailbox& box = boxes_[to];
     const bool tasks = e.type == runtime_detail::Envelope::Type::tasks;
