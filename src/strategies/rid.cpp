@@ -45,8 +45,11 @@ public:
       .description = "delta_MIN: smallest request sent to one neighbour", .min = 1};
   static constexpr BooleanParam kRetryOnUpdate{.name = "retry_on_update", .default_value = "false",
       .description = "also rebalance when a neighbour's update arrives (not in WLR93, which triggers "
-                     "on the own load only)"};
-  static std::vector<ParamSpec> params() { return {kLLow, kLThreshold, kDeltaMin, kLoadUpdateFactor, kRetryOnUpdate}; }
+                     "on the own load only)",
+      .search = {"true"}};
+  static std::vector<ParamSpec> params() {
+    return {kLLow, kLThreshold, kDeltaMin, kLoadUpdateFactor.searching({"0.5"}), kRetryOnUpdate};
+  }
   enum Kind : std::uint16_t { kLoadUpdate, kLoadRequest, kRequestAck, kKinds };
   static constexpr std::array<const char*, kKinds> message_kinds{"load_update", "load_request", "request_ack"};
 
