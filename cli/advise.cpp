@@ -30,33 +30,6 @@ namespace dlbkit::cli {
 
 namespace {
 
-// The search, in one place (docs/cli.md, `dlbkit advise`): the values tried of each
-// strategy's main parameters, every combination of them, the default first. The other
-// parameters keep their defaults, and so do the ones whose default is derived from the
-// topology (diffusion's alpha, sos's beta, fully_distributed's transfer_limit, gm's max_hops),
-// since a fixed value would be wrong on most networks. A strategy not listed runs once with
-// its defaults.
-const SearchTable& search_table() {
-  static const SearchTable table = {
-      {"rid", {{"u", {"0.9", "0.5"}}, {"retry_on_update", {"false", "true"}}}},
-      {"sid", {{"u", {"0.9", "0.5", "0.7"}}}},
-      {"gm", {{"delta", {"1", "2", "4"}}}},
-      {"hbm", {{"threshold_base", {"1", "4", "16"}}}},
-      {"dem", {{"l_low", {"1", "2", "4"}}}},
-      {"liquid", {{"period", {"10ms", "1ms", "100ms"}}}},
-      {"nna", {{"period", {"10ms", "1ms", "100ms"}}}},
-      {"diffusion", {{"period", {"10ms", "1ms", "100ms"}}}},
-      {"dimension_exchange", {{"period", {"10ms", "1ms", "100ms"}}}},
-      {"sos", {{"period", {"10ms", "1ms", "100ms"}}}},
-      {"chebyshev", {{"period", {"10ms", "1ms", "100ms"}}}},
-      {"direct_neighbor", {{"threshold", {"0.2", "0.1", "0.5"}}, {"w", {"1", "0.5"}}}},
-      {"semi_distributed", {{"threshold2", {"3", "1", "6"}}}},
-      {"work_stealing", {{"retry_delay", {"20us", "5us", "100us"}}}},
-      {"lifeline", {{"w", {"1", "4"}}, {"l", {"2", "4"}}}},
-  };
-  return table;
-}
-
 struct Outcome {
   Candidate<StrategyInfo> candidate;
   ExperimentSetup setup;
@@ -125,11 +98,21 @@ nlohmann::json to_json(const ExperimentSetup& base, const std::vector<const Outc
     j["failed"].push_back(
         {{"strategy", o->candidate.info->name}, {"params", o->setup.strategy.params.to_json()}, {"error", o->failure}});
   j["not_run"] = not_run_json(not_run);
-  j["search"] = search_json(search_table());
+  j["search"] = search_json(builtin_strategies().all());
   return j;
 }
 
 }  // namespace
+
+std::vector<SearchAxis> search_axes(const std::vector<ParamSpec>& params) {
+  std::vector<SearchAxis> axes;
+  for (const ParamSpec& spec : params)
+    if (!spec.search.empty()) {
+      axes.push_back({spec.name, {spec.default_value}});
+      axes.back().values.insert(axes.back().values.end(), spec.search.begin(), spec.search.end());
+    }
+  return axes;
+}
 
 std::vector<std::map<std::string, std::string>> combinations(const std::vector<SearchAxis>& axes) {
   std::vector<std::map<std::string, std::string>> out = {{}};
@@ -162,13 +145,6 @@ void print_not_run(const std::string& topology, const NotRun& not_run) {
   if (not_run.empty()) return;
   fmt::print("\nnot run on {}:\n", topology);
   for (const auto& [name, reason] : not_run) fmt::print("  {:<18} {}\n", name, reason);
-}
-
-nlohmann::json search_json(const SearchTable& table) {
-  nlohmann::json j = nlohmann::json::object();
-  for (const auto& [strategy, axes] : table)
-    for (const SearchAxis& axis : axes) j[strategy][axis.param] = axis.values;
-  return j;
 }
 
 Run add_advise(CLI::App& app) {
@@ -245,7 +221,7 @@ Run add_advise(CLI::App& app) {
 
     NotRun not_run;
     std::vector<Outcome> outcomes;
-    for (auto& candidate : candidates(builtin_strategies().all(), search_table(), base.topology, not_run)) {
+    for (auto& candidate : candidates(builtin_strategies().all(), base.topology, not_run)) {
       ExperimentSetup setup = base;
       setup.strategy = builtin_strategies().configure(candidate.info->name, candidate.searched);
       outcomes.push_back({std::move(candidate), std::move(setup), std::nullopt, ""});

@@ -5,6 +5,7 @@
 
 #include "simulation_inputs.hpp"
 
+#include <dlbkit/core/parameters.hpp>
 #include <dlbkit/error.hpp>
 #include <dlbkit/topology/topology.hpp>
 
@@ -18,19 +19,31 @@
 
 namespace dlbkit::cli {
 
-// The values tried of one parameter; a strategy's axes give every combination of them.
+// The values tried of one parameter: its default, then its declared search
+// (ParamSpec::search). A strategy's axes give every combination of them; its other
+// parameters keep their defaults, and so do the ones whose default is derived from the
+// topology, since a fixed value would be wrong on most networks.
 struct SearchAxis {
   std::string param;
   std::vector<std::string> values;
 };
-using SearchTable = std::map<std::string, std::vector<SearchAxis>>;
+
+// The axes of the parameters that declare a search, in declaration order.
+std::vector<SearchAxis> search_axes(const std::vector<ParamSpec>& params);
 
 // Every combination of the axes, the first axis varying slowest, the defaults (each axis's
 // first value) first.
 std::vector<std::map<std::string, std::string>> combinations(const std::vector<SearchAxis>& axes);
 
-// The search as JSON: {strategy: {param: [values]}}.
-nlohmann::json search_json(const SearchTable& table);
+// The search of every component of `all` that searches something, as JSON:
+// {name: {param: [values]}}.
+template <class Info>
+nlohmann::json search_json(const std::vector<Info>& all) {
+  nlohmann::json j = nlohmann::json::object();
+  for (const Info& info : all)
+    for (const SearchAxis& axis : search_axes(info.params)) j[info.name][axis.param] = axis.values;
+  return j;
+}
 
 // The strategies that do not accept the topology: name, and why.
 using NotRun = std::vector<std::pair<std::string, std::string>>;
@@ -42,11 +55,10 @@ struct Candidate {
   std::map<std::string, std::string> searched;  // only the parameters of the search
 };
 
-// Every strategy of `all` that accepts the topology, with every combination of its axes in
-// `table` (its defaults alone when it has none); the others go to `not_run`.
+// Every strategy of `all` that accepts the topology, with every combination of its axes (its
+// defaults alone when it has none); the others go to `not_run`.
 template <class Info>
-std::vector<Candidate<Info>> candidates(const std::vector<Info>& all, const SearchTable& table,
-                                        const Topology& topology, NotRun& not_run) {
+std::vector<Candidate<Info>> candidates(const std::vector<Info>& all, const Topology& topology, NotRun& not_run) {
   std::vector<Candidate<Info>> out;
   for (const Info& info : all) {
     if (info.check_topology) {
@@ -57,9 +69,7 @@ std::vector<Candidate<Info>> candidates(const std::vector<Info>& all, const Sear
         continue;
       }
     }
-    const auto axes = table.find(info.name);
-    for (auto& searched : combinations(axes == table.end() ? std::vector<SearchAxis>{} : axes->second))
-      out.push_back({&info, std::move(searched)});
+    for (auto& searched : combinations(search_axes(info.params))) out.push_back({&info, std::move(searched)});
   }
   return out;
 }

@@ -24,22 +24,6 @@ namespace dlbkit::cli {
 
 namespace {
 
-// The search over the phase strategies (docs/cli.md, `dlbkit advise --data`). hbm's
-// threshold is in the data's load unit, so it keeps its default (every level balances).
-const SearchTable& phase_search_table() {
-  static const std::vector<std::string> tolerances = {"0.05", "0.02", "0.2"};
-  static const SearchTable table = {
-      {"refine", {{"tolerance", tolerances}}},
-      {"diffusion", {{"tolerance", tolerances}}},
-      {"dimension_exchange", {{"tolerance", tolerances}}},
-      {"sos", {{"tolerance", tolerances}}},
-      {"chebyshev", {{"tolerance", tolerances}}},
-      {"tempered", {{"n_iterations", {"4", "8"}}, {"transfer_strategy", {"Recursive", "Clustering"}}}},
-      {"partition", {{"migration_weight", {"1", "0.1", "10"}}}},
-  };
-  return table;
-}
-
 // A row's figures. makespan: the replayed phases' time (their max loads and every balancing
 // step), or the next phase's (its max load after balancing, and the step before it).
 struct Prediction {
@@ -118,7 +102,7 @@ int advise_on_data(const DataAdvice& options, const SimulationInputs& in, unsign
 
   NotRun not_run;
   std::vector<Outcome> outcomes;
-  for (auto& candidate : candidates(builtin_phase_strategies().all(), phase_search_table(), topology, not_run)) {
+  for (auto& candidate : candidates(builtin_phase_strategies().all(), topology, not_run)) {
     PhaseStrategyChoice choice = builtin_phase_strategies().configure(candidate.info->name, candidate.searched);
     outcomes.push_back({std::move(candidate), std::move(choice), std::nullopt, ""});
   }
@@ -197,7 +181,7 @@ int advise_on_data(const DataAdvice& options, const SimulationInputs& in, unsign
       j["failed"].push_back(
           {{"strategy", o->candidate.info->name}, {"params", o->choice.params.to_json()}, {"error", o->failure}});
     j["not_run"] = not_run_json(not_run);
-    j["search"] = search_json(phase_search_table());
+    j["search"] = search_json(builtin_phase_strategies().all());
     fmt::print("{}\n", json_text(j));
     return 0;
   }

@@ -27,7 +27,8 @@ void print_components(const char* title, const std::vector<Info>& items) {
     fmt::print("  {:<18} {}\n", item.name, item.description);
     if (!item.source.empty()) fmt::print("  {:<18} source: {}\n", "", item.source);
     for (const ParamSpec& p : item.params)
-      fmt::print("  {:<18}   {:<22} {} ({})\n", "", p.name + "=" + p.default_value, p.description, p.accepted());
+      fmt::print("  {:<18}   {:<22} {} ({}{})\n", "", p.name + "=" + p.default_value, p.description, p.accepted(),
+                 p.search.empty() ? "" : fmt::format("; dlbkit advise also tries {}", fmt::join(p.search, ", ")));
   }
 }
 

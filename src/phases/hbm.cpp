@@ -39,6 +39,7 @@ public:
       "Hierarchical Balancing Method on the loads (controllers of nested subcubes balance their two halves), "
       "then each node ships objects matching the flow on each edge";
   static constexpr const char* source = "WLR93 Sec. III-D, eq. 22-24";
+  // No search for advise: in the data's load unit, no fixed values suit every data.
   static constexpr RealParam kThresholdBase{.name = "threshold_base", .default_value = "0",
       .description = "L_threshold(i) = threshold_base x 2^i, in the objects' load unit (eq. 22; Table II gives "
                      "1000 x 2^i in unstated units); 0: every level balances",

@@ -93,7 +93,7 @@ public:
   static constexpr RealParam kMigration{
       .name = "migration_weight", .default_value = "1",
       .description = "cost of migrating an object, in cut edges of the mean bytes (Scotch's migration cost)",
-      .min = 0, .max = 1e6};
+      .min = 0, .max = 1e6, .search = {"0.1", "10"}};
   static constexpr RealParam kImbalance{
       .name = "imbalance", .default_value = "0.05",
       .description = "Scotch's balance ratio: parts' loads within (1 + imbalance) x the mean", .min = 0, .max = 1};

@@ -26,7 +26,8 @@ public:
   static constexpr const char* source = "Charm++ RefineLB (Kale's measurement-based balancing)";
   static constexpr RealParam kTolerance{
       .name = "tolerance", .default_value = "0.05",
-      .description = "a node is overloaded above (1 + tolerance) x the mean load", .min = 0, .max = 1e6};
+      .description = "a node is overloaded above (1 + tolerance) x the mean load", .min = 0, .max = 1e6,
+      .search = {"0.02", "0.2"}};
   static std::vector<ParamSpec> params() { return {kTolerance}; }
 
   explicit Refine(const Parameters& p) : tolerance_(p[kTolerance]) {}

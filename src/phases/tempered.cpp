@@ -55,7 +55,8 @@ public:
       "DARMA vt TemperedLB; LBAF InformAndTransfer (lbsInformAndTransferAlgorithm.py)";
   // Defaults: LBAF's config/challenging-toy-hundreds-tasks.yaml.
   static constexpr IntegerParam kIterations{
-      .name = "n_iterations", .default_value = "4", .description = "inform and transfer stages", .min = 1, .max = 1000};
+      .name = "n_iterations", .default_value = "4", .description = "inform and transfer stages", .min = 1, .max = 1000,
+      .search = {"8"}};
   static constexpr IntegerParam kRounds{
       .name = "n_rounds", .default_value = "3", .description = "gossip rounds of the inform stage", .min = 1, .max = 64};
   static constexpr IntegerParam kFanout{
@@ -64,7 +65,7 @@ public:
   static constexpr ChoiceParam kTransfer{
       .name = "transfer_strategy", .default_value = "Recursive",
       .description = "Recursive: object by object; Clustering: only swaps of shared blocks' objects (max_subclusters 0)",
-      .choices = {"Recursive", "Clustering"}};
+      .choices = {"Recursive", "Clustering"}, .search = {"Clustering"}};
   static constexpr ChoiceParam kOrder{
       .name = "order_strategy", .default_value = "arbitrary",
       .description = "the order a node offers its objects in (LBAF's, taken from the list's end)",

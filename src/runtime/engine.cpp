@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 #include <numeric>
+#include <optional>
 
 namespace dlbkit {
 
@@ -216,19 +217,17 @@ RuntimeResult run_sequential(ByteApplication& app, std::size_t workers) {
 }
 
 std::vector<std::string> start_warnings(const ByteApplication& app, const RuntimeConfig& config) {
-  if (config.strategy.info == nullptr || config.topology == nullptr) return {};
-  if (config.strategy.name() != "rid" || config.strategy.params.boolean("retry_on_update")) return {};
+  if (config.strategy.info == nullptr || !config.strategy.info->start_warning || config.topology == nullptr) return {};
   const std::size_t n = config.topology->size();
-  std::size_t empty = 0;
+  std::vector<std::int64_t> loads(n);
   for (NodeId w = 0; w < n; ++w) {
     TaskStack roots(app.task_bytes());
     app.push_roots(w, n, roots);
-    empty += roots.empty() ? 1 : 0;
+    loads[w] = static_cast<std::int64_t>(roots.size());
   }
-  if (empty == 0) return {};
-  return {fmt::format("rid with retry_on_update=false: {} of the {} workers start without tasks and will never ask "
-                      "for any (RID acts on changes of a node's own load); -p retry_on_update=true makes them ask",
-                      empty, n)};
+  if (std::optional<std::string> warning = config.strategy.info->start_warning(config.strategy.params, loads))
+    return {std::move(*warning)};
+  return {};
 }
 
 namespace runtime_detail {

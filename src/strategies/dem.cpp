@@ -46,7 +46,7 @@ public:
   static constexpr const char* source = "WLR93 Sec. III-E, V, Table II";
   static constexpr RealParam kLLow{.name = "l_low", .default_value = "1",
       .description = "L_LOW (L_threshold of eq. 30): a node whose load drops below it requests a sweep",
-      .min = 0};
+      .min = 0, .search = {"2", "4"}};
   static constexpr IntegerParam kDeltaMin{.name = "delta_min", .default_value = "1",
       .description = "delta_MIN: smallest transfer between two partners", .min = 1};
   static std::vector<ParamSpec> params() { return {kLLow, kDeltaMin}; }

@@ -63,11 +63,11 @@ public:
   static constexpr RealParam kW{.name = "w", .default_value = "1",
       .description = "weight of the effective load in the load sent to a neighbour (Sec. 3.1); 1 = "
                      "undistorted, the paper's best 0.5-0.6 for slowly changing load",
-      .min = 0, .max = 1};
+      .min = 0, .max = 1, .search = {"0.5"}};
   static constexpr RealParam kThreshold{.name = "threshold", .default_value = "0.2",
       .description = "act when the local load exceeds the least loaded neighbour's by more than this "
                      "fraction (Sec. 4: 20%)",
-      .min = 0};
+      .min = 0, .search = {"0.1", "0.5"}};
   static constexpr ChoiceParam kInitiation{.name = "initiation", .default_value = "sender",
       .description = "sender: overloaded nodes push (the paper's implementation); receiver: underloaded "
                      "nodes ask their most loaded neighbour",
@@ -105,7 +105,8 @@ public:
                      "whatever w",
       .choices = {"min_change", "own_change"}};
   static std::vector<ParamSpec> params() {
-    return {kW, kThreshold, kInitiation, kExtended, kProtocol, kMinChange, kReport, kCountAnnounced, kThresholdOf,
+    // threshold first: advise varies the first searched parameter slowest.
+    return {kThreshold, kW, kInitiation, kExtended, kProtocol, kMinChange, kReport, kCountAnnounced, kThresholdOf,
             kAmountAt};
   }
   enum Kind : std::uint16_t { kLoadInfo, kLoadRequest, kRequestReply, kCoupleRequest, kCoupleReply, kTransfer, kKinds };

@@ -20,7 +20,8 @@ public:
   // (1.5 ms of processor time on hypercube:3 under ipsc2), so rounds much closer together leave
   // it no time for its tasks and the run never ends.
   static constexpr DurationParam kPeriod{.name = "period", .default_value = "10ms",
-      .description = "time from the end of one round to the start of the next", .min = 1e6};
+      .description = "time from the end of one round to the start of the next", .min = 1e6,
+      .search = {"1ms", "100ms"}};
 
 protected:
   explicit EdgeRounds(const Parameters& p) : SyncRounds(p[kPeriod]) {}

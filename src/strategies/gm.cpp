@@ -44,7 +44,7 @@ public:
   static constexpr RealParam kHwm{.name = "hwm", .default_value = "auto",
       .description = "High-Water-Mark: heavy above it; auto = 2 LWM", .min = 0, .allow_auto = true};
   static constexpr IntegerParam kDelta{.name = "delta", .default_value = "1",
-      .description = "delta: tasks a heavy node sends each time it acts", .min = 1};
+      .description = "delta: tasks a heavy node sends each time it acts", .min = 1, .search = {"2", "4"}};
   static constexpr IntegerParam kMaxHops{.name = "max_hops", .default_value = "auto",
       .description = "most moves of one task (the hop counter of Sec. V); auto = ceil(log2 N)", .min = 1,
       .allow_auto = true};

@@ -46,7 +46,7 @@ public:
   static constexpr RealParam kThresholdBase{.name = "threshold_base", .default_value = "1",
       .description = "L_threshold(i) = threshold_base x 2^i tasks (eq. 22; Table II gives 1000 x 2^i in "
                      "unstated units)",
-      .min = 0};
+      .min = 0, .search = {"4", "16"}};
   static constexpr IntegerParam kDeltaMin{.name = "delta_min", .default_value = "1",
       .description = "delta_MIN: smallest delta_i of eq. (23) worth ordering", .min = 1};
   static constexpr RealParam kU{.name = "u", .default_value = "0.5",

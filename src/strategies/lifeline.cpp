@@ -19,10 +19,10 @@ public:
       "Saraswat et al., PPoPP 2011, Sec. 3 (X10 GLB: LocalJobRunner, LifelineGenerator)";
   static constexpr IntegerParam kW{.name = "w", .default_value = "1",
       .description = "random steal attempts before the lifelines (X10 GLB's library default: 4)", .min = 0,
-      .max = 1e6};
+      .max = 1e6, .search = {"4"}};
   static constexpr IntegerParam kL{.name = "l", .default_value = "2",
       .description = "base of the cyclic-hypercube lifeline graph; 2 = binary hypercube (GLB's default: 4)",
-      .min = 2, .max = 1e6};
+      .min = 2, .max = 1e6, .search = {"4"}};
   static std::vector<ParamSpec> params() { return {kW, kL}; }
   enum Kind : std::uint16_t { kStealRequest, kLifelineRequest, kRefused, kLifelineGift, kKinds };
   static constexpr std::array<const char*, kKinds> message_kinds

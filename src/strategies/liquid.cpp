@@ -28,7 +28,8 @@ public:
       .description = "shift condition of Table 1 (c3..c5 balance; c0..c2 only share)",
       .choices = {"c0", "c1", "c2", "c3", "c4", "c5"}};
   static constexpr DurationParam kPeriod{.name = "period", .default_value = "10ms",
-      .description = "time from the end of one shift round to the start of the next", .min = 1};
+      .description = "time from the end of one shift round to the start of the next", .min = 1,
+      .search = {"1ms", "100ms"}};
   static std::vector<ParamSpec> params() { return {kCondition, kPeriod}; }
   static void check_topology(const Topology& t) { check_liquid_topology(t); }
 

@@ -25,7 +25,8 @@ public:
       .description = "net: the difference of the opposed transfers (fn. 3); gross: eq. 5 as written",
       .choices = {"net", "gross"}};
   static constexpr DurationParam kPeriod{.name = "period", .default_value = "10ms",
-      .description = "time from the end of one averaging round to the start of the next", .min = 1};
+      .description = "time from the end of one averaging round to the start of the next", .min = 1,
+      .search = {"1ms", "100ms"}};
   static std::vector<ParamSpec> params() { return {kTransfer, kPeriod}; }
   static void check_topology(const Topology& t) { check_nna_topology(t); }
 

@@ -1,8 +1,13 @@
 #include <dlbkit/core/registry.hpp>
 #include <dlbkit/strategies/load_update.hpp>
 
+#include <algorithm>
 #include <cassert>
 #include <cmath>
+#include <fmt/format.h>
+#include <optional>
+#include <span>
+#include <string>
 #include <vector>
 
 namespace dlbkit {
@@ -40,10 +45,23 @@ public:
       .description = "delta_MIN: smallest request sent to one neighbour", .min = 1};
   static constexpr BooleanParam kRetryOnUpdate{.name = "retry_on_update", .default_value = "false",
       .description = "also rebalance when a neighbour's update arrives (not in WLR93, which triggers "
-                     "on the own load only)"};
-  static std::vector<ParamSpec> params() { return {kLLow, kLThreshold, kDeltaMin, kLoadUpdateFactor, kRetryOnUpdate}; }
+                     "on the own load only)",
+      .search = {"true"}};
+  static std::vector<ParamSpec> params() {
+    return {kLLow, kLThreshold, kDeltaMin, kLoadUpdateFactor.searching({"0.5"}), kRetryOnUpdate};
+  }
   enum Kind : std::uint16_t { kLoadUpdate, kLoadRequest, kRequestAck, kKinds };
   static constexpr std::array<const char*, kKinds> message_kinds{"load_update", "load_request", "request_ack"};
+
+  // Balancing is triggered by changes of a node's own load: one that starts empty never
+  // sees one, so it never asks, unless a neighbour's update may trigger it.
+  static std::optional<std::string> start_warning(const Parameters& p, std::span<const std::int64_t> loads) {
+    const auto empty = std::ranges::count(loads, 0);
+    if (p[kRetryOnUpdate] || empty == 0) return std::nullopt;
+    return fmt::format("rid with retry_on_update=false: {} of the {} workers start without tasks and will never ask "
+                       "for any (RID acts on changes of a node's own load); -p retry_on_update=true makes them ask",
+                       empty, loads.size());
+  }
 
   explicit Rid(const Parameters& p)
       : l_low_(p[kLLow]),

@@ -100,7 +100,7 @@ public:
   static constexpr IntegerParam kThreshold2{.name = "threshold2", .default_value = "3",
       .description = "Step 7: migrate to a remote sphere whose load is lower by at least this much "
                      "(AG91: 1 to 6)",
-      .min = 1, .max = 1e9};
+      .min = 1, .max = 1e9, .search = {"1", "6"}};
   static constexpr IntegerParam kRange{.name = "range", .default_value = "auto",
       .description = "f: radius of the spheres; auto = the covering radius r", .min = 0, .max = 64,
       .allow_auto = true};

@@ -39,7 +39,7 @@ public:
                      "neighbours: the K neighbours only, as Fig. 2's caption implies (Lbar = 10, S = 21, H = 20)",
       .choices = {"domain", "neighbours"}};
   static std::vector<ParamSpec> params() {
-    return {kLLow, kLThreshold, kDeltaMin, kLoadUpdateFactor, kAverage, kAverageOver};
+    return {kLLow, kLThreshold, kDeltaMin, kLoadUpdateFactor.searching({"0.5", "0.7"}), kAverage, kAverageOver};
   }
   enum Kind : std::uint16_t { kLoadUpdate, kKinds };
   static constexpr std::array<const char*, kKinds> message_kinds{"load_update"};

@@ -35,7 +35,8 @@ public:
   static constexpr BooleanParam kNeighbors{.name = "neighbors", .default_value = "false",
       .description = "choose victims among the topology neighbours only (default: any other node)"};
   static constexpr DurationParam kRetryDelay{.name = "retry_delay", .default_value = "20us",
-      .description = "wait after as many refusals in a row as there are victims", .min = 0};
+      .description = "wait after as many refusals in a row as there are victims", .min = 0,
+      .search = {"5us", "100us"}};
   static std::vector<ParamSpec> params() { return {kNeighbors, kRetryDelay}; }
   enum Kind : std::uint16_t { kStealRequest, kStealRefused, kKinds };
   static constexpr std::array<const char*, kKinds> message_kinds{"steal_request", "steal_refused"};

@@ -7,6 +7,7 @@
 #include "../support/temp_path.hpp"
 #include "../support/usage_error.hpp"
 
+#include <dlbkit/phases/phase_strategy.hpp>
 #include <dlbkit/strategies/builtin.hpp>
 
 #include <gtest/gtest.h>
@@ -163,7 +164,31 @@ TEST(CliAdvise, BadInputIsSimulatesError) {
 
 namespace {
 
-// docs/cli.md's table under `header`, as the JSON's `search`: {strategy: {param: [values]}}.
+// A search as an ordered JSON: {name: {"axes": [[param, [values]], ...], "runs": n}}.
+json search_entry(json axes, long long runs) { return {{"axes", std::move(axes)}, {"runs", runs}}; }
+
+// The search every component of `all` declares: its parameters with a search, in declaration
+// order, each with its default first.
+template <class Info>
+json declared_search(const std::vector<Info>& all) {
+  json out = json::object();
+  for (const Info& info : all) {
+    json axes = json::array();
+    long long runs = 1;
+    for (const dlbkit::ParamSpec& spec : info.params) {
+      if (spec.search.empty()) continue;
+      json values = json::array({spec.default_value});
+      for (const std::string& v : spec.search) values.push_back(v);
+      runs *= static_cast<long long>(values.size());
+      axes.push_back({spec.name, values});
+    }
+    out[info.name] = search_entry(axes, runs);
+  }
+  return out;
+}
+
+// docs/cli.md's table under `header`, in the same form: every row names its strategies, its
+// values ("`p` v1, v2 x `q` w1, w2", or "defaults") and its runs ("4", "3 each").
 json documented_search(const std::string& header) {
   std::ifstream in(DLBKIT_TEST_DATA "/../../docs/cli.md");
   EXPECT_TRUE(in) << "docs/cli.md not found";
@@ -174,10 +199,9 @@ json documented_search(const std::string& header) {
     if (line == header) inside = true;
     else if (inside && !line.starts_with("|")) break;
     if (!inside || line == header || line.starts_with("|---")) continue;
-    // | `a`, `b` | `p` v1, v2 x `q` w1, w2 | runs |
     const auto cell1 = line.find('|', 1), cell2 = line.find('|', cell1 + 1);
     const std::string strategies = line.substr(1, cell1 - 1), values = line.substr(cell1 + 1, cell2 - cell1 - 1);
-    json axes = json::object();
+    json axes = json::array();
     std::size_t at = 0;
     while ((at = values.find('`', at)) != std::string::npos) {  // each `param` and the values after it
       const auto end = values.find('`', at + 1);
@@ -193,27 +217,73 @@ json documented_search(const std::string& header) {
         vs.push_back(v);
         from = comma + 1;
       }
-      axes[param] = vs;
+      axes.push_back({param, vs});
       at = next;
     }
-    for (auto it = std::sregex_iterator(strategies.begin(), strategies.end(), name); it != std::sregex_iterator(); ++it)
-      if (!axes.empty()) documented[(*it)[1].str()] = axes;
+    const long long runs = std::stoll(line.substr(cell2 + 1));
+    for (auto it = std::sregex_iterator(strategies.begin(), strategies.end(), name); it != std::sregex_iterator();
+         ++it) {
+      const std::string strategy = (*it)[1].str();
+      EXPECT_FALSE(documented.contains(strategy)) << strategy << " twice in the table " << header;
+      documented[strategy] = search_entry(axes, runs);
+    }
   }
   EXPECT_FALSE(documented.empty()) << "no table '" << header << "' in docs/cli.md";
   return documented;
 }
 
+// A search as advise's JSON writes it: {name: {param: [values]}}, the names without one left out.
+json as_written(const json& search) {
+  json out = json::object();
+  for (const auto& [component, entry] : search.items())
+    for (const json& axis : entry["axes"]) out[component][axis[0].get<std::string>()] = axis[1];
+  return out;
+}
+
 }  // namespace
 
-// docs/cli.md's tables of the search are the ones the code runs: a value changed in one
-// place only fails here.
-TEST(CliAdvise, TheSearchIsTheOneDocumented) {
+// docs/cli.md's tables of the search are the parameters' declarations, in their order (the first
+// varies slowest), with their runs, and advise runs them: a value changed in one place only
+// fails here.
+TEST(CliAdvise, TheSearchIsTheOneDeclaredAndDocumented) {
+  const json tasks = declared_search(dlbkit::builtin_strategies().all());
+  const json phases = declared_search(dlbkit::builtin_phase_strategies().all());
+  EXPECT_EQ(documented_search("| strategy | values tried | runs |"), tasks);
+  EXPECT_EQ(documented_search("| phase strategy | values tried | runs |"), phases);
   const json advice = cli_json({"advise", "-t", "complete:2", "-c", "ideal", "-w", "busy", "--workload-param",
                                "total_load=2000", "--json"});
-  EXPECT_EQ(advice["search"], documented_search("| strategy | values tried | runs |"));
+  EXPECT_EQ(advice["search"], as_written(tasks));
   const json on_data = cli_json({"advise", "--data", DLBKIT_TEST_DATA "/vt/synthetic-dataset-blocks", "-t",
                                  "complete:4", "-c", "ideal", "--json"});
-  EXPECT_EQ(on_data["search"], documented_search("| phase strategy | values tried | runs |"));
+  EXPECT_EQ(on_data["search"], as_written(phases));
+}
+
+// Each value searched is one its parameter accepts, other than the default and the other values.
+TEST(CliAdvise, EverySearchedValueIsAcceptedAndNew) {
+  const auto check = [](const auto& registry) {
+    for (const auto& info : registry.all())
+      for (const dlbkit::ParamSpec& spec : info.params) {
+        SCOPED_TRACE(info.name + " " + spec.name);
+        std::set<std::string> values = {spec.default_value};
+        for (const std::string& value : spec.search) {
+          EXPECT_NO_THROW(registry.configure(info.name, {{spec.name, value}})) << value;
+          EXPECT_TRUE(values.insert(value).second) << value << " twice";
+        }
+      }
+  };
+  check(dlbkit::builtin_strategies());
+  check(dlbkit::builtin_phase_strategies());
+}
+
+// dlbkit list names the values advise tries beside each parameter's accepted ones.
+TEST(CliAdvise, ListNamesTheValuesTried) {
+  const auto strategies = run_cli({"list", "strategies"});
+  ASSERT_EQ(strategies.status, 0) << strategies.err;
+  EXPECT_NE(strategies.out.find("; dlbkit advise also tries 0.5, 0.7)"), std::string::npos) << strategies.out;
+  EXPECT_NE(strategies.out.find("(true or false; dlbkit advise also tries true)"), std::string::npos) << strategies.out;
+  const auto phases = run_cli({"list", "phase-strategies"});
+  ASSERT_EQ(phases.status, 0) << phases.err;
+  EXPECT_NE(phases.out.find("dlbkit advise also tries Clustering)"), std::string::npos) << phases.out;
 }
 
 // A cost model calibrated on an engine (checks = engines) describes workers that run their

@@ -10,7 +10,10 @@
 #include <dlbkit/strategies/builtin.hpp>
 
 #include <atomic>
+#include <fmt/format.h>
 #include <gtest/gtest.h>
+#include <optional>
+#include <span>
 
 using namespace dlbkit;
 using test::TreeApp;
@@ -373,4 +376,23 @@ TEST(ThreadsEngine, QueensCountsThePublishedPlacements) {
       }
     }
   }
+}
+
+// The engine asks the strategy's declaration, whatever its name, for a warning on the roots
+// each worker starts with, and reports it with the run.
+TEST(ThreadsEngine, ReportsTheStrategysStartWarning) {
+  StrategyInfo info = builtin_strategies().find("none");
+  info.name = "none_that_warns";
+  info.start_warning = [](const Parameters&, std::span<const std::int64_t> loads) -> std::optional<std::string> {
+    return fmt::format("starts with {}", fmt::join(loads, " "));
+  };
+  TreeApp app(30, 2000);  // one root, on worker 0
+  const Topology t = parse_topology("complete:3");
+  const RuntimeConfig config{.topology = &t, .strategy = StrategyChoice{&info, {}}};
+  EXPECT_EQ(start_warnings(app, config), std::vector<std::string>{"starts with 1 0 0"});
+  const RuntimeResult r = run_threads(app, config);
+  ASSERT_FALSE(r.warnings.empty());
+  EXPECT_EQ(r.warnings.front(), "starts with 1 0 0");
+  info.start_warning = [](const Parameters&, std::span<const std::int64_t>) { return std::optional<std::string>(); };
+  EXPECT_TRUE(start_warnings(app, config).empty());
 }

@@ -175,3 +175,18 @@ TEST(LoadUpdatePolicy, SendsToEveryNeighbourOnce) {
   ctx.set_load(36);
   EXPECT_TRUE(p.update_neighbors(ctx, 7));
 }
+
+// RID balances on changes of a node's own load: a node that starts empty never asks, unless
+// a neighbour's update may trigger it (retry_on_update), and its declaration says so.
+TEST(Rid, WarnsOfNodesThatStartEmptyUnlessItRetries) {
+  const StrategyInfo& info = builtin_strategies().find("rid");
+  ASSERT_TRUE(info.start_warning);
+  const Parameters defaults = builtin_strategies().configure("rid", {}).params;
+  const std::vector<std::int64_t> one_root = {1, 0, 0};
+  EXPECT_EQ(info.start_warning(defaults, one_root),
+            "rid with retry_on_update=false: 2 of the 3 workers start without tasks and will never ask for any (RID "
+            "acts on changes of a node's own load); -p retry_on_update=true makes them ask");
+  EXPECT_EQ(info.start_warning(builtin_strategies().configure("rid", {{"retry_on_update", "true"}}).params, one_root),
+            std::nullopt);
+  EXPECT_EQ(info.start_warning(defaults, std::vector<std::int64_t>{4, 1, 2}), std::nullopt);
+}

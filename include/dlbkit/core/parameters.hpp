@@ -30,6 +30,10 @@ struct ParamSpec {
   bool allow_auto = false;    ///< the value "auto" means: the component derives it
   bool fractional = false;    ///< a duration that may be a fraction of a nanosecond (a time per unit of work)
   std::vector<std::string> choices;  ///< for ParamType::choice
+  /// The values besides the default that `dlbkit advise` tries (docs/cli.md): its search,
+  /// every combination of the searched parameters' values, the default first. Empty: advise
+  /// keeps the default.
+  std::vector<std::string> search;
 
   /// "real in [0, 1]", "integer >= 1, or auto", "one of: sender, receiver".
   std::string accepted() const;
@@ -55,6 +59,7 @@ struct Param {
   bool allow_auto = false;
   bool fractional = false;
   std::array<std::string_view, 8> choices{};  ///< for ParamType::choice (at most 8); the empty ones unused
+  std::array<std::string_view, 4> search{};   ///< as ParamSpec::search (at most 4); the empty ones unused
 
   /// `value` as one of the choices, checked when compiled (a value that is none of them does
   /// not compile): `p[kMode] == kMode.choice("pull")`.
@@ -64,12 +69,22 @@ struct Param {
     throw "not one of the parameter's choices";
   }
 
+  /// The same parameter with another search: for one shared by components that try
+  /// different values of it (`kLoadUpdateFactor.searching({"0.5"})` in a params() list).
+  consteval Param searching(std::array<std::string_view, 4> values) const {
+    Param p = *this;
+    p.search = values;
+    return p;
+  }
+
   operator ParamSpec() const {  // implicit: a Param is listed where ParamSpecs are
     ParamSpec spec{.name = std::string(name), .type = Type, .default_value = std::string(default_value),
                    .description = std::string(description), .min = min, .max = max, .allow_inf = allow_inf,
                    .allow_auto = allow_auto, .fractional = fractional};
     for (std::string_view choice : choices)
       if (!choice.empty()) spec.choices.emplace_back(choice);
+    for (std::string_view value : search)
+      if (!value.empty()) spec.search.emplace_back(value);
     return spec;
   }
 };

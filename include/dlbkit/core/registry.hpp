@@ -17,10 +17,13 @@
 #include <array>
 #include <cassert>
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <map>
 #include <memory>
 #include <new>
+#include <optional>
+#include <span>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -96,6 +99,10 @@ struct StrategyInfo {
   /// Where set, throws InputError when the strategy cannot run on the topology, naming the
   /// topology and what is accepted. simulate() calls it before the run.
   std::function<void(const Topology&)> check_topology;
+  /// Where set, a one-line warning when the strategy, with these parameters, cannot balance a
+  /// run that starts with these loads (tasks on each node), or nullopt. The runtime's engines
+  /// call it before a run and report it among the run's warnings.
+  std::function<std::optional<std::string>(const Parameters&, std::span<const std::int64_t>)> start_warning;
   /// Whether a busy node looks for messages at its poll points, paying the cost model's
   /// poll_cost at each; NOBAL does not (WLR93 Table IV: its times are the bare loads).
   bool checks_messages = true;
@@ -107,6 +114,8 @@ struct StrategyInfo {
 ///                                   (std::array<const char*, kKinds>: a missing name is null)
 ///   params()                        its ParamSpecs (optional: none)
 ///   check_topology(const Topology&) optional, as StrategyInfo::check_topology
+///   start_warning(const Parameters&, std::span<const std::int64_t>)
+///                                   optional, as StrategyInfo::start_warning
 ///   checks_messages                 optional, as StrategyInfo::checks_messages
 /// and a constructor from its validated Parameters, from which both create() and in_place
 /// build the agent.
@@ -124,6 +133,8 @@ StrategyInfo strategy_info() {
     info.message_kinds.assign(S::message_kinds.begin(), S::message_kinds.end());
   }
   if constexpr (requires(const Topology& t) { S::check_topology(t); }) info.check_topology = S::check_topology;
+  if constexpr (requires(const Parameters& p, std::span<const std::int64_t> loads) { S::start_warning(p, loads); })
+    info.start_warning = S::start_warning;
   if constexpr (requires { S::checks_messages; }) info.checks_messages = S::checks_messages;
   return info;
 }

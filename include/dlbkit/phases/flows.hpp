@@ -42,7 +42,7 @@ inline constexpr IntegerParam kFlowRounds{.name = "rounds", .default_value = "au
     .min = 1, .max = 10'000'000, .allow_auto = true};
 inline constexpr RealParam kFlowTolerance{.name = "tolerance", .default_value = "0.05",
     .description = "the rounds stop once the loads' imbalance max/mean - 1 is at most this", .min = 1e-9,
-    .max = 0.99};
+    .max = 0.99, .search = {"0.02", "0.2"}};
 inline constexpr ChoiceParam kFlowSelection{.name = "selection", .default_value = "greedy",
     .description = "how a node picks the objects for an edge's flow f: greedy: the largest object not above "
                    "what is left of f, again and again, then the smallest one if it lands nearer f than the "

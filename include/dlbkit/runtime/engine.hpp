@@ -64,9 +64,9 @@ RuntimeResult run_sequential(ByteApplication& app, std::size_t workers);
 /// check point and the first exception thrown is rethrown here, as it was thrown.
 RuntimeResult run_threads(ByteApplication& app, const RuntimeConfig& config);
 
-/// What is known before a run to keep workers idle: `rid` with retry_on_update=false while
-/// a worker starts without tasks (WLR93's RID acts on changes of a node's own load, and an
-/// empty node's load never changes, so it never asks). Empty when nothing is known.
+/// What the strategy knows before a run to keep workers idle, given the roots each worker
+/// starts with (StrategyInfo::start_warning: `rid` with retry_on_update=false while a worker
+/// starts without tasks, since it never asks). Empty when nothing is known.
 std::vector<std::string> start_warnings(const ByteApplication& app, const RuntimeConfig& config);
 
 /// Efficiency of a parallel run against the sequential one: T_seq / (P T_par).
