@@ -64,4 +64,43 @@ grep -q "^dlbkit: error: --engine mpi: this program was linked without the MPI e
 if cmake -S examples/collatz -B "$prefix/collatz-no-mpi" -DCMAKE_PREFIX_PATH="$prefix/install" \
      -DCMAKE_DISABLE_FIND_PACKAGE_MPI=ON >"$prefix/out" 2>&1; then exit 1; fi
 grep -q "component mpi (dlbkit::mpi): no MPI for C++ found" "$prefix/out"
-echo "installed package: the consumer, one program per component, N-Queens and Collatz built with find_package(dlbkit) and ran on threads and MPI$python_note"
+
+# dlbkit as a part of another project's build, with only the components each program uses:
+# examples/subproject (add_subdirectory of this tree: the runtime) and examples/fetchcontent
+# (FetchContent of an archive of this tree: the simulator). They build under build/ through
+# the compiler cache, so that their layers cost no compiler time when unchanged.
+source scripts/compiler-cache.sh
+embedded=build/embedded
+rm -rf "$embedded" && mkdir -p "$embedded"
+# The runtime needs none of Eigen, Scotch, brotli, cereal or OpenSSL: the subproject compiles
+# with the compiler's include path where /usr/include is a copy without them (and CMake told
+# not to look for Eigen), and links none of their libraries.
+without="$PWD/$embedded/include-without-optional"
+mkdir "$without"
+for entry in /usr/include/*; do
+  case ${entry##*/} in cereal | eigen3 | openssl | brotli | scotch*) ;; *) ln -s "$entry" "$without/" ;; esac
+done
+include_path=$(c++ -x c++ -E -v /dev/null 2>&1 >/dev/null | sed -n '/^#include <...> search starts here:/,/^End of search list./s/^ //p')
+include_flags="-nostdinc"
+for dir in $include_path; do include_flags+=" -isystem ${dir/#\/usr\/include/$without}"; done
+cmake -S examples/subproject -B "$embedded/subproject" -G Ninja "${compiler_cache[@]}" -DCMAKE_BUILD_TYPE=Release \
+      -DCMAKE_CXX_FLAGS="$include_flags" -DCMAKE_DISABLE_FIND_PACKAGE_Eigen3=ON >/dev/null
+cmake --build "$embedded/subproject" >/dev/null
+subproject="$embedded/subproject/nqueens"
+if ldd "$subproject" | grep -E "libcrypto|libscotch|libbrotli"; then exit 1; fi
+# diffusion's alpha comes from the spectrum: without Eigen, the Lanczos iteration's
+$expect "12-queens: 14200 solutions" "$subproject" --n 12 --workers 2 --strategy diffusion >/dev/null
+# A task that is not trivially copyable needs cereal, and where it is not found, says so.
+if echo '#include <dlbkit/runtime/serialization.hpp>
+          #include <string>
+          int main() { return dlbkit::from_bytes<std::string>({}).empty(); }' |
+  c++ $include_flags -std=c++20 -Iinclude -fsyntax-only -x c++ - 2>"$embedded/err"; then exit 1; fi
+grep -q "travels through cereal, whose headers are not found (Debian: libcereal-dev)" "$embedded/err"
+
+git ls-files -z --cached --others --exclude-standard |
+  tar --null --ignore-failed-read -T - --transform 's,^,dlbkit/,' -czf "$embedded/dlbkit.tar.gz"
+cmake -S examples/fetchcontent -B "$embedded/fetchcontent" -G Ninja "${compiler_cache[@]}" -DCMAKE_BUILD_TYPE=Release \
+      -DDLBKIT_URL="file://$PWD/$embedded/dlbkit.tar.gz" >/dev/null
+cmake --build "$embedded/fetchcontent" >/dev/null
+"$embedded/fetchcontent/simulation" >/dev/null
+echo "installed package: the consumer, one program per component, N-Queens and Collatz built with find_package(dlbkit) and ran on threads and MPI$python_note; dlbkit built within other projects (add_subdirectory: the runtime without Eigen, Scotch, brotli, cereal or OpenSSL; FetchContent: the simulator)"

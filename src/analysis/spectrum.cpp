@@ -1,11 +1,15 @@
-// The only translation unit that includes Eigen (compile time, header hygiene).
+// The only translation unit that includes Eigen (compile time, header hygiene). Built
+// without Eigen (CMakeLists.txt leaves DLBKIT_HAS_EIGEN undefined), it has the Lanczos
+// iteration only.
 
 #include <dlbkit/analysis/spectrum.hpp>
 #include <dlbkit/core/random.hpp>
 #include <dlbkit/error.hpp>
 
+#ifdef DLBKIT_HAS_EIGEN
 #include <Eigen/Core>
 #include <Eigen/Eigenvalues>
+#endif
 
 #include <fmt/format.h>
 
@@ -154,33 +158,49 @@ LaplacianExtremes lanczos(const WeightedLaplacian& l) {
                                        l.topology.spec(), kLanczosMaxSteps));
 }
 
-Eigen::MatrixXd dense_laplacian(const WeightedLaplacian& l) {
-  const auto n = static_cast<Eigen::Index>(l.topology.size());
-  Eigen::MatrixXd a = Eigen::MatrixXd::Zero(n, n);
-  for (NodeId v = 0; v < l.topology.size(); ++v) {
+#ifdef DLBKIT_HAS_EIGEN
+constexpr bool kDenseSolver = true;
+#else
+constexpr bool kDenseSolver = false;
+#endif
+
+// Every eigenvalue of the Laplacian, increasing, by Eigen's dense symmetric solver.
+std::vector<double> dense_eigenvalues(const WeightedLaplacian& l) {
+  const std::size_t n = l.topology.size();
+  if (n > kDenseEigenLimit)
+    throw InputError(fmt::format("{}: {} nodes are too many for the dense eigen-solver (at most {})",
+                                 l.topology.spec(), n, kDenseEigenLimit));
+#ifdef DLBKIT_HAS_EIGEN
+  Eigen::MatrixXd a = Eigen::MatrixXd::Zero(static_cast<Eigen::Index>(n), static_cast<Eigen::Index>(n));
+  for (NodeId v = 0; v < n; ++v) {
     const auto nb = l.topology.neighbors(v);
     for (std::size_t i = 0; i < nb.size(); ++i) {
       a(v, nb[i]) -= l.weight(v, i);
       a(v, v) += l.weight(v, i);
     }
   }
-  return a;
+  const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> solver(a, Eigen::EigenvaluesOnly);
+  std::vector<double> mu(n);
+  for (std::size_t k = 0; k < n; ++k) mu[k] = solver.eigenvalues()[static_cast<Eigen::Index>(k)];
+  return mu;
+#else
+  throw InputError(fmt::format("{}: the dense eigen-solver needs Eigen, and this dlbkit was built without it "
+                               "(Debian: libeigen3-dev)",
+                               l.topology.spec()));
+#endif
 }
 
 LaplacianExtremes extremes(const WeightedLaplacian& l, EigenMethod method) {
   const std::size_t n = l.topology.size();
   if (n < 2) throw InputError(fmt::format("{} has {} node: a spectrum needs at least 2", l.topology.spec(), n));
-  if (method == EigenMethod::automatic) method = n <= kDenseEigenLimit ? EigenMethod::dense : EigenMethod::sparse;
+  if (method == EigenMethod::automatic)
+    method = kDenseSolver && n <= kDenseEigenLimit ? EigenMethod::dense : EigenMethod::sparse;
   LaplacianExtremes e;
   if (method == EigenMethod::dense) {
-    if (n > kDenseEigenLimit)
-      throw InputError(
-          fmt::format("{}: {} nodes are too many for the dense eigen-solver (at most {})", l.topology.spec(), n,
-                      kDenseEigenLimit));
-    const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> solver(dense_laplacian(l), Eigen::EigenvaluesOnly);
+    const std::vector<double> mu = dense_eigenvalues(l);
     // The smallest eigenvalue is the 0 of the all-ones vector.
-    e.mu_2 = solver.eigenvalues()[1];
-    e.mu_max = solver.eigenvalues()[static_cast<Eigen::Index>(n) - 1];
+    e.mu_2 = mu[1];
+    e.mu_max = mu[n - 1];
     e.method = "dense";
     return e;
   }
@@ -205,15 +225,11 @@ LaplacianExtremes graph_laplacian_extremes(const Topology& topology, EigenMethod
 }
 
 std::vector<double> diffusion_eigenvalues(const DiffusionMatrix& m) {
-  const std::size_t n = m.size();
-  if (n > kDenseEigenLimit)
-    throw InputError(fmt::format("{}: {} nodes are too many for the dense eigen-solver (at most {})",
-                                 m.topology().spec(), n, kDenseEigenLimit));
-  const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> solver(dense_laplacian(WeightedLaplacian{m.topology(), &m}),
-                                                              Eigen::EigenvaluesOnly);
+  const std::vector<double> mu = dense_eigenvalues(WeightedLaplacian{m.topology(), &m});
+  const std::size_t n = mu.size();
   std::vector<double> lambda(n);
   // lambda = 1 - mu, so increasing lambda is decreasing mu.
-  for (std::size_t k = 0; k < n; ++k) lambda[k] = 1.0 - solver.eigenvalues()[static_cast<Eigen::Index>(n - 1 - k)];
+  for (std::size_t k = 0; k < n; ++k) lambda[k] = 1.0 - mu[n - 1 - k];
   return lambda;
 }
 

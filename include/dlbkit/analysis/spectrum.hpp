@@ -11,7 +11,9 @@
 /// dlbkit::LaplacianExtremes e = dlbkit::laplacian_extremes(m);   // sparse: 2^20 nodes
 /// // e.mu_2 = 2/21, e.mu_max = 40/21
 /// ```
-/// Small networks (N <= kDenseEigenLimit) use Eigen's dense symmetric eigen-solver. Larger
+/// Small networks (N <= kDenseEigenLimit) use Eigen's dense symmetric eigen-solver (where
+/// dlbkit was built with Eigen: else the dense method and diffusion_eigenvalues() throw
+/// InputError, and every network takes the Lanczos run, which agrees to rounding). Larger
 /// ones use one Lanczos run (three-term recurrence, Ritz values by Sturm bisection) on
 /// L + s u u^T / n, where s = n/(n-1) (min + max weighted degree)/2 lies inside
 /// [mu_2, mu_max] (Fiedler's bounds): the all-ones vector u, L's eigenvector for 0, is moved

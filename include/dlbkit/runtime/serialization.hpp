@@ -16,7 +16,12 @@
 ///
 /// The archive is cereal's native-endian binary one: every rank of a run must share the
 /// byte order and the type sizes (MPI between machines of one kind).
+///
+/// cereal's headers (Debian: libcereal-dev) are needed only where such a type travels: a
+/// program whose tasks and results are all trivially copyable compiles without them.
 
+#if __has_include(<cereal/archives/binary.hpp>)
+#define DLBKIT_HAS_CEREAL 1
 #include <cereal/archives/binary.hpp>
 #include <cereal/types/array.hpp>
 #include <cereal/types/map.hpp>
@@ -25,6 +30,7 @@
 #include <cereal/types/tuple.hpp>
 #include <cereal/types/utility.hpp>
 #include <cereal/types/vector.hpp>
+#endif
 
 #include <cstddef>
 #include <cstring>
@@ -71,6 +77,34 @@ public:
   }
 };
 
+#ifdef DLBKIT_HAS_CEREAL
+template <class T>
+void write_archive(const T& value, std::vector<std::byte>& out) {
+  ByteSink sink(out);
+  std::ostream stream(&sink);
+  cereal::BinaryOutputArchive archive(stream);
+  archive(value);
+}
+
+template <class T>
+void read_archive(std::span<const std::byte> bytes, T& value) {
+  ByteSource source(bytes);
+  std::istream stream(&source);
+  cereal::BinaryInputArchive archive(stream);
+  archive(value);
+}
+#else
+template <class T>
+void no_cereal() {
+  static_assert(travels_as_bytes<T>, "a type that is not trivially copyable travels through cereal, "
+                                     "whose headers are not found (Debian: libcereal-dev)");
+}
+template <class T>
+void write_archive(const T&, std::vector<std::byte>&) { no_cereal<T>(); }
+template <class T>
+void read_archive(std::span<const std::byte>, T&) { no_cereal<T>(); }
+#endif
+
 }  // namespace serialization_detail
 
 /// Appends the bytes of `value` to `out`.
@@ -80,10 +114,7 @@ void append_bytes(const T& value, std::vector<std::byte>& out) {
     const auto* p = reinterpret_cast<const std::byte*>(&value);
     out.insert(out.end(), p, p + sizeof(T));
   } else {
-    serialization_detail::ByteSink sink(out);
-    std::ostream stream(&sink);
-    cereal::BinaryOutputArchive archive(stream);
-    archive(value);
+    serialization_detail::write_archive(value, out);
   }
 }
 
@@ -101,10 +132,7 @@ T from_bytes(std::span<const std::byte> bytes) {
   if constexpr (travels_as_bytes<T>) {
     std::memcpy(&value, bytes.data(), sizeof(T));
   } else {
-    serialization_detail::ByteSource source(bytes);
-    std::istream stream(&source);
-    cereal::BinaryInputArchive archive(stream);
-    archive(value);
+    serialization_detail::read_archive(bytes, value);
   }
   return value;
 }
