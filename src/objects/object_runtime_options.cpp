@@ -18,7 +18,7 @@ ObjectRuntimeOptions ObjectRuntimeOptions::parse(int argc, const char* const* ar
   const std::vector<detail::OurOption> ours = {
       {"--engine", "NAME",
        "auto, threads, mpi or sequential, the last one worker without balancing (default auto: mpi when an MPI "
-       "launcher started several processes, else threads)"},
+       "launcher started several processes and the program links dlbkit::mpi, else threads)"},
       {"--strategy", "NAME", fmt::format("a name of `dlbkit list phase-strategies`, or none (default {})", d.strategy)},
       {"--param", "NAME=VALUE", "a parameter of the strategy (repeatable)"},
       {"--topology", "SPEC", "the workers' network, one worker per node (default auto: complete:P)"},

@@ -21,8 +21,8 @@ std::vector<detail::OurOption> our_options() {
   const RuntimeOptions d;
   return {
       {"--engine", "NAME",
-       "auto, threads, mpi or sequential (default auto: mpi when an MPI launcher started several processes, "
-       "else threads)"},
+       "auto, threads, mpi or sequential (default auto: mpi when an MPI launcher started several processes "
+       "and the program links dlbkit::mpi, else threads)"},
       {"--strategy", "NAME", fmt::format("a name of `dlbkit list strategies` (default {})", d.strategy)},
       {"--param", "NAME=VALUE", "a parameter of the strategy (repeatable)"},
       {"--topology", "SPEC", "the workers' network, one worker per node (default auto: one the strategy accepts)"},
