@@ -34,8 +34,8 @@ std::string excerpt(std::string_view value, std::size_t max_chars = 60);
 /// or `dlbkit: failed: <what>` for any other exception (status 1) to stderr and returns
 /// the status; for HelpRequested, its usage to stdout and status 0. Under an MPI launcher
 /// only rank 0 of MPI_COMM_WORLD prints (the runtime throws the same error on every rank),
-/// known from the launcher's environment
-/// (OMPI_COMM_WORLD_RANK, PMI_RANK or PMIX_RANK), so it works before MPI_Init too.
+/// known from the launcher's environment (OMPI_COMM_WORLD_RANK, PMI_RANK or PMIX_RANK), so
+/// it works before MPI_Init too.
 int print_error(const std::exception& error);
 
 /// print_error on this rank whatever its rank: for an error that only this rank found.
