@@ -54,6 +54,10 @@ int launcher_rank() {
 }
 
 int print_error_here(const std::exception& error) {
+  if (dynamic_cast<const HelpRequested*>(&error) != nullptr) {
+    fmt::print("{}", error.what());
+    return 0;
+  }
   const bool input = dynamic_cast<const InputError*>(&error) != nullptr;
   // One line whatever the user typed: what the message echoes is escaped as in an excerpt.
   fmt::print(stderr, "dlbkit: {}: {}\n", input ? "error" : "failed", excerpt(error.what(), std::string_view::npos));
@@ -62,6 +66,7 @@ int print_error_here(const std::exception& error) {
 
 int print_error(const std::exception& error) {
   if (launcher_rank() <= 0) return print_error_here(error);
+  if (dynamic_cast<const HelpRequested*>(&error) != nullptr) return 0;  // no job to end: every rank exits 0
   // Every rank found the error (bad options are found before any rank talks to another), and
   // this rank's exit makes the launcher end the job: it waits a moment so that rank 0's line
   // is out before then (Open MPI drops what a killed rank had not yet forwarded).

@@ -17,6 +17,13 @@ public:
   explicit InputError(const std::string& what) : std::invalid_argument(what) {}
 };
 
+/// Not an error: a program's --help (RuntimeOptions::parse). what() is the usage, lines
+/// ending in '\n', which print_error writes to stdout.
+class HelpRequested : public std::runtime_error {
+public:
+  explicit HelpRequested(const std::string& usage) : std::runtime_error(usage) {}
+};
+
 /// A user's value as an error message quotes it: control characters and invalid UTF-8 as C
 /// escapes (`\x1b`), at most `max_chars` characters, then "..." when cut, so that a
 /// 10 000-digit spec or a binary file gives a short, printable line:
@@ -25,9 +32,10 @@ std::string excerpt(std::string_view value, std::size_t max_chars = 60);
 
 /// For main's catch: prints `dlbkit: error: <what>` for an InputError (bad input, status 2)
 /// or `dlbkit: failed: <what>` for any other exception (status 1) to stderr and returns
-/// the status. Under an MPI launcher only rank 0 of MPI_COMM_WORLD prints (the runtime
-/// throws the same error on every rank), known from the launcher's environment
-/// (OMPI_COMM_WORLD_RANK, PMI_RANK or PMIX_RANK), so it works before MPI_Init too.
+/// the status; for HelpRequested, its usage to stdout and status 0. Under an MPI launcher
+/// only rank 0 of MPI_COMM_WORLD prints (the runtime throws the same error on every rank),
+/// known from the launcher's environment (OMPI_COMM_WORLD_RANK, PMI_RANK or PMIX_RANK), so
+/// it works before MPI_Init too.
 int print_error(const std::exception& error);
 
 /// print_error on this rank whatever its rank: for an error that only this rank found.

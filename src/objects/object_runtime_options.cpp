@@ -8,17 +8,35 @@
 #include <fmt/format.h>
 #include <limits>
 #include <string_view>
+#include <vector>
 
 namespace dlbkit {
 
 ObjectRuntimeOptions ObjectRuntimeOptions::parse(int argc, const char* const* argv,
                                                  const std::vector<ProgramOption>& program) {
-  constexpr std::string_view kOurs[] = {"--engine", "--strategy", "--param",  "--topology", "--workers", "--seed",
-                                        "--every",  "--threshold", "--load-model", "--load-window", "--record", "--timeline",
-                                        "--quiet"};
-  constexpr std::string_view kFlags[] = {"--quiet"};
+  const ObjectRuntimeOptions d;
+  const std::vector<detail::OurOption> ours = {
+      {"--engine", "NAME",
+       "auto, threads, mpi or sequential, the last one worker without balancing (default auto: mpi when an MPI "
+       "launcher started several processes and the program links dlbkit::mpi, else threads)"},
+      {"--strategy", "NAME", fmt::format("a name of `dlbkit list phase-strategies`, or none (default {})", d.strategy)},
+      {"--param", "NAME=VALUE", "a parameter of the strategy (repeatable)"},
+      {"--topology", "SPEC", "the workers' network, one worker per node (default auto: complete:P)"},
+      {"--workers", "N", "threads: the worker count, from 1 to 4096 (default one per core); mpi: not given"},
+      {"--seed", "S", fmt::format("the strategy's random stream (default {})", d.seed)},
+      {"--every", "K", fmt::format("balance after every K-th phase; 0: only on --threshold (default {})", d.every)},
+      {"--threshold", "I",
+       fmt::format("balance also after a phase whose imbalance max/mean - 1 exceeds I, a number >= 0, or inf "
+                   "(default {})",
+                   d.threshold)},
+      {"--load-model", "MODEL",
+       fmt::format("the loads predicted for the next phase: persistence or linear (default {})", d.load_model)},
+      {"--load-window", "N", fmt::format("linear: the phases it fits, from 2 to 1000 (default {})", d.load_window)},
+      {"--record", "STEM", "vt LB data, STEM.R.json for each worker R, written at finish()"},
+      {"--timeline", "FILE", "Chrome trace-event JSON of phases and migrations, written at finish()"},
+      {"--quiet", "", "no warnings on stderr"}};
   ObjectRuntimeOptions o;
-  detail::parse_command_line(argc, argv, program, kOurs, kFlags, [&](std::string_view name, const std::string& value) {
+  detail::parse_command_line(argc, argv, program, ours, [&](std::string_view name, const std::string& value) {
     if (detail::read_runtime_option(name, value, o)) return;
     if (name == "--every") {
       o.every = parse_unsigned(value, "--every", 1'000'000'000);

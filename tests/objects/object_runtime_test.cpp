@@ -265,6 +265,38 @@ TEST(ObjectRuntimeOptions, ReadsItsOwnAndTheProgramsOptions) {
   }
 }
 
+TEST(ObjectRuntimeOptions, ReadsSignedRealAndPositionalArgumentsAndListsItsOptionsForHelp) {
+  int shift = 0;
+  double weight = 1;
+  std::uint32_t phases = 10;
+  const std::vector<dlbkit::ProgramOption> program = {{"--shift", shift, -5, 5},
+                                                      {"--weight", weight, "the hot blocks' weight"},
+                                                      dlbkit::ProgramOption::positional("PHASES", phases, 1, 1000)};
+  const char* argv[] = {"stencil", "--shift", "-5", "40", "--weight=2.5", "--every", "2"};
+  EXPECT_EQ(ObjectRuntimeOptions::parse(std::size(argv), argv, program).every, 2u);
+  EXPECT_EQ(shift, -5);
+  EXPECT_EQ(weight, 2.5);
+  EXPECT_EQ(phases, 40u);
+  const char* extra[] = {"stencil", "40", "41"};
+  EXPECT_EQ(error_of([&] { ObjectRuntimeOptions::parse(std::size(extra), extra, program); }),
+            "unexpected argument '41'; accepted: at most 1 beside the options: PHASES");
+  const char* help[] = {"/usr/bin/stencil", "-h"};
+  std::string usage;
+  try {
+    ObjectRuntimeOptions::parse(std::size(help), help, program);
+  } catch (const dlbkit::HelpRequested& h) {
+    usage = h.what();
+  }
+  for (const char* part : {"usage: stencil [options] [PHASES]\narguments:\n", "PHASES ",
+                           "an integer from 1 to 1000 (default 10)\n", "--weight X ",
+                           "the hot blocks' weight: a finite number (default 1)\n", "\ndlbkit's options:\n",
+                           "a name of `dlbkit list phase-strategies`, or none (default greedy)\n", "--every K ",
+                           "(default 1)\n", "--threshold I ", "(default inf)\n", "--load-window N ", "(default 5)\n",
+                           "--record STEM ", "-h, --help "})
+    EXPECT_NE(usage.find(part), std::string::npos) << part << "\nin\n" << usage;
+  EXPECT_EQ(usage.find("--check-tasks"), std::string::npos) << usage;  // Runtime's, not ObjectRuntime's
+}
+
 TEST(ObjectRuntime, RecordsVtDataAndATimeline) {
   const std::filesystem::path dir = dlbkit::test::temp_dir("objects_record");
   std::filesystem::create_directories(dir);

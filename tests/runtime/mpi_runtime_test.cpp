@@ -1,7 +1,8 @@
 // dlbkit::Runtime on the MPI engine (mpi_program/runtime_ranks.cpp under mpirun -np 2,
 // with a time limit): typed results on every rank, class and lambda forms, serialised
-// tasks and results, on the program's own communicator; options errors printed once; the
-// engine taken from the launcher; several Runtimes in turn; the MPI thread level checked.
+// tasks and results, on the program's own communicator; options errors and --help printed
+// once; the engine taken from the launcher; several Runtimes in turn; the MPI thread level
+// checked.
 #if defined(DLBKIT_MPIEXEC) && defined(DLBKIT_RUNTIME_RANKS)
 
 #include "../support/command.hpp"
@@ -113,6 +114,15 @@ TEST(MpiRuntime, BadOptionsArePrintedOnceByRankZero) {
     EXPECT_EQ(o.err.find("dlbkit: error: "), 0u) << o.err;
     EXPECT_EQ(o.err.find("dlbkit: error: ", 1), std::string::npos) << o.err;  // once, not once per rank
   }
+}
+
+// --help under mpirun: the usage once, on stdout, and every rank exits 0.
+TEST(MpiRuntime, HelpIsPrintedOnceByRankZero) {
+  const auto o = mpirun(2, "--help");
+  EXPECT_EQ(o.status, 0) << o.err;
+  EXPECT_EQ(occurrences(o.out, "usage: "), 1u) << o.out;
+  EXPECT_NE(o.out.find("\noptions:\n  --fail\n"), std::string::npos) << o.out;  // the program's own
+  EXPECT_EQ(o.err, "");
 }
 
 #endif

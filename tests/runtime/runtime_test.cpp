@@ -1,7 +1,7 @@
 // dlbkit::Runtime: typed results from the class and lambda forms on the threads and
 // sequential engines, serialised (cereal) tasks and results, the options read from a
-// command line beside the program's own and their errors, warnings, the report. The MPI
-// side: mpi_runtime_test.cpp.
+// command line beside the program's own, their errors and --help, warnings, the report.
+// The MPI side: mpi_runtime_test.cpp.
 
 #include "census_app.hpp"
 #include "tree_app.hpp"
@@ -12,6 +12,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -39,6 +40,28 @@ std::string parse_error(std::vector<const char*> args) {
     return e.what();
   }
   return "";
+}
+
+// What --help of a program prints, or "" when parse() returned.
+std::string help_of(std::vector<const char*> args, const std::vector<dlbkit::ProgramOption>& program) {
+  try {
+    parse(std::move(args), program);
+  } catch (const dlbkit::HelpRequested& help) {
+    return help.what();
+  }
+  return "";
+}
+
+// `text` with every run of spaces made one: --help's lines without their alignment.
+std::string squeezed(std::string text) {
+  text.erase(std::unique(text.begin(), text.end(), [](char a, char b) { return a == ' ' && b == ' '; }), text.end());
+  return text;
+}
+
+// The column where `text` starts in its line of `lines`.
+std::size_t column_of(const std::string& lines, const std::string& text) {
+  const std::size_t at = lines.find(text);
+  return at == std::string::npos ? 0 : at - lines.rfind('\n', at);
 }
 
 // Runs the tree count of tree_app.hpp with the lambda form, on `runtime`.
@@ -131,6 +154,115 @@ TEST(RuntimeOptions, ReadsTheProgramsOwnOptionsAndLeavesItEveryShortOne) {
   EXPECT_EQ(seed, 7u);
 }
 
+// The porting trial: `{"--n", n}` for an int n did not compile, reals and arguments without
+// a name had no place.
+TEST(RuntimeOptions, ReadsSignedIntegersRealsAndPositionalArguments) {
+  int shift = 0;
+  std::int64_t offset = 5;
+  double tolerance = 0.5;
+  float scale = 1;
+  std::uint32_t n = 0;
+  std::string file;
+  const std::vector<dlbkit::ProgramOption> program = {{"--shift", shift},
+                                                      {"--offset", offset, -10, 10, "an offset"},
+                                                      {"--tolerance", tolerance, 0.0, 1.0},
+                                                      {"--scale", scale, "a factor"},
+                                                      dlbkit::ProgramOption::positional("N", n, 1, 20),
+                                                      dlbkit::ProgramOption::positional("FILE", file)};
+  EXPECT_EQ(parse({"--shift", "-3", "12", "--offset=-10", "--tolerance", "0.25", "--scale", "-1e3", "out.txt",
+                   "--workers", "2"},
+                  program)
+                .workers,
+            2u);
+  EXPECT_EQ(shift, -3);
+  EXPECT_EQ(offset, -10);
+  EXPECT_EQ(tolerance, 0.25);
+  EXPECT_EQ(scale, -1000.0f);
+  EXPECT_EQ(n, 12u);
+  EXPECT_EQ(file, "out.txt");
+  // A slot left empty keeps its value; after "--" every argument is positional.
+  file = "kept";
+  parse({"7"}, program);
+  EXPECT_EQ(n, 7u);
+  EXPECT_EQ(file, "kept");
+  parse({"--", "3", "-x"}, program);
+  EXPECT_EQ(file, "-x");
+  const auto error_of = [&](std::vector<const char*> args, const std::vector<dlbkit::ProgramOption>& with) {
+    try {
+      parse(std::move(args), with);
+    } catch (const dlbkit::InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  const std::map<std::string, std::vector<const char*>> cases = {
+      {"--offset: '11' is not accepted; accepted: an integer from -10 to 10", {"--offset", "11"}},
+      {"--offset: '1.5' is not accepted; accepted: an integer from -10 to 10", {"--offset", "1.5"}},
+      {"--shift: '2147483648' is not accepted; accepted: an integer from -2147483648 to 2147483647",
+       {"--shift", "2147483648"}},
+      {"--tolerance: '1.5' is not accepted; accepted: a number from 0 to 1", {"--tolerance", "1.5"}},
+      {"--tolerance: 'nan' is not accepted; accepted: a number from 0 to 1", {"--tolerance", "nan"}},
+      {"--scale: 'inf' is not accepted; accepted: a finite number", {"--scale", "inf"}},
+      {"--scale: '1e39' is not accepted; accepted: a finite number", {"--scale", "1e39"}},
+      {"N: '0' is not accepted; accepted: an integer from 1 to 20", {"0"}},
+      {"N: an empty value is not accepted", {""}},
+      {"unexpected argument 'c'; accepted: at most 2 beside the options: N FILE", {"1", "b", "c"}},
+  };
+  for (const auto& [expected, args] : cases) {
+    SCOPED_TRACE(expected);
+    EXPECT_EQ(error_of(args, program), expected);
+  }
+  EXPECT_EQ(error_of({"12"}, {{"--n", n}}),
+            "unexpected argument '12'; accepted: options only: --n and dlbkit's --engine, --strategy, --param, "
+            "--topology, --workers, --seed, --check-tasks, --poll-interval, --quiet, --help");
+}
+
+TEST(RuntimeOptions, HelpListsTheProgramsOptionsThenDlbkits) {
+  std::uint32_t n = 12;
+  double tolerance = 0.1;
+  bool verbose = false;
+  std::string file;
+  const std::vector<dlbkit::ProgramOption> program = {{"--n", n, 1, 20, "the board size"},
+                                                      {"--tolerance", tolerance, 0.0, 1.0},
+                                                      {"-v", verbose, "say more"},
+                                                      dlbkit::ProgramOption::positional("FILE", file, "the input")};
+  const std::string help = help_of({"--n", "3", "--help", "--bogus"}, program);
+  EXPECT_TRUE(help.starts_with("usage: program [options] [FILE]\narguments:\n  FILE  ")) << help;
+  for (const char* line : {"\n FILE the input\n",
+                           "\noptions:\n --n N the board size: an integer from 1 to 20 (default 12)\n",
+                           "\n --tolerance X a number from 0 to 1 (default 0.1)\n",
+                           "\n -v say more\n",
+                           "\ndlbkit's options:\n --engine NAME auto, threads, mpi or sequential",
+                           "\n --strategy NAME a name of `dlbkit list strategies` (default work_stealing)\n",
+                           "\n --check-tasks N at most N tasks and poll() calls between a worker's looks at the clock, "
+                           "from 1 to 2^30 (default 1024)\n",
+                           "\n --poll-interval T the least time between a busy worker's check points (default 20us)\n",
+                           "\n --quiet no warnings on stderr\n",
+                           "\n -h, --help this list\n"})
+    EXPECT_NE(squeezed(help).find(line), std::string::npos) << line << "\nin\n" << help;
+  EXPECT_EQ(column_of(help, "the input"), column_of(help, "this list")) << help;
+  EXPECT_EQ(n, 3u);  // read before --help; what follows it is not
+  EXPECT_EQ(help_of({"-h"}, program), help);
+  EXPECT_EQ(help_of({"--", "--help"}, program), "");  // a positional argument
+  EXPECT_NE(parse_error({"--help=yes"}).find("--help: takes no value"), std::string::npos);
+  // A program's -h (or --help) is its own.
+  bool h = false;
+  EXPECT_EQ(help_of({"-h"}, {{"-h", h}}), "");
+  EXPECT_TRUE(h);
+  const std::string only_long = help_of({"--help"}, {{"-h", h}});
+  EXPECT_TRUE(only_long.starts_with("usage: program [options]\noptions:\n  -h\n")) << only_long;
+  EXPECT_NE(squeezed(only_long).find("\n --help this list\n"), std::string::npos) << only_long;
+}
+
+TEST(PrintError, PrintsHelpToStdoutWithStatusZero) {
+  testing::internal::CaptureStdout();
+  testing::internal::CaptureStderr();
+  const int status = dlbkit::print_error(dlbkit::HelpRequested("usage: program [options]\n"));
+  EXPECT_EQ(testing::internal::GetCapturedStderr(), "");
+  EXPECT_EQ(testing::internal::GetCapturedStdout(), "usage: program [options]\n");
+  EXPECT_EQ(status, 0);
+}
+
 TEST(RuntimeOptions, BadInputIsOneLineNamingTheValueAndWhatIsAccepted) {
   const std::map<std::string, std::vector<const char*>> cases = {
       {"--engine 'gpu'; accepted: auto, threads, mpi, sequential", {"--engine", "gpu"}},
@@ -143,7 +275,7 @@ TEST(RuntimeOptions, BadInputIsOneLineNamingTheValueAndWhatIsAccepted) {
       {"--strategy: a value is missing", {"--strategy"}},
       {"--topology: an empty value is not accepted", {"--topology="}},
       {"unknown option '--stategy'; accepted: --engine, --strategy, --param, --topology, --workers, --seed, "
-       "--check-tasks, --poll-interval, --quiet",
+       "--check-tasks, --poll-interval, --quiet, --help",
        {"--stategy", "rid"}},
       {"--param: 'u' ", {"--param", "u"}},
   };

@@ -1,12 +1,13 @@
-// The user's header alone: <dlbkit/runtime/runtime.hpp> brings no JSON, fmt or OpenSSL
-// header (a program of dlbkit::Runtime needs none of them), and is enough to run a
-// program of the lambda form and of the class form. Included first, before anything that
-// could bring them.
+// The user's header alone: <dlbkit/runtime/runtime.hpp> brings no JSON (but the forward
+// declarations of the strategy's parameters), fmt or OpenSSL header (a program of
+// dlbkit::Runtime needs none of them), and is enough to run a program of the lambda form and
+// of the class form and to name its strategy. Included first, before anything that could
+// bring them.
 
 #include <dlbkit/runtime/runtime.hpp>
 
-#if defined(NLOHMANN_JSON_VERSION_MAJOR) || defined(INCLUDE_NLOHMANN_JSON_FWD_HPP_)
-#error "<dlbkit/runtime/runtime.hpp> includes nlohmann/json"
+#ifdef INCLUDE_NLOHMANN_JSON_HPP_
+#error "<dlbkit/runtime/runtime.hpp> includes nlohmann/json.hpp"
 #endif
 #ifdef FMT_VERSION
 #error "<dlbkit/runtime/runtime.hpp> includes fmt"
@@ -44,4 +45,5 @@ TEST(UserHeader, RunsBothFormsWithNothingElse) {
             }, std::uint64_t{0}, std::plus<>{}),
             8191u);
   EXPECT_EQ(runtime.last_run().tasks_executed(), 8191u);
+  EXPECT_EQ(runtime.strategy().name(), "work_stealing");
 }

@@ -10,10 +10,12 @@
 /// // dlbkit's: --engine auto|threads|mpi|sequential  --strategy NAME  --param name=value
 /// // (repeatable)  --topology SPEC|auto  --workers N  --seed S  --every K  --threshold I
 /// // --load-model persistence|linear  --load-window N  --record STEM  --timeline FILE  --quiet
-/// // (also --name=value)
+/// // --help (and -h, unless the program has a -h)   (also --name=value)
 /// ```
 ///
-/// Bad input throws InputError with one line naming the value and what is accepted.
+/// The program's options and positional arguments are declared as for RuntimeOptions::parse
+/// (ProgramOption, runtime_options.hpp). Bad input throws InputError with one line naming
+/// the value and what is accepted; --help throws HelpRequested, which print_error prints.
 
 #include <dlbkit/runtime/runtime_options.hpp>
 
@@ -50,7 +52,8 @@ struct ObjectRuntimeOptions {
   std::string timeline;  ///< Chrome trace-event JSON of phases and migrations at finish(); "": none
   bool quiet = false;    ///< no warnings on stderr
 
-  /// Reads the options above and the program's own from argv[1..argc-1]; argv[0] is skipped.
+  /// Reads the options above and the program's own from argv[1..argc-1]; argv[0] is the
+  /// program's name in --help.
   static ObjectRuntimeOptions parse(int argc, const char* const* argv, const std::vector<ProgramOption>& program = {});
 };
 

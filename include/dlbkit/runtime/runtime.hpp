@@ -44,6 +44,7 @@
 /// A Runtime is not thread-safe: one thread runs it (its workers are threads of its own).
 /// Several Runtimes may exist in turn, or at once, in one process.
 
+#include <dlbkit/core/registry.hpp>  // StrategyChoice complete: runtime.strategy().name()
 #include <dlbkit/error.hpp>
 #include <dlbkit/runtime/application.hpp>
 #include <dlbkit/runtime/communicator.hpp>
@@ -67,11 +68,6 @@ namespace detail {
 struct RuntimeDoor;  // dlbkit run's (detail/runtime_door.hpp)
 struct RunExtras;
 }  // namespace detail
-
-struct StrategyInfo;
-template <class Info>
-struct Choice;
-using StrategyChoice = Choice<StrategyInfo>;
 
 class Runtime {
 public:

@@ -111,8 +111,11 @@ void read_archive(std::span<const std::byte>, T&) { no_cereal<T>(); }
 template <class T>
 void append_bytes(const T& value, std::vector<std::byte>& out) {
   if constexpr (travels_as_bytes<T>) {
-    const auto* p = reinterpret_cast<const std::byte*>(&value);
-    out.insert(out.end(), p, p + sizeof(T));
+    // resize and memcpy, not insert(end, p, p + sizeof(T)): GCC 12 at -O3 warns of an overflow
+    // in the latter's inlined memmove that cannot happen (-Wstringop-overflow).
+    const std::size_t at = out.size();
+    out.resize(at + sizeof(T));
+    std::memcpy(out.data() + at, &value, sizeof(T));
   } else {
     serialization_detail::write_archive(value, out);
   }

@@ -19,12 +19,21 @@
 
 namespace dlbkit::detail {
 
-/// Reads argv[1..argc-1]: each argument is one of `program` (which wins over one of ours of the
-/// same name) or one of `ours`, `--name value` or `--name=value`; `flags` of ours take no
-/// value. `read_ours(name, value)` stores one of ours (value "" for a flag). Throws InputError
-/// naming an unknown option, a missing or empty value, a value given to a flag.
+/// One of dlbkit's options: its spelling, its value's name in --help ("" for a flag) and
+/// its line there.
+struct OurOption {
+  std::string_view name, value;
+  std::string help;
+};
+
+/// Reads argv[1..argc-1]: each argument is one of `program`'s options (which wins over one of
+/// ours of the same name), one of `ours`, `--name value` or `--name=value`, or fills the
+/// program's next positional slot. `read_ours(name, value)` stores one of ours (value "" for
+/// a flag). Throws InputError naming an unknown option, a missing or empty value, a value
+/// given to a flag, an argument beyond the last slot; HelpRequested for --help, and -h
+/// unless the program has a -h.
 void parse_command_line(int argc, const char* const* argv, const std::vector<ProgramOption>& program,
-                        std::span<const std::string_view> ours, std::span<const std::string_view> flags,
+                        std::span<const OurOption> ours,
                         const std::function<void(std::string_view, const std::string&)>& read_ours);
 
 /// Stores `value` of one of the options both runtimes take (--engine --strategy --param
