@@ -12,7 +12,7 @@
 #include <dlbkit/core/parameters.hpp>
 #include <dlbkit/error.hpp>
 #include <dlbkit/phases/phase_run.hpp>
-#include "reproduce/trials.hpp"
+#include <dlbkit/core/parallel_for.hpp>
 
 #include <algorithm>
 #include <atomic>
