@@ -12,7 +12,7 @@
 #include <dlbkit/sim/experiment.hpp>
 #include <dlbkit/sim/nobal.hpp>
 #include <dlbkit/strategies/builtin.hpp>
-#include "reproduce/trials.hpp"
+#include <dlbkit/core/parallel_for.hpp>
 
 #include <algorithm>
 #include <atomic>

@@ -7,12 +7,13 @@
 #include "advise.hpp"
 #include "commands.hpp"
 #include "progress_line.hpp"
-#include "vt_phases.hpp"
 
+#include <dlbkit/core/parallel_for.hpp>
 #include <dlbkit/core/parameters.hpp>
 #include <dlbkit/error.hpp>
 #include <dlbkit/phases/phase_run.hpp>
-#include "reproduce/trials.hpp"
+#include <dlbkit/phases/rebalance_inputs.hpp>
+#include <dlbkit/phases/vt_workloads.hpp>
 
 #include <algorithm>
 #include <atomic>
@@ -79,8 +80,12 @@ double optimal(const VtDataSet& data, const VtPhase* one, std::size_t nodes) {
 }  // namespace
 
 int advise_on_data(const DataAdvice& options, const SimulationInputs& in, unsigned jobs, bool json) {
-  const VtDataSet data = read_data(options.stem, "dlbkit advise");
-  const VtPhase& first = data_phase(data, options.phase);
+  const VtDataSet data = [&] {
+    ProgressLine progress(true, "dlbkit advise");
+    progress.phase("reading " + options.stem);
+    return read_vt_data(options.stem);
+  }();
+  const VtPhase& first = vt_phase_or_first(data, options.phase);
   // Two or more phases and no --phase: every phase replayed; otherwise one phase's next.
   const bool replay = !options.phase && data.phases.size() >= 2;
   if (!replay && !options.replay_options.empty())
@@ -91,14 +96,18 @@ int advise_on_data(const DataAdvice& options, const SimulationInputs& in, unsign
                     options.phase ? "--phase balances one phase" : "vt data " + data.stem + " has one phase",
                     options.replay_options.front()));
   const VtPhase* one = replay ? nullptr : &first;
-  const Topology topology = data_topology(in.values.topology, data);
+  const Topology topology = vt_topology(in.values.topology, data);
   const std::uint64_t seed = parse_unsigned(in.values.seed, "--seed", std::numeric_limits<std::uint64_t>::max());
   PhaseRunOptions run_options{.phases = data.phases.size(),
                               .every = static_cast<std::size_t>(options.every),
                               .threshold = non_negative_or_inf(options.threshold, "--threshold")};
-  run_options.rebalance = rebalance_options(in.values.cost, in.cost_params, options.migration_cost,
-                                            options.migration_byte_cost, options.memory_bound, seed);
-  const std::optional<DataReplay> replay_input = replay ? std::optional<DataReplay>(DataReplay(data)) : std::nullopt;
+  run_options.rebalance = rebalance_options({.cost = in.values.cost,
+                                             .cost_params = assignments(in.cost_params, "--cost-param"),
+                                             .migration_cost = options.migration_cost,
+                                             .migration_byte_cost = options.migration_byte_cost,
+                                             .memory_bound = options.memory_bound},
+                                            seed);
+  const std::optional<VtReplay> replay_input = replay ? std::optional<VtReplay>(VtReplay(data)) : std::nullopt;
 
   NotRun not_run;
   std::vector<Outcome> outcomes;
@@ -116,7 +125,7 @@ int advise_on_data(const DataAdvice& options, const SimulationInputs& in, unsign
       Outcome& outcome = outcomes[i];
       try {
         if (replay) {
-          DataReplay input = *replay_input;  // each run from the first phase
+          VtReplay input = *replay_input;  // each run from the first phase
           outcome.prediction = replayed(run_phases(outcome.choice, input, topology, run_options));
         } else {
           outcome.prediction = next_phase(rebalance(outcome.choice, first.phase, topology, run_options.rebalance));

@@ -8,7 +8,8 @@
 #include <dlbkit/sim/timeline.hpp>
 #include <dlbkit/error.hpp>
 #include <dlbkit/io/atomic_file.hpp>
-#include "reproduce/load_picture.hpp"
+#include <dlbkit/io/gnuplot.hpp>
+#include <dlbkit/sim/load_picture.hpp>
 #include <dlbkit/sim/experiment.hpp>
 #include <dlbkit/sim/load_history.hpp>
 #include <dlbkit/sim/timeline_observer.hpp>

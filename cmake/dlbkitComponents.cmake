@@ -9,7 +9,7 @@ set(_dlbkit_rounds_links core)
 set(_dlbkit_runtime_links sim)
 set(_dlbkit_objects_links runtime phases)
 set(_dlbkit_apps_links runtime)
-set(_dlbkit_workloads_links sim apps)
+set(_dlbkit_workloads_links sim phases apps)
 set(_dlbkit_mpi_links runtime)
 
 # dlbkit_resolve_components(<var> <error var> <component>...): the components named and every

@@ -9,6 +9,7 @@
 #include <dlbkit/analysis/spectrum.hpp>
 #include <dlbkit/core/task_trace.hpp>
 #include <dlbkit/error.hpp>
+#include <dlbkit/phases/vt_data.hpp>
 #include <dlbkit/rounds/rounds_command.hpp>
 #include <dlbkit/sim/cost_model.hpp>
 #include <dlbkit/sim/experiment.hpp>
@@ -17,6 +18,7 @@
 #include <dlbkit/topology/topology.hpp>
 #include <dlbkit/workloads/builtin.hpp>
 #include <dlbkit/workloads/experiment_setup.hpp>
+#include <dlbkit/workloads/phases_command.hpp>
 #include "reproduce/reproduction.hpp"
 
 #include <pybind11/numpy.h>
@@ -182,6 +184,79 @@ py::dict read_trace(const std::string& path) {
   return columns;
 }
 
+// `dlbkit phases --json` (the same checks and messages; the files of `write` written).
+std::string phases(dlbkit::PhasesInputs in) {
+  py::gil_scoped_release release;
+  return json_text(dlbkit::to_json(dlbkit::phases_command(in)));
+}
+
+// vt's LB data as columns, one row per object of each phase: phase (its id), rank, object (its
+// id), load, migratable; with memory in the data, footprint_bytes, working_bytes,
+// serialized_bytes, shared_id (-1: none); with communications between objects, the bytes and
+// messages each object sent and received. Also "ranks", the rank count.
+py::dict read_vt_data(const std::string& stem) {
+  dlbkit::VtDataSet data;
+  {
+    py::gil_scoped_release release;
+    data = dlbkit::read_vt_data(stem);
+  }
+  std::vector<std::int64_t> phase, rank, shared_id;
+  std::vector<std::uint64_t> object;
+  std::vector<double> load, footprint, working, serialized, sent_bytes, received_bytes, sent, received;
+  std::vector<bool> migratable;
+  bool memory = false, communications = false;
+  for (const dlbkit::VtPhase& p : data.phases) {
+    const std::size_t first = load.size(), n = p.phase.objects.size();
+    memory = memory || p.phase.has_memory;
+    communications = communications || !p.phase.communications.empty();
+    for (std::size_t i = 0; i < n; ++i) {
+      const dlbkit::PhaseObject& o = p.phase.objects[i];
+      phase.push_back(p.id);
+      rank.push_back(p.phase.node_of[i]);
+      object.push_back(o.id);
+      load.push_back(o.load);
+      migratable.push_back(o.migratable);
+      footprint.push_back(o.memory.footprint_bytes);
+      working.push_back(o.memory.working_bytes);
+      serialized.push_back(o.memory.serialized_bytes);
+      shared_id.push_back(o.memory.block < 0 ? -1 : p.phase.block_ids.at(static_cast<std::size_t>(o.memory.block)));
+    }
+    sent_bytes.resize(first + n);
+    received_bytes.resize(first + n);
+    sent.resize(first + n);
+    received.resize(first + n);
+    for (const dlbkit::ObjectCommunication& c : p.phase.communications) {
+      sent_bytes[first + c.from] += c.bytes;
+      sent[first + c.from] += c.messages;
+      received_bytes[first + c.to] += c.bytes;
+      received[first + c.to] += c.messages;
+    }
+  }
+  const auto rows = static_cast<py::ssize_t>(load.size());
+  py::dict columns;
+  columns["phase"] = numpy_of(std::move(phase), {rows});
+  columns["rank"] = numpy_of(std::move(rank), {rows});
+  columns["object"] = numpy_of(std::move(object), {rows});
+  columns["load"] = numpy_of(std::move(load), {rows});
+  py::array_t<bool> flags(rows);
+  std::copy(migratable.begin(), migratable.end(), flags.mutable_data());
+  columns["migratable"] = flags;
+  if (memory) {
+    columns["footprint_bytes"] = numpy_of(std::move(footprint), {rows});
+    columns["working_bytes"] = numpy_of(std::move(working), {rows});
+    columns["serialized_bytes"] = numpy_of(std::move(serialized), {rows});
+    columns["shared_id"] = numpy_of(std::move(shared_id), {rows});
+  }
+  if (communications) {
+    columns["sent_bytes"] = numpy_of(std::move(sent_bytes), {rows});
+    columns["received_bytes"] = numpy_of(std::move(received_bytes), {rows});
+    columns["sent_messages"] = numpy_of(std::move(sent), {rows});
+    columns["received_messages"] = numpy_of(std::move(received), {rows});
+  }
+  columns["ranks"] = data.ranks;
+  return columns;
+}
+
 dlbkit::NodeId node_of(const dlbkit::Topology& t, long long v) {
   if (v < 0 || static_cast<unsigned long long>(v) >= t.size())
     throw dlbkit::InputError("node " + std::to_string(v) + " is not in " + t.spec() + "; accepted: 0 to " +
@@ -284,6 +359,29 @@ PYBIND11_MODULE(_dlbkit, m) {
                              .json);
       },
       py::arg("topology"), py::arg("alpha"), py::arg("factor"));
+  m.def(
+      "phases",
+      [](std::string strategy, std::map<std::string, std::string> params, std::optional<std::string> workload,
+         std::map<std::string, std::string> workload_params, std::optional<std::string> data,
+         std::optional<std::int64_t> phase, std::optional<std::string> write, bool replay, std::string topology,
+         std::optional<long long> phases_, std::optional<long long> every, std::optional<std::string> threshold,
+         std::string cost, std::map<std::string, std::string> cost_params, std::string migration_cost,
+         std::string migration_byte_cost, std::string memory_bound, std::uint64_t seed) {
+        return phases({.strategy = std::move(strategy), .params = std::move(params), .workload = std::move(workload),
+                       .workload_params = std::move(workload_params), .data = std::move(data), .phase = phase,
+                       .write = std::move(write), .replay = replay, .topology = std::move(topology),
+                       .phases = phases_, .every = every, .threshold = std::move(threshold),
+                       .rebalance = {.cost = std::move(cost), .cost_params = std::move(cost_params),
+                                     .migration_cost = std::move(migration_cost),
+                                     .migration_byte_cost = std::move(migration_byte_cost),
+                                     .memory_bound = std::move(memory_bound)},
+                       .seed = seed});
+      },
+      py::arg("strategy"), py::arg("params"), py::arg("workload"), py::arg("workload_params"), py::arg("data"),
+      py::arg("phase"), py::arg("write"), py::arg("replay"), py::arg("topology"), py::arg("phases"), py::arg("every"),
+      py::arg("threshold"), py::arg("cost"), py::arg("cost_params"), py::arg("migration_cost"),
+      py::arg("migration_byte_cost"), py::arg("memory_bound"), py::arg("seed"));
+  m.def("read_vt_data", &read_vt_data, py::arg("stem"));
   m.def("read_trace", &read_trace, py::arg("path"));
   m.def("reproduce", &reproduce, py::arg("name"), py::arg("out"), py::arg("runs"), py::arg("jobs"), py::arg("params"));
   m.def("reproductions", [] { return components(dlbkit::builtin_reproductions().all()); });

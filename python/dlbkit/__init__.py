@@ -1,7 +1,8 @@
 """dlbkit from Python: the same strategies, workloads, cost models, simulator and round
 engine as the `dlbkit` command, with the same names, parameters and checks: topology(),
-simulate(), sweep(), rounds(), analyze(), reproduce(), the lists strategies(), workloads(),
-cost_models(), reproductions(), and read_timeline() / read_trace() for the files runs write.
+simulate(), sweep(), rounds(), analyze(), phases(), reproduce(), the lists strategies(),
+workloads(), cost_models(), reproductions(), and read_timeline() / read_trace() /
+read_vt_data() for the files runs write.
 
     >>> import dlbkit
     >>> r = dlbkit.simulate(strategy="rid", topology="hypercube:5")
@@ -18,8 +19,8 @@ from . import _dlbkit
 from ._dlbkit import Topology
 
 __all__ = ["Topology", "SimulationResult", "SweepResult", "ReproductionResult", "RoundsResult", "DiffusionAnalysis",
-           "topology", "simulate", "sweep", "rounds", "analyze", "reproduce", "strategies", "workloads", "cost_models",
-           "reproductions", "read_timeline", "read_trace"]
+           "PhasesResult", "topology", "simulate", "sweep", "rounds", "analyze", "phases", "reproduce", "strategies",
+           "workloads", "cost_models", "reproductions", "read_timeline", "read_trace", "read_vt_data"]
 
 
 def topology(spec):
@@ -192,3 +193,4 @@ def cost_models():
 from ._sweep import SweepResult, sweep  # noqa: E402  (it calls simulate(), defined above)
 from ._rounds import DiffusionAnalysis, RoundsResult, analyze, rounds  # noqa: E402
 from ._files import read_timeline, read_trace  # noqa: E402
+from ._phases import PhasesResult, phases, read_vt_data  # noqa: E402

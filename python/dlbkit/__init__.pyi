@@ -82,6 +82,21 @@ class DiffusionAnalysis:
     def to_dict(self) -> dict[str, Any]: ...
     def __getattr__(self, name: str) -> Any: ...  # the other figures of `dlbkit analyze diffusion --json`
 
+class PhasesResult:
+    inputs: dict[str, Any]
+    imbalance_before: Optional[float]
+    imbalance_after: Optional[float]
+    objects_migrated: int
+    balancing_steps: int
+    application_seconds: float
+    unbalanced_seconds: float
+    balancing_seconds: float
+    mean_phase_seconds: float
+    wall_seconds: float
+    phases: Any  # pandas.DataFrame, or a list of dicts without pandas
+    def to_dict(self) -> dict[str, Any]: ...
+    def __getattr__(self, name: str) -> Any: ...  # the other figures of `dlbkit phases --json`
+
 def topology(spec: str) -> Topology: ...
 def simulate(strategy: str, topology: str, workload: str = "artificial", cost: str = "ipsc2",
              params: _Params = None, workload_params: _Params = None, cost_params: _Params = None,
@@ -101,8 +116,16 @@ def rounds(algorithm: str, topology: str, init: str, until: str, alpha: Optional
            condition: Optional[str] = None, nna_transfer: Optional[str] = None, nna_time: Optional[str] = None,
            trace: bool = False, loads: bool = False) -> RoundsResult: ...
 def analyze(topology: str, alpha: _Value = "optimal", factor: Union[float, str] = 1000) -> DiffusionAnalysis: ...
+def phases(strategy: str, workload: Optional[str] = None, data: Optional[str] = None,
+           topology: Optional[str] = None, params: _Params = None, workload_params: _Params = None,
+           phase: Optional[int] = None, replay: bool = False, write: Optional[str] = None,
+           phases: Optional[int] = None, every: Optional[int] = None, threshold: Optional[_Value] = None,
+           memory_bound: _Value = "inf", cost: str = "ipsc2", cost_params: _Params = None,
+           migration_cost: Optional[_Value] = None, migration_byte_cost: _Value = "0ns",
+           seed: int = 1) -> PhasesResult: ...
 def read_timeline(path: str) -> Any: ...  # pandas.DataFrame, or a dict of lists without pandas
 def read_trace(path: str) -> Any: ...  # pandas.DataFrame, or a dict of numpy arrays without pandas
+def read_vt_data(stem: str) -> Any: ...  # pandas.DataFrame, or a dict of numpy arrays without pandas
 def reproduce(name: str, out_dir: str = "out", runs: Optional[int] = None, jobs: Optional[int] = None,
               params: _Params = None) -> ReproductionResult: ...
 def reproductions() -> list[dict[str, Any]]: ...

@@ -8,7 +8,7 @@
 #include <dlbkit/workloads/builtin.hpp>
 #include "reproduce/ahmad.hpp"
 #include "reproduce/render.hpp"
-#include "reproduce/trials.hpp"
+#include <dlbkit/core/parallel_for.hpp>
 #include <dlbkit/workloads/queueing_metrics.hpp>
 #include <dlbkit/strategies/builtin.hpp>
 

@@ -6,6 +6,7 @@
 #include "reproduce/beyond.hpp"
 #include "reproduce/render.hpp"
 #include "reproduce/trials.hpp"
+#include <dlbkit/core/parallel_for.hpp>
 #include <dlbkit/rounds/diffusion_kernel.hpp>
 #include <dlbkit/rounds/initial_load.hpp>
 #include <dlbkit/rounds/polynomial_kernel.hpp>

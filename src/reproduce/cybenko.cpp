@@ -5,7 +5,7 @@
 #include <dlbkit/analysis/diffusion_analysis.hpp>
 #include "reproduce/cybenko.hpp"
 #include "reproduce/render.hpp"
-#include "reproduce/trials.hpp"
+#include <dlbkit/core/parallel_for.hpp>
 #include <dlbkit/rounds/diffusion_kernel.hpp>
 #include <dlbkit/rounds/dimension_exchange.hpp>
 #include <dlbkit/rounds/initial_load.hpp>

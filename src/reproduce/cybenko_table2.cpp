@@ -13,7 +13,7 @@
 
 #include "reproduce/cybenko_table2.hpp"
 #include "reproduce/render.hpp"
-#include "reproduce/trials.hpp"
+#include <dlbkit/core/parallel_for.hpp>
 #include <dlbkit/rounds/diffusion_kernel.hpp>
 #include <dlbkit/rounds/dimension_exchange.hpp>
 #include <dlbkit/rounds/stochastic.hpp>

@@ -5,7 +5,7 @@
 
 #include "reproduce/henrich.hpp"
 #include "reproduce/render.hpp"
-#include "reproduce/trials.hpp"
+#include <dlbkit/core/parallel_for.hpp>
 #include <dlbkit/rounds/balance_time.hpp>
 #include <dlbkit/rounds/initial_load.hpp>
 #include <dlbkit/rounds/round_engine.hpp>

@@ -2,7 +2,7 @@
 
 #include "reproduce/phases.hpp"
 #include "reproduce/render.hpp"
-#include "reproduce/trials.hpp"
+#include <dlbkit/core/parallel_for.hpp>
 
 #include <dlbkit/error.hpp>
 #include <dlbkit/phases/phase_run.hpp>

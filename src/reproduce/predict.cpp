@@ -9,7 +9,8 @@
 #include <dlbkit/sim/statistics.hpp>
 #include "reproduce/predict.hpp"
 #include "reproduce/render.hpp"
-#include "reproduce/trials.hpp"
+#include <dlbkit/core/parallel_for.hpp>
+#include <dlbkit/sim/simulator.hpp>
 #include <dlbkit/runtime/calibration.hpp>
 #include <dlbkit/runtime/engine.hpp>
 #include <dlbkit/strategies/builtin.hpp>

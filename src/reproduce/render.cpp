@@ -1,7 +1,7 @@
 #include "reproduce/render.hpp"
-#include "reproduce/gnuplot.hpp"
+#include <dlbkit/io/gnuplot.hpp>
 
-#include "reproduce/plot_files.hpp"
+#include <dlbkit/io/plot_files.hpp>
 
 #include <algorithm>
 #include <cmath>

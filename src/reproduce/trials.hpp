@@ -5,15 +5,10 @@
 
 #include <dlbkit/sim/simulator.hpp>
 
-#include <functional>
 #include <string>
 #include <vector>
 
 namespace dlbkit {
-
-/// Calls f(0) .. f(count - 1), `jobs` at a time on separate threads. Each call must be
-/// independent (simulations are: they share no state). Exceptions propagate.
-void parallel_for(std::size_t count, unsigned jobs, const std::function<void(std::size_t)>& f);
 
 /// Every strategy on seeds 1 .. runs, `jobs` simulations at a time, each on its own tasks from
 /// `workload`: results[strategy][seed - 1].

@@ -6,7 +6,8 @@
 #include <dlbkit/workloads/builtin.hpp>
 #include "reproduce/render.hpp"
 #include "reproduce/reproduction.hpp"
-#include "reproduce/trials.hpp"
+#include <dlbkit/core/parallel_for.hpp>
+#include <dlbkit/sim/simulator.hpp>
 #include "reproduce/zambonelli.hpp"
 #include <dlbkit/workloads/load_metrics.hpp>
 #include <dlbkit/strategies/builtin.hpp>

@@ -3,14 +3,11 @@
 
 #include <dlbkit/error.hpp>
 #include "reproduce/reproduction.hpp"
-#include "reproduce/trials.hpp"
 
-#include <atomic>
 #include <filesystem>
 #include <fstream>
 #include <gtest/gtest.h>
 #include <set>
-#include <stdexcept>
 
 using namespace dlbkit;
 
@@ -24,16 +21,6 @@ std::size_t lines_in(const std::string& path) {
 }
 
 }  // namespace
-
-TEST(ParallelFor, CallsEveryIndexOnceAndPropagatesErrors) {
-  std::vector<std::atomic<int>> calls(1000);
-  parallel_for(calls.size(), 3, [&](std::size_t i) { ++calls[i]; });
-  for (const auto& c : calls) EXPECT_EQ(c.load(), 1);
-  EXPECT_THROW(parallel_for(10, 2, [](std::size_t i) {
-                 if (i == 7) throw std::runtime_error("seven");
-               }),
-               std::runtime_error);
-}
 
 TEST(Reproductions, RegistryNamesAreUniqueAndDescribed) {
   std::set<std::string> names;

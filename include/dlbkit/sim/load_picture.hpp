@@ -3,15 +3,17 @@
 /// The load picture: every node's load over time as a heat map (nodes up, time across),
 /// drawn by gnuplot from a LoadHistory, for a glance at how a strategy spreads work.
 /// `dlbkit simulate ... --plot-load out.png`; docs/timeline.md.
+///
+/// ```
+/// dlbkit::LoadHistory history(topology.size());  // an observer of the run, finished after it
+/// dlbkit::plot_load(history, "out/load.png", "rid on hypercube:6");  // and out/load.png.csv, .gp
+/// ```
 
 #include <dlbkit/sim/load_history.hpp>
 
 #include <string>
 
 namespace dlbkit {
-
-/// Whether a gnuplot program is on the PATH (checked before a long run that needs it).
-bool gnuplot_installed();
 
 /// Writes `png` from `history` (finished), with `title` above it; the data go to
 /// `png`.csv and the script to `png`.gp beside it. Throws std::runtime_error when gnuplot

@@ -1,42 +1,27 @@
-#include "reproduce/gnuplot.hpp"
-#include "reproduce/plot_files.hpp"
-#include "reproduce/load_picture.hpp"
-#include "reproduce/render.hpp"
+#include <dlbkit/io/gnuplot.hpp>
+#include <dlbkit/io/plot_files.hpp>
+#include <dlbkit/sim/load_picture.hpp>
 
 #include <algorithm>
-#include <cstdlib>
 #include <fmt/format.h>
-#include <string_view>
-#include <unistd.h>
+#include <iterator>
+#include <string>
 
 namespace dlbkit {
 
-bool gnuplot_installed() {
-  const char* path = std::getenv("PATH");
-  if (path == nullptr) return false;
-  for (std::string_view rest = path; !rest.empty();) {
-    const std::size_t colon = std::min(rest.find(':'), rest.size());
-    const std::string dir(rest.substr(0, colon));
-    const std::string program = (dir.empty() ? std::string(".") : dir) + "/gnuplot";
-    if (::access(program.c_str(), X_OK) == 0) return true;
-    rest.remove_prefix(std::min(colon + 1, rest.size()));
-  }
-  return false;
-}
-
 void plot_load(const LoadHistory& history, const std::string& png, const std::string& title) {
   // Rows: one per node and interval, at the interval's middle (gnuplot's image cells).
-  Table csv{.name = "load", .columns = {{.name = "time_s"}, {.name = "node"}, {.name = "load"}}};
+  std::string csv = "time_s,node,load\n";
   const double width = to_seconds(history.interval());
   double peak = 0;
   for (NodeId v = 0; v < history.nodes(); ++v)
     for (std::size_t i = 0; i < history.intervals(); ++i) {
       const double load = history.load(v, i);
       peak = std::max(peak, load);
-      csv.rows.push_back({(static_cast<double>(i) + 0.5) * width, std::int64_t{v}, load});
+      fmt::format_to(std::back_inserter(csv), "{:.6g},{},{:.6g}\n", (static_cast<double>(i) + 0.5) * width, v, load);
     }
   PlotFiles files;
-  files.add_text(png + ".csv", table_csv(csv));
+  files.add_text(png + ".csv", csv);
   const double end = width * static_cast<double>(history.intervals());
   files.draw(png + ".gp", png, [&](const PlotFiles::Names& name) {
     return gnuplot_png_header(name(png), 900, 160 + static_cast<int>(std::min<std::size_t>(history.nodes(), 64) * 6)) +

@@ -1,10 +1,10 @@
-// The gnuplot files a reproduction writes (script, PNG) report a failed write; the CSV files are
-// written by write_text_file, whose failed write the io tests check.
+// Running gnuplot: a failed write of the script or the picture is an error, and gnuplot is
+// looked for on the PATH only.
 
 #include "../support/temp_path.hpp"
 
 #include <dlbkit/error.hpp>
-#include "reproduce/gnuplot.hpp"
+#include <dlbkit/io/gnuplot.hpp>
 
 #include <gtest/gtest.h>
 
@@ -13,12 +13,12 @@
 #include <stdexcept>
 #include <string>
 
-TEST(ReproductionFiles, AFullDiskFailsTheScript) {
+TEST(Gnuplot, AFullDiskFailsTheScript) {
   EXPECT_THROW(dlbkit::run_gnuplot("/dev/full", "plot x\n"), dlbkit::InputError);
 }
 
-TEST(ReproductionFiles, APictureGnuplotCouldNotWriteIsAnError) {
-  if (std::system("gnuplot --version >/dev/null 2>&1") != 0) GTEST_SKIP() << "gnuplot is not installed";
+TEST(Gnuplot, APictureGnuplotCouldNotWriteIsAnError) {
+  if (!dlbkit::gnuplot_installed()) GTEST_SKIP() << "gnuplot is not installed";
   const std::string dir = dlbkit::test::temp_dir("gnuplot");
   std::filesystem::create_directories(dir);
   const std::string script = dlbkit::gnuplot_png_header("/dev/full", 200, 100, false) + "plot x\n";
@@ -27,4 +27,12 @@ TEST(ReproductionFiles, APictureGnuplotCouldNotWriteIsAnError) {
   const std::string good = dlbkit::gnuplot_png_header(dir + "/ok.png", 200, 100, false) + "plot x\n";
   EXPECT_NO_THROW(dlbkit::run_gnuplot(dir + "/ok.gp", good));
   std::filesystem::remove_all(dir);
+}
+
+TEST(Gnuplot, IsFoundOnThePathOnly) {
+  const char* path = std::getenv("PATH");
+  const std::string saved = path ? path : "";
+  ::setenv("PATH", "/nonexistent", 1);
+  EXPECT_FALSE(dlbkit::gnuplot_installed());
+  ::setenv("PATH", saved.c_str(), 1);
 }

@@ -1,5 +1,5 @@
-#include "reproduce/plot_files.hpp"
-#include "reproduce/gnuplot.hpp"
+#include <dlbkit/io/plot_files.hpp>
+#include <dlbkit/io/gnuplot.hpp>
 
 namespace dlbkit {
 

@@ -1,13 +1,30 @@
-#include "reproduce/gnuplot.hpp"
+#include <dlbkit/io/gnuplot.hpp>
 
 #include <dlbkit/io/atomic_file.hpp>
 
+#include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fmt/format.h>
 #include <stdexcept>
+#include <string_view>
+#include <unistd.h>
 
 namespace dlbkit {
+
+bool gnuplot_installed() {
+  const char* path = std::getenv("PATH");
+  if (path == nullptr) return false;
+  for (std::string_view rest = path; !rest.empty();) {
+    const std::size_t colon = std::min(rest.find(':'), rest.size());
+    const std::string dir(rest.substr(0, colon));
+    const std::string program = (dir.empty() ? std::string(".") : dir) + "/gnuplot";
+    if (::access(program.c_str(), X_OK) == 0) return true;
+    rest.remove_prefix(std::min(colon + 1, rest.size()));
+  }
+  return false;
+}
 
 std::string gnuplot_png_header(const std::string& png, int width, int height, bool enhanced_text) {
   return fmt::format("set terminal pngcairo size {},{}{}\nset output '{}'\nset datafile separator ','\n", width,

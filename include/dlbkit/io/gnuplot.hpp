@@ -1,8 +1,8 @@
 #pragma once
 /// \file
 /// Running gnuplot: the start of a script that draws a PNG, gnuplot's quoting, and the run
-/// itself, checked for a picture actually written. The renderer (render.hpp) and the load
-/// picture (load_picture.hpp) draw with it.
+/// itself, checked for a picture actually written. The reproductions' renderer and the load
+/// picture (sim/load_picture.hpp) draw with it.
 ///
 /// ```
 /// dlbkit::run_gnuplot("out/f.gp", dlbkit::gnuplot_png_header("out/f.png", 800, 480) + "plot x\n");  // out/f.png
@@ -11,6 +11,9 @@
 #include <string>
 
 namespace dlbkit {
+
+/// Whether a gnuplot program is on the PATH (checked before a long run that needs it).
+bool gnuplot_installed();
 
 /// The start of every figure's gnuplot script: a PNG of width x height pixels written to
 /// `png`, comma-separated data. `enhanced_text` lets labels use gnuplot's ^ and _ markup.

@@ -1,0 +1,74 @@
+#pragma once
+/// \file
+/// One run of `dlbkit phases` from its inputs as a user writes them: a phase strategy on an
+/// iterative workload over one phase or several, on one phase of a vt data set (written back
+/// with `write`), or on every phase of one in turn (`replay`). The CLI and the Python module
+/// both call phases_command(), so that they accept and refuse the same values with the same
+/// messages and report the same figures; to_json() is the document of `dlbkit phases --json`.
+///
+/// ```
+/// dlbkit::PhasesResult r = dlbkit::phases_command(
+///     {.strategy = "greedy", .workload = "hotspot", .topology = "torus:8x8", .phases = 20});
+/// // r.run.application_seconds, r.run.steps[k].rebalanced, dlbkit::to_json(r)["imbalance_after"] ...
+/// ```
+
+#include <dlbkit/phases/phase_run.hpp>
+#include <dlbkit/phases/rebalance_inputs.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+namespace dlbkit {
+
+/// The inputs as the CLI's options hold them; an empty optional (or map) is an option not
+/// given. Errors name them as the CLI's options (--phases, --data ...).
+struct PhasesInputs {
+  std::string strategy;                        ///< a phase strategy (builtin_phase_strategies())
+  std::map<std::string, std::string> params;   ///< its parameters, name -> value as text
+  /// Exactly one of the two: an iterative workload (builtin_phase_workloads()) with its
+  /// parameters, or the stem of vt's LB data files STEM.0.json, STEM.1.json ...
+  std::optional<std::string> workload;
+  std::map<std::string, std::string> workload_params;
+  std::optional<std::string> data;
+  std::optional<std::int64_t> phase;  ///< with data: the phase id to balance (default: the first)
+  std::optional<std::string> write;   ///< with data: write the balanced phase as vt's LB data files STEM.R.json
+  bool replay = false;                ///< with data: every phase in turn, under the mapping the strategy keeps
+  std::string topology;               ///< required with a workload; with data, default complete:RANKS
+  /// With a workload: phases to run (1 to 1000000, default 1). With workload or replay: balance
+  /// after every k-th phase (default 1) and after any phase whose imbalance (max / mean - 1)
+  /// exceeds the threshold (a number >= 0 or "inf", the default).
+  std::optional<long long> phases, every;
+  std::optional<std::string> threshold;
+  RebalanceInputs rebalance;  ///< the cost model, migration costs and memory bound
+  std::uint64_t seed = 1;
+};
+
+/// Told how a run goes, for a progress line; each callback may be empty. `phase_done` is
+/// called from the thread that called phases_command().
+struct PhasesProgress {
+  std::function<void(const std::string& stem)> reading;                     ///< before vt data is read
+  std::function<void(const std::string& strategy, std::size_t phases)> running;  ///< before the run
+  std::function<void(std::size_t done)> phase_done;                        ///< after each phase
+};
+
+struct PhasesResult {
+  nlohmann::json inputs;  ///< what ran, defaults resolved: the "inputs" of `dlbkit phases --json`
+  PhaseRun run;
+};
+
+/// Runs it (and writes the files of `write`). Throws InputError naming the first value
+/// refused, in the CLI's order.
+PhasesResult phases_command(const PhasesInputs& in, const PhasesProgress& progress = {});
+
+/// The document of `dlbkit phases --json`: the inputs, the figures summed (max for memory) or
+/// averaged (the imbalances) over the balancing steps, and one entry per phase. A figure
+/// without a value (no balancing step ran) is null.
+nlohmann::json to_json(const PhasesResult& result);
+
+}  // namespace dlbkit

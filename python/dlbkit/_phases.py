@@ -1,0 +1,118 @@
+"""dlbkit.phases and dlbkit.read_vt_data: persistent objects balanced between the phases of
+an iterative workload or of vt's LB data, as `dlbkit phases` (the same library function)."""
+
+import json as _json
+
+from . import _dlbkit, _frame, _text, _texts
+from ._files import _table
+
+
+class PhasesResult:
+    """One run of `dlbkit phases --json`: every figure of its JSON as an attribute.
+
+    inputs, imbalance_before, imbalance_after (means over the balancing steps; None when no
+    step ran), objects_migrated, bytes_migrated, unplaced_objects, rounds, messages,
+    protocol_seconds, migration_seconds, balancing_steps, application_seconds (the sum of the
+    phases' max loads), unbalanced_seconds (the same, never balanced), balancing_seconds,
+    mean_phase_seconds, wall_seconds, max_memory_after (with memory in the data) ...
+
+    phases is a table of the phases, one row each (a pandas DataFrame, a list of dicts
+    without pandas): phase, max_load, imbalance, crossing_bytes, unbalanced_max_load,
+    balanced, and for a phase the strategy balanced after: imbalance_after, max_load_after,
+    objects_migrated, rounds, messages, protocol_seconds ... (NaN in the other rows).
+    """
+
+    def __init__(self, figures):
+        self._figures = figures
+        for key, value in figures.items():
+            setattr(self, key, value)
+        self.phases = _frame(figures["phases"])
+
+    def to_dict(self):
+        """The JSON document of `dlbkit phases --json`, as a dict."""
+        return _json.loads(_json.dumps(self._figures))  # a copy the caller may change
+
+    def __repr__(self):
+        i = self.inputs
+        source = f"vt data {i['data']}" if "data" in i else f"workload {i['workload']}"
+        return (f"<PhasesResult {i['strategy']} on {i['topology']}, {source}: "
+                f"{len(self._figures['phases'])} phases, {self.balancing_steps} balancing steps>")
+
+
+def _text_or_none(value):
+    """An option's text; None is an option not given."""
+    if value is None:
+        return None
+    return ("true" if value else "false") if isinstance(value, bool) else str(value)
+
+
+def _integer(name, value, low, high, accepted=None):
+    """An option the CLI reads as an integer in [low, high], refused with the CLI's message;
+    None is an option not given."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise ValueError(f"{name}: '{value}' is not accepted; accepted: {accepted or f'an integer from {low} to {high}'}")
+    return value
+
+
+def phases(strategy, workload=None, data=None, topology=None, params=None, workload_params=None, phase=None,
+           replay=False, write=None, phases=None, every=None, threshold=None, memory_bound="inf", cost="ipsc2",
+           cost_params=None, migration_cost=None, migration_byte_cost="0ns", seed=1):
+    """Balance persistent objects between phases: `dlbkit phases`.
+
+    strategy             a phase strategy (`dlbkit list phase-strategies`)             -s
+    workload             an iterative workload (`dlbkit list phase-workloads`)          -w
+    data                 or the stem of vt's LB data files STEM.0.json, STEM.1.json ... --data
+                         (exactly one of workload and data)
+    topology             the nodes and their network, e.g. "torus:8x8"; with data, None
+                         is "complete:RANKS"                                            -t
+    params               {name: value} of the strategy                                  -p
+    workload_params      {name: value} of the workload                                  --workload-param
+    phase                with data: the phase id to balance (None: the first)
+    replay               with data: every phase in turn, under the mapping the strategy keeps
+    write                with data: write the balanced phase as vt's LB data files WRITE.R.json
+    phases               with a workload: the phases to run (None: 1)
+    every, threshold     with a workload or replay: balance after every k-th phase (None: 1),
+                         and after any phase whose imbalance exceeds threshold (None: "inf")
+    memory_bound         the most bytes a node may hold, or "inf"
+    cost, cost_params    the cost model of the protocol's messages and field overrides
+    migration_cost       time to migrate one object, e.g. "50us" (None: the model's per_task)
+    migration_byte_cost  time per byte migrated, e.g. "0.1ns"
+    seed                 0 to 2**64-1: the same seed gives the same run
+
+    Returns a PhasesResult. The run releases the GIL. Raises ValueError with the CLI's message
+    for bad input.
+    """
+    if replay not in (True, False):
+        raise ValueError(f"replay: '{replay}' is not accepted; accepted: True or False")
+    return PhasesResult(_json.loads(_dlbkit.phases(
+        str(strategy), _texts(params), _text_or_none(workload), _texts(workload_params), _text_or_none(data),
+        _integer("--phase", phase, -2**63, 2**63 - 1, "a decimal integer"), _text_or_none(write), bool(replay),
+        _text_or_none(topology) or "", _integer("--phases", phases, 1, 1000000), _integer("--every", every, 1, 1000000),
+        _text_or_none(threshold), _text(cost), _texts(cost_params), _text_or_none(migration_cost) or "",
+        _text(migration_byte_cost), _text(memory_bound),
+        _integer("--seed", seed, 0, 2**64 - 1, "a decimal whole number"))))
+
+
+def read_vt_data(stem):
+    """The objects of vt's LB data files STEM.0.json, STEM.1.json ... (as `dlbkit::ObjectRuntime`
+    writes them with --record, or vt itself), one row per object of each phase, read by the
+    C++ reader with all of its checks:
+
+    phase              the phase id
+    rank               the rank whose file holds the object in that phase
+    object             the object's id (vt's entity id or seq_id)
+    load               its measured time in the phase, seconds
+    migratable         False for an object vt may not move
+    footprint_bytes, working_bytes, serialized_bytes, shared_id (-1: no shared block)
+                       where the data describes memory
+    sent_bytes, received_bytes, sent_messages, received_messages
+                       where the data has communications between objects
+
+    A pandas DataFrame (a dict of numpy arrays without pandas) whose attrs hold "ranks", the
+    number of files. Raises ValueError with the CLI's message for missing or malformed files.
+    """
+    columns = _dlbkit.read_vt_data(str(stem))
+    ranks = columns.pop("ranks")
+    return _table(columns, {"ranks": ranks})

@@ -1,0 +1,154 @@
+# dlbkit.phases and dlbkit.read_vt_data against `dlbkit phases --json` on the same inputs (a
+# workload, a phase of vt's LB data, a replay of every phase), and the CLI's errors.
+import json
+import pathlib
+
+import pytest
+
+import dlbkit
+
+DATA = pathlib.Path(__file__).resolve().parents[2] / "tests" / "data" / "vt"
+TOY_MEM = str(DATA / "toy_mem")  # 4 ranks, 32 objects with memory, one phase
+BLOCKS = str(DATA / "synthetic-dataset-blocks")  # 4 ranks, 9 objects that communicate
+
+
+LOADS = {0: [4, 1, 1, 1], 1: [1, 2, 1, 3], 2: [1, 1, 2, 5]}  # by phase, objects 1 to 4
+
+
+@pytest.fixture(scope="module")
+def recorded(tmp_path_factory):
+    """A run of 3 phases on 2 ranks as vt's LB data (as ObjectRuntime --record writes it):
+    objects 1, 2, 3 on rank 0 and object 4 on rank 1, their loads LOADS."""
+    stem = tmp_path_factory.mktemp("vt") / "run"
+    for rank, objects in ((0, [1, 2, 3]), (1, [4])):
+        phases = [{"id": k, "tasks": [{"entity": {"id": o, "home": rank, "migratable": True, "type": "object"},
+                                       "node": rank, "resource": "cpu", "time": float(LOADS[k][o - 1])}
+                                      for o in objects]} for k in range(3)]
+        pathlib.Path(f"{stem}.{rank}.json").write_text(json.dumps({"type": "LBDatafile", "phases": phases}))
+    return str(stem)
+
+
+def cases(recorded):
+    return [
+        (dict(strategy="greedy", workload="hotspot", topology="torus:4x4", phases=5, every=2, seed=3),
+         ["-s", "greedy", "-w", "hotspot", "-t", "torus:4x4", "--phases", "5", "--every", "2", "--seed", "3"]),
+        (dict(strategy="diffusion", workload="random_walk", topology="ring:6", phases=4, threshold=0.1,
+              params={"tolerance": 0.05}, workload_params={"sigma": 0.3}, cost="ideal",
+              cost_params={"latency": "5us"}, migration_cost="1us", migration_byte_cost="0.1ns"),
+         ["-s", "diffusion", "-w", "random_walk", "-t", "ring:6", "--phases", "4", "--threshold", "0.1", "-p",
+          "tolerance=0.05", "--workload-param", "sigma=0.3", "-c", "ideal", "--cost-param", "latency=5us",
+          "--migration-cost", "1us", "--migration-byte-cost", "0.1ns"]),
+        (dict(strategy="tempered", data=TOY_MEM, memory_bound=8e9),
+         ["-s", "tempered", "--data", TOY_MEM, "--memory-bound", "8000000000.0"]),
+        (dict(strategy="refine", data=BLOCKS, phase=0, topology="ring:4"),
+         ["-s", "refine", "--data", BLOCKS, "--phase", "0", "-t", "ring:4"]),
+        (dict(strategy="greedy", data=recorded, replay=True, every=2),
+         ["-s", "greedy", "--data", recorded, "--replay", "--every", "2"]),
+    ]
+
+
+def without_wall_times(document):
+    """The document without this machine's times, which differ from run to run."""
+    document = {k: v for k, v in document.items() if k != "wall_seconds"}
+    document["phases"] = [{k: v for k, v in p.items() if k != "wall_seconds"} for p in document["phases"]]
+    return document
+
+
+@pytest.mark.parametrize("k", range(5))
+def test_phases_equals_cli(k, recorded, cli):
+    kwargs, args = cases(recorded)[k]
+    expected = cli("phases", *args, "--json")
+    r = dlbkit.phases(**kwargs)
+    assert without_wall_times(r.to_dict()) == without_wall_times(expected)
+    for key in expected.keys() - {"phases", "wall_seconds"}:
+        assert getattr(r, key) == expected[key], key
+    assert len(r.phases) == len(expected["phases"])
+    assert list(r.phases["max_load"]) == [p["max_load"] for p in expected["phases"]]
+    assert list(r.phases["balanced"]) == [p["balanced"] for p in expected["phases"]]
+
+
+def test_a_replay_plays_the_recorded_loads(recorded):
+    r = dlbkit.phases(strategy="greedy", data=recorded, replay=True)
+    assert r.inputs["replay"] and r.inputs["phases"] == 3 and r.balancing_steps == 3
+    # Never balanced, each phase takes its busiest rank's time under the recorded mapping.
+    assert r.unbalanced_seconds == 6 + 4 + 5
+    assert r.phases["max_load"][0] == 6  # the first phase runs as recorded
+    # Greedy's mapping of phase 0's loads, object 1 alone, meets phase 1's loads: 1 | 2 + 1 + 3.
+    assert r.phases["max_load"][1] == 6
+
+
+def test_write_gives_the_files_the_cli_writes(tmp_path, cli):
+    cli("phases", "-s", "greedy", "--data", TOY_MEM, "--write", str(tmp_path / "cli"), "--json")
+    r = dlbkit.phases(strategy="greedy", data=TOY_MEM, write=tmp_path / "py")
+    assert r.inputs["write"] == str(tmp_path / "py")
+    for rank in range(4):
+        assert (tmp_path / f"py.{rank}.json").read_text() == (tmp_path / f"cli.{rank}.json").read_text()
+
+
+def test_read_vt_data_has_every_object_of_every_phase(recorded):
+    objects = dlbkit.read_vt_data(recorded)
+    assert objects.attrs["ranks"] == 2
+    assert list(objects.columns) == ["phase", "rank", "object", "load", "migratable"]  # no memory, no communication
+    assert len(objects) == 12 and objects["migratable"].all()
+    assert objects.groupby("phase")["load"].sum().tolist() == [sum(LOADS[k]) for k in range(3)]
+    for row in objects.itertuples():
+        assert row.load == LOADS[row.phase][row.object - 1]
+        assert row.rank == (1 if row.object == 4 else 0)
+
+
+def test_read_vt_data_reads_memory_and_communication(cli):
+    mem = dlbkit.read_vt_data(TOY_MEM)
+    figures = cli("phases", "-s", "none", "--data", TOY_MEM, "--json")
+    assert len(mem) == figures["inputs"]["objects"]
+    by_rank = mem.groupby("rank")["load"].sum()
+    assert by_rank.max() / by_rank.mean() - 1 == pytest.approx(figures["imbalance_before"])
+    assert {"footprint_bytes", "working_bytes", "serialized_bytes", "shared_id"} <= set(mem.columns)
+    assert (mem["shared_id"] >= 0).all()
+    blocks = dlbkit.read_vt_data(BLOCKS)
+    assert blocks["sent_bytes"].sum() == blocks["received_bytes"].sum() > 0
+    assert blocks["sent_messages"].sum() == blocks["received_messages"].sum() > 0
+
+
+BAD = [
+    (dict(strategy="greedy", workload="hotspot", data=BLOCKS, topology="ring:4"),
+     ["-s", "greedy", "-w", "hotspot", "--data", BLOCKS, "-t", "ring:4"]),
+    (dict(strategy="greedy"), ["-s", "greedy"]),
+    (dict(strategy="greedy", data=BLOCKS, phases=2), ["-s", "greedy", "--data", BLOCKS, "--phases", "2"]),
+    (dict(strategy="greedy", data=BLOCKS, every=2), ["-s", "greedy", "--data", BLOCKS, "--every", "2"]),
+    (dict(strategy="greedy", data=BLOCKS, replay=True, phase=0),
+     ["-s", "greedy", "--data", BLOCKS, "--replay", "--phase", "0"]),
+    (dict(strategy="greedy", workload="hotspot", topology="ring:4", replay=True),
+     ["-s", "greedy", "-w", "hotspot", "-t", "ring:4", "--replay"]),
+    (dict(strategy="greedy", workload="hotspot"), ["-s", "greedy", "-w", "hotspot"]),
+    (dict(strategy="greedy", data=BLOCKS, phase=3), ["-s", "greedy", "--data", BLOCKS, "--phase", "3"]),
+    (dict(strategy="greedy", data=BLOCKS, topology="ring:5"), ["-s", "greedy", "--data", BLOCKS, "-t", "ring:5"]),
+    (dict(strategy="greedy", data="/nonexistent/lb"), ["-s", "greedy", "--data", "/nonexistent/lb"]),
+    (dict(strategy="greedy", workload="hotspot", topology="ring:4", threshold=-1),
+     ["-s", "greedy", "-w", "hotspot", "-t", "ring:4", "--threshold", "-1"]),
+    (dict(strategy="greedy", workload="hotspot", topology="ring:4", phases=0),
+     ["-s", "greedy", "-w", "hotspot", "-t", "ring:4", "--phases", "0"]),
+    (dict(strategy="greedy", workload="hotspot", topology="ring:4", memory_bound="lots"),
+     ["-s", "greedy", "-w", "hotspot", "-t", "ring:4", "--memory-bound", "lots"]),
+    (dict(strategy="gready", workload="hotspot", topology="ring:4"), ["-s", "gready", "-w", "hotspot", "-t", "ring:4"]),
+    (dict(strategy="greedy", workload="hotspot", topology="ring:4", workload_params={"speed": -1}),
+     ["-s", "greedy", "-w", "hotspot", "-t", "ring:4", "--workload-param", "speed=-1"]),
+]
+
+
+@pytest.mark.parametrize("kwargs,args", BAD, ids=[str(k) for k in range(len(BAD))])
+def test_phases_errors_are_the_clis(kwargs, args, cli_error):
+    expected = cli_error("phases", *args)
+    with pytest.raises(ValueError) as e:
+        dlbkit.phases(**kwargs)
+    assert str(e.value) == expected
+
+
+def test_seeds_and_counts_are_refused_as_the_cli_refuses_them(cli_error):
+    expected = cli_error("phases", "-s", "greedy", "-w", "hotspot", "-t", "ring:4", "--seed", "-1")
+    with pytest.raises(ValueError) as e:
+        dlbkit.phases(strategy="greedy", workload="hotspot", topology="ring:4", seed=-1)
+    assert expected.startswith(str(e.value))  # the CLI adds "(see dlbkit phases --help)"
+    with pytest.raises(ValueError, match="--every: '1.5' is not accepted"):
+        dlbkit.phases(strategy="greedy", workload="hotspot", topology="ring:4", every=1.5)
+    with pytest.raises(ValueError, match="/nonexistent/lb.0.json"):
+        dlbkit.read_vt_data("/nonexistent/lb")

@@ -1,0 +1,205 @@
+// `dlbkit phases` between reading its options and printing (moved from the CLI, which prints
+// this result as text or JSON; the Python module returns it).
+
+#include <dlbkit/core/time.hpp>
+#include <dlbkit/error.hpp>
+#include <dlbkit/phases/vt_workloads.hpp>
+#include <dlbkit/workloads/phase_workloads.hpp>
+#include <dlbkit/workloads/phases_command.hpp>
+
+#include <algorithm>
+#include <fmt/format.h>
+#include <memory>
+
+namespace dlbkit {
+
+namespace {
+
+constexpr long long kMaxPhases = 1'000'000;
+
+// The CLI refuses these when it reads them; a caller of the library gets the same message.
+long long count_of(std::optional<long long> given, const char* option) {
+  if (given && (*given < 1 || *given > kMaxPhases))
+    throw InputError(fmt::format("{}: '{}' is not accepted; accepted: an integer from 1 to {}", option, *given,
+                                 kMaxPhases));
+  return given.value_or(1);
+}
+
+// Which options go with which input, checked before anything is read.
+void check_combination(const PhasesInputs& in) {
+  if (in.workload.has_value() == in.data.has_value())
+    throw InputError(fmt::format("{}; accepted: exactly one of -w/--workload NAME and --data STEM",
+                                 in.workload ? "both -w/--workload and --data are given"
+                                             : "no workload: neither -w/--workload nor --data is given"));
+  const bool from_data = in.data.has_value();
+  if (from_data) {
+    // --replay runs the data's phases: --every and --threshold apply, --phases is theirs.
+    const auto refuse = [](const char* option, bool phases_option) {
+      return InputError(fmt::format("{} is given with --data; accepted: {} with -w/--workload{} (--data balances "
+                                    "one phase{})",
+                                    option, option, phases_option ? "" : " or --data --replay",
+                                    phases_option ? ", --replay every phase of the data" : ""));
+    };
+    if (in.phases) throw refuse("--phases", true);
+    if (!in.workload_params.empty()) throw refuse("--workload-param", false);
+    if (!in.replay && in.every) throw refuse("--every", false);
+    if (!in.replay && in.threshold) throw refuse("--threshold", false);
+  }
+  if (in.replay && (in.phase || in.write))
+    throw InputError(fmt::format("{} is given with --replay; accepted: --replay, which runs every phase, without "
+                                 "--phase and --write",
+                                 in.phase ? "--phase" : "--write"));
+  if (!from_data)
+    for (const auto& [option, given] : {std::pair{"--phase", in.phase.has_value()},
+                                        std::pair{"--write", in.write.has_value()}, std::pair{"--replay", in.replay}})
+      if (given)
+        throw InputError(fmt::format("{} is given without --data; accepted: {} with --data STEM only", option, option));
+  if (!from_data && in.topology.empty())
+    throw InputError("no topology: -t/--topology is not given; accepted: -t SPEC with -w/--workload, e.g. torus:8x8");
+}
+
+/// null where a figure has no value (no balancing step ran), never NaN.
+nlohmann::json figure(double x, bool defined) { return defined ? nlohmann::json(x) : nlohmann::json(nullptr); }
+
+}  // namespace
+
+PhasesResult phases_command(const PhasesInputs& in, const PhasesProgress& progress) {
+  check_combination(in);
+  const long long phases_given = count_of(in.phases, "--phases"), every = count_of(in.every, "--every");
+  const std::string threshold = in.threshold.value_or("inf");
+
+  const PhaseStrategyChoice strategy = builtin_phase_strategies().configure(in.strategy, in.params);
+  std::optional<PhaseWorkloadChoice> workload_choice;
+  std::optional<VtDataSet> vt_data;
+  const VtPhase* vt = nullptr;
+  std::unique_ptr<PhaseWorkload> input;
+  std::size_t phases = static_cast<std::size_t>(phases_given);
+  if (in.data) {
+    if (progress.reading) progress.reading(*in.data);
+    vt_data = read_vt_data(*in.data);
+    vt = &vt_phase_or_first(*vt_data, in.phase);
+    if (in.replay) {
+      input = std::make_unique<VtReplay>(*vt_data);
+      phases = vt_data->phases.size();
+    } else {
+      input = std::make_unique<VtPhaseWorkload>(vt->phase);
+    }
+  } else {
+    workload_choice = builtin_phase_workloads().configure(*in.workload, in.workload_params);
+    input = workload_choice->create();
+  }
+  const Topology topology = vt_data ? vt_topology(in.topology, *vt_data) : parse_topology(in.topology);
+  PhaseRunOptions options{.phases = phases,
+                          .every = static_cast<std::size_t>(every),
+                          .threshold = non_negative_or_inf(threshold, "--threshold")};
+  options.rebalance = rebalance_options(in.rebalance, in.seed);
+  options.on_phase = progress.phase_done;
+  if (progress.running) progress.running(strategy.name(), phases);
+
+  PhasesResult result;
+  result.run = run_phases(strategy, *input, topology, options);
+  if (in.write) write_vt_data(*vt_data, vt->id, result.run.last.node_of, *in.write);
+
+  nlohmann::json& inputs = result.inputs;
+  inputs = {{"strategy", strategy.name()}, {"params", strategy.params.to_json()}};
+  if (vt) {
+    inputs.update({{"data", *in.data},
+                   {"phase", in.replay ? nlohmann::json(nullptr) : nlohmann::json(vt->id)},
+                   {"replay", in.replay},
+                   {"phases", phases},
+                   {"every", every},
+                   {"threshold", threshold},
+                   {"ranks", vt_data->ranks},
+                   {"communications", vt->phase.communications.size()},
+                   {"other_communications", vt->other_communications},
+                   {"unmatched_communications", vt->unmatched_communications},
+                   {"write", in.write ? nlohmann::json(*in.write) : nlohmann::json(nullptr)}});
+  } else {
+    inputs.update({{"workload", workload_choice->name()},
+                   {"workload_params", workload_choice->params.to_json()},
+                   {"phases", phases},
+                   {"every", every},
+                   {"threshold", threshold}});
+  }
+  inputs.update({{"topology", topology.spec()},
+                 {"nodes", topology.size()},
+                 {"objects", result.run.last.objects.size()},
+                 {"memory_bound", in.rebalance.memory_bound},
+                 {"cost", options.rebalance.cost.to_json()},
+                 {"migration_cost", exact_duration(options.rebalance.migration.per_object)},
+                 {"migration_byte_cost", in.rebalance.migration_byte_cost},
+                 {"seed", in.seed}});
+  return result;
+}
+
+nlohmann::json to_json(const PhasesResult& result) {
+  const PhaseRun& run = result.run;
+  const bool has_memory = run.last.has_memory;
+  // Over the balancing steps: the imbalances are means, the rest sums (max for memory).
+  double before = 0, after = 0, max_memory = 0, bytes = 0;
+  std::uint64_t rounds = 0, messages = 0, unplaced = 0;
+  SimTime protocol = 0, migration = 0;
+  for (const PhaseStep& s : run.steps)
+    if (s.rebalanced) {
+      before += s.rebalanced->before.imbalance;
+      after += s.rebalanced->after.imbalance;
+      max_memory = std::max(max_memory, s.rebalanced->after.max_memory);
+      bytes += s.rebalanced->bytes_migrated;
+      rounds += s.rebalanced->rounds;
+      messages += s.rebalanced->messages;
+      unplaced += s.rebalanced->unplaced.size();
+      protocol += s.rebalanced->protocol_time;
+      migration += s.rebalanced->migration_time;
+    }
+  const bool balanced = run.balancing_steps > 0;
+  const double steps = static_cast<double>(std::max<std::size_t>(run.balancing_steps, 1));
+  nlohmann::json j{{"inputs", result.inputs},
+                   {"imbalance_before", figure(before / steps, balanced)},
+                   {"imbalance_after", figure(after / steps, balanced)},
+                   {"objects_migrated", run.objects_migrated},
+                   {"bytes_migrated", bytes},
+                   {"unplaced_objects", unplaced},
+                   {"wall_seconds", run.wall_seconds},
+                   {"rounds", rounds},
+                   {"messages", messages},
+                   {"protocol_seconds", to_seconds(protocol)},
+                   {"migration_seconds", to_seconds(migration)},
+                   {"balancing_steps", run.balancing_steps},
+                   {"application_seconds", run.application_seconds},
+                   {"unbalanced_seconds", run.unbalanced_seconds},
+                   {"balancing_seconds", run.balancing_seconds},
+                   {"mean_phase_seconds",
+                    (run.application_seconds + run.balancing_seconds) / static_cast<double>(run.steps.size())}};
+  if (has_memory) j["max_memory_after"] = figure(max_memory, balanced);
+  nlohmann::json phases = nlohmann::json::array();
+  for (std::size_t k = 0; k < run.steps.size(); ++k) {
+    const PhaseStep& s = run.steps[k];
+    nlohmann::json p{{"phase", k},
+                     {"max_load", s.figures.max_load},
+                     {"imbalance", s.figures.imbalance},
+                     {"crossing_bytes", s.figures.crossing_bytes},
+                     {"unbalanced_max_load", s.unbalanced_max_load},
+                     {"balanced", s.rebalanced.has_value()}};
+    if (s.rebalanced) {
+      const Rebalanced& r = *s.rebalanced;
+      p["imbalance_after"] = r.after.imbalance;
+      p["max_load_after"] = r.after.max_load;
+      p["crossing_bytes_after"] = r.after.crossing_bytes;
+      p["objects_migrated"] = r.objects_migrated;
+      p["unplaced_objects"] = r.unplaced.size();
+      p["nodes_over_memory_bound"] = r.nodes_over_memory_bound;
+      if (has_memory) p["max_memory_after"] = r.after.max_memory;
+      p["rounds"] = r.rounds;
+      p["messages"] = r.messages;
+      p["protocol_seconds"] = to_seconds(r.protocol_time);
+      p["migration_seconds"] = to_seconds(r.migration_time);
+      p["wall_seconds"] = r.wall_seconds;
+      if (r.flow_error) p["flow_error"] = *r.flow_error;
+    }
+    phases.push_back(std::move(p));
+  }
+  j["phases"] = std::move(phases);
+  return j;
+}
+
+}  // namespace dlbkit
