@@ -5,7 +5,7 @@
 /// no MPI). Start it with mpirun:
 ///
 /// ```
-/// dlbkit::MpiSession mpi(&argc, &argv);                       // MPI_Init ... MPI_Finalize
+/// dlbkit::MpiSession mpi(&argc, &argv);                       // MPI_Init unless already done
 /// auto topology = dlbkit::parse_topology("ring:4");             // size = the rank count
 /// dlbkit::RuntimeResult r = dlbkit::run_mpi(app, {.topology = &topology, .strategy = ws});
 /// // r: every worker's figures and the combined result, the same on every rank
@@ -35,8 +35,9 @@
 
 namespace dlbkit {
 
-/// MPI_Init on construction (unless MPI is already initialised), MPI_Finalize on
-/// destruction. One per process.
+/// MPI_Init on construction unless MPI is already initialised; MPI_Finalize on destruction
+/// only when it was this session that initialised MPI (a program that initialised MPI
+/// itself finalises it). One per process.
 class MpiSession {
 public:
   MpiSession(int* argc, char*** argv);
