@@ -16,14 +16,18 @@ namespace dlbkit {
 
 namespace {
 
-constexpr std::string_view kOurs[] = {"--engine", "--strategy",    "--param",         "--topology", "--workers",
-                                      "--seed",   "--check-tasks", "--poll-interval", "--quiet"};
+constexpr std::string_view kOurs[] = {"--engine",   "--strategy",       "--param",         "--topology", "--workers",
+                                      "--seed",     "--check-tasks",    "--poll-interval", "--record",   "--timeline",
+                                      "--timeline-nodes", "--quiet"};
 
 // Stores `value` of dlbkit's option `name` in `o`.
 void read_ours(std::string_view name, const std::string& value, RuntimeOptions& o) {
   if (detail::read_runtime_option(name, value, o)) return;
   if (name == "--check-tasks") o.check_tasks = parse_check_tasks(value);
-  else o.poll_interval = parse_duration(value, "--poll-interval");
+  else if (name == "--poll-interval") o.poll_interval = parse_duration(value, "--poll-interval");
+  else if (name == "--record") o.record = value;
+  else if (name == "--timeline") o.timeline = value;
+  else o.timeline_nodes = value;
 }
 
 }  // namespace

@@ -62,14 +62,14 @@ private:
 /// (every worker's figures, the combined result) on every rank. Throws InputError (on every
 /// rank alike) for a configuration it refuses or bad input a task or the strategy found, and
 /// TaskFailure when a task threw anything else.
-RuntimeResult run_mpi(ByteApplication& app, const RuntimeConfig& config, MPI_Comm comm = MPI_COMM_WORLD);
+RuntimeResult run_mpi(detail::ByteApplication& app, const RuntimeConfig& config, MPI_Comm comm = MPI_COMM_WORLD);
 
 /// The same on MPI_COMM_WORLD (the session only says MPI is initialised).
-RuntimeResult run_mpi(ByteApplication& app, const RuntimeConfig& config, const MpiSession& session);
+RuntimeResult run_mpi(detail::ByteApplication& app, const RuntimeConfig& config, const MpiSession& session);
 
-namespace runtime_detail {
+namespace detail {
 /// A barrier on `comm` that sleeps while it waits.
 void sleepy_barrier(MPI_Comm comm);
-}  // namespace runtime_detail
+}  // namespace detail
 
 }  // namespace dlbkit
