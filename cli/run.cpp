@@ -9,7 +9,6 @@
 #include <dlbkit/error.hpp>
 #include <dlbkit/core/registry.hpp>
 #include <dlbkit/runtime/engine.hpp>
-#include <dlbkit/runtime/recording.hpp>
 #include <dlbkit/runtime/runtime.hpp>
 
 #include <exception>
@@ -35,8 +34,7 @@ struct Options {
   std::vector<std::string> app_params, params;
   std::string workers;
   std::string check_tasks = "1024", poll_interval = "20us", max_delay = "0";
-  std::optional<std::string> record;  // given empty: refused
-  std::string timeline, timeline_nodes;
+  std::string record, timeline, timeline_nodes;
   bool json = false, no_sequential = false;
 };
 
@@ -125,7 +123,6 @@ std::function<std::string()> tasks_executed(const std::atomic<std::uint64_t>& ex
 
 // --record, --timeline, --max-delay and the progress counter are the runtime's hooks.
 RuntimeOptions runtime_options(const Options& o, SimTime max_delay, std::atomic<std::uint64_t>& executed) {
-  if (o.record) RecordingApplication::check_path(*o.record);  // empty: refused, not "none"
   return RuntimeOptions{.engine = o.engine,
                         .strategy = o.strategy,
                         .params = o.params,
@@ -134,7 +131,7 @@ RuntimeOptions runtime_options(const Options& o, SimTime max_delay, std::atomic<
                         .seed = parse_unsigned(o.seed, "--seed", std::numeric_limits<std::uint64_t>::max()),
                         .check_tasks = parse_check_tasks(o.check_tasks),
                         .poll_interval = parse_duration(o.poll_interval, "--poll-interval"),
-                        .record = o.record.value_or(""),
+                        .record = o.record,
                         .timeline = o.timeline,
                         .timeline_nodes = o.timeline_nodes,
                         .timeline_label = "app " + o.app,
