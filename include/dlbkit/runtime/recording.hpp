@@ -49,7 +49,9 @@ public:
   nlohmann::json report_bytes(const std::byte* result) const override {
     return reported_ ? reported_->report_bytes(result) : nullptr;
   }
-  std::vector<std::string> exact_keys() const override { return reported_ ? reported_->exact_keys() : std::vector<std::string>{}; }
+  std::vector<std::string> exact_keys() const override {
+    return reported_ ? reported_->exact_keys() : std::vector<std::string>{};
+  }
   std::int64_t initial_bound() const override { return inner_.initial_bound(); }
 
   /// Closes the sections this process wrote (every worker's, or this rank's).
