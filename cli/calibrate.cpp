@@ -93,7 +93,7 @@ int calibrate(const Options& o, const EngineRun& run, bool report_here) {
   const double loop = loop_ns(o.repetitions);
   const nlohmann::json app_figures = app_time(app, o.app_runs);
   CostModel model = costs.model(o.name.empty() ? "calibrated-" + o.engine : o.name,
-                                TaskStack(app.create()->task_bytes()).record_bytes());
+                                detail::TaskStack(app.create()->task_bytes()).record_bytes());
   model.loop_time = std::max<SimTime>(1, static_cast<SimTime>(std::llround(loop)));
   if (auto measured = measured_workload_params(app_figures); !measured.empty())
     model.workload_params[app.name()] = std::move(measured);

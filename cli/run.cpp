@@ -6,12 +6,9 @@
 
 #include <dlbkit/apps/runtime_apps.hpp>
 #include <dlbkit/core/parameters.hpp>
-#include <dlbkit/sim/timeline.hpp>
 #include <dlbkit/error.hpp>
 #include <dlbkit/core/registry.hpp>
-#include <dlbkit/runtime/detail/runtime_door.hpp>
 #include <dlbkit/runtime/engine.hpp>
-#include <dlbkit/runtime/recording.hpp>
 #include <dlbkit/runtime/runtime.hpp>
 
 #include <exception>
@@ -37,26 +34,9 @@ struct Options {
   std::vector<std::string> app_params, params;
   std::string workers;
   std::string check_tasks = "1024", poll_interval = "20us", max_delay = "0";
-  std::optional<std::string> record;  // RecordingApplication rejects an empty path
-  std::string timeline, timeline_nodes;
+  std::string record, timeline, timeline_nodes;
   bool json = false, no_sequential = false;
 };
-
-// --timeline: the workers of this process that the selection names write to `path` (under
-// mpirun: rank 0 to `path`, rank r > 0 to `path`.r when it runs a chosen node; docs/timeline.md).
-std::unique_ptr<Timeline> open_timeline(const Options& o, const Runtime& runtime, int rank) {
-  if (o.timeline.empty()) return nullptr;
-  std::vector<bool> chosen = timeline_selection(o.timeline_nodes, runtime.workers());
-  const std::string title = fmt::format("{} on {}, app {}, {} engine", runtime.strategy().name(),
-                                        runtime.topology().spec(), o.app, runtime.engine());
-  if (rank < 0) return std::make_unique<Timeline>(o.timeline, title, std::move(chosen));
-  const auto self = static_cast<std::size_t>(rank);
-  if (rank > 0 && !chosen[self]) return nullptr;
-  std::vector<bool> own(chosen.size(), false);
-  own[self] = true;
-  return std::make_unique<Timeline>(rank == 0 ? o.timeline : fmt::format("{}.{}", o.timeline, rank), title,
-                                    std::move(chosen), own);
-}
 
 std::string result_text(const nlohmann::json& j) {
   std::string out;
@@ -141,7 +121,8 @@ std::function<std::string()> tasks_executed(const std::atomic<std::uint64_t>& ex
   return [&executed] { return fmt::format(", {} tasks executed", executed.load(std::memory_order_relaxed)); };
 }
 
-RuntimeOptions runtime_options(const Options& o) {
+// --record, --timeline, --max-delay and the progress counter are the runtime's hooks.
+RuntimeOptions runtime_options(const Options& o, SimTime max_delay, std::atomic<std::uint64_t>& executed) {
   return RuntimeOptions{.engine = o.engine,
                         .strategy = o.strategy,
                         .params = o.params,
@@ -149,71 +130,47 @@ RuntimeOptions runtime_options(const Options& o) {
                         .workers = workers_of(o),
                         .seed = parse_unsigned(o.seed, "--seed", std::numeric_limits<std::uint64_t>::max()),
                         .check_tasks = parse_check_tasks(o.check_tasks),
-                        .poll_interval = parse_duration(o.poll_interval, "--poll-interval")};
-}
-
-// Does `work` on every rank; when it threw on some rank, every rank throws the error of the
-// lowest such rank, so that none waits for another at the next collective step.
-void on_every_rank(const Runtime& runtime, const std::function<void()>& work) {
-  std::exception_ptr error;
-  try {
-    work();
-  } catch (const std::exception&) {
-    error = std::current_exception();
-  }
-  detail::RuntimeDoor::agree(runtime, error);
-}
-
-// The outputs of a run that ended well: every one complete before any takes its name, on
-// every rank (rank 0 merges the trace from every rank's section, on a shared file system).
-// The files not put in place are removed when their objects go.
-void finish_outputs(const Runtime& runtime, RecordingApplication* recorded, Timeline* timeline) {
-  on_every_rank(runtime, [&] {
-    if (recorded) recorded->close_sections();
-    if (timeline) timeline->finish();
-  });
-  on_every_rank(runtime, [&] {
-    if (recorded && runtime.rank() == 0) recorded->merge_sections();
-  });
-  if (recorded) recorded->commit();
-  if (timeline) timeline->commit();
+                        .poll_interval = parse_duration(o.poll_interval, "--poll-interval"),
+                        .record = o.record,
+                        .timeline = o.timeline,
+                        .timeline_nodes = o.timeline_nodes,
+                        .timeline_label = "app " + o.app,
+                        .progress = &executed,
+                        .max_delay = max_delay};
 }
 
 // A client of dlbkit::Runtime, which chooses the engine (from --engine, or the launcher),
-// checks the strategy and the topology, and writes the warnings to stderr (so that --json
-// output stays one document). Under MPI every rank then sets up what only it may fail at
-// (the application's input, its timeline file) before any runs, and every rank throws
-// the error of the lowest rank that failed.
+// checks the strategy, the topology and the outputs, writes the warnings to stderr (so that
+// --json output stays one document), and writes --record and --timeline. Under MPI every
+// rank then sets up the application (whose input only it may fail at) before any runs, and
+// every rank throws the error of the lowest rank that failed.
 int run_here(const Options& o) {
   const SimTime max_delay = parse_duration(o.max_delay, "--max-delay");
-  Runtime runtime(runtime_options(o));
-  using detail::RuntimeDoor;
+  std::atomic<std::uint64_t> executed{0};
+  Runtime runtime(runtime_options(o, max_delay, executed));
   const bool mpi = runtime.engine() == "mpi";
   std::optional<AppChoice> app_choice;
   std::unique_ptr<AnyApplication> app;
-  std::unique_ptr<Timeline> timeline;
-  std::unique_ptr<RecordingApplication> recorded;  // under MPI each rank writes its worker's section
-  on_every_rank(runtime, [&] {
+  std::exception_ptr error;
+  try {
     app_choice = builtin_apps().configure(o.app, assignments(o.app_params, "--app-param"));
     app = app_choice->create();
-    timeline = open_timeline(o, runtime, mpi ? runtime.rank() : -1);
-    if (o.record) recorded = std::make_unique<RecordingApplication>(*app, *o.record);
-  });
+  } catch (const std::exception&) {
+    error = std::current_exception();
+  }
+  runtime.agree(error);
 
   const bool sequential = runtime.engine() == "sequential";
   std::optional<RuntimeResult> seq;
   RuntimeResult par;
   {
-    std::atomic<std::uint64_t> executed{0};
     ProgressLine progress(runtime.rank() == 0, "dlbkit run");
     progress.phase("sequential run");
     if (!o.no_sequential && !sequential && runtime.rank() == 0) seq = run_sequential(*app, runtime.topology().size());
-    RuntimeDoor::barrier(runtime);
+    runtime.barrier();
     progress.phase(mpi ? "MPI engine (rank 0's count)" : runtime.engine() + " engine", tasks_executed(executed));
-    const detail::RunExtras extras{.progress = &executed, .timeline = timeline.get(), .max_delay = max_delay};
-    par = recorded ? RuntimeDoor::run(runtime, *recorded, extras) : RuntimeDoor::run(runtime, *app, extras);
+    par = runtime.run(*app);
   }
-  finish_outputs(runtime, recorded.get(), timeline.get());
   if (runtime.rank() != 0) return 0;
   report(o, *app_choice, runtime.strategy(), runtime.topology(), *app, seq, par);
   return seq && !same_result(*app, *seq, par) ? 1 : 0;

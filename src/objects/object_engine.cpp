@@ -60,7 +60,7 @@ std::vector<ObjectCommunication> by_pair(std::span<const ObjectCommunication> co
 }  // namespace
 
 struct ObjectEngine::Mpi {
-  std::unique_ptr<runtime_detail::DistributedEngine> engine;
+  std::unique_ptr<detail::DistributedEngine> engine;
 };
 
 // The threads of the local workers but the first, which is the calling thread: each waits for
@@ -166,7 +166,7 @@ ObjectEngine::ObjectEngine(ObjectRuntimeOptions options, std::optional<PhaseStra
                                    own_strategy_->name));
     options_.strategy = own_strategy_->name;
   }
-  runtime_detail::ResolvedEngine engine = runtime_detail::resolve_engine(options_.engine, communicator);
+  detail::ResolvedEngine engine = detail::resolve_engine(options_.engine, communicator);
   engine_ = engine.name;
   if (engine.mpi) mpi_ = std::make_unique<Mpi>(Mpi{std::move(engine.mpi)});
   std::exception_ptr error;
@@ -219,7 +219,7 @@ ObjectEngine::ObjectEngine(ObjectRuntimeOptions options, std::optional<PhaseStra
   }
   origin_ = Clock::now();
   if (!options_.timeline.empty()) timeline_ = std::make_unique<Timeline>();
-  for (const std::string& w : runtime_detail::launcher_warnings(engine_, mpi_ ? mpi_->engine.get() : nullptr)) warn(w);
+  for (const std::string& w : detail::launcher_warnings(engine_, mpi_ ? mpi_->engine.get() : nullptr)) warn(w);
 }
 
 ObjectEngine::~ObjectEngine() = default;

@@ -203,7 +203,7 @@ ReproductionReport predict_runtime(const ReproductionOptions& options) {
     const nlohmann::json seq_result = app->report_bytes(seq.result.data());
     const std::map<std::string, std::string> workload_given = c.workload_params(seq_result, t_seq);
     const WorkloadChoice workload = builtin_workloads().configure(c.workload, workload_given);
-    CostModel cost = costs.model("calibrated-threads", TaskStack(app->task_bytes()).record_bytes());
+    CostModel cost = costs.model("calibrated-threads", detail::TaskStack(app->task_bytes()).record_bytes());
     cost_models[c.label] = cost.to_json();
     double sim_work = 0;
     std::size_t first_row = rows.size();

@@ -24,7 +24,7 @@ namespace dlbkit {
 
 namespace {
 
-using runtime_detail::clock_ns;
+using detail::clock_ns;
 
 // A driver that goes this long between two polls lost its processor: the scheduler ran
 // another thread (a poll that handles a message takes about a microsecond).
@@ -288,7 +288,7 @@ TaskFigures task_ping_pong(const EngineRun& run, const CalibrationOptions& optio
   ProbeApp<Bytes> app(probe, ProbeApp<Bytes>::Drive::poll_until_done, options.tasks);
   probe_run(run, app, [&] { return std::make_unique<TaskAgent>(probe, options.tasks); }, 0,
             fmt::format("tasks-{}", Bytes));
-  return {median(probe.samples), median(probe.sends), median(probe.handled), TaskStack(app.task_bytes()).record_bytes()};
+  return {median(probe.samples), median(probe.sends), median(probe.handled), detail::TaskStack(app.task_bytes()).record_bytes()};
 }
 
 }  // namespace

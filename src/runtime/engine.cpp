@@ -13,6 +13,8 @@ namespace dlbkit {
 
 // --- TaskStack ---
 
+namespace detail {
+
 namespace {
 
 std::size_t padded(std::size_t bytes) { return (bytes + 7) / 8 * 8; }
@@ -115,6 +117,8 @@ void TaskStack::push_records(const std::byte* records, std::size_t count) {
   count_ += count;
 }
 
+}  // namespace detail
+
 // --- results ---
 
 TaskFailure::TaskFailure(int rank, const std::string& what, std::exception_ptr cause)
@@ -178,33 +182,33 @@ bool same_result(const AnyApplication& app, const RuntimeResult& sequential, con
 
 namespace {
 
-class NoHooks final : public WorkerPort::Hooks {
+class NoHooks final : public detail::WorkerPort::Hooks {
 public:
-  std::uint32_t poll_point(const SplitRef*) override { return 1u << 30; }
+  std::uint32_t poll_point(const detail::SplitRef*) override { return 1u << 30; }
   void bound_improved(std::int64_t) override {}
 };
 
 }  // namespace
 
-RuntimeResult run_sequential(ByteApplication& app, std::size_t workers) {
+RuntimeResult run_sequential(detail::ByteApplication& app, std::size_t workers) {
   if (workers == 0) throw InputError("sequential run: the roots of 0 workers; accepted: at least 1");
   app.prepare(1);
-  TaskStack stack(app.task_bytes());
+  detail::TaskStack stack(app.task_bytes());
   for (NodeId w = 0; w < workers; ++w) app.push_roots(w, workers, stack);
   std::atomic<std::int64_t> bound{app.initial_bound()};
   NoHooks hooks;
-  WorkerPort port(0, stack, bound, hooks);
-  TaskBuffer task(app.task_bytes());
+  detail::WorkerPort port(0, stack, bound, hooks);
+  detail::TaskBuffer task(app.task_bytes());
   WorkerStats stats;
-  const SimTime cpu_start = runtime_detail::thread_cpu_ns();
-  const SimTime start = runtime_detail::clock_ns();
+  const SimTime cpu_start = detail::thread_cpu_ns();
+  const SimTime start = detail::clock_ns();
   while (!stack.empty()) {
     stack.pop(task);
     app.execute_bytes(task, port);
     ++stats.tasks_executed;
   }
-  const SimTime elapsed = runtime_detail::clock_ns() - start;
-  stats.cpu = runtime_detail::thread_cpu_ns() - cpu_start;
+  const SimTime elapsed = detail::clock_ns() - start;
+  stats.cpu = detail::thread_cpu_ns() - cpu_start;
   stats.busy = elapsed;
   RuntimeResult r;
   r.engine = "sequential";
@@ -216,12 +220,12 @@ RuntimeResult run_sequential(ByteApplication& app, std::size_t workers) {
   return r;
 }
 
-std::vector<std::string> start_warnings(const ByteApplication& app, const RuntimeConfig& config) {
+std::vector<std::string> start_warnings(const detail::ByteApplication& app, const RuntimeConfig& config) {
   if (config.strategy.info == nullptr || !config.strategy.info->start_warning || config.topology == nullptr) return {};
   const std::size_t n = config.topology->size();
   std::vector<std::int64_t> loads(n);
   for (NodeId w = 0; w < n; ++w) {
-    TaskStack roots(app.task_bytes());
+    detail::TaskStack roots(app.task_bytes());
     app.push_roots(w, n, roots);
     loads[w] = static_cast<std::int64_t>(roots.size());
   }
@@ -230,7 +234,7 @@ std::vector<std::string> start_warnings(const ByteApplication& app, const Runtim
   return {};
 }
 
-namespace runtime_detail {
+namespace detail {
 
 void add_warnings(const ByteApplication& app, const RuntimeConfig& config, RuntimeResult& r) {
   r.warnings = start_warnings(app, config);
@@ -270,6 +274,6 @@ RuntimeResult collect(const std::string& engine, const RuntimeConfig& config, do
   return r;
 }
 
-}  // namespace runtime_detail
+}  // namespace detail
 
 }  // namespace dlbkit

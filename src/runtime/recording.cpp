@@ -21,7 +21,7 @@ SimTime wall_ns() {
 // While a task executes, its children carry its name; none afterwards, even if it threw.
 class SuffixScope {
 public:
-  SuffixScope(WorkerPort& port, const TaskRef& ref) : port_(port) {
+  SuffixScope(detail::WorkerPort& port, const TaskRef& ref) : port_(port) {
     port_.set_spawn_suffix(std::as_bytes(std::span(&ref, 1)));
   }
   ~SuffixScope() { port_.set_spawn_suffix({}); }
@@ -29,16 +29,20 @@ public:
   SuffixScope& operator=(const SuffixScope&) = delete;
 
 private:
-  WorkerPort& port_;
+  detail::WorkerPort& port_;
 };
 
 }  // namespace
 
-RecordingApplication::RecordingApplication(AnyApplication& inner, std::string path)
-    : inner_(inner), path_(std::move(path)) {
-  if (path_.empty()) throw InputError("--record: empty path; accepted: a file name");
+RecordingApplication::RecordingApplication(detail::ByteApplication& inner, std::string path)
+    : inner_(inner), reported_(dynamic_cast<const AnyApplication*>(&inner)), path_(std::move(path)) {
+  check_path(path_);  // before the run, not after it
+}
+
+void RecordingApplication::check_path(const std::string& path) {
+  if (path.empty()) throw InputError("--record: empty path; accepted: a file name");
   try {
-    AtomicFile probe(path_);  // before the run, not after it; leaves nothing
+    AtomicFile probe(path);  // leaves nothing
   } catch (const InputError& e) {
     throw InputError(fmt::format("--record: {}", e.what()));
   }
@@ -61,9 +65,9 @@ TaskTraceSection& RecordingApplication::section(NodeId worker) const {
   return *slot.section;
 }
 
-void RecordingApplication::push_roots(NodeId worker, std::size_t workers, TaskStack& stack) const {
+void RecordingApplication::push_roots(NodeId worker, std::size_t workers, detail::TaskStack& stack) const {
   section(worker);  // every worker that runs writes a section, tasks or none
-  TaskStack inner(inner_.task_bytes());
+  detail::TaskStack inner(inner_.task_bytes());
   inner_.push_roots(worker, workers, inner);
   std::vector<std::vector<std::byte>> roots(inner.size());
   for (auto it = roots.rbegin(); it != roots.rend(); ++it) inner.pop(*it);  // the top is the last
@@ -76,7 +80,7 @@ void RecordingApplication::push_roots(NodeId worker, std::size_t workers, TaskSt
   }
 }
 
-void RecordingApplication::execute_bytes(std::span<const std::byte> task, WorkerPort& port) {
+void RecordingApplication::execute_bytes(std::span<const std::byte> task, detail::WorkerPort& port) {
   const NodeId w = port.worker();
   TaskTraceSection& out = section(w);
   TaskRef parent;

@@ -1,20 +1,22 @@
 #include <dlbkit/error.hpp>
 #include <dlbkit/core/registry.hpp>
 #include <dlbkit/runtime/detail/distributed_engine.hpp>
-#include <dlbkit/runtime/detail/runtime_door.hpp>
 #include <dlbkit/runtime/engine.hpp>
+#include <dlbkit/runtime/recording.hpp>
 #include <dlbkit/runtime/runtime.hpp>
+#include <dlbkit/sim/timeline.hpp>
 #include <dlbkit/strategies/builtin.hpp>
 
 #include <algorithm>
 #include <cstdlib>
 #include <fmt/format.h>
+#include <functional>
 #include <optional>
 #include <set>
 
 namespace dlbkit {
 
-namespace runtime_detail {
+namespace detail {
 
 namespace {
 
@@ -60,15 +62,16 @@ std::vector<std::string> launcher_warnings(const std::string& engine, const Dist
   return out;
 }
 
-}  // namespace runtime_detail
+}  // namespace detail
 
 struct Runtime::State {
   RuntimeOptions options;
   std::string engine;  // options.engine, `auto` resolved
-  std::unique_ptr<runtime_detail::DistributedEngine> mpi;  // engine "mpi" only
+  std::unique_ptr<detail::DistributedEngine> mpi;  // engine "mpi" only
   std::optional<Topology> topology;  // set by the constructor
   std::optional<StrategyInfo> own_strategy;  // a program's own, where given
   StrategyChoice strategy;
+  std::vector<bool> timeline_nodes;  // the workers options.timeline records
   RuntimeResult last;
   bool ran = false;
   mutable std::set<std::string> warned;  // each warning is printed once
@@ -94,7 +97,7 @@ Runtime::Runtime(RuntimeOptions options, StrategyInfo strategy, Communicator com
 
 void Runtime::set_up(Communicator communicator) {
   State& s = *state_;
-  runtime_detail::ResolvedEngine engine = runtime_detail::resolve_engine(s.options.engine, communicator);
+  detail::ResolvedEngine engine = detail::resolve_engine(s.options.engine, communicator);
   s.engine = engine.name;
   s.mpi = std::move(engine.mpi);
   if (s.options.check_tasks == 0) throw InputError("check_tasks: 0 is not accepted; accepted: 1 to 2^30");
@@ -109,11 +112,19 @@ void Runtime::set_up(Communicator communicator) {
     s.topology = resolve_topology(s.options.topology, *s.strategy.info, s.options.workers,
                                  s.mpi ? static_cast<std::size_t>(s.mpi->size()) : 0);
     if (s.engine != "sequential" && s.strategy.info->check_topology) s.strategy.info->check_topology(*s.topology);
+    if (!s.options.timeline.empty()) s.timeline_nodes = timeline_nodes(s.options.timeline_nodes, workers());
+    // Outputs that cannot be written fail here, not after a run.
+    if (!s.options.record.empty()) RecordingApplication::check_path(s.options.record);
+    open_timeline();
   } catch (const std::exception&) {
     error = std::current_exception();
   }
-  detail::RuntimeDoor::agree(*this, error);
-  for (const std::string& w : runtime_detail::launcher_warnings(s.engine, s.mpi.get())) warn(w);
+  agree(error);
+  for (const std::string& w : detail::launcher_warnings(s.engine, s.mpi.get())) warn(w);
+  if (!s.options.timeline.empty() && s.options.timeline_nodes.empty() && workers() > kTimelineDefaultNodes)
+    warn(fmt::format("the timeline records nodes {} (the first {} by default); choose with --timeline-nodes (e.g. "
+                     "0-7,12 or all)",
+                     describe_nodes(s.timeline_nodes), kTimelineDefaultNodes));
 }
 
 Runtime::~Runtime() = default;
@@ -132,22 +143,76 @@ std::vector<std::vector<std::byte>> Runtime::all_gather(std::span<const std::byt
   return state_->mpi->all_gather(mine);
 }
 
-void Runtime::run_engine(ByteApplication& app) { run_engine(app, detail::RunExtras{}); }
+const RuntimeResult& Runtime::run(AnyApplication& app) {
+  run_engine(app);
+  return last_run();
+}
 
-void Runtime::run_engine(ByteApplication& app, const detail::RunExtras& extras) {
+// options.timeline: the workers of this process that options.timeline_nodes names write to
+// it (under MPI: rank 0 to the file, rank r > 0 to FILE.r when it runs a chosen worker).
+std::unique_ptr<Timeline> Runtime::open_timeline() const {
+  const State& s = *state_;
+  if (s.options.timeline.empty()) return nullptr;
+  const std::string title = fmt::format("{} on {}{}{}, {} engine", s.strategy.name(), s.topology->spec(),
+                                        s.options.timeline_label.empty() ? "" : ", ", s.options.timeline_label, s.engine);
+  if (!s.mpi) return std::make_unique<Timeline>(s.options.timeline, title, s.timeline_nodes);
+  const auto self = static_cast<std::size_t>(rank());
+  if (self > 0 && !s.timeline_nodes[self]) return nullptr;
+  std::vector<bool> own(s.timeline_nodes.size(), false);
+  own[self] = true;
+  return std::make_unique<Timeline>(self == 0 ? s.options.timeline : fmt::format("{}.{}", s.options.timeline, self),
+                                    title, s.timeline_nodes, own);
+}
+
+namespace {
+
+// Runs `work` on every rank; when it threw on some rank, every rank throws the error of the
+// lowest such rank.
+void on_every_rank(const Runtime& runtime, const std::function<void()>& work) {
+  std::exception_ptr error;
+  try {
+    work();
+  } catch (const std::exception&) {
+    error = std::current_exception();
+  }
+  runtime.agree(error);
+}
+
+}  // namespace
+
+void Runtime::run_engine(detail::ByteApplication& app) {
   State& s = *state_;
+  std::unique_ptr<RecordingApplication> recorded;  // under MPI each rank writes its worker's section
+  std::unique_ptr<Timeline> timeline;
+  on_every_rank(*this, [&] {
+    if (!s.options.record.empty()) recorded = std::make_unique<RecordingApplication>(app, s.options.record);
+    timeline = open_timeline();
+  });
   const RuntimeConfig config{.topology = &*s.topology,
                              .strategy = s.strategy,
                              .seed = s.options.seed,
                              .check_tasks = s.options.check_tasks,
                              .poll_interval = s.options.poll_interval,
-                             .max_delay = extras.max_delay,
-                             .progress = extras.progress,
-                             .timeline = extras.timeline};
-  if (s.mpi) s.last = s.mpi->run(app, config);
-  else if (s.engine == "threads") s.last = run_threads(app, config);
-  else s.last = run_sequential(app, s.topology->size());  // the roots of the topology's workers
+                             .max_delay = s.options.max_delay,
+                             .progress = s.options.progress,
+                             .timeline = timeline.get()};
+  detail::ByteApplication& runs = recorded ? *recorded : app;
+  if (s.mpi) s.last = s.mpi->run(runs, config);
+  else if (s.engine == "threads") s.last = run_threads(runs, config);
+  else s.last = run_sequential(runs, s.topology->size());  // the roots of the topology's workers
   s.ran = true;
+  // The outputs: every one complete before any takes its name, on every rank (rank 0 merges
+  // the trace from every rank's section, on a shared file system). The files not put in
+  // place are removed when their objects go.
+  on_every_rank(*this, [&] {
+    if (recorded) recorded->close_sections();
+    if (timeline) timeline->finish();
+  });
+  on_every_rank(*this, [&] {
+    if (recorded && rank() == 0) recorded->merge_sections();
+  });
+  if (recorded) recorded->commit();
+  if (timeline) timeline->commit();
   for (const std::string& w : s.last.warnings) warn(w);
 }
 
@@ -160,23 +225,14 @@ void Runtime::warn(const std::string& warning) const {
   fmt::print(stderr, "dlbkit: warning: {}\n", warning);
 }
 
-namespace detail {
-
-const RuntimeResult& RuntimeDoor::run(Runtime& runtime, ByteApplication& app, const RunExtras& extras) {
-  runtime.run_engine(app, extras);
-  return runtime.last_run();
-}
-
-void RuntimeDoor::agree(const Runtime& runtime, std::exception_ptr error) {
-  if (runtime.state_->mpi) runtime.state_->mpi->agree(error);
+void Runtime::agree(std::exception_ptr error) const {
+  if (state_->mpi) state_->mpi->agree(error);
   else if (error) std::rethrow_exception(error);
 }
 
-void RuntimeDoor::barrier(const Runtime& runtime) {
-  if (runtime.state_->mpi) runtime.state_->mpi->barrier();
+void Runtime::barrier() const {
+  if (state_->mpi) state_->mpi->barrier();
 }
-
-}  // namespace detail
 
 const RuntimeResult& Runtime::last_run() const {
   if (!state_->ran) throw std::logic_error("Runtime::last_run: no run yet");

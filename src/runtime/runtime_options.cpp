@@ -35,6 +35,9 @@ std::vector<detail::OurOption> our_options() {
       {"--poll-interval", "T",
        fmt::format("the least time between a busy worker's check points (default {})",
                    exact_duration(d.poll_interval))},
+      {"--record", "FILE", "each run's task tree, with the time each task took, to FILE (dlbkit simulate -w trace:FILE replays it)"},
+      {"--timeline", "FILE", "each run as a timeline (Chrome trace JSON, for Perfetto) to FILE"},
+      {"--timeline-nodes", "LIST", "the workers the timeline records: all, or a list such as 0-7,12 (default the first 64)"},
       {"--quiet", "", "no warnings on stderr"}};
 }
 
@@ -82,7 +85,10 @@ std::string usage(std::string_view program_name, const std::vector<ProgramOption
 void read_ours(std::string_view name, const std::string& value, RuntimeOptions& o) {
   if (detail::read_runtime_option(name, value, o)) return;
   if (name == "--check-tasks") o.check_tasks = parse_check_tasks(value);
-  else o.poll_interval = parse_duration(value, "--poll-interval");
+  else if (name == "--poll-interval") o.poll_interval = parse_duration(value, "--poll-interval");
+  else if (name == "--record") o.record = value;
+  else if (name == "--timeline") o.timeline = value;
+  else o.timeline_nodes = value;
 }
 
 }  // namespace

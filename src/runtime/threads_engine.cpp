@@ -27,8 +27,8 @@ namespace dlbkit {
 
 namespace {
 
-using runtime_detail::Envelope;
-using runtime_detail::WorkerCore;
+using detail::Envelope;
+using detail::WorkerCore;
 
 // The first exception a task threw, and the flag that stops every worker.
 struct Failure {
@@ -53,7 +53,7 @@ struct alignas(64) Mailbox {
   }
 };
 
-class ThreadsTransport final : public runtime_detail::Transport {
+class ThreadsTransport final : public detail::Transport {
 public:
   ThreadsTransport(std::vector<Mailbox>& boxes, std::atomic<std::int64_t>& live, Failure& failure)
       : boxes_(boxes), live_(live), failure_(failure) {}
@@ -64,7 +64,7 @@ public:
   // take 1.3 times as long as the sequential run (docs/predict.md, "What a prediction models").
   void send(NodeId to, Envelope&& e) override {
     Mailbox& box = boxes_[to];
-    const bool tasks = e.type == runtime_detail::Envelope::Type::tasks;
+    const bool tasks = e.type == detail::Envelope::Type::tasks;
     box.queue.enqueue(std::move(e));
     box.posted.fetch_add(1);
     if (tasks) box.ring();
@@ -136,10 +136,10 @@ private:
 
 }  // namespace
 
-RuntimeResult run_threads(ByteApplication& app, const RuntimeConfig& config) {
+RuntimeResult run_threads(detail::ByteApplication& app, const RuntimeConfig& config) {
   if (config.topology == nullptr || config.topology->size() == 0)
     throw InputError("threads engine: no topology; accepted: a topology of at least one node");
-  runtime_detail::check_engine_config(config, "threads engine");
+  detail::check_engine_config(config, "threads engine");
   const std::size_t n = config.topology->size();
   if (n > 4096) throw InputError(fmt::format("threads engine: {} workers; accepted: at most 4096", n));
 
@@ -150,7 +150,7 @@ RuntimeResult run_threads(ByteApplication& app, const RuntimeConfig& config) {
   std::atomic<std::int64_t> bound{app.initial_bound()};
   std::vector<std::unique_ptr<ThreadsTransport>> transports;
   std::vector<std::unique_ptr<WorkerCore>> cores;
-  const SimTime start = runtime_detail::clock_ns();
+  const SimTime start = detail::clock_ns();
   for (NodeId w = 0; w < n; ++w) {
     transports.push_back(std::make_unique<ThreadsTransport>(boxes, live, failure));
     cores.push_back(std::make_unique<WorkerCore>(app, config, w, *transports.back(), bound, start));
@@ -161,11 +161,11 @@ RuntimeResult run_threads(ByteApplication& app, const RuntimeConfig& config) {
   for (NodeId w = 0; w < n; ++w) transports[w]->before_tasks_leave(*cores[w]);
 
   std::vector<std::thread> threads;
-  const SimTime run_start = runtime_detail::clock_ns();
+  const SimTime run_start = detail::clock_ns();
   for (NodeId w = 0; w < n; ++w)
     threads.emplace_back([&cores, w] { cores[w]->run(); });
   for (auto& t : threads) t.join();
-  const SimTime elapsed = runtime_detail::clock_ns() - run_start;
+  const SimTime elapsed = detail::clock_ns() - run_start;
   if (failure.first) std::rethrow_exception(failure.first);
 
   std::vector<WorkerStats> stats;
@@ -174,14 +174,14 @@ RuntimeResult run_threads(ByteApplication& app, const RuntimeConfig& config) {
     stats.push_back(core->stats(elapsed));
     for (std::size_t k = 0; k < by_kind.size(); ++k) by_kind[k] += core->messages_by_kind()[k];
   }
-  RuntimeResult r = runtime_detail::collect("threads", config, to_seconds(elapsed), stats, by_kind);
+  RuntimeResult r = detail::collect("threads", config, to_seconds(elapsed), stats, by_kind);
   std::vector<std::byte> partials;
   for (NodeId w = 0; w < n; ++w) {
     const auto p = app.partial(w);
     partials.insert(partials.end(), p.begin(), p.end());
   }
-  r.result = runtime_detail::combine_partials(app, partials);
-  runtime_detail::add_warnings(app, config, r);
+  r.result = detail::combine_partials(app, partials);
+  detail::add_warnings(app, config, r);
   return r;
 }
 

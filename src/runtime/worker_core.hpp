@@ -22,7 +22,7 @@
 #include <time.h>
 #include <vector>
 
-namespace dlbkit::runtime_detail {
+namespace dlbkit::detail {
 
 /// Processor time of the calling thread.
 inline SimTime thread_cpu_ns() {
@@ -471,4 +471,4 @@ void add_warnings(const ByteApplication& app, const RuntimeConfig& config, Runti
 RuntimeResult collect(const std::string& engine, const RuntimeConfig& config, double elapsed_seconds,
                       const std::vector<WorkerStats>& workers, const std::vector<std::uint64_t>& messages_by_kind);
 
-}  // namespace dlbkit::runtime_detail
+}  // namespace dlbkit::detail

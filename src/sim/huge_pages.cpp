@@ -1,4 +1,4 @@
-#include <dlbkit/sim/huge_pages.hpp>
+#include "huge_pages.hpp"
 
 #include <cstdint>
 #include <new>

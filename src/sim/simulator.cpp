@@ -1,10 +1,11 @@
+#include "agent_array.hpp"
+#include "event_queue.hpp"
+#include "huge_pages.hpp"
+#include "pooled_deques.hpp"
+
 #include <dlbkit/error.hpp>
-#include <dlbkit/sim/agent_array.hpp>
-#include <dlbkit/sim/event_queue.hpp>
-#include <dlbkit/sim/huge_pages.hpp>
 #include <dlbkit/sim/meter.hpp>
 #include <dlbkit/sim/simulator.hpp>
-#include <dlbkit/sim/pooled_deques.hpp>
 
 #include <algorithm>
 #include <cassert>

@@ -275,7 +275,7 @@ TEST(RuntimeOptions, BadInputIsOneLineNamingTheValueAndWhatIsAccepted) {
       {"--strategy: a value is missing", {"--strategy"}},
       {"--topology: an empty value is not accepted", {"--topology="}},
       {"unknown option '--stategy'; accepted: --engine, --strategy, --param, --topology, --workers, --seed, "
-       "--check-tasks, --poll-interval, --quiet, --help",
+       "--check-tasks, --poll-interval, --record, --timeline, --timeline-nodes, --quiet, --help",
        {"--stategy", "rid"}},
       {"--param: 'u' ", {"--param", "u"}},
   };
@@ -373,7 +373,7 @@ TEST(Runtime, SerialisesTasksAndResultsThatAreNotTriviallyCopyable) {
 }
 
 TEST(TaskStack, SerialisedRecordsOfManyLengthsKeepTheirOrderAndHops) {
-  dlbkit::TaskStack s(0);
+  dlbkit::detail::TaskStack s(0);
   std::vector<std::byte> bytes;
   for (int i = 0; i < 200; ++i) {
     dlbkit::to_bytes(std::string(static_cast<std::size_t>(i % 13), static_cast<char>('a' + i % 26)), bytes);
@@ -381,7 +381,7 @@ TEST(TaskStack, SerialisedRecordsOfManyLengthsKeepTheirOrderAndHops) {
   }
   std::vector<std::byte> out;
   EXPECT_EQ(s.take_bottom(50, dlbkit::kNoHopLimit, out), 50u);
-  dlbkit::TaskStack other(0);
+  dlbkit::detail::TaskStack other(0);
   other.push_records(out.data(), 50);
   // Moved once: a hop limit of 1 keeps them all.
   EXPECT_EQ(other.take_bottom(10, 1, out), 0u);
@@ -404,14 +404,14 @@ TEST(TaskStack, SerialisedRecordsOfManyLengthsKeepTheirOrderAndHops) {
 // to whole lines), whatever its length: two workers' copies never share one (they did, and a
 // 2-worker uts run took 1.21 times as long).
 TEST(TaskStack, ATaskBufferHasCacheLinesOfItsOwn) {
-  dlbkit::TaskStack s(0);
+  dlbkit::detail::TaskStack s(0);
   std::vector<std::byte> bytes;
   for (const std::size_t length : {0, 1, 63, 64, 65, 1000}) {
     dlbkit::to_bytes(std::string(length, 'x'), bytes);
     s.push(bytes);
   }
   for (const std::size_t length : {1000, 65, 64, 63, 1, 0}) {
-    dlbkit::TaskBuffer task;
+    dlbkit::detail::TaskBuffer task;
     s.pop(task);
     EXPECT_EQ(dlbkit::from_bytes<std::string>(task), std::string(length, 'x'));
     EXPECT_EQ(reinterpret_cast<std::uintptr_t>(task.data()) % 64, 0u) << length;

@@ -50,7 +50,7 @@ nlohmann::json count_json(const test::TreeCount& c) {
 }  // namespace
 
 TEST(TaskStack, PopsTheTopAndMigratesTheBottomWithHopCounts) {
-  TaskStack s(sizeof(int));
+  detail::TaskStack s(sizeof(int));
   for (int i = 0; i < 10; ++i) s.push(&i, i < 3 ? 2u : 0u);
   std::vector<std::byte> out;
   // Hop limit 2: tasks 0..2 have travelled twice and stay; 3, 4 move.
@@ -67,7 +67,7 @@ TEST(TaskStack, PopsTheTopAndMigratesTheBottomWithHopCounts) {
   EXPECT_EQ(s.take_bottom(3, kNoHopLimit, out), 3u);
   std::memcpy(&first, out.data(), sizeof first);
   EXPECT_EQ(first, 0);
-  TaskStack t(sizeof(int));
+  detail::TaskStack t(sizeof(int));
   t.push_records(out.data(), 3);
   int v;
   t.pop(&v);
@@ -93,7 +93,7 @@ TEST(TaskStack, PopsTheTopAndMigratesTheBottomWithHopCounts) {
 // received one task and handed it on to a thief in the same check point waited for the
 // rest of the run: its strategy had been told of the arrival and asked no more.)
 TEST(TaskStack, TakeBottomLeavesTheTopTasksItIsToldToKeep) {
-  TaskStack s(sizeof(int));
+  detail::TaskStack s(sizeof(int));
   for (int i = 0; i < 3; ++i) s.push(&i);
   std::vector<std::byte> out;
   EXPECT_EQ(s.take_bottom(5, kNoHopLimit, out, 1), 2u);

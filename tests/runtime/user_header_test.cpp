@@ -20,6 +20,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <type_traits>
 #include <vector>
 
 namespace {
@@ -46,4 +47,11 @@ TEST(UserHeader, RunsBothFormsWithNothingElse) {
             8191u);
   EXPECT_EQ(runtime.last_run().tasks_executed(), 8191u);
   EXPECT_EQ(runtime.strategy().name(), "work_stealing");
+}
+
+// Only the runtime makes a task's context: a program cannot make one of its own from the
+// engine's parts.
+TEST(UserHeader, ATaskContextIsMadeByTheRuntimeOnly) {
+  EXPECT_FALSE((std::is_constructible_v<dlbkit::TaskContext<int, std::uint64_t>, dlbkit::detail::WorkerPort&,
+                                        std::uint64_t&>));
 }

@@ -1,4 +1,4 @@
-#include <dlbkit/sim/agent_array.hpp>
+#include "agent_array.hpp"
 #include <dlbkit/strategies/builtin.hpp>
 
 #include <gtest/gtest.h>

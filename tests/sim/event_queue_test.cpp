@@ -1,4 +1,4 @@
-#include <dlbkit/sim/event_queue.hpp>
+#include "event_queue.hpp"
 
 #include <gtest/gtest.h>
 

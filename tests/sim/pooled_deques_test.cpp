@@ -1,5 +1,5 @@
-#include <dlbkit/sim/huge_pages.hpp>
-#include <dlbkit/sim/pooled_deques.hpp>
+#include "huge_pages.hpp"
+#include "pooled_deques.hpp"
 
 #include <gtest/gtest.h>
 

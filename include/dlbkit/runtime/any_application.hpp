@@ -14,7 +14,7 @@
 namespace dlbkit {
 
 /// The byte interface with a report.
-class AnyApplication : public ByteApplication {
+class AnyApplication : public detail::ByteApplication {
 public:
   /// The result for people and for the check against the sequential run.
   virtual nlohmann::json report_bytes(const std::byte* result) const = 0;

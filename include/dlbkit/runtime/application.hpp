@@ -63,10 +63,16 @@
 
 namespace dlbkit {
 
+namespace detail {
+template <class Task, class Result, class Base>
+class TypedApplication;
+}  // namespace detail
+
+/// What an executing task may do: spawn tasks, add to its worker's partial result, share a
+/// bound, poll. Only the runtime makes one, for each task it executes.
 template <class Task, class Result>
 class TaskContext {
 public:
-  TaskContext(WorkerPort& port, Result& result) : port_(port), result_(result) {}
   /// A new task for this worker's stack; strategies may move it elsewhere.
   void spawn(const Task& task) {
     if constexpr (travels_as_bytes<Task>) {
@@ -102,7 +108,10 @@ public:
   NodeId worker() const { return port_.worker(); }
 
 private:
-  WorkerPort& port_;
+  template <class, class, class>
+  friend class detail::TypedApplication;
+  TaskContext(detail::WorkerPort& port, Result& result) : port_(port), result_(result) {}
+  detail::WorkerPort& port_;
   Result& result_;
 };
 
@@ -162,6 +171,6 @@ private:
 /// Derive from this. Tasks and results that are trivially copyable travel as bytes; any
 /// other type travels through cereal (runtime/serialization.hpp).
 template <class Task, class Result>
-class Application : public detail::TypedApplication<Task, Result, ByteApplication> {};
+class Application : public detail::TypedApplication<Task, Result, detail::ByteApplication> {};
 
 }  // namespace dlbkit

@@ -57,17 +57,17 @@ struct RuntimeConfig {
 
 /// Every task on one thread, no strategy: the baseline of efficiency. The tasks are the
 /// roots of all `workers` workers.
-RuntimeResult run_sequential(ByteApplication& app, std::size_t workers);
+RuntimeResult run_sequential(detail::ByteApplication& app, std::size_t workers);
 
 /// One thread per node of config.topology. Throws InputError for a missing topology or a
 /// strategy that refuses the topology. When a task throws, every worker stops at its next
 /// check point and the first exception thrown is rethrown here, as it was thrown.
-RuntimeResult run_threads(ByteApplication& app, const RuntimeConfig& config);
+RuntimeResult run_threads(detail::ByteApplication& app, const RuntimeConfig& config);
 
 /// What the strategy knows before a run to keep workers idle, given the roots each worker
 /// starts with (StrategyInfo::start_warning: `rid` with retry_on_update=false while a worker
 /// starts without tasks, since it never asks). Empty when nothing is known.
-std::vector<std::string> start_warnings(const ByteApplication& app, const RuntimeConfig& config);
+std::vector<std::string> start_warnings(const detail::ByteApplication& app, const RuntimeConfig& config);
 
 /// Efficiency of a parallel run against the sequential one: T_seq / (P T_par).
 double efficiency(const RuntimeResult& sequential, const RuntimeResult& parallel);

@@ -5,7 +5,7 @@
 /// no MPI). Start it with mpirun:
 ///
 /// ```
-/// dlbkit::MpiSession mpi(&argc, &argv);                       // MPI_Init ... MPI_Finalize
+/// dlbkit::MpiSession mpi(&argc, &argv);                       // MPI_Init unless already done
 /// auto topology = dlbkit::parse_topology("ring:4");             // size = the rank count
 /// dlbkit::RuntimeResult r = dlbkit::run_mpi(app, {.topology = &topology, .strategy = ws});
 /// // r: every worker's figures and the combined result, the same on every rank
@@ -35,8 +35,9 @@
 
 namespace dlbkit {
 
-/// MPI_Init on construction (unless MPI is already initialised), MPI_Finalize on
-/// destruction. One per process.
+/// MPI_Init on construction unless MPI is already initialised; MPI_Finalize on destruction
+/// only when it was this session that initialised MPI (a program that initialised MPI
+/// itself finalises it). One per process.
 class MpiSession {
 public:
   MpiSession(int* argc, char*** argv);
@@ -61,14 +62,14 @@ private:
 /// (every worker's figures, the combined result) on every rank. Throws InputError (on every
 /// rank alike) for a configuration it refuses or bad input a task or the strategy found, and
 /// TaskFailure when a task threw anything else.
-RuntimeResult run_mpi(ByteApplication& app, const RuntimeConfig& config, MPI_Comm comm = MPI_COMM_WORLD);
+RuntimeResult run_mpi(detail::ByteApplication& app, const RuntimeConfig& config, MPI_Comm comm = MPI_COMM_WORLD);
 
 /// The same on MPI_COMM_WORLD (the session only says MPI is initialised).
-RuntimeResult run_mpi(ByteApplication& app, const RuntimeConfig& config, const MpiSession& session);
+RuntimeResult run_mpi(detail::ByteApplication& app, const RuntimeConfig& config, const MpiSession& session);
 
-namespace runtime_detail {
+namespace detail {
 /// A barrier on `comm` that sleeps while it waits.
 void sleepy_barrier(MPI_Comm comm);
-}  // namespace runtime_detail
+}  // namespace detail
 
 }  // namespace dlbkit

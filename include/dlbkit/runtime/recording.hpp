@@ -16,6 +16,7 @@
 /// dlbkit::RuntimeResult r = dlbkit::run_threads(recorded, config);
 /// recorded.finish();                                   // uts.trace: one record per task
 /// ```
+/// dlbkit::Runtime records each of its runs so with RuntimeOptions::record (`--record`).
 ///
 /// A task's duration includes the check points its own poll() calls reached, as the
 /// worker's busy time does.
@@ -31,18 +32,26 @@ namespace dlbkit {
 
 class RecordingApplication final : public AnyApplication {
 public:
-  /// `inner` must outlive this object.
-  RecordingApplication(AnyApplication& inner, std::string path);
+  /// `inner` must outlive this object; its report is this one's when it has one (an
+  /// AnyApplication). Throws check_path()'s InputError.
+  RecordingApplication(detail::ByteApplication& inner, std::string path);
+  /// Throws InputError when a trace cannot be written at `path` (empty, a folder that does
+  /// not exist, ...); leaves nothing.
+  static void check_path(const std::string& path);
 
   std::size_t task_bytes() const override;
   std::size_t result_bytes() const override { return inner_.result_bytes(); }
   void prepare(std::size_t workers) override;
-  void push_roots(NodeId worker, std::size_t workers, TaskStack& stack) const override;
-  void execute_bytes(std::span<const std::byte> task, WorkerPort& port) override;
+  void push_roots(NodeId worker, std::size_t workers, detail::TaskStack& stack) const override;
+  void execute_bytes(std::span<const std::byte> task, detail::WorkerPort& port) override;
   std::vector<std::byte> partial(NodeId worker) const override { return inner_.partial(worker); }
   void combine_bytes(std::byte* into, const std::byte* other) const override { inner_.combine_bytes(into, other); }
-  nlohmann::json report_bytes(const std::byte* result) const override { return inner_.report_bytes(result); }
-  std::vector<std::string> exact_keys() const override { return inner_.exact_keys(); }
+  nlohmann::json report_bytes(const std::byte* result) const override {
+    return reported_ ? reported_->report_bytes(result) : nullptr;
+  }
+  std::vector<std::string> exact_keys() const override {
+    return reported_ ? reported_->exact_keys() : std::vector<std::string>{};
+  }
   std::int64_t initial_bound() const override { return inner_.initial_bound(); }
 
   /// Closes the sections this process wrote (every worker's, or this rank's).
@@ -67,7 +76,8 @@ private:
   };
   TaskTraceSection& section(NodeId worker) const;
 
-  AnyApplication& inner_;
+  detail::ByteApplication& inner_;
+  const AnyApplication* reported_;  // inner_, where it has a report
   std::string path_;
   std::size_t workers_ = 0;
   mutable std::vector<Slot> slots_;  // mutable: push_roots opens a worker's section

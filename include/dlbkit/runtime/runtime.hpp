@@ -56,6 +56,7 @@
 #include <dlbkit/topology/topology.hpp>
 
 #include <cstdio>
+#include <exception>
 #include <memory>
 #include <span>
 #include <string>
@@ -64,10 +65,8 @@
 
 namespace dlbkit {
 
-namespace detail {
-struct RuntimeDoor;  // dlbkit run's (detail/runtime_door.hpp)
-struct RunExtras;
-}  // namespace detail
+class AnyApplication;
+class Timeline;
 
 class Runtime {
 public:
@@ -117,6 +116,10 @@ public:
     }
   }
 
+  /// Runs one of dlbkit's own applications (runtime/any_application.hpp: `dlbkit run`'s) and
+  /// returns the figures with the combined result as bytes, which app.report_bytes() reads.
+  const RuntimeResult& run(AnyApplication& app);
+
   /// The lambda form: the roots (root i starts on worker i mod P), the task function
   /// `execute(const Task&, TaskContext<Task, Result>& ctx)`, the identity of the result and
   /// the reduction, associative and commutative: `reduce(Result& into, const Result& other)`
@@ -149,11 +152,19 @@ public:
   /// (Its warnings went to stderr after the run, unless quiet: last_run().warnings.)
   void print_report(std::FILE* out = stdout) const;
 
+  /// Collective under MPI: when `error` is set on some rank, every rank throws the error of
+  /// the lowest such rank, so that none waits for a failed one at the next collective call
+  /// (a setup of the program's own that may fail on one rank only). Elsewhere rethrows
+  /// `error` if set.
+  void agree(std::exception_ptr error) const;
+  /// Collective under MPI: waits for every rank, sleeping, so that a rank that works alone
+  /// meanwhile keeps its processor.
+  void barrier() const;
+
 private:
-  friend struct detail::RuntimeDoor;
   void set_up(Communicator communicator);
-  void run_engine(ByteApplication& app);
-  void run_engine(ByteApplication& app, const detail::RunExtras& extras);
+  void run_engine(detail::ByteApplication& app);
+  std::unique_ptr<Timeline> open_timeline() const;
   void warn(const std::string& warning) const;
   bool distributed() const;
   NodeId partials_in_process() const;

@@ -16,7 +16,8 @@
 ///     dlbkit::ProgramOption::positional("FILE", file)});  // `program [options] [FILE]`
 /// // dlbkit's: --engine auto|threads|mpi|sequential  --strategy NAME  --param name=value
 /// // (repeatable)  --topology SPEC|auto  --workers N  --seed S  --check-tasks N
-/// // --poll-interval T  --quiet  --help (and -h, unless the program has a -h)
+/// // --poll-interval T  --record FILE  --timeline FILE  --timeline-nodes LIST  --quiet
+/// // --help (and -h, unless the program has a -h)
 /// ```
 ///
 /// dlbkit's options are long ones only: every short option belongs to the program. Bad
@@ -30,6 +31,7 @@
 #include <dlbkit/core/time.hpp>
 #include <dlbkit/topology/topology.hpp>
 
+#include <atomic>
 #include <charconv>
 #include <concepts>
 #include <cstddef>
@@ -137,6 +139,21 @@ struct RuntimeOptions {
   std::uint32_t check_tasks = 1024;       ///< at most this many tasks and poll() calls between looks at the clock
   SimTime poll_interval = 20 * kMicrosecond;  ///< least time between a busy worker's check points
   bool quiet = false;  ///< no warnings on stderr (they stay in Runtime::last_run().warnings)
+  /// Each run's task tree, with the time each task took, to this file (runtime/recording.hpp;
+  /// `dlbkit simulate -w trace:PATH` replays it); under MPI on a file system the ranks share.
+  /// "": none.
+  std::string record;
+  /// Each run as a timeline (Chrome trace JSON, for Perfetto: docs/timeline.md) to this file;
+  /// under MPI rank r > 0 writes FILE.r when it runs a recorded worker. "": none.
+  std::string timeline;
+  std::string timeline_nodes;  ///< the workers the timeline records: all, or a list such as 0-7,12; "": the first 64
+  std::string timeline_label;  ///< added to the timeline's title after the strategy and the network
+  /// Where set, each worker adds the tasks it executed to this counter at its check points,
+  /// for another thread to show progress (under MPI: this rank's workers).
+  std::atomic<std::uint64_t>* progress = nullptr;
+  /// Tests: every message a worker receives is held for a random time up to this long
+  /// before it is handled (in order per sender), as if it were still in flight.
+  SimTime max_delay = 0;
 
   /// Reads the options above and the program's own from argv[1..argc-1]; argv[0] is the
   /// program's name in --help. An argument that is none of them is an InputError naming what

@@ -45,10 +45,10 @@ namespace dlbkit {
 
 namespace {
 
-using runtime_detail::clock_ns;
-using runtime_detail::sleepy_barrier;
-using runtime_detail::Envelope;
-using runtime_detail::WorkerCore;
+using detail::clock_ns;
+using detail::sleepy_barrier;
+using detail::Envelope;
+using detail::WorkerCore;
 
 enum Tag : int { kData = 1, kToken = 2, kBound = 3, kStop = 4, kAbort = 5, kClock = 6 };
 
@@ -65,7 +65,7 @@ struct Token {
   std::int32_t round;
 };
 
-class MpiTransport final : public runtime_detail::Transport {
+class MpiTransport final : public detail::Transport {
 public:
   MpiTransport(MPI_Comm comm, int rank, int size, std::atomic<std::int64_t>& bound)
       : comm_(comm), rank_(rank), size_(size), bound_(bound) {}
@@ -106,7 +106,7 @@ public:
         case kBound: {
           std::int64_t b;
           std::memcpy(&b, in_.data(), sizeof b);
-          lower_shared_bound(bound_, b);
+          detail::lower_shared_bound(bound_, b);
           break;
         }
         case kStop: stop_ = true; break;
@@ -391,7 +391,7 @@ void throw_if_failed(MPI_Comm comm, int rank, const std::exception_ptr& error) {
 
 }  // namespace
 
-void runtime_detail::sleepy_barrier(MPI_Comm comm) {
+void detail::sleepy_barrier(MPI_Comm comm) {
   MPI_Request request;
   MPI_Ibarrier(comm, &request);
   sleepy_wait(request);
@@ -419,11 +419,11 @@ Topology MpiSession::topology(const std::string& spec) const {
                           static_cast<std::size_t>(size_));
 }
 
-RuntimeResult run_mpi(ByteApplication& app, const RuntimeConfig& config, const MpiSession&) {
+RuntimeResult run_mpi(detail::ByteApplication& app, const RuntimeConfig& config, const MpiSession&) {
   return run_mpi(app, config, MPI_COMM_WORLD);
 }
 
-RuntimeResult run_mpi(ByteApplication& app, const RuntimeConfig& config, MPI_Comm user_comm) {
+RuntimeResult run_mpi(detail::ByteApplication& app, const RuntimeConfig& config, MPI_Comm user_comm) {
   int rank = 0, size = 1;
   MPI_Comm_rank(user_comm, &rank);
   MPI_Comm_size(user_comm, &size);
@@ -431,7 +431,7 @@ RuntimeResult run_mpi(ByteApplication& app, const RuntimeConfig& config, MPI_Com
   if (config.topology->size() != static_cast<std::size_t>(size))
     throw InputError(fmt::format("MPI engine: topology {} has {} nodes but {} ranks run; accepted: {} nodes",
                                  config.topology->spec(), config.topology->size(), size, size));
-  runtime_detail::check_engine_config(config, "MPI engine");
+  detail::check_engine_config(config, "MPI engine");
 
   const DuplicateComm dup(user_comm);
   const MPI_Comm comm = dup.get();
@@ -472,9 +472,9 @@ RuntimeResult run_mpi(ByteApplication& app, const RuntimeConfig& config, MPI_Com
     stats.push_back(r.stats);
     longest = std::max(longest, r.elapsed);
   }
-  RuntimeResult r = runtime_detail::collect("mpi", config, longest, stats, by_kind);
-  r.result = runtime_detail::combine_partials(app, partials);
-  runtime_detail::add_warnings(app, config, r);
+  RuntimeResult r = detail::collect("mpi", config, longest, stats, by_kind);
+  r.result = detail::combine_partials(app, partials);
+  detail::add_warnings(app, config, r);
   return r;
 }
 

@@ -14,7 +14,7 @@
 #include <fmt/format.h>
 #include <mpi.h>
 
-namespace dlbkit::runtime_detail {
+namespace dlbkit::detail {
 
 namespace {
 
@@ -184,4 +184,4 @@ bool register_mpi_engine() {
   return true;
 }
 
-}  // namespace dlbkit::runtime_detail
+}  // namespace dlbkit::detail

@@ -2,7 +2,7 @@
 /// \file
 /// The part of ObjectRuntime that does not depend on the program's types: the engine and its
 /// workers, the table of objects and their owners, the phases' figures, the balancing
-/// decision, the records. object_runtime.hpp holds the objects and their messages.
+/// decision, the records. object_store.hpp holds the objects and their messages.
 
 #include <dlbkit/objects/object_report.hpp>
 #include <dlbkit/objects/object_runtime_options.hpp>

@@ -11,7 +11,7 @@
 #include <span>
 #include <vector>
 
-namespace dlbkit {
+namespace dlbkit::detail {
 
 /// The engine-facing, type-erased application: tasks and results as bytes. Users derive
 /// from Application<Task, Result>. One object serves one run: the engine calls prepare()
@@ -38,4 +38,4 @@ public:
   virtual std::int64_t initial_bound() const { return std::numeric_limits<std::int64_t>::max(); }
 };
 
-}  // namespace dlbkit
+}  // namespace dlbkit::detail

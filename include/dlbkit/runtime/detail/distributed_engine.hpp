@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-namespace dlbkit::runtime_detail {
+namespace dlbkit::detail {
 
 class DistributedEngine {
 public:
@@ -50,4 +50,4 @@ ResolvedEngine resolve_engine(const std::string& requested, const Communicator& 
 /// (`mpi`: the engine's, or nullptr).
 std::vector<std::string> launcher_warnings(const std::string& engine, const DistributedEngine* mpi);
 
-}  // namespace dlbkit::runtime_detail
+}  // namespace dlbkit::detail

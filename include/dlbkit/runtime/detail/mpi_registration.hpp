@@ -4,7 +4,7 @@
 /// and this variable's initialiser registers the engine before main (runtime.hpp,
 /// objects/object_runtime.hpp).
 
-namespace dlbkit::runtime_detail {
+namespace dlbkit::detail {
 
 /// Defined in dlbkit::mpi (detail/distributed_engine.hpp).
 bool register_mpi_engine();
@@ -12,4 +12,4 @@ bool register_mpi_engine();
 inline const bool mpi_engine_registered = register_mpi_engine();
 #endif
 
-}  // namespace dlbkit::runtime_detail
+}  // namespace dlbkit::detail

@@ -11,7 +11,7 @@
 #include <span>
 #include <vector>
 
-namespace dlbkit {
+namespace dlbkit::detail {
 
 /// An allocator of whole cache lines, for a buffer one worker writes before every task: it
 /// then shares no line with another worker's memory. (Two workers' copies of their current
@@ -109,4 +109,4 @@ private:
   std::vector<std::byte> data_;
 };
 
-}  // namespace dlbkit
+}  // namespace dlbkit::detail

@@ -12,7 +12,7 @@
 #include <span>
 #include <vector>
 
-namespace dlbkit {
+namespace dlbkit::detail {
 
 /// Lowers `bound` to `value` if `value` is lower (atomically, against other writers);
 /// true when this call lowered it.
@@ -104,4 +104,4 @@ private:
   std::vector<std::byte> joined_;
 };
 
-}  // namespace dlbkit
+}  // namespace dlbkit::detail

@@ -11,8 +11,9 @@
 /// agents[7].on_start(context_of_node_7);
 /// ```
 
+#include "huge_pages.hpp"
+
 #include <dlbkit/core/registry.hpp>
-#include <dlbkit/sim/huge_pages.hpp>
 
 #include <cstddef>
 #include <memory>

@@ -7,11 +7,11 @@
 /// items held in all queues together, not the sum of each queue's largest size (as vectors
 /// that keep their capacity would), and a queue's handle is 16 bytes instead of a
 /// std::deque's 80 plus a map. Blocks live in chunks that never move, so the pool grows
-/// without copying. Chunks after the first are 2 MiB pages (dlbkit/sim/huge_pages.hpp); the
+/// without copying. Chunks after the first are 2 MiB pages (huge_pages.hpp); the
 /// first is not, since a huge page is cleared whole when first touched and a small run
 /// touches a few of its blocks.
 
-#include <dlbkit/sim/huge_pages.hpp>
+#include "huge_pages.hpp"
 
 #include <cassert>
 #include <cstdint>
