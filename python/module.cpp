@@ -40,12 +40,13 @@ namespace {
 std::string json_text(const nlohmann::json& j) { return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace); }
 
 py::dict param_dict(const std::string& name, const std::string& default_value, const std::string& description,
-                    const std::string& accepted) {
+                    const std::string& accepted, const std::vector<std::string>& search = {}) {
   py::dict d;
   d["name"] = name;
   d["default"] = default_value;
   d["description"] = description;
   d["accepted"] = accepted;
+  d["search"] = search;  // the values `dlbkit advise` tries besides the default
   return d;
 }
 
@@ -56,7 +57,7 @@ py::list components(const std::vector<Info>& items) {
   for (const Info& item : items) {
     py::list params;
     for (const dlbkit::ParamSpec& p : item.params)
-      params.append(param_dict(p.name, p.default_value, p.description, p.accepted()));
+      params.append(param_dict(p.name, p.default_value, p.description, p.accepted(), p.search));
     py::dict d;
     d["name"] = item.name;
     d["description"] = item.description;

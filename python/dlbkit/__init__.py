@@ -175,7 +175,8 @@ def reproductions():
 
 def strategies():
     """Every strategy, as `dlbkit list strategies`: a list of dicts with name, description,
-    source (the paper and section) and params (dicts of name, default, description, accepted)."""
+    source (the paper and section) and params (dicts of name, default, description, accepted,
+    and search: the values `dlbkit advise` tries besides the default)."""
     return _dlbkit.strategies()
 
 

@@ -14,7 +14,8 @@ def listing(title, items):
         if item["source"]:
             lines.append(f"  {'':<18} source: {item['source']}")
         for p in item["params"]:
-            lines.append(f"  {'':<18}   {p['name'] + '=' + p['default']:<22} {p['description']} ({p['accepted']})")
+            tries = f"; dlbkit advise also tries {', '.join(p['search'])}" if p["search"] else ""
+            lines.append(f"  {'':<18}   {p['name'] + '=' + p['default']:<22} {p['description']} ({p['accepted']}{tries})")
     return "\n".join(lines) + "\n"
 
 

@@ -214,7 +214,8 @@ TEST(RuntimeOptions, ReadsSignedIntegersRealsAndPositionalArguments) {
   }
   EXPECT_EQ(error_of({"12"}, {{"--n", n}}),
             "unexpected argument '12'; accepted: options only: --n and dlbkit's --engine, --strategy, --param, "
-            "--topology, --workers, --seed, --check-tasks, --poll-interval, --quiet, --help");
+            "--topology, --workers, --seed, --check-tasks, --poll-interval, --record, --timeline, --timeline-nodes, "
+            "--quiet, --help");
 }
 
 TEST(RuntimeOptions, HelpListsTheProgramsOptionsThenDlbkits) {
