@@ -7,6 +7,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 prefix=$(mktemp -d)
 trap 'rm -rf "$prefix"' EXIT
+# Every failure says which check failed (a build's own output is shown then, hidden otherwise).
+trap 'echo "scripts/test-installed.sh: line $LINENO failed: $BASH_COMMAND" >&2' ERR
+fail() { echo "scripts/test-installed.sh: $*" >&2; exit 1; }
+quiet() { "$@" >"$prefix/log" 2>&1 || { cat "$prefix/log" >&2; return 1; }; }
 cmake --install build --prefix "$prefix/install" >/dev/null
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1  # CI runs as root
 expect=tests/support/expect_output.sh
@@ -14,8 +18,8 @@ mpirun_2=(timeout 120 mpirun --oversubscribe -np 2)
 
 # build_example EXAMPLE DIRECTORY [CMAKE ARGS...]
 build_example() {
-  cmake -S "examples/$1" -B "$prefix/$2" -G Ninja -DCMAKE_PREFIX_PATH="$prefix/install" "${@:3}" >/dev/null
-  cmake --build "$prefix/$2" >/dev/null
+  quiet cmake -S "examples/$1" -B "$prefix/$2" -G Ninja -DCMAKE_PREFIX_PATH="$prefix/install" "${@:3}"
+  quiet cmake --build "$prefix/$2"
 }
 
 build_example consumer consumer
@@ -58,11 +62,11 @@ $expect "$stencil" "${mpirun_2[@]}" "$prefix/stencil/stencil" --engine mpi --blo
 # a project that requires the component is told why it cannot have it.
 build_example nqueens nqueens-threads -DCMAKE_DISABLE_FIND_PACKAGE_MPI=ON
 "$prefix/nqueens-threads/nqueens" --n 8 --workers 2 | grep -qxF "8-queens: 92 solutions"
-if ldd "$prefix/nqueens-threads/nqueens" | grep -q libcrypto; then exit 1; fi  # dlbkit::runtime needs no OpenSSL
-if "$prefix/nqueens-threads/nqueens" --engine mpi 2>"$prefix/err"; then exit 1; fi
+if ldd "$prefix/nqueens-threads/nqueens" | grep -q libcrypto; then fail "nqueens links libcrypto"; fi  # dlbkit::runtime needs no OpenSSL
+if "$prefix/nqueens-threads/nqueens" --engine mpi 2>"$prefix/err"; then fail "nqueens without MPI ran --engine mpi"; fi
 grep -q "^dlbkit: error: --engine mpi: this program was linked without the MPI engine" "$prefix/err"
 if cmake -S examples/collatz -B "$prefix/collatz-no-mpi" -DCMAKE_PREFIX_PATH="$prefix/install" \
-     -DCMAKE_DISABLE_FIND_PACKAGE_MPI=ON >"$prefix/out" 2>&1; then exit 1; fi
+     -DCMAKE_DISABLE_FIND_PACKAGE_MPI=ON >"$prefix/out" 2>&1; then fail "collatz configured without MPI"; fi
 grep -q "component mpi (dlbkit::mpi): no MPI for C++ found" "$prefix/out"
 
 # dlbkit as a part of another project's build, with only the components each program uses:
@@ -83,24 +87,24 @@ done
 include_path=$(c++ -x c++ -E -v /dev/null 2>&1 >/dev/null | sed -n '/^#include <...> search starts here:/,/^End of search list./s/^ //p')
 include_flags="-nostdinc"
 for dir in $include_path; do include_flags+=" -isystem ${dir/#\/usr\/include/$without}"; done
-cmake -S examples/subproject -B "$embedded/subproject" -G Ninja "${compiler_cache[@]}" -DCMAKE_BUILD_TYPE=Release \
-      -DCMAKE_CXX_FLAGS="$include_flags" -DCMAKE_DISABLE_FIND_PACKAGE_Eigen3=ON >/dev/null
-cmake --build "$embedded/subproject" >/dev/null
+quiet cmake -S examples/subproject -B "$embedded/subproject" -G Ninja "${compiler_cache[@]}" -DCMAKE_BUILD_TYPE=Release \
+      -DCMAKE_CXX_FLAGS="$include_flags" -DCMAKE_DISABLE_FIND_PACKAGE_Eigen3=ON
+quiet cmake --build "$embedded/subproject"
 subproject="$embedded/subproject/nqueens"
-if ldd "$subproject" | grep -E "libcrypto|libscotch|libbrotli"; then exit 1; fi
+if ldd "$subproject" | grep -E "libcrypto|libscotch|libbrotli"; then fail "the runtime subproject links the libraries above"; fi
 # diffusion's alpha comes from the spectrum: without Eigen, the Lanczos iteration's
 $expect "12-queens: 14200 solutions" "$subproject" --n 12 --workers 2 --strategy diffusion >/dev/null
 # A task that is not trivially copyable needs cereal, and where it is not found, says so.
 if echo '#include <dlbkit/runtime/serialization.hpp>
           #include <string>
           int main() { return dlbkit::from_bytes<std::string>({}).empty(); }' |
-  c++ $include_flags -std=c++20 -Iinclude -fsyntax-only -x c++ - 2>"$embedded/err"; then exit 1; fi
+  c++ $include_flags -std=c++20 -Iinclude -fsyntax-only -x c++ - 2>"$embedded/err"; then fail "a std::string task compiled without cereal"; fi
 grep -q "travels through cereal, whose headers are not found (Debian: libcereal-dev)" "$embedded/err"
 
-git ls-files -z --cached --others --exclude-standard |
-  tar --null --ignore-failed-read -T - --transform 's,^,dlbkit/,' -czf "$embedded/dlbkit.tar.gz"
-cmake -S examples/fetchcontent -B "$embedded/fetchcontent" -G Ninja "${compiler_cache[@]}" -DCMAKE_BUILD_TYPE=Release \
-      -DDLBKIT_URL="file://$PWD/$embedded/dlbkit.tar.gz" >/dev/null
-cmake --build "$embedded/fetchcontent" >/dev/null
+# The tree as an archive, without git (a tree from an archive tests too): all but build folders.
+tar --exclude=./.git --exclude='./build*' --exclude=./out --transform 's,^\.,dlbkit,' -czf "$embedded/dlbkit.tar.gz" .
+quiet cmake -S examples/fetchcontent -B "$embedded/fetchcontent" -G Ninja "${compiler_cache[@]}" -DCMAKE_BUILD_TYPE=Release \
+      -DDLBKIT_URL="file://$PWD/$embedded/dlbkit.tar.gz"
+quiet cmake --build "$embedded/fetchcontent"
 "$embedded/fetchcontent/simulation" >/dev/null
 echo "installed package: the consumer, one program per component, N-Queens and Collatz built with find_package(dlbkit) and ran on threads and MPI$python_note; dlbkit built within other projects (add_subdirectory: the runtime without Eigen, Scotch, brotli, cereal or OpenSSL; FetchContent: the simulator)"
