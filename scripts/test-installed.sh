@@ -65,7 +65,7 @@ build_example nqueens nqueens-threads -DCMAKE_DISABLE_FIND_PACKAGE_MPI=ON
 if ldd "$prefix/nqueens-threads/nqueens" | grep -q libcrypto; then fail "nqueens links libcrypto"; fi  # dlbkit::runtime needs no OpenSSL
 if "$prefix/nqueens-threads/nqueens" --engine mpi 2>"$prefix/err"; then fail "nqueens without MPI ran --engine mpi"; fi
 grep -q "^dlbkit: error: --engine mpi: this program was linked without the MPI engine" "$prefix/err"
-if cmake -S examples/collatz -B "$prefix/collatz-no-mpi" -DCMAKE_PREFIX_PATH="$prefix/install" \
+if cmake -S examples/collatz -B "$prefix/collatz-no-mpi" -G Ninja -DCMAKE_PREFIX_PATH="$prefix/install" \
      -DCMAKE_DISABLE_FIND_PACKAGE_MPI=ON >"$prefix/out" 2>&1; then fail "collatz configured without MPI"; fi
 grep -q "component mpi (dlbkit::mpi): no MPI for C++ found" "$prefix/out"
 
