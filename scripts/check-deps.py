@@ -130,6 +130,12 @@ def compiled_headers(build):
     return headers
 
 
+# The archiver, linker and object tools CMake probes for beside a compiler: it takes LLVM's
+# where they are installed (as for clang here) and binutils' (a dependency of g++) where not,
+# so they are whatever the machine has, not what dlbkit needs.
+BINUTILS_PROBES = r"CMAKE_((\w+_COMPILER_)?(AR|RANLIB)|LINKER|NM|OBJCOPY|OBJDUMP|READELF|STRIP|ADDR2LINE|DLLTOOL|MT)"
+
+
 def cache_paths(build):
     """CMakeCache.txt's entries that are found files or folders outside the tree and the build."""
     paths = {}
@@ -141,7 +147,8 @@ def cache_paths(build):
         if kind in ("STRING", "INTERNAL", "UNINITIALIZED") and not name.endswith("_DIR"):
             continue
         if (value.startswith((str(ROOT), str(build.resolve()), "/tmp/")) or not os.path.exists(value)
-                or name.startswith(("CMAKE_INSTALL", "CMAKE_CACHEFILE", "CMAKE_HOME", "CMAKE_ROOT"))):
+                or name.startswith(("CMAKE_INSTALL", "CMAKE_CACHEFILE", "CMAKE_HOME", "CMAKE_ROOT"))
+                or re.fullmatch(BINUTILS_PROBES, name)):
             continue
         paths[value] = name
     return paths
