@@ -8,9 +8,10 @@
 // (objects / wall_seconds), protocol rounds and messages, imbalance before and after,
 // objects migrated, and the flow error where the strategy has one.
 
+#include <dlbkit/phases/builtin_phase_strategies.hpp>
 #include <dlbkit/phases/rebalance.hpp>
 #include <dlbkit/topology/topology.hpp>
-#include <dlbkit/workloads/phase_workloads.hpp>
+#include <dlbkit/workloads/builtin_phase_workloads.hpp>
 
 #include <benchmark/benchmark.h>
 

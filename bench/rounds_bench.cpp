@@ -1,4 +1,4 @@
-// Round engine speed: node-updates per second of first-order diffusion (Cyb89 eq. 1a), of SOS
+// Round loop speed: node-updates per second of first-order diffusion (Cyb89 eq. 1a), of SOS
 // and Chebyshev, of an OPS step, and of the integer roundings on hypercube:20 and
 // torus:4096x4096, beside the bandwidth bound measured in the same run by
 // a plain copy between two arrays of doubles as long as the load vector. A diffusion update
@@ -21,7 +21,7 @@
 #include <dlbkit/rounds/diffusion_kernel.hpp>
 #include <dlbkit/rounds/initial_load.hpp>
 #include <dlbkit/rounds/polynomial_kernel.hpp>
-#include <dlbkit/rounds/round_engine.hpp>
+#include <dlbkit/rounds/round_loop.hpp>
 #include <dlbkit/topology/topology.hpp>
 
 #include <benchmark/benchmark.h>
@@ -93,13 +93,13 @@ void BM_DiffusionKernel(benchmark::State& state) {
 }
 BENCHMARK(BM_DiffusionKernel)->DenseRange(0, 1)->Unit(benchmark::kMillisecond)->UseRealTime();
 
-// Ten steps through the round engine (error norm and max - min after every step), on
+// Ten steps through the round loop (error norm and max - min after every step), on
 // range(1) threads.
 void BM_DiffusionEngine(benchmark::State& state) {
   const dlbkit::Topology& t = topology(state.range(0));
   const dlbkit::DiffusionKernel k = optimal_hypercube_alpha_kernel(t);
   std::vector<double> w = dlbkit::continuous_initial_load("uniform:100", t.size(), 1);
-  const dlbkit::RunOptions options{.until = dlbkit::StopRule::parse("steps:10"),
+  const dlbkit::RoundLoopOptions options{.until = dlbkit::StopRule::parse("steps:10"),
                                    .threads = static_cast<int>(state.range(1))};
   double seconds = 0;
   for (auto _ : state) seconds += dlbkit::run_rounds(k, w, options).seconds;

@@ -17,10 +17,10 @@
 // MPI (2 ranks through mpirun, and the reference UTS-MPI beside it):
 // scripts/runtime-efficiency.sh.
 
-#include <dlbkit/apps/runtime_apps.hpp>
+#include <dlbkit/apps/builtin_apps.hpp>
 #include <dlbkit/apps/uts.hpp>
 #include <dlbkit/runtime/engine.hpp>
-#include <dlbkit/strategies/builtin.hpp>
+#include <dlbkit/strategies/builtin_strategies.hpp>
 
 #include <benchmark/benchmark.h>
 

@@ -6,9 +6,9 @@
 // BM_RidCurve: the same case from 2^10 to 2^16 nodes (2^20 with DLBKIT_BENCH_LARGE=1),
 // events/s and resident bytes per task.
 
-#include <dlbkit/workloads/builtin.hpp>
+#include <dlbkit/workloads/builtin_workloads.hpp>
 #include <dlbkit/sim/simulator.hpp>
-#include <dlbkit/strategies/builtin.hpp>
+#include <dlbkit/strategies/builtin_strategies.hpp>
 
 #include <atomic>
 #include <benchmark/benchmark.h>

@@ -11,7 +11,7 @@
 #include <dlbkit/error.hpp>
 #include <dlbkit/sim/experiment.hpp>
 #include <dlbkit/sim/nobal.hpp>
-#include <dlbkit/strategies/builtin.hpp>
+#include <dlbkit/strategies/builtin_strategies.hpp>
 #include <dlbkit/core/parallel_for.hpp>
 
 #include <algorithm>

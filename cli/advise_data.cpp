@@ -11,6 +11,7 @@
 #include <dlbkit/core/parallel_for.hpp>
 #include <dlbkit/core/parameters.hpp>
 #include <dlbkit/error.hpp>
+#include <dlbkit/phases/builtin_phase_strategies.hpp>
 #include <dlbkit/phases/phase_run.hpp>
 #include <dlbkit/phases/rebalance_inputs.hpp>
 #include <dlbkit/phases/vt_workloads.hpp>
@@ -41,7 +42,7 @@ struct Outcome {
   std::string failure;
 };
 
-Prediction replayed(const PhaseRun& run) {
+Prediction replayed(const PhaseRunResult& run) {
   const double total = run.application_seconds + run.balancing_seconds;
   Prediction p{.makespan = total,
                .phase_seconds = total / static_cast<double>(run.steps.size()),

@@ -80,7 +80,7 @@ Run add_analyze(CLI::App& app) {
   diffusion->add_flag("--json", o->json, "print one JSON document");
   return [o, diffusion]() -> int {
     if (!diffusion->parsed()) return 0;
-    const DiffusionReport r = analyze_diffusion_command({.topology = o->topology, .alpha = o->alpha, .factor = o->factor});
+    const AnalyzeDiffusionResult r = analyze_diffusion_command({.topology = o->topology, .alpha = o->alpha, .factor = o->factor});
     if (o->json) {
       fmt::print("{}\n", json_text(r.json));
     } else {

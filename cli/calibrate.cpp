@@ -4,7 +4,7 @@
 
 #include "commands.hpp"
 
-#include <dlbkit/apps/runtime_apps.hpp>
+#include <dlbkit/apps/builtin_apps.hpp>
 #include <dlbkit/io/output_file.hpp>
 #include <dlbkit/error.hpp>
 #include <dlbkit/sim/statistics.hpp>

@@ -2,13 +2,14 @@
 
 #include "commands.hpp"
 
-#include <dlbkit/apps/runtime_apps.hpp>
+#include <dlbkit/apps/builtin_apps.hpp>
+#include <dlbkit/phases/builtin_phase_strategies.hpp>
 #include <dlbkit/phases/phase_strategy.hpp>
-#include <dlbkit/workloads/phase_workloads.hpp>
-#include <dlbkit/workloads/builtin.hpp>
+#include <dlbkit/workloads/builtin_phase_workloads.hpp>
+#include <dlbkit/workloads/builtin_workloads.hpp>
 #include <dlbkit/sim/cost_model.hpp>
 #include <dlbkit/sim/workload.hpp>
-#include <dlbkit/strategies/builtin.hpp>
+#include <dlbkit/strategies/builtin_strategies.hpp>
 #include <dlbkit/topology/describe.hpp>
 #include <dlbkit/topology/topology.hpp>
 

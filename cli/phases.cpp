@@ -27,7 +27,7 @@ struct Options {
   bool json = false;
 };
 
-void print_report(const std::string& title, const PhaseRun& run, bool has_memory) {
+void print_report(const std::string& title, const PhaseRunResult& run, bool has_memory) {
   fmt::print("{}\n\n", title);
   fmt::print("  {:>5}  {:>10}  {:>9}  {:>9}  {:>9}  {:>11}  {:>11}\n", "phase", "max load s", "I before", "I after",
              "migrated", "protocol s", "decided in");

@@ -20,7 +20,7 @@ namespace dlbkit::cli {
 namespace {
 
 // A reproduction with the progress line on a terminal.
-ReproductionReport run_shown(const ReproductionInfo& info, const ReproductionOptions& options) {
+ReproductionResult run_shown(const ReproductionInfo& info, const ReproductionOptions& options) {
   ProgressLine progress(true, "dlbkit reproduce");
   progress.phase(info.name, simulation_progress(false));
   return info.run(options);
@@ -89,7 +89,7 @@ Run add_reproduce(CLI::App& app) {
     const int runs = o->runs > 0 ? o->runs : info.default_runs;
     const auto params = assignments(o->params, "--param");
     Parameters::parse(info.params, params, "reproduction " + info.name);  // refuses unknown names and bad values
-    ReproductionReport report =
+    ReproductionResult report =
         run_shown(info, {.out_dir = o->out + "/" + info.name, .runs = runs, .jobs = o->jobs, .params = params});
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     if (o->json) {
@@ -114,7 +114,7 @@ Run add_demo(CLI::App& app) {
   cmd->add_option("--out", *out, "directory for the CSV and the figure")->capture_default_str();
   return [runs, out] {
     const ReproductionInfo& table4 = builtin_reproductions().find("wlr93-table4");
-    const ReproductionReport report = run_shown(
+    const ReproductionResult report = run_shown(
         table4, {.out_dir = *out + "/" + table4.name, .runs = *runs, .jobs = std::max(1u, std::thread::hardware_concurrency())});
     fmt::print("{}\nwrote {}\n", report.text, fmt::join(report.files, ", "));
     return 0;

@@ -1,4 +1,4 @@
-// dlbkit rounds: the synchronous round engine (diffusion, SOS, Chebyshev, OPS, dimension exchange, GDE) and the
+// dlbkit rounds: the synchronous round loop (diffusion, SOS, Chebyshev, OPS, dimension exchange, GDE) and the
 // time to sharing and balancing of the Liquid model and NNA. The run is rounds_command()'s; this prints its report.
 
 #include "commands.hpp"
@@ -18,7 +18,7 @@ namespace {
 std::string when(const nlohmann::json& x) { return x.is_null() ? std::string("not reached") : x.dump(); }
 
 // --arrivals: the stochastic model of Cyb89 eq. (12)/(17), measured beside Theorems 2 and 5.
-void print_stochastic_model(const RoundsReport& report, bool trace) {
+void print_stochastic_model(const RoundsResult& report, bool trace) {
   const nlohmann::json& j = report.json;
   fmt::print("{} ({}) on {} ({} nodes), arrivals {} (mu {:.6g}, sigma^2 {:.6g}), work c = {:.6g}, "
              "{} kernel step(s) per period\n\n",
@@ -47,7 +47,7 @@ void print_stochastic_model(const RoundsReport& report, bool trace) {
 }
 
 // --algorithm lm | nna: integer loads until balanced (Definition 2) and shared, time in shifts.
-void print_liquid_or_nna(const RoundsReport& report, bool trace) {
+void print_liquid_or_nna(const RoundsResult& report, bool trace) {
   const nlohmann::json& j = report.json;
   const nlohmann::json& in = j["inputs"];
   const std::string until = in["until"].get<std::string>();
@@ -77,8 +77,8 @@ void print_liquid_or_nna(const RoundsReport& report, bool trace) {
   }
 }
 
-// The round engine's report.
-void print_rounds(const RoundsReport& report, bool trace) {
+// The round loop's report.
+void print_rounds(const RoundsResult& report, bool trace) {
   const nlohmann::json& j = report.json;
   const nlohmann::json& in = j["inputs"];
   const std::string rounding = in["rounding"].get<std::string>();
@@ -107,7 +107,7 @@ void print_rounds(const RoundsReport& report, bool trace) {
 }  // namespace
 
 Run add_rounds(CLI::App& app) {
-  auto* cmd = app.add_subcommand("rounds", "Run a synchronous balancing scheme on a load vector (round engine)");
+  auto* cmd = app.add_subcommand("rounds", "Run a synchronous balancing scheme on a load vector (round loop)");
   auto o = std::make_shared<RoundsInputs>();
   auto json = std::make_shared<bool>(false);
   cmd->add_option("--algorithm", o->algorithm,
@@ -149,7 +149,7 @@ Run add_rounds(CLI::App& app) {
   cmd->add_flag("--json", *json, "print one JSON document");
   cmd->add_flag("--trace", o->trace, "report the error norm ||w - w_bar|| after every step");
   return [o, json] {
-    const RoundsReport report = rounds_command(*o);
+    const RoundsResult report = rounds_command(*o);
     if (*json) fmt::print("{}\n", json_text(report.json));
     else if (o->algorithm == "lm" || o->algorithm == "nna") print_liquid_or_nna(report, o->trace);
     else if (!o->arrivals.empty()) print_stochastic_model(report, o->trace);

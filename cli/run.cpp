@@ -4,7 +4,7 @@
 #include "commands.hpp"
 #include "progress_line.hpp"
 
-#include <dlbkit/apps/runtime_apps.hpp>
+#include <dlbkit/apps/builtin_apps.hpp>
 #include <dlbkit/core/parameters.hpp>
 #include <dlbkit/error.hpp>
 #include <dlbkit/core/registry.hpp>

@@ -1,4 +1,4 @@
-// Initial loads of the round engine (continuous_initial_load, integer_initial_load): the
+// Initial loads of the round loop (continuous_initial_load, integer_initial_load): the
 // first byte picks the node count (1 to 64) and whether the rest is a spec (spike:AMOUNT,
 // uniform:MAX) or the contents of a file:PATH load file.
 #include "contract.hpp"

@@ -4,10 +4,10 @@
 // A valid value is of its type and within its declared bounds.
 #include "contract.hpp"
 
-#include <dlbkit/workloads/builtin.hpp>
+#include <dlbkit/workloads/builtin_workloads.hpp>
 #include <dlbkit/core/parameters.hpp>
 #include <dlbkit/sim/cost_model.hpp>
-#include <dlbkit/strategies/builtin.hpp>
+#include <dlbkit/strategies/builtin_strategies.hpp>
 
 #include <nlohmann/json.hpp>
 

@@ -13,10 +13,10 @@
 #include <dlbkit/rounds/rounds_command.hpp>
 #include <dlbkit/sim/cost_model.hpp>
 #include <dlbkit/sim/experiment.hpp>
-#include <dlbkit/strategies/builtin.hpp>
+#include <dlbkit/strategies/builtin_strategies.hpp>
 #include <dlbkit/topology/describe.hpp>
 #include <dlbkit/topology/topology.hpp>
-#include <dlbkit/workloads/builtin.hpp>
+#include <dlbkit/workloads/builtin_workloads.hpp>
 #include <dlbkit/workloads/experiment_setup.hpp>
 #include <dlbkit/workloads/phases_command.hpp>
 #include "reproduce/reproduction.hpp"
@@ -120,7 +120,7 @@ std::string reproduce(const std::string& name, const std::string& out, int runs,
   if (jobs < 1) throw dlbkit::InputError("jobs 0; accepted: at least 1");
   dlbkit::Parameters::parse(info.params, params, "reproduction " + info.name);
   py::gil_scoped_release release;
-  dlbkit::ReproductionReport report =
+  dlbkit::ReproductionResult report =
       info.run({.out_dir = out + "/" + info.name, .runs = runs > 0 ? runs : info.default_runs, .jobs = jobs,
                 .params = params});
   report.data["name"] = info.name;
@@ -139,7 +139,7 @@ py::array_t<T> numpy_of(std::vector<T>&& values, std::vector<py::ssize_t> shape)
 
 // `dlbkit rounds --json` and, with record_loads, the loads after every step as a 2-D array.
 py::tuple rounds(dlbkit::RoundsInputs in) {
-  dlbkit::RoundsReport report;
+  dlbkit::RoundsResult report;
   {
     py::gil_scoped_release release;
     report = dlbkit::rounds_command(in);

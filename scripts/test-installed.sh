@@ -26,7 +26,7 @@ build_example consumer consumer
 "$prefix/consumer/consumer"
 # One program per layer, each finding only its component (examples/components); the runtime
 # program checks that its header brings neither JSON nor OpenSSL.
-for component in core sim rounds runtime apps; do
+for component in topology strategies sim rounds runtime apps; do
   build_example components "components-$component" -DCOMPONENT="$component"
   "$prefix/components-$component/consumer" >/dev/null
 done

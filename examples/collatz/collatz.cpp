@@ -41,7 +41,8 @@ std::uint64_t steps_from(std::uint64_t x) {
 
 int main(int argc, char** argv) try {
   std::uint64_t below = 1000000;
-  dlbkit::Runtime runtime(dlbkit::RuntimeOptions::parse(argc, argv, {{"--below", below, 2, std::uint64_t{1} << 32}}));
+  dlbkit::Runtime runtime(dlbkit::RuntimeOptions::parse(
+      argc, argv, {{"--below", below, 2, std::uint64_t{1} << 32, "the limit: trajectories of the numbers below it"}}));
   const Longest longest = runtime.run(
       std::vector{Range{1, below}},
       [](const Range& r, auto& ctx) {

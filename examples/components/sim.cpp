@@ -1,7 +1,7 @@
 // dlbkit::sim alone: RID on a ring with a workload of the program's own (every task on node 0).
 
 #include <dlbkit/sim/simulator.hpp>
-#include <dlbkit/strategies/builtin.hpp>
+#include <dlbkit/strategies/builtin_strategies.hpp>
 #include <dlbkit/topology/generators.hpp>
 
 #include <cstdio>

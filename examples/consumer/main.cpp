@@ -1,9 +1,9 @@
 // Uses an installed dlbkit: RID on a 16-node hypercube with the artificial workload.
 // Prints the makespan and the number of tasks; exits 1 unless every task completed.
 
-#include <dlbkit/workloads/builtin.hpp>
+#include <dlbkit/workloads/builtin_workloads.hpp>
 #include <dlbkit/sim/simulator.hpp>
-#include <dlbkit/strategies/builtin.hpp>
+#include <dlbkit/strategies/builtin_strategies.hpp>
 
 #include <cstdio>
 #include <exception>

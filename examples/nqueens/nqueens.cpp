@@ -44,7 +44,7 @@ std::uint64_t count_rest(const Board& b, Poll& poll) {
 
 int main(int argc, char** argv) try {
   std::uint32_t n = 12;
-  dlbkit::Runtime runtime(dlbkit::RuntimeOptions::parse(argc, argv, {{"--n", n, 1, 20}}));  // beside dlbkit's options
+  dlbkit::Runtime runtime(dlbkit::RuntimeOptions::parse(argc, argv, {{"--n", n, 1, 20, "the board size"}}));  // beside dlbkit's options
   const std::uint32_t split_rows = n / 3;  // tasks down to this row, then whole subtrees
   const std::uint64_t solutions = runtime.run(
       std::vector{Board{n, 0, 0, 0, 0}},

@@ -16,6 +16,6 @@ int main(int argc, char** argv) try {
       c.u /= 2;
     });
   const std::vector<double> u = rt.collect([](std::uint64_t, const Cell& c) { return c.u; });
-  const dlbkit::ObjectRunReport report = rt.finish();
+  const dlbkit::ObjectRunResult report = rt.finish();
   if (rt.rank() == 0) std::printf("u[0] = %.6f, u[32] = %.6f; %zu objects migrated\n", u[0], u[32], report.objects_migrated);
 } catch (const std::exception& e) { return dlbkit::print_error(e); }

@@ -1,6 +1,6 @@
 #include <dlbkit/sim/simulator.hpp>
-#include <dlbkit/strategies/builtin.hpp>
-#include <dlbkit/workloads/builtin.hpp>
+#include <dlbkit/strategies/builtin_strategies.hpp>
+#include <dlbkit/workloads/builtin_workloads.hpp>
 #include <cstdio>
 
 int main() {

@@ -22,11 +22,12 @@ int main(int argc, char** argv) try {
   Settings s;
   dlbkit::ObjectRuntimeOptions options =
       dlbkit::ObjectRuntimeOptions::parse(argc, argv,
-                                          {{"--blocks", s.blocks, 1, 1024},
-                                           {"--cells", s.cells, 1, 4096},
-                                           {"--phases", s.phases, 1, 1000000},
-                                           {"--hot-work", s.hot_work, 1, 100000},
-                                           {"--json", s.json}});
+                                          {{"--blocks", s.blocks, 1, 1024, "blocks per side of the grid"},
+                                           {"--cells", s.cells, 1, 4096, "cells per side of a block"},
+                                           {"--phases", s.phases, 1, 1000000, "time steps of each run"},
+                                           {"--hot-work", s.hot_work, 1, 100000,
+                                            "reaction sub-steps of a cell in the hot spot (1 elsewhere)"},
+                                           {"--json", s.json, "print one JSON document"}});
   dlbkit::ObjectRuntimeOptions unbalanced = options;
   unbalanced.strategy = "none";
   unbalanced.params.clear();

@@ -84,7 +84,7 @@ inline void step(Block& b, dlbkit::ObjectContext<Halo>& ctx, const Settings& s) 
 }
 
 struct RunFigures {
-  dlbkit::ObjectRunReport report;
+  dlbkit::ObjectRunResult report;
   double checksum = 0;
   std::string engine;
   std::size_t workers = 0;
@@ -116,7 +116,7 @@ inline RunFigures run(const dlbkit::ObjectRuntimeOptions& options, const Setting
   return out;
 }
 
-inline double mean_seconds(const dlbkit::ObjectRunReport& r, bool with_balancing) {
+inline double mean_seconds(const dlbkit::ObjectRunResult& r, bool with_balancing) {
   const double total = r.phase_seconds + (with_balancing ? r.balancing_seconds : 0);
   return r.phases.empty() ? 0 : total / static_cast<double>(r.phases.size());
 }

@@ -1,4 +1,4 @@
-"""dlbkit.rounds and dlbkit.analyze: the round engine and the spectral analysis of diffusion,
+"""dlbkit.rounds and dlbkit.analyze: the round loop and the spectral analysis of diffusion,
 as `dlbkit rounds` and `dlbkit analyze diffusion` (the same library functions)."""
 
 import json as _json
@@ -23,7 +23,7 @@ class _Figures:
 class RoundsResult(_Figures):
     """One run of `dlbkit rounds --json`: every figure of its JSON as an attribute.
 
-    The round engine (diffusion, sos, chebyshev, ops, dimension-exchange, gde): steps,
+    The round loop (diffusion, sos, chebyshev, ops, dimension-exchange, gde): steps,
     stop_rule_met, max_min_difference, initial_error, final_error (||w - w_bar||),
     relative_error, total_initial, total_final, seconds, node_updates_per_second, kernel,
     inputs, trace (with trace=True: ||w - w_bar|| after steps 0, 1, ...).

@@ -38,13 +38,13 @@ DiffusionMatrix diffusion_matrix(const Topology& t, const std::string& alpha, co
 
 }  // namespace
 
-DiffusionReport analyze_diffusion_command(const AnalyzeDiffusionInputs& in) {
+AnalyzeDiffusionResult analyze_diffusion_command(const AnalyzeDiffusionInputs& in) {
   if (!(in.factor > 1))
     throw InputError(fmt::format("--factor {} is not accepted; accepted: a number > 1", in.factor));
   const Topology t = parse_topology(in.topology);
   const LaplacianExtremes graph = graph_laplacian_extremes(t);
   const DiffusionMatrix m = diffusion_matrix(t, in.alpha, graph);
-  DiffusionReport r{.analysis = analyze_diffusion(m, graph, in.factor)};
+  AnalyzeDiffusionResult r{.analysis = analyze_diffusion(m, graph, in.factor)};
   r.distinct_eigenvalues = distinct_eigenvalue_count(m);
   r.schemes = predict_scheme_steps(r.analysis.gamma, r.distinct_eigenvalues, in.factor);
   const auto steps = [](const std::optional<std::uint64_t>& x) { return x ? nlohmann::json(*x) : nlohmann::json(); };

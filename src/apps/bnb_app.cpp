@@ -14,7 +14,7 @@
 // the count equal count_schedules_within's whatever the timing.
 
 #include <dlbkit/apps/bnb_search.hpp>
-#include <dlbkit/apps/runtime_apps.hpp>
+#include <dlbkit/apps/builtin_apps.hpp>
 #include <dlbkit/error.hpp>
 
 #include <algorithm>

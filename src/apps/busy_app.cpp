@@ -6,7 +6,7 @@
 #include <dlbkit/apps/busy_draw.hpp>
 
 #include <dlbkit/apps/artificial_tasks.hpp>
-#include <dlbkit/apps/runtime_apps.hpp>
+#include <dlbkit/apps/builtin_apps.hpp>
 #include <dlbkit/error.hpp>
 
 #include <fmt/format.h>

@@ -4,7 +4,7 @@
 // the rest of its subtree sequentially, without poll() calls: the coarse tasks of a typical
 // user's first program, whose length `depth` sets (n = 15, depth = 3: about 0.5 ms each).
 
-#include <dlbkit/apps/runtime_apps.hpp>
+#include <dlbkit/apps/builtin_apps.hpp>
 
 #include <bit>
 

@@ -13,7 +13,7 @@
 //   node mode's, so the strategies that count tasks see the work, not the one or two tasks
 //   a split by levels leaves.
 
-#include <dlbkit/apps/runtime_apps.hpp>
+#include <dlbkit/apps/builtin_apps.hpp>
 #include <dlbkit/apps/uts.hpp>
 #include <dlbkit/error.hpp>
 

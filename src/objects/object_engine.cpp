@@ -1,6 +1,7 @@
 #include <dlbkit/core/parameters.hpp>
 #include <dlbkit/error.hpp>
 #include <dlbkit/objects/detail/object_engine.hpp>
+#include <dlbkit/phases/builtin_phase_strategies.hpp>
 #include <dlbkit/phases/figures.hpp>
 #include <dlbkit/phases/rebalance.hpp>
 #include <dlbkit/phases/vt_data.hpp>
@@ -518,7 +519,7 @@ void ObjectEngine::end_migration(const std::vector<NodeId>& old_owners, double b
   }
 }
 
-ObjectRunReport ObjectEngine::finish() {
+ObjectRunResult ObjectEngine::finish() {
   std::exception_ptr error;
   if (timeline_) {
     std::vector<TimelineEvent> all = timeline_->events;

@@ -7,14 +7,14 @@
 
 namespace dlbkit {
 
-PhaseRun run_phases(const PhaseStrategyChoice& strategy, PhaseWorkload& workload, const Topology& topology,
+PhaseRunResult run_phases(const PhaseStrategyChoice& strategy, PhaseWorkload& workload, const Topology& topology,
                     const PhaseRunOptions& options) {
   if (options.phases == 0) throw InputError("0 phases; accepted: at least 1");
   if (options.every == 0) throw InputError("balancing every 0 phases; accepted: every 1 or more");
   if (std::isnan(options.threshold) || options.threshold < 0)
     throw InputError(fmt::format("imbalance threshold {}; accepted: a number >= 0 or inf", options.threshold));
 
-  PhaseRun run;
+  PhaseRunResult run;
   Phase phase = workload.first_phase(topology.size(), options.rebalance.seed);
   check_phase(phase, "the workload's first phase");
   const std::vector<NodeId> first_mapping = phase.node_of;

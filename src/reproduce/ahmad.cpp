@@ -5,12 +5,12 @@
 
 #include <dlbkit/analysis/hadamard.hpp>
 #include <dlbkit/analysis/spheres.hpp>
-#include <dlbkit/workloads/builtin.hpp>
+#include <dlbkit/workloads/builtin_workloads.hpp>
 #include "reproduce/ahmad.hpp"
 #include "reproduce/render.hpp"
 #include <dlbkit/core/parallel_for.hpp>
 #include <dlbkit/workloads/queueing_metrics.hpp>
-#include <dlbkit/strategies/builtin.hpp>
+#include <dlbkit/strategies/builtin_strategies.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -61,7 +61,7 @@ Comparison count_cell(std::string figure, std::string quantity, double paper, do
           ours};
 }
 
-ReproductionReport table2(const ReproductionOptions& options) {
+ReproductionResult table2(const ReproductionOptions& options) {
   const char* names[] = {"N", "n", "delta", "|C|", "r", "v_1", "v_2", "v_3", "|S_r(x)|"};
   const char* csv_names[] = {"N", "n", "delta", "C", "r", "v1", "v2", "v3", "sphere"};
   Table table{.name = "ahmad-table2",
@@ -129,7 +129,7 @@ std::string sphere_counts(const SharingRow& row) {
   return s;
 }
 
-ReproductionReport table3(const ReproductionOptions& options) {
+ReproductionResult table3(const ReproductionOptions& options) {
   const Topology q8 = parse_topology("hypercube:8");
   const SchedulerSet c = scheduler_set(q8);
   std::vector<std::vector<SharingRow>> columns;  // f = 2..8
@@ -181,7 +181,7 @@ const char* const kFigure1M[8] = {"00000000", "00010111", "00101110", "01011100"
 const char* const kFigure1MC[8] = {"11111111", "11101000", "11010001", "10100011",
                                    "11000110", "10001101", "10011010", "10110100"};
 
-ReproductionReport fig1(const ReproductionOptions& options) {
+ReproductionResult fig1(const ReproductionOptions& options) {
   const HadamardMatrix h = hadamard(8);
   const std::vector<std::uint64_t> m = zero_one_rows(h), mc = complement_rows(m, 8);
   Table table{.name = "ahmad-fig1",
@@ -215,7 +215,7 @@ ReproductionReport fig1(const ReproductionOptions& options) {
 
 // ---- Figure 2 -------------------------------------------------------------------------
 
-ReproductionReport fig2(const ReproductionOptions& options) {
+ReproductionResult fig2(const ReproductionOptions& options) {
   const Topology q8 = parse_topology("hypercube:8");
   const SchedulerSet c = scheduler_set(q8);
   const SphereStructure s = analyze_spheres(q8, c);
@@ -341,7 +341,7 @@ constexpr double kTable4Loads[] = {0.6, 0.8, 0.9};
 const Tolerance kImprovementTolerance = Tolerance::absolute(
     5, "percentage points: the paper's simulation gives no interval; ours is +-0.4 to 2 points (95%)");
 
-ReproductionReport table4(const ReproductionOptions& options) {
+ReproductionResult table4(const ReproductionOptions& options) {
   std::vector<QueueingSetup> setups;
   for (const auto& p : kTable4Paper)
     for (double load : kTable4Loads)
@@ -489,7 +489,7 @@ void add_sweep(const SweepPlot& s, const ReproductionOptions& options, Results& 
   results.notes.push_back(fmt::format("{}: paper: {}", s.name, s.shape));
 }
 
-ReproductionReport sweep(const SweepPlot& s, const ReproductionOptions& options) {
+ReproductionResult sweep(const SweepPlot& s, const ReproductionOptions& options) {
   Results results{.inputs = {{"runs", options.runs}}};
   add_sweep(s, options, results);
   return render(results, options);
@@ -543,7 +543,7 @@ SweepPlot rate_panel(const RateFigure& f, bool high) {
           SweepPlot::Measure::improvement, high ? f.high_shape : f.low_shape};
 }
 
-ReproductionReport rate_figure(const RateFigure& f, const ReproductionOptions& options) {
+ReproductionResult rate_figure(const RateFigure& f, const ReproductionOptions& options) {
   Results results{.inputs = {{"runs", options.runs}}};
   for (const bool high : {false, true}) add_sweep(rate_panel(f, high), options, results);
   return render(results, options);

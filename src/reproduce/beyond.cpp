@@ -2,7 +2,7 @@
 // predict. See docs/reproductions/beyond.md for the sources and the reading of each column.
 
 #include <dlbkit/analysis/polynomial_schemes.hpp>
-#include <dlbkit/workloads/builtin.hpp>
+#include <dlbkit/workloads/builtin_workloads.hpp>
 #include "reproduce/beyond.hpp"
 #include "reproduce/render.hpp"
 #include "reproduce/trials.hpp"
@@ -10,8 +10,8 @@
 #include <dlbkit/rounds/diffusion_kernel.hpp>
 #include <dlbkit/rounds/initial_load.hpp>
 #include <dlbkit/rounds/polynomial_kernel.hpp>
-#include <dlbkit/rounds/round_engine.hpp>
-#include <dlbkit/strategies/builtin.hpp>
+#include <dlbkit/rounds/round_loop.hpp>
+#include <dlbkit/strategies/builtin_strategies.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -41,7 +41,7 @@ struct StepsRow {
 // A step count, empty where there is none (not reached, or no prediction).
 Cell count(const std::optional<std::uint64_t>& s) { return s ? Cell{static_cast<std::int64_t>(*s)} : Cell{}; }
 
-ReproductionReport steps(const ReproductionOptions& options, bool large) {
+ReproductionResult steps(const ReproductionOptions& options, bool large) {
   std::vector<std::string> specs;
   for (int d = 6; d <= (options.tiny ? 7 : large ? 20 : 14); ++d) specs.push_back(fmt::format("hypercube:{}", d));
   for (int k = 16; k <= (options.tiny ? 16 : large ? 4096 : 128); k *= 2) specs.push_back(fmt::format("torus:{}x{}", k, k));
@@ -80,7 +80,7 @@ ReproductionReport steps(const ReproductionOptions& options, bool large) {
       cap = std::min(cap, 2 * static_cast<std::uint64_t>(row.distinct));
     }
     std::vector<double> w = continuous_initial_load("spike", t.size(), 1);
-    const RoundsResult r = run_rounds(*k, w, {.until = StopRule::parse("eps:1e-6"), .max_steps = cap});
+    const RoundLoopResult r = run_rounds(*k, w, {.until = StopRule::parse("eps:1e-6"), .max_steps = cap});
     if (r.stop_rule_met) row.measured[scheme] = r.steps;
     else row.note[scheme] = fmt::format("> {}", r.steps);
   });
@@ -139,7 +139,7 @@ struct DiscrepancyRow {
   double worst[3] = {};
 };
 
-ReproductionReport discrepancy(const ReproductionOptions& options, bool large) {
+ReproductionResult discrepancy(const ReproductionOptions& options, bool large) {
   std::vector<std::string> specs;
   for (int d = 6; d <= (options.tiny ? 7 : large ? 24 : 14); d += 2) specs.push_back(fmt::format("hypercube:{}", d));
   for (int k = 16; k <= (options.tiny ? 16 : large ? 4096 : 64); k *= 2) specs.push_back(fmt::format("torus:{}x{}", k, k));
@@ -166,7 +166,7 @@ ReproductionReport discrepancy(const ReproductionOptions& options, bool large) {
     DiscrepancyRow& row = rows[i];
     const Topology t = parse_topology(row.topology);
     DiffusionMatrix m = DiffusionMatrix::uniform(t, 1.0 / static_cast<double>(row.d + 1));
-    const RunOptions until{.until = StopRule::parse(fmt::format("steps:{}", row.steps)), .max_steps = row.steps};
+    const RoundLoopOptions until{.until = StopRule::parse(fmt::format("steps:{}", row.steps)), .max_steps = row.steps};
     const std::uint64_t seed = run + 1;
     if (r == 3) {
       std::vector<double> w = continuous_initial_load("uniform:1000", t.size(), seed);
@@ -240,7 +240,7 @@ struct AgentColumn {
   std::map<std::string, std::string> params;
 };
 
-ReproductionReport agents(const ReproductionOptions& options) {
+ReproductionResult agents(const ReproductionOptions& options) {
   const std::vector<AgentColumn> columns = {
       {"RID a", "rid", {}},
       {"DEM", "dem", {}},

@@ -1,5 +1,5 @@
 // Cyb89 reproductions on the hypercube: Table I (Sec. 5) and the factor (1 - 2/(d+1))^d of
-// eq. 15-16 (Sec. 3). Both measure ||w - w_bar|| step by step with the round engine and set
+// eq. 15-16 (Sec. 3). Both measure ||w - w_bar|| step by step with the round loop and set
 // it beside the paper's constants and the spectral prediction of the analysis layer.
 
 #include <dlbkit/analysis/diffusion_analysis.hpp>
@@ -9,7 +9,7 @@
 #include <dlbkit/rounds/diffusion_kernel.hpp>
 #include <dlbkit/rounds/dimension_exchange.hpp>
 #include <dlbkit/rounds/initial_load.hpp>
-#include <dlbkit/rounds/round_engine.hpp>
+#include <dlbkit/rounds/round_loop.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -69,7 +69,7 @@ std::string start_name(Start s) {
   return "";
 }
 
-// ||w - w_bar|| after steps 0, 1, ..., as the round engine measures it.
+// ||w - w_bar|| after steps 0, 1, ..., as the round loop measures it.
 std::vector<double> error_trace(const RoundKernel& kernel, std::vector<double> load, const StopRule& until) {
   return run_rounds(kernel, load, {.until = until, .max_steps = 100'000, .threads = 1, .trace = true}).trace;
 }
@@ -92,7 +92,7 @@ double asymptotic_rate(const std::vector<double>& e) {
 
 // ----- cybenko-table1 -----
 
-struct DiffusionRun {
+struct DiffusionResult {
   Start start;
   std::uint64_t seed;
   std::size_t steps = 0;
@@ -102,7 +102,7 @@ struct DiffusionRun {
   double first_d = 0;       // e_d / e_0
 };
 
-struct ExchangeRun {
+struct ExchangeResult {
   Start start;
   std::uint64_t seed;
   double sweep = 0;       // e_d / e_0: one sweep, 2d communication steps
@@ -113,27 +113,27 @@ struct Table1Row {
   int d = 0;
   double gamma = 0;  // from the analysis layer
   std::string eigen_method;
-  std::vector<DiffusionRun> diffusion;
-  std::vector<ExchangeRun> exchange;
+  std::vector<DiffusionResult> diffusion;
+  std::vector<ExchangeResult> exchange;
 
-  double max_over(double DiffusionRun::*f) const {
+  double max_over(double DiffusionResult::*f) const {
     double m = 0;
-    for (const DiffusionRun& r : diffusion) m = std::max(m, r.*f);
+    for (const DiffusionResult& r : diffusion) m = std::max(m, r.*f);
     return m;
   }
   double rate_of(Start s) const {  // mean over the runs from this start
     double sum = 0;
     int count = 0;
-    for (const DiffusionRun& r : diffusion)
+    for (const DiffusionResult& r : diffusion)
       if (r.start == s) {
         sum += r.rate;
         ++count;
       }
     return sum / count;
   }
-  double exchange_max(double ExchangeRun::*f) const {
+  double exchange_max(double ExchangeResult::*f) const {
     double m = 0;
-    for (const ExchangeRun& r : exchange) m = std::max(m, r.*f);
+    for (const ExchangeResult& r : exchange) m = std::max(m, r.*f);
     return m;
   }
 };
@@ -166,7 +166,7 @@ std::vector<Table1Row> measure_table1(const ReproductionOptions& options) {
       row.gamma = a.gamma;
       row.eigen_method = a.spectrum.method;
     } else if (k <= loads.size()) {
-      DiffusionRun& r = row.diffusion[k - 1];
+      DiffusionResult& r = row.diffusion[k - 1];
       const std::vector<double> e = error_trace(DiffusionKernel(m), initial_load(r.start, cube.size(), r.seed),
                                                 {.kind = StopRule::Kind::eps, .threshold = kDiffusionEps});
       r.steps = e.size() - 1;
@@ -175,7 +175,7 @@ std::vector<Table1Row> measure_table1(const ReproductionOptions& options) {
       r.worst_d = worst_window(e, d);
       r.first_d = e[d] / e[0];
     } else {
-      ExchangeRun& r = row.exchange[k - 1 - loads.size()];
+      ExchangeResult& r = row.exchange[k - 1 - loads.size()];
       const std::vector<double> e = error_trace(DimensionExchangeKernel::hypercube(cube),
                                                 initial_load(r.start, cube.size(), r.seed),
                                                 {.kind = StopRule::Kind::steps, .steps = d});
@@ -186,7 +186,7 @@ std::vector<Table1Row> measure_table1(const ReproductionOptions& options) {
   return rows;
 }
 
-ReproductionReport table1(const ReproductionOptions& options) {
+ReproductionResult table1(const ReproductionOptions& options) {
   const std::vector<Table1Row> rows = measure_table1(options);
   Results results;
   results.inputs = {{"d", {kTable1MinD, kTable1MaxD}}, {"alpha", "1/(d+1)"}, {"lambda", 0.5}, {"runs", options.runs},
@@ -235,24 +235,24 @@ ReproductionReport table1(const ReproductionOptions& options) {
              .printed = false,
              .written = false};
   for (const Table1Row& r : rows) {
-    const double g = paper_gamma(r.d), c = r.max_over(&DiffusionRun::worst_step);
-    const double sweep = r.exchange_max(&ExchangeRun::sweep), worst_exchange_step = r.exchange_max(&ExchangeRun::worst_step);
+    const double g = paper_gamma(r.d), c = r.max_over(&DiffusionResult::worst_step);
+    const double sweep = r.exchange_max(&ExchangeResult::sweep), worst_exchange_step = r.exchange_max(&ExchangeResult::worst_step);
     const std::int64_t d = r.d;
     double spike_first_d = 0;
-    for (const DiffusionRun& run : r.diffusion)
+    for (const DiffusionResult& run : r.diffusion)
       if (run.start == Start::spike) spike_first_d = run.first_d;
-    beside.rows.push_back({d, g, r.gamma, c, kExpMinus2, std::pow(g, r.d), r.max_over(&DiffusionRun::worst_d),
+    beside.rows.push_back({d, g, r.gamma, c, kExpMinus2, std::pow(g, r.d), r.max_over(&DiffusionResult::worst_d),
                            kPaperExchange, sweep, r.eigen_method});
     rates.rows.push_back({d, r.gamma, r.rate_of(Start::spike), r.rate_of(Start::random), r.rate_of(Start::half_cube),
                           spike_first_d, std::pow(g, 0.5 / r.d), std::pow(c, 0.5 / r.d), std::sqrt(g), std::sqrt(c),
                           worst_exchange_step});
-    csv.rows.push_back({d, g, kExpMinus2, std::pow(g, r.d), r.gamma, c, r.max_over(&DiffusionRun::worst_d),
+    csv.rows.push_back({d, g, kExpMinus2, std::pow(g, r.d), r.gamma, c, r.max_over(&DiffusionResult::worst_d),
                         r.rate_of(Start::spike), r.rate_of(Start::random), r.rate_of(Start::half_cube), sweep,
                         worst_exchange_step});
-    for (const DiffusionRun& run : r.diffusion)
+    for (const DiffusionResult& run : r.diffusion)
       runs.rows.push_back({d, "diffusion", start_name(run.start), static_cast<std::int64_t>(run.seed),
                            static_cast<std::int64_t>(run.steps), run.rate, run.worst_step, run.worst_d, run.first_d, {}});
-    for (const ExchangeRun& run : r.exchange)
+    for (const ExchangeResult& run : r.exchange)
       runs.rows.push_back({d, "dimension_exchange", start_name(run.start), static_cast<std::int64_t>(run.seed), {}, {},
                            run.worst_step, {}, {}, run.sweep});
   }
@@ -283,9 +283,9 @@ ReproductionReport table1(const ReproductionOptions& options) {
   std::vector<FormulaCase> a, b, exchange;
   for (const Table1Row& r : rows) {
     const std::string label = fmt::format("d = {}", r.d);
-    a.push_back({label, paper_gamma(r.d), r.max_over(&DiffusionRun::worst_step)});
-    b.push_back({label, kExpMinus2, r.max_over(&DiffusionRun::worst_d)});
-    exchange.push_back({label, kPaperExchange, r.exchange_max(&ExchangeRun::sweep)});
+    a.push_back({label, paper_gamma(r.d), r.max_over(&DiffusionResult::worst_step)});
+    b.push_back({label, kExpMinus2, r.max_over(&DiffusionResult::worst_d)});
+    exchange.push_back({label, kPaperExchange, r.exchange_max(&ExchangeResult::sweep)});
   }
   const std::string range = fmt::format("d = {}..{}", kTable1MinD, kTable1MaxD);
   const auto cell = [&](std::string quantity, const Tolerance& t, const std::vector<FormulaCase>& cases) {
@@ -311,7 +311,7 @@ struct HypercubeRow {
   double spike = 0;      // e_d / e_0 from the spike
 };
 
-ReproductionReport hypercube(const ReproductionOptions& options) {
+ReproductionResult hypercube(const ReproductionOptions& options) {
   std::vector<HypercubeRow> rows(kHypercubeMaxD - kHypercubeMinD + 1);
   for (std::size_t i = 0; i < rows.size(); ++i) rows[i].d = kHypercubeMinD + static_cast<int>(i);
   // Largest cubes first, so that the two biggest eigen-solves do not end up last on one job.
@@ -365,7 +365,7 @@ ReproductionReport hypercube(const ReproductionOptions& options) {
                       .key = "right center"}};
   results.notes = {
       "(1-2/(d+1))^d and e^-2 are the paper's; gamma^d uses gamma from the analysis layer (dense eigen-solver up\n"
-      "to d = 11, Lanczos above); 'half-cube' and 'spike' are the measured e_d/e_0 of the round engine from the\n"
+      "to d = 11, Lanczos above); 'half-cube' and 'spike' are the measured e_d/e_0 of the round loop from the\n"
       "load 2 on the nodes with bit 0 set (an eigenvector for lambda_2: it attains (15)) and from all load on node 0."};
   std::vector<FormulaCase> bound, closer;
   for (const HypercubeRow& r : rows) {

@@ -49,7 +49,7 @@ struct Row {
   double paper[kSchemes] = {};
 };
 
-ReproductionReport run(const ReproductionOptions& options) {
+ReproductionResult run(const ReproductionOptions& options) {
   const ArrivalDistribution arrivals = ArrivalDistribution::parse(kArrivals);
   const double sigma2 = arrivals.variance();
   const auto runs = static_cast<std::size_t>(std::max(options.runs, 1));

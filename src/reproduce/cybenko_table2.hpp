@@ -6,7 +6,7 @@
 /// paper's (1/4) n log n sigma^2, n sigma^2 and 2 n sigma^2.
 ///
 /// ```
-/// dlbkit::ReproductionReport r = dlbkit::cybenko_table2_reproduction().run({.out_dir = "out/cybenko-table2"});
+/// dlbkit::ReproductionResult r = dlbkit::cybenko_table2_reproduction().run({.out_dir = "out/cybenko-table2"});
 /// ```
 
 #include "reproduce/reproduction.hpp"

@@ -8,7 +8,7 @@
 #include <dlbkit/core/parallel_for.hpp>
 #include <dlbkit/rounds/balance_time.hpp>
 #include <dlbkit/rounds/initial_load.hpp>
-#include <dlbkit/rounds/round_engine.hpp>
+#include <dlbkit/rounds/round_loop.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -110,7 +110,7 @@ std::int64_t spread(const Loads& w) {
 
 }  // namespace
 
-ReproductionReport henrich_table3(const ReproductionOptions& options) {
+ReproductionResult henrich_table3(const ReproductionOptions& options) {
   const Topology ring = parse_topology("ring:8");
   Loads a = spike(8, 2), b = a;
   const BalanceResult lm5 = run_to_balance(LiquidKernel(ring, ShiftCondition::c5), a, {.record = true});
@@ -199,7 +199,7 @@ const std::string kFig5Doc = "docs/reproductions/henrich.md, 'Fig. 5: rings, wor
 const Tolerance kAboutFactor =
     Tolerance::relative(0.15, "the text says 'about': a rounded factor, no figure values in our copy");
 
-ReproductionReport henrich_fig5(const ReproductionOptions& options, const HenrichSizes& sizes) {
+ReproductionResult henrich_fig5(const ReproductionOptions& options, const HenrichSizes& sizes) {
   const std::vector<Method> methods = {
       nna(NnaTransfer::net, NnaTime::sequential, "nna"),
       nna(NnaTransfer::net, NnaTime::simultaneous, "nna-simultaneous"),
@@ -366,7 +366,7 @@ std::uint64_t continuous_nna_iterations(std::size_t p, double c) {
 
 }  // namespace
 
-ReproductionReport henrich_fig6(const ReproductionOptions& options, const HenrichSizes& sizes) {
+ReproductionResult henrich_fig6(const ReproductionOptions& options, const HenrichSizes& sizes) {
   const std::vector<std::int64_t> cs = {1, 5, 25, 100};
   const std::vector<std::size_t> ps = powers_of_two(8, std::max<std::size_t>(sizes.fig6_max_p, 512));
   const std::size_t columns = cs.size() + 1;  // the integer c, then continuous with the largest c
@@ -437,7 +437,7 @@ ReproductionReport henrich_fig6(const ReproductionOptions& options, const Henric
 
 // ----- henrich-fig7 -----
 
-ReproductionReport henrich_fig7(const ReproductionOptions& options, const HenrichSizes& sizes) {
+ReproductionResult henrich_fig7(const ReproductionOptions& options, const HenrichSizes& sizes) {
   std::vector<int> ks;
   for (int k = 4; k <= sizes.fig7_max_k; k *= 2) ks.push_back(k);
   const std::vector<ShiftCondition> conditions = {ShiftCondition::c3, ShiftCondition::c4, ShiftCondition::c5};
@@ -528,7 +528,7 @@ ReproductionReport henrich_fig7(const ReproductionOptions& options, const Henric
 
 // ----- henrich-theorem3 -----
 
-ReproductionReport henrich_theorem3(const ReproductionOptions& options, const HenrichSizes& sizes) {
+ReproductionResult henrich_theorem3(const ReproductionOptions& options, const HenrichSizes& sizes) {
   struct Case {
     int d = 1, k = 0;
     bool worst = true;

@@ -35,10 +35,10 @@ struct HenrichSizes {
 
 std::vector<ReproductionInfo> henrich_reproductions();
 
-ReproductionReport henrich_table3(const ReproductionOptions& options);
-ReproductionReport henrich_fig5(const ReproductionOptions& options, const HenrichSizes& sizes);
-ReproductionReport henrich_fig6(const ReproductionOptions& options, const HenrichSizes& sizes);
-ReproductionReport henrich_fig7(const ReproductionOptions& options, const HenrichSizes& sizes);
-ReproductionReport henrich_theorem3(const ReproductionOptions& options, const HenrichSizes& sizes);
+ReproductionResult henrich_table3(const ReproductionOptions& options);
+ReproductionResult henrich_fig5(const ReproductionOptions& options, const HenrichSizes& sizes);
+ReproductionResult henrich_fig6(const ReproductionOptions& options, const HenrichSizes& sizes);
+ReproductionResult henrich_fig7(const ReproductionOptions& options, const HenrichSizes& sizes);
+ReproductionResult henrich_theorem3(const ReproductionOptions& options, const HenrichSizes& sizes);
 
 }  // namespace dlbkit

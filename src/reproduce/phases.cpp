@@ -5,9 +5,10 @@
 #include <dlbkit/core/parallel_for.hpp>
 
 #include <dlbkit/error.hpp>
+#include <dlbkit/phases/builtin_phase_strategies.hpp>
 #include <dlbkit/phases/phase_run.hpp>
 #include <dlbkit/topology/generators.hpp>
-#include <dlbkit/workloads/phase_workloads.hpp>
+#include <dlbkit/workloads/builtin_phase_workloads.hpp>
 
 #include <fmt/format.h>
 
@@ -25,7 +26,7 @@ struct Row {
   double application = 0, unbalanced = 0;          // seconds, the whole run
 };
 
-ReproductionReport side_by_side(const ReproductionOptions& options, bool large) {
+ReproductionResult side_by_side(const ReproductionOptions& options, bool large) {
   // A torus per size (the mesh's own network), or the hypercube of the same size for the
   // strategies that need one (hbm).
   std::vector<std::pair<std::string, std::string>> specs =
@@ -57,7 +58,7 @@ ReproductionReport side_by_side(const ReproductionOptions& options, bool large) 
     Row& row = rows[i];
     const Topology topology = parse_topology(row.topology);
     auto workload = builtin_phase_workloads().configure(row.workload, {}).create();
-    const PhaseRun run =
+    const PhaseRunResult run =
         run_phases(builtin_phase_strategies().configure(row.strategy, {}), *workload, topology,
                    {.phases = phases, .rebalance = {.cost = cost, .migration = {.per_object = cost.per_task}}});
     row.nodes = topology.size();

@@ -3,8 +3,8 @@
 // probes as `dlbkit calibrate`; the application's time per unit of work comes from its
 // sequential run.
 
-#include <dlbkit/apps/runtime_apps.hpp>
-#include <dlbkit/workloads/builtin.hpp>
+#include <dlbkit/apps/builtin_apps.hpp>
+#include <dlbkit/workloads/builtin_workloads.hpp>
 #include <dlbkit/error.hpp>
 #include <dlbkit/sim/statistics.hpp>
 #include "reproduce/predict.hpp"
@@ -13,7 +13,7 @@
 #include <dlbkit/sim/simulator.hpp>
 #include <dlbkit/runtime/calibration.hpp>
 #include <dlbkit/runtime/engine.hpp>
-#include <dlbkit/strategies/builtin.hpp>
+#include <dlbkit/strategies/builtin_strategies.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -162,7 +162,7 @@ std::vector<ParamSpec> predict_params() {
            .max = 1e11}};
 }
 
-ReproductionReport predict_runtime(const ReproductionOptions& options) {
+ReproductionResult predict_runtime(const ReproductionOptions& options) {
   const Parameters params = Parameters::parse(predict_params(), options.params, "reproduction predict-runtime");
   const bool large = params.boolean("at_65536");
   const auto event_budget = static_cast<std::uint64_t>(params.integer("event_budget"));

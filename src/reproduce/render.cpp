@@ -157,11 +157,11 @@ std::string gnuplot_script(const Figure& figure, const Table& table, const std::
   return script;
 }
 
-ReproductionReport render(const Results& results, const ReproductionOptions& options) {
+ReproductionResult render(const Results& results, const ReproductionOptions& options) {
   std::error_code ec;
   std::filesystem::create_directories(options.out_dir, ec);
   if (ec) throw std::runtime_error(fmt::format("cannot create directory {}: {}", options.out_dir, ec.message()));
-  ReproductionReport report;
+  ReproductionResult report;
   PlotFiles files;  // every file takes its name at the end, or none does
   nlohmann::json tables = nlohmann::json::array();
   for (const Table& t : results.tables) {

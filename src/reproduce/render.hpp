@@ -4,7 +4,7 @@
 /// the gnuplot figures of any Results, so that no reproduction formats its own output.
 ///
 /// ```
-/// dlbkit::ReproductionReport report = dlbkit::render(results, options);  // writes options.out_dir/*.csv, *.png
+/// dlbkit::ReproductionResult report = dlbkit::render(results, options);  // writes options.out_dir/*.csv, *.png
 /// std::fputs(report.text.c_str(), stdout);
 /// ```
 
@@ -32,6 +32,6 @@ std::string gnuplot_script(const Figure& figure, const Table& table, const std::
 /// there, and returns the report: the text (printed tables with their titles, then the notes),
 /// the JSON document ({"inputs", "tables", "notes", "comparisons"}), the files (CSV, then
 /// PNG) and the comparisons. Throws when a file cannot be written or gnuplot fails.
-ReproductionReport render(const Results& results, const ReproductionOptions& options);
+ReproductionResult render(const Results& results, const ReproductionOptions& options);
 
 }  // namespace dlbkit

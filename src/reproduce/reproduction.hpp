@@ -5,7 +5,7 @@
 ///
 /// ```
 /// const auto& table4 = dlbkit::builtin_reproductions().find("wlr93-table4");
-/// dlbkit::ReproductionReport report = table4.run({.out_dir = "out/wlr93-table4", .runs = 10});
+/// dlbkit::ReproductionResult report = table4.run({.out_dir = "out/wlr93-table4", .runs = 10});
 /// std::fputs(report.text.c_str(), stdout);
 /// ```
 
@@ -30,7 +30,7 @@ struct ReproductionOptions {
   std::map<std::string, std::string> params;
 };
 
-struct ReproductionReport {
+struct ReproductionResult {
   std::string text;      ///< the table(s), ours beside the paper's
   nlohmann::json data;   ///< the same figures, and the inputs
   std::vector<std::string> files;  ///< CSV and figures written
@@ -46,11 +46,11 @@ struct ReproductionInfo {
   std::string source;
   std::vector<ParamSpec> params;  ///< its own options (`dlbkit reproduce NAME -p name=value`)
   int default_runs = 10;          ///< seeds per point when --runs is not given
-  std::function<ReproductionReport(const ReproductionOptions&)> run;
+  std::function<ReproductionResult(const ReproductionOptions&)> run;
   /// What `reproduce scoreboard` runs: `run` itself, or a smaller case when `run` takes over
   /// a minute (only where the paper's numbers are for that case). Empty: not on the
   /// scoreboard, and scoreboard_skip says why (over a minute, or no published number).
-  std::function<ReproductionReport(const ReproductionOptions&)> scoreboard_run;
+  std::function<ReproductionResult(const ReproductionOptions&)> scoreboard_run;
   std::string scoreboard_skip;
 };
 

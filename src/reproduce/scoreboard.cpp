@@ -34,7 +34,7 @@ Scoreboard run_scoreboard(const std::vector<ReproductionInfo>& reproductions, co
       continue;
     }
     const auto t0 = std::chrono::steady_clock::now();
-    const ReproductionReport report =
+    const ReproductionResult report =
         info.scoreboard_run({.out_dir = options.out_dir + "/" + info.name, .runs = info.default_runs, .jobs = options.jobs});
     board.seconds.emplace_back(info.name, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
     if (report.comparisons.empty())

@@ -3,7 +3,7 @@
 /// The fidelity scoreboard: runs reproductions and sets every number their papers publish
 /// beside ours in one table, with the ratio and a verdict (agrees within the tolerance kept
 /// for that number, or differs: see the doc section named beside it). The paper's numbers,
-/// tolerances and doc pointers are the reproductions' own (ReproductionReport::comparisons);
+/// tolerances and doc pointers are the reproductions' own (ReproductionResult::comparisons);
 /// ours are what their code computes in this run.
 ///
 /// ```

@@ -2,12 +2,12 @@
 // The paper's figures survive only as captions in our copy of the text; where the paper
 // gives no numbers we print the shape it describes instead.
 
-#include <dlbkit/workloads/builtin.hpp>
+#include <dlbkit/workloads/builtin_workloads.hpp>
 #include "reproduce/render.hpp"
 #include "reproduce/reproduction.hpp"
 #include "reproduce/trials.hpp"
 #include "reproduce/wlr93.hpp"
-#include <dlbkit/strategies/builtin.hpp>
+#include <dlbkit/strategies/builtin_strategies.hpp>
 
 #include <cmath>
 #include <fmt/format.h>
@@ -140,7 +140,7 @@ std::vector<Comparison> table4_comparisons(const Point& p) {
   return out;
 }
 
-ReproductionReport table4(const ReproductionOptions& options) {
+ReproductionResult table4(const ReproductionOptions& options) {
   const Point p = measure("hypercube:5", artificial(100), kStrategies, options);
   Results results;
   nlohmann::json strategies = nlohmann::json::array();
@@ -223,7 +223,7 @@ struct Sweep {
   std::string paper_shape;
 };
 
-ReproductionReport sweep(const Sweep& s, const ReproductionOptions& options) {
+ReproductionResult sweep(const Sweep& s, const ReproductionOptions& options) {
   Results results;
   Table table{.name = s.name,
               .title = s.title,
@@ -261,7 +261,7 @@ ReproductionReport sweep(const Sweep& s, const ReproductionOptions& options) {
   return render(results, options);
 }
 
-ReproductionReport fig6(const ReproductionOptions& options) {
+ReproductionResult fig6(const ReproductionOptions& options) {
   Sweep s{.name = "wlr93-fig6",
           .title = "WLR93 Fig. 6: speedup vs system size, artificial workload g = 100, L = 2.5e7 N loops, ipsc2",
           .xlabel = "N",
@@ -272,7 +272,7 @@ ReproductionReport fig6(const ReproductionOptions& options) {
   return sweep(s, options);
 }
 
-ReproductionReport fig7(const ReproductionOptions& options) {
+ReproductionResult fig7(const ReproductionOptions& options) {
   Sweep s{.name = "wlr93-fig7",
           .title = "WLR93 Fig. 7: speedup vs granularity (Table III), hypercube:5, L = 8e8 loops, ipsc2",
           .xlabel = "g",
@@ -285,7 +285,7 @@ ReproductionReport fig7(const ReproductionOptions& options) {
 
 // The five "schedule requirements" of Fig. 8, read as five tardiness thresholds on one
 // instance: the optimum and 5, 10, 20 and 30 percent above it.
-ReproductionReport fig8(const ReproductionOptions& options) {
+ReproductionResult fig8(const ReproductionOptions& options) {
   Sweep s{.name = "wlr93-fig8",
           .title = "WLR93 Fig. 8: branch and bound, n = 11, speedup vs task dimension m, hypercube:5, ipsc2",
           .xlabel = "m",

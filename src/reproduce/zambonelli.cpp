@@ -3,14 +3,14 @@
 // paper's figures survive only as captions in our copy of the text: we print the shape the
 // paper describes beside our numbers.
 
-#include <dlbkit/workloads/builtin.hpp>
+#include <dlbkit/workloads/builtin_workloads.hpp>
 #include "reproduce/render.hpp"
 #include "reproduce/reproduction.hpp"
 #include <dlbkit/core/parallel_for.hpp>
 #include <dlbkit/sim/simulator.hpp>
 #include "reproduce/zambonelli.hpp"
 #include <dlbkit/workloads/load_metrics.hpp>
-#include <dlbkit/strategies/builtin.hpp>
+#include <dlbkit/strategies/builtin_strategies.hpp>
 
 #include <fmt/format.h>
 #include <optional>
@@ -327,7 +327,7 @@ Figure measure_figure(const std::string& name, const std::string& title, const s
   return f;
 }
 
-ReproductionReport figure(const PaperFigure& f, const ReproductionOptions& options) {
+ReproductionResult figure(const PaperFigure& f, const ReproductionOptions& options) {
   // Low dispersion: every relocation to a neighbour; high: every relocation to a hot spot
   // (the two ends our generator reaches; see docs/reproductions/zambonelli.md).
   const double near_fraction = f.high_dispersion ? 0.0 : 1.0;
@@ -377,7 +377,7 @@ std::vector<Case> high_dynamicity_cases(const ReproductionOptions& o) {
           {10.0, 5 * ms, 5 * ms}, {6.0, 5 * ms, 0, true}, {10.0, 5 * ms, 0, true}, {10.0, 5 * ms, 5 * ms, true}};
 }
 
-ReproductionReport high_dynamicity(const ReproductionOptions& options) {
+ReproductionResult high_dynamicity(const ReproductionOptions& options) {
   const Size size = size_of(options);
   const std::vector<Case> cases = high_dynamicity_cases(options);
   Results results;
@@ -425,7 +425,7 @@ ReproductionReport high_dynamicity(const ReproductionOptions& options) {
 // pair within the 20% threshold: the undistorted policy sees no imbalance anywhere; the
 // distorted one moves load. The load is static (completed processes are replaced where
 // they were), so only the policy changes it.
-ReproductionReport fig2(const ReproductionOptions& options) {
+ReproductionResult fig2(const ReproductionOptions& options) {
   const std::string spec = options.tiny ? "mesh:4x4" : "mesh:6x6";
   const Topology topology = parse_topology(spec);
   const SimTime duration = options.tiny ? kSecond : 10 * kSecond;

@@ -11,7 +11,7 @@
 #include <dlbkit/rounds/dimension_exchange.hpp>
 #include <dlbkit/rounds/initial_load.hpp>
 #include <dlbkit/rounds/polynomial_kernel.hpp>
-#include <dlbkit/rounds/round_engine.hpp>
+#include <dlbkit/rounds/round_loop.hpp>
 #include <dlbkit/rounds/rounds_command.hpp>
 #include <dlbkit/rounds/stochastic.hpp>
 #include <dlbkit/topology/topology.hpp>
@@ -169,7 +169,7 @@ nlohmann::json stochastic_model(const RoundsInputs& o, const Topology& t, const 
 }
 
 // --algorithm lm | nna: integer loads until balanced (Definition 2) and shared, time in shifts.
-RoundsReport liquid_or_nna(const RoundsInputs& o, const Topology& t, std::uint64_t seed) {
+RoundsResult liquid_or_nna(const RoundsInputs& o, const Topology& t, std::uint64_t seed) {
   const bool lm = o.algorithm == "lm";
   if (!o.alpha.empty() || !o.lambda.empty() || !o.arrivals.empty() || !o.rounding.empty())
     throw InputError(fmt::format("--alpha, --lambda, --rounding and --arrivals do not apply to {}", o.algorithm));
@@ -197,7 +197,7 @@ RoundsReport liquid_or_nna(const RoundsInputs& o, const Topology& t, std::uint64
   }
   if (o.record_loads) check_recorded_loads(bo.max_shifts, t.size());  // a step takes at least one shift
   std::vector<std::int64_t> w = integer_initial_load(o.init, t.size(), seed);
-  RoundsReport report{.nodes = t.size()};
+  RoundsResult report{.nodes = t.size()};
   BalanceResult r;
   std::string description;
   if (lm) {
@@ -228,7 +228,7 @@ RoundsReport liquid_or_nna(const RoundsInputs& o, const Topology& t, std::uint64
 
 }  // namespace
 
-RoundsReport rounds_command(const RoundsInputs& o) {
+RoundsResult rounds_command(const RoundsInputs& o) {
   const Topology t = parse_topology(o.topology);
   if (o.algorithm == "lm" || o.algorithm == "nna")
     return liquid_or_nna(o, t, parse_unsigned(o.seed, "--seed", kMaxUnsigned));
@@ -236,7 +236,7 @@ RoundsReport rounds_command(const RoundsInputs& o) {
     throw InputError("--condition, --nna-transfer and --nna-time apply to --algorithm lm or nna only");
   const std::uint64_t seed = parse_unsigned(o.seed, "--seed", kMaxUnsigned);
   const std::unique_ptr<RoundKernel> kernel = make_kernel(o, t, seed);
-  RoundsReport report{.kernel_name = kernel->name(), .nodes = t.size()};
+  RoundsResult report{.kernel_name = kernel->name(), .nodes = t.size()};
   if (!o.arrivals.empty()) {
     report.json = stochastic_model(o, t, *kernel, seed);
     return report;
@@ -244,12 +244,12 @@ RoundsReport rounds_command(const RoundsInputs& o) {
   if (o.work != "0" || o.warmup != "0" || o.steps_per_period != "1")
     throw InputError("--work, --warmup and --steps-per-period apply with --arrivals only");
   const std::uint64_t max_steps = parse_unsigned(o.max_steps, "--max-steps", kMaxUnsigned);
-  RunOptions run{.until = StopRule::parse(o.until), .max_steps = max_steps, .threads = o.threads, .trace = o.trace,
+  RoundLoopOptions run{.until = StopRule::parse(o.until), .max_steps = max_steps, .threads = o.threads, .trace = o.trace,
                  .record_loads = o.record_loads};
   if (o.record_loads)
     check_recorded_loads(run.until.kind == StopRule::Kind::steps ? std::min(run.until.steps, max_steps) : max_steps,
                          t.size());
-  RoundsResult r;
+  RoundLoopResult r;
   if (o.integer) {
     std::vector<std::int64_t> w = integer_initial_load(o.init, t.size(), seed);
     r = run_rounds(*kernel, w, run);

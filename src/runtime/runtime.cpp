@@ -5,7 +5,7 @@
 #include <dlbkit/runtime/recording.hpp>
 #include <dlbkit/runtime/runtime.hpp>
 #include <dlbkit/sim/timeline.hpp>
-#include <dlbkit/strategies/builtin.hpp>
+#include <dlbkit/strategies/builtin_strategies.hpp>
 
 #include <algorithm>
 #include <cstdlib>

@@ -3,7 +3,7 @@
 #include <dlbkit/error.hpp>
 #include <dlbkit/runtime/detail/command_line.hpp>
 #include <dlbkit/runtime/runtime_options.hpp>
-#include <dlbkit/strategies/builtin.hpp>
+#include <dlbkit/strategies/builtin_strategies.hpp>
 
 #include <algorithm>
 #include <fmt/format.h>

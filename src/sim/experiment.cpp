@@ -1,6 +1,6 @@
 #include <dlbkit/sim/experiment.hpp>
 #include <dlbkit/sim/nobal.hpp>
-#include <dlbkit/strategies/builtin.hpp>
+#include <dlbkit/strategies/builtin_strategies.hpp>
 
 #include <algorithm>
 #include <cmath>

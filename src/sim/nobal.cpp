@@ -1,5 +1,5 @@
 #include <dlbkit/sim/nobal.hpp>
-#include <dlbkit/strategies/builtin.hpp>
+#include <dlbkit/strategies/builtin_strategies.hpp>
 
 #include <algorithm>
 #include <chrono>

@@ -1,5 +1,5 @@
 #include <dlbkit/apps/busy_draw.hpp>
-#include <dlbkit/apps/runtime_apps.hpp>
+#include <dlbkit/apps/builtin_apps.hpp>
 #include <dlbkit/apps/uts.hpp>
 #include <dlbkit/error.hpp>
 #include <dlbkit/sim/pending_nodes.hpp>
@@ -12,7 +12,7 @@ namespace dlbkit {
 
 namespace {
 
-/// The runtime's applications (apps/runtime_apps.hpp) as simulator workloads, so that the
+/// The runtime's applications (apps/builtin_apps.hpp) as simulator workloads, so that the
 /// simulator runs the very tasks `dlbkit run` runs, with a duration per task from a rate
 /// (docs/apps/workloads.md):
 /// - `uts`: the same UTS tree, node by node: the root starts on node 0 and a node's children

@@ -1,7 +1,7 @@
 #include <dlbkit/core/parameters.hpp>
 #include <dlbkit/error.hpp>
-#include <dlbkit/strategies/builtin.hpp>
-#include <dlbkit/workloads/builtin.hpp>
+#include <dlbkit/strategies/builtin_strategies.hpp>
+#include <dlbkit/workloads/builtin_workloads.hpp>
 #include <dlbkit/workloads/experiment_setup.hpp>
 
 #include <fmt/format.h>

@@ -3,8 +3,9 @@
 
 #include <dlbkit/core/time.hpp>
 #include <dlbkit/error.hpp>
+#include <dlbkit/phases/builtin_phase_strategies.hpp>
 #include <dlbkit/phases/vt_workloads.hpp>
-#include <dlbkit/workloads/phase_workloads.hpp>
+#include <dlbkit/workloads/builtin_phase_workloads.hpp>
 #include <dlbkit/workloads/phases_command.hpp>
 
 #include <algorithm>
@@ -133,7 +134,7 @@ PhasesResult phases_command(const PhasesInputs& in, const PhasesProgress& progre
 }
 
 nlohmann::json to_json(const PhasesResult& result) {
-  const PhaseRun& run = result.run;
+  const PhaseRunResult& run = result.run;
   const bool has_memory = run.last.has_memory;
   // Over the balancing steps: the imbalances are means, the rest sums (max for memory).
   double before = 0, after = 0, max_memory = 0, bytes = 0;

@@ -7,6 +7,7 @@
 #include "../support/temp_path.hpp"
 #include "../support/usage_error.hpp"
 
+#include <dlbkit/phases/builtin_phase_strategies.hpp>
 #include <dlbkit/phases/phase_strategy.hpp>
 #include <dlbkit/phases/vt_data.hpp>
 

@@ -7,8 +7,9 @@
 #include "../support/temp_path.hpp"
 #include "../support/usage_error.hpp"
 
+#include <dlbkit/phases/builtin_phase_strategies.hpp>
 #include <dlbkit/phases/phase_strategy.hpp>
-#include <dlbkit/strategies/builtin.hpp>
+#include <dlbkit/strategies/builtin_strategies.hpp>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>

@@ -3,7 +3,7 @@
 #include <dlbkit/core/random.hpp>
 #include <dlbkit/core/time.hpp>
 #include <dlbkit/error.hpp>
-#include <dlbkit/strategies/builtin.hpp>
+#include <dlbkit/strategies/builtin_strategies.hpp>
 
 #include <cmath>
 #include <gtest/gtest.h>

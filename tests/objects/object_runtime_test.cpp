@@ -6,6 +6,7 @@
 
 #include <dlbkit/error.hpp>
 #include <dlbkit/objects/object_runtime.hpp>
+#include <dlbkit/phases/builtin_phase_strategies.hpp>
 #include <dlbkit/phases/vt_data.hpp>
 
 #include <gtest/gtest.h>

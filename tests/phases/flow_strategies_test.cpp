@@ -1,6 +1,7 @@
 #include <dlbkit/analysis/diffusion_analysis.hpp>
 #include <dlbkit/analysis/polynomial_schemes.hpp>
 #include <dlbkit/error.hpp>
+#include <dlbkit/phases/builtin_phase_strategies.hpp>
 #include <dlbkit/phases/flows.hpp>
 #include <dlbkit/phases/rebalance.hpp>
 #include <dlbkit/rounds/diffusion_kernel.hpp>
@@ -50,7 +51,7 @@ Rebalanced run(const std::string& strategy, const Phase& phase, const std::strin
   return rebalance(builtin_phase_strategies().configure(strategy, params), phase, parse_topology(topology), options);
 }
 
-/// The loads after `steps` steps of a round kernel from `w`, the round engine's two buffers.
+/// The loads after `steps` steps of a round kernel from `w`, the round loop's two buffers.
 std::vector<double> kernel_loads(const RoundKernel& kernel, std::vector<double> w, std::uint64_t steps) {
   std::vector<double> next(w.size(), 0.0);
   for (std::uint64_t t = 0; t < steps; ++t) {

@@ -1,4 +1,5 @@
 #include <dlbkit/core/random.hpp>
+#include <dlbkit/phases/builtin_phase_strategies.hpp>
 #include <dlbkit/phases/rebalance.hpp>
 #include <dlbkit/topology/generators.hpp>
 

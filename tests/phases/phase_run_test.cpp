@@ -1,6 +1,7 @@
 // Several phases in a row: when the balancer runs and what the run adds up.
 
 #include <dlbkit/error.hpp>
+#include <dlbkit/phases/builtin_phase_strategies.hpp>
 #include <dlbkit/phases/phase_run.hpp>
 #include <dlbkit/topology/generators.hpp>
 
@@ -35,14 +36,14 @@ private:
   std::size_t k_ = 0;
 };
 
-PhaseRun run(const std::string& strategy, PhaseRunOptions options) {
+PhaseRunResult run(const std::string& strategy, PhaseRunOptions options) {
   MovingHotObject workload;
   return run_phases(builtin_phase_strategies().configure(strategy, {}), workload, parse_topology("complete:4"),
                     options);
 }
 
-TEST(PhaseRun, BalancesAfterEveryKthPhaseAndAboveTheThreshold) {
-  PhaseRun r = run("greedy", {.phases = 6, .every = 3});
+TEST(PhaseRunResult, BalancesAfterEveryKthPhaseAndAboveTheThreshold) {
+  PhaseRunResult r = run("greedy", {.phases = 6, .every = 3});
   ASSERT_EQ(r.steps.size(), 6u);
   for (std::size_t k = 0; k < 6; ++k) EXPECT_EQ(r.steps[k].rebalanced.has_value(), k == 2 || k == 5) << k;
   EXPECT_EQ(r.balancing_steps, 2u);
@@ -54,8 +55,8 @@ TEST(PhaseRun, BalancesAfterEveryKthPhaseAndAboveTheThreshold) {
   EXPECT_EQ(r.balancing_steps, 0u);
 }
 
-TEST(PhaseRun, TheApplicationTimeIsTheSumOfThePhasesMaxLoads) {
-  const PhaseRun none = run("none", {.phases = 5});
+TEST(PhaseRunResult, TheApplicationTimeIsTheSumOfThePhasesMaxLoads) {
+  const PhaseRunResult none = run("none", {.phases = 5});
   EXPECT_DOUBLE_EQ(none.application_seconds, 5 * 11.0);  // the hot object beside one other, every phase
   EXPECT_DOUBLE_EQ(none.unbalanced_seconds, none.application_seconds);
   EXPECT_EQ(none.objects_migrated, 0u);
@@ -64,10 +65,10 @@ TEST(PhaseRun, TheApplicationTimeIsTheSumOfThePhasesMaxLoads) {
   EXPECT_DOUBLE_EQ(none.application_seconds, sum);
 }
 
-TEST(PhaseRun, TheMappingCarriesOverFromOnePhaseToTheNext) {
+TEST(PhaseRunResult, TheMappingCarriesOverFromOnePhaseToTheNext) {
   // Greedy balanced phase k's loads; phase k + 1 runs that mapping with its own loads (the hot
   // object moved on to object k + 1).
-  const PhaseRun r = run("greedy", {.phases = 4});
+  const PhaseRunResult r = run("greedy", {.phases = 4});
   EXPECT_DOUBLE_EQ(r.steps[0].figures.max_load, 11);
   for (std::size_t k = 0; k + 1 < 4; ++k) {
     const std::vector<NodeId>& mapping = r.steps[k].rebalanced->mapping;
@@ -78,7 +79,7 @@ TEST(PhaseRun, TheMappingCarriesOverFromOnePhaseToTheNext) {
   EXPECT_EQ(r.last.node_of, r.steps.back().rebalanced->mapping);
 }
 
-TEST(PhaseRun, BadOptionsAreRefused) {
+TEST(PhaseRunResult, BadOptionsAreRefused) {
   EXPECT_THROW(run("none", {.phases = 0}), InputError);
   EXPECT_THROW(run("none", {.phases = 1, .every = 0}), InputError);
   EXPECT_THROW(run("none", {.phases = 1, .threshold = -1}), InputError);

@@ -1,5 +1,6 @@
 #include "../support/phases.hpp"
 
+#include <dlbkit/phases/builtin_phase_strategies.hpp>
 #include <dlbkit/phases/rebalance.hpp>
 #include <dlbkit/topology/generators.hpp>
 

@@ -1,6 +1,7 @@
 #include <dlbkit/core/random.hpp>
 #include "../support/phases.hpp"
 
+#include <dlbkit/phases/builtin_phase_strategies.hpp>
 #include <dlbkit/phases/rebalance.hpp>
 #include <dlbkit/topology/generators.hpp>
 

@@ -2,6 +2,7 @@
 #include "../support/temp_path.hpp"
 
 #include <dlbkit/error.hpp>
+#include <dlbkit/phases/builtin_phase_strategies.hpp>
 #include <dlbkit/phases/memory.hpp>
 #include <dlbkit/phases/rebalance.hpp>
 #include <dlbkit/phases/vt_data.hpp>

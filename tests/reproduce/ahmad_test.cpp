@@ -23,7 +23,7 @@ Outcome run_cli(const std::string& args) { return dlbkit::test::run_cli_combined
 
 TEST(AhmadReproductions, Table2PrintsThePapersRowsBesideOurs) {
   const auto dir = dlbkit::test::temp_path("ahmad-table2").string();
-  const ReproductionReport r = builtin_reproductions().find("ahmad-table2").run({.out_dir = dir, .runs = 1, .jobs = 1});
+  const ReproductionResult r = builtin_reproductions().find("ahmad-table2").run({.out_dir = dir, .runs = 1, .jobs = 1});
   const auto column = [&](const char* name) { return test::column_of(r.data, "ahmad-table2", name); };
   const auto networks = column("network");
   ASSERT_EQ(networks.size(), 9u);
@@ -39,7 +39,7 @@ TEST(AhmadReproductions, Table2PrintsThePapersRowsBesideOurs) {
 
 TEST(AhmadReproductions, Table3AgreesWithThePaperWhoseDistance0RowLeavesOutTheOwnSphere) {
   const auto dir = dlbkit::test::temp_path("ahmad-table3").string();
-  const ReproductionReport r = builtin_reproductions().find("ahmad-table3").run({.out_dir = dir, .runs = 1, .jobs = 1});
+  const ReproductionResult r = builtin_reproductions().find("ahmad-table3").run({.out_dir = dir, .runs = 1, .jobs = 1});
   const auto column = [&](const char* name) { return test::column_of(r.data, "ahmad-table3", name); };
   const auto distance = column("distance"), nodes = column("nodes"), paper = column("paper"), spheres = column("spheres");
   ASSERT_EQ(distance.size(), 3u * 7u);  // distances 0..2 x f = 2..8
@@ -59,7 +59,7 @@ TEST(AhmadReproductions, Table3AgreesWithThePaperWhoseDistance0RowLeavesOutTheOw
 
 TEST(AhmadReproductions, Fig1OurHadamardMatrixIsThePapersRowByRow) {
   const auto dir = dlbkit::test::temp_path("ahmad-fig1").string();
-  const ReproductionReport r = builtin_reproductions().find("ahmad-fig1").run({.out_dir = dir, .runs = 1, .jobs = 1});
+  const ReproductionResult r = builtin_reproductions().find("ahmad-fig1").run({.out_dir = dir, .runs = 1, .jobs = 1});
   const auto column = [&](const char* name) { return test::column_of(r.data, "ahmad-fig1", name); };
   const auto m = column("M");
   ASSERT_EQ(m.size(), 8u);
@@ -77,7 +77,7 @@ TEST(AhmadReproductions, Fig1OurHadamardMatrixIsThePapersRowByRow) {
 
 TEST(AhmadReproductions, Fig2ListsTheSphereOfScheduler00000000) {
   const auto dir = dlbkit::test::temp_path("ahmad-fig2").string();
-  const ReproductionReport r = builtin_reproductions().find("ahmad-fig2").run({.out_dir = dir, .runs = 1, .jobs = 1});
+  const ReproductionResult r = builtin_reproductions().find("ahmad-fig2").run({.out_dir = dir, .runs = 1, .jobs = 1});
   EXPECT_EQ(r.data.at("inputs").at("scheduler"), "00000000");
   for (const Comparison& c : r.comparisons) EXPECT_TRUE(c.agrees()) << c.paper.quantity;  // r, v_0..v_2, 37 nodes
   ASSERT_EQ(r.comparisons.size(), 5u);
@@ -120,7 +120,7 @@ TEST(AhmadReproductions, QueueingReplicationsGiveIntervalsAndObeyLittlesLaw) {
 
 TEST(AhmadReproductions, Fig11SweepsTheTransferRateAtBothLoads) {
   const auto dir = dlbkit::test::temp_path("ahmad-fig11").string();
-  const ReproductionReport r = builtin_reproductions().find("ahmad-fig11").run({.out_dir = dir, .runs = 2, .jobs = 2});
+  const ReproductionResult r = builtin_reproductions().find("ahmad-fig11").run({.out_dir = dir, .runs = 2, .jobs = 2});
   EXPECT_NE(r.text.find("Fig 11(a)"), std::string::npos) << r.text;
   EXPECT_NE(r.text.find("Fig 11(b)"), std::string::npos) << r.text;
   EXPECT_NE(r.text.find("paper: "), std::string::npos);

@@ -14,13 +14,13 @@ using namespace dlbkit;
 
 namespace {
 
-ReproductionReport tiny(const std::string& name) {
+ReproductionResult tiny(const std::string& name) {
   return builtin_reproductions().find(name).run(
       {.out_dir = test::temp_dir(name), .runs = 2, .jobs = 2, .tiny = true});
 }
 
 TEST(Beyond, StepsMatchTheClosedFormsWhereThereAreSome) {
-  const ReproductionReport r = tiny("beyond-steps");
+  const ReproductionResult r = tiny("beyond-steps");
   const auto column = [&](const char* name) { return test::column_of(r.data, "beyond-steps", name); };
   const auto topology = column("topology");
   ASSERT_EQ(topology.size(), 3u);  // hypercube:6, hypercube:7, torus:16x16
@@ -36,7 +36,7 @@ TEST(Beyond, StepsMatchTheClosedFormsWhereThereAreSome) {
 }
 
 TEST(Beyond, FlowImitationStaysWithinTwiceTheDegree) {
-  const ReproductionReport r = tiny("beyond-discrepancy");
+  const ReproductionResult r = tiny("beyond-discrepancy");
   const auto column = [&](const char* name) { return test::column_of(r.data, "beyond-discrepancy", name); };
   const auto d = column("d");
   ASSERT_FALSE(d.empty());
@@ -50,7 +50,7 @@ TEST(Beyond, FlowImitationStaysWithinTwiceTheDegree) {
 }
 
 TEST(Beyond, AgentsRunOnTheWlr93Workload) {
-  const ReproductionReport r = tiny("beyond-agents");
+  const ReproductionResult r = tiny("beyond-agents");
   const auto labels = test::column_of(r.data, "beyond-agents", "strategy");
   const auto speedup = test::column_of(r.data, "beyond-agents", "speedup");
   ASSERT_EQ(labels.size(), 6u);

@@ -17,7 +17,7 @@ TEST(CybenkoTable2, MeasuredVariancesBesideTableII) {
   std::filesystem::remove_all(dir);
   const ReproductionInfo info = cybenko_table2_reproduction();
   EXPECT_EQ(info.name, "cybenko-table2");
-  const ReproductionReport r = info.run({.out_dir = dir, .runs = 1});
+  const ReproductionResult r = info.run({.out_dir = dir, .runs = 1});
 
   ASSERT_EQ(r.files.size(), 2u);
   for (const std::string& f : r.files) EXPECT_GT(std::filesystem::file_size(f), 0u) << f;

@@ -20,14 +20,14 @@ const ReproductionInfo& find(const std::string& name) {
 }
 
 // Each reproduction runs once for all the tests (one random load keeps Table I short).
-const ReproductionReport& table1() {
-  static const ReproductionReport r =
+const ReproductionResult& table1() {
+  static const ReproductionResult r =
       find("cybenko-table1").run({.out_dir = test::temp_dir("cybenko-table1"), .runs = 1, .jobs = 2});
   return r;
 }
 
-const ReproductionReport& hypercube() {
-  static const ReproductionReport r =
+const ReproductionResult& hypercube() {
+  static const ReproductionResult r =
       find("cybenko-hypercube").run({.out_dir = test::temp_dir("cybenko-hypercube"), .runs = 1, .jobs = 2});
   return r;
 }
@@ -35,7 +35,7 @@ const ReproductionReport& hypercube() {
 }  // namespace
 
 // Column `name` of table `table` of the report.
-std::vector<nlohmann::json> column(const ReproductionReport& r, const std::string& table, const std::string& name) {
+std::vector<nlohmann::json> column(const ReproductionResult& r, const std::string& table, const std::string& name) {
   return test::column_of(r.data, table, name);
 }
 
@@ -85,7 +85,7 @@ TEST(CybenkoTable1, DimensionExchangeIsExactAfterOneSweep) {
 }
 
 TEST(CybenkoTable1, PrintsThePapersColumnsAndWritesItsFiles) {
-  const ReproductionReport& r = table1();
+  const ReproductionResult& r = table1();
   EXPECT_NE(r.text.find("Model A diffusion"), std::string::npos) << r.text;
   EXPECT_NE(r.text.find("0.1353"), std::string::npos);    // e^-2, model B
   EXPECT_NE(r.text.find("0.882353"), std::string::npos);  // 1 - 2/17, model A at d = 16
@@ -96,7 +96,7 @@ TEST(CybenkoTable1, PrintsThePapersColumnsAndWritesItsFiles) {
 // One test: ctest runs each test in a process of its own, and the reproduction (d up to 20,
 // eigen-solves on 2^20 nodes) is the cost of either half.
 TEST(CybenkoHypercube, FactorRisesTowardsEMinus2AndIsPrintedWithItsFiles) {
-  const ReproductionReport& r = hypercube();
+  const ReproductionResult& r = hypercube();
   const auto ds = column(r, "cybenko-hypercube", "d");
   ASSERT_EQ(ds.size(), 19u);  // d = 2..20
   const auto at = [&](const char* name, std::size_t i) { return column(r, "cybenko-hypercube", name)[i].get<double>(); };

@@ -18,18 +18,18 @@ ReproductionOptions options(const std::string& name, int runs = 1) {
   return {.out_dir = dlbkit::test::temp_dir(name), .runs = runs, .jobs = 2};
 }
 
-void expect_files(const ReproductionReport& r) {
+void expect_files(const ReproductionResult& r) {
   ASSERT_EQ(r.files.size(), 2u);
   for (const auto& f : r.files) EXPECT_GT(std::filesystem::file_size(f), 0u) << f;
 }
 
 // The cells of a column of one of the report's tables.
-std::vector<nlohmann::json> column(const ReproductionReport& r, const std::string& table, const std::string& name) {
+std::vector<nlohmann::json> column(const ReproductionResult& r, const std::string& table, const std::string& name) {
   return test::column_of(r.data, table, name);
 }
 
 TEST(HenrichReproductions, Table3) {
-  const ReproductionReport r = henrich_table3(options("henrich-table3"));
+  const ReproductionResult r = henrich_table3(options("henrich-table3"));
   expect_files(r);
   const auto paper = column(r, "henrich-table3-beside-paper", "paper");
   const auto ours = column(r, "henrich-table3-beside-paper", "dlbkit");
@@ -43,7 +43,7 @@ TEST(HenrichReproductions, Table3) {
 }
 
 TEST(HenrichReproductions, Fig5SmallRings) {
-  const ReproductionReport r =
+  const ReproductionResult r =
       henrich_fig5(options("henrich-fig5"), {.fig5_max_p = 64, .fig5_long_max_p = 128});
   expect_files(r);
   const auto ps = column(r, "henrich-fig5", "p");
@@ -76,7 +76,7 @@ TEST(HenrichReproductions, Fig5SmallRings) {
 }
 
 TEST(HenrichReproductions, Fig6NormalisesAt512AndContinuousIsQuadratic) {
-  const ReproductionReport r = henrich_fig6(options("henrich-fig6"), {.fig6_max_p = 512});
+  const ReproductionResult r = henrich_fig6(options("henrich-fig6"), {.fig6_max_p = 512});
   expect_files(r);
   EXPECT_EQ(column(r, "henrich-fig6", "p").back(), 512);
   EXPECT_EQ(column(r, "henrich-fig6", "c5_normalised").back(), 1.0);
@@ -89,7 +89,7 @@ TEST(HenrichReproductions, Fig6NormalisesAt512AndContinuousIsQuadratic) {
 }
 
 TEST(HenrichReproductions, Fig7C3ToC5BalanceTogether) {
-  const ReproductionReport r = henrich_fig7(options("henrich-fig7", 2), {.fig7_max_k = 16});
+  const ReproductionResult r = henrich_fig7(options("henrich-fig7", 2), {.fig7_max_k = 16});
   expect_files(r);
   const auto ks = column(r, "henrich-fig7", "k");
   ASSERT_EQ(ks.size(), 3u);  // K = 4, 8, 16
@@ -100,7 +100,7 @@ TEST(HenrichReproductions, Fig7C3ToC5BalanceTogether) {
 }
 
 TEST(HenrichReproductions, Theorem3RatioStaysBounded) {
-  const ReproductionReport r = henrich_theorem3(options("henrich-theorem3", 2), {.theorem3_max_k = 16});
+  const ReproductionResult r = henrich_theorem3(options("henrich-theorem3", 2), {.theorem3_max_k = 16});
   expect_files(r);
   const auto worst = column(r, "henrich-theorem3", "worst_ratio"), random = column(r, "henrich-theorem3", "random_ratio");
   ASSERT_GT(worst.size(), 5u);

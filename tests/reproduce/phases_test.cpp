@@ -6,8 +6,9 @@
 
 #include "reproduce/reproduction.hpp"
 
+#include <dlbkit/phases/builtin_phase_strategies.hpp>
 #include <dlbkit/phases/phase_strategy.hpp>
-#include <dlbkit/workloads/phase_workloads.hpp>
+#include <dlbkit/workloads/builtin_phase_workloads.hpp>
 
 #include <gtest/gtest.h>
 
@@ -18,7 +19,7 @@ using namespace dlbkit;
 namespace {
 
 TEST(PhasesReproduction, EveryStrategyOnEveryWorkloadSideBySide) {
-  const ReproductionReport r = builtin_reproductions().find("phases").run(
+  const ReproductionResult r = builtin_reproductions().find("phases").run(
       {.out_dir = test::temp_dir("phases"), .runs = 1, .jobs = 2, .tiny = true});
   const auto column = [&](const char* name) { return test::column_of(r.data, "phases", name); };
   const auto strategy = column("strategy");

@@ -19,7 +19,7 @@
 using namespace dlbkit;
 
 TEST(PredictRuntime, TinyRunHasMeasuredAndPredictedColumns) {
-  const ReproductionReport report = builtin_reproductions().find("predict-runtime").run(
+  const ReproductionResult report = builtin_reproductions().find("predict-runtime").run(
       {.out_dir = test::temp_dir("predict"), .runs = 1, .jobs = 2, .tiny = true, .params = {{"at_65536", "true"}}});
   for (const auto& file : report.files) EXPECT_TRUE(std::filesystem::exists(file)) << file;
   EXPECT_NE(report.text.find("T_real"), std::string::npos);

@@ -49,7 +49,7 @@ TEST(Recipe, AReproductionIsResultsAndOneRegistryEntry) {
   const std::string dir = test::temp_dir("recipe");
   ReproductionRegistry registry;
   registry.add(hypercube_diameters_reproduction());
-  const ReproductionReport report = registry.find("hypercube-diameters").run({.out_dir = dir});
+  const ReproductionResult report = registry.find("hypercube-diameters").run({.out_dir = dir});
   EXPECT_NE(report.text.find("Hypercube diameters"), std::string::npos) << report.text;
   EXPECT_TRUE(std::filesystem::exists(dir + "/diameters.csv"));
   ASSERT_EQ(report.comparisons.size(), 1u);

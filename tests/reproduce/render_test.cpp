@@ -129,7 +129,7 @@ TEST(Render, WritesTheCsvAndReportsTextJsonAndComparisons) {
   hidden.printed = false;
   const Comparison c{{.figure = "Table 1", .quantity = "T", .value = 17, .tolerance = Tolerance::relative(0.1, "r")},
                      17.25};
-  const ReproductionReport r = render({.inputs = {{"runs", 2}},
+  const ReproductionResult r = render({.inputs = {{"runs", 2}},
                                        .tables = {sample(), hidden},
                                        .notes = {"T is the makespan."},
                                        .comparisons = {c}},
@@ -157,7 +157,7 @@ TEST(Render, AFigureOfATableWithoutCsvIsRefused) {
 TEST(Render, DrawsThePicture) {
   if (std::system("gnuplot --version >/dev/null 2>&1") != 0) GTEST_SKIP() << "gnuplot is not installed";
   const std::string dir = test::temp_dir("render-png");
-  const ReproductionReport r =
+  const ReproductionResult r =
       render({.tables = {sample()}, .figures = {{.name = "f", .table = "sample", .x = "n", .panels = {{.series = {{.y = "T (s)"}}}}}}},
              {.out_dir = dir});
   ASSERT_EQ(r.files.size(), 2u);

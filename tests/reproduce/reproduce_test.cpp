@@ -36,7 +36,7 @@ TEST(Reproductions, RegistryNamesAreUniqueAndDescribed) {
 
 TEST(Reproductions, Wlr93Table4PrintsOursBesideThePapersAndWritesItsFiles) {
   const std::string dir = test::temp_dir("table4");
-  const ReproductionReport r = builtin_reproductions().find("wlr93-table4").run({.out_dir = dir, .runs = 2, .jobs = 2});
+  const ReproductionResult r = builtin_reproductions().find("wlr93-table4").run({.out_dir = dir, .runs = 2, .jobs = 2});
   EXPECT_NE(r.text.find("T (s), paper"), std::string::npos);
   EXPECT_NE(r.text.find("66.3"), std::string::npos);  // the paper's NOBAL
   // The table beside the paper's: a row per quantity, a column per strategy after optimal and NOBAL.
@@ -61,7 +61,7 @@ TEST(Reproductions, Wlr93Table4PrintsOursBesideThePapersAndWritesItsFiles) {
 
 TEST(Reproductions, Wlr93Table4IsDeterministic) {
   const auto& table4 = builtin_reproductions().find("wlr93-table4");
-  const ReproductionReport a = table4.run({.out_dir = test::temp_dir("det-a"), .runs = 2, .jobs = 2});
-  const ReproductionReport b = table4.run({.out_dir = test::temp_dir("det-b"), .runs = 2, .jobs = 1});
+  const ReproductionResult a = table4.run({.out_dir = test::temp_dir("det-a"), .runs = 2, .jobs = 2});
+  const ReproductionResult b = table4.run({.out_dir = test::temp_dir("det-b"), .runs = 2, .jobs = 1});
   EXPECT_EQ(a.data.at("tables").dump(), b.data.at("tables").dump());
 }

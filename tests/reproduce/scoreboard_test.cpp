@@ -26,7 +26,7 @@ Comparison made_up(std::string quantity, double paper, Tolerance t, double ours)
 // With a skip reason it is not on the scoreboard.
 ReproductionInfo fixed(std::string name, std::vector<Comparison> comparisons, std::string skip = "") {
   const auto run = [comparisons](const ReproductionOptions&) {
-    ReproductionReport r;
+    ReproductionResult r;
     r.comparisons = comparisons;
     return r;
   };
@@ -170,7 +170,7 @@ TEST(Scoreboard, EveryBuiltinReproductionIsOnTheBoardOrSaysWhyNot) {
 }
 
 TEST(Scoreboard, AReproductionWithNeitherIsSkippedWithoutRunning) {
-  const auto must_not_run = [](const ReproductionOptions&) -> ReproductionReport {
+  const auto must_not_run = [](const ReproductionOptions&) -> ReproductionResult {
     throw std::logic_error("the scoreboard must not run it");
   };
   const ReproductionInfo silent{.name = "silent", .description = "d", .source = "Test99 Fig. 1", .run = must_not_run};

@@ -11,7 +11,7 @@
 using namespace dlbkit;
 
 TEST(ZambonelliReproductions, Figure2CaseUndistortedStaysDistortedMoves) {
-  const ReproductionReport r =
+  const ReproductionResult r =
       builtin_reproductions().find("zambonelli-fig2").run({.out_dir = test::temp_dir("zfig2"), .runs = 1, .tiny = true});
   const auto column = [&](const char* name) { return test::column_of(r.data, "zambonelli-fig2-summary", name); };
   const auto migrations = column("migrations"), start = column("sigma(0)"), end = column("sigma(end)");
@@ -26,8 +26,8 @@ TEST(ZambonelliReproductions, Figure2CaseUndistortedStaysDistortedMoves) {
 
 TEST(ZambonelliReproductions, SweepFiguresRunAndAreDeterministic) {
   const auto& fig11 = builtin_reproductions().find("zambonelli-fig11");
-  const ReproductionReport a = fig11.run({.out_dir = test::temp_dir("zfig11a"), .runs = 1, .jobs = 2, .tiny = true});
-  const ReproductionReport b = fig11.run({.out_dir = test::temp_dir("zfig11b"), .runs = 1, .jobs = 1, .tiny = true});
+  const ReproductionResult a = fig11.run({.out_dir = test::temp_dir("zfig11a"), .runs = 1, .jobs = 2, .tiny = true});
+  const ReproductionResult b = fig11.run({.out_dir = test::temp_dir("zfig11b"), .runs = 1, .jobs = 1, .tiny = true});
   EXPECT_EQ(a.data.at("tables").dump(), b.data.at("tables").dump());
   const auto column = [&](const char* table, const char* name) { return test::column_of(a.data, table, name); };
   const auto measured = column("zambonelli-fig11", "measured_dsigma_per_s");
@@ -47,7 +47,7 @@ TEST(ZambonelliReproductions, SweepFiguresRunAndAreDeterministic) {
 }
 
 TEST(ZambonelliReproductions, HighDynamicityGoesBeyondTheFiguresTopEnd) {
-  const ReproductionReport r = builtin_reproductions().find("zambonelli-high-dynamicity").run(
+  const ReproductionResult r = builtin_reproductions().find("zambonelli-high-dynamicity").run(
       {.out_dir = test::temp_dir("zhigh"), .runs = 1, .jobs = 2, .tiny = true});
   for (const std::string which : {"low", "high"}) {
     SCOPED_TRACE(which);
@@ -84,10 +84,10 @@ TEST(ZambonelliReproductions, TheReadingsOfTheTextReachEveryPolicy) {
   std::vector<std::string> names;
   for (const ParamSpec& p : fig7.params) names.push_back(p.name);
   EXPECT_EQ(names, (std::vector<std::string>{"threshold", "count_announced", "threshold_of", "amount_at"}));
-  const ReproductionReport a = fig7.run({.out_dir = test::temp_dir("zfig7a"), .runs = 1, .tiny = true});
-  const ReproductionReport b = fig7.run(
+  const ReproductionResult a = fig7.run({.out_dir = test::temp_dir("zfig7a"), .runs = 1, .tiny = true});
+  const ReproductionResult b = fig7.run(
       {.out_dir = test::temp_dir("zfig7b"), .runs = 1, .tiny = true, .params = {{"count_announced", "true"}}});
-  const auto sigma = [](const ReproductionReport& r) { return test::column_of(r.data, "zambonelli-fig7-cells", "sigma"); };
+  const auto sigma = [](const ReproductionResult& r) { return test::column_of(r.data, "zambonelli-fig7-cells", "sigma"); };
   ASSERT_EQ(sigma(a).size(), sigma(b).size());
   EXPECT_NE(sigma(a), sigma(b));
   EXPECT_NE(b.text.find("count_announced=true"), std::string::npos);

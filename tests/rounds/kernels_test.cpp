@@ -7,7 +7,7 @@
 #include <dlbkit/rounds/diffusion_kernel.hpp>
 #include <dlbkit/rounds/dimension_exchange.hpp>
 #include <dlbkit/rounds/initial_load.hpp>
-#include <dlbkit/rounds/round_engine.hpp>
+#include <dlbkit/rounds/round_loop.hpp>
 #include <dlbkit/topology/topology.hpp>
 
 #include <gtest/gtest.h>
@@ -29,7 +29,7 @@ std::vector<Load> step_once(const RoundKernel& k, const std::vector<Load>& w, st
   return next;
 }
 
-RunOptions steps(std::uint64_t n) { return RunOptions{.until = StopRule::parse("steps:" + std::to_string(n))}; }
+RoundLoopOptions steps(std::uint64_t n) { return RoundLoopOptions{.until = StopRule::parse("steps:" + std::to_string(n))}; }
 
 std::vector<std::unique_ptr<RoundKernel>> kernels_on(const Topology& t) {
   std::vector<std::unique_ptr<RoundKernel>> k;
@@ -49,7 +49,7 @@ TEST(Kernels, ContinuousLoadIsConservedTo1e9) {
     for (const auto& k : kernels_on(t)) {
       std::vector<double> w = continuous_initial_load("uniform:1000", t.size(), 5);
       const double before = std::accumulate(w.begin(), w.end(), 0.0);
-      const RoundsResult r = run_rounds(*k, w, steps(200));
+      const RoundLoopResult r = run_rounds(*k, w, steps(200));
       const double after = std::accumulate(w.begin(), w.end(), 0.0);
       EXPECT_NEAR(after, before, 1e-9 * before) << spec << " " << k->name();
       EXPECT_NEAR(r.total_final, r.total_initial, 1e-9 * before) << spec << " " << k->name();
@@ -82,7 +82,7 @@ TEST(DimensionExchange, OneSweepBalancesAContinuousLoadExactly) {
     EXPECT_EQ(k.colours(), static_cast<std::size_t>(d));
     std::vector<double> w = continuous_initial_load("uniform:1000", t.size(), static_cast<std::uint64_t>(d));
     const double mean = std::accumulate(w.begin(), w.end(), 0.0) / static_cast<double>(t.size());
-    const RoundsResult r = run_rounds(k, w, steps(static_cast<std::uint64_t>(d)));
+    const RoundLoopResult r = run_rounds(k, w, steps(static_cast<std::uint64_t>(d)));
     for (const double x : w) ASSERT_NEAR(x, mean, 1e-12 * mean) << d;
     EXPECT_LE(r.max_min_difference, 1e-12 * mean) << d;
     // One dimension short of a sweep is not balanced.
@@ -97,7 +97,7 @@ TEST(DimensionExchange, OneSweepBalancesAnIntegerLoadWithinOneUnitPerDimension) 
     const auto k = DimensionExchangeKernel::hypercube(t);
     for (const std::string init : {"uniform:1000", "spike:1000001", "spike:7"}) {
       std::vector<std::int64_t> w = integer_initial_load(init, t.size(), static_cast<std::uint64_t>(d));
-      const RoundsResult r = run_rounds(k, w, steps(static_cast<std::uint64_t>(d)));
+      const RoundLoopResult r = run_rounds(k, w, steps(static_cast<std::uint64_t>(d)));
       EXPECT_LE(r.max_min_difference, d) << d << " " << init;
       // After each dimension, the two partners differ by at most one unit.
       std::vector<std::int64_t> v = integer_initial_load(init, t.size(), static_cast<std::uint64_t>(d));
@@ -222,7 +222,7 @@ TEST(Diffusion, OptimalAlphaContractsAsTheoryPredictsOnTheHypercube) {
     const auto t = parse_topology("hypercube:" + std::to_string(d));
     const DiffusionKernel k(DiffusionMatrix::uniform(t, 1.0 / (d + 1)));
     std::vector<double> w = continuous_initial_load("uniform:100", t.size(), 3);
-    const RoundsResult r = run_rounds(k, w, steps(static_cast<std::uint64_t>(d)));
+    const RoundLoopResult r = run_rounds(k, w, steps(static_cast<std::uint64_t>(d)));
     EXPECT_LE(r.relative_error, std::pow(1.0 - 2.0 / (d + 1), d) * (1 + 1e-12)) << d;
     EXPECT_GT(r.relative_error, 0.0);
   }

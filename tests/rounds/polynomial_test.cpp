@@ -8,7 +8,7 @@
 #include <dlbkit/rounds/diffusion_kernel.hpp>
 #include <dlbkit/rounds/initial_load.hpp>
 #include <dlbkit/rounds/polynomial_kernel.hpp>
-#include <dlbkit/rounds/round_engine.hpp>
+#include <dlbkit/rounds/round_loop.hpp>
 #include <dlbkit/topology/topology.hpp>
 
 #include <gtest/gtest.h>
@@ -20,8 +20,8 @@
 namespace dlbkit {
 namespace {
 
-RunOptions until(const std::string& rule, int threads = 1) {
-  return RunOptions{.until = StopRule::parse(rule), .max_steps = 100000, .threads = threads};
+RoundLoopOptions until(const std::string& rule, int threads = 1) {
+  return RoundLoopOptions{.until = StopRule::parse(rule), .max_steps = 100000, .threads = threads};
 }
 
 DiffusionMatrix matrix(const Topology& t) { return DiffusionMatrix::uniform(t, 1.0 / (t.max_degree() + 1)); }
@@ -78,7 +78,7 @@ TEST(PolynomialSchemes, OpsBalancesAHypercubeExactlyInDSteps) {
     const Topology t = parse_topology("hypercube:" + std::to_string(d));
     const PolynomialKernel k = scheme("ops", t);
     std::vector<double> w = continuous_initial_load("uniform:1000", t.size(), d);
-    const RoundsResult r = run_rounds(k, w, until("steps:" + std::to_string(d)));
+    const RoundLoopResult r = run_rounds(k, w, until("steps:" + std::to_string(d)));
     EXPECT_LT(r.relative_error, 1e-12) << "d = " << d;
     // One step fewer leaves an error.
     std::vector<double> w2 = continuous_initial_load("uniform:1000", t.size(), d);
@@ -166,7 +166,7 @@ TEST(PolynomialSchemes, SosAndChebyshevBeatFosOnATorusAsPredicted) {
   const char* names[] = {"fos", "sos", "chebyshev"};
   for (int i = 0; i < 3; ++i) {
     std::vector<double> w = continuous_initial_load("spike", t.size(), 1);
-    const RoundsResult r = run_rounds(scheme(names[i], t), w, until("eps:1e-6"));
+    const RoundLoopResult r = run_rounds(scheme(names[i], t), w, until("eps:1e-6"));
     ASSERT_TRUE(r.stop_rule_met) << names[i];
     measured[i] = r.steps;
   }
@@ -189,7 +189,7 @@ TEST(PolynomialSchemes, IntegerLoadsAreConservedExactlyUnderEveryRounding) {
         const PolynomialKernel k = scheme(name, t, {.rounding = r, .seed = 5});
         std::vector<std::int64_t> w = integer_initial_load("uniform:1000", t.size(), 2);
         std::vector<std::int64_t> w2 = w;
-        const RoundsResult one = run_rounds(k, w, until("steps:200"));
+        const RoundLoopResult one = run_rounds(k, w, until("steps:200"));
         EXPECT_EQ(one.total_final, one.total_initial);
         // Two threads give the same loads.
         run_rounds(k, w2, until("steps:200", 2));

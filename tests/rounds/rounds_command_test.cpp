@@ -14,9 +14,9 @@ namespace {
 
 TEST(RoundsCommand, RecordsTheLoadsOfEveryStepOfTheEngine) {
   RoundsInputs in{.algorithm = "sos", .topology = "torus:4x4", .init = "spike", .until = "eps:1e-3"};
-  const RoundsReport plain = rounds_command(in);
+  const RoundsResult plain = rounds_command(in);
   in.record_loads = true;
-  const RoundsReport r = rounds_command(in);
+  const RoundsResult r = rounds_command(in);
   const std::uint64_t steps = r.json["steps"];
   EXPECT_EQ(steps, plain.json["steps"].get<std::uint64_t>());
   EXPECT_EQ(r.json["final_error"], plain.json["final_error"]);
@@ -30,7 +30,7 @@ TEST(RoundsCommand, RecordsTheLoadsOfEveryShiftOfTheLiquidModel) {
   // Henrich Table 3: 16 elements on a ring of 8 are balanced after 18 shifts.
   RoundsInputs in{.algorithm = "lm", .topology = "ring:8", .init = "spike:16", .until = "balanced",
                   .record_loads = true};
-  const RoundsReport r = rounds_command(in);
+  const RoundsResult r = rounds_command(in);
   EXPECT_EQ(r.json["shifts_to_balancing"], 18);
   EXPECT_FALSE(r.json.contains("trace"));  // the loads go to the report, the JSON stays the CLI's
   const std::uint64_t steps = r.json["steps"];

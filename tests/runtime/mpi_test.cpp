@@ -11,7 +11,7 @@
 #include <dlbkit/apps/tardiness.hpp>
 #include <dlbkit/apps/uts.hpp>
 #include <dlbkit/core/task_trace.hpp>
-#include <dlbkit/strategies/builtin.hpp>
+#include <dlbkit/strategies/builtin_strategies.hpp>
 
 #include <gtest/gtest.h>
 #include <cstdlib>

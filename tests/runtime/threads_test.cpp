@@ -3,11 +3,11 @@
 #include "../support/networks.hpp"
 #include "tree_app.hpp"
 
-#include <dlbkit/apps/runtime_apps.hpp>
+#include <dlbkit/apps/builtin_apps.hpp>
 #include <dlbkit/apps/tardiness.hpp>
 #include <dlbkit/error.hpp>
 #include <dlbkit/runtime/engine.hpp>
-#include <dlbkit/strategies/builtin.hpp>
+#include <dlbkit/strategies/builtin_strategies.hpp>
 
 #include <atomic>
 #include <fmt/format.h>

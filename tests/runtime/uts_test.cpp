@@ -2,10 +2,10 @@
 // strategy or the worker count, and custom trees' counts equal to the sequential walk's.
 #include "../support/networks.hpp"
 
-#include <dlbkit/apps/runtime_apps.hpp>
+#include <dlbkit/apps/builtin_apps.hpp>
 #include <dlbkit/apps/uts.hpp>
 #include <dlbkit/runtime/engine.hpp>
-#include <dlbkit/strategies/builtin.hpp>
+#include <dlbkit/strategies/builtin_strategies.hpp>
 
 #include <gtest/gtest.h>
 

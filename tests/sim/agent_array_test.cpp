@@ -1,5 +1,5 @@
 #include "agent_array.hpp"
-#include <dlbkit/strategies/builtin.hpp>
+#include <dlbkit/strategies/builtin_strategies.hpp>
 
 #include <gtest/gtest.h>
 

@@ -2,10 +2,10 @@
 // field for field, on closed workloads; a simulation wherever the per-node sum would not be
 // exact.
 
-#include <dlbkit/workloads/builtin.hpp>
+#include <dlbkit/workloads/builtin_workloads.hpp>
 #include <dlbkit/sim/experiment.hpp>
 #include <dlbkit/sim/nobal.hpp>
-#include <dlbkit/strategies/builtin.hpp>
+#include <dlbkit/strategies/builtin_strategies.hpp>
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>

@@ -4,11 +4,11 @@
 #include "fake_context.hpp"
 
 #include <dlbkit/analysis/spheres.hpp>
-#include <dlbkit/workloads/builtin.hpp>
+#include <dlbkit/workloads/builtin_workloads.hpp>
 #include <dlbkit/error.hpp>
 #include <dlbkit/workloads/queueing_metrics.hpp>
 #include <dlbkit/sim/simulator.hpp>
-#include <dlbkit/strategies/builtin.hpp>
+#include <dlbkit/strategies/builtin_strategies.hpp>
 
 #include <gtest/gtest.h>
 

@@ -5,14 +5,14 @@
 #include "round_agents.hpp"
 
 #include <dlbkit/analysis/polynomial_schemes.hpp>
-#include <dlbkit/workloads/builtin.hpp>
+#include <dlbkit/workloads/builtin_workloads.hpp>
 #include <dlbkit/core/random.hpp>
 #include <dlbkit/error.hpp>
 #include <dlbkit/rounds/diffusion_kernel.hpp>
 #include <dlbkit/rounds/dimension_exchange.hpp>
 #include <dlbkit/rounds/polynomial_kernel.hpp>
 #include <dlbkit/sim/simulator.hpp>
-#include <dlbkit/strategies/builtin.hpp>
+#include <dlbkit/strategies/builtin_strategies.hpp>
 #include <dlbkit/strategies/diffusion.hpp>
 #include <dlbkit/strategies/sos.hpp>
 #include <dlbkit/topology/topology.hpp>

@@ -4,9 +4,9 @@
 #include "fake_context.hpp"
 #include "../sim/conservation.hpp"
 
-#include <dlbkit/workloads/builtin.hpp>
+#include <dlbkit/workloads/builtin_workloads.hpp>
 #include <dlbkit/sim/simulator.hpp>
-#include <dlbkit/strategies/builtin.hpp>
+#include <dlbkit/strategies/builtin_strategies.hpp>
 #include <dlbkit/strategies/direct_neighbor.hpp>
 
 #include <gtest/gtest.h>

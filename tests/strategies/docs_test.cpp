@@ -2,7 +2,7 @@
 // registry (where a default comes from in the paper, longer meanings): they are written by
 // hand, and this test keeps their names and defaults those of the registry.
 
-#include <dlbkit/strategies/builtin.hpp>
+#include <dlbkit/strategies/builtin_strategies.hpp>
 
 #include <gtest/gtest.h>
 

@@ -1,8 +1,8 @@
 #include "fake_context.hpp"
 
-#include <dlbkit/workloads/builtin.hpp>
+#include <dlbkit/workloads/builtin_workloads.hpp>
 #include <dlbkit/sim/simulator.hpp>
-#include <dlbkit/strategies/builtin.hpp>
+#include <dlbkit/strategies/builtin_strategies.hpp>
 #include <dlbkit/topology/topology.hpp>
 
 #include <algorithm>

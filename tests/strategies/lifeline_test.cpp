@@ -3,9 +3,9 @@
 #include "fake_context.hpp"
 #include "stealing_runs.hpp"
 
-#include <dlbkit/workloads/builtin.hpp>
+#include <dlbkit/workloads/builtin_workloads.hpp>
 #include <dlbkit/sim/simulator.hpp>
-#include <dlbkit/strategies/builtin.hpp>
+#include <dlbkit/strategies/builtin_strategies.hpp>
 #include <dlbkit/strategies/lifeline.hpp>
 
 #include <gtest/gtest.h>

@@ -4,13 +4,13 @@
 
 #include "round_agents.hpp"
 
-#include <dlbkit/workloads/builtin.hpp>
+#include <dlbkit/workloads/builtin_workloads.hpp>
 #include <dlbkit/core/random.hpp>
 #include <dlbkit/error.hpp>
 #include <dlbkit/rounds/liquid.hpp>
 #include <dlbkit/rounds/nna.hpp>
 #include <dlbkit/sim/simulator.hpp>
-#include <dlbkit/strategies/builtin.hpp>
+#include <dlbkit/strategies/builtin_strategies.hpp>
 #include <dlbkit/topology/topology.hpp>
 
 #include <gtest/gtest.h>

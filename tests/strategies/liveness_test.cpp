@@ -5,10 +5,10 @@
 #include "../sim/conservation.hpp"
 #include "../support/networks.hpp"
 
-#include <dlbkit/workloads/builtin.hpp>
+#include <dlbkit/workloads/builtin_workloads.hpp>
 #include <dlbkit/error.hpp>
 #include <dlbkit/sim/simulator.hpp>
-#include <dlbkit/strategies/builtin.hpp>
+#include <dlbkit/strategies/builtin_strategies.hpp>
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>

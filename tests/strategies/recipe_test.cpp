@@ -72,7 +72,7 @@ struct Node {
 }  // namespace
 
 // Step 2: the registry entries (builtin.cpp declares `half_once_strategy_info()` and adds it;
-// workloads/builtin.cpp the same for the workload).
+// workloads/builtin_workloads.cpp the same for the workload).
 TEST(Recipe, AStrategyDeclaredOnceRunsInTheSimulatorAndTheRuntime) {
   StrategyRegistry strategies;
   strategies.add(strategy_info<HalfOnce>());

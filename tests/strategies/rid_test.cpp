@@ -1,6 +1,6 @@
 #include "fake_context.hpp"
 
-#include <dlbkit/strategies/builtin.hpp>
+#include <dlbkit/strategies/builtin_strategies.hpp>
 #include <dlbkit/strategies/load_update.hpp>
 #include <dlbkit/topology/topology.hpp>
 

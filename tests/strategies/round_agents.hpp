@@ -5,10 +5,10 @@
 
 #include "../sim/conservation.hpp"
 
-#include <dlbkit/workloads/builtin.hpp>
+#include <dlbkit/workloads/builtin_workloads.hpp>
 #include <dlbkit/rounds/round_kernel.hpp>
 #include <dlbkit/sim/simulator.hpp>
-#include <dlbkit/strategies/builtin.hpp>
+#include <dlbkit/strategies/builtin_strategies.hpp>
 #include <dlbkit/topology/topology.hpp>
 
 #include <gtest/gtest.h>

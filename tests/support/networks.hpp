@@ -3,7 +3,7 @@
 // some refuse some families (nna runs on rings only, HBM on powers of two).
 
 #include <dlbkit/error.hpp>
-#include <dlbkit/strategies/builtin.hpp>
+#include <dlbkit/strategies/builtin_strategies.hpp>
 #include <dlbkit/topology/topology.hpp>
 
 #include <initializer_list>

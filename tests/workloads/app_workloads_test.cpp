@@ -5,17 +5,17 @@
 #include "../sim/conservation.hpp"
 #include "../support/temp_path.hpp"
 
-#include <dlbkit/apps/runtime_apps.hpp>
+#include <dlbkit/apps/builtin_apps.hpp>
 #include <dlbkit/apps/tardiness.hpp>
 #include <dlbkit/apps/uts.hpp>
-#include <dlbkit/workloads/builtin.hpp>
+#include <dlbkit/workloads/builtin_workloads.hpp>
 #include <dlbkit/workloads/experiment_setup.hpp>
 #include <dlbkit/core/task_trace.hpp>
 #include <dlbkit/error.hpp>
 #include <dlbkit/runtime/engine.hpp>
 #include <dlbkit/runtime/recording.hpp>
 #include <dlbkit/sim/simulator.hpp>
-#include <dlbkit/strategies/builtin.hpp>
+#include <dlbkit/strategies/builtin_strategies.hpp>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>

@@ -6,7 +6,7 @@
 #include <dlbkit/workloads/bnb_workload.hpp>
 #include <dlbkit/error.hpp>
 #include <dlbkit/sim/simulator.hpp>
-#include <dlbkit/strategies/builtin.hpp>
+#include <dlbkit/strategies/builtin_strategies.hpp>
 #include <dlbkit/topology/topology.hpp>
 
 #include <gtest/gtest.h>

@@ -1,11 +1,11 @@
 // Zambonelli's load indicators (Sec. 4.1), the LoadMetrics observer and the dynamic_load
 // generator's calibration.
-#include <dlbkit/workloads/builtin.hpp>
+#include <dlbkit/workloads/builtin_workloads.hpp>
 #include <dlbkit/error.hpp>
 #include <dlbkit/workloads/dynamic_load.hpp>
 #include <dlbkit/workloads/load_metrics.hpp>
 #include <dlbkit/sim/simulator.hpp>
-#include <dlbkit/strategies/builtin.hpp>
+#include <dlbkit/strategies/builtin_strategies.hpp>
 
 #include <cmath>
 #include <gtest/gtest.h>

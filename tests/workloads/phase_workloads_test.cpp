@@ -3,7 +3,7 @@
 
 #include <dlbkit/error.hpp>
 #include <dlbkit/phases/figures.hpp>
-#include <dlbkit/workloads/phase_workloads.hpp>
+#include <dlbkit/workloads/builtin_phase_workloads.hpp>
 
 #include <gtest/gtest.h>
 

@@ -2,12 +2,12 @@
 // exponential transfers, the metrics observer (Little's law) and confidence intervals.
 #include "../sim/conservation.hpp"
 
-#include <dlbkit/workloads/builtin.hpp>
+#include <dlbkit/workloads/builtin_workloads.hpp>
 #include <dlbkit/error.hpp>
 #include <dlbkit/workloads/queueing_metrics.hpp>
 #include <dlbkit/sim/simulator.hpp>
 #include <dlbkit/sim/statistics.hpp>
-#include <dlbkit/strategies/builtin.hpp>
+#include <dlbkit/strategies/builtin_strategies.hpp>
 
 #include <cmath>
 #include <gtest/gtest.h>

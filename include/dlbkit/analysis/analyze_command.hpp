@@ -6,7 +6,7 @@
 /// the same messages.
 ///
 /// ```
-/// dlbkit::DiffusionReport r = dlbkit::analyze_diffusion_command({.topology = "hypercube:10"});
+/// dlbkit::AnalyzeDiffusionResult r = dlbkit::analyze_diffusion_command({.topology = "hypercube:10"});
 /// // r.analysis.gamma, r.json["schemes"]["sos"] ...
 /// ```
 
@@ -27,7 +27,7 @@ struct AnalyzeDiffusionInputs {
   double factor = 1000;           ///< the error reduction of eq. 11's step count (> 1)
 };
 
-struct DiffusionReport {
+struct AnalyzeDiffusionResult {
   DiffusionAnalysis analysis;
   SchemePrediction schemes;
   std::optional<std::size_t> distinct_eigenvalues;  ///< of L = I - M, where known without a second solve
@@ -35,6 +35,6 @@ struct DiffusionReport {
 };
 
 /// Throws InputError naming the first value refused, in the CLI's order (factor, topology, alpha).
-DiffusionReport analyze_diffusion_command(const AnalyzeDiffusionInputs& in);
+AnalyzeDiffusionResult analyze_diffusion_command(const AnalyzeDiffusionInputs& in);
 
 }  // namespace dlbkit

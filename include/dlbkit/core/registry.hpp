@@ -4,7 +4,7 @@
 /// typed parameters. Strategies and workloads each have a registry of this shape.
 ///
 /// ```
-/// const auto& registry = dlbkit::builtin_strategies();           // strategies/builtin.hpp
+/// const auto& registry = dlbkit::builtin_strategies();           // strategies/builtin_strategies.hpp
 /// dlbkit::StrategyChoice rid = registry.configure("rid", {{"u", "0.9"}});
 /// std::unique_ptr<dlbkit::Strategy> agent = rid.create();         // one per node
 /// ```

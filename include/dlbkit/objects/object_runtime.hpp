@@ -17,7 +17,7 @@
 ///     ...                                                           // the object's work
 ///     ctx.send((ctx.id() + 1) % 64, Halo{...});                     // reaches it next phase
 ///   });                                                             // balances every --every phases
-/// const dlbkit::ObjectRunReport report = rt.finish();              // figures; --record, --timeline
+/// const dlbkit::ObjectRunResult report = rt.finish();              // figures; --record, --timeline
 /// ```
 ///
 /// A phase runs every object's work once, each on the worker that holds it, the workers at
@@ -41,7 +41,7 @@
 
 #include <dlbkit/error.hpp>
 #include <dlbkit/objects/detail/object_store.hpp>
-#include <dlbkit/objects/object_report.hpp>
+#include <dlbkit/objects/object_run_result.hpp>
 #include <dlbkit/objects/object_runtime_options.hpp>
 #include <dlbkit/runtime/detail/mpi_registration.hpp>
 #include <dlbkit/runtime/serialization.hpp>
@@ -178,9 +178,9 @@ public:
 
   /// Ends the run: writes --record and --timeline where asked, and returns the figures, on
   /// every rank. Collective.
-  ObjectRunReport finish() { return store_.finish(); }
+  ObjectRunResult finish() { return store_.finish(); }
   /// The figures so far.
-  const ObjectRunReport& report() const { return store_.engine().report(); }
+  const ObjectRunResult& report() const { return store_.engine().report(); }
 
 private:
   detail::ObjectStore<Object, Message> store_;

@@ -3,7 +3,7 @@
 /// One phase of an iterative application: persistent objects with a measured load, memory
 /// and communication, each mapped to a node. A phase strategy (phase_strategy.hpp) decides a
 /// new mapping between two phases; vt's LB data files (vt_data.hpp) and the iterative
-/// workloads (workloads/phase_workloads.hpp) produce phases.
+/// workloads (workloads/builtin_phase_workloads.hpp) produce phases.
 ///
 /// ```
 /// dlbkit::Phase phase{.nodes = 2};

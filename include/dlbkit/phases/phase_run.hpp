@@ -9,7 +9,7 @@
 /// ```
 /// auto strategy = dlbkit::builtin_phase_strategies().configure("greedy", {});
 /// auto workload = dlbkit::builtin_phase_workloads().configure("hotspot", {}).create();
-/// dlbkit::PhaseRun run = dlbkit::run_phases(strategy, *workload, topology, {.phases = 20});
+/// dlbkit::PhaseRunResult run = dlbkit::run_phases(strategy, *workload, topology, {.phases = 20});
 /// // run.application_seconds, run.unbalanced_seconds, run.steps[k].rebalanced ...
 /// ```
 
@@ -38,7 +38,7 @@ struct PhaseStep {
   std::optional<Rebalanced> rebalanced;   ///< when the balancer ran after this phase
 };
 
-struct PhaseRun {
+struct PhaseRunResult {
   std::vector<PhaseStep> steps;
   double application_seconds = 0;  ///< sum of the phases' max loads: the application's time
   double unbalanced_seconds = 0;   ///< the same, never balanced
@@ -50,7 +50,7 @@ struct PhaseRun {
 };
 
 /// Throws InputError for 0 phases or every = 0, or as rebalance() does.
-PhaseRun run_phases(const PhaseStrategyChoice& strategy, PhaseWorkload& workload, const Topology& topology,
+PhaseRunResult run_phases(const PhaseStrategyChoice& strategy, PhaseWorkload& workload, const Topology& topology,
                     const PhaseRunOptions& options);
 
 }  // namespace dlbkit

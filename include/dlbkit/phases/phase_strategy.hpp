@@ -125,7 +125,4 @@ PhaseStrategyInfo phase_strategy_info() {
 using PhaseStrategyRegistry = Registry<PhaseStrategyInfo>;
 using PhaseStrategyChoice = Choice<PhaseStrategyInfo>;
 
-/// Every phase strategy dlbkit ships; immutable, built on first use.
-const PhaseStrategyRegistry& builtin_phase_strategies();
-
 }  // namespace dlbkit

@@ -2,7 +2,7 @@
 /// \file
 /// The contract of an iterative workload: a first phase (objects, loads, communication and the
 /// application's own mapping of them), then each next phase's loads as they drift. The
-/// synthetic ones are in workloads/phase_workloads.hpp; a vt data set is read with vt_data.hpp.
+/// synthetic ones are in workloads/builtin_phase_workloads.hpp; a vt data set is read with vt_data.hpp.
 
 #include <dlbkit/core/registry.hpp>
 #include <dlbkit/phases/phase.hpp>

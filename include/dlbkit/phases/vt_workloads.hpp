@@ -6,7 +6,7 @@
 /// ```
 /// dlbkit::VtDataSet data = dlbkit::read_vt_data("lb/run");      // what ObjectRuntime --record wrote
 /// dlbkit::VtReplay replay(data);                                // every phase in turn
-/// dlbkit::PhaseRun run = dlbkit::run_phases(greedy, replay, dlbkit::vt_topology("", data),
+/// dlbkit::PhaseRunResult run = dlbkit::run_phases(greedy, replay, dlbkit::vt_topology("", data),
 ///                                           {.phases = data.phases.size()});
 /// ```
 

@@ -1,6 +1,6 @@
 #pragma once
 /// \file
-/// Initial load vectors w0 for the round engine:
+/// Initial load vectors w0 for the round loop:
 ///
 /// | spec | load |
 /// |---|---|

@@ -12,7 +12,7 @@
 /// M_t = I - s_t L: SOS (beta_t = beta for t >= 1, s_t = 1), Chebyshev (beta_t varying, s_t = 1),
 /// OPS (beta_t = 1, s_t = 1/mu_k, the eigenvalues of L in Leja order, repeated every m - 1
 /// steps), FOS (beta_t = 1, s_t = 1). For real loads update() applies the matrix form;
-/// `next` must hold w(t-1) on entry for t >= 1 (the round engine's second buffer does).
+/// `next` must hold w(t-1) on entry for t >= 1 (the round loop's second buffer does).
 ///
 /// Integer loads move whole tasks along edges, the flow y_ij(t) rounded (`Rounding`):
 ///   deterministic   toward zero (round_kernel.hpp), the flow's memory kept in z at the nodes;

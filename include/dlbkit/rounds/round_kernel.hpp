@@ -1,6 +1,6 @@
 #pragma once
 /// \file
-/// One synchronous balancing step over a load vector: the contract of the round engine's
+/// One synchronous balancing step over a load vector: the contract of the round loop's
 /// kernels. A kernel writes next[v] for a range of nodes from the whole current vector, so
 /// the engine can split a step over threads by node ranges and the result does not depend
 /// on the split.
@@ -21,7 +21,7 @@
 /// ```
 /// Kernels are immutable: update() is safe to call from several threads on disjoint ranges.
 /// Second-order kernels (PolynomialKernel) also read next[v], which holds the load of the step
-/// before (step >= 1), as the round engine's second buffer does after its swap.
+/// before (step >= 1), as the round loop's second buffer does after its swap.
 
 #include <dlbkit/topology/topology.hpp>
 

@@ -1,13 +1,13 @@
 #pragma once
 /// \file
-/// One run of `dlbkit rounds` from its inputs as a user writes them: the round engine
+/// One run of `dlbkit rounds` from its inputs as a user writes them: the round loop
 /// (diffusion, sos, chebyshev, ops, dimension-exchange, gde), the stochastic model of Cyb89
 /// (arrivals) and the Liquid model / NNA (lm, nna). The CLI and the Python module both call
 /// rounds_command(), so that they accept and refuse the same values with the same messages
 /// and report the same figures.
 ///
 /// ```
-/// dlbkit::RoundsReport r = dlbkit::rounds_command(
+/// dlbkit::RoundsResult r = dlbkit::rounds_command(
 ///     {.algorithm = "diffusion", .topology = "torus:8x8", .init = "spike", .until = "eps:1e-6"});
 /// // r.json["steps"], r.json["final_error"] ...
 /// ```
@@ -31,13 +31,13 @@ struct RoundsInputs {
   int threads = 1;
   bool integer = false;
   bool trace = false;         ///< the error norm (lm, nna: the loads) after every step, in the JSON
-  bool record_loads = false;  ///< the load vector after every step, in RoundsReport::loads (not the stochastic model)
+  bool record_loads = false;  ///< the load vector after every step, in RoundsResult::loads (not the stochastic model)
 };
 
 /// The most values record_loads keeps: (steps the run may take + 1) x nodes, 800 MB of doubles.
 inline constexpr std::uint64_t kMaxRecordedLoads = 100'000'000;
 
-struct RoundsReport {
+struct RoundsResult {
   nlohmann::json json;       ///< the document of `dlbkit rounds --json`
   std::string kernel_name;   ///< "diffusion", "sos", "lm-c5" ... (the text report's first word)
   std::size_t nodes = 0;
@@ -48,6 +48,6 @@ struct RoundsReport {
 
 /// Runs it. Throws InputError naming the first value refused, in the CLI's order, and for
 /// record_loads when (the steps the run may take + 1) x nodes exceeds kMaxRecordedLoads.
-RoundsReport rounds_command(const RoundsInputs& in);
+RoundsResult rounds_command(const RoundsInputs& in);
 
 }  // namespace dlbkit

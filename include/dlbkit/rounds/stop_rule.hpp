@@ -1,6 +1,6 @@
 #pragma once
 /// \file
-/// When the round engine stops:
+/// When the round loop stops:
 ///
 /// | spec | stops after the step at which |
 /// |---|---|
@@ -8,7 +8,7 @@
 /// | eps:X | ||w - w_bar|| / ||w0 - w_bar|| <= X (0 < X < 1; Euclidean norms, Cyb89 Sec. 2) |
 /// | balanced:TOL | max_i w_i - min_i w_i <= TOL (TOL >= 0) |
 ///
-/// The engine also stops at its step limit (RunOptions::max_steps) and reports whether the
+/// The engine also stops at its step limit (RoundLoopOptions::max_steps) and reports whether the
 /// rule was met. A rule already met by w0 stops after 0 steps.
 ///
 /// ```

@@ -3,8 +3,8 @@
 /// The discrete-event simulator of a multicomputer running one strategy.
 ///
 /// ```
-/// #include <dlbkit/workloads/builtin.hpp>   // builtin_workloads()
-/// #include <dlbkit/strategies/builtin.hpp>  // builtin_strategies()
+/// #include <dlbkit/workloads/builtin_workloads.hpp>   // builtin_workloads()
+/// #include <dlbkit/strategies/builtin_strategies.hpp>  // builtin_strategies()
 /// auto topology = dlbkit::parse_topology("hypercube:5");
 /// auto workload = dlbkit::builtin_workloads().configure("artificial", {{"granularity", "100"}}).create();
 /// dlbkit::SimulationConfig config{

@@ -2,7 +2,7 @@
 /// \file
 /// A proper edge colouring: no two edges at a node share a colour, so each colour class is
 /// a matching and plays the role of a hypercube dimension in dimension exchange (DEM on
-/// other networks, WLR93 Sec. III-E; generalized dimension exchange in the round engine).
+/// other networks, WLR93 Sec. III-E; generalized dimension exchange in the round loop).
 ///
 /// ```
 /// auto torus = dlbkit::parse_topology("torus:4x4");

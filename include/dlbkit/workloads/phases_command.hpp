@@ -59,7 +59,7 @@ struct PhasesProgress {
 
 struct PhasesResult {
   nlohmann::json inputs;  ///< what ran, defaults resolved: the "inputs" of `dlbkit phases --json`
-  PhaseRun run;
+  PhaseRunResult run;
 };
 
 /// Runs it (and writes the files of `write`). Throws InputError naming the first value

@@ -11,7 +11,7 @@
 #include "../tree_app.hpp"
 
 #include <dlbkit/runtime/mpi_engine.hpp>
-#include <dlbkit/strategies/builtin.hpp>
+#include <dlbkit/strategies/builtin_strategies.hpp>
 
 #include <cstdio>
 #include <cstdlib>

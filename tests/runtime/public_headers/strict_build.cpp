@@ -82,7 +82,7 @@ std::string longest_word(dlbkit::Runtime& runtime) {
 }
 
 // Objects with a serialised state and messages.
-dlbkit::ObjectRunReport run_blocks(int argc, char** argv) {
+dlbkit::ObjectRunResult run_blocks(int argc, char** argv) {
   dlbkit::ObjectRuntime<Block, std::vector<double>> objects(argc, argv);
   if (objects.is_local(0))
     for (std::uint64_t id = 0; id < 8; ++id) objects.add(id, Block{std::vector<double>(4, 1.0)}, 0);

@@ -4,7 +4,7 @@
 /// workers, the table of objects and their owners, the phases' figures, the balancing
 /// decision, the records. object_store.hpp holds the objects and their messages.
 
-#include <dlbkit/objects/object_report.hpp>
+#include <dlbkit/objects/object_run_result.hpp>
 #include <dlbkit/objects/object_runtime_options.hpp>
 #include <dlbkit/phases/phase.hpp>
 #include <dlbkit/phases/phase_strategy.hpp>
@@ -87,8 +87,8 @@ public:
   void end_migration(const std::vector<NodeId>& old_owners, double bytes);
 
   /// Collective: writes the record and the timeline where asked, and returns the figures.
-  ObjectRunReport finish();
-  const ObjectRunReport& report() const { return report_; }
+  ObjectRunResult finish();
+  const ObjectRunResult& report() const { return report_; }
 
 private:
   struct Team;
@@ -125,7 +125,7 @@ private:
   std::vector<Phase> recorded_;
   struct Timeline;
   std::unique_ptr<Timeline> timeline_;
-  ObjectRunReport report_;
+  ObjectRunResult report_;
 };
 
 }  // namespace dlbkit::detail

@@ -97,8 +97,8 @@ public:
     return out;
   }
 
-  ObjectRunReport finish() {
-    ObjectRunReport out;
+  ObjectRunResult finish() {
+    ObjectRunResult out;
     usable([&] { out = engine_.finish(); });
     return out;
   }

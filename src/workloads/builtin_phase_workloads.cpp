@@ -1,9 +1,9 @@
-// The synthetic iterative workloads (workloads/phase_workloads.hpp). Each is a 2-D mesh of
+// The synthetic iterative workloads (workloads/builtin_phase_workloads.hpp). Each is a 2-D mesh of
 // objects cut into one block per node, the decomposition a stencil or particle code starts
 // from; the loads drift and the balancer has to follow them.
 
 #include <dlbkit/error.hpp>
-#include <dlbkit/workloads/phase_workloads.hpp>
+#include <dlbkit/workloads/builtin_phase_workloads.hpp>
 
 #include <algorithm>
 #include <cmath>

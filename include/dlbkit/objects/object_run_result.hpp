@@ -31,7 +31,7 @@ struct ObjectBalanceFigures {
   double migrate_seconds = 0; ///< wall: moving the objects
 };
 
-struct ObjectRunReport {
+struct ObjectRunResult {
   std::vector<ObjectPhaseFigures> phases;
   std::vector<ObjectBalanceFigures> balances;
   double phase_seconds = 0;      ///< every phase's seconds together

@@ -1,6 +1,6 @@
-// dlbkit::core alone: a topology and the strategies that accept it.
+// dlbkit::strategies alone (with the layers it links): a topology and the strategies that accept it.
 
-#include <dlbkit/strategies/builtin.hpp>
+#include <dlbkit/strategies/builtin_strategies.hpp>
 #include <dlbkit/topology/generators.hpp>
 
 #include <cstdio>

@@ -1,5 +1,5 @@
 #include <dlbkit/error.hpp>
-#include <dlbkit/rounds/round_engine.hpp>
+#include <dlbkit/rounds/round_loop.hpp>
 
 #include <fmt/format.h>
 
@@ -14,7 +14,7 @@ namespace dlbkit {
 namespace {
 
 // Nodes per block. Sums are taken per block and then over blocks in order, whatever the
-// number of threads (round_engine.hpp).
+// number of threads (round_loop.hpp).
 constexpr std::size_t kBlock = 8192;
 
 template <class Load>
@@ -64,14 +64,14 @@ double block_total(const std::vector<Load>& w) {
 }
 
 template <class Load>
-RoundsResult run(const RoundKernel& kernel, std::vector<Load>& load, const RunOptions& o) {
+RoundLoopResult run(const RoundKernel& kernel, std::vector<Load>& load, const RoundLoopOptions& o) {
   const std::size_t n = load.size();
   if (n != kernel.size() || n == 0)
     throw InputError(fmt::format("the load vector has {} entries for a kernel on {} nodes", n, kernel.size()));
   if (o.threads != 1 && o.threads != 2)
     throw InputError(fmt::format("threads {} is not accepted; accepted: 1 or 2", o.threads));
 
-  RoundsResult r;
+  RoundLoopResult r;
   r.total_initial = block_total(load);
   const double mean = r.total_initial / static_cast<double>(n);
   const std::size_t blocks = (n + kBlock - 1) / kBlock;
@@ -156,15 +156,15 @@ RoundsResult run(const RoundKernel& kernel, std::vector<Load>& load, const RunOp
 
 }  // namespace
 
-RoundsResult run_rounds(const RoundKernel& kernel, std::vector<double>& load, const RunOptions& options) {
+RoundLoopResult run_rounds(const RoundKernel& kernel, std::vector<double>& load, const RoundLoopOptions& options) {
   return run(kernel, load, options);
 }
 
-RoundsResult run_rounds(const RoundKernel& kernel, std::vector<std::int64_t>& load, const RunOptions& options) {
+RoundLoopResult run_rounds(const RoundKernel& kernel, std::vector<std::int64_t>& load, const RoundLoopOptions& options) {
   return run(kernel, load, options);
 }
 
-nlohmann::json to_json(const RoundsResult& r) {
+nlohmann::json to_json(const RoundLoopResult& r) {
   nlohmann::json j = {
       {"steps", r.steps},
       {"stop_rule_met", r.stop_rule_met},

@@ -1,4 +1,4 @@
-#include <dlbkit/apps/runtime_apps.hpp>
+#include <dlbkit/apps/builtin_apps.hpp>
 
 namespace dlbkit {
 

@@ -1,5 +1,5 @@
 #include <dlbkit/workloads/bnb_workload.hpp>
-#include <dlbkit/workloads/builtin.hpp>
+#include <dlbkit/workloads/builtin_workloads.hpp>
 
 namespace dlbkit {
 

@@ -1,4 +1,4 @@
-// The round engine: stop rules, traces, two threads giving identical bits, the oscillation
+// The round loop: stop rules, traces, two threads giving identical bits, the oscillation
 // Theorem 1 predicts, initial loads and edge colourings.
 
 #include "../support/temp_path.hpp"
@@ -10,7 +10,7 @@
 #include <dlbkit/rounds/dimension_exchange.hpp>
 #include <dlbkit/topology/edge_coloring.hpp>
 #include <dlbkit/rounds/initial_load.hpp>
-#include <dlbkit/rounds/round_engine.hpp>
+#include <dlbkit/rounds/round_loop.hpp>
 #include <dlbkit/topology/topology.hpp>
 
 #include <gtest/gtest.h>
@@ -25,8 +25,8 @@
 namespace dlbkit {
 namespace {
 
-RunOptions until(const std::string& rule, int threads = 1, bool trace = false) {
-  return RunOptions{.until = StopRule::parse(rule), .threads = threads, .trace = trace};
+RoundLoopOptions until(const std::string& rule, int threads = 1, bool trace = false) {
+  return RoundLoopOptions{.until = StopRule::parse(rule), .threads = threads, .trace = trace};
 }
 
 TEST(Engine, RingOfEightWithAlphaOneHalfOscillates) {
@@ -36,17 +36,17 @@ TEST(Engine, RingOfEightWithAlphaOneHalfOscillates) {
   ASSERT_FALSE(check_theorem1(m).converges());
   const DiffusionKernel k(m);
   std::vector<double> w{1, 0, 1, 0, 1, 0, 1, 0};
-  RunOptions o = until("eps:1e-3");
+  RoundLoopOptions o = until("eps:1e-3");
   o.max_steps = 1001;
-  const RoundsResult r = run_rounds(k, w, o);
+  const RoundLoopResult r = run_rounds(k, w, o);
   EXPECT_FALSE(r.stop_rule_met);
   EXPECT_EQ(r.steps, 1001u);
   EXPECT_EQ(w, (std::vector<double>{0, 1, 0, 1, 0, 1, 0, 1}));
   EXPECT_DOUBLE_EQ(r.relative_error, 1.0);
 
   std::vector<double> spike = continuous_initial_load("spike", 8, 1);
-  RunOptions s = until("steps:400", 1, true);
-  const RoundsResult rs = run_rounds(k, spike, s);
+  RoundLoopOptions s = until("steps:400", 1, true);
+  const RoundLoopResult rs = run_rounds(k, spike, s);
   // The -1 component of the spike e_0 has norm 8/sqrt(8) / ... = 1 per node: ||.|| = sqrt(8).
   EXPECT_NEAR(rs.trace.back(), std::sqrt(8.0), 1e-9);
   EXPECT_NEAR(rs.trace[rs.trace.size() - 2], std::sqrt(8.0), 1e-9);
@@ -65,7 +65,7 @@ TEST(Engine, EpsRuleStopsAtTheFirstStepBelowTheThreshold) {
   const auto t = parse_topology("torus:20x20");
   const DiffusionKernel k(DiffusionMatrix::uniform(t, 0.2));
   std::vector<double> w = continuous_initial_load("spike", t.size(), 1);
-  const RoundsResult r = run_rounds(k, w, until("eps:1e-4", 1, true));
+  const RoundLoopResult r = run_rounds(k, w, until("eps:1e-4", 1, true));
   ASSERT_TRUE(r.stop_rule_met);
   ASSERT_EQ(r.trace.size(), r.steps + 1);
   EXPECT_LE(r.trace.back(), 1e-4 * r.trace.front());
@@ -78,14 +78,14 @@ TEST(Engine, BalancedRuleAndStepsRule) {
   const auto t = parse_topology("hypercube:6");
   const DiffusionKernel k(DiffusionMatrix::uniform(t, 1.0 / 7));
   std::vector<double> w = continuous_initial_load("spike:6400", t.size(), 1);
-  const RoundsResult r = run_rounds(k, w, until("balanced:10"));
+  const RoundLoopResult r = run_rounds(k, w, until("balanced:10"));
   ASSERT_TRUE(r.stop_rule_met);
   EXPECT_LE(r.max_min_difference, 10);
   EXPECT_LE(*std::max_element(w.begin(), w.end()) - *std::min_element(w.begin(), w.end()), 10);
   std::vector<double> v = continuous_initial_load("spike:6400", t.size(), 1);
   EXPECT_GT(run_rounds(k, v, until("steps:" + std::to_string(r.steps - 1))).max_min_difference, 10);
   std::vector<std::int64_t> z = integer_initial_load("spike:6400", t.size(), 1);
-  const RoundsResult none = run_rounds(k, z, until("steps:0"));
+  const RoundLoopResult none = run_rounds(k, z, until("steps:0"));
   EXPECT_EQ(none.steps, 0u);
   EXPECT_EQ(none.max_min_difference, 6400);
 }
@@ -94,7 +94,7 @@ TEST(Engine, ARuleMetByTheStartRunsNoStep) {
   const auto t = parse_topology("ring:5");
   const DiffusionKernel k(DiffusionMatrix::uniform(t, 0.3));
   std::vector<double> w(5, 2.0);
-  const RoundsResult r = run_rounds(k, w, until("eps:0.5"));
+  const RoundLoopResult r = run_rounds(k, w, until("eps:0.5"));
   EXPECT_EQ(r.steps, 0u);
   EXPECT_TRUE(r.stop_rule_met);
   EXPECT_EQ(r.relative_error, 0.0);
@@ -108,14 +108,14 @@ TEST(Engine, TwoThreadsGiveIdenticalBits) {
   const auto gde = DimensionExchangeKernel::generalized(torus, edge_coloring(torus), 0.4);
   for (const RoundKernel* k : std::vector<const RoundKernel*>{&diffusion, &de, &gde}) {
     std::vector<double> a = continuous_initial_load("uniform:1000", k->size(), 8), b = a;
-    const RoundsResult ra = run_rounds(*k, a, until("steps:25", 1, true));
-    const RoundsResult rb = run_rounds(*k, b, until("steps:25", 2, true));
+    const RoundLoopResult ra = run_rounds(*k, a, until("steps:25", 1, true));
+    const RoundLoopResult rb = run_rounds(*k, b, until("steps:25", 2, true));
     EXPECT_EQ(a, b) << k->name();
     EXPECT_EQ(ra.trace, rb.trace) << k->name();
     EXPECT_EQ(ra.max_min_difference, rb.max_min_difference) << k->name();
     std::vector<std::int64_t> ia = integer_initial_load("uniform:1000", k->size(), 8), ib = ia;
-    const RoundsResult ria = run_rounds(*k, ia, until("eps:0.5", 1, true));
-    const RoundsResult rib = run_rounds(*k, ib, until("eps:0.5", 2, true));
+    const RoundLoopResult ria = run_rounds(*k, ia, until("eps:0.5", 1, true));
+    const RoundLoopResult rib = run_rounds(*k, ib, until("eps:0.5", 2, true));
     EXPECT_TRUE(ria.stop_rule_met) << k->name();
     EXPECT_EQ(ia, ib) << k->name();
     EXPECT_EQ(ria.steps, rib.steps) << k->name();
@@ -131,9 +131,9 @@ TEST(Engine, RecordsTheLoadsOfEveryStep) {
   for (int threads : {1, 2}) {
     std::vector<double> w = continuous_initial_load("uniform:100", torus.size(), 3);
     const std::vector<double> w0 = w;
-    RunOptions o = until("eps:1e-2", threads, true);
+    RoundLoopOptions o = until("eps:1e-2", threads, true);
     o.record_loads = true;
-    const RoundsResult r = run_rounds(k, w, o);
+    const RoundLoopResult r = run_rounds(k, w, o);
     ASSERT_EQ(r.loads.size(), (r.steps + 1) * w.size());
     EXPECT_EQ(std::vector<double>(r.loads.begin(), r.loads.begin() + 35), w0);
     EXPECT_EQ(std::vector<double>(r.loads.end() - 35, r.loads.end()), w);
@@ -145,9 +145,9 @@ TEST(Engine, RecordsTheLoadsOfEveryStep) {
     }
   }
   std::vector<std::int64_t> w = integer_initial_load("spike:70", torus.size(), 1);
-  RunOptions o = until("steps:4");
+  RoundLoopOptions o = until("steps:4");
   o.record_loads = true;
-  const RoundsResult r = run_rounds(k, w, o);
+  const RoundLoopResult r = run_rounds(k, w, o);
   ASSERT_EQ(r.loads.size(), 5u * 35);
   EXPECT_EQ(r.loads[0], 70);
   EXPECT_EQ(r.loads[4 * 35 + 7], static_cast<double>(w[7]));
@@ -209,7 +209,7 @@ TEST(Gde, ConvergesOnAnOddTorus) {
   const auto t = parse_topology("torus:5x7");
   const auto k = DimensionExchangeKernel::generalized(t, edge_coloring(t));
   std::vector<double> w = continuous_initial_load("spike", t.size(), 1);
-  const RoundsResult r = run_rounds(k, w, until("eps:1e-8"));
+  const RoundLoopResult r = run_rounds(k, w, until("eps:1e-8"));
   EXPECT_TRUE(r.stop_rule_met);
   EXPECT_LT(r.steps, 2000u);
 }

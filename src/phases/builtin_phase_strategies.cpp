@@ -1,3 +1,4 @@
+#include <dlbkit/phases/builtin_phase_strategies.hpp>
 #include <dlbkit/phases/phase_strategy.hpp>
 
 namespace dlbkit {

@@ -1,4 +1,4 @@
-#include <dlbkit/strategies/builtin.hpp>
+#include <dlbkit/strategies/builtin_strategies.hpp>
 
 #include <fmt/format.h>
 
