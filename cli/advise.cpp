@@ -122,8 +122,9 @@ Run add_advise(CLI::App& app) {
   auto* memory_bound =
       cmd->add_option("--memory-bound", o->memory_bound, "with --data: most bytes a node may hold; inf: no bound")
           ->capture_default_str();
-  auto* migration_cost = cmd->add_option("--migration-cost", o->migration_cost,
-                                         "with --data: time to migrate one object (default: the cost model's per_task)");
+  auto* migration_cost =
+      cmd->add_option("--migration-cost", o->migration_cost,
+                      "with --data: time to migrate one object (default: the cost model's per_task)");
   auto* migration_byte_cost =
       cmd->add_option("--migration-byte-cost", o->migration_byte_cost, "with --data: time per byte migrated")
           ->capture_default_str();
@@ -160,7 +161,8 @@ Run add_advise(CLI::App& app) {
                    [&progress, &done](std::size_t count, std::size_t total) {
                      done = count;
                      if (count == 0)  // before the runs, on this thread
-                       progress.phase("runs", [&done, total] { return fmt::format(" {} of {} done", done.load(), total); });
+                       progress.phase("runs",
+                                      [&done, total] { return fmt::format(" {} of {} done", done.load(), total); });
                    }});
     }
     if (result.setup) warn_engines_cost(*result.setup, o->in);

@@ -251,7 +251,8 @@ AdviceResult advise_on_data(const AdviseInputs& in, const AdviseProgress& progre
     const char* option = in.every ? "--every" : "--threshold";
     throw InputError(fmt::format("{} is given, but {}; accepted: {} when the data has two or more phases and "
                                  "--phase is not given (a replay)",
-                                 option, in.phase ? "--phase balances one phase" : "vt data " + data.stem + " has one phase",
+                                 option,
+                                 in.phase ? "--phase balances one phase" : "vt data " + data.stem + " has one phase",
                                  option));
   }
   const Topology topology = vt_topology(in.topology, data);
@@ -321,7 +322,9 @@ AdviceResult advise_command(const AdviseInputs& in, const AdviseProgress& progre
 
 nlohmann::json to_json(const AdviceResult& result) {
   using nlohmann::json;
-  json j{{"inputs", result.inputs}, {"optimal", result.optimal}, {"nobal_makespan", optional_json(result.nobal_makespan)}};
+  json j{{"inputs", result.inputs},
+         {"optimal", result.optimal},
+         {"nobal_makespan", optional_json(result.nobal_makespan)}};
   j["ranking"] = json::array();
   for (std::size_t i = 0; i < result.ranking.size(); ++i) {
     const AdviceRow& row = result.ranking[i];
@@ -349,7 +352,8 @@ nlohmann::json to_json(const AdviceResult& result) {
   for (const AdviceFailure& f : result.failed)
     j["failed"].push_back({{"strategy", f.strategy}, {"params", f.params.to_json()}, {"error", f.error}});
   j["not_run"] = json::array();
-  for (const StrategyNotRun& n : result.not_run) j["not_run"].push_back({{"strategy", n.strategy}, {"reason", n.reason}});
+  for (const StrategyNotRun& n : result.not_run)
+    j["not_run"].push_back({{"strategy", n.strategy}, {"reason", n.reason}});
   j["search"] = result.setup ? detail::search_json(builtin_strategies().all())
                              : detail::search_json(builtin_phase_strategies().all());
   return j;

@@ -53,8 +53,9 @@ struct AdviseInputs {
   unsigned jobs = 1;  ///< runs at once, 1 to 256 (the ranking does not depend on it)
 };
 
-/// Told how far the runs are; each callback may be empty. `runs_done` is called once with 0
-/// before the runs and after each, one call at a time, from the threads that run them.
+/// Told how far the runs are; each callback may be empty. `runs_done` is called with 0 from
+/// the calling thread before the runs, then after each run from the thread that ran it, one
+/// call at a time, `done` counting up to `total`.
 struct AdviseProgress {
   std::function<void(const std::string& stem)> reading;  ///< before vt data is read
   std::function<void(std::size_t done, std::size_t total)> runs_done;
