@@ -34,12 +34,16 @@ ExperimentSetup experiment_setup(const SimulationInputs& in, const std::string& 
   values.workload_params = std::move(workload_params);
   values.cost_params = assignments(in.cost_params, "--cost-param");
   ExperimentSetup setup = dlbkit::experiment_setup(values);
+  warn_engines_cost(setup, in);
+  return setup;
+}
+
+void warn_engines_cost(const ExperimentSetup& setup, const SimulationInputs& in) {
   if (setup.cost.checks == Checks::engines && setup.execution == Execution::fcfs && in.execution != nullptr &&
       in.execution->count() == 0)
     fmt::print(stderr, "dlbkit: warning: cost model {} describes an engine, whose workers run their newest task first; "
                        "--execution lifo predicts them (fcfs, the default, runs tasks in order of arrival)\n",
                setup.cost.name);
-  return setup;
 }
 
 }  // namespace dlbkit::cli

@@ -26,10 +26,13 @@ void add_simulation_inputs(CLI::App& cmd, SimulationInputs& in);
 // `workload` (-w; trace:PATH is the trace workload with file=PATH) with `workload_params`
 // (--workload-param and any other source, e.g. -g), and the cost model: dlbkit::experiment_setup
 // with the options' values. Throws InputError naming the first value refused, in that order
-// (a --cost-param without '=' first). A cost model calibrated on an engine (checks = engines)
-// with fcfs by default, not given, gets a warning on stderr: the engines run lifo.
+// (a --cost-param without '=' first). Then warn_engines_cost.
 ExperimentSetup experiment_setup(const SimulationInputs& in, const std::string& strategy,
                                  const std::map<std::string, std::string>& params, const std::string& workload,
                                  std::map<std::string, std::string> workload_params);
+
+// A cost model calibrated on an engine (checks = engines) with fcfs by default, not given,
+// gets a warning on stderr: the engines run lifo.
+void warn_engines_cost(const ExperimentSetup& setup, const SimulationInputs& in);
 
 }  // namespace dlbkit::cli

@@ -16,6 +16,7 @@
 #include <dlbkit/strategies/builtin_strategies.hpp>
 #include <dlbkit/topology/describe.hpp>
 #include <dlbkit/topology/topology.hpp>
+#include <dlbkit/workloads/advise_command.hpp>
 #include <dlbkit/workloads/builtin_workloads.hpp>
 #include <dlbkit/workloads/experiment_setup.hpp>
 #include <dlbkit/workloads/phases_command.hpp>
@@ -382,6 +383,32 @@ PYBIND11_MODULE(_dlbkit, m) {
       py::arg("phase"), py::arg("write"), py::arg("replay"), py::arg("topology"), py::arg("phases"), py::arg("every"),
       py::arg("threshold"), py::arg("cost"), py::arg("cost_params"), py::arg("migration_cost"),
       py::arg("migration_byte_cost"), py::arg("memory_bound"), py::arg("seed"));
+  // `dlbkit advise --json` (the same checks and messages): the inputs as texts, None an option not given.
+  m.def(
+      "advise",
+      [](std::optional<std::string> workload, std::optional<std::string> trace, std::optional<std::string> data,
+         std::string topology, std::string cost, std::map<std::string, std::string> cost_params, std::string seed,
+         std::map<std::string, std::string> workload_params, std::optional<std::string> execution,
+         std::optional<std::string> max_events, std::optional<std::string> max_seconds,
+         std::optional<std::int64_t> phase, std::optional<long long> every, std::optional<std::string> threshold,
+         std::optional<std::string> memory_bound, std::optional<std::string> migration_cost,
+         std::optional<std::string> migration_byte_cost, unsigned jobs) {
+        const dlbkit::AdviseInputs in{.workload = std::move(workload), .trace = std::move(trace),
+                                      .data = std::move(data), .topology = std::move(topology),
+                                      .cost = std::move(cost), .cost_params = std::move(cost_params),
+                                      .seed = std::move(seed), .workload_params = std::move(workload_params),
+                                      .execution = std::move(execution), .max_events = std::move(max_events),
+                                      .max_seconds = std::move(max_seconds), .phase = phase, .every = every,
+                                      .threshold = std::move(threshold), .memory_bound = std::move(memory_bound),
+                                      .migration_cost = std::move(migration_cost),
+                                      .migration_byte_cost = std::move(migration_byte_cost), .jobs = jobs};
+        py::gil_scoped_release release;
+        return json_text(dlbkit::to_json(dlbkit::advise_command(in)));
+      },
+      py::arg("workload"), py::arg("trace"), py::arg("data"), py::arg("topology"), py::arg("cost"),
+      py::arg("cost_params"), py::arg("seed"), py::arg("workload_params"), py::arg("execution"),
+      py::arg("max_events"), py::arg("max_seconds"), py::arg("phase"), py::arg("every"), py::arg("threshold"),
+      py::arg("memory_bound"), py::arg("migration_cost"), py::arg("migration_byte_cost"), py::arg("jobs"));
   m.def("read_vt_data", &read_vt_data, py::arg("stem"));
   m.def("read_trace", &read_trace, py::arg("path"));
   m.def("reproduce", &reproduce, py::arg("name"), py::arg("out"), py::arg("runs"), py::arg("jobs"), py::arg("params"));

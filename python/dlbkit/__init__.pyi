@@ -132,3 +132,21 @@ def reproductions() -> list[dict[str, Any]]: ...
 def strategies() -> list[dict[str, Any]]: ...
 def workloads() -> list[dict[str, Any]]: ...
 def cost_models() -> list[dict[str, Any]]: ...
+
+class AdviceResult:
+    inputs: dict[str, Any]
+    optimal: float
+    nobal_makespan: Optional[float]
+    ranking: Any  # pandas.DataFrame, or a list of dicts without pandas
+    failed: Any
+    not_run: Any
+    search: dict[str, dict[str, list[str]]]
+    def to_dict(self) -> dict[str, Any]: ...
+
+def advise(workload: Optional[str] = None, trace: Optional[str] = None, data: Optional[str] = None,
+           topology: Optional[str] = None, cost: Optional[str] = None, cost_params: _Params = None,
+           seed: _Value = 1, workload_params: _Params = None, execution: Optional[str] = None,
+           max_events: Optional[_Value] = None, max_seconds: Optional[_Value] = None, phase: Optional[int] = None,
+           every: Optional[int] = None, threshold: Optional[_Value] = None, memory_bound: Optional[_Value] = None,
+           migration_cost: Optional[_Value] = None, migration_byte_cost: Optional[_Value] = None,
+           jobs: Optional[int] = None) -> AdviceResult: ...

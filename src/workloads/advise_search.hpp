@@ -1,23 +1,19 @@
 #pragma once
-// dlbkit advise's two halves share the search: tasks (-w, --trace: the simulator's strategies,
-// cli/advise.cpp) and objects (--data: the phase strategies on vt's LB data,
-// cli/advise_data.cpp).
-
-#include "simulation_inputs.hpp"
+// The search of `dlbkit advise` (workloads/advise_command.hpp): the values tried of each
+// strategy's parameters, shared by its two forms (the simulator's strategies and the phase
+// strategies, whose registries have the same shape).
 
 #include <dlbkit/core/parameters.hpp>
 #include <dlbkit/error.hpp>
 #include <dlbkit/topology/topology.hpp>
+#include <dlbkit/workloads/advise_command.hpp>
 
-#include <cstdint>
 #include <map>
 #include <nlohmann/json.hpp>
-#include <optional>
 #include <string>
-#include <utility>
 #include <vector>
 
-namespace dlbkit::cli {
+namespace dlbkit::detail {
 
 // The values tried of one parameter: its default, then its declared search
 // (ParamSpec::search). A strategy's axes give every combination of them; its other
@@ -45,9 +41,6 @@ nlohmann::json search_json(const std::vector<Info>& all) {
   return j;
 }
 
-// The strategies that do not accept the topology: name, and why.
-using NotRun = std::vector<std::pair<std::string, std::string>>;
-
 // One strategy with one choice of its searched parameters.
 template <class Info>
 struct Candidate {
@@ -58,14 +51,15 @@ struct Candidate {
 // Every strategy of `all` that accepts the topology, with every combination of its axes (its
 // defaults alone when it has none); the others go to `not_run`.
 template <class Info>
-std::vector<Candidate<Info>> candidates(const std::vector<Info>& all, const Topology& topology, NotRun& not_run) {
+std::vector<Candidate<Info>> candidates(const std::vector<Info>& all, const Topology& topology,
+                                        std::vector<StrategyNotRun>& not_run) {
   std::vector<Candidate<Info>> out;
   for (const Info& info : all) {
     if (info.check_topology) {
       try {
         info.check_topology(topology);
       } catch (const InputError& e) {
-        not_run.emplace_back(info.name, e.what());
+        not_run.push_back({info.name, e.what()});
         continue;
       }
     }
@@ -74,25 +68,4 @@ std::vector<Candidate<Info>> candidates(const std::vector<Info>& all, const Topo
   return out;
 }
 
-// The searched parameters as "name=value ...", or "(defaults)".
-std::string searched_text(const std::map<std::string, std::string>& searched);
-
-// not_run as JSON ([{strategy, reason}]) and as the table's last lines.
-nlohmann::json not_run_json(const NotRun& not_run);
-void print_not_run(const std::string& topology, const NotRun& not_run);
-
-// advise --data's own options, as given.
-struct DataAdvice {
-  std::string stem;
-  std::optional<std::int64_t> phase;
-  long long every = 1;
-  std::string threshold = "inf", memory_bound = "inf", migration_cost, migration_byte_cost = "0ns";
-  std::vector<std::string> replay_options;  // --every, --threshold when given: for a replay only
-};
-
-// Ranks every phase strategy that accepts the topology, with a few values of its main
-// parameters, by the phase time predicted on the data (docs/cli.md), and prints the table or
-// the JSON. Returns the exit status.
-int advise_on_data(const DataAdvice& data, const SimulationInputs& in, unsigned jobs, bool json);
-
-}  // namespace dlbkit::cli
+}  // namespace dlbkit::detail
