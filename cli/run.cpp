@@ -51,17 +51,23 @@ void print_report(const RunResult& r) {
   fmt::print("{}", format_figures(par));
 }
 
-// The progress line (rank 0's: run_command tells no other) shows the tasks executed so far.
+// The progress line (rank 0's: run_command tells no other) shows the phase, and the tasks
+// the engine has executed so far.
 RunResult run_with_progress(const RunInputs& in) {
   std::atomic<std::uint64_t> executed{0};
   std::optional<ProgressLine> progress;
-  const auto phase = [&](const std::string& name) {
+  const auto line = [&progress]() -> ProgressLine& {
     if (!progress) progress.emplace(true, "dlbkit run");
-    progress->phase(name, [&executed] {
-      return fmt::format(", {} tasks executed", executed.load(std::memory_order_relaxed));
-    });
+    return *progress;
   };
-  return run_command(in, {.phase = phase, .tasks_executed = &executed});
+  return run_command(in, {.sequential = [&] { line().phase("sequential run"); },
+                          .parallel =
+                              [&](const std::string& engine) {
+                                line().phase(engine, [&executed] {
+                                  return fmt::format(", {} tasks executed", executed.load(std::memory_order_relaxed));
+                                });
+                              },
+                          .tasks_executed = &executed});
 }
 
 // An error is the same on every rank of a launcher: rank 0 reports it, the others leave

@@ -68,15 +68,13 @@ RunResult run_command(const RunInputs& in, const RunProgress& progress) {
 
   out.strategy = runtime.strategy();
   out.rank = runtime.rank();
-  const auto tell = [&](const std::string& phase) {
-    if (progress.phase && out.rank == 0) progress.phase(phase);
-  };
   if (in.sequential && runtime.engine() != "sequential" && out.rank == 0) {
-    tell("sequential run");
+    if (progress.sequential) progress.sequential();
     out.sequential = run_sequential(*app, runtime.topology().size());
   }
   runtime.barrier();
-  tell(runtime.engine() == "mpi" ? "MPI engine (rank 0's count)" : runtime.engine() + " engine");
+  if (progress.parallel && out.rank == 0)
+    progress.parallel(runtime.engine() == "mpi" ? "MPI engine (rank 0's count)" : runtime.engine() + " engine");
   out.parallel = runtime.run(*app);
 
   out.result = app->report_bytes(out.parallel.result.data());

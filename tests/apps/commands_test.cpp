@@ -19,7 +19,9 @@ TEST(RunCommand, ComparesWithTheSequentialRunAndTellsItsPhases) {
   std::atomic<std::uint64_t> executed{0};
   const dlbkit::RunResult r = dlbkit::run_command(
       {.app = "busy", .app_params = kSmallBusy, .topology = "complete:2", .quiet = true},
-      {.phase = [&](const std::string& phase) { phases.push_back(phase); }, .tasks_executed = &executed});
+      {.sequential = [&] { phases.push_back("sequential run"); },
+       .parallel = [&](const std::string& engine) { phases.push_back(engine); },
+       .tasks_executed = &executed});
   EXPECT_EQ(phases, (std::vector<std::string>{"sequential run", "threads engine"}));
   EXPECT_EQ(executed.load(), 10u);  // every worker adds its count as it ends
   ASSERT_TRUE(r.sequential.has_value());

@@ -51,11 +51,13 @@ struct RunInputs {
   bool quiet = false;
 };
 
-/// Told how a run goes, for a progress line (on rank 0 only); each may be empty.
+/// Told how a run goes, for a progress line; the callbacks are called on rank 0 only, and
+/// each may be empty.
 struct RunProgress {
-  /// Before each run: "sequential run", then "threads engine", "sequential engine" or
-  /// "MPI engine (rank 0's count)".
-  std::function<void(const std::string& phase)> phase;
+  std::function<void()> sequential;  ///< before the sequential run
+  /// Before the run on the engine: "threads engine", "sequential engine" or "MPI engine
+  /// (rank 0's count)", the count of tasks_executed.
+  std::function<void(const std::string& engine)> parallel;
   std::atomic<std::uint64_t>* tasks_executed = nullptr;  ///< counts the tasks the workers (of this rank) executed
 };
 
