@@ -195,3 +195,5 @@ from ._sweep import SweepResult, sweep  # noqa: E402  (it calls simulate(), defi
 from ._rounds import DiffusionAnalysis, RoundsResult, analyze, rounds  # noqa: E402
 from ._files import read_timeline, read_trace  # noqa: E402
 from ._phases import PhasesResult, phases, read_vt_data  # noqa: E402
+from ._run import CalibrationResult, RunResult, calibrate, run  # noqa: E402
+__all__ += ["RunResult", "CalibrationResult", "run", "calibrate"]

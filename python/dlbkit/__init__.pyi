@@ -132,3 +132,35 @@ def reproductions() -> list[dict[str, Any]]: ...
 def strategies() -> list[dict[str, Any]]: ...
 def workloads() -> list[dict[str, Any]]: ...
 def cost_models() -> list[dict[str, Any]]: ...
+
+class RunResult:
+    inputs: dict[str, Any]
+    result: dict[str, Any]
+    elapsed_seconds: float
+    tasks_executed: int
+    tasks_moved: int
+    messages: dict[str, int]
+    warnings: list[str]
+    sequential: Optional[dict[str, Any]]
+    same_result: Optional[bool]
+    efficiency: Optional[float]
+    cpu_efficiency: Optional[float]
+    workers: Any  # pandas.DataFrame, or a list of dicts without pandas
+    def to_dict(self) -> dict[str, Any]: ...
+
+class CalibrationResult:
+    name: str
+    cost: str  # "file:OUTPUT", simulate()'s cost
+    engine: dict[str, Any]
+    app: dict[str, Any]
+    calibration: dict[str, Any]
+    def to_dict(self) -> dict[str, Any]: ...
+    def __getattr__(self, name: str) -> Any: ...  # the other fields of the cost model file
+
+def run(app: str, app_params: _Params = None, strategy: str = "work_stealing", params: _Params = None,
+        topology: str = "auto", engine: str = "threads", workers: Optional[int] = None, seed: _Value = 1,
+        check_tasks: _Value = 1024, poll_interval: _Value = "20us", max_delay: _Value = "0", sequential: bool = True,
+        record: Optional[str] = None, timeline: Optional[str] = None,
+        timeline_nodes: Optional[str] = None) -> RunResult: ...
+def calibrate(output: str, app: str = "busy", app_params: _Params = None, name: Optional[str] = None,
+              repetitions: int = 200, app_runs: int = 3, poll_interval: _Value = "20us") -> CalibrationResult: ...
