@@ -30,8 +30,8 @@
 
 namespace dlbkit {
 
-/// The inputs as the CLI's options hold them, texts where the JSON document repeats them;
-/// an empty text is an option not given. Errors name them as the CLI's options (--seed ...).
+/// The inputs as the CLI's options hold them: texts, which the JSON document repeats as given
+/// and errors name as the CLI's options (--seed ...).
 struct RunInputs {
   std::string app;                      ///< a name of builtin_apps()
   std::vector<std::string> app_params;  ///< its parameters, "name=value"
@@ -45,8 +45,9 @@ struct RunInputs {
   std::string poll_interval = "20us";
   std::string max_delay = "0";  ///< tests: hold every received message up to this long
   bool sequential = true;       ///< run the sequential baseline too (not with engine sequential)
-  /// The runtime's outputs and warnings (RuntimeOptions): the parallel run's task tree, its
-  /// timeline and the workers it records ("": none); quiet keeps the warnings off stderr.
+  /// The runtime's outputs and warnings (RuntimeOptions): the parallel run's task tree and
+  /// its timeline ("": none), the workers the timeline records ("": the first 64); quiet
+  /// keeps the warnings off stderr (they stay in the result).
   std::string record, timeline, timeline_nodes;
   bool quiet = false;
 };
