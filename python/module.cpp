@@ -7,6 +7,8 @@
 #include <dlbkit/analysis/analyze_command.hpp>
 #include <dlbkit/analysis/diffusion_matrix.hpp>
 #include <dlbkit/analysis/spectrum.hpp>
+#include <dlbkit/apps/calibrate_command.hpp>
+#include <dlbkit/apps/run_command.hpp>
 #include <dlbkit/core/task_trace.hpp>
 #include <dlbkit/error.hpp>
 #include <dlbkit/phases/vt_data.hpp>
@@ -409,6 +411,41 @@ PYBIND11_MODULE(_dlbkit, m) {
       py::arg("cost_params"), py::arg("seed"), py::arg("workload_params"), py::arg("execution"),
       py::arg("max_events"), py::arg("max_seconds"), py::arg("phase"), py::arg("every"), py::arg("threshold"),
       py::arg("memory_bound"), py::arg("migration_cost"), py::arg("migration_byte_cost"), py::arg("jobs"));
+  // `dlbkit run --json` (its warnings in the document only) and the cost model file of
+  // `dlbkit calibrate`, with the same checks and messages; on the threads or sequential
+  // engine: this module does not link the MPI one.
+  m.def(
+      "run",
+      [](std::string app, std::vector<std::string> app_params, std::string strategy, std::vector<std::string> params,
+         std::string topology, std::string engine, std::string workers, std::string seed, std::string check_tasks,
+         std::string poll_interval, std::string max_delay, bool sequential, std::string record, std::string timeline,
+         std::string timeline_nodes) {
+        const dlbkit::RunInputs in{.app = std::move(app), .app_params = std::move(app_params),
+                                   .strategy = std::move(strategy), .params = std::move(params),
+                                   .topology = std::move(topology), .engine = std::move(engine),
+                                   .workers = std::move(workers), .seed = std::move(seed),
+                                   .check_tasks = std::move(check_tasks), .poll_interval = std::move(poll_interval),
+                                   .max_delay = std::move(max_delay), .sequential = sequential,
+                                   .record = std::move(record), .timeline = std::move(timeline),
+                                   .timeline_nodes = std::move(timeline_nodes), .quiet = true};
+        py::gil_scoped_release release;
+        return json_text(dlbkit::to_json(dlbkit::run_command(in)));
+      },
+      py::arg("app"), py::arg("app_params"), py::arg("strategy"), py::arg("params"), py::arg("topology"),
+      py::arg("engine"), py::arg("workers"), py::arg("seed"), py::arg("check_tasks"), py::arg("poll_interval"),
+      py::arg("max_delay"), py::arg("sequential"), py::arg("record"), py::arg("timeline"), py::arg("timeline_nodes"));
+  m.def(
+      "calibrate",
+      [](std::string output, std::string app, std::vector<std::string> app_params, std::string name, int repetitions,
+         int app_runs, std::string poll_interval) {
+        const dlbkit::CalibrateInputs in{.app = std::move(app), .app_params = std::move(app_params),
+                                         .name = std::move(name), .repetitions = repetitions, .app_runs = app_runs,
+                                         .poll_interval = std::move(poll_interval), .output = std::move(output)};
+        py::gil_scoped_release release;
+        return json_text(dlbkit::to_json(*dlbkit::calibrate_command(in)));
+      },
+      py::arg("output"), py::arg("app"), py::arg("app_params"), py::arg("name"), py::arg("repetitions"),
+      py::arg("app_runs"), py::arg("poll_interval"));
   m.def("read_vt_data", &read_vt_data, py::arg("stem"));
   m.def("read_trace", &read_trace, py::arg("path"));
   m.def("reproduce", &reproduce, py::arg("name"), py::arg("out"), py::arg("runs"), py::arg("jobs"), py::arg("params"));

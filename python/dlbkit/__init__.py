@@ -1,6 +1,6 @@
-"""dlbkit from Python: the same strategies, workloads, cost models, simulator and round
-engine as the `dlbkit` command, with the same names, parameters and checks: topology(),
-simulate(), sweep(), rounds(), analyze(), phases(), reproduce(), the lists strategies(),
+"""dlbkit from Python: the same strategies, workloads, cost models, simulator, round loop and
+runtime as the `dlbkit` command, with the same names, parameters and checks: topology(),
+simulate(), sweep(), rounds(), analyze(), phases(), advise(), run(), calibrate(), reproduce(), the lists strategies(),
 workloads(), cost_models(), reproductions(), and read_timeline() / read_trace() /
 read_vt_data() for the files runs write.
 
@@ -197,3 +197,5 @@ from ._files import read_timeline, read_trace  # noqa: E402
 from ._phases import PhasesResult, phases, read_vt_data  # noqa: E402
 from ._advise import AdviceResult, advise  # noqa: E402
 __all__ += ["AdviceResult", "advise"]
+from ._run import CalibrationResult, RunResult, calibrate, run  # noqa: E402
+__all__ += ["RunResult", "CalibrationResult", "run", "calibrate"]

@@ -150,3 +150,35 @@ def advise(workload: Optional[str] = None, trace: Optional[str] = None, data: Op
            every: Optional[int] = None, threshold: Optional[_Value] = None, memory_bound: Optional[_Value] = None,
            migration_cost: Optional[_Value] = None, migration_byte_cost: Optional[_Value] = None,
            jobs: Optional[int] = None) -> AdviceResult: ...
+
+class RunResult:
+    inputs: dict[str, Any]
+    result: dict[str, Any]
+    elapsed_seconds: float
+    tasks_executed: int
+    tasks_moved: int
+    messages: dict[str, int]
+    warnings: list[str]
+    sequential: Optional[dict[str, Any]]
+    same_result: Optional[bool]
+    efficiency: Optional[float]
+    cpu_efficiency: Optional[float]
+    workers: Any  # pandas.DataFrame, or a list of dicts without pandas
+    def to_dict(self) -> dict[str, Any]: ...
+
+class CalibrationResult:
+    name: str
+    cost: str  # "file:OUTPUT", simulate()'s cost
+    engine: dict[str, Any]
+    app: dict[str, Any]
+    calibration: dict[str, Any]
+    def to_dict(self) -> dict[str, Any]: ...
+    def __getattr__(self, name: str) -> Any: ...  # the other fields of the cost model file
+
+def run(app: str, app_params: _Params = None, strategy: str = "work_stealing", params: _Params = None,
+        topology: str = "auto", engine: str = "threads", workers: Optional[int] = None, seed: _Value = 1,
+        check_tasks: _Value = 1024, poll_interval: _Value = "20us", max_delay: _Value = "0", sequential: bool = True,
+        record: Optional[str] = None, timeline: Optional[str] = None,
+        timeline_nodes: Optional[str] = None) -> RunResult: ...
+def calibrate(output: str, app: str = "busy", app_params: _Params = None, name: Optional[str] = None,
+              repetitions: int = 200, app_runs: int = 3, poll_interval: _Value = "20us") -> CalibrationResult: ...
