@@ -1,15 +1,15 @@
 # dlbkit's components, a CMake target dlbkit::<component> each (docs/architecture.md), and the
 # components each one links. Read by the build (CMakeLists.txt) and by the installed package
 # (dlbkitConfig.cmake), so that both resolve a component list the same way.
-set(DLBKIT_KNOWN_COMPONENTS io topology core analysis strategies sim phases rounds runtime objects apps workloads mpi)  # each after what it links
+set(DLBKIT_KNOWN_COMPONENTS io topology core analysis strategies sim rounds phases runtime objects apps workloads mpi)  # each after what it links
 set(_dlbkit_io_links "")
 set(_dlbkit_topology_links io)
 set(_dlbkit_core_links topology)
 set(_dlbkit_analysis_links core)
 set(_dlbkit_strategies_links analysis)
 set(_dlbkit_sim_links strategies)
-set(_dlbkit_phases_links sim)
 set(_dlbkit_rounds_links strategies)
+set(_dlbkit_phases_links sim rounds)
 set(_dlbkit_runtime_links sim)
 set(_dlbkit_objects_links runtime phases)
 set(_dlbkit_apps_links runtime)

@@ -130,6 +130,109 @@ TEST(FlowStrategies, DimensionExchangeFlowMovesTheLoadOfTheRoundKernel) {
   expect_flow_accounts_for_loads(torus, tctx.loads(), tflow);
 }
 
+// The flows as the schemes' recurrences are written (flows.hpp), node by node and neighbour by
+// neighbour, each round after a check whose mean sums the loads in index order.
+bool reference_balanced(const std::vector<double>& l, double tolerance) {
+  const double mean = std::accumulate(l.begin(), l.end(), 0.0) / static_cast<double>(l.size());
+  return !(mean > 0) || *std::max_element(l.begin(), l.end()) / mean - 1 <= tolerance;
+}
+
+IdealFlow reference_polynomial_flow(const Topology& t, std::vector<double> l, double alpha,
+                                    const std::vector<double>& betas, std::uint64_t max_rounds, double tolerance) {
+  const auto offsets = t.neighbor_offsets();
+  IdealFlow f{.edge = std::vector<double>(offsets.back(), 0.0), .loads = std::move(l)};
+  std::vector<double> z(t.size()), z_sum(t.size(), 0.0), next(t.size());
+  for (; f.rounds < max_rounds && !reference_balanced(f.loads, tolerance); ++f.rounds) {
+    const double beta = betas[std::min<std::size_t>(f.rounds, betas.size() - 1)];
+    for (NodeId v = 0; v < t.size(); ++v) {
+      z[v] = f.rounds == 0 ? f.loads[v] : (beta - 1.0) * z[v] + beta * f.loads[v];
+      z_sum[v] += z[v];
+    }
+    for (NodeId v = 0; v < t.size(); ++v) {
+      double sent = 0;
+      for (const NodeId u : t.neighbors(v)) sent += alpha * (z[v] - z[u]);
+      next[v] = f.loads[v] - sent;
+    }
+    f.loads.swap(next);
+  }
+  for (NodeId v = 0; v < t.size(); ++v)
+    for (std::size_t k = 0; k < t.degree(v); ++k)
+      f.edge[offsets[v] + k] = alpha * (z_sum[v] - z_sum[t.neighbors(v)[k]]);
+  return f;
+}
+
+IdealFlow reference_exchange_flow(const Topology& t, std::vector<double> l, const EdgeColoring& colouring,
+                                  double lambda, std::uint64_t max_rounds, double tolerance) {
+  const auto offsets = t.neighbor_offsets();
+  IdealFlow f{.edge = std::vector<double>(offsets.back(), 0.0), .loads = std::move(l)};
+  std::vector<double> next(t.size());
+  for (; f.rounds < max_rounds && !reference_balanced(f.loads, tolerance); ++f.rounds) {
+    for (NodeId v = 0; v < t.size(); ++v) {
+      next[v] = f.loads[v];
+      const auto nb = t.neighbors(v);
+      for (std::size_t k = 0; k < nb.size(); ++k)
+        if (colouring.color(v, k) == f.rounds % colouring.colors()) {
+          const double y = lambda * (f.loads[v] - f.loads[nb[k]]);
+          f.edge[offsets[v] + k] += y;
+          next[v] = f.loads[v] - y;
+        }
+    }
+    f.loads.swap(next);
+  }
+  return f;
+}
+
+void expect_identical(const IdealFlow& flow, const IdealFlow& reference) {
+  EXPECT_EQ(flow.rounds, reference.rounds);
+  EXPECT_EQ(flow.loads, reference.loads);
+  EXPECT_EQ(flow.edge, reference.edge);
+}
+
+TEST(FlowStrategies, FlowsGiveTheSameBitsAsTheRecurrencesNodeByNode) {
+  // First-order diffusion runs the diffusion kernel (its stencils on 2-D tori and hypercubes of
+  // 32 nodes and more, neighbour lists elsewhere), dimension exchange one pass per colour.
+  for (const std::string spec : {"torus:8x8", "torus:5x6", "hypercube:6", "hypercube:3", "mesh:4x5", "ring:7",
+                                 "tree:binary:3", "complete:5"}) {
+    SCOPED_TRACE(spec);
+    const Topology t = parse_topology(spec);
+    const Phase phase = random_phase(t.size(), 4);
+    const double alpha = 0.9 / static_cast<double>(t.max_degree());
+    const EdgeColoring colouring = edge_coloring(t);
+    for (const double tolerance : {0.05, kNever}) {
+      PhaseContext ctx(phase, t, {}, std::numeric_limits<double>::infinity(), 1);
+      expect_identical(polynomial_flow(ctx, alpha, {1.0}, 300, tolerance),
+                       reference_polynomial_flow(t, ctx.loads(), alpha, {1.0}, 300, tolerance));
+      expect_identical(polynomial_flow(ctx, alpha, {1.0, 1.5}, 300, tolerance),
+                       reference_polynomial_flow(t, ctx.loads(), alpha, {1.0, 1.5}, 300, tolerance));
+      for (const double lambda : {0.5, 0.3})
+        expect_identical(exchange_flow(ctx, colouring, lambda, 300, tolerance),
+                         reference_exchange_flow(t, ctx.loads(), colouring, lambda, 300, tolerance));
+    }
+  }
+}
+
+TEST(FlowStrategies, TheStopCheckSumsTheLoadsInIndexOrder) {
+  // Loads whose sum in index order is one unit in the last place above their sum over eight
+  // lanes, and the tolerance that the first mean meets exactly: balanced before any round.
+  const std::vector<double> loads = {
+      0x1.8005bba580000p+1, 0x1.c00000002e5d3p+2, 0x1.05c6f20000000p+2, 0x1.0000000018d4ep+1,
+      0x1.0000017da0800p+0, 0x1.0143330000000p+2, 0x1.00000000164e2p+3, 0x1.c003c2f100000p+2,
+      0x1.ca58220000000p+2, 0x1.0000001989180p+3, 0x1.8000000028b6ep+1, 0x1.8c574e0000000p+2,
+      0x1.80000000410a8p+1, 0x1.40014ad400000p+2, 0x1.010f970000000p+2, 0x1.000b047e00000p+0};
+  const double tolerance = 0x1.7bde5a00d9d6ep-1;
+  ASSERT_TRUE(reference_balanced(loads, tolerance));
+  const Topology cube = parse_topology("hypercube:4");
+  Phase phase{.nodes = 16};
+  for (NodeId v = 0; v < 16; ++v) {
+    phase.objects.push_back({.id = v, .load = loads[v]});
+    phase.node_of.push_back(v);
+  }
+  PhaseContext ctx(phase, cube, {}, std::numeric_limits<double>::infinity(), 1);
+  ASSERT_EQ(ctx.loads(), loads);
+  EXPECT_EQ(polynomial_flow(ctx, 0.2, {1.0}, 10, tolerance).rounds, 0u);
+  EXPECT_EQ(exchange_flow(ctx, edge_coloring(cube), 0.5, 10, tolerance).rounds, 0u);
+}
+
 TEST(FlowStrategies, ManySmallObjectsFollowTheFlowClosely) {
   const Phase phase = random_phase(64, 100);
   for (const std::string& s : kFlowStrategies) {
