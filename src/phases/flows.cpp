@@ -271,10 +271,12 @@ void realise(PhaseContext& ctx, const IdealFlow& flow, const Parameters& p) {
         const NodeId u = nb[s - offsets[v]];
         double& left = owed[s];
         set_aside.clear();  // refused by u
+        // Without a memory bound no move is refused: the hops are followed in held and
+        // arrived alone, and each object is moved once, at the end, to the node it ends on.
         const auto ship = [&](std::vector<Candidate>::iterator it) {
           const Candidate c = *it;
           candidates.erase(it);
-          if (!ctx.move(c.second, u)) {
+          if (phase.has_memory && !ctx.move(c.second, u)) {
             refused_at[c.second] = v;
             set_aside.push_back(c);
             return false;
@@ -326,6 +328,9 @@ void realise(PhaseContext& ctx, const IdealFlow& flow, const Parameters& p) {
     receivers.clear();
   }
 
+  if (!phase.has_memory)  // see ship
+    for (NodeId u = 0; u < t.size(); ++u)
+      for (const Candidate& c : held[u]) ctx.move(c.second, u);
   for (ObjectIndex o = 0; o < refused_at.size(); ++o)
     if (refused_at[o] == ctx.node_of(o)) ctx.could_not_place(o);
 
