@@ -171,7 +171,8 @@ IdealFlow exchange_flow(PhaseContext& ctx, const EdgeColoring& colouring, double
   // Per colour, each node's partner across it (itself where it has none: it exchanges zero)
   // and what it has sent to it, so that a round is one pass without searches or branches.
   std::vector<NodeId> partner(colours * n);
-  for (std::size_t c = 0; c < colours; ++c) std::iota(partner.begin() + c * n, partner.begin() + (c + 1) * n, NodeId{0});
+  for (std::size_t c = 0; c < colours; ++c)
+    std::iota(partner.begin() + c * n, partner.begin() + (c + 1) * n, NodeId{0});
   for (NodeId v = 0; v < n; ++v) {
     const auto nb = t.neighbors(v);
     for (std::size_t k = 0; k < nb.size(); ++k) partner[colouring.color(v, k) * n + v] = nb[k];

@@ -86,6 +86,30 @@ TEST(Partition, UnmigratableObjectsStay) {
   EXPECT_LT(r.after.imbalance, r.before.imbalance);
 }
 
+TEST(Partition, AtMillionsOfObjectsGroupsThemAndStillBalances) {
+  // A 1024 x 1024 mesh (2^20 objects, where partition groups light objects that exchange bytes)
+  // on 16 nodes of 256 x 256 objects; the first quarter twice as heavy, one object in 4099
+  // unmigratable.
+  constexpr ObjectIndex kSide = 1024, kBlock = 256;
+  Rng rng(5);
+  Phase phase{.nodes = 16};
+  for (ObjectIndex y = 0; y < kSide; ++y)
+    for (ObjectIndex x = 0; x < kSide; ++x) {
+      const ObjectIndex i = kSide * y + x;
+      phase.objects.push_back({.id = i, .load = rng.uniform(0.5, 1.5) * (x < kSide / 2 && y < kSide / 2 ? 2 : 1),
+                               .migratable = i % 4099 != 0});
+      phase.node_of.push_back(static_cast<NodeId>(4 * (y / kBlock) + x / kBlock));
+      if (x + 1 < kSide) phase.communications.push_back({.from = i, .to = i + 1, .messages = 1, .bytes = 1000});
+      if (y + 1 < kSide) phase.communications.push_back({.from = i, .to = i + kSide, .messages = 1, .bytes = 1000});
+    }
+  const Rebalanced r = run("partition", phase);
+  EXPECT_GT(r.before.imbalance, 0.5);
+  EXPECT_LT(r.after.imbalance, 0.06);
+  for (ObjectIndex i = 0; i < phase.objects.size(); i += 4099) ASSERT_EQ(r.mapping[i], phase.node_of[i]) << i;
+  // The cut stays within twice the blocks' own (6 x 1024 edges of 1000 bytes).
+  EXPECT_LT(r.after.crossing_bytes, 2 * 6 * 1024 * 1000.0);
+}
+
 TEST(Partition, NeverPlacesANodeOverTheMemoryBound) {
   Phase phase = cliques([](ObjectIndex) { return 0; });
   phase.has_memory = true;
