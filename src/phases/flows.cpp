@@ -61,11 +61,11 @@ namespace {
 // The loads' imbalance is within the tolerance (a load-free network is balanced): max/mean - 1
 // <= tolerance, the mean from the loads' sum in index order. That sum waits on each addition,
 // so one pass takes the maximum and a sum over eight lanes, and the sum in order is taken only
-// when the verdict could differ between the two. Either sum of n
-// numbers is within (n - 1) u sum |l| of the exact one (u = 2^-53; Higham, Accuracy and
-// Stability of Numerical Algorithms, Sec. 4.2), and for a positive mean the verdict only turns
-// from false to true as the mean grows: the same verdict at both ends of an interval holding
-// the sum in order is its verdict.
+// when the verdict could differ between the two. Either sum of n numbers is within
+// (n - 1) u sum |l| of the exact one, to first order (u = 2^-53; Higham, Accuracy and Stability
+// of Numerical Algorithms, Sec. 4.2): the slack below is twice both together. For a positive
+// mean the verdict only turns from false to true as the mean grows, so the same verdict at both
+// ends of an interval holding the sum in order is its verdict.
 bool balanced_enough(const std::vector<double>& loads, double tolerance) {
   const std::size_t n = loads.size();
   const auto verdict = [&](double max, double sum) {
@@ -182,7 +182,7 @@ IdealFlow exchange_flow(PhaseContext& ctx, const EdgeColoring& colouring, double
   while (flow.rounds < max_rounds) {
     ++checks;
     if (balanced_enough(flow.loads, tolerance) || colours == 0) break;
-    const std::size_t first = flow.rounds % colours * n;
+    const std::size_t first = (flow.rounds % colours) * n;
     const NodeId* p = partner.data() + first;
     double* f = sent.data() + first;
     const double* l = flow.loads.data();
