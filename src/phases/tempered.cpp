@@ -22,7 +22,9 @@
 //   above max_memory_usage, which rejects the transfer by its criterion; here the source
 //   chooses among the targets with room (vt gossips each rank's memory with its load), and
 //   ctx.move refuses what no longer fits when the proposal arrives, as the target would.
-// - LBAF transfers from every rank, vt only from the overloaded ones: here vt's.
+// - LBAF informs and transfers from every rank, vt informs from the underloaded ones and
+//   transfers from the overloaded ones: here vt's, LBAF's with peers=LBAF (the gossip is vt's
+//   either way: round 0 from the informing nodes, then from those that learnt something).
 // Every node offers at most one transfer per handshake: proposals and replies alternate in
 // rounds, as many as the busiest node needs.
 //
@@ -80,6 +82,10 @@ public:
   static constexpr BooleanParam kDeterministic{
       .name = "deterministic_transfer", .default_value = "false",
       .description = "true: nodes in order and the best target; false: random order and LBAF's CMF"};
+  static constexpr ChoiceParam kPeers{
+      .name = "peers", .default_value = "vt",
+      .description = "vt: underloaded nodes inform, overloaded ones transfer; LBAF: every node does both",
+      .choices = {"vt", "LBAF"}};
   static constexpr RealParam kSwapRtol{
       .name = "cluster_swap_rtol", .default_value = "0.05",
       .description = "Clustering: a swap must gain more than this fraction of the block's load", .min = 0, .max = 1e6};
@@ -108,8 +114,8 @@ public:
       .description = "deterministic subclusters: the most subsets of one block tried, smallest first (LBAF: all)",
       .min = 1, .max = 1e9};
   static std::vector<ParamSpec> params() {
-    return {kIterations,     kRounds,     kFanout,       kTransfer,       kOrder,    kDeterministic, kSwapRtol,
-            kMaxSubclusters, kMaxObjects, kSubThreshold, kSubImprovement, kSeparate, kEnumerated};
+    return {kIterations,    kRounds,         kFanout,     kTransfer,     kOrder,          kDeterministic, kPeers,
+            kSwapRtol,      kMaxSubclusters, kMaxObjects, kSubThreshold, kSubImprovement, kSeparate,      kEnumerated};
   }
 
   explicit Tempered(const Parameters& p)
@@ -119,6 +125,7 @@ public:
         clustering_(p[kTransfer] == kTransfer.choice("Clustering")),
         order_(p[kOrder]),
         deterministic_(p[kDeterministic]),
+        every_node_(p[kPeers] == kPeers.choice("LBAF")),
         swap_rtol_(p[kSwapRtol]),
         max_subclusters_(p.real(kMaxSubclusters.name)),  // integers, or inf
         max_objects_(p.real(kMaxObjects.name)),
@@ -158,7 +165,7 @@ private:
     std::vector<std::vector<Known>> lists(n);  // sorted by node
     std::vector<bool> sends(n, false);
     for (NodeId v = 0; v < n; ++v)
-      if (ctx.load(v) < mean_) {
+      if (every_node_ || ctx.load(v) < mean_) {
         lists[v].push_back({v, ctx.load(v)});
         sends[v] = true;
       }
@@ -339,7 +346,7 @@ private:
     // random order unless deterministic; vt: only the overloaded ones.
     std::vector<NodeId> sources;
     for (NodeId v = 0; v < ctx.nodes(); ++v)
-      if (ctx.load(v) > mean_ && !on[v].empty() && known_start_[v + 1] > known_start_[v]) sources.push_back(v);
+      if ((every_node_ || ctx.load(v) > mean_) && !on[v].empty() && known_start_[v + 1] > known_start_[v]) sources.push_back(v);
     if (!deterministic_)
       shuffle(sources, ctx.rng());
     least_known_.assign(ctx.nodes(), 0.0);
@@ -643,6 +650,7 @@ private:
   bool clustering_;
   std::string order_;
   bool deterministic_;
+  bool every_node_;  // peers=LBAF
   double swap_rtol_;
   double max_subclusters_, max_objects_;  // integers, or inf
   double sub_threshold_, sub_improvement_;

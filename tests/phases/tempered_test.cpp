@@ -84,7 +84,8 @@ TEST(Tempered, TerminatesAtTheEndsOfItsParametersAndNeverRaisesTheMaximum) {
       {{"n_iterations", "1"}}, {{"n_iterations", "1000"}}, {{"n_rounds", "1"}}, {{"n_rounds", "64"}},
       {{"fanout", "1"}}, {{"fanout", "1000000000"}}, {{"deterministic_transfer", "true"}},
       {{"order_strategy", "fewest_migrations"}}, {{"order_strategy", "small_objects"}},
-      {{"transfer_strategy", "Clustering"}}, {{"cluster_swap_rtol", "0"}}};
+      {{"transfer_strategy", "Clustering"}}, {{"cluster_swap_rtol", "0"}}, {{"peers", "LBAF"}},
+      {{"peers", "LBAF"}, {"transfer_strategy", "Clustering"}}};
   for (const auto& params : ends) {
     const Rebalanced r = run(phase, params);
     EXPECT_EQ(r.mapping.size(), phase.objects.size());
@@ -196,7 +197,7 @@ TEST(Tempered, SubclusteringEndsAtTheEndsOfItsParameters) {
       {"max_objects_per_transfer", "1"}, {"max_objects_per_transfer", "inf"},
       {"subclustering_threshold", "0"}, {"subclustering_threshold", "1000000"},
       {"subclustering_minimum_improvement", "0"}, {"subclustering_minimum_improvement", "1000000"},
-      {"separate_subclustering", "true"}, {"max_enumerated_subclusters", "1"},
+      {"separate_subclustering", "true"}, {"max_enumerated_subclusters", "1"}, {"peers", "LBAF"},
       {"max_enumerated_subclusters", "1000000000"}, {"cluster_swap_rtol", "0"}, {"cluster_swap_rtol", "1000000"}};
   for (const char* deterministic : {"true", "false"})
     for (const auto& [name, value] : ends) {
@@ -226,6 +227,24 @@ TEST(Tempered, RecursiveChoosesATargetWithRoom) {
     }
 }
 
+TEST(Tempered, LbafsPeersReachNodesAboveTheMean) {
+  // Node 0 (load 10) has objects of 10 bytes; node 1 (load 0) has no room for any, node 2
+  // (load 5.5, above the mean 5.17, its object unmigratable) has. vt's peers: node 0 learns only
+  // of node 1 and keeps everything; LBAF's: every node informs, node 0 gives to node 2.
+  Phase phase = piled_up(3, 4);
+  phase.objects.push_back({.id = 4, .load = 5.5, .migratable = false});
+  phase.node_of.push_back(2);
+  phase.has_memory = true;
+  phase.node_working_bytes = {0, 95, 0};
+  for (auto& object : phase.objects) object.memory.footprint_bytes = 10;
+  const RebalanceOptions bound{.memory_bound = 100};
+  EXPECT_EQ(run(phase, {{"deterministic_transfer", "true"}}, bound).objects_migrated, 0u);
+  const Rebalanced r = run(phase, {{"deterministic_transfer", "true"}, {"peers", "LBAF"}}, bound);
+  EXPECT_GT(r.objects_migrated, 0u);
+  EXPECT_EQ(std::count(r.mapping.begin(), r.mapping.end(), 1u), 0);
+  EXPECT_LT(r.after.imbalance, r.before.imbalance);
+}
+
 TEST(Tempered, UnmigratableObjectsStayAndOneNodeIsLeftAlone) {
   Phase phase = piled_up(4, 8);
   for (auto& object : phase.objects) object.migratable = false;
@@ -239,7 +258,7 @@ TEST(Tempered, BadParametersAreInputErrors) {
            {"order_strategy", "random"}, {"cluster_swap_rtol", "-1"}, {"max_subclusters", "-1"},
            {"max_objects_per_transfer", "0"}, {"subclustering_threshold", "-1"},
            {"subclustering_minimum_improvement", "-1"}, {"separate_subclustering", "maybe"},
-           {"max_enumerated_subclusters", "0"}})
+           {"max_enumerated_subclusters", "0"}, {"peers", "all"}})
     EXPECT_THROW(builtin_phase_strategies().configure("tempered", {{name, value}}), InputError) << name;
 }
 
