@@ -246,8 +246,8 @@ private:
 
   /// lbsTransferStrategyBase._randomly_select_target (deterministic: the best target): the
   /// known target for `amount`, by the criterion on the known loads, among those that
-  /// `fits(k)` (k: the target's index in known_node_) when the phase is memory bound; its
-  /// index among v's. None when the criterion is negative for every such target: whichever
+  /// `fits(k)` (k: the target's index in known_node_; asked only when the phase is memory
+  /// bound, see select_target below); its index among v's. None when the criterion is negative for every such target: whichever
   /// the CMF drew, the node would reject the transfer itself, so it draws nothing.
   /// (LBAF's CMF with a target of criterion -inf, one without room, is NaN throughout, and its
   /// draw falls on the first target in its set's order; here it is drawn among the others.)
@@ -259,20 +259,15 @@ private:
     // The criterion is >= 0 for a target of load t exactly when amount <= own - t (or amount
     // is 0): with the least known load, no pass over the targets is needed to know it is not.
     if (amount > 0 && amount > own - least_known_[v]) return std::nullopt;
-    constexpr double kNoRoom = -std::numeric_limits<double>::infinity();
     values_.resize(count);
     double* const values = values_.data();
-#pragma omp simd
-    for (std::size_t t = 0; t < count; ++t) values[t] = criterion(own, loads[t], amount);
-    if (memory_bound(ctx))
-      for (std::size_t t = 0; t < count; ++t)
-        if (!fits(first + t)) values[t] = kNoRoom;
     double low = std::numeric_limits<double>::infinity(), high = kNoRoom, sum = 0;
     std::size_t eligible = 0;
 #pragma omp simd reduction(min : low) reduction(max : high) reduction(+ : sum, eligible)
     for (std::size_t t = 0; t < count; ++t) {
-      const double c = values[t];
-      const bool room = c != kNoRoom;
+      const bool room = fits(first + t);
+      const double c = room ? criterion(own, loads[t], amount) : kNoRoom;
+      values[t] = c;
       sum += room ? c : 0.0;
       eligible += room;
       low = std::min(low, room ? c : low);
@@ -300,10 +295,19 @@ private:
     return last;
   }
 
+  /// select_target asking `fits` only where the phase is memory bound (elsewhere every
+  /// target fits, and the loop over them stays vectorised).
+  template <class Fits>
+  std::optional<std::size_t> select_target(PhaseContext& ctx, NodeId v, double amount, bool bounded, Fits fits) {
+    if (bounded) return select_target(ctx, v, amount, fits);
+    return select_target(ctx, v, amount, [](std::size_t) { return true; });
+  }
+
   /// Whether moves can meet the memory bound (the phase has memory and the bound is finite).
   static bool memory_bound(const PhaseContext& ctx) {
     return ctx.phase().has_memory && std::isfinite(ctx.memory_bound());
   }
+  static constexpr double kNoRoom = -std::numeric_limits<double>::infinity();  // a target's criterion
 
   void update_least_known(NodeId v) {
     least_known_[v] = std::numeric_limits<double>::infinity();
@@ -382,7 +386,7 @@ private:
         while (!list.empty()) {
           const double amount = list.back().load;
           const auto fits = [&](std::size_t k) { return ctx.fits(list.back().object, known_node_[k]); };
-          const auto t = select_target(ctx, v, amount, fits);
+          const auto t = select_target(ctx, v, amount, memory_bound(ctx), fits);
           if (t && criterion(ctx.load(v), known_load_[known_start_[v] + *t], amount) >= 0) {
             proposals.emplace_back(v, known_start_[v] + *t);
             ctx.protocol().send(v, known_node_[known_start_[v] + *t]);
@@ -620,7 +624,7 @@ private:
           const double distance = std::abs(known_load_[k] + amount - mean_);
           if (distance < closest || (distance == closest && c > best)) closest = distance, best = c, t = k;
         }
-      } else if (const auto drawn = select_target(ctx, v, amount, room)) {
+      } else if (const auto drawn = select_target(ctx, v, amount, memory_bound(ctx), room)) {
         t = known_start_[v] + *drawn;
       }
       if (!t || criterion(own, known_load_[*t], amount) <= 0) continue;
