@@ -246,9 +246,9 @@ private:
 
   /// lbsTransferStrategyBase._randomly_select_target (deterministic: the best target): the
   /// known target for `amount`, by the criterion on the known loads, among those that
-  /// `fits(k)` (k: the target's index in known_node_; asked only when the phase is memory
-  /// bound, see select_target below); its index among v's. None when the criterion is negative for every such target: whichever
-  /// the CMF drew, the node would reject the transfer itself, so it draws nothing.
+  /// `fits(k)` (k: the target's index in known_node_); its index among v's. None when the
+  /// criterion is negative for every such target: whichever the CMF drew, the node would
+  /// reject the transfer itself, so it draws nothing.
   /// (LBAF's CMF with a target of criterion -inf, one without room, is NaN throughout, and its
   /// draw falls on the first target in its set's order; here it is drawn among the others.)
   template <class Fits>
@@ -350,7 +350,8 @@ private:
     // random order unless deterministic; vt: only the overloaded ones.
     std::vector<NodeId> sources;
     for (NodeId v = 0; v < ctx.nodes(); ++v)
-      if ((every_node_ || ctx.load(v) > mean_) && !on[v].empty() && known_start_[v + 1] > known_start_[v]) sources.push_back(v);
+      if ((every_node_ || ctx.load(v) > mean_) && !on[v].empty() && known_start_[v + 1] > known_start_[v])
+        sources.push_back(v);
     if (!deterministic_)
       shuffle(sources, ctx.rng());
     least_known_.assign(ctx.nodes(), 0.0);
