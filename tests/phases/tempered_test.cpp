@@ -124,8 +124,9 @@ Phase one_block(std::size_t nodes, int objects, std::vector<double> own) {
 
 TEST(Tempered, ClusteringSplitsASharedBlockTooHeavyToMoveWhole) {
   // Node 0's block (4) moved whole leaves node 1 as loaded as node 0 was: no swap gains.
-  // Two of its objects (one subcluster, or two of one each) balance the pair, in both of LBAF's modes; without
-  // subclusters (max_subclusters 0, LBAF's hundreds-tasks configuration) nothing moves.
+  // Two of its objects (one subcluster, or two of one each) balance the pair, in both of
+  // LBAF's modes; without subclusters (max_subclusters 0, LBAF's hundreds-tasks configuration)
+  // nothing moves.
   const Phase phase = one_block(2, 4, {0, 0});
   for (const char* deterministic : {"true", "false"}) {
     const std::map<std::string, std::string> params = {{"transfer_strategy", "Clustering"},
@@ -197,8 +198,9 @@ TEST(Tempered, SubclusteringEndsAtTheEndsOfItsParameters) {
       {"max_objects_per_transfer", "1"}, {"max_objects_per_transfer", "inf"},
       {"subclustering_threshold", "0"}, {"subclustering_threshold", "1000000"},
       {"subclustering_minimum_improvement", "0"}, {"subclustering_minimum_improvement", "1000000"},
-      {"separate_subclustering", "true"}, {"max_enumerated_subclusters", "1"}, {"peers", "LBAF"},
-      {"max_enumerated_subclusters", "1000000000"}, {"cluster_swap_rtol", "0"}, {"cluster_swap_rtol", "1000000"}};
+      {"separate_subclustering", "true"}, {"max_enumerated_subclusters", "1"},
+      {"max_enumerated_subclusters", "1000000000"}, {"cluster_swap_rtol", "0"}, {"cluster_swap_rtol", "1000000"},
+      {"peers", "LBAF"}};
   for (const char* deterministic : {"true", "false"})
     for (const auto& [name, value] : ends) {
       const Rebalanced r = run(phase, {{"transfer_strategy", "Clustering"}, {"deterministic_transfer", deterministic},
