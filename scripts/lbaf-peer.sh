@@ -11,7 +11,10 @@
 #   VT_SRC    a vt checkout or bare git repository, for its LB data validator, which LBAF
 #             imports at start (default: cloned from GitHub)
 #   STRATEGIES  dlbkit's phase strategies to run (default: every one but none), with their
-#             parameters after a colon: "tempered:transfer_strategy=Clustering greedy"
+#             parameters after a colon, separated by commas:
+#             "tempered:transfer_strategy=Clustering,n_iterations=8 greedy"
+#   RUNS      LBAF's runs, and dlbkit's with seeds 1 to RUNS (default 1): LBAF is not
+#             deterministic, so each figure is then the median (min..max) over the runs
 # LBAF needs Debian's python3-numpy python3-scipy python3-yaml python3-brotli python3-schema
 # python3-colorama python3-typing-extensions.
 set -euo pipefail
@@ -52,12 +55,16 @@ cp "$out/vt/scripts/JSON_data_files_validator.py" "$out/vt/scripts/LBDatafile_sc
 
 # LBAF's configuration, pointed at the data and at our output folder, writing its result as vt
 # LB data files (so that the objects it moved can be counted).
-stem=$(ls "$out/lbaf/data/$data" | sed -n 's/\.0\.json$//p' | head -1)
+runs=${RUNS:-1}
+[[ $runs =~ ^[1-9][0-9]*$ ]] || { echo "lbaf-peer: RUNS=$runs is not accepted; accepted: an integer >= 1" >&2; exit 2; }
+# The configuration's own stem (a data folder may hold several, synthetic-blocks' does).
+stem=$(sed -n 's|^ *data_stem: *.*/||p' "$out/lbaf/config/$config" | head -1)
+[ -f "$out/lbaf/data/$data/$stem.0.json" ] ||
+  { echo "lbaf-peer: configuration '$config' reads data stem '$stem', not in LBAF's data/$data" >&2; exit 2; }
 bound=$(sed -n 's/^ *max_memory_usage: *//p' "$out/lbaf/config/$config" | head -1)
 sed -e "s|data_stem: .*|data_stem: $out/lbaf/data/$data/$stem|" -e "s|output_dir: .*|output_dir: $out/output|" \
   -e "s|overwrite_validator: .*|overwrite_validator: false|" "$out/lbaf/config/$config" |
-  grep -v -e '^write_JSON' -e '^  \(compressed\|suffix\|communications\|offline_lb_compatible\|lb_iterations\):' \
-    >"$out/config.yaml"
+  awk '/^[^ #]/ { skip = /^(write_JSON|visualization):/ } !skip' >"$out/config.yaml"  # ours below; no vt-tv
 grep -q "overwrite_validator" "$out/config.yaml" || echo "overwrite_validator: false" >>"$out/config.yaml"
 cat >>"$out/config.yaml" <<'YAML'
 write_JSON:
@@ -68,21 +75,23 @@ write_JSON:
   lb_iterations: false
 YAML
 
-rm -rf "$out/output"
-start=$(date +%s.%N)
-(cd "$out/lbaf" && PYTHONPATH=src "$python" -m lbaf -c "$out/config.yaml" >"$out/lbaf.log" 2>&1) ||
-  { echo "lbaf-peer: LBAF failed; its log: $out/lbaf.log" >&2; exit 1; }
-lbaf_seconds=$(echo "$(date +%s.%N) - $start" | bc)
-
-# LBAF's figures: the imbalance of the rank loads before and after (its statistics), the
-# objects whose rank changed (its output files against its input), the largest rank memory.
-read -r lbaf_before lbaf_after lbaf_moved lbaf_memory < <("$python" - "$out" "$data" "$stem" <<'PY'
+# One LBAF run: its figures (imbalance of the rank loads before and after from its statistics,
+# the objects whose rank changed from its output files against its input, the largest rank
+# memory) and its wall time, on one line.
+run_lbaf() {
+  rm -rf "$out/output"
+  local start seconds
+  start=$(date +%s.%N)
+  (cd "$out/lbaf" && PYTHONPATH=src "$python" -m lbaf -c "$out/config.yaml" >"$out/lbaf.log" 2>&1) ||
+    { echo "lbaf-peer: LBAF failed; its log: $out/lbaf.log" >&2; exit 1; }
+  seconds=$(echo "$(date +%s.%N) - $start" | bc)
+  "$python" - "$out" "$data" "$stem" "$seconds" <<'PY'
 import json, os, re, sys
-out, data, stem = sys.argv[1:]
+out, data, stem, seconds = sys.argv[1:]
 log = open(f"{out}/lbaf.log").read()
 before = re.search(r"initial rank load:\n.*?imbalance: ([0-9.e+-]+)", log).group(1)
 after = re.search(r"rebalanced rank load:\n.*?imbalance: ([0-9.e+-]+)", log).group(1)
-memory = re.search(r"rebalanced rank maximum memory usage:\n.*?\n.*?maximum: ([0-9.e+-]+)", log).group(1)
+memory = re.search(r"rebalanced rank maximum memory usage:\n.*?\n.*?maximum: ([0-9.e+-]+)", log)
 def ranks(prefix):
     where, r = {}, 0
     while os.path.exists(f"{prefix}.{r}.json"):
@@ -95,28 +104,49 @@ def ranks(prefix):
 a = ranks(f"{out}/lbaf/data/{data}/{stem}")
 output_stem = next(f[:-len(".0.json")] for f in os.listdir(f"{out}/output") if f.endswith(".0.json"))
 b = ranks(f"{out}/output/{output_stem}")
-print(before, after, sum(1 for k in a if b.get(k) != a[k]), memory)
+print(before, after, sum(1 for k in a if b.get(k) != a[k]), memory.group(1) if memory else 0, seconds)
 PY
-)
+}
+
+# Lines "before after migrated memory seconds", one per run, as one row: each column's
+# median, with (min..max) when the runs differ.
+summary() {
+  "$python" -c '
+import statistics, sys
+label, rows = sys.argv[1], [list(map(float, l.split())) for l in sys.stdin if l.strip()]
+def cell(values, form):
+    m = statistics.median(values)
+    low, high = min(values), max(values)
+    return form.format(m) + ("" if low == high else " (" + form.format(low) + ".." + form.format(high) + ")")
+forms = ["{:.5g}", "{:.5g}", "{:.0f}", "{:.6g}", "{:.3g}"]
+print(" | ".join([label] + [cell([r[k] for r in rows], forms[k]) for k in range(5)]))
+' "$1"
+}
+
+lbaf_rows=$(for ((i = 0; i < runs; ++i)); do run_lbaf; done)
 
 build_dlbkit() { [ -x build/bin/dlbkit ] || scripts/build.sh >/dev/null; }
 build_dlbkit
 strategies=${STRATEGIES:-$(build/bin/dlbkit list phase-strategies | awk '/^  [a-z_]+ / && $1 != "none" {print $1}' | tr '\n' ' ')}
-printf "%-44s %10s %10s %9s %14s %10s\n" "balancer" "I before" "I after" "migrated" "max memory" "wall s"
-printf "%-44s %10s %10s %9s %14s %10.3f\n" "LBAF InformAndTransfer ($config)" "$lbaf_before" "$lbaf_after" \
-  "$lbaf_moved" "$lbaf_memory" "$lbaf_seconds"
+echo "balancer | I before | I after | migrated | max memory | wall s"
+summary "LBAF InformAndTransfer ($config)" <<<"$lbaf_rows"
 for s in $strategies; do
   name=${s%%:*} params=()
-  if [[ $s == *:* ]]; then for p in ${s#*:}; do params+=(-p "$p"); done; fi
+  if [[ $s == *:* ]]; then
+    IFS=, read -ra assignments <<<"${s#*:}"
+    for p in "${assignments[@]}"; do params+=(-p "$p"); done
+  fi
   args=(phases -s "$name" "${params[@]}" --data "$out/lbaf/data/$data/$stem" --json)
   [ -n "$bound" ] && args+=(--memory-bound "$bound")
-  if ! json=$(build/bin/dlbkit "${args[@]}" 2>"$out/dlbkit.err"); then
-    printf "%-44s %s\n" "dlbkit $s" "$(cat "$out/dlbkit.err")"
-    continue
-  fi
-  jq -r --arg s "dlbkit $s" '[$s, .imbalance_before, .imbalance_after, .objects_migrated, (.max_memory_after // 0), .wall_seconds]
-    | "\(.[0]) \(.[1]) \(.[2]) \(.[3]) \(.[4]) \(.[5])"' <<<"$json" |
-    awk '{printf "%-44s %10.5f %10.5f %9d %14.6g %10.3f\n", $1 " " $2, $3, $4, $5, $6, $7}'
+  rows=""
+  for ((seed = 1; seed <= runs; ++seed)); do
+    if ! json=$(build/bin/dlbkit "${args[@]}" --seed "$seed" 2>"$out/dlbkit.err"); then
+      echo "dlbkit $s | $(cat "$out/dlbkit.err")"
+      continue 2
+    fi
+    rows+=$(jq -r '"\(.imbalance_before) \(.imbalance_after) \(.objects_migrated) \(.max_memory_after // 0) \(.wall_seconds)"' <<<"$json")$'\n'
+  done
+  summary "dlbkit $s" <<<"$rows"
 done
 echo "(LBAF's wall time includes its start and its statistics; dlbkit's is the strategy's decision only."
-echo " Memory bound: ${bound:-none}, LBAF's max_memory_usage.)"
+echo " Memory bound: ${bound:-none}, LBAF's max_memory_usage. Runs: $runs, dlbkit's with seeds 1 to $runs.)"

@@ -32,15 +32,22 @@ double NodeMemory::max() const {
   return largest;
 }
 
-double NodeMemory::with(ObjectIndex object, NodeId to) const {
+double NodeMemory::with(std::span<const ObjectIndex> objects, NodeId to) const {
   if (nodes_.empty()) return 0.0;
   const Node& node = nodes_[to];
-  const ObjectMemory& m = phase_->objects[object].memory;
-  const double largest_working =
-      std::max(node.working.empty() ? 0.0 : node.working.rbegin()->first, m.working_bytes);
-  const bool new_block = m.block >= 0 && !node.blocks.contains(m.block);
-  return node.own + node.shared + (new_block ? phase_->block_bytes[m.block] : 0.0) + node.footprints +
-         m.footprint_bytes + largest_working;
+  double added = 0, largest_working = node.working.empty() ? 0.0 : node.working.rbegin()->first;
+  for (std::size_t k = 0; k < objects.size(); ++k) {
+    const ObjectMemory& m = phase_->objects[objects[k]].memory;
+    added += m.footprint_bytes;
+    largest_working = std::max(largest_working, m.working_bytes);
+    // A block counts once: new unless the node or an earlier object of the span has it (the
+    // span is usually one block's objects, so the scan stops at the first).
+    const auto same_block = [&](ObjectIndex i) { return phase_->objects[i].memory.block == m.block; };
+    if (m.block >= 0 && !node.blocks.contains(m.block) &&
+        std::none_of(objects.begin(), objects.begin() + static_cast<std::ptrdiff_t>(k), same_block))
+      added += phase_->block_bytes[m.block];
+  }
+  return node.own + node.shared + node.footprints + added + largest_working;
 }
 
 void NodeMemory::move(ObjectIndex object, NodeId from, NodeId to) {

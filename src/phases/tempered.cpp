@@ -9,7 +9,9 @@
 // - transfer (LBAF lbsRecursiveTransferStrategy.py / lbsClusteringTransferStrategy.py): the
 //   overloaded nodes, in a random order, offer objects to the nodes they know, chosen by the
 //   tempered criterion (lbsTemperedCriterion.py: the pair's larger load before minus after)
-//   through LBAF's cumulative mass function (lbsTransferStrategyBase._randomly_select_target).
+//   through LBAF's cumulative mass function (lbsTransferStrategyBase._randomly_select_target),
+//   among the nodes with room for them (LBAF's work model makes a rank's work infinite above
+//   max_memory_usage: such a target has the criterion -inf).
 //
 // Where this reading differs from LBAF's sequential simulation, for a protocol that runs:
 // - LBAF gossips the set of all ranks and reads every target's true load; here the loads are
@@ -17,24 +19,30 @@
 // - a transfer is a proposal to the target and its reply: the target accepts when the tempered
 //   criterion holds on its current load and the objects fit its memory. LBAF's work model
 //   (lbsAffineCombinationWorkModel.py, beta = gamma = delta = 0) makes a rank's work infinite
-//   above max_memory_usage, which rejects the transfer by its criterion; here ctx.move refuses
-//   it, as the target would.
-// - LBAF transfers from every rank, vt only from the overloaded ones: here vt's.
+//   above max_memory_usage, which rejects the transfer by its criterion; here the source
+//   chooses among the targets with room (vt gossips each rank's memory with its load), and
+//   ctx.move refuses what no longer fits when the proposal arrives, as the target would.
+// - LBAF informs and transfers from every rank, vt informs from the underloaded ones and
+//   transfers from the overloaded ones: here vt's, LBAF's with peers=LBAF (the gossip is vt's
+//   either way: round 0 from the informing nodes, then from those that learnt something).
 // Every node offers at most one transfer per handshake: proposals and replies alternate in
 // rounds, as many as the busiest node needs.
 //
 // The default transfer_strategy is Recursive, not the Clustering of LBAF's shipped
-// configuration: with max_subclusters 0 Clustering only swaps objects of shared blocks, and
-// phases without blocks would not move. LBAF's max_objects_per_transfer bounds only what is
-// not here: the recursive extension of a rejected transfer (see transfer()) and subclusters.
+// configurations: Clustering moves only objects of shared blocks, and phases without blocks
+// would not move. In Recursive LBAF's max_objects_per_transfer bounds only the recursive
+// extension of a rejected transfer, which is not here (see transfer()).
 
 #include "central.hpp"
 
 #include <algorithm>
+#include <bit>
+#include <cmath>
 #include <limits>
 #include <map>
 #include <numeric>
 #include <optional>
+#include <set>
 #include <span>
 
 namespace dlbkit {
@@ -64,7 +72,7 @@ public:
       .description = "nodes each informing node sends to per round (at most nodes - 1)", .min = 1, .max = 1e9};
   static constexpr ChoiceParam kTransfer{
       .name = "transfer_strategy", .default_value = "Recursive",
-      .description = "Recursive: object by object; Clustering: only swaps of shared blocks' objects (max_subclusters 0)",
+      .description = "Recursive: object by object; Clustering: swaps of shared blocks, then subsets of a block",
       .choices = {"Recursive", "Clustering"}, .search = {"Clustering"}};
   static constexpr ChoiceParam kOrder{
       .name = "order_strategy", .default_value = "arbitrary",
@@ -74,11 +82,40 @@ public:
   static constexpr BooleanParam kDeterministic{
       .name = "deterministic_transfer", .default_value = "false",
       .description = "true: nodes in order and the best target; false: random order and LBAF's CMF"};
+  static constexpr ChoiceParam kPeers{
+      .name = "peers", .default_value = "vt",
+      .description = "vt: underloaded nodes inform, overloaded ones transfer; LBAF: every node does both",
+      .choices = {"vt", "LBAF"}};
   static constexpr RealParam kSwapRtol{
       .name = "cluster_swap_rtol", .default_value = "0.05",
       .description = "Clustering: a swap must gain more than this fraction of the block's load", .min = 0, .max = 1e6};
+  // Clustering's subclusters: LBAF's parameters with its defaults (lbsClusteringTransferStrategy
+  // and lbsTransferStrategyBase, __init__), and a bound of our own on its enumeration.
+  static constexpr IntegerParam kMaxSubclusters{
+      .name = "max_subclusters", .default_value = "inf",
+      .description = "Clustering: 0: no subclusters; random transfers draw this many per block at most", .min = 0,
+      .allow_inf = true};
+  static constexpr IntegerParam kMaxObjects{
+      .name = "max_objects_per_transfer", .default_value = "inf",
+      .description = "Clustering: the most objects of a subcluster", .min = 1, .allow_inf = true};
+  static constexpr RealParam kSubThreshold{
+      .name = "subclustering_threshold", .default_value = "0",
+      .description = "deterministic subclusters only from a node with at least this fraction of the maximum load",
+      .min = 0, .max = 1e6};
+  static constexpr RealParam kSubImprovement{
+      .name = "subclustering_minimum_improvement", .default_value = "0",
+      .description = "deterministic subclusters: the criterion must exceed this fraction of the source's load",
+      .min = 0, .max = 1e6};
+  static constexpr BooleanParam kSeparate{
+      .name = "separate_subclustering", .default_value = "false",
+      .description = "true: subclusters once every node swapped; false: each node's after its own swaps"};
+  static constexpr IntegerParam kEnumerated{
+      .name = "max_enumerated_subclusters", .default_value = "65536",
+      .description = "deterministic subclusters: the most subsets of one block tried, smallest first (LBAF: all)",
+      .min = 1, .max = 1e9};
   static std::vector<ParamSpec> params() {
-    return {kIterations, kRounds, kFanout, kTransfer, kOrder, kDeterministic, kSwapRtol};
+    return {kIterations,    kRounds,         kFanout,     kTransfer,     kOrder,          kDeterministic, kPeers,
+            kSwapRtol,      kMaxSubclusters, kMaxObjects, kSubThreshold, kSubImprovement, kSeparate,      kEnumerated};
   }
 
   explicit Tempered(const Parameters& p)
@@ -88,7 +125,14 @@ public:
         clustering_(p[kTransfer] == kTransfer.choice("Clustering")),
         order_(p[kOrder]),
         deterministic_(p[kDeterministic]),
-        swap_rtol_(p[kSwapRtol]) {}
+        every_node_(p[kPeers] == kPeers.choice("LBAF")),
+        swap_rtol_(p[kSwapRtol]),
+        max_subclusters_(p.real(kMaxSubclusters.name)),  // integers, or inf
+        max_objects_(p.real(kMaxObjects.name)),
+        sub_threshold_(p[kSubThreshold]),
+        sub_improvement_(p[kSubImprovement]),
+        separate_(p[kSeparate]),
+        max_enumerated_(p[kEnumerated]) {}
 
   void rebalance(PhaseContext& ctx) override {
     if (ctx.nodes() < 2) return;
@@ -121,7 +165,7 @@ private:
     std::vector<std::vector<Known>> lists(n);  // sorted by node
     std::vector<bool> sends(n, false);
     for (NodeId v = 0; v < n; ++v)
-      if (ctx.load(v) < mean_) {
+      if (every_node_ || ctx.load(v) < mean_) {
         lists[v].push_back({v, ctx.load(v)});
         sends[v] = true;
       }
@@ -201,10 +245,14 @@ private:
   }
 
   /// lbsTransferStrategyBase._randomly_select_target (deterministic: the best target): the
-  /// known target for `amount`, by the criterion on the known loads; its index among v's.
-  /// None when the criterion is negative for every target: whichever the CMF drew, the node
-  /// would reject the transfer itself, so it draws nothing.
-  std::optional<std::size_t> select_target(PhaseContext& ctx, NodeId v, double amount) {
+  /// known target for `amount`, by the criterion on the known loads, among those that
+  /// `fits(k)` (k: the target's index in known_node_); its index among v's. None when the
+  /// criterion is negative for every such target: whichever the CMF drew, the node would
+  /// reject the transfer itself, so it draws nothing.
+  /// (LBAF's CMF with a target of criterion -inf, one without room, is NaN throughout, and its
+  /// draw falls on the first target in its set's order; here it is drawn among the others.)
+  template <class Fits>
+  std::optional<std::size_t> select_target(PhaseContext& ctx, NodeId v, double amount, Fits fits) {
     const std::size_t first = known_start_[v], count = known_start_[v + 1] - first;
     const double* const loads = known_load_.data() + first;
     const double own = ctx.load(v);
@@ -213,28 +261,53 @@ private:
     if (amount > 0 && amount > own - least_known_[v]) return std::nullopt;
     values_.resize(count);
     double* const values = values_.data();
-    double low = std::numeric_limits<double>::infinity(), high = -low, sum = 0;
-#pragma omp simd reduction(min : low) reduction(max : high) reduction(+ : sum)
+    double low = std::numeric_limits<double>::infinity(), high = kNoRoom, sum = 0;
+    std::size_t eligible = 0;
+#pragma omp simd reduction(min : low) reduction(max : high) reduction(+ : sum, eligible)
     for (std::size_t t = 0; t < count; ++t) {
-      const double c = criterion(own, loads[t], amount);
+      const bool room = fits(first + t);
+      const double c = room ? criterion(own, loads[t], amount) : kNoRoom;
       values[t] = c;
-      sum += c;
-      low = std::min(low, c);
+      sum += room ? c : 0.0;
+      eligible += room;
+      low = std::min(low, room ? c : low);
       high = std::max(high, c);
     }
     if (high < 0) return std::nullopt;
     if (deterministic_) return std::find(values_.begin(), values_.end(), high) - values_.begin();
-    if (low == high) return ctx.rng().below(count);
+    std::size_t last = count;  // the last eligible target
+    if (low == high) {
+      // Uniformly among the eligible: the k-th of them.
+      std::size_t k = ctx.rng().below(eligible);
+      for (std::size_t t = 0; t < count; ++t)
+        if (values_[t] != kNoRoom && k-- == 0) return t;
+    }
     // Weights (c - c_min) / (c_max - c_min), cumulated and normalised; the first target whose
     // cumulated mass is not below u (the common factor 1 / (c_max - c_min) left out).
-    const double u = ctx.rng().uniform() * (sum - low * static_cast<double>(count));
+    const double u = ctx.rng().uniform() * (sum - low * static_cast<double>(eligible));
     double mass = 0;
     for (std::size_t t = 0; t < count; ++t) {
+      if (values_[t] == kNoRoom) continue;
       mass += values_[t] - low;
       if (!(mass < u)) return t;
+      last = t;
     }
-    return count - 1;
+    return last;
   }
+
+  /// select_target asking `fits` only where the phase is memory bound (elsewhere every
+  /// target fits, and the loop over them stays vectorised).
+  template <class Fits>
+  std::optional<std::size_t> select_target(PhaseContext& ctx, NodeId v, double amount, bool bounded, Fits fits) {
+    if (bounded) return select_target(ctx, v, amount, fits);
+    return select_target(ctx, v, amount, [](std::size_t) { return true; });
+  }
+
+  /// Whether moves can meet the memory bound (the phase has memory and the bound is finite).
+  static bool memory_bound(const PhaseContext& ctx) {
+    return ctx.phase().has_memory && std::isfinite(ctx.memory_bound());
+  }
+  static constexpr double kNoRoom = -std::numeric_limits<double>::infinity();  // a target's criterion
 
   void update_least_known(NodeId v) {
     least_known_[v] = std::numeric_limits<double>::infinity();
@@ -277,12 +350,15 @@ private:
     // random order unless deterministic; vt: only the overloaded ones.
     std::vector<NodeId> sources;
     for (NodeId v = 0; v < ctx.nodes(); ++v)
-      if (ctx.load(v) > mean_ && !on[v].empty() && known_start_[v + 1] > known_start_[v]) sources.push_back(v);
+      if ((every_node_ || ctx.load(v) > mean_) && !on[v].empty() && known_start_[v + 1] > known_start_[v])
+        sources.push_back(v);
     if (!deterministic_)
       shuffle(sources, ctx.rng());
+    least_known_.assign(ctx.nodes(), 0.0);
+    for (NodeId v : sources) update_least_known(v);
 
     if (clustering_) {
-      swap_clusters(ctx, sources, on);
+      cluster_transfers(ctx, sources, on);
       return;
     }
     // Recursive: each object from the end of the ordered list to a target chosen by the CMF.
@@ -301,11 +377,8 @@ private:
     std::vector<NodeId> active = sources;
     std::sort(active.begin(), active.end());
     std::vector<std::vector<Offer>> pending(ctx.nodes());
-    least_known_.assign(ctx.nodes(), 0.0);
-    for (NodeId v : active) {
+    for (NodeId v : active)
       for (ObjectIndex i : ordered(ctx, {on[v].begin(), on[v].end()})) pending[v].push_back({i, phase.objects[i].load});
-      update_least_known(v);
-    }
     std::vector<std::pair<NodeId, std::size_t>> proposals;  // (source, the target's index in known_node_)
     while (!active.empty()) {
       proposals.clear();
@@ -313,13 +386,18 @@ private:
         auto& list = pending[v];
         while (!list.empty()) {
           const double amount = list.back().load;
-          const auto t = select_target(ctx, v, amount);
+          const auto fits = [&](std::size_t k) { return ctx.fits(list.back().object, known_node_[k]); };
+          const auto t = select_target(ctx, v, amount, memory_bound(ctx), fits);
           if (t && criterion(ctx.load(v), known_load_[known_start_[v] + *t], amount) >= 0) {
             proposals.emplace_back(v, known_start_[v] + *t);
             ctx.protocol().send(v, known_node_[known_start_[v] + *t]);
             break;
           }
-          list.pop_back();  // rejected on the known loads: no message
+          // Rejected on the known loads, no message; for lack of room when a target without it
+          // would have taken it (the least loaded known one would).
+          if (memory_bound(ctx) && amount <= ctx.load(v) - least_known_[v])
+            ctx.could_not_place(list.back().object);
+          list.pop_back();
         }
       }
       ctx.protocol().end_round();
@@ -338,82 +416,251 @@ private:
     }
   }
 
-  /// lbsClusteringTransferStrategy.__swap_clusters with max_subclusters 0 (LBAF's shipped
-  /// configuration; its subclusters are not implemented): a node's clusters are its
-  /// migratable objects of one shared block, plus the empty one (objects of no block stay).
-  /// For the known targets in a random order until one that swapped, each source cluster is
-  /// swapped with the first target cluster for which the criterion gains more than
-  /// cluster_swap_rtol x the source cluster's load. The target's clusters come with the reply
-  /// to a request (vt gossips them with the loads): one handshake per target tried, the
-  /// sources' handshakes side by side.
-  void swap_clusters(PhaseContext& ctx, const std::vector<NodeId>& sources,
-                     const ObjectsByNode& on) {
-    const Phase& phase = ctx.phase();
-    auto clusters = [&](NodeId v) {
-      std::map<std::int32_t, std::vector<ObjectIndex>> by_block{{-1, {}}};
-      for (ObjectIndex i : on[v])
-        if (ctx.node_of(i) == v && phase.objects[i].memory.block >= 0) by_block[phase.objects[i].memory.block].push_back(i);
-      std::vector<std::vector<ObjectIndex>> list;
-      for (auto& [block, objects] : by_block) list.push_back(std::move(objects));
-      if (!deterministic_)
-        shuffle(list, ctx.rng());
-      return list;
-    };
-    auto load_of = [&](const std::vector<ObjectIndex>& objects) {
-      double sum = 0;
-      for (ObjectIndex i : objects) sum += phase.objects[i].load;
-      return sum;
-    };
-    std::vector<std::vector<NodeId>> tried(ctx.nodes());
+  /// lbsClusteringTransferStrategy.execute: each source swaps clusters (swap_clusters), then
+  /// transfers a subcluster (transfer_subcluster) unless it swapped and transfers are random;
+  /// with separate_subclustering the subclusters come once every source swapped, and not at
+  /// all when random transfers swapped anything. A cluster's objects move together or not at
+  /// all: LBAF's work model rejects a move that takes a rank over max_memory_usage as a whole.
+  /// Each target a source asks is one handshake, the sources' handshakes side by side.
+  void cluster_transfers(PhaseContext& ctx, const std::vector<NodeId>& sources, const ObjectsByNode& on) {
+    arrived_.assign(ctx.nodes(), {});
+    // LBAF's maximum load is the one its statistics hold, the iteration's first: a reduction.
+    double max_load = 0;
+    if (deterministic_ && sub_threshold_ > 0) {
+      detail::all_reduce(ctx);
+      max_load = *std::max_element(ctx.loads().begin(), ctx.loads().end());
+    }
+    const bool subclusters = max_subclusters_ > 0;
+    std::vector<std::vector<NodeId>> asked(ctx.nodes());
+    std::vector<NodeId> polled;  // the sources that asked every known node its load
+    bool any_swapped = false;
     for (NodeId v : sources) {
-      std::vector<std::size_t> order(known_start_[v + 1] - known_start_[v]);
-      std::iota(order.begin(), order.end(), known_start_[v]);
-      if (!deterministic_)
-        shuffle(order, ctx.rng());
-      const auto mine = clusters(v);
-      bool swapped = false;
-      for (std::size_t t = 0; t < order.size() && !swapped; ++t) {
-        const NodeId to = known_node_[order[t]];
-        tried[v].push_back(to);
-        auto theirs = clusters(to);
-        for (const auto& give : mine) {
-          for (auto take = theirs.begin(); take != theirs.end(); ++take) {
-            const double out = load_of(give), in = load_of(*take);
-            const double gain = std::max(ctx.load(v), ctx.load(to)) -
-                                std::max(ctx.load(v) - out + in, ctx.load(to) + out - in);
-            if (gain > 0 && gain > swap_rtol_ * out) {
-              // Both clusters at once, or neither: LBAF's work model rejects a swap that takes
-              // a rank over max_memory_usage as a whole.
-              std::vector<std::pair<ObjectIndex, NodeId>> moves;
-              for (ObjectIndex i : give) moves.emplace_back(i, to);
-              for (ObjectIndex i : *take) moves.emplace_back(i, v);
-              if (!ctx.move_together(moves)) continue;
-              theirs.erase(take);
-              swapped = true;
-              break;
-            }
-          }
-        }
-        known_load_[order[t]] = ctx.load(to);
-      }
+      const bool swapped = swap_clusters(ctx, v, on, asked[v]);
+      any_swapped |= swapped;
+      if (subclusters && !separate_ && (deterministic_ || !swapped))
+        transfer_subcluster(ctx, v, on, max_load, asked[v], polled);
+    }
+    if (subclusters && separate_ && (deterministic_ || !any_swapped))
+      for (NodeId v : sources) transfer_subcluster(ctx, v, on, max_load, asked[v], polled);
+    if (!polled.empty()) {
+      for (NodeId v : polled)
+        for (std::size_t k = known_start_[v]; k < known_start_[v + 1]; ++k) ctx.protocol().send(v, known_node_[k]);
+      ctx.protocol().end_round();
+      for (NodeId v : polled)
+        for (std::size_t k = known_start_[v]; k < known_start_[v + 1]; ++k) ctx.protocol().send(known_node_[k], v);
+      ctx.protocol().end_round();
     }
     for (std::size_t step = 0;; ++step) {
       bool any = false;
       for (NodeId v : sources)
-        if (step < tried[v].size()) ctx.protocol().send(v, tried[v][step]), any = true;
+        if (step < asked[v].size()) ctx.protocol().send(v, asked[v][step]), any = true;
       ctx.protocol().end_round();
       for (NodeId v : sources)
-        if (step < tried[v].size()) ctx.protocol().send(tried[v][step], v);
+        if (step < asked[v].size()) ctx.protocol().send(asked[v][step], v);
       ctx.protocol().end_round();
       if (!any) break;
     }
+  }
+
+  /// lbsClusteringTransferStrategy.__build_rank_clusters: v's migratable objects of each
+  /// shared block (those it held at the stage's start or received in it), and with `empty`
+  /// the empty cluster (objects of no block stay); in a random order unless deterministic.
+  std::vector<std::vector<ObjectIndex>> clusters(PhaseContext& ctx, NodeId v, const ObjectsByNode& on, bool empty) {
+    const Phase& phase = ctx.phase();
+    std::map<std::int32_t, std::vector<ObjectIndex>> by_block;
+    if (empty) by_block[-1];
+    for (const auto& held : {on[v], std::span<const ObjectIndex>(arrived_[v])})
+      for (ObjectIndex i : held)
+        if (ctx.node_of(i) == v && phase.objects[i].memory.block >= 0)
+          by_block[phase.objects[i].memory.block].push_back(i);
+    std::vector<std::vector<ObjectIndex>> list;
+    for (auto& [block, objects] : by_block) {
+      std::sort(objects.begin(), objects.end());  // once each: an object may have left and come back
+      objects.erase(std::unique(objects.begin(), objects.end()), objects.end());
+      list.push_back(std::move(objects));
+    }
+    if (!deterministic_)
+      shuffle(list, ctx.rng());
+    return list;
+  }
+
+  double load_of(const PhaseContext& ctx, std::span<const ObjectIndex> objects) const {
+    double sum = 0;
+    for (ObjectIndex i : objects) sum += ctx.phase().objects[i].load;
+    return sum;
+  }
+
+  /// Moves `objects` to `to`, all or none (ctx.move_together); what moved is known to `to`.
+  bool move_to(PhaseContext& ctx, std::span<const ObjectIndex> objects, NodeId to) {
+    moves_.clear();
+    for (ObjectIndex i : objects) moves_.emplace_back(i, to);
+    if (!ctx.move_together(moves_)) return false;
+    arrived_[to].insert(arrived_[to].end(), objects.begin(), objects.end());
+    return true;
+  }
+
+  /// lbsClusteringTransferStrategy.__swap_clusters: for the known targets in a random order
+  /// until one that swapped, each of v's clusters is swapped with the first of the target's
+  /// clusters for which the criterion gains more than cluster_swap_rtol x the source
+  /// cluster's load. The target's clusters and load come with the reply to a request (vt
+  /// gossips them with the loads). Whether v swapped.
+  bool swap_clusters(PhaseContext& ctx, NodeId v, const ObjectsByNode& on, std::vector<NodeId>& asked) {
+    std::vector<std::size_t> order(known_start_[v + 1] - known_start_[v]);
+    std::iota(order.begin(), order.end(), known_start_[v]);
+    if (!deterministic_)
+      shuffle(order, ctx.rng());
+    const auto mine = clusters(ctx, v, on, true);
+    bool swapped = false;
+    for (std::size_t t = 0; t < order.size() && !swapped; ++t) {
+      const NodeId to = known_node_[order[t]];
+      asked.push_back(to);
+      auto theirs = clusters(ctx, to, on, true);
+      for (const auto& give : mine) {
+        for (auto take = theirs.begin(); take != theirs.end(); ++take) {
+          const double out = load_of(ctx, give), in = load_of(ctx, *take);
+          const double gain = std::max(ctx.load(v), ctx.load(to)) -
+                              std::max(ctx.load(v) - out + in, ctx.load(to) + out - in);
+          if (gain > 0 && gain > swap_rtol_ * out) {
+            moves_.clear();
+            for (ObjectIndex i : give) moves_.emplace_back(i, to);
+            for (ObjectIndex i : *take) moves_.emplace_back(i, v);
+            if (!ctx.move_together(moves_)) continue;
+            arrived_[to].insert(arrived_[to].end(), give.begin(), give.end());
+            arrived_[v].insert(arrived_[v].end(), take->begin(), take->end());
+            theirs.erase(take);
+            swapped = true;
+            break;
+          }
+        }
+      }
+      known_load_[order[t]] = ctx.load(to);
+    }
+    update_least_known(v);
+    return swapped;
+  }
+
+  /// lbsClusteringTransferStrategy.__transfer_subclusters and __build_rank_subclusters: the
+  /// subsets of each of v's clusters, up to max_objects_per_transfer objects, that leave v
+  /// at or above (1 - cluster_swap_rtol) x the mean, tried from the one that leaves v lowest;
+  /// the first for which a known target with room gains by the criterion goes there. Which
+  /// subsets: deterministic, all of them by size and then in lexicographic order (LBAF's
+  /// itertools.combinations), here at most max_enumerated_subclusters per block (LBAF's are
+  /// exponential in the block's size); random, min(size, max_subclusters) random subsets of
+  /// a Binomial(size, 1/2) number of objects each. Which target: deterministic, the one whose
+  /// load lands closest to the mean among those where the criterion exceeds
+  /// subclustering_minimum_improvement x v's load, and none when v's load is below
+  /// subclustering_threshold x the maximum load; random, LBAF's CMF (select_target), without
+  /// those two filters, as LBAF's code has it. One subcluster per source and stage.
+  void transfer_subcluster(PhaseContext& ctx, NodeId v, const ObjectsByNode& on, double max_load,
+                           std::vector<NodeId>& asked, std::vector<NodeId>& polled) {
+    const double own = ctx.load(v);
+    if (deterministic_ && own < sub_threshold_ * max_load) return;
+    struct Subcluster {
+      double reach;  // v's load without it
+      std::size_t begin, size;  // its objects in subcluster_objects_
+    };
+    std::vector<Subcluster> subclusters;
+    subcluster_objects_.clear();
+    auto keep = [&](std::span<const ObjectIndex> objects) {
+      const double reach = own - load_of(ctx, objects);
+      if (reach < (1 - swap_rtol_) * mean_) return;
+      subclusters.push_back({reach, subcluster_objects_.size(), objects.size()});
+      subcluster_objects_.insert(subcluster_objects_.end(), objects.begin(), objects.end());
+    };
+    for (std::vector<ObjectIndex>& cluster : clusters(ctx, v, on, false)) {
+      const auto most = static_cast<std::size_t>(std::min(max_objects_, static_cast<double>(cluster.size())));
+      if (deterministic_) {
+        long long tried = 0;
+        std::vector<std::size_t> pick;
+        std::vector<ObjectIndex> subset;
+        for (std::size_t size = 1; size <= most && tried < max_enumerated_; ++size) {
+          pick.resize(size);
+          std::iota(pick.begin(), pick.end(), 0);
+          do {
+            subset.clear();
+            for (std::size_t k : pick) subset.push_back(cluster[k]);
+            keep(subset);
+          } while (++tried < max_enumerated_ && next_combination(pick, cluster.size()));
+        }
+      } else {
+        // LBAF's random.sample of a numpy binomial size; a subset drawn twice is kept once
+        // (LBAF keys them by their tuple), the empty one never (it gains nothing).
+        std::set<std::vector<ObjectIndex>> drawn;
+        const auto draws = static_cast<std::size_t>(std::min(max_subclusters_, static_cast<double>(most)));
+        for (std::size_t d = 0; d < draws; ++d) {
+          std::size_t size = 0;  // Binomial(most, 1/2): the ones among `most` random bits
+          for (std::size_t bit = 0; bit < most; bit += 64) {
+            const auto width = static_cast<int>(std::min<std::size_t>(64, most - bit));
+            size += static_cast<std::size_t>(std::popcount(ctx.rng().next() >> (64 - width)));
+          }
+          for (std::size_t k = 0; k < size; ++k)  // the first `size` of a shuffle
+            std::swap(cluster[k], cluster[k + ctx.rng().below(cluster.size() - k)]);
+          std::vector<ObjectIndex> subset(cluster.begin(), cluster.begin() + static_cast<std::ptrdiff_t>(size));
+          std::sort(subset.begin(), subset.end());
+          if (size > 0 && drawn.insert(subset).second) keep(subset);
+        }
+      }
+    }
+    if (subclusters.empty()) return;
+    std::stable_sort(subclusters.begin(), subclusters.end(),
+                     [](const Subcluster& a, const Subcluster& b) { return a.reach < b.reach; });
+    // LBAF weighs every target by its load as it stands: v asks them all (one exchange, beside
+    // the other sources'), as the gossiped loads may have changed since by other transfers.
+    polled.push_back(v);
+    for (std::size_t k = known_start_[v]; k < known_start_[v + 1]; ++k)
+      known_load_[k] = ctx.load(known_node_[k]);
+    update_least_known(v);
+    for (const Subcluster& sub : subclusters) {
+      const std::span<const ObjectIndex> objects(subcluster_objects_.data() + sub.begin, sub.size);
+      const double amount = own - sub.reach;
+      const auto room = [&](std::size_t k) {
+        return ctx.memory().with(objects, known_node_[k]) <= ctx.memory_bound();
+      };
+      std::optional<std::size_t> t;
+      if (deterministic_) {
+        double closest = std::numeric_limits<double>::infinity(), best = 0;
+        for (std::size_t k = known_start_[v]; k < known_start_[v + 1]; ++k) {
+          const double c = criterion(own, known_load_[k], amount);
+          if (c <= sub_improvement_ * own || (memory_bound(ctx) && !room(k))) continue;
+          const double distance = std::abs(known_load_[k] + amount - mean_);
+          if (distance < closest || (distance == closest && c > best)) closest = distance, best = c, t = k;
+        }
+      } else if (const auto drawn = select_target(ctx, v, amount, memory_bound(ctx), room)) {
+        t = known_start_[v] + *drawn;
+      }
+      if (!t || criterion(own, known_load_[*t], amount) <= 0) continue;
+      // The proposal: the target takes it when the criterion holds on its load and it has room.
+      const NodeId to = known_node_[*t];
+      asked.push_back(to);
+      if (criterion(own, ctx.load(to), amount) > 0 && !move_to(ctx, objects, to))
+        for (ObjectIndex i : objects) ctx.could_not_place(i);
+      known_load_[*t] = ctx.load(to);
+      update_least_known(v);
+      return;
+    }
+  }
+
+  /// The next combination of pick.size() of n indices in lexicographic order (itertools'), or false.
+  static bool next_combination(std::vector<std::size_t>& pick, std::size_t n) {
+    const std::size_t r = pick.size();
+    std::size_t i = r;
+    while (i > 0 && pick[i - 1] == n - r + i - 1) --i;
+    if (i == 0) return false;
+    ++pick[i - 1];
+    for (std::size_t j = i; j < r; ++j) pick[j] = pick[j - 1] + 1;
+    return true;
   }
 
   long long iterations_, rounds_, fanout_;
   bool clustering_;
   std::string order_;
   bool deterministic_;
+  bool every_node_;  // peers=LBAF
   double swap_rtol_;
+  double max_subclusters_, max_objects_;  // integers, or inf
+  double sub_threshold_, sub_improvement_;
+  bool separate_;
+  long long max_enumerated_;
   double mean_ = 0;
   // What each node knows after the inform stage: node v's known nodes and their loads at
   // [known_start_[v], known_start_[v + 1]) of known_node_ and known_load_, in one array each.
@@ -422,6 +669,10 @@ private:
   std::vector<double> known_load_;
   std::vector<double> least_known_;        // per node, the least load in known_
   std::vector<double> values_;             // select_target's criterion values
+  // Clustering: the objects each node received in the stage, and scratch space.
+  std::vector<std::vector<ObjectIndex>> arrived_;
+  std::vector<std::pair<ObjectIndex, NodeId>> moves_;
+  std::vector<ObjectIndex> subcluster_objects_;
 };
 
 }  // namespace

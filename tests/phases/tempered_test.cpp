@@ -2,12 +2,14 @@
 #include "../support/phases.hpp"
 
 #include <dlbkit/phases/builtin_phase_strategies.hpp>
+#include <dlbkit/phases/memory.hpp>
 #include <dlbkit/phases/rebalance.hpp>
 #include <dlbkit/topology/generators.hpp>
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
 
 namespace dlbkit {
@@ -82,7 +84,8 @@ TEST(Tempered, TerminatesAtTheEndsOfItsParametersAndNeverRaisesTheMaximum) {
       {{"n_iterations", "1"}}, {{"n_iterations", "1000"}}, {{"n_rounds", "1"}}, {{"n_rounds", "64"}},
       {{"fanout", "1"}}, {{"fanout", "1000000000"}}, {{"deterministic_transfer", "true"}},
       {{"order_strategy", "fewest_migrations"}}, {{"order_strategy", "small_objects"}},
-      {{"transfer_strategy", "Clustering"}}, {{"cluster_swap_rtol", "0"}}};
+      {{"transfer_strategy", "Clustering"}}, {{"cluster_swap_rtol", "0"}}, {{"peers", "LBAF"}},
+      {{"peers", "LBAF"}, {"transfer_strategy", "Clustering"}}};
   for (const auto& params : ends) {
     const Rebalanced r = run(phase, params);
     EXPECT_EQ(r.mapping.size(), phase.objects.size());
@@ -107,6 +110,143 @@ TEST(Tempered, ClusteringMovesSharedBlocksWhole) {
   for (int i = 6; i < 10; ++i) EXPECT_EQ(r.mapping[i], r.mapping[5]);
 }
 
+/// `nodes` nodes, node 0 holding one shared block of `objects` objects of load 1 (10 bytes of
+/// block, 1 of footprint each), the others nothing; node k's own bytes `own[k]`.
+Phase one_block(std::size_t nodes, int objects, std::vector<double> own) {
+  Phase phase{.nodes = nodes, .has_memory = true, .node_working_bytes = std::move(own), .block_bytes = {10},
+              .block_ids = {0}};
+  for (int i = 0; i < objects; ++i)
+    phase.objects.push_back(
+        {.id = static_cast<std::uint64_t>(i), .load = 1, .memory = {.footprint_bytes = 1, .block = 0}});
+  phase.node_of.assign(static_cast<std::size_t>(objects), 0);
+  return phase;
+}
+
+TEST(Tempered, ClusteringSplitsASharedBlockTooHeavyToMoveWhole) {
+  // Node 0's block (4) moved whole leaves node 1 as loaded as node 0 was: no swap gains.
+  // Two of its objects (one subcluster, or two of one each) balance the pair, in both of
+  // LBAF's modes; without subclusters (max_subclusters 0, LBAF's hundreds-tasks configuration)
+  // nothing moves.
+  const Phase phase = one_block(2, 4, {0, 0});
+  for (const char* deterministic : {"true", "false"}) {
+    const std::map<std::string, std::string> params = {{"transfer_strategy", "Clustering"},
+                                                       {"deterministic_transfer", deterministic}};
+    const Rebalanced r = run(phase, params);
+    EXPECT_DOUBLE_EQ(r.after.imbalance, 0) << deterministic;
+    EXPECT_EQ(r.objects_migrated, 2u) << deterministic;
+    auto without = params;
+    without["max_subclusters"] = "0";
+    EXPECT_EQ(run(phase, without).objects_migrated, 0u) << deterministic;
+  }
+  // At most one subset tried: the first of size 1, which leaves loads 3 and 1.
+  const Rebalanced capped = run(phase, {{"transfer_strategy", "Clustering"}, {"n_iterations", "1"},
+                                        {"deterministic_transfer", "true"}, {"max_enumerated_subclusters", "1"}});
+  EXPECT_EQ(capped.objects_migrated, 1u);
+  EXPECT_EQ(capped.mapping[0], 1u);
+  // Subsets of at most one object: the same.
+  EXPECT_EQ(run(phase, {{"transfer_strategy", "Clustering"}, {"n_iterations", "1"}, {"deterministic_transfer", "true"},
+                        {"max_objects_per_transfer", "1"}})
+                .objects_migrated,
+            1u);
+}
+
+TEST(Tempered, SubclustersGoWhereTheMemoryBoundLeavesRoom) {
+  // Node 1 holds 95 bytes of its own: the block (10) and the objects would take it over 100;
+  // node 2 has room. Node 0 knows both.
+  const Phase phase = one_block(3, 4, {0, 95, 0});
+  for (const char* deterministic : {"true", "false"})
+    for (std::uint64_t seed = 1; seed <= 5; ++seed) {
+      const Rebalanced r = run(phase, {{"transfer_strategy", "Clustering"}, {"deterministic_transfer", deterministic}},
+                               {.memory_bound = 100, .seed = seed});
+      const NodeMemory memory(phase, r.mapping);
+      for (NodeId v = 0; v < 3; ++v) EXPECT_LE(memory.of(v), 100) << v;
+      EXPECT_EQ(std::count(r.mapping.begin(), r.mapping.end(), 1u), 0) << deterministic << seed;
+      EXPECT_EQ(std::count(r.mapping.begin(), r.mapping.end(), 2u), 2) << deterministic << seed;
+      EXPECT_TRUE(r.unplaced.empty()) << deterministic << seed;
+    }
+}
+
+TEST(Tempered, SubclustersAreReproducibleFromTheSeed) {
+  // 16 nodes, every fourth holding two blocks of 12 objects of random loads.
+  Rng rng(9);
+  Phase phase{.nodes = 16, .has_memory = true, .node_working_bytes = std::vector<double>(16, 0.0)};
+  for (NodeId v = 0; v < 16; v += 4)
+    for (int b = 0; b < 2; ++b) {
+      phase.block_bytes.push_back(10);
+      phase.block_ids.push_back(static_cast<std::int64_t>(phase.block_ids.size()));
+      for (int k = 0; k < 12; ++k) {
+        phase.objects.push_back({.id = phase.objects.size(), .load = rng.uniform(0, 1),
+                                 .memory = {.block = static_cast<std::int32_t>(phase.block_ids.size() - 1)}});
+        phase.node_of.push_back(v);
+      }
+    }
+  for (const char* deterministic : {"true", "false"}) {
+    const std::map<std::string, std::string> params = {{"transfer_strategy", "Clustering"},
+                                                       {"deterministic_transfer", deterministic}};
+    const Rebalanced a = run(phase, params, {.seed = 3});
+    EXPECT_EQ(a.mapping, run(phase, params, {.seed = 3}).mapping) << deterministic;
+    EXPECT_LT(a.after.imbalance, a.before.imbalance / 2) << deterministic;
+  }
+  const std::map<std::string, std::string> random = {{"transfer_strategy", "Clustering"}};
+  EXPECT_NE(run(phase, random, {.seed = 3}).mapping, run(phase, random, {.seed = 4}).mapping);
+}
+
+TEST(Tempered, SubclusteringEndsAtTheEndsOfItsParameters) {
+  const Phase phase = one_block(4, 16, {0, 0, 0, 0});
+  const std::vector<std::pair<std::string, std::string>> ends = {
+      {"max_subclusters", "0"}, {"max_subclusters", "1"}, {"max_subclusters", "inf"},
+      {"max_objects_per_transfer", "1"}, {"max_objects_per_transfer", "inf"},
+      {"subclustering_threshold", "0"}, {"subclustering_threshold", "1000000"},
+      {"subclustering_minimum_improvement", "0"}, {"subclustering_minimum_improvement", "1000000"},
+      {"separate_subclustering", "true"}, {"max_enumerated_subclusters", "1"},
+      {"max_enumerated_subclusters", "1000000000"}, {"cluster_swap_rtol", "0"}, {"cluster_swap_rtol", "1000000"},
+      {"peers", "LBAF"}};
+  for (const char* deterministic : {"true", "false"})
+    for (const auto& [name, value] : ends) {
+      const Rebalanced r = run(phase, {{"transfer_strategy", "Clustering"}, {"deterministic_transfer", deterministic},
+                                       {name, value}},
+                               {.memory_bound = 40});
+      EXPECT_LE(r.after.max_load, r.before.max_load) << name << "=" << value;
+      const NodeMemory memory(phase, r.mapping);
+      for (NodeId v = 0; v < 4; ++v) EXPECT_LE(memory.of(v), 40) << name << "=" << value;
+    }
+}
+
+TEST(Tempered, RecursiveChoosesATargetWithRoom) {
+  // Node 0's objects (10 bytes each) fit on node 2, not on node 1 (95 of 100 bytes its own):
+  // the transfers go to node 2, in both of LBAF's modes (deterministic, node 1 ties with node
+  // 2 on loads and comes first).
+  Phase phase = piled_up(3, 4);
+  phase.has_memory = true;
+  phase.node_working_bytes = {0, 95, 0};
+  for (auto& object : phase.objects) object.memory.footprint_bytes = 10;
+  for (const char* deterministic : {"true", "false"})
+    for (std::uint64_t seed = 1; seed <= 5; ++seed) {
+      const Rebalanced r = run(phase, {{"deterministic_transfer", deterministic}}, {.memory_bound = 100, .seed = seed});
+      EXPECT_EQ(std::count(r.mapping.begin(), r.mapping.end(), 1u), 0) << deterministic << seed;
+      EXPECT_GT(std::count(r.mapping.begin(), r.mapping.end(), 2u), 0) << deterministic << seed;
+      EXPECT_LT(r.after.imbalance, r.before.imbalance) << deterministic << seed;
+    }
+}
+
+TEST(Tempered, LbafsPeersReachNodesAboveTheMean) {
+  // Node 0 (load 10) has objects of 10 bytes; node 1 (load 0) has no room for any, node 2
+  // (load 5.5, above the mean 5.17, its object unmigratable) has. vt's peers: node 0 learns only
+  // of node 1 and keeps everything; LBAF's: every node informs, node 0 gives to node 2.
+  Phase phase = piled_up(3, 4);
+  phase.objects.push_back({.id = 4, .load = 5.5, .migratable = false});
+  phase.node_of.push_back(2);
+  phase.has_memory = true;
+  phase.node_working_bytes = {0, 95, 0};
+  for (auto& object : phase.objects) object.memory.footprint_bytes = 10;
+  const RebalanceOptions bound{.memory_bound = 100};
+  EXPECT_EQ(run(phase, {{"deterministic_transfer", "true"}}, bound).objects_migrated, 0u);
+  const Rebalanced r = run(phase, {{"deterministic_transfer", "true"}, {"peers", "LBAF"}}, bound);
+  EXPECT_GT(r.objects_migrated, 0u);
+  EXPECT_EQ(std::count(r.mapping.begin(), r.mapping.end(), 1u), 0);
+  EXPECT_LT(r.after.imbalance, r.before.imbalance);
+}
+
 TEST(Tempered, UnmigratableObjectsStayAndOneNodeIsLeftAlone) {
   Phase phase = piled_up(4, 8);
   for (auto& object : phase.objects) object.migratable = false;
@@ -117,7 +257,10 @@ TEST(Tempered, UnmigratableObjectsStayAndOneNodeIsLeftAlone) {
 TEST(Tempered, BadParametersAreInputErrors) {
   for (const auto& [name, value] : std::map<std::string, std::string>{
            {"n_iterations", "0"}, {"n_rounds", "0"}, {"fanout", "0"}, {"transfer_strategy", "Diffusion"},
-           {"order_strategy", "random"}, {"cluster_swap_rtol", "-1"}})
+           {"order_strategy", "random"}, {"cluster_swap_rtol", "-1"}, {"max_subclusters", "-1"},
+           {"max_objects_per_transfer", "0"}, {"subclustering_threshold", "-1"},
+           {"subclustering_minimum_improvement", "-1"}, {"separate_subclustering", "maybe"},
+           {"max_enumerated_subclusters", "0"}, {"peers", "all"}})
     EXPECT_THROW(builtin_phase_strategies().configure("tempered", {{name, value}}), InputError) << name;
 }
 

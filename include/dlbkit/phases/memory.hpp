@@ -13,6 +13,7 @@
 
 #include <cstdint>
 #include <map>
+#include <span>
 #include <vector>
 
 namespace dlbkit {
@@ -28,7 +29,9 @@ public:
   double of(NodeId node) const;
   double max() const;
   /// The node's memory if `object` joined it (objects already there: unchanged).
-  double with(ObjectIndex object, NodeId node) const;
+  double with(ObjectIndex object, NodeId node) const { return with(std::span(&object, 1), node); }
+  /// The node's memory if all of `objects` (none of them there yet) joined it.
+  double with(std::span<const ObjectIndex> objects, NodeId node) const;
   /// Moves `object` from its node to `to` in the accounting (`from` kNowhere: places it).
   void move(ObjectIndex object, NodeId from, NodeId to);
 
