@@ -59,16 +59,13 @@ std::vector<Pair> candidates(const Phase& phase, double bound) {
 
 using Model = std::unique_ptr<Cbc_Model, decltype(&Cbc_deleteModel)>;
 
-struct Built {
-  Model model{nullptr, &Cbc_deleteModel};
-  int c = 0;  // the column of C; x of pairs[k] is column k + 1
-};
+// The columns: C, then x of pairs[k] at kFirstX + k, then the memory's y and w.
+constexpr int kC = 0, kFirstX = 1;
 
 /// The model. stage 1: minimise C; stage 2: C at most `cap`, minimise the objects moved.
-Built build(const Phase& phase, const std::vector<Pair>& pairs, double bound, double unit, int stage, double cap) {
-  Built b;
-  b.model.reset(Cbc_newModel());
-  Cbc_Model* m = b.model.get();
+Model build(const Phase& phase, const std::vector<Pair>& pairs, double bound, double unit, int stage, double cap) {
+  Model model(Cbc_newModel(), &Cbc_deleteModel);
+  Cbc_Model* m = model.get();
   Cbc_setLogLevel(m, 0);
   Cbc_setAllowableGap(m, 0);
   Cbc_setAllowableFractionGap(m, 0);
@@ -82,7 +79,6 @@ Built build(const Phase& phase, const std::vector<Pair>& pairs, double bound, do
   for (std::size_t k = 0; k < pairs.size(); ++k)
     Cbc_addCol(m, fmt::format("x{}", k).c_str(), 0, 1, stage == 2 && phase.node_of[pairs[k].object] == pairs[k].node ? -1 : 0,
                1, 0, nullptr, nullptr);
-  const int first_x = 1;
 
   // Each object on one node.
   std::vector<int> cols;
@@ -92,7 +88,7 @@ Built build(const Phase& phase, const std::vector<Pair>& pairs, double bound, do
     coefs.clear();
     const ObjectIndex i = pairs[k].object;
     for (; k < pairs.size() && pairs[k].object == i; ++k) {
-      cols.push_back(first_x + static_cast<int>(k));
+      cols.push_back(kFirstX + static_cast<int>(k));
       coefs.push_back(1);
     }
     Cbc_addRow(m, "", static_cast<int>(cols.size()), cols.data(), coefs.data(), 'E', 1);
@@ -115,18 +111,18 @@ Built build(const Phase& phase, const std::vector<Pair>& pairs, double bound, do
     }
   }
   for (NodeId v = 0; v < n; ++v) {
-    cols = {b.c};
+    cols = {kC};
     coefs = {-1};
     for (int k : on_node[v]) {
-      cols.push_back(first_x + k);
+      cols.push_back(kFirstX + k);
       coefs.push_back(phase.objects[pairs[static_cast<std::size_t>(k)].object].load / unit);
     }
     Cbc_addRow(m, "", static_cast<int>(cols.size()), cols.data(), coefs.data(), 'L', -fixed_load[v] / unit);
   }
-  if (!phase.has_memory || !std::isfinite(bound)) return b;
+  if (!phase.has_memory || !std::isfinite(bound)) return model;
 
   // Memory, in units of the bound: y and w columns after the x's.
-  int next = first_x + static_cast<int>(pairs.size());
+  int next = kFirstX + static_cast<int>(pairs.size());
   for (NodeId v = 0; v < n; ++v) {
     const int w = next++;
     Cbc_addCol(m, "", fixed_working[v] / bound, kNoLimit, 0, 0, 0, nullptr, nullptr);
@@ -135,7 +131,7 @@ Built build(const Phase& phase, const std::vector<Pair>& pairs, double bound, do
     std::vector<double> row_coefs{1};
     for (int k : on_node[v]) {
       const ObjectMemory& mem = phase.objects[pairs[static_cast<std::size_t>(k)].object].memory;
-      const int x = first_x + k;
+      const int x = kFirstX + k;
       row_cols.push_back(x);
       row_coefs.push_back(mem.footprint_bytes / bound);
       if (mem.working_bytes > fixed_working[v]) {
@@ -159,14 +155,14 @@ Built build(const Phase& phase, const std::vector<Pair>& pairs, double bound, do
     const double free = 1 - (phase.node_working_bytes[v] + fixed_bytes[v]) / bound;
     Cbc_addRow(m, "", static_cast<int>(row_cols.size()), row_cols.data(), row_coefs.data(), 'L', free);
   }
-  return b;
+  return model;
 }
 
 /// The mapping of a solution (each migratable object where its x is 1).
 std::vector<NodeId> mapping_of(const Phase& phase, const std::vector<Pair>& pairs, const double* x) {
   std::vector<NodeId> mapping = phase.node_of;
   for (std::size_t k = 0; k < pairs.size(); ++k)
-    if (x[k + 1] > 0.5) mapping[pairs[k].object] = pairs[k].node;
+    if (x[kFirstX + k] > 0.5) mapping[pairs[k].object] = pairs[k].node;
   return mapping;
 }
 
@@ -175,7 +171,7 @@ void start_from(Cbc_Model* m, const std::vector<Pair>& pairs, const std::vector<
   std::vector<int> cols(pairs.size());
   std::vector<double> values(pairs.size());
   for (std::size_t k = 0; k < pairs.size(); ++k) {
-    cols[k] = static_cast<int>(k) + 1;
+    cols[k] = kFirstX + static_cast<int>(k);
     values[k] = mapping[pairs[k].object] == pairs[k].node ? 1 : 0;
   }
   Cbc_setMIPStartI(m, static_cast<int>(cols.size()), cols.data(), values.data());
@@ -222,9 +218,9 @@ MilpResult solve_milp(const Phase& phase, const MilpOptions& options) {
   const bool hinted = options.start.size() == phase.node_of.size() &&
                       fits(phase, options.start, options.memory_bound) &&
                       max_load(phase, options.start) < max_load(phase, phase.node_of);
-  Built first = build(phase, pairs, options.memory_bound, unit, 1, 0);
-  Cbc_Model* m = first.model.get();
-  Cbc_setColLower(m, first.c, cheap / unit);
+  const Model first = build(phase, pairs, options.memory_bound, unit, 1, 0);
+  Cbc_Model* m = first.get();
+  Cbc_setColLower(m, kC, cheap / unit);
   Cbc_setMaximumSeconds(m, 0.75 * options.time_limit);
   start_from(m, pairs, hinted ? options.start : phase.node_of);
   Cbc_solve(m);
@@ -247,8 +243,8 @@ MilpResult solve_milp(const Phase& phase, const MilpOptions& options) {
   // Stage 2: the fewest migrations at that max load, from stage 1's mapping.
   const double left = options.time_limit - elapsed();
   if (left > 0) {
-    Built second = build(phase, pairs, options.memory_bound, unit, 2, result.max_load / unit * (1 + 1e-9));
-    m = second.model.get();
+    const Model second = build(phase, pairs, options.memory_bound, unit, 2, result.max_load / unit * (1 + 1e-9));
+    m = second.get();
     Cbc_setMaximumSeconds(m, left);
     start_from(m, pairs, result.mapping);
     Cbc_solve(m);
