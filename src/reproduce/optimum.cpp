@@ -5,7 +5,6 @@
 
 #include <dlbkit/error.hpp>
 #include <dlbkit/phases/builtin_phase_strategies.hpp>
-#include <dlbkit/phases/lower_bound.hpp>
 #include <dlbkit/phases/milp.hpp>
 #include <dlbkit/phases/rebalance.hpp>
 #include <dlbkit/topology/generators.hpp>
