@@ -20,17 +20,31 @@ namespace {
 // The options' texts; PhasesInputs takes the options given.
 struct Options {
   PhasesInputs in;
-  std::string workload, data, write, threshold = "inf";
+  std::string workload, data, write, threshold = "inf", time_limit = "60";
   std::int64_t phase = 0;
   long long phases = 1, every = 1;
   std::vector<std::string> params, workload_params, cost_params;
   bool json = false;
 };
 
+void print_optimum(const MilpResult& o, const PhaseFigures& after) {
+  if (!o.found) {
+    fmt::print("  {:>5}  optimum: {}\n", "",
+               o.infeasible ? "no mapping keeps every node within the memory bound"
+                            : "no mapping found within the time limit");
+    return;
+  }
+  fmt::print("  {:>5}  optimum: max load {:.4f} s, I {:.3f}, {} migrated in {:.3f} s{}\n", "", o.max_load,
+             after.mean_load > 0 ? o.max_load / after.mean_load - 1 : 0.0, o.objects_migrated, o.wall_seconds,
+             o.optimal ? (o.migrations_minimal ? " (proven)" : " (max load proven; migrations: out of time)")
+                       : fmt::format(" (out of time: at most {:.2f}% above the best)",
+                                     100 * (o.max_load / o.max_load_lower_bound - 1)));
+}
+
 void print_report(const std::string& title, const PhaseRunResult& run, bool has_memory) {
   fmt::print("{}\n\n", title);
-  fmt::print("  {:>5}  {:>10}  {:>9}  {:>9}  {:>9}  {:>11}  {:>11}\n", "phase", "max load s", "I before", "I after",
-             "migrated", "protocol s", "decided in");
+  fmt::print("  {:>5}  {:>10}  {:>9}  {:>9}  {:>9}  {:>9}  {:>11}  {:>11}\n", "phase", "max load s", "I before",
+             "I after", "I bound", "migrated", "protocol s", "decided in");
   for (std::size_t k = 0; k < run.steps.size(); ++k) {
     const PhaseStep& s = run.steps[k];
     if (!s.rebalanced) {
@@ -38,9 +52,10 @@ void print_report(const std::string& title, const PhaseRunResult& run, bool has_
       continue;
     }
     const Rebalanced& r = *s.rebalanced;
-    fmt::print("  {:>5}  {:>10.4f}  {:>9.3f}  {:>9.3f}  {:>9}  {:>11.6f}  {:>9.3f} s\n", k, s.figures.max_load,
-               s.figures.imbalance, r.after.imbalance, r.objects_migrated, to_seconds(r.protocol_time),
-               r.wall_seconds);
+    fmt::print("  {:>5}  {:>10.4f}  {:>9.3f}  {:>9.3f}  {:>9.3f}  {:>9}  {:>11.6f}  {:>9.3f} s{}\n", k,
+               s.figures.max_load, s.figures.imbalance, r.after.imbalance, r.imbalance_lower_bound, r.objects_migrated,
+               to_seconds(r.protocol_time), r.wall_seconds, r.at_lower_bound ? "  at the bound: best possible" : "");
+    if (r.optimum) print_optimum(*r.optimum, r.after);
     if (!r.unplaced.empty() || r.nodes_over_memory_bound > 0)
       fmt::print("  {:>5}  memory bound: {} objects found no room, {} nodes above the bound\n", "", r.unplaced.size(),
                  r.nodes_over_memory_bound);
@@ -100,8 +115,12 @@ Run add_phases(CLI::App& app) {
                   "time per byte migrated, e.g. 0.1ns (an object's serialized or footprint bytes)")
       ->capture_default_str();
   cmd->add_option("--seed", o->in.seed, "random seed: the same seed gives the same run")->capture_default_str();
+  cmd->add_flag("--optimal", o->in.optimal,
+                "also solve the exact reference of each balancing step (a MILP; small phases only)");
+  auto* time_limit = cmd->add_option("--time-limit", o->time_limit, "with --optimal: seconds for each MILP")
+                         ->capture_default_str();
   cmd->add_flag("--json", o->json, "print one JSON document with the inputs and the figures");
-  return [o, workload, data, phase, write, phases, every, threshold] {
+  return [o, workload, data, phase, write, phases, every, threshold, time_limit] {
     PhasesInputs in = o->in;
     in.params = assignments(o->params, "--param");
     in.workload_params = assignments(o->workload_params, "--workload-param");
@@ -113,6 +132,7 @@ Run add_phases(CLI::App& app) {
     if (phases->count() > 0) in.phases = o->phases;
     if (every->count() > 0) in.every = o->every;
     if (threshold->count() > 0) in.threshold = o->threshold;
+    if (time_limit->count() > 0) in.time_limit = o->time_limit;
 
     PhasesResult result;
     {

@@ -86,6 +86,8 @@ class PhasesResult:
     inputs: dict[str, Any]
     imbalance_before: Optional[float]
     imbalance_after: Optional[float]
+    imbalance_lower_bound: Optional[float]
+    at_lower_bound: Optional[bool]
     objects_migrated: int
     balancing_steps: int
     application_seconds: float
@@ -122,7 +124,7 @@ def phases(strategy: str, workload: Optional[str] = None, data: Optional[str] = 
            phases: Optional[int] = None, every: Optional[int] = None, threshold: Optional[_Value] = None,
            memory_bound: _Value = "inf", cost: str = "ipsc2", cost_params: _Params = None,
            migration_cost: Optional[_Value] = None, migration_byte_cost: _Value = "0ns",
-           seed: int = 1) -> PhasesResult: ...
+           seed: int = 1, optimal: bool = False, time_limit: Optional[_Value] = None) -> PhasesResult: ...
 def read_timeline(path: str) -> Any: ...  # pandas.DataFrame, or a dict of lists without pandas
 def read_trace(path: str) -> Any: ...  # pandas.DataFrame, or a dict of numpy arrays without pandas
 def read_vt_data(stem: str) -> Any: ...  # pandas.DataFrame, or a dict of numpy arrays without pandas

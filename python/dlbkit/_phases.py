@@ -10,8 +10,8 @@ from ._files import _table
 class PhasesResult:
     """One run of `dlbkit phases --json`: every figure of its JSON as an attribute.
 
-    inputs, imbalance_before, imbalance_after (means over the balancing steps; None when no
-    step ran), objects_migrated, bytes_migrated, unplaced_objects, rounds, messages,
+    inputs, imbalance_before, imbalance_after, imbalance_lower_bound (means over the balancing
+    steps; None when no step ran), at_lower_bound (every step reached its bound), objects_migrated, bytes_migrated, unplaced_objects, rounds, messages,
     protocol_seconds, migration_seconds, balancing_steps, application_seconds (the sum of the
     phases' max loads), unbalanced_seconds (the same, never balanced), balancing_seconds,
     mean_phase_seconds, wall_seconds, max_memory_after (with memory in the data) ...
@@ -19,7 +19,9 @@ class PhasesResult:
     phases is a table of the phases, one row each (a pandas DataFrame, a list of dicts
     without pandas): phase, max_load, imbalance, crossing_bytes, unbalanced_max_load,
     balanced, and for a phase the strategy balanced after: imbalance_after, max_load_after,
-    objects_migrated, rounds, messages, protocol_seconds ... (NaN in the other rows).
+    imbalance_lower_bound, max_load_lower_bound, at_lower_bound, objects_migrated, rounds,
+    messages, protocol_seconds ... (NaN in the other rows); with optimal, optimum: the exact
+    reference's figures (a dict: optimal, out_of_time, max_load, imbalance, gap ...).
     """
 
     def __init__(self, figures):
@@ -58,7 +60,7 @@ def _integer(name, value, low, high, accepted=None):
 
 def phases(strategy, workload=None, data=None, topology=None, params=None, workload_params=None, phase=None,
            replay=False, write=None, phases=None, every=None, threshold=None, memory_bound="inf", cost="ipsc2",
-           cost_params=None, migration_cost=None, migration_byte_cost="0ns", seed=1):
+           cost_params=None, migration_cost=None, migration_byte_cost="0ns", seed=1, optimal=False, time_limit=None):
     """Balance persistent objects between phases: `dlbkit phases`.
 
     strategy             a phase strategy (`dlbkit list phase-strategies`)             -s
@@ -80,19 +82,23 @@ def phases(strategy, workload=None, data=None, topology=None, params=None, workl
     migration_cost       time to migrate one object, e.g. "50us" (None: the model's per_task)
     migration_byte_cost  time per byte migrated, e.g. "0.1ns"
     seed                 0 to 2**64-1: the same seed gives the same run
+    optimal              also solve the exact reference of each balancing step (a MILP;
+                         small phases only)                                             --optimal
+    time_limit           with optimal: seconds for each MILP (None: 60)                 --time-limit
 
     Returns a PhasesResult. The run releases the GIL. Raises ValueError with the CLI's message
     for bad input.
     """
-    if replay not in (True, False):
-        raise ValueError(f"replay: '{replay}' is not accepted; accepted: True or False")
+    for name, flag in (("replay", replay), ("optimal", optimal)):
+        if flag not in (True, False):
+            raise ValueError(f"{name}: '{flag}' is not accepted; accepted: True or False")
     return PhasesResult(_json.loads(_dlbkit.phases(
         str(strategy), _texts(params), _text_or_none(workload), _texts(workload_params), _text_or_none(data),
         _integer("--phase", phase, -2**63, 2**63 - 1, "a decimal integer"), _text_or_none(write), bool(replay),
         _text_or_none(topology) or "", _integer("--phases", phases, 1, 1000000), _integer("--every", every, 1, 1000000),
         _text_or_none(threshold), _text(cost), _texts(cost_params), _text_or_none(migration_cost) or "",
         _text(migration_byte_cost), _text(memory_bound),
-        _integer("--seed", seed, 0, 2**64 - 1, "a decimal whole number"))))
+        _integer("--seed", seed, 0, 2**64 - 1, "a decimal whole number"), bool(optimal), _text_or_none(time_limit))))
 
 
 def read_vt_data(stem):

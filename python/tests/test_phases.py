@@ -44,6 +44,8 @@ def cases(recorded):
          ["-s", "refine", "--data", BLOCKS, "--phase", "0", "-t", "ring:4"]),
         (dict(strategy="greedy", data=recorded, replay=True, every=2),
          ["-s", "greedy", "--data", recorded, "--replay", "--every", "2"]),
+        (dict(strategy="refine", data=TOY_MEM, memory_bound=1.45e10, optimal=True, time_limit=30),
+         ["-s", "refine", "--data", TOY_MEM, "--memory-bound", "14500000000.0", "--optimal", "--time-limit", "30"]),
     ]
 
 
@@ -51,10 +53,13 @@ def without_wall_times(document):
     """The document without this machine's times, which differ from run to run."""
     document = {k: v for k, v in document.items() if k != "wall_seconds"}
     document["phases"] = [{k: v for k, v in p.items() if k != "wall_seconds"} for p in document["phases"]]
+    for p in document["phases"]:
+        if "optimum" in p:
+            p["optimum"] = {k: v for k, v in p["optimum"].items() if k != "wall_seconds"}
     return document
 
 
-@pytest.mark.parametrize("k", range(5))
+@pytest.mark.parametrize("k", range(6))
 def test_phases_equals_cli(k, recorded, cli):
     kwargs, args = cases(recorded)[k]
     expected = cli("phases", *args, "--json")
@@ -132,6 +137,9 @@ BAD = [
     (dict(strategy="gready", workload="hotspot", topology="ring:4"), ["-s", "gready", "-w", "hotspot", "-t", "ring:4"]),
     (dict(strategy="greedy", workload="hotspot", topology="ring:4", workload_params={"speed": -1}),
      ["-s", "greedy", "-w", "hotspot", "-t", "ring:4", "--workload-param", "speed=-1"]),
+    (dict(strategy="greedy", data=BLOCKS, time_limit=5), ["-s", "greedy", "--data", BLOCKS, "--time-limit", "5"]),
+    (dict(strategy="greedy", data=BLOCKS, optimal=True, time_limit="never"),
+     ["-s", "greedy", "--data", BLOCKS, "--optimal", "--time-limit", "never"]),
 ]
 
 

@@ -1,4 +1,5 @@
 #include <dlbkit/error.hpp>
+#include <dlbkit/phases/lower_bound.hpp>
 #include <dlbkit/phases/rebalance.hpp>
 
 #include <algorithm>
@@ -60,6 +61,20 @@ Rebalanced rebalance(const PhaseStrategyChoice& strategy, const Phase& phase, co
   result.protocol_time = ctx.protocol().time();
   result.migration_time = migration_time(phase, result.mapping, options.migration);
   result.flow_error = ctx.flow_error();
+  result.max_load_lower_bound = max_load_lower_bound(phase, options.memory_bound);
+  if (options.optimum_time_limit) {
+    result.optimum = solve_milp(phase, {.memory_bound = options.memory_bound,
+                                        .time_limit = *options.optimum_time_limit,
+                                        .start = result.mapping});
+    // The solver's bound holds for mappings within the memory bound; the strategy's result is one
+    // unless it left nodes above it (then only the bound of lower_bound.hpp holds).
+    if (result.nodes_over_memory_bound == 0)
+      result.max_load_lower_bound = std::max(result.max_load_lower_bound, result.optimum->max_load_lower_bound);
+  }
+  const double mean = result.after.mean_load;
+  result.imbalance_lower_bound = mean > 0 ? std::max(0.0, result.max_load_lower_bound / mean - 1) : 0.0;
+  // Relative slack for the rounding of the loads' sums, which differ in order between the two.
+  result.at_lower_bound = result.after.max_load <= result.max_load_lower_bound * (1 + 1e-9);
   return result;
 }
 

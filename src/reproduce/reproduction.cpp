@@ -3,6 +3,7 @@
 #include "reproduce/cybenko.hpp"
 #include "reproduce/cybenko_table2.hpp"
 #include "reproduce/henrich.hpp"
+#include "reproduce/optimum.hpp"
 #include "reproduce/phases.hpp"
 #include "reproduce/predict.hpp"
 #include "reproduce/reproduction.hpp"
@@ -23,6 +24,7 @@ const ReproductionRegistry& builtin_reproductions() {
     for (auto& info : beyond_reproductions()) r.add(std::move(info));
     r.add(predict_runtime_reproduction());
     for (auto& info : phases_reproductions()) r.add(std::move(info));
+    r.add(phases_optimum_reproduction());
     return r;
   }();
   return registry;

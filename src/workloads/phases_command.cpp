@@ -9,8 +9,10 @@
 #include <dlbkit/workloads/phases_command.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <fmt/format.h>
 #include <memory>
+#include <string>
 
 namespace dlbkit {
 
@@ -62,6 +64,39 @@ void check_combination(const PhasesInputs& in) {
 /// null where a figure has no value (no balancing step ran), never NaN.
 nlohmann::json figure(double x, bool defined) { return defined ? nlohmann::json(x) : nlohmann::json(nullptr); }
 
+/// --time-limit: seconds > 0.
+double time_limit_of(const PhasesInputs& in) {
+  if (in.time_limit && !in.optimal)
+    throw InputError("--time-limit is given without --optimal; accepted: --time-limit SECONDS with --optimal");
+  const std::string text = in.time_limit.value_or("60");
+  double seconds = 0;
+  std::size_t used = 0;
+  try {
+    seconds = std::stod(text, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used != text.size() || !(seconds > 0) || !std::isfinite(seconds))
+    throw InputError(fmt::format("--time-limit: '{}' is not accepted; accepted: a number of seconds > 0", text));
+  return seconds;
+}
+
+/// A step's exact reference; gap: how far its max load is above its proven bound.
+nlohmann::json optimum_json(const MilpResult& o, double mean) {
+  const bool gap = o.found && o.max_load_lower_bound > 0;
+  return {{"found", o.found},
+          {"infeasible", o.infeasible},
+          {"optimal", o.optimal},
+          {"migrations_minimal", o.migrations_minimal},
+          {"out_of_time", o.out_of_time},
+          {"max_load", figure(o.max_load, o.found)},
+          {"imbalance", figure(mean > 0 ? std::max(0.0, o.max_load / mean - 1) : 0.0, o.found)},
+          {"max_load_lower_bound", o.max_load_lower_bound},
+          {"gap", figure(gap ? o.max_load / o.max_load_lower_bound - 1 : 0.0, gap)},
+          {"objects_migrated", o.objects_migrated},
+          {"wall_seconds", o.wall_seconds}};
+}
+
 }  // namespace
 
 PhasesResult phases_command(const PhasesInputs& in, const PhasesProgress& progress) {
@@ -94,6 +129,7 @@ PhasesResult phases_command(const PhasesInputs& in, const PhasesProgress& progre
                           .every = static_cast<std::size_t>(every),
                           .threshold = non_negative_or_inf(threshold, "--threshold")};
   options.rebalance = rebalance_options(in.rebalance, in.seed);
+  if (in.optimal || in.time_limit) options.rebalance.optimum_time_limit = time_limit_of(in);
   options.on_phase = progress.phase_done;
   if (progress.running) progress.running(strategy.name(), phases);
 
@@ -129,7 +165,9 @@ PhasesResult phases_command(const PhasesInputs& in, const PhasesProgress& progre
                  {"cost", options.rebalance.cost.to_json()},
                  {"migration_cost", exact_duration(options.rebalance.migration.per_object)},
                  {"migration_byte_cost", in.rebalance.migration_byte_cost},
-                 {"seed", in.seed}});
+                 {"seed", in.seed},
+                 {"optimal", in.optimal},
+                 {"time_limit", figure(options.rebalance.optimum_time_limit.value_or(0), in.optimal)}});
   return result;
 }
 
@@ -137,13 +175,16 @@ nlohmann::json to_json(const PhasesResult& result) {
   const PhaseRunResult& run = result.run;
   const bool has_memory = run.last.has_memory;
   // Over the balancing steps: the imbalances are means, the rest sums (max for memory).
-  double before = 0, after = 0, max_memory = 0, bytes = 0;
+  double before = 0, after = 0, bound = 0, max_memory = 0, bytes = 0;
   std::uint64_t rounds = 0, messages = 0, unplaced = 0;
+  bool at_bound = true;
   SimTime protocol = 0, migration = 0;
   for (const PhaseStep& s : run.steps)
     if (s.rebalanced) {
       before += s.rebalanced->before.imbalance;
       after += s.rebalanced->after.imbalance;
+      bound += s.rebalanced->imbalance_lower_bound;
+      at_bound = at_bound && s.rebalanced->at_lower_bound;
       max_memory = std::max(max_memory, s.rebalanced->after.max_memory);
       bytes += s.rebalanced->bytes_migrated;
       rounds += s.rebalanced->rounds;
@@ -157,6 +198,8 @@ nlohmann::json to_json(const PhasesResult& result) {
   nlohmann::json j{{"inputs", result.inputs},
                    {"imbalance_before", figure(before / steps, balanced)},
                    {"imbalance_after", figure(after / steps, balanced)},
+                   {"imbalance_lower_bound", figure(bound / steps, balanced)},
+                   {"at_lower_bound", balanced ? nlohmann::json(at_bound) : nlohmann::json(nullptr)},
                    {"objects_migrated", run.objects_migrated},
                    {"bytes_migrated", bytes},
                    {"unplaced_objects", unplaced},
@@ -185,6 +228,10 @@ nlohmann::json to_json(const PhasesResult& result) {
       const Rebalanced& r = *s.rebalanced;
       p["imbalance_after"] = r.after.imbalance;
       p["max_load_after"] = r.after.max_load;
+      p["imbalance_lower_bound"] = r.imbalance_lower_bound;
+      p["max_load_lower_bound"] = r.max_load_lower_bound;
+      p["at_lower_bound"] = r.at_lower_bound;
+      if (r.optimum) p["optimum"] = optimum_json(*r.optimum, r.after.mean_load);
       p["crossing_bytes_after"] = r.after.crossing_bytes;
       p["objects_migrated"] = r.objects_migrated;
       p["unplaced_objects"] = r.unplaced.size();

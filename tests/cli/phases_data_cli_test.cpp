@@ -49,6 +49,30 @@ TEST(CliPhasesData, BalancesAVtPhaseAndWritesItBack) {
   EXPECT_DOUBLE_EQ(figures.max_memory, j["max_memory_after"].get<double>());
 }
 
+TEST(CliPhasesData, ReportsTheLowerBoundAndTheExactReference) {
+  // toy_mem under a bound its ranks' own bytes nearly fill: refine stops above the mean (87.5 s),
+  // where the exact reference reaches it.
+  const auto j = cli_json({"phases", "-s", "refine", "--data", kMemoryToy, "--memory-bound", "1.45e10", "--optimal",
+                           "--time-limit", "30", "--json"});
+  ASSERT_TRUE(j.is_object());
+  EXPECT_DOUBLE_EQ(j["imbalance_lower_bound"].get<double>(), 0);
+  EXPECT_GT(j["imbalance_after"].get<double>(), 0);
+  EXPECT_FALSE(j["at_lower_bound"].get<bool>());
+  EXPECT_EQ(j["inputs"]["time_limit"], 30.0);
+  const auto& optimum = j["phases"][0]["optimum"];
+  EXPECT_TRUE(optimum["optimal"].get<bool>());
+  EXPECT_TRUE(optimum["migrations_minimal"].get<bool>());
+  EXPECT_FALSE(optimum["out_of_time"].get<bool>());
+  EXPECT_DOUBLE_EQ(optimum["max_load"].get<double>(), 87.5);
+  EXPECT_DOUBLE_EQ(optimum["gap"].get<double>(), 0);
+  EXPECT_LT(optimum["wall_seconds"].get<double>(), 30);
+  // Without --optimal, no reference; greedy reaches the mean, its bound.
+  const auto g = cli_json({"phases", "-s", "greedy", "--data", kMemoryToy, "--json"});
+  EXPECT_TRUE(g["at_lower_bound"].get<bool>());
+  EXPECT_TRUE(g["phases"][0]["at_lower_bound"].get<bool>());
+  EXPECT_FALSE(g["phases"][0].contains("optimum"));
+}
+
 TEST(CliPhasesData, CountsTheDataSetsCommunications) {
   const auto j = cli_json({"phases", "-s", "refine", "--data", kBlocks, "--json"});
   ASSERT_TRUE(j.is_object());
@@ -113,6 +137,9 @@ TEST(CliPhasesData, BadInputIsOneLineAndWritesNothing) {
                      {"--write", "without --data"});
   expect_usage_error({"phases", "-s", "greedy", "--data", kBlocks, "-t", "ring:5"}, {"ring:5", "4 ranks"});
   expect_usage_error({"phases", "-s", "greedy", "-w", "hotspot"}, {"-t/--topology"});
+  expect_usage_error({"phases", "-s", "greedy", "--data", kBlocks, "--time-limit", "5"}, {"--time-limit", "--optimal"});
+  expect_usage_error({"phases", "-s", "greedy", "--data", kBlocks, "--optimal", "--time-limit", "0"},
+                     {"--time-limit: '0'", "seconds > 0"});
   fs::create_directories(out + ".2.json");  // rank 2's file cannot be written: none is
   expect_usage_error({"phases", "-s", "greedy", "--data", kBlocks, "--write", out}, {out + ".2.json"});
   EXPECT_EQ(std::distance(fs::directory_iterator(dir), fs::directory_iterator()), 1);

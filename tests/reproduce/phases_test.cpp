@@ -38,4 +38,22 @@ TEST(PhasesReproduction, EveryStrategyOnEveryWorkloadSideBySide) {
   for (const std::string& f : r.files) EXPECT_TRUE(std::filesystem::exists(f)) << f;
 }
 
+// Tiny phases the MILP proves: no strategy is below the optimum or the bound, and one row per
+// workload is the optimum itself.
+TEST(PhasesReproduction, EveryStrategyBesideTheOptimum) {
+  const ReproductionResult r = builtin_reproductions().find("phases-optimum").run(
+      {.out_dir = test::temp_dir("phases-optimum"), .runs = 1, .jobs = 2, .tiny = true});
+  const auto column = [&](const char* name) { return test::column_of(r.data, "phases-optimum", name); };
+  const auto strategy = column("strategy");
+  ASSERT_EQ(strategy.size(), builtin_phase_workloads().all().size() * (builtin_phase_strategies().all().size() + 1));
+  for (std::size_t i = 0; i < strategy.size(); ++i) {
+    SCOPED_TRACE(column("workload")[i].get<std::string>() + " " + strategy[i].get<std::string>());
+    EXPECT_GE(column("above_optimum_percent")[i].get<double>(), -1e-7);
+    EXPECT_GE(column("above_bound_percent")[i].get<double>(), -1e-7);
+  }
+  for (std::size_t i = builtin_phase_strategies().all().size(); i < strategy.size();
+       i += builtin_phase_strategies().all().size() + 1)
+    EXPECT_EQ(strategy[i], "optimum (proven)");
+}
+
 }  // namespace

@@ -9,6 +9,7 @@
 /// ```
 
 #include <dlbkit/phases/figures.hpp>
+#include <dlbkit/phases/milp.hpp>
 #include <dlbkit/phases/phase_strategy.hpp>
 
 #include <limits>
@@ -21,6 +22,9 @@ struct RebalanceOptions {
   MigrationCost migration;         ///< prices the objects' moves
   double memory_bound = std::numeric_limits<double>::infinity();  ///< bytes per node
   std::uint64_t seed = 1;
+  /// Where set, the exact reference is solved beside the strategy with this time limit in
+  /// seconds (milp.hpp; small phases only).
+  std::optional<double> optimum_time_limit;
 };
 
 struct Rebalanced {
@@ -35,6 +39,13 @@ struct Rebalanced {
   SimTime migration_time = 0;  ///< simulated, protocol.hpp
   double wall_seconds = 0;     ///< this machine's time to decide
   std::optional<double> flow_error;
+  /// lower_bound.hpp's bound on the max load (raised to what the exact reference proved), the
+  /// imbalance it implies (bound / mean - 1), and whether the result reaches it (then no
+  /// mapping has a lower max load).
+  double max_load_lower_bound = 0;
+  double imbalance_lower_bound = 0;
+  bool at_lower_bound = false;
+  std::optional<MilpResult> optimum;  ///< with RebalanceOptions::optimum_time_limit
 };
 
 /// Throws InputError when the phase is malformed, its nodes are not the topology's, or the

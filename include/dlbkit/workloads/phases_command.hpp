@@ -47,6 +47,10 @@ struct PhasesInputs {
   std::optional<std::string> threshold;
   RebalanceInputs rebalance;  ///< the cost model, migration costs and memory bound
   std::uint64_t seed = 1;
+  /// Solve the exact reference beside each balancing step (phases/milp.hpp), with a time
+  /// limit in seconds (a number > 0, default 60; only with optimal).
+  bool optimal = false;
+  std::optional<std::string> time_limit;
 };
 
 /// Told how a run goes, for a progress line; each callback may be empty. `phase_done` is
@@ -67,8 +71,10 @@ struct PhasesResult {
 PhasesResult phases_command(const PhasesInputs& in, const PhasesProgress& progress = {});
 
 /// The document of `dlbkit phases --json`: the inputs, the figures summed (max for memory) or
-/// averaged (the imbalances) over the balancing steps, and one entry per phase. A figure
-/// without a value (no balancing step ran) is null.
+/// averaged (the imbalances, imbalance_lower_bound among them) over the balancing steps, and
+/// one entry per phase (with `optimal`, each balancing step's exact reference in "optimum").
+/// at_lower_bound: every step reached its bound. A figure without a value (no balancing step
+/// ran) is null.
 nlohmann::json to_json(const PhasesResult& result);
 
 }  // namespace dlbkit

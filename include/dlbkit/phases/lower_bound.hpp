@@ -1,0 +1,24 @@
+#pragma once
+/// \file
+/// A lower bound on the maximum load that any balancing of a phase can reach: what a result is
+/// judged against (docs/phases.md, "How far from the best"). It is the largest of
+///
+///   - the mean load, total / nodes (some node carries at least the mean);
+///   - the heaviest object (an object is not split);
+///   - the P-th and (P+1)-th heaviest objects together, P the nodes (two of the P + 1 heaviest share a node);
+///   - on each node, the objects that must stay there: unmigratable ones, and under a memory
+///     bound those that fit alone on no other node.
+///
+/// ```
+/// double bound = dlbkit::max_load_lower_bound(phase, memory_bound);
+/// ```
+
+#include <dlbkit/phases/phase.hpp>
+
+namespace dlbkit {
+
+/// Valid for every mapping a phase strategy can make (PhaseContext's moves) and for every
+/// mapping within `memory_bound` (bytes per node, infinity: none).
+double max_load_lower_bound(const Phase& phase, double memory_bound);
+
+}  // namespace dlbkit
