@@ -158,16 +158,18 @@ Run add_phases(CLI::App& app) {
                .phase_done = [&done](std::size_t count) { done = count; }});
     }
     if (in.lbaf_config)
-      for (const auto& key : result.inputs["lbaf_config"]["ignored"]) fmt::print(stderr, "ignored: {}\n", key.get<std::string>());
+      for (const auto& key : result.inputs["lbaf_config"]["ignored"])
+        fmt::print(stderr, "ignored: {}\n", key.get<std::string>());
     if (o->json) {
       fmt::print("{}\n", json_text(to_json(result)));
       return 0;
     }
     const nlohmann::json& j = result.inputs;
     const bool from_data = j.contains("data");  // given, or from --lbaf-config
+    const std::string data = from_data ? j["data"].get<std::string>() : "";
     const std::string input_name =
-        in.replay   ? fmt::format("vt data {}, its {} phases", j["data"].get<std::string>(), j["phases"].get<std::size_t>())
-        : from_data ? fmt::format("vt data {} phase {}", j["data"].get<std::string>(), j["phase"].get<std::int64_t>())
+        in.replay   ? fmt::format("vt data {}, its {} phases", data, j["phases"].get<std::size_t>())
+        : from_data ? fmt::format("vt data {} phase {}", data, j["phase"].get<std::int64_t>())
                     : fmt::format("workload {}", j["workload"].get<std::string>());
     print_report(fmt::format("{} on {}, {} ({} objects), cost model {}, seed {}", j["strategy"].get<std::string>(),
                              j["topology"].get<std::string>(), input_name, result.run.last.objects.size(),

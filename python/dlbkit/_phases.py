@@ -101,7 +101,8 @@ def phases(strategy=None, workload=None, data=None, topology=None, params=None, 
         if flag not in (True, False):
             raise ValueError(f"{name}: '{flag}' is not accepted; accepted: True or False")
     result = PhasesResult(_json.loads(_dlbkit.phases(
-        _text_or_none(strategy) or "", _texts(params), _text_or_none(workload), _texts(workload_params), _text_or_none(data),
+        _text_or_none(strategy) or "", _texts(params), _text_or_none(workload), _texts(workload_params),
+        _text_or_none(data),
         _integer("--phase", phase, -2**63, 2**63 - 1, "a decimal integer"), _text_or_none(write), bool(replay),
         _text_or_none(topology) or "", _integer("--phases", phases, 1, 1000000), _integer("--every", every, 1, 1000000),
         _text_or_none(threshold), _text(cost), _texts(cost_params), _text_or_none(migration_cost) or "",

@@ -62,7 +62,7 @@ constexpr const char* kTemperedParams[] = {"n_iterations",
 /// What the file says, before the caller's inputs are laid over it.
 struct Problem {
   std::optional<std::string> data_stem;
-  std::optional<std::vector<long long>> phase_ids;
+  std::optional<std::vector<std::pair<long long, long long>>> phase_ids;  // ranges of ids, first to last
   long long ranks_per_node = 1;
   std::optional<std::string> memory_bound;
   std::optional<std::string> algorithm;
@@ -163,7 +163,8 @@ private:
         p_.phase_ids = phase_ids(value, name);
       } else if (key == "ranks_per_node") {
         p_.ranks_per_node = integer(value, name);
-        if (p_.ranks_per_node < 1) refuse(name, fmt::format("{} is not accepted; accepted: an integer >= 1", p_.ranks_per_node));
+        if (p_.ranks_per_node < 1)
+          refuse(name, fmt::format("{} is not accepted; accepted: an integer >= 1", p_.ranks_per_node));
       } else if (key == "expected_ranks") {
         ignore(name, "LBAF only warns when the data has another number of ranks");
       } else {
@@ -173,11 +174,11 @@ private:
     }
   }
 
-  /// A list of phase ids, or a range "first-last" (LBAF's two forms).
-  std::vector<long long> phase_ids(const YAML::Node& node, const std::string& key) const {
-    std::vector<long long> ids;
+  /// A list of phase ids, or a range "first-last" (LBAF's two forms), as ranges.
+  std::vector<std::pair<long long, long long>> phase_ids(const YAML::Node& node, const std::string& key) const {
     if (node.IsSequence()) {
-      for (const YAML::Node& id : node) ids.push_back(integer(id, key));
+      std::vector<std::pair<long long, long long>> ids;
+      for (const YAML::Node& id : node) ids.emplace_back(integer(id, key), integer(id, key));
       return ids;
     }
     const std::string range = text(node, key);
@@ -187,8 +188,7 @@ private:
         !parse_number(std::string_view(range).substr(dash + 1), last) || last < first)
       refuse(key, fmt::format("'{}' is not accepted; accepted: a list of phase ids, or a range such as '0-100'",
                               excerpt(range)));
-    for (long long id = first; id <= last && ids.size() < 1'000'000; ++id) ids.push_back(id);
-    return ids;
+    return {{first, last}};
   }
 
   void work_model(const YAML::Node& node) {
@@ -262,8 +262,9 @@ private:
       if (std::ranges::find(kTemperedParams, key) != std::end(kTemperedParams)) {
         const bool flag = key == "deterministic_transfer" || key == "separate_subclustering";
         std::string v = flag ? (boolean(value, name) ? "true" : "false") : text(value, name);
-        if (key == "order_strategy") std::ranges::transform(v, v.begin(), [](unsigned char c) { return std::tolower(c); });
-        p_.params[key] = v;  // LBAF lower-cases the order strategy
+        if (key == "order_strategy")  // LBAF lower-cases it
+          std::ranges::transform(v, v.begin(), [](unsigned char c) { return std::tolower(c); });
+        p_.params[key] = v;
       } else if (key == "criterion") {
         if (const std::string c = text(value, name); c != "Tempered")
           refuse(name, fmt::format("'{}' is not supported; accepted: Tempered", excerpt(c)));
@@ -286,7 +287,8 @@ private:
 
   /// The caller's inputs over the file's.
   LbafConfig complete(const PhasesInputs& given) {
-    if (p_.phase_ids && std::ranges::find(*p_.phase_ids, p_.phase_id) == p_.phase_ids->end())
+    const auto holds = [id = p_.phase_id](const auto& range) { return range.first <= id && id <= range.second; };
+    if (p_.phase_ids && std::ranges::none_of(*p_.phase_ids, holds))
       refuse("algorithm.phase_id", fmt::format("{} is not among from_data.phase_ids; accepted: one of them",
                                                p_.phase_id));
     if (p_.ranks_per_node > 1) {
@@ -304,8 +306,8 @@ private:
     if (!in.data && !in.workload) {
       if (!p_.data_stem)
         refuse("from_data.data_stem", "is not given; accepted: from_data with data_stem, or --data STEM");
-      const std::filesystem::path stem(*p_.data_stem);
-      in.data = (stem.is_absolute() ? stem : std::filesystem::path(path_).parent_path() / stem).lexically_normal().string();
+      const std::filesystem::path stem(*p_.data_stem), folder = std::filesystem::path(path_).parent_path();
+      in.data = (stem.is_absolute() ? stem : folder / stem).lexically_normal().string();
     }
     if (!in.phase && !in.replay) in.phase = p_.phase_id;
     if (!in.rebalance.memory_bound) in.rebalance.memory_bound = p_.memory_bound;

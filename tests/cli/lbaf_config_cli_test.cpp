@@ -35,9 +35,10 @@ TEST(CliLbafConfig, RunsTheFileAsTheExplicitOptionsAndSaysWhatItLeavesOut) {
   const std::string outputs = "(LBAF's output files; dlbkit writes the balanced phase with --write STEM)";
   EXPECT_EQ(lines_of(o.err),
             (std::vector<std::string>{
-                "ignored: check_schema (LBAF's check of the data against vt's schema; dlbkit's reader checks every file)",
-                "ignored: output_dir " + outputs, "ignored: output_file_stem " + outputs, "ignored: write_JSON " + outputs,
-                "ignored: visualization (LBAF's pictures, by vt-tv)"}));
+                "ignored: check_schema (LBAF's check of the data against vt's schema; dlbkit's reader checks "
+                "every file)",
+                "ignored: output_dir " + outputs, "ignored: output_file_stem " + outputs,
+                "ignored: write_JSON " + outputs, "ignored: visualization (LBAF's pictures, by vt-tv)"}));
   const nlohmann::json from_file = nlohmann::json::parse(o.out);
   EXPECT_EQ(from_file["inputs"]["lbaf_config"]["file"], kMemoryToy);
   EXPECT_EQ(figures(from_file),
