@@ -125,6 +125,7 @@ TEST(LbafConfig, RefusesWhatWouldChangeTheResultNamingTheKey) {
       {"algorithm.parameters: phase strategy tempered: parameter fanout=0 is not accepted",
        {"fanout: 2", "fanout: 0"}},
       {"algorithm.phase_id 1 is not among from_data.phase_ids", {"phase_id: 0", "phase_id: 1"}},
+      {"algorithm.phase_id 0 is not among from_data.phase_ids", {"phase_ids:\n  - 0", "phase_ids: 2-5"}},
       {"from_data.ranks_per_node 2 with an upper bound is not supported",
        {"phase_ids:", "ranks_per_node: 2\n  phase_ids:"}},
       {"'work_model.parameters.upper_bounds.load' is not supported; accepted: max_memory_usage",
