@@ -309,7 +309,7 @@ private:
       const std::filesystem::path stem(*p_.data_stem), folder = std::filesystem::path(path_).parent_path();
       in.data = (stem.is_absolute() ? stem : folder / stem).lexically_normal().string();
     }
-    if (!in.phase && !in.replay) in.phase = p_.phase_id;
+    if (in.data && !in.phase && !in.replay) in.phase = p_.phase_id;
     if (!in.rebalance.memory_bound) in.rebalance.memory_bound = p_.memory_bound;
     if (in.strategy.empty() || in.strategy == "tempered") {
       in.strategy = "tempered";
