@@ -1,6 +1,7 @@
 // dlbkit phases: a phase strategy on an iterative workload, over one phase or several, on
 // one phase of a vt data set (--data), written back with --write, or on every phase of one in
-// turn (--data --replay). The run is phases_command()'s; this prints its result.
+// turn (--data --replay); or the problem of an LBAF configuration (--lbaf-config). The run is
+// phases_command()'s; this prints its result.
 
 #include "commands.hpp"
 #include "progress_line.hpp"
@@ -20,7 +21,7 @@ namespace {
 // The options' texts; PhasesInputs takes the options given.
 struct Options {
   PhasesInputs in;
-  std::string workload, data, write, threshold = "inf", time_limit = "60";
+  std::string workload, data, write, threshold = "inf", time_limit = "60", memory_bound = "inf", lbaf_config;
   std::int64_t phase = 0;
   long long phases = 1, every = 1;
   std::vector<std::string> params, workload_params, cost_params;
@@ -77,7 +78,11 @@ Run add_phases(CLI::App& app) {
       "Balance persistent objects between the phases of an iterative workload, or a phase of vt's LB data files "
       "(docs/phases.md)");
   auto o = std::make_shared<Options>();
-  cmd->add_option("-s,--strategy", o->in.strategy, "phase strategy (dlbkit list phase-strategies)")->required();
+  cmd->add_option("-s,--strategy", o->in.strategy, "phase strategy (dlbkit list phase-strategies)");
+  auto* lbaf_config = cmd->add_option(
+      "--lbaf-config", o->lbaf_config,
+      "LBAF's YAML configuration: its data, phase, algorithm (as tempered) and memory bound; the other options "
+      "given override it (docs/phases.md)");
   cmd->add_option("-p,--param", o->params, "strategy parameter name=value (repeatable)");
   auto* workload = cmd->add_option("-w,--workload", o->workload,
                                    "iterative workload (dlbkit list phase-workloads); or use --data");
@@ -103,8 +108,9 @@ Run add_phases(CLI::App& app) {
                       "also balance after any phase whose imbalance (max / mean - 1) exceeds this; inf: never")
           ->capture_default_str();
   RebalanceInputs& rebalance = o->in.rebalance;
-  cmd->add_option("--memory-bound", rebalance.memory_bound, "most bytes a node may hold; inf: no bound")
-      ->capture_default_str();
+  auto* memory_bound =
+      cmd->add_option("--memory-bound", o->memory_bound, "most bytes a node may hold; inf: no bound")
+          ->capture_default_str();
   cmd->add_option("-c,--cost", rebalance.cost,
                   "cost model of the protocol's messages (dlbkit list cost-models), or file:PATH")
       ->capture_default_str();
@@ -120,7 +126,7 @@ Run add_phases(CLI::App& app) {
   auto* time_limit = cmd->add_option("--time-limit", o->time_limit, "with --optimal: seconds for each MILP")
                          ->capture_default_str();
   cmd->add_flag("--json", o->json, "print one JSON document with the inputs and the figures");
-  return [o, workload, data, phase, write, phases, every, threshold, time_limit] {
+  return [o, workload, data, phase, write, phases, every, threshold, time_limit, memory_bound, lbaf_config] {
     PhasesInputs in = o->in;
     in.params = assignments(o->params, "--param");
     in.workload_params = assignments(o->workload_params, "--workload-param");
@@ -133,6 +139,8 @@ Run add_phases(CLI::App& app) {
     if (every->count() > 0) in.every = o->every;
     if (threshold->count() > 0) in.threshold = o->threshold;
     if (time_limit->count() > 0) in.time_limit = o->time_limit;
+    if (memory_bound->count() > 0) in.rebalance.memory_bound = o->memory_bound;
+    if (lbaf_config->count() > 0) in.lbaf_config = o->lbaf_config;
 
     PhasesResult result;
     {
@@ -149,14 +157,20 @@ Run add_phases(CLI::App& app) {
                    },
                .phase_done = [&done](std::size_t count) { done = count; }});
     }
+    if (in.lbaf_config)
+      for (const auto& key : result.inputs["lbaf_config"]["ignored"])
+        fmt::print(stderr, "ignored: {}\n", key.get<std::string>());
     if (o->json) {
       fmt::print("{}\n", json_text(to_json(result)));
       return 0;
     }
     const nlohmann::json& j = result.inputs;
-    const std::string input_name = in.replay ? fmt::format("vt data {}, its {} phases", *in.data, j["phases"].get<std::size_t>())
-                                   : in.data ? fmt::format("vt data {} phase {}", *in.data, j["phase"].get<std::int64_t>())
-                                             : fmt::format("workload {}", j["workload"].get<std::string>());
+    const bool from_data = j.contains("data");  // given, or from --lbaf-config
+    const std::string data = from_data ? j["data"].get<std::string>() : "";
+    const std::string input_name =
+        in.replay   ? fmt::format("vt data {}, its {} phases", data, j["phases"].get<std::size_t>())
+        : from_data ? fmt::format("vt data {} phase {}", data, j["phase"].get<std::int64_t>())
+                    : fmt::format("workload {}", j["workload"].get<std::string>());
     print_report(fmt::format("{} on {}, {} ({} objects), cost model {}, seed {}", j["strategy"].get<std::string>(),
                              j["topology"].get<std::string>(), input_name, result.run.last.objects.size(),
                              j["cost"]["name"].get<std::string>(), in.seed),

@@ -6,6 +6,7 @@ packages=(g++ cmake ninja-build libgtest-dev libbenchmark-dev libcli11-dev nlohm
           libbrotli-dev  # vt's compressed LB data files (phases/vt_data.hpp)
           libscotch-dev  # Scotch: the partition phase strategy
           coinor-libcbc-dev  # COIN-OR CBC: the exact reference of small phases (phases/milp.hpp)
+          libyaml-cpp-dev  # LBAF's YAML configurations (workloads/lbaf_config.hpp)
           jq clang libclang-rt-14-dev  # jq: scripts/timeline-figure.sh; clang and its runtime: the sanitizer and fuzz builds (scripts/ci-sanitizers.sh)
           pybind11-dev python3-dev python3-pytest python3-numpy python3-pandas  # the Python module (python/) and its tests
           python3-matplotlib  # the Python examples (python/examples), run by the tests

@@ -1,18 +1,19 @@
 #!/usr/bin/env bash
 # dlbkit's phase strategies beside LBAF's InformAndTransfer on one of LBAF's own data sets
 # (opt-in, never part of the tests): LBAF runs from its source in a scratch folder with its
-# shipped configuration for that data, dlbkit's strategies on the same vt LB data files with
-# the same memory bound, and the script prints both (imbalance before and after, objects
-# migrated, the largest node memory, wall time).
+# shipped configuration for that data, dlbkit's strategies on the same problem read from the
+# same configuration (dlbkit phases --lbaf-config: its data, phase and memory bound, tempered
+# with its InformAndTransfer parameters), and the script prints both (imbalance before and
+# after, objects migrated, the largest node memory, wall time).
 #   scripts/lbaf-peer.sh [DATA [CONFIG]]
 #     DATA    a folder of LBAF's data/ (default challenging_toy_hundreds_tasks: 64 ranks, 23 709 objects)
 #     CONFIG  a file of LBAF's config/ (default challenging-toy-hundreds-tasks.yaml)
 #   LBAF_SRC  an LBAF checkout or bare git repository (default: cloned from GitHub)
 #   VT_SRC    a vt checkout or bare git repository, for its LB data validator, which LBAF
 #             imports at start (default: cloned from GitHub)
-#   STRATEGIES  dlbkit's phase strategies to run (default: every one but none), with their
-#             parameters after a colon, separated by commas:
-#             "tempered:transfer_strategy=Clustering,n_iterations=8 greedy"
+#   STRATEGIES  dlbkit's phase strategies to run (default: every one but none), with
+#             parameters over the configuration's after a colon, separated by commas:
+#             "tempered tempered:peers=vt greedy"
 #   RUNS      LBAF's runs, and dlbkit's with seeds 1 to RUNS (default 1): LBAF is not
 #             deterministic, so each figure is then the median (min..max) over the runs
 # LBAF needs Debian's python3-numpy python3-scipy python3-yaml python3-brotli python3-schema
@@ -61,7 +62,6 @@ runs=${RUNS:-1}
 stem=$(sed -n 's|^ *data_stem: *.*/||p' "$out/lbaf/config/$config" | head -1)
 [ -f "$out/lbaf/data/$data/$stem.0.json" ] ||
   { echo "lbaf-peer: configuration '$config' reads data stem '$stem', not in LBAF's data/$data" >&2; exit 2; }
-bound=$(sed -n 's/^ *max_memory_usage: *//p' "$out/lbaf/config/$config" | head -1)
 sed -e "s|data_stem: .*|data_stem: $out/lbaf/data/$data/$stem|" -e "s|output_dir: .*|output_dir: $out/output|" \
   -e "s|overwrite_validator: .*|overwrite_validator: false|" "$out/lbaf/config/$config" |
   awk '/^[^ #]/ { skip = /^(write_JSON|visualization):/ } !skip' >"$out/config.yaml"  # ours below; no vt-tv
@@ -136,8 +136,7 @@ for s in $strategies; do
     IFS=, read -ra assignments <<<"${s#*:}"
     for p in "${assignments[@]}"; do params+=(-p "$p"); done
   fi
-  args=(phases -s "$name" "${params[@]}" --data "$out/lbaf/data/$data/$stem" --json)
-  [ -n "$bound" ] && args+=(--memory-bound "$bound")
+  args=(phases --lbaf-config "$out/config.yaml" -s "$name" "${params[@]}" --json)
   rows=""
   for ((seed = 1; seed <= runs; ++seed)); do
     if ! json=$(build/bin/dlbkit "${args[@]}" --seed "$seed" 2>"$out/dlbkit.err"); then
@@ -149,4 +148,4 @@ for s in $strategies; do
   summary "dlbkit $s" <<<"$rows"
 done
 echo "(LBAF's wall time includes its start and its statistics; dlbkit's is the strategy's decision only."
-echo " Memory bound: ${bound:-none}, LBAF's max_memory_usage. Runs: $runs, dlbkit's with seeds 1 to $runs.)"
+echo " dlbkit's problem is the configuration's (--lbaf-config). Runs: $runs, dlbkit's with seeds 1 to $runs.)"

@@ -118,13 +118,14 @@ def rounds(algorithm: str, topology: str, init: str, until: str, alpha: Optional
            condition: Optional[str] = None, nna_transfer: Optional[str] = None, nna_time: Optional[str] = None,
            trace: bool = False, loads: bool = False) -> RoundsResult: ...
 def analyze(topology: str, alpha: _Value = "optimal", factor: Union[float, str] = 1000) -> DiffusionAnalysis: ...
-def phases(strategy: str, workload: Optional[str] = None, data: Optional[str] = None,
+def phases(strategy: Optional[str] = None, workload: Optional[str] = None, data: Optional[str] = None,
            topology: Optional[str] = None, params: _Params = None, workload_params: _Params = None,
            phase: Optional[int] = None, replay: bool = False, write: Optional[str] = None,
            phases: Optional[int] = None, every: Optional[int] = None, threshold: Optional[_Value] = None,
-           memory_bound: _Value = "inf", cost: str = "ipsc2", cost_params: _Params = None,
+           memory_bound: Optional[_Value] = None, cost: str = "ipsc2", cost_params: _Params = None,
            migration_cost: Optional[_Value] = None, migration_byte_cost: _Value = "0ns",
-           seed: int = 1, optimal: bool = False, time_limit: Optional[_Value] = None) -> PhasesResult: ...
+           seed: int = 1, optimal: bool = False, time_limit: Optional[_Value] = None,
+           lbaf_config: Optional[str] = None) -> PhasesResult: ...
 def read_timeline(path: str) -> Any: ...  # pandas.DataFrame, or a dict of lists without pandas
 def read_trace(path: str) -> Any: ...  # pandas.DataFrame, or a dict of numpy arrays without pandas
 def read_vt_data(stem: str) -> Any: ...  # pandas.DataFrame, or a dict of numpy arrays without pandas

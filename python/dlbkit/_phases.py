@@ -2,6 +2,7 @@
 an iterative workload or of vt's LB data, as `dlbkit phases` (the same library function)."""
 
 import json as _json
+import warnings as _warnings
 
 from . import _dlbkit, _frame, _text, _texts
 from ._files import _table
@@ -58,12 +59,14 @@ def _integer(name, value, low, high, accepted=None):
     return value
 
 
-def phases(strategy, workload=None, data=None, topology=None, params=None, workload_params=None, phase=None,
-           replay=False, write=None, phases=None, every=None, threshold=None, memory_bound="inf", cost="ipsc2",
-           cost_params=None, migration_cost=None, migration_byte_cost="0ns", seed=1, optimal=False, time_limit=None):
+def phases(strategy=None, workload=None, data=None, topology=None, params=None, workload_params=None, phase=None,
+           replay=False, write=None, phases=None, every=None, threshold=None, memory_bound=None, cost="ipsc2",
+           cost_params=None, migration_cost=None, migration_byte_cost="0ns", seed=1, optimal=False, time_limit=None,
+           lbaf_config=None):
     """Balance persistent objects between phases: `dlbkit phases`.
 
-    strategy             a phase strategy (`dlbkit list phase-strategies`)             -s
+    strategy             a phase strategy (`dlbkit list phase-strategies`); None: the
+                         one of lbaf_config                                             -s
     workload             an iterative workload (`dlbkit list phase-workloads`)          -w
     data                 or the stem of vt's LB data files STEM.0.json, STEM.1.json ... --data
                          (exactly one of workload and data)
@@ -77,7 +80,8 @@ def phases(strategy, workload=None, data=None, topology=None, params=None, workl
     phases               with a workload: the phases to run (None: 1)
     every, threshold     with a workload or replay: balance after every k-th phase (None: 1),
                          and after any phase whose imbalance exceeds threshold (None: "inf")
-    memory_bound         the most bytes a node may hold, or "inf"
+    memory_bound         the most bytes a node may hold, or "inf" (None: "inf", or
+                         lbaf_config's)
     cost, cost_params    the cost model of the protocol's messages and field overrides
     migration_cost       time to migrate one object, e.g. "50us" (None: the model's per_task)
     migration_byte_cost  time per byte migrated, e.g. "0.1ns"
@@ -85,20 +89,29 @@ def phases(strategy, workload=None, data=None, topology=None, params=None, workl
     optimal              also solve the exact reference of each balancing step (a MILP;
                          small phases only)                                             --optimal
     time_limit           with optimal: seconds for each MILP (None: 60)                 --time-limit
+    lbaf_config          LBAF's YAML configuration: its data, phase, algorithm (as
+                         tempered) and memory bound, where the arguments above leave
+                         them None (each of params overrides the file's)          --lbaf-config
 
     Returns a PhasesResult. The run releases the GIL. Raises ValueError with the CLI's message
-    for bad input.
+    for bad input. Each key of lbaf_config left out is a UserWarning "ignored: KEY (why)", as
+    the CLI's lines on stderr (and in result.inputs["lbaf_config"]["ignored"]).
     """
     for name, flag in (("replay", replay), ("optimal", optimal)):
         if flag not in (True, False):
             raise ValueError(f"{name}: '{flag}' is not accepted; accepted: True or False")
-    return PhasesResult(_json.loads(_dlbkit.phases(
-        str(strategy), _texts(params), _text_or_none(workload), _texts(workload_params), _text_or_none(data),
+    result = PhasesResult(_json.loads(_dlbkit.phases(
+        _text_or_none(strategy) or "", _texts(params), _text_or_none(workload), _texts(workload_params),
+        _text_or_none(data),
         _integer("--phase", phase, -2**63, 2**63 - 1, "a decimal integer"), _text_or_none(write), bool(replay),
         _text_or_none(topology) or "", _integer("--phases", phases, 1, 1000000), _integer("--every", every, 1, 1000000),
         _text_or_none(threshold), _text(cost), _texts(cost_params), _text_or_none(migration_cost) or "",
-        _text(migration_byte_cost), _text(memory_bound),
-        _integer("--seed", seed, 0, 2**64 - 1, "a decimal whole number"), bool(optimal), _text_or_none(time_limit))))
+        _text(migration_byte_cost), _text_or_none(memory_bound),
+        _integer("--seed", seed, 0, 2**64 - 1, "a decimal whole number"), bool(optimal), _text_or_none(time_limit),
+        _text_or_none(lbaf_config))))
+    for key in (result.inputs["lbaf_config"] or {}).get("ignored", []):
+        _warnings.warn(f"ignored: {key}", stacklevel=2)
+    return result
 
 
 def read_vt_data(stem):

@@ -10,6 +10,7 @@ import dlbkit
 DATA = pathlib.Path(__file__).resolve().parents[2] / "tests" / "data" / "vt"
 TOY_MEM = str(DATA / "toy_mem")  # 4 ranks, 32 objects with memory, one phase
 BLOCKS = str(DATA / "synthetic-dataset-blocks")  # 4 ranks, 9 objects that communicate
+LBAF = DATA.parent / "lbaf"  # LBAF's configurations of these data sets
 
 
 LOADS = {0: [4, 1, 1, 1], 1: [1, 2, 1, 3], 2: [1, 1, 2, 5]}  # by phase, objects 1 to 4
@@ -46,6 +47,8 @@ def cases(recorded):
          ["-s", "greedy", "--data", recorded, "--replay", "--every", "2"]),
         (dict(strategy="refine", data=TOY_MEM, memory_bound=1.45e10, optimal=True, time_limit=30),
          ["-s", "refine", "--data", TOY_MEM, "--memory-bound", "14500000000.0", "--optimal", "--time-limit", "30"]),
+        (dict(lbaf_config=str(LBAF / "user-defined-memory-toy-problem.yaml"), params={"n_iterations": 2}),
+         ["--lbaf-config", str(LBAF / "user-defined-memory-toy-problem.yaml"), "-p", "n_iterations=2"]),
     ]
 
 
@@ -59,7 +62,8 @@ def without_wall_times(document):
     return document
 
 
-@pytest.mark.parametrize("k", range(6))
+@pytest.mark.filterwarnings("ignore:ignored:UserWarning")  # case 6's keys left out of its LBAF file
+@pytest.mark.parametrize("k", range(7))
 def test_phases_equals_cli(k, recorded, cli):
     kwargs, args = cases(recorded)[k]
     expected = cli("phases", *args, "--json")
@@ -70,6 +74,14 @@ def test_phases_equals_cli(k, recorded, cli):
     assert len(r.phases) == len(expected["phases"])
     assert list(r.phases["max_load"]) == [p["max_load"] for p in expected["phases"]]
     assert list(r.phases["balanced"]) == [p["balanced"] for p in expected["phases"]]
+
+
+def test_each_key_of_lbaf_config_left_out_is_a_warning():
+    with pytest.warns(UserWarning) as warnings:
+        r = dlbkit.phases(lbaf_config=str(LBAF / "conf.yaml"))
+    assert [str(w.message) for w in warnings] == [f"ignored: {key}" for key in r.inputs["lbaf_config"]["ignored"]]
+    assert len(warnings) == 4  # check_schema and LBAF's output files
+    assert r.inputs["strategy"] == "tempered" and r.inputs["data"] == BLOCKS
 
 
 def test_a_replay_plays_the_recorded_loads(recorded):
@@ -140,6 +152,8 @@ BAD = [
     (dict(strategy="greedy", data=BLOCKS, time_limit=5), ["-s", "greedy", "--data", BLOCKS, "--time-limit", "5"]),
     (dict(strategy="greedy", data=BLOCKS, optimal=True, time_limit="never"),
      ["-s", "greedy", "--data", BLOCKS, "--optimal", "--time-limit", "never"]),
+    (dict(lbaf_config=str(LBAF / "synthetic-blocks.yaml")), ["--lbaf-config", str(LBAF / "synthetic-blocks.yaml")]),
+    (dict(data=BLOCKS), ["--data", BLOCKS]),
 ]
 
 

@@ -6,6 +6,7 @@
 #include <dlbkit/phases/builtin_phase_strategies.hpp>
 #include <dlbkit/phases/vt_workloads.hpp>
 #include <dlbkit/workloads/builtin_phase_workloads.hpp>
+#include <dlbkit/workloads/lbaf_config.hpp>
 #include <dlbkit/workloads/phases_command.hpp>
 
 #include <algorithm>
@@ -30,6 +31,9 @@ long long count_of(std::optional<long long> given, const char* option) {
 
 // Which options go with which input, checked before anything is read.
 void check_combination(const PhasesInputs& in) {
+  if (in.strategy.empty())
+    throw InputError("no strategy: -s/--strategy is not given; accepted: -s NAME (dlbkit list phase-strategies), "
+                     "or --lbaf-config FILE");
   if (in.workload.has_value() == in.data.has_value())
     throw InputError(fmt::format("{}; accepted: exactly one of -w/--workload NAME and --data STEM",
                                  in.workload ? "both -w/--workload and --data are given"
@@ -99,7 +103,9 @@ nlohmann::json optimum_json(const MilpResult& o, double mean) {
 
 }  // namespace
 
-PhasesResult phases_command(const PhasesInputs& in, const PhasesProgress& progress) {
+PhasesResult phases_command(const PhasesInputs& given, const PhasesProgress& progress) {
+  const LbafConfig lbaf = given.lbaf_config ? with_lbaf_config(given) : LbafConfig{given, {}};
+  const PhasesInputs& in = lbaf.inputs;
   check_combination(in);
   const long long phases_given = count_of(in.phases, "--phases"), every = count_of(in.every, "--every");
   const std::string threshold = in.threshold.value_or("inf");
@@ -161,13 +167,15 @@ PhasesResult phases_command(const PhasesInputs& in, const PhasesProgress& progre
   inputs.update({{"topology", topology.spec()},
                  {"nodes", topology.size()},
                  {"objects", result.run.last.objects.size()},
-                 {"memory_bound", in.rebalance.memory_bound},
+                 {"memory_bound", in.rebalance.memory_bound.value_or("inf")},
                  {"cost", options.rebalance.cost.to_json()},
                  {"migration_cost", exact_duration(options.rebalance.migration.per_object)},
                  {"migration_byte_cost", in.rebalance.migration_byte_cost},
                  {"seed", in.seed},
                  {"optimal", in.optimal},
-                 {"time_limit", figure(options.rebalance.optimum_time_limit.value_or(0), in.optimal)}});
+                 {"time_limit", figure(options.rebalance.optimum_time_limit.value_or(0), in.optimal)},
+                 {"lbaf_config", in.lbaf_config ? nlohmann::json{{"file", *in.lbaf_config}, {"ignored", lbaf.ignored}}
+                                                : nlohmann::json(nullptr)}});
   return result;
 }
 

@@ -12,6 +12,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 
 namespace dlbkit {
@@ -22,7 +23,7 @@ struct RebalanceInputs {
   std::map<std::string, std::string> cost_params;    ///< field -> value overrides (--cost-param)
   std::string migration_cost;                        ///< per object, e.g. 50us; empty: the model's per_task
   std::string migration_byte_cost = "0ns";           ///< per byte, e.g. 0.1ns
-  std::string memory_bound = "inf";                  ///< bytes a node may hold, or inf
+  std::optional<std::string> memory_bound;           ///< bytes a node may hold, or inf; not given: inf
 };
 
 /// Throws InputError naming the first value refused, in the order of the fields.

@@ -51,6 +51,9 @@ struct PhasesInputs {
   /// limit in seconds (a number > 0, default 60; only with optimal).
   bool optimal = false;
   std::optional<std::string> time_limit;
+  /// LBAF's YAML configuration (workloads/lbaf_config.hpp): the strategy (when empty), its
+  /// parameters (each not given), the data, the phase and the memory bound (when not given).
+  std::optional<std::string> lbaf_config;
 };
 
 /// Told how a run goes, for a progress line; each callback may be empty. `phase_done` is
@@ -67,7 +70,7 @@ struct PhasesResult {
 };
 
 /// Runs it (and writes the files of `write`). Throws InputError naming the first value
-/// refused, in the CLI's order.
+/// refused, in the CLI's order. The inputs' "lbaf_config" lists the file's keys left out.
 PhasesResult phases_command(const PhasesInputs& in, const PhasesProgress& progress = {});
 
 /// The document of `dlbkit phases --json`: the inputs, the figures summed (max for memory) or
