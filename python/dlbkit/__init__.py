@@ -53,7 +53,20 @@ def _texts(params):
     return {str(k): _text(v) for k, v in (params or {}).items()}
 
 
-class SimulationResult:
+class _Figures:
+    """A JSON document of the CLI with every figure as an attribute; to_dict() gives it back."""
+
+    def __init__(self, figures):
+        self._figures = figures
+        for key, value in figures.items():
+            setattr(self, key, value)
+
+    def to_dict(self):
+        """The JSON document the CLI prints with --json (or writes), as a dict."""
+        return _json.loads(_json.dumps(self._figures))  # a copy the caller may change
+
+
+class SimulationResult(_Figures):
     """One run of a strategy beside NOBAL on the same tasks: every figure of
     `dlbkit simulate --json` as an attribute (inputs, makespan, optimal, nobal_makespan,
     speedup, pi, tasks, tasks_transferred, messages, events, wall_seconds,
@@ -66,15 +79,8 @@ class SimulationResult:
     """
 
     def __init__(self, figures):
-        self._figures = figures
-        for key, value in figures.items():
-            if key != "per_node":
-                setattr(self, key, value)
+        super().__init__(figures)
         self.per_node = _per_node_array(figures["per_node"]) if "per_node" in figures else None
-
-    def to_dict(self):
-        """The JSON document of `dlbkit simulate --json` (with --per-node when asked), as a dict."""
-        return _json.loads(_json.dumps(self._figures))  # a copy the caller may change
 
     def __repr__(self):
         i = self.inputs

@@ -4,11 +4,11 @@ library function)."""
 import json as _json
 import os as _os
 
-from . import _dlbkit, _frame, _text, _texts
+from . import _dlbkit, _Figures, _frame, _text, _texts
 from ._phases import _integer, _text_or_none
 
 
-class AdviceResult:
+class AdviceResult(_Figures):
     """One run of `dlbkit advise --json`: every part of its JSON as an attribute.
 
     inputs          what ran, defaults resolved
@@ -25,21 +25,15 @@ class AdviceResult:
     """
 
     def __init__(self, document):
-        self._document = document
-        for key, value in document.items():
-            setattr(self, key, value)
+        super().__init__(document)
         self.ranking = _frame(document["ranking"])
         self.failed = _frame(document["failed"])
         self.not_run = _frame(document["not_run"])
 
-    def to_dict(self):
-        """The JSON document of `dlbkit advise --json`, as a dict."""
-        return _json.loads(_json.dumps(self._document))  # a copy the caller may change
-
     def __repr__(self):
         i = self.inputs
         source = f"vt data {i['data']}" if "data" in i else f"workload {i['workload']['name']}"
-        ranking = self._document["ranking"]
+        ranking = self._figures["ranking"]
         best = f"best {ranking[0]['strategy']}" if ranking else "no run ranked"
         return f"<AdviceResult {source} on {i['topology']}: {len(ranking)} runs ranked, {best}>"
 

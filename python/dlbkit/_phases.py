@@ -4,11 +4,11 @@ an iterative workload or of vt's LB data, as `dlbkit phases` (the same library f
 import json as _json
 import warnings as _warnings
 
-from . import _dlbkit, _frame, _text, _texts
+from . import _dlbkit, _Figures, _frame, _text, _texts
 from ._files import _table
 
 
-class PhasesResult:
+class PhasesResult(_Figures):
     """One run of `dlbkit phases --json`: every figure of its JSON as an attribute.
 
     inputs, imbalance_before, imbalance_after, imbalance_lower_bound (means over the balancing
@@ -26,14 +26,8 @@ class PhasesResult:
     """
 
     def __init__(self, figures):
-        self._figures = figures
-        for key, value in figures.items():
-            setattr(self, key, value)
+        super().__init__(figures)
         self.phases = _frame(figures["phases"])
-
-    def to_dict(self):
-        """The JSON document of `dlbkit phases --json`, as a dict."""
-        return _json.loads(_json.dumps(self._figures))  # a copy the caller may change
 
     def __repr__(self):
         i = self.inputs

@@ -4,20 +4,7 @@ as `dlbkit rounds` and `dlbkit analyze diffusion` (the same library functions)."
 import json as _json
 import math
 
-from . import _dlbkit
-
-
-class _Figures:
-    """A JSON document of the CLI with every figure as an attribute."""
-
-    def __init__(self, figures):
-        self._figures = figures
-        for key, value in figures.items():
-            setattr(self, key, value)
-
-    def to_dict(self):
-        """The JSON document the CLI prints with --json, as a dict."""
-        return _json.loads(_json.dumps(self._figures))  # a copy the caller may change
+from . import _dlbkit, _Figures
 
 
 class RoundsResult(_Figures):

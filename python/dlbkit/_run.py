@@ -5,7 +5,7 @@ library functions). The MPI engine is the CLI's, under mpirun: this module does 
 import json as _json
 import warnings as _warnings
 
-from . import _dlbkit, _frame, _text
+from . import _dlbkit, _Figures, _frame, _text
 from ._phases import _integer
 
 
@@ -14,7 +14,7 @@ def _assignments(params):
     return [f"{k}={_text(v)}" for k, v in (params or {}).items()]
 
 
-class RunResult:
+class RunResult(_Figures):
     """One run of `dlbkit run --json`: every figure of its JSON as an attribute.
 
     inputs, result (the application's), elapsed_seconds, tasks_executed, tasks_moved,
@@ -29,15 +29,9 @@ class RunResult:
     """
 
     def __init__(self, figures):
-        self._figures = figures
         self.sequential = self.same_result = self.efficiency = self.cpu_efficiency = None
-        for key, value in figures.items():
-            setattr(self, key, value)
+        super().__init__(figures)
         self.workers = _frame(figures["workers"])
-
-    def to_dict(self):
-        """The JSON document of `dlbkit run --json`, as a dict."""
-        return _json.loads(_json.dumps(self._figures))  # a copy the caller may change
 
     def __repr__(self):
         i = self.inputs
@@ -88,7 +82,7 @@ def run(app, app_params=None, strategy="work_stealing", params=None, topology="a
     return RunResult(figures)
 
 
-class CalibrationResult:
+class CalibrationResult(_Figures):
     """What `dlbkit calibrate` measured and wrote: the cost model file's fields as attributes
     (name, latency, send_overhead, handle_cost, per_task, poll_cost, poll_interval,
     loop_time, workload_params ...), and
@@ -101,16 +95,10 @@ class CalibrationResult:
     """
 
     def __init__(self, figures, output):
-        self._figures = figures
-        for key, value in figures.items():
-            setattr(self, key, value)
+        super().__init__(figures)
         self.cost = f"file:{output}"
         self.engine = figures["calibration"]["engine"]
         self.app = figures["calibration"]["app"]
-
-    def to_dict(self):
-        """The cost model file as `dlbkit calibrate` writes it, as a dict."""
-        return _json.loads(_json.dumps(self._figures))  # a copy the caller may change
 
     def __repr__(self):
         return f"<CalibrationResult {self.name}: latency {self.latency}, per_task {self.per_task}, in {self.cost}>"
