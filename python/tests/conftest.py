@@ -35,3 +35,24 @@ def cli_error():
         assert len(lines) == 1 and lines[0].startswith("dlbkit: error: "), err
         return lines[0][len("dlbkit: error: "):]
     return error_line
+
+
+RECORDED_LOADS = {0: [4, 1, 1, 1], 1: [1, 2, 1, 3], 2: [1, 1, 2, 5]}  # by phase, objects 1 to 4
+
+
+@pytest.fixture(scope="session")
+def recorded_loads():
+    return RECORDED_LOADS
+
+
+@pytest.fixture(scope="session")
+def recorded(tmp_path_factory):
+    """A run of 3 phases on 2 ranks as vt's LB data (as ObjectRuntime --record writes it):
+    objects 1, 2, 3 on rank 0 and object 4 on rank 1, their loads RECORDED_LOADS."""
+    stem = tmp_path_factory.mktemp("vt") / "run"
+    for rank, objects in ((0, [1, 2, 3]), (1, [4])):
+        phases = [{"id": k, "tasks": [{"entity": {"id": o, "home": rank, "migratable": True, "type": "object"},
+                                       "node": rank, "resource": "cpu", "time": float(RECORDED_LOADS[k][o - 1])}
+                                      for o in objects]} for k in range(3)]
+        pathlib.Path(f"{stem}.{rank}.json").write_text(json.dumps({"type": "LBDatafile", "phases": phases}))
+    return str(stem)

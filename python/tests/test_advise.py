@@ -1,6 +1,5 @@
 # dlbkit.advise against `dlbkit advise --json` on the same inputs (a workload, a phase of vt's LB
 # data, a replay of every phase), and the CLI's errors.
-import json
 import pathlib
 
 import pytest
@@ -10,19 +9,6 @@ import dlbkit
 DATA = pathlib.Path(__file__).resolve().parents[2] / "tests" / "data" / "vt"
 BLOCKS = str(DATA / "synthetic-dataset-blocks")  # 4 ranks, 9 objects that communicate, one phase
 TREE = "type=geometric,shape=fixed,b0=4,depth=5,seed=19"  # a UTS tree of a few hundred nodes
-
-
-@pytest.fixture(scope="module")
-def recorded(tmp_path_factory):
-    """Three phases on 2 ranks as vt's LB data: objects 1, 2, 3 on rank 0 and 4 on rank 1."""
-    stem = tmp_path_factory.mktemp("vt") / "run"
-    loads = {0: [4, 1, 1, 1], 1: [1, 2, 1, 3], 2: [1, 1, 2, 5]}
-    for rank, objects in ((0, [1, 2, 3]), (1, [4])):
-        phases = [{"id": k, "tasks": [{"entity": {"id": o, "home": rank, "migratable": True, "type": "object"},
-                                       "node": rank, "resource": "cpu", "time": float(loads[k][o - 1])}
-                                      for o in objects]} for k in range(3)]
-        pathlib.Path(f"{stem}.{rank}.json").write_text(json.dumps({"type": "LBDatafile", "phases": phases}))
-    return str(stem)
 
 
 def cases(recorded):

@@ -1,6 +1,5 @@
 # dlbkit.phases and dlbkit.read_vt_data against `dlbkit phases --json` on the same inputs (a
 # workload, a phase of vt's LB data, a replay of every phase), and the CLI's errors.
-import json
 import pathlib
 
 import pytest
@@ -12,21 +11,6 @@ TOY_MEM = str(DATA / "toy_mem")  # 4 ranks, 32 objects with memory, one phase
 BLOCKS = str(DATA / "synthetic-dataset-blocks")  # 4 ranks, 9 objects that communicate
 LBAF = DATA.parent / "lbaf"  # LBAF's configurations of these data sets
 
-
-LOADS = {0: [4, 1, 1, 1], 1: [1, 2, 1, 3], 2: [1, 1, 2, 5]}  # by phase, objects 1 to 4
-
-
-@pytest.fixture(scope="module")
-def recorded(tmp_path_factory):
-    """A run of 3 phases on 2 ranks as vt's LB data (as ObjectRuntime --record writes it):
-    objects 1, 2, 3 on rank 0 and object 4 on rank 1, their loads LOADS."""
-    stem = tmp_path_factory.mktemp("vt") / "run"
-    for rank, objects in ((0, [1, 2, 3]), (1, [4])):
-        phases = [{"id": k, "tasks": [{"entity": {"id": o, "home": rank, "migratable": True, "type": "object"},
-                                       "node": rank, "resource": "cpu", "time": float(LOADS[k][o - 1])}
-                                      for o in objects]} for k in range(3)]
-        pathlib.Path(f"{stem}.{rank}.json").write_text(json.dumps({"type": "LBDatafile", "phases": phases}))
-    return str(stem)
 
 
 def cases(recorded):
@@ -102,14 +86,14 @@ def test_write_gives_the_files_the_cli_writes(tmp_path, cli):
         assert (tmp_path / f"py.{rank}.json").read_text() == (tmp_path / f"cli.{rank}.json").read_text()
 
 
-def test_read_vt_data_has_every_object_of_every_phase(recorded):
+def test_read_vt_data_has_every_object_of_every_phase(recorded, recorded_loads):
     objects = dlbkit.read_vt_data(recorded)
     assert objects.attrs["ranks"] == 2
     assert list(objects.columns) == ["phase", "rank", "object", "load", "migratable"]  # no memory, no communication
     assert len(objects) == 12 and objects["migratable"].all()
-    assert objects.groupby("phase")["load"].sum().tolist() == [sum(LOADS[k]) for k in range(3)]
+    assert objects.groupby("phase")["load"].sum().tolist() == [sum(recorded_loads[k]) for k in range(3)]
     for row in objects.itertuples():
-        assert row.load == LOADS[row.phase][row.object - 1]
+        assert row.load == recorded_loads[row.phase][row.object - 1]
         assert row.rank == (1 if row.object == 4 else 0)
 
 
