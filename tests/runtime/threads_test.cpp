@@ -281,7 +281,7 @@ TEST(ThreadsEngine, ALongTaskThatSplitsOnDemandSharesItsWork) {
     EXPECT_EQ(whole.parse(a).by_worker[0], n) << "an unsplittable task stays where it is";
     EXPECT_EQ(a.tasks_moved(), 0u);
 
-    test::RangeApp split(n, true);
+    test::RangeApp split(n, true, false, true);
     const RuntimeResult b = run(split, t, "work_stealing");
     const test::RangeSum s = split.parse(b);
     EXPECT_EQ(s.sum, expected);
@@ -306,7 +306,7 @@ TEST(ThreadsEngine, ALongTaskThatEstimatesItsWorkIsBalancedByLoadBasedStrategies
   const Topology t = parse_topology("hypercube:1");
   for (const std::string strategy : {"sid", "gm", "hbm", "work_stealing"}) {
     SCOPED_TRACE(strategy);
-    test::RangeApp app(n, true, true);
+    test::RangeApp app(n, true, true, true);
     const RuntimeResult r = run(app, t, strategy);
     const test::RangeSum s = app.parse(r);
     EXPECT_EQ(s.sum, expected);

@@ -6,9 +6,12 @@
 #include <dlbkit/runtime/application.hpp>
 #include <dlbkit/runtime/engine.hpp>
 
+#include <atomic>
+#include <chrono>
 #include <cstring>
 #include <stdexcept>
 #include <string>
+#include <thread>
 
 namespace dlbkit::test {
 
@@ -117,7 +120,11 @@ private:
 
 /// One long task: a range of elements of about a microsecond each. With split on demand the
 /// task gives away the upper half of what is left whenever a strategy wants its work; with
-/// `estimate` it also tells the engine how many elements it still holds.
+/// `estimate` it also tells the engine how many elements it still holds. With `patient` (on
+/// threads only: it counts in this process), after its first 1000 elements worker 0 keeps polling, without executing, until
+/// other workers have executed a fifth of the range or 30 s have passed, so that a loaded
+/// machine that leaves the other threads unscheduled cannot let worker 0 finish alone (a
+/// strategy that never moves work still fails the test, after the 30 s).
 struct Range {
   std::uint64_t begin, end;
 };
@@ -128,7 +135,8 @@ struct RangeSum {
 
 class RangeApp final : public ReportedApplication<Range, RangeSum> {
 public:
-  RangeApp(std::uint64_t n, bool split, bool estimate = false) : n_(n), split_(split), estimate_(estimate) {}
+  RangeApp(std::uint64_t n, bool split, bool estimate = false, bool patient = false)
+      : n_(n), split_(split), estimate_(estimate), patient_(patient) {}
   static std::uint64_t element(std::uint64_t i) {
     std::uint64_t z = i;
     for (int k = 0; k < 100; ++k) z = mix(z + 1);
@@ -142,6 +150,7 @@ public:
     for (std::uint64_t i = r.begin; i < end; ++i) {
       ctx.result().sum += element(i);
       ++ctx.result().by_worker[ctx.worker()];
+      if (ctx.worker() != 0) away_.fetch_add(1, std::memory_order_relaxed);
       if (!split_) {
         ctx.poll();
         continue;
@@ -152,8 +161,18 @@ public:
         ctx.spawn(Range{mid, end});
         end = mid;
       };
-      if (estimate_) ctx.poll(split, end - i);
-      else ctx.poll(split);
+      const auto poll = [&] {
+        if (estimate_) ctx.poll(split, end - i);
+        else ctx.poll(split);
+      };
+      poll();
+      if (patient_ && ctx.worker() == 0 && i - r.begin == 1000 && !waited_.exchange(true)) {
+        const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+        while (away_.load(std::memory_order_relaxed) < n_ / 5 && std::chrono::steady_clock::now() < deadline) {
+          poll();
+          std::this_thread::yield();
+        }
+      }
     }
   }
   void combine(RangeSum& a, const RangeSum& b) const override {
@@ -169,7 +188,9 @@ public:
 
 private:
   std::uint64_t n_;
-  bool split_, estimate_;
+  bool split_, estimate_, patient_;
+  std::atomic<std::uint64_t> away_{0};  // elements executed by workers other than 0
+  std::atomic<bool> waited_{false};
 };
 
 }  // namespace dlbkit::test
