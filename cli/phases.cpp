@@ -21,7 +21,8 @@ namespace {
 // The options' texts; PhasesInputs takes the options given.
 struct Options {
   PhasesInputs in;
-  std::string workload, data, write, threshold = "inf", time_limit = "60", memory_bound = "inf", lbaf_config;
+  std::string workload, data, write, threshold = "inf", time_limit = "60", memory_bound = "inf", lbaf_config,
+      work_model = "load";
   std::int64_t phase = 0;
   long long phases = 1, every = 1;
   std::vector<std::string> params, workload_params, cost_params;
@@ -61,6 +62,8 @@ void print_report(const std::string& title, const PhaseRunResult& run, bool has_
       fmt::print("  {:>5}  memory bound: {} objects found no room, {} nodes above the bound\n", "", r.unplaced.size(),
                  r.nodes_over_memory_bound);
     if (has_memory) fmt::print("  {:>5}  max memory after {:.0f} bytes\n", "", r.after.max_memory);
+    if (r.max_work_after)
+      fmt::print("  {:>5}  max work {:.4f} before, {:.4f} after\n", "", *r.max_work_before, *r.max_work_after);
   }
   fmt::print("\n  application time     {:.4f} s   (sum of the phases' max loads)\n", run.application_seconds);
   fmt::print("  never balanced       {:.4f} s\n", run.unbalanced_seconds);
@@ -111,6 +114,10 @@ Run add_phases(CLI::App& app) {
   auto* memory_bound =
       cmd->add_option("--memory-bound", o->memory_bound, "most bytes a node may hold; inf: no bound")
           ->capture_default_str();
+  auto* work_model = cmd->add_option("--work-model", o->work_model,
+                                     "what the criteria weigh: load, or LBAF's alpha x load + beta x max(sent, "
+                                     "received bytes) + gamma + delta x homing bytes as beta=B,gamma=G,delta=D")
+                         ->capture_default_str();
   cmd->add_option("-c,--cost", rebalance.cost,
                   "cost model of the protocol's messages (dlbkit list cost-models), or file:PATH")
       ->capture_default_str();
@@ -126,7 +133,8 @@ Run add_phases(CLI::App& app) {
   auto* time_limit = cmd->add_option("--time-limit", o->time_limit, "with --optimal: seconds for each MILP")
                          ->capture_default_str();
   cmd->add_flag("--json", o->json, "print one JSON document with the inputs and the figures");
-  return [o, workload, data, phase, write, phases, every, threshold, time_limit, memory_bound, lbaf_config] {
+  return [o, workload, data, phase, write, phases, every, threshold, time_limit, memory_bound, work_model,
+          lbaf_config] {
     PhasesInputs in = o->in;
     in.params = assignments(o->params, "--param");
     in.workload_params = assignments(o->workload_params, "--workload-param");
@@ -140,6 +148,7 @@ Run add_phases(CLI::App& app) {
     if (threshold->count() > 0) in.threshold = o->threshold;
     if (time_limit->count() > 0) in.time_limit = o->time_limit;
     if (memory_bound->count() > 0) in.rebalance.memory_bound = o->memory_bound;
+    if (work_model->count() > 0) in.rebalance.work_model = o->work_model;
     if (lbaf_config->count() > 0) in.lbaf_config = o->lbaf_config;
 
     PhasesResult result;

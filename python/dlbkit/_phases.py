@@ -56,7 +56,7 @@ def _integer(name, value, low, high, accepted=None):
 def phases(strategy=None, workload=None, data=None, topology=None, params=None, workload_params=None, phase=None,
            replay=False, write=None, phases=None, every=None, threshold=None, memory_bound=None, cost="ipsc2",
            cost_params=None, migration_cost=None, migration_byte_cost="0ns", seed=1, optimal=False, time_limit=None,
-           lbaf_config=None):
+           lbaf_config=None, work_model=None):
     """Balance persistent objects between phases: `dlbkit phases`.
 
     strategy             a phase strategy (`dlbkit list phase-strategies`); None: the
@@ -76,6 +76,8 @@ def phases(strategy=None, workload=None, data=None, topology=None, params=None, 
                          and after any phase whose imbalance exceeds threshold (None: "inf")
     memory_bound         the most bytes a node may hold, or "inf" (None: "inf", or
                          lbaf_config's)
+    work_model           what the criteria weigh: "load", or LBAF's work
+                         "beta=B,gamma=G,delta=D" (None: "load", or lbaf_config's)      --work-model
     cost, cost_params    the cost model of the protocol's messages and field overrides
     migration_cost       time to migrate one object, e.g. "50us" (None: the model's per_task)
     migration_byte_cost  time per byte migrated, e.g. "0.1ns"
@@ -84,7 +86,7 @@ def phases(strategy=None, workload=None, data=None, topology=None, params=None, 
                          small phases only)                                             --optimal
     time_limit           with optimal: seconds for each MILP (None: 60)                 --time-limit
     lbaf_config          LBAF's YAML configuration: its data, phase, algorithm (as
-                         tempered) and memory bound, where the arguments above leave
+                         tempered), work model and memory bound, where the arguments leave
                          them None (each of params overrides the file's)          --lbaf-config
 
     Returns a PhasesResult. The run releases the GIL. Raises ValueError with the CLI's message
@@ -102,7 +104,7 @@ def phases(strategy=None, workload=None, data=None, topology=None, params=None, 
         _text_or_none(threshold), _text(cost), _texts(cost_params), _text_or_none(migration_cost) or "",
         _text(migration_byte_cost), _text_or_none(memory_bound),
         _integer("--seed", seed, 0, 2**64 - 1, "a decimal whole number"), bool(optimal), _text_or_none(time_limit),
-        _text_or_none(lbaf_config))))
+        _text_or_none(lbaf_config), _text_or_none(work_model))))
     for key in (result.inputs["lbaf_config"] or {}).get("ignored", []):
         _warnings.warn(f"ignored: {key}", stacklevel=2)
     return result

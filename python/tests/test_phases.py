@@ -33,6 +33,10 @@ def cases(recorded):
          ["-s", "refine", "--data", TOY_MEM, "--memory-bound", "14500000000.0", "--optimal", "--time-limit", "30"]),
         (dict(lbaf_config=str(LBAF / "user-defined-memory-toy-problem.yaml"), params={"n_iterations": 2}),
          ["--lbaf-config", str(LBAF / "user-defined-memory-toy-problem.yaml"), "-p", "n_iterations=2"]),
+        (dict(strategy="tempered", data=BLOCKS, work_model="beta=1e-9,delta=0.1",
+              params={"transfer_strategy": "Clustering"}),
+         ["-s", "tempered", "--data", BLOCKS, "--work-model", "beta=1e-9,delta=0.1", "-p",
+          "transfer_strategy=Clustering"]),
     ]
 
 
@@ -47,7 +51,7 @@ def without_wall_times(document):
 
 
 @pytest.mark.filterwarnings("ignore:ignored:UserWarning")  # case 6's keys left out of its LBAF file
-@pytest.mark.parametrize("k", range(7))
+@pytest.mark.parametrize("k", range(8))
 def test_phases_equals_cli(k, recorded, cli):
     kwargs, args = cases(recorded)[k]
     expected = cli("phases", *args, "--json")
@@ -130,6 +134,8 @@ BAD = [
      ["-s", "greedy", "-w", "hotspot", "-t", "ring:4", "--phases", "0"]),
     (dict(strategy="greedy", workload="hotspot", topology="ring:4", memory_bound="lots"),
      ["-s", "greedy", "-w", "hotspot", "-t", "ring:4", "--memory-bound", "lots"]),
+    (dict(strategy="greedy", data=BLOCKS, work_model="beta=1,beta=2"),
+     ["-s", "greedy", "--data", BLOCKS, "--work-model", "beta=1,beta=2"]),
     (dict(strategy="gready", workload="hotspot", topology="ring:4"), ["-s", "gready", "-w", "hotspot", "-t", "ring:4"]),
     (dict(strategy="greedy", workload="hotspot", topology="ring:4", workload_params={"speed": -1}),
      ["-s", "greedy", "-w", "hotspot", "-t", "ring:4", "--workload-param", "speed=-1"]),

@@ -50,6 +50,9 @@ void check_phase(const Phase& phase, const std::string& what) {
     throw InputError(fmt::format("{}: {} shared blocks but {} block ids", what, phase.block_bytes.size(),
                                  phase.block_ids.size()));
   for (std::size_t i = 0; i < phase.block_bytes.size(); ++i) check_amount(phase.block_bytes[i], what, "the shared bytes", i);
+  if (!phase.node_alpha.empty() && phase.node_alpha.size() != phase.nodes)
+    throw InputError(fmt::format("{}: {} nodes but {} nodes' alpha", what, phase.nodes, phase.node_alpha.size()));
+  for (std::size_t i = 0; i < phase.node_alpha.size(); ++i) check_amount(phase.node_alpha[i], what, "the alpha", i);
 }
 
 std::vector<double> node_loads(const Phase& phase, const std::vector<NodeId>& mapping) {

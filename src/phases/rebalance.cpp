@@ -37,7 +37,7 @@ Rebalanced rebalance(const PhaseStrategyChoice& strategy, const Phase& phase, co
 
   Rebalanced result;
   result.before = phase_figures(phase, phase.node_of);
-  PhaseContext ctx(phase, topology, options.cost, options.memory_bound, options.seed);
+  PhaseContext ctx(phase, topology, options.cost, options.memory_bound, options.seed, options.work_model);
   const auto start = std::chrono::steady_clock::now();
   strategy.create()->rebalance(ctx);
   result.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -61,6 +61,14 @@ Rebalanced rebalance(const PhaseStrategyChoice& strategy, const Phase& phase, co
   result.protocol_time = ctx.protocol().time();
   result.migration_time = migration_time(phase, result.mapping, options.migration);
   result.flow_error = ctx.flow_error();
+  if (!(options.work_model == WorkModel{}) || !phase.node_alpha.empty()) {
+    const auto max_work = [&](const std::vector<NodeId>& mapping) {
+      const std::vector<double> works = node_works(phase, mapping, options.work_model);
+      return *std::max_element(works.begin(), works.end());
+    };
+    result.max_work_before = max_work(phase.node_of);
+    result.max_work_after = max_work(result.mapping);
+  }
   result.max_load_lower_bound = max_load_lower_bound(phase, options.memory_bound);
   if (options.optimum_time_limit) {
     result.optimum = solve_milp(phase, {.memory_bound = options.memory_bound,

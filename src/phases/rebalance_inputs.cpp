@@ -17,6 +17,7 @@ RebalanceOptions rebalance_options(const RebalanceInputs& in, std::uint64_t seed
       in.migration_cost.empty() ? ro.cost.per_task : parse_duration(in.migration_cost, "--migration-cost");
   ro.migration.per_byte = parse_fractional_duration(in.migration_byte_cost, "--migration-byte-cost");
   ro.memory_bound = non_negative_or_inf(in.memory_bound.value_or("inf"), "--memory-bound");
+  ro.work_model = parse_work_model(in.work_model.value_or("load"), "--work-model");
   ro.seed = seed;
   return ro;
 }

@@ -18,13 +18,16 @@
 //   the gossiped ones (as vt), kept up to date by the node's own transfers and by the replies;
 // - a transfer is a proposal to the target and its reply: the target accepts when the tempered
 //   criterion holds on its current load and the objects fit its memory. LBAF's work model
-//   (lbsAffineCombinationWorkModel.py, beta = gamma = delta = 0) makes a rank's work infinite
-//   above max_memory_usage, which rejects the transfer by its criterion; here the source
+//   (lbsAffineCombinationWorkModel.py) makes a rank's work infinite above max_memory_usage,
+//   which rejects the transfer by its criterion; here the source
 //   chooses among the targets with room (vt gossips each rank's memory with its load), and
 //   ctx.move refuses what no longer fits when the proposal arrives, as the target would.
 // - LBAF informs and transfers from every rank, vt informs from the underloaded ones and
 //   transfers from the overloaded ones: here vt's, LBAF's with peers=LBAF (the gossip is vt's
 //   either way: round 0 from the informing nodes, then from those that learnt something).
+// - with a work model that weighs messages or homing, or the nodes' alphas (work_model.hpp),
+//   the criterion weighs both nodes' true works, as LBAF's does; the rest stays on loads, as
+//   in LBAF (the mean, who informs and transfers, the order, a subcluster's reach).
 // Every node offers at most one transfer per handshake: proposals and replies alternate in
 // rounds, as many as the busiest node needs.
 //
@@ -136,6 +139,7 @@ public:
 
   void rebalance(PhaseContext& ctx) override {
     if (ctx.nodes() < 2) return;
+    loads_only_ = !ctx.work_model().weighs_placement() && ctx.phase().node_alpha.empty();
     // vt reduces the loads to their mean (and its target, the mean) before the iterations.
     detail::gather_to_root(ctx);
     detail::scatter_from_root(ctx);
@@ -157,6 +161,24 @@ private:
   /// goes from a node of load `from` to one of load `to` (< 0: it rises).
   static double criterion(double from, double to, double amount) {
     return std::max(from, to) - std::max(from - amount, to + amount);
+  }
+
+  /// lbsTemperedCriterion.compute on the nodes' works as LBAF reads them, the true ones
+  /// (work_model.hpp): how much the larger of the two works falls if `out` goes from `from` to
+  /// `to` and `back` the other way.
+  static double work_criterion(const PhaseContext& ctx, NodeId from, NodeId to, std::span<const ObjectIndex> out,
+                               std::span<const ObjectIndex> back = {}) {
+    const auto [f, t] = ctx.work().after(out, from, to, back);
+    return std::max(ctx.work().of(from), ctx.work().of(to)) - std::max(f, t);
+  }
+
+  /// The criterion of sending `objects` (of load `amount`) from v to its known node k: on v's
+  /// load and k's known load where the work is the load (the gamma of a work model cancels),
+  /// else on the works.
+  double gain(const PhaseContext& ctx, NodeId v, std::size_t k, std::span<const ObjectIndex> objects,
+              double amount) const {
+    return loads_only_ ? criterion(ctx.load(v), known_load_[k], amount)
+                       : work_criterion(ctx, v, known_node_[k], objects);
   }
 
   void inform(PhaseContext& ctx) {
@@ -252,13 +274,23 @@ private:
   /// (LBAF's CMF with a target of criterion -inf, one without room, is NaN throughout, and its
   /// draw falls on the first target in its set's order; here it is drawn among the others.)
   template <class Fits>
-  std::optional<std::size_t> select_target(PhaseContext& ctx, NodeId v, double amount, Fits fits) {
-    const std::size_t first = known_start_[v], count = known_start_[v + 1] - first;
+  std::optional<std::size_t> select_target(PhaseContext& ctx, NodeId v, std::span<const ObjectIndex> objects,
+                                           double amount, Fits fits) {
+    const std::size_t first = known_start_[v];
+    if (!loads_only_)
+      return select_target(ctx, v, [&](std::size_t t) { return gain(ctx, v, first + t, objects, amount); }, fits);
     const double* const loads = known_load_.data() + first;
     const double own = ctx.load(v);
     // The criterion is >= 0 for a target of load t exactly when amount <= own - t (or amount
     // is 0): with the least known load, no pass over the targets is needed to know it is not.
     if (amount > 0 && amount > own - least_known_[v]) return std::nullopt;
+    return select_target(ctx, v, [&](std::size_t t) { return criterion(own, loads[t], amount); }, fits);
+  }
+
+  /// select_target's choice among v's known targets, `value(t)` the criterion of the t-th.
+  template <class Value, class Fits>
+  std::optional<std::size_t> select_target(PhaseContext& ctx, NodeId v, Value value, Fits fits) {
+    const std::size_t first = known_start_[v], count = known_start_[v + 1] - first;
     values_.resize(count);
     double* const values = values_.data();
     double low = std::numeric_limits<double>::infinity(), high = kNoRoom, sum = 0;
@@ -266,7 +298,7 @@ private:
 #pragma omp simd reduction(min : low) reduction(max : high) reduction(+ : sum, eligible)
     for (std::size_t t = 0; t < count; ++t) {
       const bool room = fits(first + t);
-      const double c = room ? criterion(own, loads[t], amount) : kNoRoom;
+      const double c = room ? value(t) : kNoRoom;
       values[t] = c;
       sum += room ? c : 0.0;
       eligible += room;
@@ -298,9 +330,10 @@ private:
   /// select_target asking `fits` only where the phase is memory bound (elsewhere every
   /// target fits, and the loop over them stays vectorised).
   template <class Fits>
-  std::optional<std::size_t> select_target(PhaseContext& ctx, NodeId v, double amount, bool bounded, Fits fits) {
-    if (bounded) return select_target(ctx, v, amount, fits);
-    return select_target(ctx, v, amount, [](std::size_t) { return true; });
+  std::optional<std::size_t> select_target(PhaseContext& ctx, NodeId v, std::span<const ObjectIndex> objects,
+                                           double amount, bool bounded, Fits fits) {
+    if (bounded) return select_target(ctx, v, objects, amount, fits);
+    return select_target(ctx, v, objects, amount, [](std::size_t) { return true; });
   }
 
   /// Whether moves can meet the memory bound (the phase has memory and the bound is finite).
@@ -315,10 +348,12 @@ private:
       least_known_[v] = std::min(least_known_[v], known_load_[k]);
   }
 
-  /// The target's side of a proposal: the criterion on its current load, then the memory
-  /// bound.
-  static void accept(PhaseContext& ctx, NodeId from, NodeId to, ObjectIndex object) {
-    if (criterion(ctx.load(from), ctx.load(to), ctx.phase().objects[object].load) < 0) return;
+  /// The target's side of a proposal: the criterion on its current load (work), then the
+  /// memory bound.
+  void accept(PhaseContext& ctx, NodeId from, NodeId to, ObjectIndex object) const {
+    const double c = loads_only_ ? criterion(ctx.load(from), ctx.load(to), ctx.phase().objects[object].load)
+                                 : work_criterion(ctx, from, to, {&object, 1});
+    if (c < 0) return;
     if (!ctx.move(object, to)) ctx.could_not_place(object);
   }
 
@@ -386,17 +421,19 @@ private:
         auto& list = pending[v];
         while (!list.empty()) {
           const double amount = list.back().load;
-          const auto fits = [&](std::size_t k) { return ctx.fits(list.back().object, known_node_[k]); };
-          const auto t = select_target(ctx, v, amount, memory_bound(ctx), fits);
-          if (t && criterion(ctx.load(v), known_load_[known_start_[v] + *t], amount) >= 0) {
+          const std::span<const ObjectIndex> object(&list.back().object, 1);
+          const auto fits = [&](std::size_t k) { return ctx.fits(object[0], known_node_[k]); };
+          const auto t = select_target(ctx, v, object, amount, memory_bound(ctx), fits);
+          if (t && gain(ctx, v, known_start_[v] + *t, object, amount) >= 0) {
             proposals.emplace_back(v, known_start_[v] + *t);
             ctx.protocol().send(v, known_node_[known_start_[v] + *t]);
             break;
           }
           // Rejected on the known loads, no message; for lack of room when a target without it
-          // would have taken it (the least loaded known one would).
-          if (memory_bound(ctx) && amount <= ctx.load(v) - least_known_[v])
-            ctx.could_not_place(list.back().object);
+          // would have taken it (on loads, the least loaded known one would).
+          if (memory_bound(ctx) && (loads_only_ ? amount <= ctx.load(v) - least_known_[v]
+                                                : select_target(ctx, v, object, amount, false, fits).has_value()))
+            ctx.could_not_place(object[0]);
           list.pop_back();
         }
       }
@@ -518,8 +555,9 @@ private:
       for (const auto& give : mine) {
         for (auto take = theirs.begin(); take != theirs.end(); ++take) {
           const double out = load_of(ctx, give), in = load_of(ctx, *take);
-          const double gain = std::max(ctx.load(v), ctx.load(to)) -
-                              std::max(ctx.load(v) - out + in, ctx.load(to) + out - in);
+          const double gain = loads_only_ ? std::max(ctx.load(v), ctx.load(to)) -
+                                                std::max(ctx.load(v) - out + in, ctx.load(to) + out - in)
+                                          : work_criterion(ctx, v, to, give, *take);
           if (gain > 0 && gain > swap_rtol_ * out) {
             moves_.clear();
             for (ObjectIndex i : give) moves_.emplace_back(i, to);
@@ -620,19 +658,20 @@ private:
       if (deterministic_) {
         double closest = std::numeric_limits<double>::infinity(), best = 0;
         for (std::size_t k = known_start_[v]; k < known_start_[v + 1]; ++k) {
-          const double c = criterion(own, known_load_[k], amount);
+          const double c = gain(ctx, v, k, objects, amount);
           if (c <= sub_improvement_ * own || (memory_bound(ctx) && !room(k))) continue;
           const double distance = std::abs(known_load_[k] + amount - mean_);
           if (distance < closest || (distance == closest && c > best)) closest = distance, best = c, t = k;
         }
-      } else if (const auto drawn = select_target(ctx, v, amount, memory_bound(ctx), room)) {
+      } else if (const auto drawn = select_target(ctx, v, objects, amount, memory_bound(ctx), room)) {
         t = known_start_[v] + *drawn;
       }
-      if (!t || criterion(own, known_load_[*t], amount) <= 0) continue;
+      if (!t || gain(ctx, v, *t, objects, amount) <= 0) continue;
       // The proposal: the target takes it when the criterion holds on its load and it has room.
       const NodeId to = known_node_[*t];
       asked.push_back(to);
-      if (criterion(own, ctx.load(to), amount) > 0 && !move_to(ctx, objects, to))
+      const double c = loads_only_ ? criterion(own, ctx.load(to), amount) : work_criterion(ctx, v, to, objects);
+      if (c > 0 && !move_to(ctx, objects, to))
         for (ObjectIndex i : objects) ctx.could_not_place(i);
       known_load_[*t] = ctx.load(to);
       update_least_known(v);
@@ -662,6 +701,7 @@ private:
   bool separate_;
   long long max_enumerated_;
   double mean_ = 0;
+  bool loads_only_ = true;  // the work is the load (as far as the criterion can tell)
   // What each node knows after the inform stage: node v's known nodes and their loads at
   // [known_start_[v], known_start_[v + 1]) of known_node_ and known_load_, in one array each.
   std::vector<std::size_t> known_start_;

@@ -255,6 +255,11 @@ public:
       c.object(*metadata, "/metadata");
       check_type(*metadata, "/metadata/type");
       if (const json* r = c.optional(*metadata, "rank")) c.integer(*r, "/metadata/rank");
+      // LBAF's reader (lbsVTDataReader.py): the rank's alpha in its work model.
+      if (const json* a = c.optional(*metadata, "rank_alpha")) {
+        alpha_.resize(ranks_, 1.0);
+        alpha_[rank] = c.amount(*a, "/metadata/rank_alpha", 1e12, "work per unit of load");
+      }
       data.metadata[rank] = metadata->dump();
     }
     const json& phases = c.array(c.required(doc, "", "phases", "an array of phases"), "/phases");
@@ -283,6 +288,7 @@ public:
       b.out.phase.block_ids.resize(b.out.phase.block_bytes.size());
       for (const auto& [block_id, block] : b.block_of_id) b.out.phase.block_ids[block] = block_id;
       if (!b.out.phase.has_memory) b.out.phase.node_working_bytes.clear();
+      b.out.phase.node_alpha = alpha_;
       check_phase(b.out.phase, fmt::format("vt data {} phase {}", stem_, id));
       data.phases.push_back(std::move(b.out));
     }
@@ -431,6 +437,7 @@ private:
 
   std::string stem_;
   std::size_t ranks_;
+  std::vector<double> alpha_;  // each rank's rank_alpha (1 where absent); empty: none has one
   std::map<std::int64_t, PhaseBuilder> phases_;
 };
 

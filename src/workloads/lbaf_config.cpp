@@ -65,6 +65,7 @@ struct Problem {
   std::optional<std::vector<std::pair<long long, long long>>> phase_ids;  // ranges of ids, first to last
   long long ranks_per_node = 1;
   std::optional<std::string> memory_bound;
+  WorkModel work_model;
   std::optional<std::string> algorithm;
   long long phase_id = 0;  // LBAF's default
   std::map<std::string, std::string> params;
@@ -207,16 +208,14 @@ private:
   }
 
   // LBAF's work: alpha x load + beta x max(sent, received) + gamma + delta x homing, infinite
-  // above an upper bound. tempered's criterion is on loads alone (alpha = 1, the data's).
+  // above an upper bound (phases/work_model.hpp; alpha is the data's).
   void work_model_parameters(const YAML::Node& node) {
     for (const auto& [key, value] : entries(node, "work_model.parameters")) {
       const std::string name = "work_model.parameters." + key;
-      if (key == "beta" || key == "delta") {
-        if (const double x = real(value, name); x != 0)
-          refuse(name, fmt::format("{} is not supported: dlbkit weighs loads alone, not {}; accepted: 0", x,
-                                   key == "beta" ? "the bytes a rank sends and receives" : "a rank's homing cost"));
-      } else if (key == "gamma") {
-        if (real(value, name) != 0) ignore(name, "the same on every rank's work: no transfer's criterion changes");
+      if (key == "beta" || key == "gamma" || key == "delta") {
+        const double x = real(value, name);
+        if (x < 0) refuse(name, fmt::format("{} is not accepted; accepted: a number >= 0", x));
+        (key == "beta" ? p_.work_model.beta : key == "gamma" ? p_.work_model.gamma : p_.work_model.delta) = x;
       } else if (key == "upper_bounds") {
         for (const auto& [bound, limit] : entries(value, name)) {
           if (bound != "max_memory_usage")
@@ -311,6 +310,7 @@ private:
     }
     if (in.data && !in.phase && !in.replay) in.phase = p_.phase_id;
     if (!in.rebalance.memory_bound) in.rebalance.memory_bound = p_.memory_bound;
+    if (!in.rebalance.work_model) in.rebalance.work_model = to_string(p_.work_model);
     if (in.strategy.empty() || in.strategy == "tempered") {
       in.strategy = "tempered";
       for (const auto& [name, value] : p_.params) in.params.emplace(name, value);  // the caller's win

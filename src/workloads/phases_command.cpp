@@ -168,6 +168,7 @@ PhasesResult phases_command(const PhasesInputs& given, const PhasesProgress& pro
                  {"nodes", topology.size()},
                  {"objects", result.run.last.objects.size()},
                  {"memory_bound", in.rebalance.memory_bound.value_or("inf")},
+                 {"work_model", to_string(options.rebalance.work_model)},
                  {"cost", options.rebalance.cost.to_json()},
                  {"migration_cost", exact_duration(options.rebalance.migration.per_object)},
                  {"migration_byte_cost", in.rebalance.migration_byte_cost},
@@ -183,7 +184,8 @@ nlohmann::json to_json(const PhasesResult& result) {
   const PhaseRunResult& run = result.run;
   const bool has_memory = run.last.has_memory;
   // Over the balancing steps: the imbalances are means, the rest sums (max for memory).
-  double before = 0, after = 0, bound = 0, max_memory = 0, bytes = 0;
+  double before = 0, after = 0, bound = 0, max_memory = 0, bytes = 0, work_before = 0, work_after = 0;
+  bool weighs_work = false;
   std::uint64_t rounds = 0, messages = 0, unplaced = 0;
   bool at_bound = true;
   SimTime protocol = 0, migration = 0;
@@ -200,6 +202,11 @@ nlohmann::json to_json(const PhasesResult& result) {
       unplaced += s.rebalanced->unplaced.size();
       protocol += s.rebalanced->protocol_time;
       migration += s.rebalanced->migration_time;
+      if (s.rebalanced->max_work_after) {
+        weighs_work = true;
+        work_before += *s.rebalanced->max_work_before;
+        work_after += *s.rebalanced->max_work_after;
+      }
     }
   const bool balanced = run.balancing_steps > 0;
   const double steps = static_cast<double>(std::max<std::size_t>(run.balancing_steps, 1));
@@ -223,6 +230,10 @@ nlohmann::json to_json(const PhasesResult& result) {
                    {"mean_phase_seconds",
                     (run.application_seconds + run.balancing_seconds) / static_cast<double>(run.steps.size())}};
   if (has_memory) j["max_memory_after"] = figure(max_memory, balanced);
+  if (weighs_work) {  // means over the balancing steps, as the imbalances
+    j["max_work_before"] = work_before / steps;
+    j["max_work_after"] = work_after / steps;
+  }
   nlohmann::json phases = nlohmann::json::array();
   for (std::size_t k = 0; k < run.steps.size(); ++k) {
     const PhaseStep& s = run.steps[k];
@@ -245,6 +256,10 @@ nlohmann::json to_json(const PhasesResult& result) {
       p["unplaced_objects"] = r.unplaced.size();
       p["nodes_over_memory_bound"] = r.nodes_over_memory_bound;
       if (has_memory) p["max_memory_after"] = r.after.max_memory;
+      if (r.max_work_after) {
+        p["max_work_before"] = *r.max_work_before;
+        p["max_work_after"] = *r.max_work_after;
+      }
       p["rounds"] = r.rounds;
       p["messages"] = r.messages;
       p["protocol_seconds"] = to_seconds(r.protocol_time);

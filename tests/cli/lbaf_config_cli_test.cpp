@@ -58,7 +58,7 @@ TEST(CliLbafConfig, RunsTheFileAsTheExplicitOptionsAndSaysWhatItLeavesOut) {
 
 TEST(CliLbafConfig, RefusesWhatDlbkitDoesNotRunOnOneLine) {
   expect_usage_error({"phases", "--lbaf-config", kData + "/lbaf/synthetic-blocks.yaml"},
-                     {"synthetic-blocks.yaml: work_model.parameters.delta 0.1 is not supported", "accepted: 0"});
+                     {"synthetic-blocks.yaml: from_data.ranks_per_node 2 with an upper bound is not supported", "accepted: 1"});
   expect_usage_error({"phases", "--lbaf-config", kData + "/lbaf/none.yaml"}, {"--lbaf-config", "none.yaml"});
   expect_usage_error({"phases", "--data", kData + "/vt/toy_mem"}, {"no strategy", "--lbaf-config FILE"});
 }

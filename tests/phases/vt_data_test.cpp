@@ -454,6 +454,16 @@ TEST(VtData, RefusesNegativeNonFiniteOrAbsurdNumbers) {
   }
 }
 
+// LBAF's reader takes a rank's alpha from its file's metadata (lbsVTDataReader.py); the
+// ranks without one have 1, and a data set where none has one has no alphas at all.
+TEST(VtData, ReadsEachRanksAlphaFromItsMetadata) {
+  const std::string stem = two_ranks("alpha", [](json& d) { d["metadata"] = {{"type", "LBDatafile"}, {"rank_alpha", 2.5}}; });
+  EXPECT_EQ(read_vt_data(stem).phases[0].phase.node_alpha, (std::vector<double>{1, 2.5}));
+  EXPECT_TRUE(read_vt_data(two_ranks("no-alpha", [](json&) {})).phases[0].phase.node_alpha.empty());
+  expect_refused(two_ranks("bad-alpha", [](json& d) { d["metadata"] = {{"rank_alpha", -1}}; }),
+                 {"d.1.json: ", "/metadata/rank_alpha is -1", "accepted: "});
+}
+
 TEST(VtData, CountsCommunicationsThatAreNoEdgeBetweenObjects) {
   const std::string stem = two_ranks("other-comms", [](json& d) {
     d["phases"][0]["communications"] = {

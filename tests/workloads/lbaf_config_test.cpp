@@ -63,6 +63,7 @@ TEST(LbafConfig, ReadsLbafsShippedConfigurations) {
   EXPECT_EQ(c.inputs.data, kData + "/data/challenging_toy_hundreds_tasks/toy");
   EXPECT_EQ(c.inputs.phase, 0);
   EXPECT_EQ(c.inputs.rebalance.memory_bound, "8000000000.0");
+  EXPECT_EQ(c.inputs.rebalance.work_model, "load");  // beta, gamma and delta 0
   for (const char* key : {"check_schema (", "overwrite_validator (", "output_dir (", "output_file_stem ("})
     EXPECT_TRUE(has(c.ignored, key)) << key;
   EXPECT_EQ(c.ignored.size(), 4u);
@@ -78,6 +79,12 @@ TEST(LbafConfig, ReadsLbafsShippedConfigurations) {
   c = with_lbaf_config({.lbaf_config = kMemoryToy});
   EXPECT_EQ(c.inputs.params.at("max_objects_per_transfer"), "32");
   EXPECT_TRUE(has(c.ignored, "visualization ("));
+
+  // The AffineCombination's terms are the work model (phases/work_model.hpp).
+  const std::string weighed = variant("lbaf-weighed", "beta: 0.0\n    gamma: 0.0", "beta: 1.0e-08\n    gamma: 2");
+  c = with_lbaf_config({.lbaf_config = weighed});
+  EXPECT_EQ(c.inputs.rebalance.work_model, "beta=1e-08,gamma=2");
+  std::filesystem::remove(weighed);
 }
 
 TEST(LbafConfig, TheCallersInputsWin) {
@@ -85,7 +92,7 @@ TEST(LbafConfig, TheCallersInputsWin) {
                                    .params = {{"n_iterations", "2"}, {"peers", "vt"}},
                                    .data = "elsewhere",
                                    .phase = 3,
-                                   .rebalance = {.memory_bound = "1e9"},
+                                   .rebalance = {.memory_bound = "1e9", .work_model = "delta=3"},
                                    .lbaf_config = kMemoryToy});
   EXPECT_EQ(c.inputs.params.at("n_iterations"), "2");
   EXPECT_EQ(c.inputs.params.at("peers"), "vt");
@@ -93,6 +100,7 @@ TEST(LbafConfig, TheCallersInputsWin) {
   EXPECT_EQ(c.inputs.data, "elsewhere");
   EXPECT_EQ(c.inputs.phase, 3);
   EXPECT_EQ(c.inputs.rebalance.memory_bound, "1e9");
+  EXPECT_EQ(c.inputs.rebalance.work_model, "delta=3");
 
   // Another strategy leaves the file's algorithm out, even one dlbkit does not run.
   const std::string stepper = variant("lbaf-stepper", "name: InformAndTransfer", "name: PhaseStepper");
@@ -107,8 +115,8 @@ TEST(LbafConfig, TheCallersInputsWin) {
 TEST(LbafConfig, RefusesWhatWouldChangeTheResultNamingTheKey) {
   const std::string where = "--lbaf-config " + kBlocks + ": ";
   EXPECT_EQ(error_of({.lbaf_config = kBlocks}),
-            where + "work_model.parameters.delta 0.1 is not supported: dlbkit weighs loads alone, not a rank's "
-                    "homing cost; accepted: 0");
+            where + "from_data.ranks_per_node 2 with an upper bound is not supported: LBAF then bounds each node of 2 "
+                    "ranks, dlbkit each rank; accepted: 1");
   const std::string stepper = variant("lbaf-stepper", "name: InformAndTransfer", "name: PhaseStepper");
   EXPECT_EQ(error_of({.lbaf_config = stepper}),
             "--lbaf-config " + stepper + ": algorithm.name 'PhaseStepper' is not supported; accepted: "
@@ -118,8 +126,7 @@ TEST(LbafConfig, RefusesWhatWouldChangeTheResultNamingTheKey) {
        {"output_dir:", "outptu_dir:"}},
       {"algorithm.parameters.criterion 'StrictLocalizing' is not supported; accepted: Tempered",
        {"criterion: Tempered", "criterion: StrictLocalizing"}},
-      {"work_model.parameters.beta 1e-08 is not supported",
-       {"beta: 0.0", "beta: 1.0e-08"}},
+      {"work_model.parameters.beta -1 is not accepted; accepted: a number >= 0", {"beta: 0.0", "beta: -1.0"}},
       {"'algorithm.parameters.n_iteration' is not a parameter of LBAF's InformAndTransfer; accepted: n_iterations, ",
        {"n_iterations:", "n_iteration:"}},
       {"algorithm.parameters: phase strategy tempered: parameter fanout=0 is not accepted",

@@ -63,6 +63,9 @@ struct Phase {
   std::vector<double> node_working_bytes;
   std::vector<double> block_bytes;
   std::vector<std::int64_t> block_ids;  ///< vt's shared_id of each block
+  /// Each node's work per unit of load (vt's rank_alpha, LBAF's alpha; work_model.hpp), where
+  /// the data has it; empty: 1 on every node.
+  std::vector<double> node_alpha;
 };
 
 /// Throws InputError naming `what` when the phase is not well formed: no node, a mapping of

@@ -18,6 +18,7 @@
 #include <dlbkit/phases/memory.hpp>
 #include <dlbkit/phases/phase.hpp>
 #include <dlbkit/phases/protocol.hpp>
+#include <dlbkit/phases/work_model.hpp>
 
 #include <functional>
 #include <limits>
@@ -31,9 +32,10 @@ namespace dlbkit {
 
 class PhaseContext {
 public:
-  /// `memory_bound`: most bytes a node may hold (infinity: no bound).
+  /// `memory_bound`: most bytes a node may hold (infinity: no bound); `work_model`: what a
+  /// criterion weighs (work_model.hpp; by default the loads).
   PhaseContext(const Phase& phase, const Topology& topology, const CostModel& cost, double memory_bound,
-               std::uint64_t seed);
+               std::uint64_t seed, const WorkModel& work_model = {});
 
   const Phase& phase() const { return *phase_; }
   const Topology& topology() const { return *topology_; }
@@ -46,6 +48,11 @@ public:
   const std::vector<double>& loads() const { return loads_; }
   /// The objects on each node under the current mapping (computed on each call).
   std::vector<std::vector<ObjectIndex>> objects_by_node() const;
+
+  /// Each node's work under the current mapping (work_model.hpp), for strategies that weigh
+  /// a transfer by a criterion.
+  const WorkModel& work_model() const { return work_model_; }
+  const NodeWork& work() const { return work_; }
 
   double memory_bound() const { return memory_bound_; }
   const NodeMemory& memory() const { return memory_; }
@@ -79,6 +86,8 @@ private:
   const Topology* topology_;
   std::vector<NodeId> mapping_;
   std::vector<double> loads_;
+  WorkModel work_model_;
+  NodeWork work_;
   double memory_bound_;
   NodeMemory memory_;
   std::vector<ObjectIndex> unplaced_;

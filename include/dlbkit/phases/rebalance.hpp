@@ -21,6 +21,7 @@ struct RebalanceOptions {
   CostModel cost;                  ///< prices the protocol's messages (default: free)
   MigrationCost migration;         ///< prices the objects' moves
   double memory_bound = std::numeric_limits<double>::infinity();  ///< bytes per node
+  WorkModel work_model;            ///< what the strategies' criteria weigh (work_model.hpp)
   std::uint64_t seed = 1;
   /// Where set, the exact reference is solved beside the strategy with this time limit in
   /// seconds (milp.hpp; small phases only).
@@ -46,6 +47,9 @@ struct Rebalanced {
   double imbalance_lower_bound = 0;
   bool at_lower_bound = false;
   std::optional<MilpResult> optimum;  ///< with RebalanceOptions::optimum_time_limit
+  /// The largest node work before and after (work_model.hpp), where the work is not the load:
+  /// a work model other than the default, or nodes' alpha in the phase.
+  std::optional<double> max_work_before, max_work_after;
 };
 
 /// Throws InputError when the phase is malformed, its nodes are not the topology's, or the

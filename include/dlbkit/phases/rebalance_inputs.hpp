@@ -24,6 +24,7 @@ struct RebalanceInputs {
   std::string migration_cost;                        ///< per object, e.g. 50us; empty: the model's per_task
   std::string migration_byte_cost = "0ns";           ///< per byte, e.g. 0.1ns
   std::optional<std::string> memory_bound;           ///< bytes a node may hold, or inf; not given: inf
+  std::optional<std::string> work_model;             ///< work_model.hpp's parse_work_model; not given: load
 };
 
 /// Throws InputError naming the first value refused, in the order of the fields.

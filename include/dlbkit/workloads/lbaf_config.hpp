@@ -7,13 +7,13 @@
 /// - algorithm.phase_id: the phase balanced (LBAF's default 0);
 /// - algorithm InformAndTransfer: the `tempered` phase strategy with the parameters of the same
 ///   names and `peers=LBAF` (every rank informs and transfers, as in LBAF);
+/// - work_model.parameters beta, gamma, delta: the work model (phases/work_model.hpp);
 /// - work_model.parameters.upper_bounds.max_memory_usage: the memory bound.
 ///
 /// What the caller gave wins: a strategy, data, phase or memory bound given, and each strategy
 /// parameter given; a strategy other than tempered leaves the file's algorithm out. A key that
-/// does not change the result (outputs, visualization, schema checks, a work model term that is
-/// zero or the same on every rank) is listed in `ignored`; one that would (another algorithm or
-/// criterion, communication or homing in the work, samplers instead of data, an unknown key) is
+/// does not change the result (outputs, visualization, schema checks) is listed in `ignored`;
+/// one that would (another algorithm or criterion, samplers instead of data, an unknown key) is
 /// an InputError naming the key and what is accepted.
 ///
 /// ```
