@@ -275,10 +275,11 @@ private:
   /// draw falls on the first target in its set's order; here it is drawn among the others.)
   template <class Fits>
   std::optional<std::size_t> select_target(PhaseContext& ctx, NodeId v, std::span<const ObjectIndex> objects,
-                                           double amount, Fits fits) {
+                                           double amount, Fits fits, bool negative_too = false) {
     const std::size_t first = known_start_[v];
     if (!loads_only_)
-      return select_target(ctx, v, [&](std::size_t t) { return gain(ctx, v, first + t, objects, amount); }, fits);
+      return select_target(
+          ctx, v, [&](std::size_t t) { return gain(ctx, v, first + t, objects, amount); }, fits, negative_too);
     const double* const loads = known_load_.data() + first;
     const double own = ctx.load(v);
     // The criterion is >= 0 for a target of load t exactly when amount <= own - t (or amount
@@ -287,9 +288,11 @@ private:
     return select_target(ctx, v, [&](std::size_t t) { return criterion(own, loads[t], amount); }, fits);
   }
 
-  /// select_target's choice among v's known targets, `value(t)` the criterion of the t-th.
+  /// select_target's choice among v's known targets, `value(t)` the criterion of the t-th;
+  /// with `negative_too` also when every criterion is negative (for extend()).
   template <class Value, class Fits>
-  std::optional<std::size_t> select_target(PhaseContext& ctx, NodeId v, Value value, Fits fits) {
+  std::optional<std::size_t> select_target(PhaseContext& ctx, NodeId v, Value value, Fits fits,
+                                           bool negative_too = false) {
     const std::size_t first = known_start_[v], count = known_start_[v + 1] - first;
     values_.resize(count);
     double* const values = values_.data();
@@ -305,7 +308,7 @@ private:
       low = std::min(low, room ? c : low);
       high = std::max(high, c);
     }
-    if (high < 0) return std::nullopt;
+    if (high == kNoRoom || (high < 0 && !negative_too)) return std::nullopt;
     if (deterministic_) return std::find(values_.begin(), values_.end(), high) - values_.begin();
     std::size_t last = count;  // the last eligible target
     if (low == high) {
@@ -331,9 +334,9 @@ private:
   /// target fits, and the loop over them stays vectorised).
   template <class Fits>
   std::optional<std::size_t> select_target(PhaseContext& ctx, NodeId v, std::span<const ObjectIndex> objects,
-                                           double amount, bool bounded, Fits fits) {
-    if (bounded) return select_target(ctx, v, objects, amount, fits);
-    return select_target(ctx, v, objects, amount, [](std::size_t) { return true; });
+                                           double amount, bool bounded, Fits fits, bool negative_too = false) {
+    if (bounded) return select_target(ctx, v, objects, amount, fits, negative_too);
+    return select_target(ctx, v, objects, amount, [](std::size_t) { return true; }, negative_too);
   }
 
   /// Whether moves can meet the memory bound (the phase has memory and the bound is finite).
@@ -350,11 +353,38 @@ private:
 
   /// The target's side of a proposal: the criterion on its current load (work), then the
   /// memory bound.
-  void accept(PhaseContext& ctx, NodeId from, NodeId to, ObjectIndex object) const {
-    const double c = loads_only_ ? criterion(ctx.load(from), ctx.load(to), ctx.phase().objects[object].load)
-                                 : work_criterion(ctx, from, to, {&object, 1});
+  void accept(PhaseContext& ctx, NodeId from, NodeId to, std::span<const ObjectIndex> objects) {
+    const double c = loads_only_ ? criterion(ctx.load(from), ctx.load(to), load_of(ctx, objects))
+                                 : work_criterion(ctx, from, to, objects);
     if (c < 0) return;
-    if (!ctx.move(object, to)) ctx.could_not_place(object);
+    if (objects.size() == 1 ? !ctx.move(objects[0], to) : !move_together(ctx, objects, to))
+      for (ObjectIndex i : objects) ctx.could_not_place(i);
+  }
+
+  /// lbsRecursiveTransferStrategy.__recursive_extended_search: the objects of `list` (v's
+  /// still to offer) join `offer` one by one, each drawn at random among the rest, until the
+  /// criterion for known node k holds or the offer has max_objects_per_transfer objects.
+  /// Whether it holds; then the objects that joined leave `list`. A target without room for
+  /// the offer has the criterion -inf (LBAF's infinite work), as the objects keep joining.
+  template <class List>
+  bool extend(PhaseContext& ctx, NodeId v, std::size_t k, List& list, std::vector<ObjectIndex>& offer) {
+    std::vector<std::size_t> rest(list.size());
+    std::iota(rest.begin(), rest.end(), 0);
+    std::vector<std::size_t> joined;
+    while (!rest.empty() && static_cast<double>(offer.size()) < max_objects_) {
+      const std::size_t r = ctx.rng().below(rest.size());
+      joined.push_back(rest[r]);
+      offer.push_back(list[rest[r]].object);
+      rest.erase(rest.begin() + static_cast<std::ptrdiff_t>(r));
+      const bool room = !memory_bound(ctx) || ctx.memory().with(offer, known_node_[k]) <= ctx.memory_bound();
+      if (room && gain(ctx, v, k, offer, load_of(ctx, offer)) >= 0) {
+        std::sort(joined.begin(), joined.end(), std::greater<>());
+        for (std::size_t j : joined) list.erase(list.begin() + static_cast<std::ptrdiff_t>(j));
+        return true;
+      }
+    }
+    offer.resize(1);
+    return false;
   }
 
   /// Each node's migratable objects at the start of a transfer stage, in one array.
@@ -399,7 +429,10 @@ private:
     // Recursive: each object from the end of the ordered list to a target chosen by the CMF.
     // LBAF extends a rejected transfer with more objects (__recursive_extended_search); under
     // the tempered criterion on loads a negative value means the target would end above the
-    // pair's maximum, which more objects only raise, so it is a reject here.
+    // pair's maximum, which more objects only raise, so it is a reject there. Where the work
+    // weighs messages or homing, more objects can make it acceptable (a partner joins), and
+    // the extension is LBAF's (extend()).
+    const bool extends = !loads_only_ && max_objects_ > 1;
     struct Offer {
       ObjectIndex object;
       double load;  // beside the object: the lists are read once a round, the objects far apart
@@ -415,16 +448,21 @@ private:
     for (NodeId v : active)
       for (ObjectIndex i : ordered(ctx, {on[v].begin(), on[v].end()})) pending[v].push_back({i, phase.objects[i].load});
     std::vector<std::pair<NodeId, std::size_t>> proposals;  // (source, the target's index in known_node_)
+    std::vector<std::vector<ObjectIndex>> offered(ctx.nodes());  // each source's proposal
     while (!active.empty()) {
       proposals.clear();
       for (NodeId v : active) {
         auto& list = pending[v];
         while (!list.empty()) {
           const double amount = list.back().load;
-          const std::span<const ObjectIndex> object(&list.back().object, 1);
+          const ObjectIndex first = list.back().object;
+          const std::span<const ObjectIndex> object(&first, 1);  // offered[v] grows in extend()
+          offered[v].assign(1, first);
+          list.pop_back();
           const auto fits = [&](std::size_t k) { return ctx.fits(object[0], known_node_[k]); };
-          const auto t = select_target(ctx, v, object, amount, memory_bound(ctx), fits);
-          if (t && gain(ctx, v, known_start_[v] + *t, object, amount) >= 0) {
+          const auto t = select_target(ctx, v, object, amount, memory_bound(ctx), fits, extends);
+          if (t && (gain(ctx, v, known_start_[v] + *t, object, amount) >= 0 ||
+                    (!list.empty() && extend(ctx, v, known_start_[v] + *t, list, offered[v])))) {
             proposals.emplace_back(v, known_start_[v] + *t);
             ctx.protocol().send(v, known_node_[known_start_[v] + *t]);
             break;
@@ -434,16 +472,13 @@ private:
           if (memory_bound(ctx) && (loads_only_ ? amount <= ctx.load(v) - least_known_[v]
                                                 : select_target(ctx, v, object, amount, false, fits).has_value()))
             ctx.could_not_place(object[0]);
-          list.pop_back();
         }
       }
       ctx.protocol().end_round();
       std::sort(proposals.begin(), proposals.end(), [&](const auto& a, const auto& b) { return rank[a.first] < rank[b.first]; });
       for (auto [v, t] : proposals) {
-        const ObjectIndex object = pending[v].back().object;
-        pending[v].pop_back();
         const NodeId target = known_node_[t];
-        accept(ctx, v, target, object);
+        accept(ctx, v, target, offered[v]);
         ctx.protocol().send(target, v);  // the reply, with the target's load
         known_load_[t] = ctx.load(target);
         update_least_known(v);
@@ -527,11 +562,16 @@ private:
     return sum;
   }
 
-  /// Moves `objects` to `to`, all or none (ctx.move_together); what moved is known to `to`.
-  bool move_to(PhaseContext& ctx, std::span<const ObjectIndex> objects, NodeId to) {
+  /// Moves `objects` to `to`, all or none (ctx.move_together).
+  bool move_together(PhaseContext& ctx, std::span<const ObjectIndex> objects, NodeId to) {
     moves_.clear();
     for (ObjectIndex i : objects) moves_.emplace_back(i, to);
-    if (!ctx.move_together(moves_)) return false;
+    return ctx.move_together(moves_);
+  }
+
+  /// move_together, and what moved is known to `to` (Clustering's clusters).
+  bool move_to(PhaseContext& ctx, std::span<const ObjectIndex> objects, NodeId to) {
+    if (!move_together(ctx, objects, to)) return false;
     arrived_[to].insert(arrived_[to].end(), objects.begin(), objects.end());
     return true;
   }

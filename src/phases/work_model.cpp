@@ -55,6 +55,7 @@ NodeWork::NodeWork(const Phase& phase, const std::vector<NodeId>& mapping, const
   if (!model.weighs_placement()) return;
   mapping_ = mapping;
   const std::size_t n = phase.objects.size();
+  moving_.assign(n, 0);
   edge_start_.assign(n + 1, 0);
   for (const ObjectCommunication& c : phase.communications) {
     if (c.from == c.to) continue;  // never crosses
@@ -119,11 +120,9 @@ std::pair<double, double> NodeWork::after(std::span<const ObjectIndex> out, Node
   double homing[2] = {homing_[from], homing_[to]};
   if (model_.weighs_placement()) {
     // Where each object is after the transfer: a moved object's new node, else its own.
-    const auto moved_to = [&](ObjectIndex i) {
-      if (std::find(out.begin(), out.end(), i) != out.end()) return to;
-      if (std::find(back.begin(), back.end(), i) != back.end()) return from;
-      return mapping_[i];
-    };
+    for (ObjectIndex i : out) moving_[i] = 1;
+    for (ObjectIndex i : back) moving_[i] = 2;
+    const auto moved_to = [&](ObjectIndex i) { return moving_[i] == 1 ? to : moving_[i] == 2 ? from : mapping_[i]; };
     // A crossing message counts on its two ends; only `from` and `to` are kept here.
     const auto count = [&](NodeId a, NodeId b, double bytes) {
       if (a == b) return;
@@ -151,6 +150,8 @@ std::pair<double, double> NodeWork::after(std::span<const ObjectIndex> out, Node
           if (it != blocks.end()) it->second += sign;
           else blocks.emplace_back(b, sign);
         }
+    for (ObjectIndex i : out) moving_[i] = 0;
+    for (ObjectIndex i : back) moving_[i] = 0;
     for (const auto& [b, gained] : blocks) {
       const long long at_from = held(b, from), at_to = held(b, to);
       const double bytes = phase_->block_bytes[b];

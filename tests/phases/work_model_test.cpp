@@ -9,6 +9,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <limits>
+#include <map>
 #include <vector>
 
 namespace dlbkit {
@@ -162,6 +164,55 @@ TEST(WorkModel, TemperedOnWorksNeverRaisesTheLargestWork) {
   }
   EXPECT_GT(moved, 100u);
   EXPECT_GT(raised_on_loads, 0u);
+}
+
+// At the ends of its parameters, weighing works, tempered ends and never raises the largest
+// work, with a memory bound too (objects footprints of 1 byte, blocks of 50 to 300).
+TEST(WorkModel, TemperedOnWorksEndsAtTheEndsOfItsParameters) {
+  Phase phase = random_phase(7, 8, 80);
+  phase.has_memory = true;
+  phase.node_working_bytes.assign(phase.nodes, 0.0);
+  for (PhaseObject& o : phase.objects) o.memory.footprint_bytes = 1;
+  const std::vector<std::map<std::string, std::string>> ends = {
+      {{"n_iterations", "1"}}, {{"n_iterations", "1000"}}, {{"fanout", "1000000000"}},
+      {{"deterministic_transfer", "true"}}, {{"max_objects_per_transfer", "1"}}, {{"peers", "LBAF"}},
+      {{"order_strategy", "small_objects"}}, {{"transfer_strategy", "Clustering"}},
+      {{"transfer_strategy", "Clustering"}, {"deterministic_transfer", "true"}, {"max_objects_per_transfer", "3"}},
+      {{"transfer_strategy", "Clustering"}, {"separate_subclustering", "true"}, {"cluster_swap_rtol", "0"}}};
+  for (const double bound : {std::numeric_limits<double>::infinity(), 700.0}) {
+    for (const auto& params : ends) {
+      SCOPED_TRACE(fmt::format("bound {} {}={}", bound, params.begin()->first, params.begin()->second));
+      const Rebalanced r = rebalance(builtin_phase_strategies().configure("tempered", params), phase,
+                                     parse_topology("complete:8"),
+                                     {.memory_bound = bound, .work_model = {.beta = 0.05, .delta = 0.01}});
+      ASSERT_TRUE(r.max_work_after);
+      EXPECT_LE(*r.max_work_after, *r.max_work_before * (1 + 1e-12));
+      EXPECT_EQ(r.nodes_over_memory_bound, 0u);
+    }
+  }
+}
+
+// LBAF's Recursive extends a transfer the criterion refuses with further objects: where
+// messages weigh, two partners that cannot move alone move together.
+TEST(WorkModel, TemperedRecursiveMovesPartnersTogetherUpToMaxObjectsPerTransfer) {
+  Phase phase{.nodes = 2};
+  for (double load : {1.0, 1.0, 10.0}) phase.objects.push_back({.id = phase.objects.size(), .load = load});
+  phase.objects[2].migratable = false;
+  phase.node_of = {0, 0, 0};
+  phase.communications = {{.from = 0, .to = 1, .messages = 1, .bytes = 100},
+                          {.from = 1, .to = 0, .messages = 1, .bytes = 100}};
+  const Topology t = parse_topology("complete:2");
+  const WorkModel model{.beta = 1};
+  for (const std::string most : {"1", "2", "inf"}) {
+    SCOPED_TRACE(most);
+    const auto strategy = builtin_phase_strategies().configure("tempered", {{"max_objects_per_transfer", most}});
+    const Rebalanced r = rebalance(strategy, phase, t, {.work_model = model});
+    ASSERT_TRUE(r.max_work_after);
+    EXPECT_EQ(*r.max_work_before, 12);
+    // Alone, either object would leave 100 bytes crossing each way: works 111 and 101.
+    EXPECT_EQ(r.objects_migrated, most == "1" ? 0u : 2u);
+    EXPECT_EQ(*r.max_work_after, most == "1" ? 12 : 10);
+  }
 }
 
 // A node's alpha weighs its load: a node of alpha 4 takes a quarter of what the others do.

@@ -68,6 +68,7 @@ private:
   const Phase* phase_;
   WorkModel model_;
   std::vector<NodeId> mapping_;  // with weighs_placement() only
+  mutable std::vector<std::uint8_t> moving_;  // after()'s scratch: 1 an object of `out`, 2 of `back`
   std::vector<double> loads_, sent_, received_, homing_;
   // With weighs_placement(): each object's communications (indices in phase.communications),
   // each block's home nodes (sorted), and how many objects of each block each node holds.
