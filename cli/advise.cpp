@@ -81,6 +81,11 @@ void print_data_table(const AdviceResult& r) {
                searched_text(row.searched), row.predicted_makespan, p.balancing_seconds, 100 * row.efficiency,
                p.imbalance_after ? fmt::format("{:.3f}", *p.imbalance_after) : "-", p.objects_migrated, p.messages);
   }
+  // Of one phase, the bound depends on the data and the memory bound only: the same in every row
+  // (a replay's mean is over the steps each strategy balanced: in the JSON, per row).
+  if (!replay && !r.ranking.empty() && r.ranking.front().prediction->imbalance_lower_bound)
+    fmt::print("\nno mapping has I below {:.3f} (the lower bound, docs/phases.md: How far from the best)\n",
+               *r.ranking.front().prediction->imbalance_lower_bound);
   print_failed_and_not_run(r, 44);
 }
 

@@ -211,13 +211,17 @@ PhasePrediction replayed(const PhaseRunResult& run) {
                                      static_cast<double>(run.steps.size()),
                     .balancing_seconds = run.balancing_seconds,
                     .objects_migrated = run.objects_migrated};
-  double after = 0;
+  double after = 0, bound = 0;
   for (const PhaseStep& s : run.steps)
     if (s.rebalanced) {
       after += s.rebalanced->after.imbalance;
+      bound += s.rebalanced->imbalance_lower_bound;
       p.messages += s.rebalanced->messages;
     }
-  if (run.balancing_steps > 0) p.imbalance_after = after / static_cast<double>(run.balancing_steps);
+  if (run.balancing_steps > 0) {
+    p.imbalance_after = after / static_cast<double>(run.balancing_steps);
+    p.imbalance_lower_bound = bound / static_cast<double>(run.balancing_steps);
+  }
   return p;
 }
 
@@ -226,6 +230,7 @@ PhasePrediction next_phase(const Rebalanced& r) {
   return {.phase_seconds = r.after.max_load + balancing,
           .balancing_seconds = balancing,
           .imbalance_after = r.after.imbalance,
+          .imbalance_lower_bound = r.imbalance_lower_bound,
           .objects_migrated = r.objects_migrated,
           .messages = r.messages};
 }
@@ -343,6 +348,7 @@ nlohmann::json to_json(const AdviceResult& result) {
       const PhasePrediction& p = *row.prediction;
       r.update({{"predicted_phase_seconds", p.phase_seconds},
                 {"imbalance_after", optional_json(p.imbalance_after)},
+                {"imbalance_lower_bound", optional_json(p.imbalance_lower_bound)},
                 {"objects_migrated", p.objects_migrated},
                 {"messages", p.messages},
                 {"balancing_seconds", p.balancing_seconds}});

@@ -102,8 +102,12 @@ TEST(CliAdviseData, RanksEveryPhaseStrategyByTheNextPhaseOfOne) {
     EXPECT_EQ(row["objects_migrated"], step["objects_migrated"]);
     EXPECT_EQ(row["messages"], step["messages"]);
     EXPECT_EQ(row["imbalance_after"], step["imbalance_after"]);
+    EXPECT_EQ(row["imbalance_lower_bound"], step["imbalance_lower_bound"]);
+    EXPECT_GE(row["imbalance_after"].get<double>(), row["imbalance_lower_bound"].get<double>());
   }
   EXPECT_LT(advice["ranking"][0]["predicted_makespan"].get<double>(), 2.01);  // a strategy balances it
+  // The table says the bound once: the heaviest object, 2 s, over the mean 2 s.
+  EXPECT_NE(run_cli(with({"advise"}, inputs)).out.find("no mapping has I below 0.000"), std::string::npos);
 }
 
 // Two or more phases: every phase replayed, as `dlbkit phases --data STEM --replay` runs it;

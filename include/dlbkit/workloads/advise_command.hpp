@@ -67,6 +67,9 @@ struct PhasePrediction {
   double phase_seconds = 0;      ///< the predicted makespan per phase counted
   double balancing_seconds = 0;  ///< the balancing steps' protocol and migrations, in the makespan
   std::optional<double> imbalance_after;  ///< the mean over the balancing steps; none when none ran
+  /// The same mean of each step's lower bound (phases/lower_bound.hpp): no strategy's
+  /// imbalance_after can be lower.
+  std::optional<double> imbalance_lower_bound;
   std::size_t objects_migrated = 0;
   std::uint64_t messages = 0;
 };
