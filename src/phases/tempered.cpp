@@ -462,7 +462,7 @@ private:
           const auto fits = [&](std::size_t k) { return ctx.fits(object[0], known_node_[k]); };
           const auto t = select_target(ctx, v, object, amount, memory_bound(ctx), fits, extends);
           if (t && (gain(ctx, v, known_start_[v] + *t, object, amount) >= 0 ||
-                    (!list.empty() && extend(ctx, v, known_start_[v] + *t, list, offered[v])))) {
+                    (extends && extend(ctx, v, known_start_[v] + *t, list, offered[v])))) {
             proposals.emplace_back(v, known_start_[v] + *t);
             ctx.protocol().send(v, known_node_[known_start_[v] + *t]);
             break;

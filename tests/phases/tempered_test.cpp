@@ -95,6 +95,19 @@ TEST(Tempered, TerminatesAtTheEndsOfItsParametersAndNeverRaisesTheMaximum) {
   }
 }
 
+// On loads, more objects never make a transfer the criterion refused acceptable, so LBAF's
+// extension of a refused transfer (max_objects_per_transfer) is not tried: the runs agree
+// whatever its value, random draws included.
+TEST(Tempered, RecursiveOnLoadsIsTheSameWhateverMaxObjectsPerTransfer) {
+  const Phase phase = random_phase(16, 10, 9);
+  for (const std::string peers : {"vt", "LBAF"}) {
+    const Rebalanced one = run(phase, {{"max_objects_per_transfer", "1"}, {"peers", peers}});
+    const Rebalanced all = run(phase, {{"max_objects_per_transfer", "inf"}, {"peers", peers}});
+    EXPECT_GT(one.objects_migrated, 0u);
+    EXPECT_EQ(one.mapping, all.mapping) << peers;
+  }
+}
+
 TEST(Tempered, ClusteringMovesSharedBlocksWhole) {
   // Node 0 holds two shared blocks of five objects; node 1 nothing: a swap with node 1's empty
   // cluster moves one block over, whole.
