@@ -3,6 +3,7 @@
 #include "reproduce/cybenko.hpp"
 #include "reproduce/cybenko_table2.hpp"
 #include "reproduce/henrich.hpp"
+#include "reproduce/lbaf.hpp"
 #include "reproduce/optimum.hpp"
 #include "reproduce/phases.hpp"
 #include "reproduce/predict.hpp"
@@ -25,6 +26,7 @@ const ReproductionRegistry& builtin_reproductions() {
     r.add(predict_runtime_reproduction());
     for (auto& info : phases_reproductions()) r.add(std::move(info));
     r.add(phases_optimum_reproduction());
+    r.add(phases_lbaf_reproduction());
     return r;
   }();
   return registry;

@@ -12,7 +12,12 @@
 
 #include <gtest/gtest.h>
 
+#include <dlbkit/error.hpp>
+
 #include <filesystem>
+#include <fstream>
+#include <regex>
+#include <sstream>
 
 using namespace dlbkit;
 
@@ -54,6 +59,65 @@ TEST(PhasesReproduction, EveryStrategyBesideTheOptimum) {
   for (std::size_t i = builtin_phase_strategies().all().size(); i < strategy.size();
        i += builtin_phase_strategies().all().size() + 1)
     EXPECT_EQ(strategy[i], "optimum (proven)");
+}
+
+/// An LBAF checkout's layout with the configurations and data the tests hold (tests/data/lbaf,
+/// tests/data/vt, copied from LBAF): its config/ and data/ folders, the stems as LBAF's.
+std::string lbaf_tree(const std::string& name) {
+  namespace fs = std::filesystem;
+  const fs::path root = test::temp_dir(name), data = DLBKIT_TEST_DATA;
+  fs::create_directories(root / "config");
+  for (const char* config : {"conf.yaml", "synthetic-blocks.yaml", "user-defined-memory-toy-problem.yaml"}) {
+    std::ifstream in(data / "lbaf" / config);
+    std::stringstream text;
+    text << in.rdbuf();
+    std::ofstream(root / "config" / config) << std::regex_replace(
+        text.str(), std::regex("\\.\\./vt/(synthetic-dataset-blocks|toy_mem)"), "../data/$1-folder/$1");
+  }
+  for (const std::string stem : {"synthetic-dataset-blocks", "toy_mem"}) {
+    fs::create_directories(root / "data" / (stem + "-folder"));
+    for (int r = 0; r < 4; ++r)
+      fs::copy_file(data / "vt" / (stem + "." + std::to_string(r) + ".json"),
+                    root / "data" / (stem + "-folder") / (stem + "." + std::to_string(r) + ".json"));
+  }
+  // LBAF's own folder for the synthetic blocks, which the reproduction names.
+  fs::create_directory_symlink(root / "data" / "synthetic-dataset-blocks-folder", root / "data" / "synthetic-blocks");
+  return root.string();
+}
+
+// tempered beside LBAF on the configurations found: three rows each (LBAF's recorded figures,
+// tempered with vt's peers and with LBAF's), from the same imbalance before; the others are
+// named as not run. Without an LBAF checkout it is one line saying what it needs.
+TEST(PhasesReproduction, TemperedBesideLbafOnTheConfigurationsFound) {
+  const std::string root = lbaf_tree("phases-lbaf");
+  const ReproductionResult r = builtin_reproductions().find("phases-lbaf").run(
+      {.out_dir = test::temp_dir("phases-lbaf-out"), .runs = 2, .params = {{"lbaf", root}}});
+  const auto column = [&](const char* name) { return test::column_of(r.data, "phases-lbaf", name); };
+  const auto problem = column("problem"), balancer = column("balancer"), before = column("imbalance_before");
+  ASSERT_EQ(problem.size(), 9u);
+  for (std::size_t i = 0; i < problem.size(); i += 3) {
+    SCOPED_TRACE(problem[i].get<std::string>());
+    EXPECT_EQ(balancer[i], "LBAF");
+    EXPECT_EQ(balancer[i + 1], "tempered, vt's peers");
+    EXPECT_EQ(balancer[i + 2], "tempered peers=LBAF");
+    EXPECT_NEAR(before[i + 1].get<double>(), before[i].get<double>(), 1e-4);  // LBAF's, rounded
+    EXPECT_EQ(before[i + 2], before[i + 1]);
+    for (std::size_t k : {i + 1, i + 2})
+      EXPECT_LT(column("imbalance_after_median")[k].get<double>(), before[k].get<double>());
+  }
+  EXPECT_EQ(problem[0], "user-defined-memory-toy-problem");
+  EXPECT_EQ(problem[3], "synthetic-blocks");
+  EXPECT_EQ(problem[6], "conf (synthetic-blocks' data)");
+  EXPECT_NE(r.text.find("challenging-toy-fewer-tasks: not run, no configuration"), std::string::npos) << r.text;
+  EXPECT_NE(r.text.find("thousands-tasks data, hundreds-tasks configuration: not run"), std::string::npos);
+  try {
+    builtin_reproductions().find("phases-lbaf").run({.out_dir = test::temp_dir("phases-lbaf-none")});
+    ADD_FAILURE() << "ran without LBAF";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("lbaf '' is not an LBAF checkout; accepted: -p lbaf=PATH"),
+              std::string::npos)
+        << e.what();
+  }
 }
 
 }  // namespace
