@@ -116,7 +116,8 @@ Run add_phases(CLI::App& app) {
           ->capture_default_str();
   auto* work_model = cmd->add_option("--work-model", o->work_model,
                                      "what the criteria weigh: load, or LBAF's alpha x load + beta x max(sent, "
-                                     "received bytes) + gamma + delta x homing bytes as beta=B,gamma=G,delta=D")
+                                     "received bytes) + gamma + delta x homing bytes (+ intra x bytes staying on "
+                                     "the node, vt's) as beta=B,gamma=G,delta=D,intra=I")
                          ->capture_default_str();
   cmd->add_option("-c,--cost", rebalance.cost,
                   "cost model of the protocol's messages (dlbkit list cost-models), or file:PATH")

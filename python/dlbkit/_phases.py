@@ -77,7 +77,8 @@ def phases(strategy=None, workload=None, data=None, topology=None, params=None, 
     memory_bound         the most bytes a node may hold, or "inf" (None: "inf", or
                          lbaf_config's)
     work_model           what the criteria weigh: "load", or LBAF's work
-                         "beta=B,gamma=G,delta=D" (None: "load", or lbaf_config's)      --work-model
+                         "beta=B,gamma=G,delta=D", vt's "intra=I" (None: "load", or
+                         lbaf_config's)                                                 --work-model
     cost, cost_params    the cost model of the protocol's messages and field overrides
     migration_cost       time to migrate one object, e.g. "50us" (None: the model's per_task)
     migration_byte_cost  time per byte migrated, e.g. "0.1ns"

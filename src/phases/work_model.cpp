@@ -8,23 +8,25 @@
 namespace dlbkit {
 
 WorkModel parse_work_model(const std::string& text, const std::string& what) {
-  const std::string accepted = "accepted: load, or beta=B,gamma=G,delta=D (any of them, numbers >= 0)";
+  const std::string accepted = "accepted: load, or beta=B,gamma=G,delta=D,intra=I (any of them, numbers >= 0)";
   if (text == "load") return {};
   WorkModel model;
-  bool seen[3] = {false, false, false};
+  const std::pair<const char*, double*> terms[] = {
+      {"beta", &model.beta}, {"gamma", &model.gamma}, {"delta", &model.delta}, {"intra", &model.intra}};
+  bool seen[std::size(terms)] = {};
   std::size_t start = 0;
   while (start <= text.size()) {
     const std::size_t end = std::min(text.find(',', start), text.size());
     const std::string term = text.substr(start, end - start);
     const std::size_t eq = term.find('=');
     const std::string name = term.substr(0, eq), value = eq == std::string::npos ? "" : term.substr(eq + 1);
-    double* const field = name == "beta" ? &model.beta : name == "gamma" ? &model.gamma
-                                                       : name == "delta" ? &model.delta : nullptr;
-    const std::size_t k = name == "beta" ? 0 : name == "gamma" ? 1 : 2;
+    const auto k = static_cast<std::size_t>(
+        std::find_if(std::begin(terms), std::end(terms), [&](const auto& t) { return name == t.first; }) -
+        std::begin(terms));
     double x = 0;
-    if (!field || eq == std::string::npos || seen[k] || !parse_number(value, x) || x < 0)
+    if (k == std::size(terms) || eq == std::string::npos || seen[k] || !parse_number(value, x) || x < 0)
       throw InputError(fmt::format("{} '{}': term '{}' is not accepted; {}", what, excerpt(text), excerpt(term), accepted));
-    *field = x;
+    *terms[k].second = x;
     seen[k] = true;
     start = end + 1;
   }
@@ -33,7 +35,8 @@ WorkModel parse_work_model(const std::string& text, const std::string& what) {
 
 std::string to_string(const WorkModel& model) {
   std::string text;
-  for (const auto& [name, value] : {std::pair{"beta", model.beta}, {"gamma", model.gamma}, {"delta", model.delta}})
+  for (const auto& [name, value] :
+       {std::pair{"beta", model.beta}, {"gamma", model.gamma}, {"delta", model.delta}, {"intra", model.intra}})
     if (value != 0) text += fmt::format("{}{}={}", text.empty() ? "" : ",", name, value);
   return text.empty() ? "load" : text;
 }
@@ -51,6 +54,7 @@ NodeWork::NodeWork(const Phase& phase, const std::vector<NodeId>& mapping, const
       loads_(node_loads(phase, mapping)),
       sent_(phase.nodes, 0.0),
       received_(phase.nodes, 0.0),
+      local_(phase.nodes, 0.0),
       homing_(phase.nodes, 0.0) {
   if (!model.weighs_placement()) return;
   mapping_ = mapping;
@@ -58,12 +62,13 @@ NodeWork::NodeWork(const Phase& phase, const std::vector<NodeId>& mapping, const
   moving_.assign(n, 0);
   edge_start_.assign(n + 1, 0);
   for (const ObjectCommunication& c : phase.communications) {
-    if (c.from == c.to) continue;  // never crosses
     ++edge_start_[c.from + 1];
-    ++edge_start_[c.to + 1];
+    if (c.to != c.from) ++edge_start_[c.to + 1];  // an object's message to itself: once
     if (mapping[c.from] != mapping[c.to]) {
       sent_[mapping[c.from]] += c.bytes;
       received_[mapping[c.to]] += c.bytes;
+    } else {
+      local_[mapping[c.from]] += c.bytes;
     }
   }
   for (std::size_t i = 0; i < n; ++i) edge_start_[i + 1] += edge_start_[i];
@@ -71,9 +76,8 @@ NodeWork::NodeWork(const Phase& phase, const std::vector<NodeId>& mapping, const
   std::vector<std::size_t> next(edge_start_.begin(), edge_start_.end() - 1);
   for (std::uint32_t e = 0; e < phase.communications.size(); ++e) {
     const ObjectCommunication& c = phase.communications[e];
-    if (c.from == c.to) continue;
     edges_[next[c.from]++] = e;
-    edges_[next[c.to]++] = e;
+    if (c.to != c.from) edges_[next[c.to]++] = e;
   }
   // A block's homes: where the phase's own mapping has its objects.
   homes_.assign(phase.block_bytes.size(), {});
@@ -96,8 +100,9 @@ NodeWork::NodeWork(const Phase& phase, const std::vector<NodeId>& mapping, const
       if (!home(static_cast<std::int32_t>(b), node)) homing_[node] += phase.block_bytes[b];
 }
 
-double NodeWork::work(NodeId node, double load, double sent, double received, double homing) const {
-  return alpha(node) * load + model_.beta * std::max(sent, received) + model_.gamma + model_.delta * homing;
+double NodeWork::work(NodeId node, const Terms& t) const {
+  return alpha(node) * t.load + model_.beta * std::max(t.sent, t.received) + model_.gamma + model_.delta * t.homing +
+         model_.intra * t.local;
 }
 
 bool NodeWork::home(std::int32_t block, NodeId node) const {
@@ -113,23 +118,23 @@ std::uint32_t NodeWork::held(std::int32_t block, NodeId node) const {
 std::pair<double, double> NodeWork::after(std::span<const ObjectIndex> out, NodeId from, NodeId to,
                                           std::span<const ObjectIndex> back) const {
   const auto& objects = phase_->objects;
-  double load[2] = {loads_[from], loads_[to]};
-  for (ObjectIndex i : out) load[0] -= objects[i].load, load[1] += objects[i].load;
-  for (ObjectIndex i : back) load[1] -= objects[i].load, load[0] += objects[i].load;
-  double sent[2] = {sent_[from], sent_[to]}, received[2] = {received_[from], received_[to]};
-  double homing[2] = {homing_[from], homing_[to]};
+  Terms f{loads_[from], sent_[from], received_[from], local_[from], homing_[from]},
+      t{loads_[to], sent_[to], received_[to], local_[to], homing_[to]};
+  for (ObjectIndex i : out) f.load -= objects[i].load, t.load += objects[i].load;
+  for (ObjectIndex i : back) t.load -= objects[i].load, f.load += objects[i].load;
   if (model_.weighs_placement()) {
     // Where each object is after the transfer: a moved object's new node, else its own.
     for (ObjectIndex i : out) moving_[i] = 1;
     for (ObjectIndex i : back) moving_[i] = 2;
     const auto moved_to = [&](ObjectIndex i) { return moving_[i] == 1 ? to : moving_[i] == 2 ? from : mapping_[i]; };
-    // A crossing message counts on its two ends; only `from` and `to` are kept here.
+    // A crossing message counts on its two ends, a local one on its node; only `from` and
+    // `to` are kept here.
     const auto count = [&](NodeId a, NodeId b, double bytes) {
-      if (a == b) return;
-      if (a == from) sent[0] += bytes;
-      if (a == to) sent[1] += bytes;
-      if (b == from) received[0] += bytes;
-      if (b == to) received[1] += bytes;
+      for (auto [node, terms] : {std::pair{from, &f}, {to, &t}}) {
+        if (a == b && a == node) terms->local += bytes;
+        if (a != b && a == node) terms->sent += bytes;
+        if (a != b && b == node) terms->received += bytes;
+      }
     };
     for (const auto& moving : {out, back})
       for (ObjectIndex i : moving)
@@ -155,11 +160,11 @@ std::pair<double, double> NodeWork::after(std::span<const ObjectIndex> out, Node
     for (const auto& [b, gained] : blocks) {
       const long long at_from = held(b, from), at_to = held(b, to);
       const double bytes = phase_->block_bytes[b];
-      if (!home(b, from)) homing[0] += bytes * ((at_from - gained > 0) - (at_from > 0));
-      if (!home(b, to)) homing[1] += bytes * ((at_to + gained > 0) - (at_to > 0));
+      if (!home(b, from)) f.homing += bytes * ((at_from - gained > 0) - (at_from > 0));
+      if (!home(b, to)) t.homing += bytes * ((at_to + gained > 0) - (at_to > 0));
     }
   }
-  return {work(from, load[0], sent[0], received[0], homing[0]), work(to, load[1], sent[1], received[1], homing[1])};
+  return {work(from, f), work(to, t)};
 }
 
 void NodeWork::move(ObjectIndex object, NodeId from, NodeId to) {
@@ -168,7 +173,10 @@ void NodeWork::move(ObjectIndex object, NodeId from, NodeId to) {
   loads_[to] += phase_->objects[object].load;
   if (!model_.weighs_placement()) return;
   const auto count = [&](NodeId a, NodeId b, double bytes) {
-    if (a == b) return;
+    if (a == b) {
+      local_[a] += bytes;
+      return;
+    }
     sent_[a] += bytes;
     received_[b] += bytes;
   };

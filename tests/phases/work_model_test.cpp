@@ -20,6 +20,7 @@ TEST(WorkModel, ParsesLbafsTermsAndRefusesTheRestNamingThem) {
   EXPECT_EQ(parse_work_model("load"), WorkModel{});
   EXPECT_EQ(parse_work_model("beta=1e-9,delta=2"), (WorkModel{.beta = 1e-9, .delta = 2}));
   EXPECT_EQ(parse_work_model("gamma=0.5"), (WorkModel{.gamma = 0.5}));
+  EXPECT_EQ(parse_work_model("intra=1e-10,beta=2"), (WorkModel{.beta = 2, .intra = 1e-10}));
   EXPECT_EQ(to_string(WorkModel{}), "load");
   EXPECT_EQ(to_string(WorkModel{.beta = 1e-9, .delta = 2}), "beta=1e-09,delta=2");
   EXPECT_EQ(parse_work_model(to_string(WorkModel{.beta = 0.25, .gamma = 3})), (WorkModel{.beta = 0.25, .gamma = 3}));
@@ -36,8 +37,8 @@ TEST(WorkModel, ParsesLbafsTermsAndRefusesTheRestNamingThem) {
       ADD_FAILURE() << "accepted " << text;
     } catch (const InputError& e) {
       EXPECT_EQ(std::string(e.what()),
-                fmt::format("--work-model '{}': term '{}' is not accepted; accepted: load, or beta=B,gamma=G,delta=D "
-                            "(any of them, numbers >= 0)",
+                fmt::format("--work-model '{}': term '{}' is not accepted; accepted: load, or "
+                            "beta=B,gamma=G,delta=D,intra=I (any of them, numbers >= 0)",
                             text, term));
     }
   }
@@ -75,6 +76,10 @@ TEST(WorkModel, IsLbafsAffineCombinationByHand) {
             (std::vector<double>{1 * (2 + 8) + 25 + 3 + 0.5 * 40, 2 * 4 + 20 + 3, 0.5 * 1 + 10 + 3 + 0.5 * 100}));
   // Without placement terms, alpha x load + gamma.
   EXPECT_EQ(node_works(phase, phase.node_of, WorkModel{.gamma = 1}), (std::vector<double>{4, 9, 5}));
+  // vt's split: the 10 bytes from object 0 to 1 stay on node 0; once 0 and 3 swap, every
+  // message crosses and none stays.
+  EXPECT_EQ(node_works(phase, phase.node_of, WorkModel{.intra = 2}), (std::vector<double>{3 + 2 * 10, 8, 4}));
+  EXPECT_EQ(node_works(phase, moved, WorkModel{.intra = 2}), (std::vector<double>{10, 8, 0.5}));
 }
 
 /// A random phase with communications and blocks spread over the nodes.
@@ -103,7 +108,7 @@ Phase random_phase(std::uint64_t seed, std::size_t nodes, std::size_t objects) {
 // What NodeWork predicts for a transfer, and keeps after moves, is the work counted from
 // scratch: single objects, sets of objects and swaps, with every term weighed.
 TEST(WorkModel, NodeWorkPredictsAndKeepsTheWorksCountedFromScratch) {
-  const WorkModel model{.beta = 0.3, .gamma = 1, .delta = 0.02};
+  const WorkModel model{.beta = 0.3, .gamma = 1, .delta = 0.02, .intra = 0.1};
   for (std::uint64_t seed = 1; seed <= 20; ++seed) {
     const Phase phase = random_phase(seed, 5, 40);
     Rng rng(seed, 2);
