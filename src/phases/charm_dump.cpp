@@ -2,7 +2,8 @@
 // PUP's machine info, then the LB format version, the PE count and BaseLB::LDStats::pup
 // (BaseLB.C; LDObjData and LDCommData in lbdb.h). PUP::toDisk writes each field's bytes as
 // they are in memory, in the order the pup routines name them, with no padding, and an
-// std::vector as its size (a size_t) before its elements.
+// std::vector as its size (a size_t) before its elements. Charm++ 6.9 and 6.10 wrote the same
+// format version in another layout (their BaseLB.C and lbdb.h, tags v6.9.0 and v6.10.2).
 
 #include <dlbkit/error.hpp>
 #include <dlbkit/io/input_file.hpp>
@@ -15,7 +16,9 @@
 #include <cmath>
 #include <cstring>
 #include <map>
+#include <optional>
 #include <string_view>
+#include <type_traits>
 #include <utility>
 
 namespace dlbkit {
@@ -23,7 +26,8 @@ namespace dlbkit {
 namespace {
 
 constexpr std::string_view kAccepted =
-    "accepted: a Charm++ +LBDump file of LB format version 2 or 3 written on x86-64 (docs/phases.md)";
+    "accepted: a Charm++ +LBDump file of Charm++ 6.9 or later (LB format version 2 or 3) written on x86-64 "
+    "(docs/phases.md)";
 
 // Smallest bytes an element of each vector takes, to refuse a count the file cannot hold
 // before allocating for it.
@@ -44,7 +48,8 @@ public:
   std::uint64_t left() const { return bytes_.size() - at_; }
 
   [[noreturn]] void fail(std::uint64_t offset, const std::string& problem) const {
-    throw InputError(fmt::format("Charm++ LB dump {}: byte {}: {}; {}", excerpt(path_), offset, problem, kAccepted));
+    throw InputError(
+        fmt::format("Charm++ LB dump {}: byte {}: {}; {}", excerpt(path_, 200), offset, problem, kAccepted));
   }
 
   template <class T>
@@ -72,12 +77,17 @@ public:
     return value;
   }
 
-  /// A vector's size, each element taking at least `element_bytes`.
+  /// A list's size (an std::vector's, or an int before an array), each element taking at
+  /// least `element_bytes`.
+  template <class Count = std::uint64_t>
   std::size_t count(std::string_view what, std::uint64_t element_bytes) {
     const std::uint64_t offset = at_;
-    const auto n = read<std::uint64_t>(fmt::format("the count of {}", what));
-    if (n > left() / element_bytes)
-      fail(offset, fmt::format("truncated: {} {} need at least {} bytes, the file has {} left (it ends at byte {})",
+    const auto n = read<Count>(fmt::format("the count of {}", what));
+    if constexpr (std::is_signed_v<Count>)
+      if (n < 0) fail(offset, fmt::format("a count of {} {}", n, what));
+    if (static_cast<std::uint64_t>(n) > left() / element_bytes)
+      fail(offset, fmt::format("truncated: {} {} need at least {} bytes after their count, the file has {} (it "
+                               "ends at byte {})",
                                n, what, static_cast<double>(n) * static_cast<double>(element_bytes), left(),
                                bytes_.size()));
     return static_cast<std::size_t>(n);
@@ -114,21 +124,37 @@ std::pair<std::int32_t, std::uint64_t> read_key(Reader& in, std::string_view wha
   return {manager, in.read<std::uint64_t>(what)};
 }
 
-/// The dump as the layout of a build with or without Charm++'s LB user data (CMK_LB_USER_DATA,
-/// which ChaNGa's build sets: a byte vector in each object).
-CharmDump parse(Reader& in, bool user_data) {
+/// The layouts a dump may have, tried in this order: Charm++ 7.0 and later (its lists as
+/// std::vectors), the same with LB user data (CMK_LB_USER_DATA, which ChaNGa's build sets: a byte
+/// vector in each object), Charm++ 6.9 and 6.10 (the counts first, then plain arrays, and the LB
+/// database's pointer in each object's handle).
+enum class Layout { vectors, vectors_with_user_data, arrays };
+
+CharmDump parse(Reader& in, Layout layout) {
   CharmDump dump;
-  dump.user_data = user_data;
+  dump.layout = layout == Layout::vectors                  ? "Charm++ 7.0 and later"
+                : layout == Layout::vectors_with_user_data ? "Charm++ 7.0 and later, with LB user data"
+                                                           : "Charm++ 6.9 or 6.10";
+  const bool arrays = layout == Layout::arrays;
+  const std::uint64_t object_bytes =
+      kObjectBytes + (layout == Layout::vectors_with_user_data ? 8 : 0) + (arrays ? 4 : 0);
   read_machine_info(in);
   const std::uint64_t version_at = in.at();
   dump.version = in.read<std::int32_t>("the LB format version");
   if (dump.version < 2 || dump.version > 3)
     in.fail(version_at, fmt::format("LB format version {}, not 2 or 3", dump.version));
   in.read<std::int32_t>("the PE count");
-  in.read<std::int32_t>("the count of migratable objects");
-
   const std::uint64_t procs_at = in.at();
-  dump.processors.resize(in.count("PEs", kProcessorBytes));
+  std::size_t objects = 0, communications = 0;
+  if (arrays) {
+    dump.processors.resize(in.count<std::int32_t>("PEs", kProcessorBytes));
+    objects = in.count<std::int32_t>("objects", object_bytes);
+    in.read<std::int32_t>("the count of migratable objects");
+    communications = in.count<std::int32_t>("communications", kCommunicationBytes);
+  } else {
+    in.read<std::int32_t>("the count of migratable objects");
+    dump.processors.resize(in.count("PEs", kProcessorBytes));
+  }
   if (dump.processors.empty()) in.fail(procs_at, "no PE");
   for (CharmProcessor& pe : dump.processors) {
     pe.total_walltime = in.seconds("a PE's total_walltime");
@@ -147,9 +173,14 @@ CharmDump parse(Reader& in, bool user_data) {
 
   std::map<std::pair<std::int32_t, std::uint64_t>, ObjectIndex> index_of;
   std::map<std::uint64_t, std::int32_t> manager_of;
-  phase.objects.resize(in.count("objects", kObjectBytes + (user_data ? 8 : 0)));
+  phase.objects.resize(arrays ? objects : in.count("objects", object_bytes));
   for (std::size_t i = 0; i < phase.objects.size(); ++i) {
     const std::uint64_t object_at = in.at();
+    if (arrays) {  // the LB database's pointer: its size, then its bytes
+      const auto size = in.read<std::int32_t>("an object's pointer size");
+      if (size != 4 && size != 8) in.fail(object_at, fmt::format("an object's pointer size is {}, not 4 or 8", size));
+      for (std::int32_t k = 0; k < size; ++k) in.read<std::uint8_t>("an object's LB database pointer");
+    }
     const auto manager = in.read<std::int32_t>("an object's location manager");
     in.read<std::int32_t>("an object's location manager handle");
     const auto id = in.read<std::uint64_t>("an object's id");
@@ -159,7 +190,7 @@ CharmDump parse(Reader& in, bool user_data) {
     object.load = in.seconds("an object's wallTime");
     object.migratable = in.flag("an object's migratable");
     in.flag("an object's asyncArrival");
-    if (user_data) {
+    if (layout == Layout::vectors_with_user_data) {
       const std::size_t n = in.count("bytes of an object's user data", 1);
       for (std::size_t k = 0; k < n; ++k) in.read<std::uint8_t>("an object's user data");
     }
@@ -172,7 +203,7 @@ CharmDump parse(Reader& in, bool user_data) {
   }
 
   const std::uint64_t from_at = in.at();
-  const std::size_t placed = in.count("PE numbers of the objects", 4);
+  const std::size_t placed = arrays ? phase.objects.size() : in.count("PE numbers of the objects", 4);
   if (placed != phase.objects.size())
     in.fail(from_at, fmt::format("{} PE numbers for {} objects", placed, phase.objects.size()));
   phase.node_of.resize(placed);
@@ -183,8 +214,10 @@ CharmDump parse(Reader& in, bool user_data) {
       in.fail(at, fmt::format("an object on PE {}, not one of the {} PEs", pe, nodes));
     node = static_cast<NodeId>(pe);
   }
+  if (arrays)  // the new PEs, which the dump's reader resets to the current ones
+    for (std::size_t i = 0; i < placed; ++i) in.read<std::int32_t>("an object's new PE");
 
-  const std::size_t communications = in.count("communications", kCommunicationBytes);
+  if (!arrays) communications = in.count("communications", kCommunicationBytes);
   for (std::size_t c = 0; c < communications; ++c) {
     const auto from_pe = in.read<std::int32_t>("a communication's src_proc");
     const auto sender = read_key(in, "a communication's sender");
@@ -233,28 +266,31 @@ CharmDump parse(Reader& in, bool user_data) {
     if (unmatched) ++dump.unmatched_communications;
   }
   if (in.left() > 0) in.fail(in.at(), fmt::format("{} bytes after the end of the LB database", in.left()));
-  check_phase(phase, fmt::format("Charm++ LB dump {}", excerpt(in.path())));
+  check_phase(phase, fmt::format("Charm++ LB dump {}", excerpt(in.path(), 200)));
   return dump;
 }
 
 }  // namespace
 
 CharmDump read_charm_dump(const std::string& path) {
-  const std::string bytes = read_input_file(path, "Charm++ LB dump " + excerpt(path), kMaxCharmDumpBytes,
+  const std::string bytes = read_input_file(path, "Charm++ LB dump " + excerpt(path, 200), kMaxCharmDumpBytes,
                                             "a Charm++ +LBDump file");
-  Reader plain(path, bytes);
-  try {
-    return parse(plain, false);
-  } catch (const InputError&) {
-    // A build with LB user data writes version 3 with a byte vector in each object; the
-    // error of the usual layout is the one reported when that reading fails too.
-    Reader with_user_data(path, bytes);
+  // The file's layout is the one that reads it; when none does, the error is that of the
+  // layout that read furthest (the first of those), where the file most likely breaks off.
+  std::optional<InputError> error;
+  std::uint64_t furthest = 0;
+  for (const Layout layout : {Layout::vectors, Layout::vectors_with_user_data, Layout::arrays}) {
+    Reader in(path, bytes);
     try {
-      return parse(with_user_data, true);
-    } catch (const InputError&) {
+      return parse(in, layout);
+    } catch (const InputError& e) {
+      if (!error || in.at() > furthest) {
+        error = e;
+        furthest = in.at();
+      }
     }
-    throw;
   }
+  throw *error;
 }
 
 }  // namespace dlbkit

@@ -45,7 +45,7 @@ TEST(CharmDump, ReadsTheDumpAsCharmPrintsIt) {
   const CharmDump dump = read_charm_dump(kDump);
   const Phase& phase = dump.phase;
   EXPECT_EQ(dump.version, 3);
-  EXPECT_FALSE(dump.user_data);
+  EXPECT_EQ(dump.layout, "Charm++ 7.0 and later");
   EXPECT_EQ(phase.nodes, 4u);
   ASSERT_EQ(phase.objects.size(), 16u);  // Charm++'s "n_obj: 16 n_migratable: 16"
   std::map<NodeId, int> per_node;
@@ -127,6 +127,70 @@ TEST(CharmDump, RoundTripThroughVtDataGivesTheSamePhase) {
     return std::pair{objects, edges};
   };
   EXPECT_EQ(by_id(back), by_id(dump.phase));
+  fs::remove_all(dir);
+}
+
+// The test dump as Charm++ 6.9 and 6.10 wrote it (BaseLB::LDStats::pup and LDOMHandle::pup at
+// tag v6.10.2): the PE, object, migratable and communication counts as ints, the PEs, each
+// object with the LB database's pointer (its size, 8, and its bytes) before its handle, each
+// object's PE, then its new PE, then the communications, which are as Charm++ 7 writes them.
+std::string as_charm6(const std::string& dump) {
+  std::size_t at = 16 + 4 + 4;  // the machine info, the version, the PE count
+  const auto next = [&](auto value) {
+    std::memcpy(&value, dump.data() + at, sizeof value);
+    at += sizeof value;
+    return value;
+  };
+  const auto put = [](std::string& out, auto value) {
+    out.append(reinterpret_cast<const char*>(&value), sizeof value);
+  };
+  std::string out = dump.substr(0, at);
+  const auto migratable = next(std::int32_t{});
+  const auto pes = next(std::uint64_t{});
+  const std::string procs = dump.substr(at, pes * 41);
+  at += procs.size();
+  const auto objects = next(std::uint64_t{});
+  std::string object_data;
+  for (std::uint64_t k = 0; k < objects; ++k, at += 32) {
+    put(object_data, std::int32_t{8});
+    put(object_data, std::uint64_t{0x5555'0000'1234'5678});
+    object_data += dump.substr(at, 32);
+  }
+  const auto placed = next(std::uint64_t{});
+  const std::string from = dump.substr(at, placed * 4);
+  at += from.size();
+  const auto communications = next(std::uint64_t{});
+  put(out, static_cast<std::int32_t>(pes));
+  put(out, static_cast<std::int32_t>(objects));
+  put(out, migratable);
+  put(out, static_cast<std::int32_t>(communications));
+  return out + procs + object_data + from + from + dump.substr(at);
+}
+
+TEST(CharmDump, ReadsCharm6sLayoutAsTheSamePhase) {
+  const std::string dir = test::temp_dir("charm-dump-6");
+  fs::create_directories(dir);
+  const std::string bytes = as_charm6(slurp(kDump));
+  spit(dir + "/lbdump.0", bytes);
+  const CharmDump dump = read_charm_dump(kDump), old = read_charm_dump(dir + "/lbdump.0");
+  EXPECT_EQ(old.layout, "Charm++ 6.9 or 6.10");
+  EXPECT_EQ(old.version, 3);
+  ASSERT_EQ(old.phase.objects.size(), dump.phase.objects.size());
+  for (std::size_t i = 0; i < dump.phase.objects.size(); ++i) {
+    EXPECT_EQ(old.phase.objects[i].id, dump.phase.objects[i].id);
+    EXPECT_EQ(old.phase.objects[i].load, dump.phase.objects[i].load);
+    EXPECT_EQ(old.phase.node_of[i], dump.phase.node_of[i]);
+  }
+  EXPECT_EQ(old.phase.communications.size(), dump.phase.communications.size());
+  EXPECT_EQ(old.processors.size(), 4u);
+  EXPECT_EQ(old.processors[0].background_seconds, dump.processors[0].background_seconds);
+  // Cut in its communications, it is refused there: the error is that of the layout that
+  // read furthest.
+  spit(dir + "/lbdump.1", bytes.substr(0, bytes.size() - 40));
+  const std::string message = error_of(dir + "/lbdump.1");
+  const std::size_t at = message.find(": byte ");
+  ASSERT_NE(at, std::string::npos) << message;
+  EXPECT_GT(std::stoull(message.substr(at + 7)), bytes.size() - 100) << message;
   fs::remove_all(dir);
 }
 

@@ -39,16 +39,19 @@ struct CharmDump {
   std::size_t processor_communications = 0;
   std::size_t unmatched_communications = 0;
   std::size_t multicasts = 0;  ///< multicasts read (each gives an edge per receiver)
-  bool user_data = false;      ///< the objects carry Charm++'s LB user data (a build with it)
+  /// The layout read: "Charm++ 7.0 and later" (with or without LB user data, a build option),
+  /// or "Charm++ 6.9 or 6.10", which write the same format version in other lists.
+  std::string layout;
 };
 
 /// Largest dump read.
 constexpr std::uint64_t kMaxCharmDumpBytes = std::uint64_t{1} << 30;
 
-/// Reads one dump file (`+LBDumpFile F` writes F.STEP). Throws InputError naming the file and
-/// the byte offset for a truncated or foreign file: no PUP machine-info header, a machine
-/// whose layout differs from x86-64's (little-endian, 4-byte int, 8-byte long and double),
-/// a format version other than 2 or 3, a count or field out of range, bytes left at the end.
+/// Reads one dump file (`+LBDumpFile F` writes F.STEP) of Charm++ 6.9 or later. Throws
+/// InputError naming the file and the byte offset for a truncated or foreign file: no PUP
+/// machine-info header, a machine whose layout differs from x86-64's (little-endian, 4-byte int,
+/// 8-byte long and double), a format version other than 2 or 3, a count or field out of range,
+/// bytes left at the end.
 CharmDump read_charm_dump(const std::string& path);
 
 }  // namespace dlbkit
