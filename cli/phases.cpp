@@ -1,8 +1,7 @@
 // dlbkit phases: a phase strategy on an iterative workload, over one phase or several, on
 // one phase of a vt data set (--data) or a Charm++ LB dump (--charm-dump), written as vt data with
 // --write, or on every phase of a vt data set in turn (--data --replay); or the problem of an LBAF
-// configuration (--lbaf-config). The run is
-// phases_command()'s; this prints its result.
+// configuration (--lbaf-config). The run is phases_command()'s; this prints its result.
 
 #include "commands.hpp"
 #include "progress_line.hpp"
@@ -22,7 +21,8 @@ namespace {
 // The options' texts; PhasesInputs takes the options given.
 struct Options {
   PhasesInputs in;
-  std::string workload, data, charm_dump, write, threshold = "inf", time_limit = "60", memory_bound = "inf", lbaf_config;
+  std::string workload, data, charm_dump, write, threshold = "inf", time_limit = "60", memory_bound = "inf",
+      lbaf_config;
   std::int64_t phase = 0;
   long long phases = 1, every = 1;
   std::vector<std::string> params, workload_params, cost_params;

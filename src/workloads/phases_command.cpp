@@ -50,10 +50,11 @@ void check_combination(const PhasesInputs& in) {
   const bool from_data = !in.workload;
   if (from_data) {
     // --replay runs the data's phases: --every and --threshold apply, --phases is theirs.
-    const auto refuse = [&in](const char* option, bool phases_option) {
+    const char* source = sources_name(in);
+    const auto refuse = [&in, source](const char* option, bool phases_option) {
       return InputError(fmt::format("{} is given with {}; accepted: {} with -w/--workload{} ({} balances one phase{})",
-                                    option, sources_name(in), option, phases_option ? "" : " or --data --replay",
-                                    sources_name(in), phases_option && in.data ? ", --replay every phase of the data" : ""));
+                                    option, source, option, phases_option ? "" : " or --data --replay", source,
+                                    phases_option && in.data ? ", --replay every phase of the data" : ""));
     };
     if (in.phases) throw refuse("--phases", true);
     if (!in.workload_params.empty()) throw refuse("--workload-param", false);
@@ -85,7 +86,7 @@ Topology dump_topology(const std::string& spec, const std::string& path, std::si
   if (topology.size() != pes)
     throw InputError(fmt::format("-t/--topology {} has {} nodes, Charm++ LB dump {} has {} PEs; accepted: a topology "
                                  "of {} nodes",
-                                 spec, topology.size(), excerpt(path), pes, pes));
+                                 spec, topology.size(), excerpt(path, 200), pes, pes));
   return topology;
 }
 
