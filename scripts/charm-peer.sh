@@ -6,7 +6,8 @@
 # balancers (+LBSim 0, which prints the PEs' loads after the balancer's decision, and
 # +LBShowDecisions, which writes the moves), dlbkit's strategies balance the same dump
 # (dlbkit phases --charm-dump), and the script prints both: the largest and the mean PE object
-# load after balancing, the imbalance (max / mean - 1), the objects migrated.
+# load after balancing, the imbalance (max / mean - 1), the objects migrated, the bytes that
+# cross PEs.
 #   scripts/charm-peer.sh
 #   CHARM_SRC   a Charm++ checkout or bare git repository (default: cloned from GitHub)
 #   CHARM_ARCH  Charm++'s build (default multicore-linux-x86_64); its build takes about 30
@@ -56,16 +57,17 @@ rm -f "$out"/lbdump.0*
   +LBDumpFile "$out/lbdump" >"$out/dump.log" 2>&1 ||
   { echo "charm-peer: the run with +LBDump failed; see $out/dump.log" >&2; exit 1; }
 dump=$out/lbdump.0
-echo "dump: $dump ($(stat -c %s "$dump") bytes; stencil3d $stencil on $pes PEs, $arch)"
+echo "dump: ${dump#"$PWD"/} ($(stat -c %s "$dump") bytes; stencil3d $stencil on $pes PEs, $arch)"
 [ -x build/bin/dlbkit ] || scripts/build.sh >/dev/null
 
-printf '%-22s %12s %12s %8s %9s\n' "balancer" "max load s" "mean load s" "I" "migrated"
-row() { awk -v n="$1" -v max="$2" -v mean="$3" -v m="$4" \
-  'BEGIN { printf "%-22s %12.6f %12.6f %8.3f %9s\n", n, max, mean, (mean > 0 ? max / mean - 1 : 0), m }'; }
+printf '%-22s %12s %12s %8s %9s %12s\n' "balancer" "max load s" "mean load s" "I" "migrated" "crossing KB"
+row() { awk -v n="$1" -v max="$2" -v mean="$3" -v m="$4" -v b="$5" \
+  'BEGIN { printf "%-22s %12.6f %12.6f %8.3f %9s %12.1f\n", n, max, mean, (mean > 0 ? max / mean - 1 : 0), m, b / 1024 }'; }
 
 # Charm++: +LBSim prints "ProcObjLoad  Max : X  Average: Y" (the PEs' object loads after the
-# decision, without background and communication); +LBShowDecisions writes F.0.results, whose
-# first line is "PES MOVES".
+# decision, without background and communication) and "Non-local comm: M msgs B bytes" (each
+# message between PEs counted as sent and as received: B / 2 cross); +LBShowDecisions writes
+# F.0.results, whose first line is "PES MOVES".
 for b in $balancers; do
   log=$out/sim-$b.log
   "$example/stencil3d" +p"$pes" +setcpuaffinity "${stencil_args[@]}" +balancer "$b" +LBSim 0 +LBSimSteps 1 \
@@ -73,18 +75,19 @@ for b in $balancers; do
   read -r max mean < <(sed -n 's/^ProcObjLoad  Max : \([0-9.e+-]*\)  Average: \([0-9.e+-]*\).*/\1 \2/p' "$log")
   "$example/stencil3d" +p"$pes" +setcpuaffinity "${stencil_args[@]}" +balancer "$b" +LBSim 0 +LBSimSteps 1 +LBShowDecisions \
     +LBDumpFile "$out/lbdump" >"$log.decisions" 2>&1
+  bytes=$(sed -n 's/^Non-local comm: [0-9]* msgs \([0-9]*\) bytes.*/\1/p' "$log")
   moves=$(awk 'NR == 1 { print $2 }' "$dump.results")
-  row "Charm++ $b" "$max" "$mean" "$moves"
+  row "Charm++ $b" "$max" "$mean" "$moves" "$((bytes / 2))"
 done
 
 # dlbkit on the same dump.
 for s in none $strategies; do
   json=$(build/bin/dlbkit phases -s "$s" --charm-dump "$dump" --json)
-  read -r max mean moves < <(/usr/bin/python3 -c '
+  read -r max mean moves bytes < <(/usr/bin/python3 -c '
 import json, sys
 j = json.load(sys.stdin); p = j["phases"][0]
-print(p["max_load_after"], p["max_load_after"] / (1 + p["imbalance_after"]) if p["max_load_after"] else 0,
-      j["objects_migrated"])' <<<"$json")
-  row "dlbkit $s" "$max" "$mean" "$moves"
+print(p["max_load_after"], p["max_load_after"] / (1 + p["imbalance_after"]), j["objects_migrated"],
+      p["crossing_bytes_after"])' <<<"$json")
+  row "dlbkit $s" "$max" "$mean" "$moves" "$bytes"
 done
 echo "(loads: the objects' wall times in the dump, without the PEs' background load; dlbkit none: the dump's own mapping)"
