@@ -130,7 +130,8 @@ Run add_phases(CLI::App& app) {
   auto* time_limit = cmd->add_option("--time-limit", o->time_limit, "with --optimal: seconds for each MILP")
                          ->capture_default_str();
   cmd->add_flag("--json", o->json, "print one JSON document with the inputs and the figures");
-  return [o, workload, data, charm_dump, phase, write, phases, every, threshold, time_limit, memory_bound, lbaf_config] {
+  return [o, workload, data, charm_dump, phase, write, phases, every, threshold, time_limit, memory_bound,
+          lbaf_config] {
     PhasesInputs in = o->in;
     in.params = assignments(o->params, "--param");
     in.workload_params = assignments(o->workload_params, "--workload-param");

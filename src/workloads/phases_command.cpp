@@ -193,6 +193,7 @@ PhasesResult phases_command(const PhasesInputs& given, const PhasesProgress& pro
   } else if (dump) {
     inputs.update({{"charm_dump", *in.charm_dump},
                    {"format_version", dump->version},
+                   {"layout", dump->layout},
                    {"ranks", dump->phase.nodes},
                    {"communications", dump->phase.communications.size()},
                    {"processor_communications", dump->processor_communications},

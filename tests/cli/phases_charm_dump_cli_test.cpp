@@ -33,6 +33,7 @@ TEST(CliPhasesCharmDump, BalancesTheDumpAndWritesItAsVtData) {
   const nlohmann::json& in = j["inputs"];
   EXPECT_EQ(in["charm_dump"], kDump);
   EXPECT_EQ(in["format_version"], 3);
+  EXPECT_EQ(in["layout"], "Charm++ 7.0 and later");
   EXPECT_EQ(in["ranks"], 4);
   EXPECT_EQ(in["objects"], 16);
   EXPECT_EQ(in["communications"], 64);

@@ -3,9 +3,9 @@
 /// One run of `dlbkit phases` from its inputs as a user writes them: a phase strategy on an
 /// iterative workload over one phase or several, on one phase of a vt data set or a Charm++
 /// LB dump (written as vt data with `write`), or on every phase of a vt data set in turn
-/// (`replay`). The CLI and the Python module
-/// both call phases_command(), so that they accept and refuse the same values with the same
-/// messages and report the same figures; to_json() is the document of `dlbkit phases --json`.
+/// (`replay`). The CLI and the Python module both call phases_command(), so that they accept
+/// and refuse the same values with the same messages and report the same figures; to_json()
+/// is the document of `dlbkit phases --json`.
 ///
 /// ```
 /// dlbkit::PhasesResult r = dlbkit::phases_command(
@@ -43,7 +43,7 @@ struct PhasesInputs {
   /// With data or charm_dump: write the balanced phase as vt's LB data files STEM.R.json.
   std::optional<std::string> write;
   bool replay = false;                ///< with data: every phase in turn, under the mapping the strategy keeps
-  std::string topology;  ///< required with a workload; with data (charm_dump), default complete:RANKS (PEs)
+  std::string topology;  ///< required with a workload; with data or charm_dump, default complete:RANKS (PEs)
   /// With a workload: phases to run (1 to 1000000, default 1). With workload or replay: balance
   /// after every k-th phase (default 1) and after any phase whose imbalance (max / mean - 1)
   /// exceeds the threshold (a number >= 0 or "inf", the default).
