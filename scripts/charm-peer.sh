@@ -10,8 +10,8 @@
 # cross PEs.
 #   scripts/charm-peer.sh
 #   CHARM_SRC   a Charm++ checkout or bare git repository (default: cloned from GitHub)
-#   CHARM_ARCH  Charm++'s build (default multicore-linux-x86_64); its build takes about 30
-#               minutes on 2 cores and is kept for the next run (build/peers/charm)
+#   CHARM_ARCH  Charm++'s build (default multicore-linux-x86_64); its build took 6 minutes on
+#               2 cores and is kept for the next run (build/peers/charm)
 #   PES         PEs of the run (default 8)
 #   STENCIL     stencil3d's arguments (default "64 16": 4 x 4 x 4 chares of 16^3 cells)
 #   BALANCERS   Charm++'s balancers (default "MetisLB RecBipartLB": only balancers derived from
