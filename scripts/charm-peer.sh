@@ -10,8 +10,9 @@
 # cross PEs.
 #   scripts/charm-peer.sh
 #   CHARM_SRC   a Charm++ checkout or bare git repository (default: cloned from GitHub)
-#   CHARM_ARCH  Charm++'s build (default multicore-linux-x86_64); its build took 6 minutes on
-#               2 cores and is kept for the next run (build/peers/charm)
+#   CHARM_ARCH  Charm++'s build (default multicore-linux-x86_64; a multicore one, as the script
+#               starts the program without charmrun); its build took 6 minutes on 2 cores and
+#               is kept for the next run (build/peers/charm)
 #   PES         PEs of the run (default 8)
 #   STENCIL     stencil3d's arguments (default "64 16": 4 x 4 x 4 chares of 16^3 cells)
 #   BALANCERS   Charm++'s balancers (default "MetisLB RecBipartLB": only balancers derived from
@@ -50,6 +51,7 @@ make -C "$example" stencil3d >"$out/make.log" 2>&1 ||
   { echo "charm-peer: stencil3d's build failed; see $out/make.log" >&2; exit 1; }
 
 # The dump: the statistics of the first load-balancing step, F.0 for +LBDumpFile F.
+# +setcpuaffinity: without it, Charm++ refuses to run more PEs than the machine has cores.
 read -r -a stencil_args <<<"$stencil"
 first=${balancers%% *}
 rm -f "$out"/lbdump.0*
