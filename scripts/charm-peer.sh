@@ -51,7 +51,7 @@ make -C "$example" stencil3d >"$out/make.log" 2>&1 ||
   { echo "charm-peer: stencil3d's build failed; see $out/make.log" >&2; exit 1; }
 
 # The dump: the statistics of the first load-balancing step, F.0 for +LBDumpFile F.
-# +setcpuaffinity: without it, Charm++ refuses to run more PEs than the machine has cores.
+# +setcpuaffinity: without it, Charm++ stops when two PEs would share a core (more PEs than cores).
 read -r -a stencil_args <<<"$stencil"
 first=${balancers%% *}
 rm -f "$out"/lbdump.0*
