@@ -39,8 +39,8 @@ struct CharmDump {
   std::size_t processor_communications = 0;
   std::size_t unmatched_communications = 0;
   std::size_t multicasts = 0;  ///< multicasts read (each gives an edge per receiver)
-  /// The layout read: "Charm++ 7.0 and later" (with or without LB user data, a build option),
-  /// or "Charm++ 6.9 or 6.10", which write the same format version in other lists.
+  /// The layout read: "Charm++ 7.0 and later", "Charm++ 7.0 and later, with LB user data" (a
+  /// build option), or "Charm++ 6.9 or 6.10", which write the same format version otherwise.
   std::string layout;
 };
 
