@@ -1,7 +1,7 @@
 // dlbkit phases: a phase strategy on an iterative workload, over one phase or several, on
-// one phase of a vt data set (--data), written back with --write, or on every phase of one in
-// turn (--data --replay); or the problem of an LBAF configuration (--lbaf-config). The run is
-// phases_command()'s; this prints its result.
+// one phase of a vt data set (--data) or a Charm++ LB dump (--charm-dump), written as vt data with
+// --write, or on every phase of a vt data set in turn (--data --replay); or the problem of an LBAF
+// configuration (--lbaf-config). The run is phases_command()'s; this prints its result.
 
 #include "commands.hpp"
 #include "progress_line.hpp"
@@ -21,8 +21,8 @@ namespace {
 // The options' texts; PhasesInputs takes the options given.
 struct Options {
   PhasesInputs in;
-  std::string workload, data, write, threshold = "inf", time_limit = "60", memory_bound = "inf", lbaf_config,
-      work_model = "load";
+  std::string workload, data, charm_dump, write, threshold = "inf", time_limit = "60", memory_bound = "inf",
+      lbaf_config, work_model = "load";
   std::int64_t phase = 0;
   long long phases = 1, every = 1;
   std::vector<std::string> params, workload_params, cost_params;
@@ -79,7 +79,7 @@ Run add_phases(CLI::App& app) {
   auto* cmd = app.add_subcommand(
       "phases",
       "Balance persistent objects between the phases of an iterative workload, or a phase of vt's LB data files "
-      "(docs/phases.md)");
+      "or of a Charm++ LB dump (docs/phases.md)");
   auto o = std::make_shared<Options>();
   cmd->add_option("-s,--strategy", o->in.strategy, "phase strategy (dlbkit list phase-strategies)");
   auto* lbaf_config = cmd->add_option(
@@ -92,9 +92,12 @@ Run add_phases(CLI::App& app) {
   cmd->add_option("--workload-param", o->workload_params, "workload parameter name=value (repeatable)");
   auto* data = cmd->add_option("--data", o->data,
                                "vt's LB data files STEM.0.json, STEM.1.json, ... (one per rank, plain or brotli)");
+  auto* charm_dump = cmd->add_option("--charm-dump", o->charm_dump,
+                                     "or a Charm++ +LBDump file (one load-balancing step; docs/phases.md)");
   auto* phase = cmd->add_option("--phase", o->phase, "with --data: the phase id to balance (default: the first)");
   auto* write = cmd->add_option("--write", o->write,
-                                "with --data: write the balanced phase as vt's LB data files STEM2.R.json");
+                                "with --data or --charm-dump: write the balanced phase as vt's LB data files "
+                                "STEM2.R.json");
   cmd->add_flag("--replay", o->in.replay,
                 "with --data: every phase of the data in turn, its measured loads under the mapping the "
                 "strategy keeps (--every, --threshold apply)");
@@ -134,7 +137,7 @@ Run add_phases(CLI::App& app) {
   auto* time_limit = cmd->add_option("--time-limit", o->time_limit, "with --optimal: seconds for each MILP")
                          ->capture_default_str();
   cmd->add_flag("--json", o->json, "print one JSON document with the inputs and the figures");
-  return [o, workload, data, phase, write, phases, every, threshold, time_limit, memory_bound, work_model,
+  return [o, workload, data, charm_dump, phase, write, phases, every, threshold, time_limit, memory_bound, work_model,
           lbaf_config] {
     PhasesInputs in = o->in;
     in.params = assignments(o->params, "--param");
@@ -142,6 +145,7 @@ Run add_phases(CLI::App& app) {
     in.rebalance.cost_params = assignments(o->cost_params, "--cost-param");
     if (workload->count() > 0) in.workload = o->workload;
     if (data->count() > 0) in.data = o->data;
+    if (charm_dump->count() > 0) in.charm_dump = o->charm_dump;
     if (phase->count() > 0) in.phase = o->phase;
     if (write->count() > 0) in.write = o->write;
     if (phases->count() > 0) in.phases = o->phases;
@@ -178,9 +182,10 @@ Run add_phases(CLI::App& app) {
     const bool from_data = j.contains("data");  // given, or from --lbaf-config
     const std::string data = from_data ? j["data"].get<std::string>() : "";
     const std::string input_name =
-        in.replay   ? fmt::format("vt data {}, its {} phases", data, j["phases"].get<std::size_t>())
-        : from_data ? fmt::format("vt data {} phase {}", data, j["phase"].get<std::int64_t>())
-                    : fmt::format("workload {}", j["workload"].get<std::string>());
+        in.replay       ? fmt::format("vt data {}, its {} phases", data, j["phases"].get<std::size_t>())
+        : from_data     ? fmt::format("vt data {} phase {}", data, j["phase"].get<std::int64_t>())
+        : in.charm_dump ? fmt::format("Charm++ LB dump {}", *in.charm_dump)
+                        : fmt::format("workload {}", j["workload"].get<std::string>());
     print_report(fmt::format("{} on {}, {} ({} objects), cost model {}, seed {}", j["strategy"].get<std::string>(),
                              j["topology"].get<std::string>(), input_name, result.run.last.objects.size(),
                              j["cost"]["name"].get<std::string>(), in.seed),

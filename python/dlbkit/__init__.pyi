@@ -125,7 +125,8 @@ def phases(strategy: Optional[str] = None, workload: Optional[str] = None, data:
            memory_bound: Optional[_Value] = None, cost: str = "ipsc2", cost_params: _Params = None,
            migration_cost: Optional[_Value] = None, migration_byte_cost: _Value = "0ns",
            seed: int = 1, optimal: bool = False, time_limit: Optional[_Value] = None,
-           lbaf_config: Optional[str] = None, work_model: Optional[str] = None) -> PhasesResult: ...
+           lbaf_config: Optional[str] = None, work_model: Optional[str] = None,
+           charm_dump: Optional[str] = None) -> PhasesResult: ...
 def read_timeline(path: str) -> Any: ...  # pandas.DataFrame, or a dict of lists without pandas
 def read_trace(path: str) -> Any: ...  # pandas.DataFrame, or a dict of numpy arrays without pandas
 def read_vt_data(stem: str) -> Any: ...  # pandas.DataFrame, or a dict of numpy arrays without pandas

@@ -56,21 +56,23 @@ def _integer(name, value, low, high, accepted=None):
 def phases(strategy=None, workload=None, data=None, topology=None, params=None, workload_params=None, phase=None,
            replay=False, write=None, phases=None, every=None, threshold=None, memory_bound=None, cost="ipsc2",
            cost_params=None, migration_cost=None, migration_byte_cost="0ns", seed=1, optimal=False, time_limit=None,
-           lbaf_config=None, work_model=None):
+           lbaf_config=None, work_model=None, charm_dump=None):
     """Balance persistent objects between phases: `dlbkit phases`.
 
     strategy             a phase strategy (`dlbkit list phase-strategies`); None: the
                          one of lbaf_config                                             -s
     workload             an iterative workload (`dlbkit list phase-workloads`)          -w
     data                 or the stem of vt's LB data files STEM.0.json, STEM.1.json ... --data
-                         (exactly one of workload and data)
+    charm_dump           or a Charm++ +LBDump file, one load-balancing step        --charm-dump
+                         (exactly one of workload, data and charm_dump)
     topology             the nodes and their network, e.g. "torus:8x8"; with data, None
                          is "complete:RANKS"                                            -t
     params               {name: value} of the strategy                                  -p
     workload_params      {name: value} of the workload                                  --workload-param
     phase                with data: the phase id to balance (None: the first)
     replay               with data: every phase in turn, under the mapping the strategy keeps
-    write                with data: write the balanced phase as vt's LB data files WRITE.R.json
+    write                with data or charm_dump: write the balanced phase as vt's LB data
+                         files WRITE.R.json
     phases               with a workload: the phases to run (None: 1)
     every, threshold     with a workload or replay: balance after every k-th phase (None: 1),
                          and after any phase whose imbalance exceeds threshold (None: "inf")
@@ -105,7 +107,7 @@ def phases(strategy=None, workload=None, data=None, topology=None, params=None, 
         _text_or_none(threshold), _text(cost), _texts(cost_params), _text_or_none(migration_cost) or "",
         _text(migration_byte_cost), _text_or_none(memory_bound),
         _integer("--seed", seed, 0, 2**64 - 1, "a decimal whole number"), bool(optimal), _text_or_none(time_limit),
-        _text_or_none(lbaf_config), _text_or_none(work_model))))
+        _text_or_none(lbaf_config), _text_or_none(work_model), _text_or_none(charm_dump))))
     for key in (result.inputs["lbaf_config"] or {}).get("ignored", []):
         _warnings.warn(f"ignored: {key}", stacklevel=2)
     return result

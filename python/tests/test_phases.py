@@ -164,3 +164,19 @@ def test_seeds_and_counts_are_refused_as_the_cli_refuses_them(cli_error):
         dlbkit.phases(strategy="greedy", workload="hotspot", topology="ring:4", every=1.5)
     with pytest.raises(ValueError, match="/nonexistent/lb.0.json"):
         dlbkit.read_vt_data("/nonexistent/lb")
+
+
+CHARM_DUMP = str(DATA.parent / "charm" / "lbdump.0")  # Charm++'s stencil3d: 4 PEs, 16 chares
+
+
+def test_a_charm_dump_is_balanced_as_the_cli_balances_it(cli, cli_error, tmp_path):
+    expected = cli("phases", "-s", "refine", "--charm-dump", CHARM_DUMP, "--json")
+    r = dlbkit.phases(strategy="refine", charm_dump=CHARM_DUMP)
+    assert without_wall_times(r.to_dict()) == without_wall_times(expected)
+    assert r.inputs["format_version"] == 3 and r.inputs["objects"] == 16
+    cut = tmp_path / "lbdump.0"
+    cut.write_bytes(pathlib.Path(CHARM_DUMP).read_bytes()[:100])
+    expected = cli_error("phases", "-s", "greedy", "--charm-dump", str(cut))
+    with pytest.raises(ValueError) as e:
+        dlbkit.phases(strategy="greedy", charm_dump=str(cut))
+    assert str(e.value) == expected and "byte 28" in expected

@@ -4,6 +4,7 @@
 #include <dlbkit/core/time.hpp>
 #include <dlbkit/error.hpp>
 #include <dlbkit/phases/builtin_phase_strategies.hpp>
+#include <dlbkit/phases/charm_dump.hpp>
 #include <dlbkit/phases/vt_workloads.hpp>
 #include <dlbkit/workloads/builtin_phase_workloads.hpp>
 #include <dlbkit/workloads/lbaf_config.hpp>
@@ -14,6 +15,7 @@
 #include <fmt/format.h>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace dlbkit {
 
@@ -29,23 +31,30 @@ long long count_of(std::optional<long long> given, const char* option) {
   return given.value_or(1);
 }
 
+const char* sources_name(const PhasesInputs& in) { return in.data ? "--data" : "--charm-dump"; }
+
 // Which options go with which input, checked before anything is read.
 void check_combination(const PhasesInputs& in) {
   if (in.strategy.empty())
     throw InputError("no strategy: -s/--strategy is not given; accepted: -s NAME (dlbkit list phase-strategies), "
                      "or --lbaf-config FILE");
-  if (in.workload.has_value() == in.data.has_value())
-    throw InputError(fmt::format("{}; accepted: exactly one of -w/--workload NAME and --data STEM",
-                                 in.workload ? "both -w/--workload and --data are given"
-                                             : "no workload: neither -w/--workload nor --data is given"));
-  const bool from_data = in.data.has_value();
+  std::vector<const char*> sources;
+  if (in.workload) sources.push_back("-w/--workload");
+  if (in.data) sources.push_back("--data");
+  if (in.charm_dump) sources.push_back("--charm-dump");
+  if (sources.size() != 1)
+    throw InputError(fmt::format("{}; accepted: exactly one of -w/--workload NAME, --data STEM and --charm-dump FILE",
+                                 sources.empty() ? "no workload: neither -w/--workload nor --data nor --charm-dump "
+                                                   "is given"
+                                                 : fmt::format("both {} and {} are given", sources[0], sources[1])));
+  const bool from_data = !in.workload;
   if (from_data) {
     // --replay runs the data's phases: --every and --threshold apply, --phases is theirs.
-    const auto refuse = [](const char* option, bool phases_option) {
-      return InputError(fmt::format("{} is given with --data; accepted: {} with -w/--workload{} (--data balances "
-                                    "one phase{})",
-                                    option, option, phases_option ? "" : " or --data --replay",
-                                    phases_option ? ", --replay every phase of the data" : ""));
+    const char* source = sources_name(in);
+    const auto refuse = [&in, source](const char* option, bool phases_option) {
+      return InputError(fmt::format("{} is given with {}; accepted: {} with -w/--workload{} ({} balances one phase{})",
+                                    option, source, option, phases_option ? "" : " or --data --replay", source,
+                                    phases_option && in.data ? ", --replay every phase of the data" : ""));
     };
     if (in.phases) throw refuse("--phases", true);
     if (!in.workload_params.empty()) throw refuse("--workload-param", false);
@@ -56,13 +65,29 @@ void check_combination(const PhasesInputs& in) {
     throw InputError(fmt::format("{} is given with --replay; accepted: --replay, which runs every phase, without "
                                  "--phase and --write",
                                  in.phase ? "--phase" : "--write"));
-  if (!from_data)
-    for (const auto& [option, given] : {std::pair{"--phase", in.phase.has_value()},
-                                        std::pair{"--write", in.write.has_value()}, std::pair{"--replay", in.replay}})
-      if (given)
-        throw InputError(fmt::format("{} is given without --data; accepted: {} with --data STEM only", option, option));
+  for (const auto& [option, given] : {std::pair{"--phase", in.phase.has_value()}, std::pair{"--replay", in.replay}}) {
+    if (given && in.charm_dump)
+      throw InputError(fmt::format("{} is given with --charm-dump; accepted: {} with --data STEM only (a dump holds "
+                                   "one load-balancing step)",
+                                   option, option));
+    if (given && !in.data)
+      throw InputError(fmt::format("{} is given without --data; accepted: {} with --data STEM only", option, option));
+  }
+  if (in.write && !from_data)
+    throw InputError("--write is given without --data; accepted: --write with --data STEM or --charm-dump FILE only");
   if (!from_data && in.topology.empty())
     throw InputError("no topology: -t/--topology is not given; accepted: -t SPEC with -w/--workload, e.g. torus:8x8");
+}
+
+/// `spec` (complete:PES when empty) as the topology of a dump's PEs; InputError, naming
+/// -t/--topology, when its nodes are not the PEs.
+Topology dump_topology(const std::string& spec, const std::string& path, std::size_t pes) {
+  Topology topology = parse_topology(spec.empty() ? fmt::format("complete:{}", pes) : spec);
+  if (topology.size() != pes)
+    throw InputError(fmt::format("-t/--topology {} has {} nodes, Charm++ LB dump {} has {} PEs; accepted: a topology "
+                                 "of {} nodes",
+                                 spec, topology.size(), excerpt(path, 200), pes, pes));
+  return topology;
 }
 
 /// null where a figure has no value (no balancing step ran), never NaN.
@@ -116,7 +141,12 @@ PhasesResult phases_command(const PhasesInputs& given, const PhasesProgress& pro
   const VtPhase* vt = nullptr;
   std::unique_ptr<PhaseWorkload> input;
   std::size_t phases = static_cast<std::size_t>(phases_given);
-  if (in.data) {
+  std::optional<CharmDump> dump;
+  if (in.charm_dump) {
+    if (progress.reading) progress.reading(*in.charm_dump);
+    dump = read_charm_dump(*in.charm_dump);
+    input = std::make_unique<VtPhaseWorkload>(dump->phase);
+  } else if (in.data) {
     if (progress.reading) progress.reading(*in.data);
     vt_data = read_vt_data(*in.data);
     vt = &vt_phase_or_first(*vt_data, in.phase);
@@ -130,7 +160,9 @@ PhasesResult phases_command(const PhasesInputs& given, const PhasesProgress& pro
     workload_choice = builtin_phase_workloads().configure(*in.workload, in.workload_params);
     input = workload_choice->create();
   }
-  const Topology topology = vt_data ? vt_topology(in.topology, *vt_data) : parse_topology(in.topology);
+  const Topology topology = vt_data ? vt_topology(in.topology, *vt_data)
+                            : dump  ? dump_topology(in.topology, *in.charm_dump, dump->phase.nodes)
+                                    : parse_topology(in.topology);
   PhaseRunOptions options{.phases = phases,
                           .every = static_cast<std::size_t>(every),
                           .threshold = non_negative_or_inf(threshold, "--threshold")};
@@ -141,7 +173,8 @@ PhasesResult phases_command(const PhasesInputs& given, const PhasesProgress& pro
 
   PhasesResult result;
   result.run = run_phases(strategy, *input, topology, options);
-  if (in.write) write_vt_data(*vt_data, vt->id, result.run.last.node_of, *in.write);
+  if (in.write && vt_data) write_vt_data(*vt_data, vt->id, result.run.last.node_of, *in.write);
+  if (in.write && dump) write_vt_phases({result.run.last}, *in.write);
 
   nlohmann::json& inputs = result.inputs;
   inputs = {{"strategy", strategy.name()}, {"params", strategy.params.to_json()}};
@@ -156,6 +189,16 @@ PhasesResult phases_command(const PhasesInputs& given, const PhasesProgress& pro
                    {"communications", vt->phase.communications.size()},
                    {"other_communications", vt->other_communications},
                    {"unmatched_communications", vt->unmatched_communications},
+                   {"write", in.write ? nlohmann::json(*in.write) : nlohmann::json(nullptr)}});
+  } else if (dump) {
+    inputs.update({{"charm_dump", *in.charm_dump},
+                   {"format_version", dump->version},
+                   {"layout", dump->layout},
+                   {"ranks", dump->phase.nodes},
+                   {"communications", dump->phase.communications.size()},
+                   {"processor_communications", dump->processor_communications},
+                   {"unmatched_communications", dump->unmatched_communications},
+                   {"multicasts", dump->multicasts},
                    {"write", in.write ? nlohmann::json(*in.write) : nlohmann::json(nullptr)}});
   } else {
     inputs.update({{"workload", workload_choice->name()},

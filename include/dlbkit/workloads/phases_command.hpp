@@ -1,10 +1,11 @@
 #pragma once
 /// \file
 /// One run of `dlbkit phases` from its inputs as a user writes them: a phase strategy on an
-/// iterative workload over one phase or several, on one phase of a vt data set (written back
-/// with `write`), or on every phase of one in turn (`replay`). The CLI and the Python module
-/// both call phases_command(), so that they accept and refuse the same values with the same
-/// messages and report the same figures; to_json() is the document of `dlbkit phases --json`.
+/// iterative workload over one phase or several, on one phase of a vt data set or a Charm++
+/// LB dump (written as vt data with `write`), or on every phase of a vt data set in turn
+/// (`replay`). The CLI and the Python module both call phases_command(), so that they accept
+/// and refuse the same values with the same messages and report the same figures; to_json()
+/// is the document of `dlbkit phases --json`.
 ///
 /// ```
 /// dlbkit::PhasesResult r = dlbkit::phases_command(
@@ -31,15 +32,18 @@ namespace dlbkit {
 struct PhasesInputs {
   std::string strategy;                        ///< a phase strategy (builtin_phase_strategies())
   std::map<std::string, std::string> params;   ///< its parameters, name -> value as text
-  /// Exactly one of the two: an iterative workload (builtin_phase_workloads()) with its
-  /// parameters, or the stem of vt's LB data files STEM.0.json, STEM.1.json ...
+  /// Exactly one of the three: an iterative workload (builtin_phase_workloads()) with its
+  /// parameters, the stem of vt's LB data files STEM.0.json, STEM.1.json ..., or a Charm++
+  /// +LBDump file (phases/charm_dump.hpp), balanced as vt data's one phase.
   std::optional<std::string> workload;
   std::map<std::string, std::string> workload_params;
   std::optional<std::string> data;
+  std::optional<std::string> charm_dump;
   std::optional<std::int64_t> phase;  ///< with data: the phase id to balance (default: the first)
-  std::optional<std::string> write;   ///< with data: write the balanced phase as vt's LB data files STEM.R.json
+  /// With data or charm_dump: write the balanced phase as vt's LB data files STEM.R.json.
+  std::optional<std::string> write;
   bool replay = false;                ///< with data: every phase in turn, under the mapping the strategy keeps
-  std::string topology;               ///< required with a workload; with data, default complete:RANKS
+  std::string topology;  ///< required with a workload; with data or charm_dump, default complete:RANKS (PEs)
   /// With a workload: phases to run (1 to 1000000, default 1). With workload or replay: balance
   /// after every k-th phase (default 1) and after any phase whose imbalance (max / mean - 1)
   /// exceeds the threshold (a number >= 0 or "inf", the default).
