@@ -1,11 +1,15 @@
 // greedy: the central baseline of measurement-based balancers (Charm++'s GreedyLB): every
 // migratable object, heaviest first, to the node that is least loaded so far, among those
-// with room for it under the memory bound.
+// with room for it under the memory bound. With improve=true (ours, not GreedyLB's) a local
+// search then lowers the most loaded node by moves and swaps of one or two objects.
 
 #include "central.hpp"
 
 #include <algorithm>
+#include <initializer_list>
+#include <optional>
 #include <queue>
+#include <span>
 
 namespace dlbkit {
 
@@ -22,7 +26,13 @@ public:
       "central: every object, heaviest first, to the least loaded node with room for it";
   static constexpr const char* source = "Charm++ GreedyLB (Kale's measurement-based balancing)";
 
-  explicit Greedy(const Parameters&) {}
+  static constexpr BooleanParam kImprove{
+      .name = "improve", .default_value = "false",
+      .description = "then move or swap one or two objects off the most loaded node while that lowers it (not "
+                     "GreedyLB's)"};
+  static std::vector<ParamSpec> params() { return {kImprove}; }
+
+  explicit Greedy(const Parameters& p) : improve_(p[kImprove]) {}
 
   void rebalance(PhaseContext& ctx) override {
     gather_to_root(ctx);
@@ -57,8 +67,68 @@ public:
       load[chosen] += phase.objects[object].load;
       lightest.emplace(load[chosen], chosen);
     }
+    if (improve_) improve(ctx, load);
     scatter_from_root(ctx);
   }
+
+private:
+  /// Local search on the plan: the most loaded node M gives one object to a node v, or swaps
+  /// one with v's, where that lowers the larger of the two loads most; failing that, two of
+  /// M's objects for one of v's or none. Until M cannot be lowered so. Each step makes the
+  /// pair's loads closer, so the sum of the squared loads falls and the search ends; it is
+  /// also bounded, at kSteps steps. v's partner is found by bisection in its objects sorted by
+  /// load: the swap that lowers the pair most sends d = (load M - load v) / 2 across.
+  static void improve(PhaseContext& ctx, std::vector<double>& load) {
+    const Phase& phase = ctx.phase();
+    const auto weight = [&](ObjectIndex i) { return phase.objects[i].load; };
+    const auto lighter = [&](ObjectIndex a, ObjectIndex b) { return weight(a) < weight(b); };
+    std::vector<std::vector<ObjectIndex>> on(ctx.nodes());  // migratable objects, lightest first
+    for (ObjectIndex i = 0; i < phase.objects.size(); ++i)
+      if (phase.objects[i].migratable) on[ctx.node_of(i)].push_back(i);
+    for (auto& list : on) std::stable_sort(list.begin(), list.end(), lighter);
+    constexpr int kSteps = 100000;
+    for (int step = 0; step < kSteps; ++step) {
+      const auto m = static_cast<NodeId>(std::max_element(load.begin(), load.end()) - load.begin());
+      double best = load[m];  // the pair's larger load after the best change found
+      std::vector<std::pair<ObjectIndex, NodeId>> moves;
+      // `give` (of load `given`) from M to each v, for none of v's objects or the best one.
+      const auto consider = [&](std::initializer_list<ObjectIndex> give, double given) {
+        for (NodeId v = 0; v < ctx.nodes(); ++v) {
+          if (v == m) continue;
+          const auto record = [&](double d, std::optional<ObjectIndex> take) {
+            const double after = std::max(load[m] - d, load[v] + d);
+            if (d <= 0 || after >= best) return;
+            best = after;
+            moves.clear();
+            for (ObjectIndex a : give) moves.emplace_back(a, v);
+            if (take) moves.emplace_back(*take, m);
+          };
+          if (!phase.has_memory || ctx.memory().with(std::span(give.begin(), give.size()), v) <= ctx.memory_bound())
+            record(given, std::nullopt);
+          const double wanted = given - (load[m] - load[v]) / 2;  // the partner's ideal load
+          const auto it = std::lower_bound(on[v].begin(), on[v].end(), wanted,
+                                           [&](ObjectIndex b, double x) { return weight(b) < x; });
+          if (it != on[v].end()) record(given - weight(*it), *it);
+          if (it != on[v].begin()) record(given - weight(*std::prev(it)), *std::prev(it));
+        }
+      };
+      for (ObjectIndex a : on[m]) consider({a}, weight(a));
+      for (std::size_t i = 0; moves.empty() && i < on[m].size(); ++i)
+        for (std::size_t j = i + 1; j < on[m].size(); ++j) consider({on[m][i], on[m][j]}, weight(on[m][i]) + weight(on[m][j]));
+      if (moves.empty() || !ctx.move_together(moves)) return;  // a swap over the memory bound: stop there
+      const NodeId to = moves.front().second;
+      for (const auto& [object, node] : moves) {
+        const double d = node == to ? weight(object) : -weight(object);
+        load[m] -= d;
+        load[to] += d;
+        auto& from = on[node == to ? m : to];
+        from.erase(std::find(from.begin(), from.end(), object));
+        on[node].insert(std::upper_bound(on[node].begin(), on[node].end(), object, lighter), object);
+      }
+    }
+  }
+
+  bool improve_;
 };
 
 }  // namespace
