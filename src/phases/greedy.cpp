@@ -76,7 +76,8 @@ private:
   /// one with v's, where that lowers the larger of the two loads most; failing that, two of
   /// M's objects for one of v's or none. Until M cannot be lowered so. Each step makes the
   /// pair's loads closer, so the sum of the squared loads falls and the search ends; it is
-  /// also bounded, at kSteps steps. v's partner is found by bisection in its objects sorted by
+  /// also bounded, at kSteps steps (a change the memory bound refuses is a step too, which
+  /// tries the others without that node). v's partner is found by bisection in its objects sorted by
   /// load: the swap that lowers the pair most sends d = (load M - load v) / 2 across.
   static void improve(PhaseContext& ctx, std::vector<double>& load) {
     const Phase& phase = ctx.phase();
@@ -87,6 +88,7 @@ private:
       if (phase.objects[i].migratable) on[ctx.node_of(i)].push_back(i);
     for (auto& list : on) std::stable_sort(list.begin(), list.end(), lighter);
     constexpr int kSteps = 100000;
+    std::vector<bool> closed(ctx.nodes(), false);  // this step: a change with v broke the memory bound
     for (int step = 0; step < kSteps; ++step) {
       const auto m = static_cast<NodeId>(std::max_element(load.begin(), load.end()) - load.begin());
       double best = load[m];  // the pair's larger load after the best change found
@@ -94,7 +96,7 @@ private:
       // `give` (of load `given`) from M to each v, for none of v's objects or the best one.
       const auto consider = [&](std::initializer_list<ObjectIndex> give, double given) {
         for (NodeId v = 0; v < ctx.nodes(); ++v) {
-          if (v == m) continue;
+          if (v == m || closed[v]) continue;
           const auto record = [&](double d, std::optional<ObjectIndex> take) {
             const double after = std::max(load[m] - d, load[v] + d);
             if (d <= 0 || after >= best) return;
@@ -115,8 +117,13 @@ private:
       for (ObjectIndex a : on[m]) consider({a}, weight(a));
       for (std::size_t i = 0; moves.empty() && i < on[m].size(); ++i)
         for (std::size_t j = i + 1; j < on[m].size(); ++j) consider({on[m][i], on[m][j]}, weight(on[m][i]) + weight(on[m][j]));
-      if (moves.empty() || !ctx.move_together(moves)) return;  // a swap over the memory bound: stop there
+      if (moves.empty()) return;
       const NodeId to = moves.front().second;
+      if (!ctx.move_together(moves)) {  // over the memory bound: the step again without v
+        closed[to] = true;
+        continue;
+      }
+      closed.assign(ctx.nodes(), false);
       for (const auto& [object, node] : moves) {
         const double d = node == to ? weight(object) : -weight(object);
         load[m] -= d;
