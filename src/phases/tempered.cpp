@@ -239,8 +239,10 @@ private:
     const auto& o = ctx.phase().objects;
     auto by_load_up = [&](ObjectIndex a, ObjectIndex b) { return o[a].load < o[b].load; };
     auto by_load_down = [&](ObjectIndex a, ObjectIndex b) { return o[a].load > o[b].load; };
+    // What the node holds above the mean: only the last two orders read it.
     double excess = -mean_;
-    for (ObjectIndex i : objects) excess += o[i].load;
+    if (order_ == "fewest_migrations" || order_ == "small_objects")
+      for (ObjectIndex i : objects) excess += o[i].load;
     if (order_ == "element_id") {
       std::stable_sort(objects.begin(), objects.end(), [&](ObjectIndex a, ObjectIndex b) { return o[a].id < o[b].id; });
     } else if (order_ == "decreasing_loads") {
@@ -352,9 +354,9 @@ private:
   }
 
   /// The target's side of a proposal: the criterion on its current load (work), then the
-  /// memory bound.
-  void accept(PhaseContext& ctx, NodeId from, NodeId to, std::span<const ObjectIndex> objects) {
-    const double c = loads_only_ ? criterion(ctx.load(from), ctx.load(to), load_of(ctx, objects))
+  /// memory bound. `amount`: the objects' load, where the work is the load.
+  void accept(PhaseContext& ctx, NodeId from, NodeId to, std::span<const ObjectIndex> objects, double amount) {
+    const double c = loads_only_ ? criterion(ctx.load(from), ctx.load(to), amount)
                                  : work_criterion(ctx, from, to, objects);
     if (c < 0) return;
     if (objects.size() == 1 ? !ctx.move(objects[0], to) : !move_together(ctx, objects, to))
@@ -447,8 +449,16 @@ private:
     std::vector<std::vector<Offer>> pending(ctx.nodes());
     for (NodeId v : active)
       for (ObjectIndex i : ordered(ctx, {on[v].begin(), on[v].end()})) pending[v].push_back({i, phase.objects[i].load});
-    std::vector<std::pair<NodeId, std::size_t>> proposals;  // (source, the target's index in known_node_)
-    std::vector<std::vector<ObjectIndex>> offered(ctx.nodes());  // each source's proposal
+    struct Proposal {
+      NodeId source;
+      std::size_t target;  // its index in known_node_
+      ObjectIndex object;  // the first object offered
+      double amount;       // its load: the target weighs it without reading the object
+    };
+    std::vector<Proposal> proposals;
+    // With the extension, each source's whole offer (beside the proposal, it is rarely more than
+    // one object, and one object needs no look elsewhere).
+    std::vector<std::vector<ObjectIndex>> offered(extends ? ctx.nodes() : 0);
     while (!active.empty()) {
       proposals.clear();
       for (NodeId v : active) {
@@ -457,13 +467,13 @@ private:
           const double amount = list.back().load;
           const ObjectIndex first = list.back().object;
           const std::span<const ObjectIndex> object(&first, 1);  // offered[v] grows in extend()
-          offered[v].assign(1, first);
+          if (extends) offered[v].assign(1, first);
           list.pop_back();
           const auto fits = [&](std::size_t k) { return ctx.fits(object[0], known_node_[k]); };
           const auto t = select_target(ctx, v, object, amount, memory_bound(ctx), fits, extends);
           if (t && (gain(ctx, v, known_start_[v] + *t, object, amount) >= 0 ||
                     (extends && extend(ctx, v, known_start_[v] + *t, list, offered[v])))) {
-            proposals.emplace_back(v, known_start_[v] + *t);
+            proposals.push_back({v, known_start_[v] + *t, first, amount});
             ctx.protocol().send(v, known_node_[known_start_[v] + *t]);
             break;
           }
@@ -475,10 +485,11 @@ private:
         }
       }
       ctx.protocol().end_round();
-      std::sort(proposals.begin(), proposals.end(), [&](const auto& a, const auto& b) { return rank[a.first] < rank[b.first]; });
-      for (auto [v, t] : proposals) {
+      std::sort(proposals.begin(), proposals.end(),
+                [&](const Proposal& a, const Proposal& b) { return rank[a.source] < rank[b.source]; });
+      for (const auto& [v, t, object, amount] : proposals) {
         const NodeId target = known_node_[t];
-        accept(ctx, v, target, offered[v]);
+        accept(ctx, v, target, extends ? std::span<const ObjectIndex>(offered[v]) : std::span(&object, 1), amount);
         ctx.protocol().send(target, v);  // the reply, with the target's load
         known_load_[t] = ctx.load(target);
         update_least_known(v);
