@@ -14,11 +14,12 @@ class PhasesResult(_Figures):
     inputs, imbalance_before, imbalance_after, imbalance_lower_bound (means over the balancing
     steps; None when no step ran), at_lower_bound (every step reached its bound), objects_migrated, bytes_migrated, unplaced_objects, rounds, messages,
     protocol_seconds, migration_seconds, balancing_steps, application_seconds (the sum of the
-    phases' max loads), unbalanced_seconds (the same, never balanced), balancing_seconds,
+    phases' max loads and communication), communication_seconds (the messages between nodes,
+    priced by the cost model), unbalanced_seconds (the same, never balanced), balancing_seconds,
     mean_phase_seconds, wall_seconds, max_memory_after (with memory in the data) ...
 
     phases is a table of the phases, one row each (a pandas DataFrame, a list of dicts
-    without pandas): phase, max_load, imbalance, crossing_bytes, unbalanced_max_load,
+    without pandas): phase, max_load, imbalance, crossing_bytes, communication_seconds, unbalanced_max_load,
     balanced, and for a phase the strategy balanced after: imbalance_after, max_load_after,
     imbalance_lower_bound, max_load_lower_bound, at_lower_bound, objects_migrated, rounds,
     messages, protocol_seconds ... (NaN in the other rows); with optimal, optimum: the exact
