@@ -566,9 +566,12 @@ void write_vt_phases(const std::vector<Phase>& phases, const std::string& stem) 
       return json{{"type", "object"}, {"id", o.id}, {"home", phases.front().node_of[i]}, {"migratable", o.migratable}};
     };
     std::vector<json> tasks(ranks, json::array()), communications(ranks, json::array());
-    for (ObjectIndex i = 0; i < phase.objects.size(); ++i)
-      tasks[phase.node_of[i]].push_back(
-          {{"entity", entity(i)}, {"node", phase.node_of[i]}, {"resource", "cpu"}, {"time", phase.objects[i].load}});
+    for (ObjectIndex i = 0; i < phase.objects.size(); ++i) {
+      json task{{"entity", entity(i)}, {"node", phase.node_of[i]}, {"resource", "cpu"}, {"time", phase.objects[i].load}};
+      if (const double bytes = phase.objects[i].memory.serialized_bytes; bytes > 0)
+        task["user_defined"] = {{"task_serialized_bytes", bytes}};
+      tasks[phase.node_of[i]].push_back(std::move(task));
+    }
     for (const ObjectCommunication& c : phase.communications)
       communications[phase.node_of[c.from]].push_back({{"type", "SendRecv"},
                                                         {"from", entity(c.from)},

@@ -336,6 +336,29 @@ TEST(ObjectRuntime, RecordsVtDataAndATimeline) {
   std::filesystem::remove_all(dir);
 }
 
+TEST(ObjectRuntime, RecordsEachObjectsSerializedSize) {
+  // What a migration would ship, so that a replay prices the recorded moves by their bytes.
+  const std::filesystem::path dir = dlbkit::test::temp_dir("objects_sizes");
+  std::filesystem::create_directories(dir);
+  ObjectRuntimeOptions o = options("none", 2);
+  o.record = (dir / "run").string();
+  const auto cell = [](std::uint64_t k) { return Cell{k, std::vector<std::uint64_t>(100 * k, k)}; };
+  {
+    ObjectRuntime<Cell, std::uint64_t> rt(o);
+    for (std::uint64_t id = 0; id < 3; ++id) rt.add(id, cell(id), id % 2);
+    rt.run_phase([](Cell&, ObjectContext<std::uint64_t>&) {});
+    rt.finish();
+  }
+  const dlbkit::VtDataSet data = dlbkit::read_vt_data(o.record);
+  ASSERT_EQ(data.phases.size(), 1u);
+  std::vector<std::byte> bytes;
+  for (const dlbkit::PhaseObject& object : data.phases[0].phase.objects) {
+    dlbkit::to_bytes(cell(object.id), bytes);
+    EXPECT_EQ(object.memory.serialized_bytes, static_cast<double>(bytes.size())) << object.id;
+  }
+  std::filesystem::remove_all(dir);
+}
+
 TEST(ObjectRuntime, RecordsOneCommunicationPerPair) {
   const std::filesystem::path dir = dlbkit::test::temp_dir("objects_pairs");
   std::filesystem::create_directories(dir);

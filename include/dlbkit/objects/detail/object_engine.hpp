@@ -70,6 +70,11 @@ public:
   /// Collective: `error` set on some rank becomes an exception on every rank.
   void agree(std::exception_ptr error) const;
 
+  /// How a record learns the objects' sizes: `f(bytes)` sets bytes[index] to the serialized
+  /// size of each of this process's objects. Called once per recorded phase, after its time
+  /// is taken.
+  void measure_sizes_with(std::function<void(std::vector<double>&)> f) { measure_sizes_ = std::move(f); }
+
   /// Marks the start of a phase (its time, the timeline's spans).
   void begin_phase();
   /// After the work of a phase, before its messages are delivered: when each local worker's
@@ -94,7 +99,8 @@ private:
   struct Team;
   void warn(const std::string& warning) const;
   std::int64_t now_ns() const;
-  /// Every object's load of the last phase, and its communications, on every process.
+  /// Every object's load of the last phase, and its communications, on every process; with
+  /// a record, its serialized size too.
   Phase gather_phase(const std::vector<double>& loads, std::span<const ObjectCommunication> communications);
   /// The last phase with each object's load as the load model predicts it for the next.
   Phase predicted_phase() const;
@@ -102,6 +108,7 @@ private:
   void gather_last_phase(const std::vector<double>& loads, std::span<const ObjectCommunication> communications);
 
   ObjectRuntimeOptions options_;
+  std::function<void(std::vector<double>&)> measure_sizes_;
   std::string engine_;
   struct Mpi;
   std::unique_ptr<Mpi> mpi_;
