@@ -132,8 +132,8 @@ Run add_phases(CLI::App& app) {
   cmd->add_option("--migration-cost", rebalance.migration_cost,
                   "time to migrate one object, e.g. 50us (default: the cost model's per_task)");
   cmd->add_option("--migration-byte-cost", rebalance.migration_byte_cost,
-                  "time per byte migrated, e.g. 0.1ns (an object's serialized or footprint bytes)")
-      ->capture_default_str();
+                  "time per byte migrated, e.g. 0.1ns (an object's serialized or footprint bytes; default: the cost "
+                  "model's per_byte)");
   cmd->add_option("--seed", o->in.seed, "random seed: the same seed gives the same run")->capture_default_str();
   cmd->add_flag("--optimal", o->in.optimal,
                 "also solve the exact reference of each balancing step (a MILP; small phases only)");

@@ -56,7 +56,7 @@ def _integer(name, value, low, high, accepted=None):
 
 def phases(strategy=None, workload=None, data=None, topology=None, params=None, workload_params=None, phase=None,
            replay=False, write=None, phases=None, every=None, threshold=None, memory_bound=None, cost="ipsc2",
-           cost_params=None, migration_cost=None, migration_byte_cost="0ns", seed=1, optimal=False, time_limit=None,
+           cost_params=None, migration_cost=None, migration_byte_cost=None, seed=1, optimal=False, time_limit=None,
            lbaf_config=None, work_model=None):
     """Balance persistent objects between phases: `dlbkit phases`.
 
@@ -81,7 +81,7 @@ def phases(strategy=None, workload=None, data=None, topology=None, params=None, 
                          "beta=B,gamma=G,delta=D" (None: "load", or lbaf_config's)      --work-model
     cost, cost_params    the cost model of the protocol's messages and field overrides
     migration_cost       time to migrate one object, e.g. "50us" (None: the model's per_task)
-    migration_byte_cost  time per byte migrated, e.g. "0.1ns"
+    migration_byte_cost  time per byte migrated, e.g. "0.1ns" (default: the cost model's per_byte)
     seed                 0 to 2**64-1: the same seed gives the same run
     optimal              also solve the exact reference of each balancing step (a MILP;
                          small phases only)                                             --optimal
@@ -103,7 +103,7 @@ def phases(strategy=None, workload=None, data=None, topology=None, params=None, 
         _integer("--phase", phase, -2**63, 2**63 - 1, "a decimal integer"), _text_or_none(write), bool(replay),
         _text_or_none(topology) or "", _integer("--phases", phases, 1, 1000000), _integer("--every", every, 1, 1000000),
         _text_or_none(threshold), _text(cost), _texts(cost_params), _text_or_none(migration_cost) or "",
-        _text(migration_byte_cost), _text_or_none(memory_bound),
+        _text_or_none(migration_byte_cost) or "", _text_or_none(memory_bound),
         _integer("--seed", seed, 0, 2**64 - 1, "a decimal whole number"), bool(optimal), _text_or_none(time_limit),
         _text_or_none(lbaf_config), _text_or_none(work_model))))
     for key in (result.inputs["lbaf_config"] or {}).get("ignored", []):

@@ -270,7 +270,7 @@ AdviceResult advise_on_data(const AdviseInputs& in, const AdviseProgress& progre
   const std::uint64_t seed = parse_unsigned(in.seed, "--seed", std::numeric_limits<std::uint64_t>::max());
   const long long every = in.every.value_or(1);
   const std::string threshold = in.threshold.value_or("inf"), memory_bound = in.memory_bound.value_or("inf"),
-                    migration_byte_cost = in.migration_byte_cost.value_or("0ns");
+                    migration_byte_cost = in.migration_byte_cost.value_or("");
   PhaseRunOptions options{.phases = data.phases.size(),
                           .every = static_cast<std::size_t>(every),
                           .threshold = non_negative_or_inf(threshold, "--threshold")};
@@ -294,7 +294,7 @@ AdviceResult advise_on_data(const AdviseInputs& in, const AdviseProgress& progre
                    {"topology", topology.spec()},
                    {"cost_model", options.rebalance.cost.to_json()},
                    {"migration_cost", exact_duration(options.rebalance.migration.per_object)},
-                   {"migration_byte_cost", migration_byte_cost},
+                   {"migration_byte_cost", fmt::format("{}ns", options.rebalance.migration.per_byte)},
                    {"memory_bound", memory_bound},
                    {"seed", seed}};
   result.optimal = total_load_per_node(data, replay ? nullptr : &first, topology.size());

@@ -171,7 +171,7 @@ PhasesResult phases_command(const PhasesInputs& given, const PhasesProgress& pro
                  {"work_model", to_string(options.rebalance.work_model)},
                  {"cost", options.rebalance.cost.to_json()},
                  {"migration_cost", exact_duration(options.rebalance.migration.per_object)},
-                 {"migration_byte_cost", in.rebalance.migration_byte_cost},
+                 {"migration_byte_cost", fmt::format("{}ns", options.rebalance.migration.per_byte)},
                  {"seed", in.seed},
                  {"optimal", in.optimal},
                  {"time_limit", figure(options.rebalance.optimum_time_limit.value_or(0), in.optimal)},
