@@ -378,7 +378,10 @@ private:
     bytes("rank_working_bytes", [&](double x) { b.out.phase.node_working_bytes[rank] = x; });
     bytes("task_footprint_bytes", [&](double x) { memory.footprint_bytes = x; });
     bytes("task_working_bytes", [&](double x) { memory.working_bytes = x; });
-    bytes("task_serialized_bytes", [&](double x) { memory.serialized_bytes = x; });
+    // What a migration ships, not memory held: alone (ObjectRuntime's --record) it gives the
+    // phase no memory figures.
+    if (const json* value = c.optional(user, "task_serialized_bytes"))
+      memory.serialized_bytes = c.amount(*value, at + "/task_serialized_bytes", kMaxBytes, "bytes");
     double shared_bytes = 0;
     bytes("shared_bytes", [&](double x) { shared_bytes = x; });
     if (const json* shared = c.optional(user, "shared_id")) {
