@@ -180,6 +180,7 @@ ObjectEngine::ObjectEngine(ObjectRuntimeOptions options, std::optional<PhaseStra
       throw InputError(fmt::format("workers {}; accepted: 0 (one per core) to 4096", options_.workers));
     if (!(options_.threshold >= 0))
       throw InputError(fmt::format("threshold {}; accepted: a number >= 0, or infinity", options_.threshold));
+    work_model_ = parse_work_model(options_.work_model, "--work-model");
     const auto params = assignments(options_.params, "--param");
     strategy_ = own_strategy_ ? PhaseStrategyChoice{&*own_strategy_, Parameters::parse(own_strategy_->params, params,
                                                                                         "phase strategy " + own_strategy_->name)}
@@ -228,7 +229,7 @@ ObjectEngine::~ObjectEngine() = default;
 int ObjectEngine::rank() const { return mpi_ ? mpi_->engine->rank() : 0; }
 bool ObjectEngine::distributed() const { return mpi_ != nullptr; }
 bool ObjectEngine::tracks_communications() const {
-  return strategy_.info->reads_communications || !options_.record.empty();
+  return strategy_.info->reads_communications || work_model_.beta != 0 || !options_.record.empty();
 }
 std::int64_t ObjectEngine::now_ns() const {
   return std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - origin_).count();
@@ -460,7 +461,8 @@ const std::vector<NodeId>& ObjectEngine::decide(const std::vector<double>& loads
   std::exception_ptr error;
   if (rank() == 0 && workers_ > 1) {
     try {
-      const Rebalanced r = rebalance(strategy_, predicted_phase(), *topology_, {.seed = options_.seed + step.after_phase});
+      const Rebalanced r = rebalance(strategy_, predicted_phase(), *topology_,
+                                     {.work_model = work_model_, .seed = options_.seed + step.after_phase});
       mapping = r.mapping;
       step.imbalance_before = r.before.imbalance;
       step.imbalance_after = r.after.imbalance;

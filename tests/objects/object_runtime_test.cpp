@@ -188,6 +188,32 @@ TEST(ObjectRuntime, RunsAProgramsOwnStrategy) {
             std::string::npos);
 }
 
+// A program's own strategy that moves nothing and keeps how many communications it was given.
+class Counting : public dlbkit::PhaseStrategy {
+public:
+  static constexpr const char* name = "counting";
+  static constexpr const char* description = "moves nothing, counts the phase's communications";
+  static constexpr const char* source = "a test";
+  static inline std::size_t communications = 0;
+  explicit Counting(const dlbkit::Parameters&) {}
+  void rebalance(dlbkit::PhaseContext& ctx) override { communications = ctx.phase().communications.size(); }
+};
+
+TEST(ObjectRuntime, AWorkModelThatWeighsMessagesIsGivenThem) {
+  for (const std::string model : {"load", "gamma=1", "beta=1e-9"}) {
+    ObjectRuntimeOptions o = options("ignored", 2);
+    o.work_model = model;
+    Counting::communications = 0;
+    ObjectRuntime<Cell, std::uint64_t> rt(o, dlbkit::phase_strategy_info<Counting>());
+    for (std::uint64_t id = 0; id < kObjects; ++id) rt.add(id, Cell{id, {}}, 0);
+    rt.run_phase(ring_phase);
+    EXPECT_EQ(Counting::communications, model == "beta=1e-9" ? kObjects : 0u) << model;  // the ring's pairs
+  }
+  ObjectRuntimeOptions bad = options("greedy", 2);
+  bad.work_model = "beta=fast";
+  EXPECT_NE(error_of([&] { ObjectRuntime<Cell, int> rt(bad); }).find("--work-model"), std::string::npos);
+}
+
 TEST(ObjectRuntime, MeasuresTheObjectsTime) {
   ObjectRuntime<Cell, std::uint64_t> rt(options("none", 2));
   rt.add(0, Cell{}, 0);
@@ -244,12 +270,13 @@ TEST(ObjectRuntime, BadUseIsAClearError) {
 TEST(ObjectRuntimeOptions, ReadsItsOwnAndTheProgramsOptions) {
   std::uint32_t n = 0;
   const char* argv[] = {"p", "--strategy", "tempered", "--every=3", "--threshold", "0.2", "--n", "7",
-                        "--record", "r", "--quiet"};
+                        "--record", "r", "--work-model", "beta=1e-9", "--quiet"};
   const auto o = ObjectRuntimeOptions::parse(std::size(argv), argv, {{"--n", n, 1, 10}});
   EXPECT_EQ(o.strategy, "tempered");
   EXPECT_EQ(o.every, 3u);
   EXPECT_DOUBLE_EQ(o.threshold, 0.2);
   EXPECT_EQ(o.record, "r");
+  EXPECT_EQ(o.work_model, "beta=1e-9");
   EXPECT_TRUE(o.quiet);
   EXPECT_EQ(n, 7u);
   for (const auto& [bad, says] : std::vector<std::pair<std::vector<const char*>, std::string>>{

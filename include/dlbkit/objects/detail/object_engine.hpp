@@ -8,6 +8,7 @@
 #include <dlbkit/objects/object_runtime_options.hpp>
 #include <dlbkit/phases/phase.hpp>
 #include <dlbkit/phases/phase_strategy.hpp>
+#include <dlbkit/phases/work_model.hpp>
 #include <dlbkit/runtime/communicator.hpp>
 
 #include <chrono>
@@ -47,7 +48,8 @@ public:
   std::size_t local_workers() const { return local_workers_; }
   bool is_local(NodeId worker) const { return worker >= first_local_ && worker - first_local_ < local_workers_; }
   bool distributed() const;
-  /// Whether the phases' communications are wanted: a communication-aware strategy, a record.
+  /// Whether the phases' communications are wanted: a communication-aware strategy, a work
+  /// model that weighs them, a record.
   bool tracks_communications() const;
 
   /// Collective: each process's objects (id, worker) become the table below; an InputError on
@@ -115,6 +117,7 @@ private:
   std::optional<Topology> topology_;
   std::optional<PhaseStrategyInfo> own_strategy_;  // strategy_ points into it
   PhaseStrategyChoice strategy_;
+  WorkModel work_model_;
   std::size_t workers_ = 1, local_workers_ = 1;
   NodeId first_local_ = 0;
   std::unique_ptr<Team> team_;
