@@ -100,7 +100,7 @@ Run add_advise(CLI::App& app) {
   struct Options {
     SimulationInputs in;
     std::string workload, trace, data, threshold = "inf", memory_bound = "inf", migration_cost,
-                                       migration_byte_cost = "0ns";
+                                       migration_byte_cost;
     std::int64_t phase = 0;
     long long every = 1;
     unsigned jobs = std::max(1u, std::thread::hardware_concurrency());
@@ -131,8 +131,8 @@ Run add_advise(CLI::App& app) {
       cmd->add_option("--migration-cost", o->migration_cost,
                       "with --data: time to migrate one object (default: the cost model's per_task)");
   auto* migration_byte_cost =
-      cmd->add_option("--migration-byte-cost", o->migration_byte_cost, "with --data: time per byte migrated")
-          ->capture_default_str();
+      cmd->add_option("--migration-byte-cost", o->migration_byte_cost,
+                      "with --data: time per byte migrated (default: the cost model's per_byte)");
   cmd->add_option("--jobs", o->jobs, "simulations at once (the ranking does not depend on it)")
       ->check(integer_in(1, 256))
       ->capture_default_str();

@@ -65,7 +65,14 @@ void print_report(const std::string& title, const PhaseRunResult& run, bool has_
     if (r.max_work_after)
       fmt::print("  {:>5}  max work {:.4f} before, {:.4f} after\n", "", *r.max_work_before, *r.max_work_after);
   }
-  fmt::print("\n  application time     {:.4f} s   (sum of the phases' max loads)\n", run.application_seconds);
+  if (run.communication_seconds > 0) {
+    fmt::print("\n  application time     {:.4f} s   (sum of the phases' max loads and communication)\n",
+               run.application_seconds);
+    fmt::print("  communication        {:.4f} s   (the messages between nodes, priced by the cost model)\n",
+               run.communication_seconds);
+  } else {
+    fmt::print("\n  application time     {:.4f} s   (sum of the phases' max loads)\n", run.application_seconds);
+  }
   fmt::print("  never balanced       {:.4f} s\n", run.unbalanced_seconds);
   fmt::print("  balancing (sim.)     {:.4f} s   ({} steps: protocol and migrations)\n", run.balancing_seconds,
              run.balancing_steps);
@@ -129,8 +136,8 @@ Run add_phases(CLI::App& app) {
   cmd->add_option("--migration-cost", rebalance.migration_cost,
                   "time to migrate one object, e.g. 50us (default: the cost model's per_task)");
   cmd->add_option("--migration-byte-cost", rebalance.migration_byte_cost,
-                  "time per byte migrated, e.g. 0.1ns (an object's serialized or footprint bytes)")
-      ->capture_default_str();
+                  "time per byte migrated, e.g. 0.1ns (an object's serialized or footprint bytes; default: the cost "
+                  "model's per_byte)");
   cmd->add_option("--seed", o->in.seed, "random seed: the same seed gives the same run")->capture_default_str();
   cmd->add_flag("--optimal", o->in.optimal,
                 "also solve the exact reference of each balancing step (a MILP; small phases only)");

@@ -7,6 +7,9 @@
                                         under each strategy, beside the strategy's real run
   scripts/objects-figures.py advise     dlbkit advise --data on a recorded unbalanced run: every
                                         row it ranks run for real, and its pick beside the real best
+  scripts/objects-figures.py messages   MPI, the stencil and the particles: each strategy's real
+                                        run beside its replay with the messages and migrated bytes
+                                        priced, and advise's pick beside the real best
 
 Needs a build (scripts/build.sh) and mpirun; writes its scratch files under a temporary folder.
 """
@@ -19,16 +22,17 @@ import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 STENCIL = os.path.join(ROOT, "build/bin/dlbkit_example_stencil")
+PARTICLES = os.path.join(ROOT, "build/bin/dlbkit_example_particles")
 DLBKIT = os.path.join(ROOT, "build/bin/dlbkit")
 ENV = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
 STRATEGIES = ["greedy", "refine", "tempered", "diffusion"]
 
 
-def stencil(engine, args):
+def stencil(engine, args, program=STENCIL, ranks=2):
     if engine == "threads":
-        cmd = [STENCIL, "--workers", "2"]
+        cmd = [program, "--workers", str(ranks)]
     else:
-        cmd = ["mpirun", "--oversubscribe", "-np", "2", STENCIL, "--engine", "mpi"]
+        cmd = ["mpirun", "--oversubscribe", "-np", str(ranks), program, "--engine", "mpi"]
     out = subprocess.run(cmd + args + ["--json"], capture_output=True, text=True, env=ENV, check=True).stdout
     run = json.loads(out.strip().splitlines()[-1])
     if run["checksum_balanced"] != run["checksum_unbalanced"]:
@@ -135,11 +139,58 @@ def advise(scratch):
             100 * (real[0] / real[best] - 1)))
 
 
+def messages(scratch):
+    """Under MPI, programs whose messages cross ranks: each strategy's real run (median of 3)
+    beside the replay of the recorded unbalanced run, whose phases pay their crossing messages
+    and whose migrations pay their recorded bytes, both at the calibrated model's costs
+    (nothing fitted); the messages' predicted part of a phase beside the real runs' overhead
+    (a phase's wall time beyond its busiest worker's load, which holds their delivery); then
+    advise's pick beside the real best of the strategies run."""
+    cost = calibrated(scratch, "mpi")
+    print("calibrated MPI model: send %s, handle %s, latency %s, per byte %s" % tuple(
+        json.load(open(cost))[f] for f in ("send_overhead", "handle_cost", "latency", "per_byte")))
+    for name, program, args in (("stencil", STENCIL, []), ("particles", PARTICLES, ["--work", "4"])):
+        for ranks in (2, 4):
+            stem = os.path.join(scratch, "%s-%d" % (name, ranks))
+            stencil("mpi", ["--strategy", "none", "--record", stem] + args, program, ranks)
+            print("\n%s, %d ranks (%s)" % (name, ranks, " ".join(args) or "defaults"))
+            print("| strategy | real | predicted | error | predicted messages | real overhead | crossing KB |")
+            print("|---|---|---|---|---|---|---|")
+            real = {}
+            for s in ["none"] + STRATEGIES:
+                runs = [stencil("mpi", ["--strategy", s] + args, program, ranks) for _ in range(3)]
+                real[s] = statistics.median(r["mean_phase_seconds_balanced"] for r in runs)
+                overhead = statistics.median(r["overhead_phase_seconds"] for r in runs)
+                out = subprocess.run([DLBKIT, "phases", "-s", s, "--data", stem, "--replay", "-c", "file:" + cost,
+                                      "--json"], capture_output=True, text=True, check=True).stdout
+                j = json.loads(out)
+                phases = len(j["phases"])
+                crossing = sum(p["crossing_bytes"] for p in j["phases"]) / phases
+                predicted = j["mean_phase_seconds"]
+                print("| %s | %.2f ms | %.2f ms | %+.1f%% | %.3f ms | %.3f ms | %.0f |" % (
+                    s, 1e3 * real[s], 1e3 * predicted, 100 * (predicted / real[s] - 1),
+                    1e3 * j["communication_seconds"] / phases, 1e3 * overhead, crossing / 1e3), flush=True)
+            out = subprocess.run([DLBKIT, "advise", "--data", stem, "-t", "complete:%d" % ranks, "-c", "file:" + cost,
+                                  "--json"], capture_output=True, text=True, check=True).stdout
+            pick = json.loads(out)["ranking"][0]
+            params = []
+            for key, value in sorted(pick["params"].items()):
+                params += ["--param", "%s=%s" % (key, value if isinstance(value, str) else json.dumps(value))]
+            label = "advise's pick " + " ".join([pick["strategy"]] + params[1::2])
+            runs = [stencil("mpi", ["--strategy", pick["strategy"]] + params + args, program, ranks) for _ in range(3)]
+            real[label] = statistics.median(r["mean_phase_seconds_balanced"] for r in runs)
+            best = min(real, key=real.get)
+            print("%s: predicted %.2f ms, real %.2f ms; the real best, %s: %.2f ms; the pick %+.1f%% from it" % (
+                label, 1e3 * pick["predicted_phase_seconds"], 1e3 * real[label], best, 1e3 * real[best],
+                100 * (real[label] / real[best] - 1)))
+
+
 if __name__ == "__main__":
-    if len(sys.argv) != 2 or sys.argv[1] not in ("balance", "predict", "advise"):
-        sys.exit("usage: scripts/objects-figures.py balance|predict|advise")
+    modes = {"balance": None, "predict": predict, "advise": advise, "messages": messages}
+    if len(sys.argv) != 2 or sys.argv[1] not in modes:
+        sys.exit("usage: scripts/objects-figures.py balance|predict|advise|messages")
     if sys.argv[1] == "balance":
         balance()
     else:
         with tempfile.TemporaryDirectory() as scratch:
-            (predict if sys.argv[1] == "predict" else advise)(scratch)
+            modes[sys.argv[1]](scratch)

@@ -91,6 +91,7 @@ class PhasesResult:
     objects_migrated: int
     balancing_steps: int
     application_seconds: float
+    communication_seconds: float
     unbalanced_seconds: float
     balancing_seconds: float
     mean_phase_seconds: float
@@ -123,7 +124,7 @@ def phases(strategy: Optional[str] = None, workload: Optional[str] = None, data:
            phase: Optional[int] = None, replay: bool = False, write: Optional[str] = None,
            phases: Optional[int] = None, every: Optional[int] = None, threshold: Optional[_Value] = None,
            memory_bound: Optional[_Value] = None, cost: str = "ipsc2", cost_params: _Params = None,
-           migration_cost: Optional[_Value] = None, migration_byte_cost: _Value = "0ns",
+           migration_cost: Optional[_Value] = None, migration_byte_cost: Optional[_Value] = None,
            seed: int = 1, optimal: bool = False, time_limit: Optional[_Value] = None,
            lbaf_config: Optional[str] = None, work_model: Optional[str] = None,
            charm_dump: Optional[str] = None) -> PhasesResult: ...

@@ -64,7 +64,7 @@ def advise(workload=None, trace=None, data=None, topology=None, cost=None, cost_
                          whose imbalance exceeds threshold ("inf": never)
     memory_bound         the most bytes a node may hold, or "inf"
     migration_cost       time to migrate one object, e.g. "50us" (None: the model's per_task)
-    migration_byte_cost  time per byte migrated, e.g. "0.1ns"
+    migration_byte_cost  time per byte migrated, e.g. "0.1ns" (default: the cost model's per_byte)
 
     jobs                 runs at once, 1 to 256 (None: every core); the ranking does not
                          depend on it

@@ -14,11 +14,12 @@ class PhasesResult(_Figures):
     inputs, imbalance_before, imbalance_after, imbalance_lower_bound (means over the balancing
     steps; None when no step ran), at_lower_bound (every step reached its bound), objects_migrated, bytes_migrated, unplaced_objects, rounds, messages,
     protocol_seconds, migration_seconds, balancing_steps, application_seconds (the sum of the
-    phases' max loads), unbalanced_seconds (the same, never balanced), balancing_seconds,
+    phases' max loads and communication), communication_seconds (the messages between nodes,
+    priced by the cost model), unbalanced_seconds (the same, never balanced), balancing_seconds,
     mean_phase_seconds, wall_seconds, max_memory_after (with memory in the data) ...
 
     phases is a table of the phases, one row each (a pandas DataFrame, a list of dicts
-    without pandas): phase, max_load, imbalance, crossing_bytes, unbalanced_max_load,
+    without pandas): phase, max_load, imbalance, crossing_bytes, communication_seconds, unbalanced_max_load,
     balanced, and for a phase the strategy balanced after: imbalance_after, max_load_after,
     imbalance_lower_bound, max_load_lower_bound, at_lower_bound, objects_migrated, rounds,
     messages, protocol_seconds ... (NaN in the other rows); with optimal, optimum: the exact
@@ -55,7 +56,7 @@ def _integer(name, value, low, high, accepted=None):
 
 def phases(strategy=None, workload=None, data=None, topology=None, params=None, workload_params=None, phase=None,
            replay=False, write=None, phases=None, every=None, threshold=None, memory_bound=None, cost="ipsc2",
-           cost_params=None, migration_cost=None, migration_byte_cost="0ns", seed=1, optimal=False, time_limit=None,
+           cost_params=None, migration_cost=None, migration_byte_cost=None, seed=1, optimal=False, time_limit=None,
            lbaf_config=None, work_model=None, charm_dump=None):
     """Balance persistent objects between phases: `dlbkit phases`.
 
@@ -83,7 +84,7 @@ def phases(strategy=None, workload=None, data=None, topology=None, params=None, 
                          lbaf_config's)                                                 --work-model
     cost, cost_params    the cost model of the protocol's messages and field overrides
     migration_cost       time to migrate one object, e.g. "50us" (None: the model's per_task)
-    migration_byte_cost  time per byte migrated, e.g. "0.1ns"
+    migration_byte_cost  time per byte migrated, e.g. "0.1ns" (default: the cost model's per_byte)
     seed                 0 to 2**64-1: the same seed gives the same run
     optimal              also solve the exact reference of each balancing step (a MILP;
                          small phases only)                                             --optimal
@@ -105,7 +106,7 @@ def phases(strategy=None, workload=None, data=None, topology=None, params=None, 
         _integer("--phase", phase, -2**63, 2**63 - 1, "a decimal integer"), _text_or_none(write), bool(replay),
         _text_or_none(topology) or "", _integer("--phases", phases, 1, 1000000), _integer("--every", every, 1, 1000000),
         _text_or_none(threshold), _text(cost), _texts(cost_params), _text_or_none(migration_cost) or "",
-        _text(migration_byte_cost), _text_or_none(memory_bound),
+        _text_or_none(migration_byte_cost) or "", _text_or_none(memory_bound),
         _integer("--seed", seed, 0, 2**64 - 1, "a decimal whole number"), bool(optimal), _text_or_none(time_limit),
         _text_or_none(lbaf_config), _text_or_none(work_model), _text_or_none(charm_dump))))
     for key in (result.inputs["lbaf_config"] or {}).get("ignored", []):

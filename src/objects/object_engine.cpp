@@ -180,6 +180,7 @@ ObjectEngine::ObjectEngine(ObjectRuntimeOptions options, std::optional<PhaseStra
       throw InputError(fmt::format("workers {}; accepted: 0 (one per core) to 4096", options_.workers));
     if (!(options_.threshold >= 0))
       throw InputError(fmt::format("threshold {}; accepted: a number >= 0, or infinity", options_.threshold));
+    work_model_ = parse_work_model(options_.work_model, "--work-model");
     const auto params = assignments(options_.params, "--param");
     strategy_ = own_strategy_ ? PhaseStrategyChoice{&*own_strategy_, Parameters::parse(own_strategy_->params, params,
                                                                                         "phase strategy " + own_strategy_->name)}
@@ -228,7 +229,7 @@ ObjectEngine::~ObjectEngine() = default;
 int ObjectEngine::rank() const { return mpi_ ? mpi_->engine->rank() : 0; }
 bool ObjectEngine::distributed() const { return mpi_ != nullptr; }
 bool ObjectEngine::tracks_communications() const {
-  return strategy_.info->reads_communications || !options_.record.empty();
+  return strategy_.info->reads_communications || work_model_.beta != 0 || !options_.record.empty();
 }
 std::int64_t ObjectEngine::now_ns() const {
   return std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - origin_).count();
@@ -324,6 +325,17 @@ Phase ObjectEngine::gather_phase(const std::vector<double>& loads, std::span<con
   phase.node_of = owners_;
   phase.objects.resize(ids_.size());
   for (ObjectIndex i = 0; i < ids_.size(); ++i) phase.objects[i] = {.id = ids_[i], .load = loads[i]};
+  std::vector<double> sizes(ids_.size(), 0.0);  // 0: not known (no record)
+  if (!options_.record.empty() && measure_sizes_) {
+    std::exception_ptr error;  // a serialiser's, on every rank before the gathering below
+    try {
+      measure_sizes_(sizes);
+    } catch (...) {
+      error = std::current_exception();
+    }
+    agree(error);
+  }
+  for (ObjectIndex i = 0; i < ids_.size(); ++i) phase.objects[i].memory.serialized_bytes = sizes[i];
   const std::vector<ObjectCommunication> communications = by_pair(sent);
   if (!mpi_) {
     phase.communications = communications;
@@ -336,6 +348,7 @@ Phase ObjectEngine::gather_phase(const std::vector<double>& loads, std::span<con
     if (is_local(owners_[i])) {
       append_bytes(i, mine);
       append_bytes(loads[i], mine);
+      append_bytes(sizes[i], mine);
     }
   for (const ObjectCommunication& c : communications) append_bytes(c, mine);
   for (const std::vector<std::byte>& from : mpi_->engine->all_gather(mine)) {
@@ -345,11 +358,13 @@ Phase ObjectEngine::gather_phase(const std::vector<double>& loads, std::span<con
     at += sizeof n;
     for (std::uint64_t k = 0; k < n; ++k) {
       ObjectIndex i = 0;
-      double load = 0;
+      double load = 0, bytes = 0;
       std::memcpy(&i, from.data() + at, sizeof i);
       std::memcpy(&load, from.data() + at + sizeof i, sizeof load);
-      at += sizeof i + sizeof load;
+      std::memcpy(&bytes, from.data() + at + sizeof i + sizeof load, sizeof bytes);
+      at += sizeof i + sizeof load + sizeof bytes;
       phase.objects[i].load = load;
+      phase.objects[i].memory.serialized_bytes = bytes;
     }
     for (; at + sizeof(ObjectCommunication) <= from.size(); at += sizeof(ObjectCommunication)) {
       ObjectCommunication c;
@@ -446,7 +461,8 @@ const std::vector<NodeId>& ObjectEngine::decide(const std::vector<double>& loads
   std::exception_ptr error;
   if (rank() == 0 && workers_ > 1) {
     try {
-      const Rebalanced r = rebalance(strategy_, predicted_phase(), *topology_, {.seed = options_.seed + step.after_phase});
+      const Rebalanced r = rebalance(strategy_, predicted_phase(), *topology_,
+                                     {.work_model = work_model_, .seed = options_.seed + step.after_phase});
       mapping = r.mapping;
       step.imbalance_before = r.before.imbalance;
       step.imbalance_after = r.after.imbalance;

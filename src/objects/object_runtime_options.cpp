@@ -32,6 +32,8 @@ ObjectRuntimeOptions ObjectRuntimeOptions::parse(int argc, const char* const* ar
       {"--load-model", "MODEL",
        fmt::format("the loads predicted for the next phase: persistence or linear (default {})", d.load_model)},
       {"--load-window", "N", fmt::format("linear: the phases it fits, from 2 to 1000 (default {})", d.load_window)},
+      {"--work-model", "M",
+       fmt::format("what the strategy weighs: load, or LBAF's work beta=B,gamma=G,delta=D (default {})", d.work_model)},
       {"--record", "STEM", "vt LB data, STEM.R.json for each worker R, written at finish()"},
       {"--timeline", "FILE", "Chrome trace-event JSON of phases and migrations, written at finish()"},
       {"--quiet", "", "no warnings on stderr"}};
@@ -54,6 +56,8 @@ ObjectRuntimeOptions ObjectRuntimeOptions::parse(int argc, const char* const* ar
       o.load_window = parse_unsigned(value, "--load-window", 1000);
       if (o.load_window < 2)
         throw InputError(fmt::format("--load-window '{}'; accepted: an integer from 2 to 1000", value));
+    } else if (name == "--work-model") {
+      o.work_model = value;
     } else if (name == "--record") {
       o.record = value;
     } else if (name == "--timeline") {

@@ -1,4 +1,5 @@
 #include <dlbkit/error.hpp>
+#include <dlbkit/phases/communication_cost.hpp>
 #include <dlbkit/phases/phase_run.hpp>
 
 #include <algorithm>
@@ -22,10 +23,13 @@ PhaseRunResult run_phases(const PhaseStrategyChoice& strategy, PhaseWorkload& wo
     if (k > 0) workload.next_phase(phase);
     PhaseStep step;
     step.figures = phase_figures(phase, phase.node_of);
+    step.communication_seconds = communication_seconds(phase, phase.node_of, options.rebalance.cost);
     const std::vector<double> unbalanced = node_loads(phase, first_mapping);
     step.unbalanced_max_load = *std::max_element(unbalanced.begin(), unbalanced.end());
-    run.application_seconds += step.figures.max_load;
-    run.unbalanced_seconds += step.unbalanced_max_load;
+    run.application_seconds += step.figures.max_load + step.communication_seconds;
+    run.communication_seconds += step.communication_seconds;
+    run.unbalanced_seconds +=
+        step.unbalanced_max_load + communication_seconds(phase, first_mapping, options.rebalance.cost);
     if ((k + 1) % options.every == 0 || step.figures.imbalance > options.threshold) {
       RebalanceOptions ro = options.rebalance;
       ro.seed = options.rebalance.seed + k;  // each step its own random stream
@@ -35,6 +39,7 @@ PhaseRunResult run_phases(const PhaseStrategyChoice& strategy, PhaseWorkload& wo
       run.objects_migrated += r.objects_migrated;
       ++run.balancing_steps;
       phase.node_of = r.mapping;
+      step.communication_seconds_after = communication_seconds(phase, phase.node_of, options.rebalance.cost);
       step.rebalanced = std::move(r);
     }
     run.steps.push_back(std::move(step));

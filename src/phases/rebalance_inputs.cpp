@@ -15,7 +15,9 @@ RebalanceOptions rebalance_options(const RebalanceInputs& in, std::uint64_t seed
   ro.cost = make_cost_model(in.cost, in.cost_params);
   ro.migration.per_object =
       in.migration_cost.empty() ? ro.cost.per_task : parse_duration(in.migration_cost, "--migration-cost");
-  ro.migration.per_byte = parse_fractional_duration(in.migration_byte_cost, "--migration-byte-cost");
+  ro.migration.per_byte = in.migration_byte_cost.empty()
+                              ? ro.cost.per_byte
+                              : parse_fractional_duration(in.migration_byte_cost, "--migration-byte-cost");
   ro.memory_bound = non_negative_or_inf(in.memory_bound.value_or("inf"), "--memory-bound");
   ro.work_model = parse_work_model(in.work_model.value_or("load"), "--work-model");
   ro.seed = seed;

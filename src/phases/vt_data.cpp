@@ -378,7 +378,10 @@ private:
     bytes("rank_working_bytes", [&](double x) { b.out.phase.node_working_bytes[rank] = x; });
     bytes("task_footprint_bytes", [&](double x) { memory.footprint_bytes = x; });
     bytes("task_working_bytes", [&](double x) { memory.working_bytes = x; });
-    bytes("task_serialized_bytes", [&](double x) { memory.serialized_bytes = x; });
+    // What a migration ships, not memory held: alone (ObjectRuntime's --record) it gives the
+    // phase no memory figures.
+    if (const json* value = c.optional(user, "task_serialized_bytes"))
+      memory.serialized_bytes = c.amount(*value, at + "/task_serialized_bytes", kMaxBytes, "bytes");
     double shared_bytes = 0;
     bytes("shared_bytes", [&](double x) { shared_bytes = x; });
     if (const json* shared = c.optional(user, "shared_id")) {
@@ -566,9 +569,12 @@ void write_vt_phases(const std::vector<Phase>& phases, const std::string& stem) 
       return json{{"type", "object"}, {"id", o.id}, {"home", phases.front().node_of[i]}, {"migratable", o.migratable}};
     };
     std::vector<json> tasks(ranks, json::array()), communications(ranks, json::array());
-    for (ObjectIndex i = 0; i < phase.objects.size(); ++i)
-      tasks[phase.node_of[i]].push_back(
-          {{"entity", entity(i)}, {"node", phase.node_of[i]}, {"resource", "cpu"}, {"time", phase.objects[i].load}});
+    for (ObjectIndex i = 0; i < phase.objects.size(); ++i) {
+      json task{{"entity", entity(i)}, {"node", phase.node_of[i]}, {"resource", "cpu"}, {"time", phase.objects[i].load}};
+      if (const double bytes = phase.objects[i].memory.serialized_bytes; bytes > 0)
+        task["user_defined"] = {{"task_serialized_bytes", bytes}};
+      tasks[phase.node_of[i]].push_back(std::move(task));
+    }
     for (const ObjectCommunication& c : phase.communications)
       communications[phase.node_of[c.from]].push_back({{"type", "SendRecv"},
                                                         {"from", entity(c.from)},

@@ -140,8 +140,8 @@ ReproductionResult side_by_side(const ReproductionOptions& options, bool large) 
       "I: max / mean - 1 of the phase's loads before and after balancing (means over the balancing steps); migrated: "
       "objects per step; crossing MB: halo bytes between objects on different nodes after balancing; sim. s: the "
       "protocol's and migrations' simulated time per step (ipsc2, an object's migration at its per_task, 6 us); wall "
-      "s: this machine's time to decide, per step; app. s: the sum of the phases' max loads, beside the same never "
-      "balanced."};
+      "s: this machine's time to decide, per step; app. s: the sum of the phases' times, each its max load and its "
+      "halos between nodes at ipsc2's message costs, beside the same never balanced."};
   return render(results, options);
 }
 

@@ -310,6 +310,7 @@ CostModel EngineCosts::model(const std::string& name, std::size_t record_bytes) 
   c.per_hop = 0;
   const double extra_bytes = static_cast<double>(record_bytes) - static_cast<double>(small_record);
   c.per_task = ns(per_task + per_byte() * std::max(0.0, extra_bytes));
+  c.per_byte = per_byte();
   c.tasks_per_message = 1'000'000;
   c.checks = Checks::engines;  // a worker looks at its load at its check points only
   // threads: a busy worker reads its mailbox's counter after each task; MPI: it looks for

@@ -31,7 +31,11 @@ constexpr Field kFields[] = {
     {"per_task", &CostModel::per_task, "network time per task carried by a message"},
 };
 
-// The fields beside the durations.
+// The fields beside the durations. per_byte is optional in a cost model file (files written
+// before it existed lack it): 0.
+constexpr DurationParam kPerByte{.name = "per_byte", .default_value = "0",
+    .description = "network time per byte of a message between objects (a fraction of a nanosecond allowed)",
+    .min = 0, .max = 1e15, .fractional = true};
 constexpr IntegerParam kTasksPerMessage{.name = "tasks_per_message", .default_value = "1",
     .description = "most tasks one task message carries", .min = 1, .max = 1e6};
 constexpr ChoiceParam kTransfer{.name = "transfer", .default_value = "fixed",
@@ -112,6 +116,7 @@ nlohmann::json CostModel::to_json() const {
   nlohmann::json j;
   j["name"] = name;
   for (const Field& f : kFields) j[f.name] = exact_duration(this->*(f.member));
+  j["per_byte"] = fmt::format("{}ns", per_byte);
   j["tasks_per_message"] = tasks_per_message;
   j["transfer"] = transfer == TransferDistribution::exponential ? "exponential" : "fixed";
   j["checks"] = checks == Checks::engines ? "engines" : "each_event";
@@ -146,6 +151,7 @@ const std::vector<ParamSpec>& cost_model_params() {
       s.push_back({.name = f.name, .type = ParamType::duration,
                    .default_value = f.member == &CostModel::loop_time ? "1.3us" : "0", .description = f.description,
                    .min = f.member == &CostModel::loop_time ? 1.0 : 0.0});
+    s.push_back(kPerByte);
     s.push_back(kTasksPerMessage);
     s.push_back(kTransfer);
     s.push_back(kChecks);
@@ -162,6 +168,7 @@ void apply_fields(CostModel& c, const std::map<std::string, std::string>& given,
   const Parameters p = Parameters::parse(cost_model_params(), given, owner);
   for (const Field& f : kFields)
     if (given.count(f.name)) c.*(f.member) = p.duration(f.name);
+  if (given.count(std::string(kPerByte.name))) c.per_byte = p.fractional_duration(kPerByte.name);
   if (given.count(std::string(kTasksPerMessage.name))) c.tasks_per_message = static_cast<int>(p[kTasksPerMessage]);
   if (given.count(std::string(kTransfer.name)))
     c.transfer = p[kTransfer] == kTransfer.choice("exponential") ? TransferDistribution::exponential : TransferDistribution::fixed;
@@ -234,8 +241,9 @@ CostModel cost_model_from_json(const nlohmann::json& j, const std::string& where
   }
   std::vector<std::string> missing;
   if (name.empty()) missing.push_back("name");
-  for (const ParamSpec& spec : cost_model_params())  // but checks and mail, newer than the format
-    if (!fields.count(spec.name) && spec.name != kChecks.name && spec.name != kMail.name) missing.push_back(spec.name);
+  for (const ParamSpec& spec : cost_model_params())  // but per_byte, checks and mail, newer than the format
+    if (!fields.count(spec.name) && spec.name != kPerByte.name && spec.name != kChecks.name && spec.name != kMail.name)
+      missing.push_back(spec.name);
   if (!missing.empty())
     throw InputError(fmt::format("{}: missing field{} {}; accepted: an object with every field of "
                                  "`dlbkit list cost-models` (name, {}), as `dlbkit calibrate` writes it",

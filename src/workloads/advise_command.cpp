@@ -8,6 +8,7 @@
 #include <dlbkit/core/time.hpp>
 #include <dlbkit/error.hpp>
 #include <dlbkit/phases/builtin_phase_strategies.hpp>
+#include <dlbkit/phases/communication_cost.hpp>
 #include <dlbkit/phases/phase_run.hpp>
 #include <dlbkit/phases/rebalance_inputs.hpp>
 #include <dlbkit/phases/vt_workloads.hpp>
@@ -210,6 +211,7 @@ PhasePrediction replayed(const PhaseRunResult& run) {
   PhasePrediction p{.phase_seconds = (run.application_seconds + run.balancing_seconds) /
                                      static_cast<double>(run.steps.size()),
                     .balancing_seconds = run.balancing_seconds,
+                    .communication_seconds = run.communication_seconds / static_cast<double>(run.steps.size()),
                     .objects_migrated = run.objects_migrated};
   double after = 0, bound = 0;
   for (const PhaseStep& s : run.steps)
@@ -225,10 +227,13 @@ PhasePrediction replayed(const PhaseRunResult& run) {
   return p;
 }
 
-PhasePrediction next_phase(const Rebalanced& r) {
+// The phase after `phase`, its objects at the same loads and messages under the new mapping.
+PhasePrediction next_phase(const Phase& phase, const Rebalanced& r, const CostModel& cost) {
   const double balancing = to_seconds(r.protocol_time + r.migration_time);
-  return {.phase_seconds = r.after.max_load + balancing,
+  const double communication = communication_seconds(phase, r.mapping, cost);
+  return {.phase_seconds = r.after.max_load + communication + balancing,
           .balancing_seconds = balancing,
+          .communication_seconds = communication,
           .imbalance_after = r.after.imbalance,
           .imbalance_lower_bound = r.imbalance_lower_bound,
           .objects_migrated = r.objects_migrated,
@@ -265,7 +270,7 @@ AdviceResult advise_on_data(const AdviseInputs& in, const AdviseProgress& progre
   const std::uint64_t seed = parse_unsigned(in.seed, "--seed", std::numeric_limits<std::uint64_t>::max());
   const long long every = in.every.value_or(1);
   const std::string threshold = in.threshold.value_or("inf"), memory_bound = in.memory_bound.value_or("inf"),
-                    migration_byte_cost = in.migration_byte_cost.value_or("0ns");
+                    migration_byte_cost = in.migration_byte_cost.value_or("");
   PhaseRunOptions options{.phases = data.phases.size(),
                           .every = static_cast<std::size_t>(every),
                           .threshold = non_negative_or_inf(threshold, "--threshold")};
@@ -289,7 +294,7 @@ AdviceResult advise_on_data(const AdviseInputs& in, const AdviseProgress& progre
                    {"topology", topology.spec()},
                    {"cost_model", options.rebalance.cost.to_json()},
                    {"migration_cost", exact_duration(options.rebalance.migration.per_object)},
-                   {"migration_byte_cost", migration_byte_cost},
+                   {"migration_byte_cost", fmt::format("{}ns", options.rebalance.migration.per_byte)},
                    {"memory_bound", memory_bound},
                    {"seed", seed}};
   result.optimal = total_load_per_node(data, replay ? nullptr : &first, topology.size());
@@ -303,7 +308,8 @@ AdviceResult advise_on_data(const AdviseInputs& in, const AdviseProgress& progre
       row.prediction = replayed(run);
       row.predicted_makespan = run.application_seconds + run.balancing_seconds;
     } else {
-      row.prediction = next_phase(rebalance(strategy, first.phase, topology, options.rebalance));
+      row.prediction =
+          next_phase(first.phase, rebalance(strategy, first.phase, topology, options.rebalance), options.rebalance.cost);
       row.predicted_makespan = row.prediction->phase_seconds;
     }
     row.efficiency = efficiency(result.optimal, row.predicted_makespan);
@@ -351,7 +357,8 @@ nlohmann::json to_json(const AdviceResult& result) {
                 {"imbalance_lower_bound", optional_json(p.imbalance_lower_bound)},
                 {"objects_migrated", p.objects_migrated},
                 {"messages", p.messages},
-                {"balancing_seconds", p.balancing_seconds}});
+                {"balancing_seconds", p.balancing_seconds},
+                {"communication_seconds", p.communication_seconds}});
     }
     j["ranking"].push_back(std::move(r));
   }

@@ -214,7 +214,7 @@ PhasesResult phases_command(const PhasesInputs& given, const PhasesProgress& pro
                  {"work_model", to_string(options.rebalance.work_model)},
                  {"cost", options.rebalance.cost.to_json()},
                  {"migration_cost", exact_duration(options.rebalance.migration.per_object)},
-                 {"migration_byte_cost", in.rebalance.migration_byte_cost},
+                 {"migration_byte_cost", fmt::format("{}ns", options.rebalance.migration.per_byte)},
                  {"seed", in.seed},
                  {"optimal", in.optimal},
                  {"time_limit", figure(options.rebalance.optimum_time_limit.value_or(0), in.optimal)},
@@ -268,6 +268,7 @@ nlohmann::json to_json(const PhasesResult& result) {
                    {"migration_seconds", to_seconds(migration)},
                    {"balancing_steps", run.balancing_steps},
                    {"application_seconds", run.application_seconds},
+                   {"communication_seconds", run.communication_seconds},
                    {"unbalanced_seconds", run.unbalanced_seconds},
                    {"balancing_seconds", run.balancing_seconds},
                    {"mean_phase_seconds",
@@ -284,6 +285,7 @@ nlohmann::json to_json(const PhasesResult& result) {
                      {"max_load", s.figures.max_load},
                      {"imbalance", s.figures.imbalance},
                      {"crossing_bytes", s.figures.crossing_bytes},
+                     {"communication_seconds", s.communication_seconds},
                      {"unbalanced_max_load", s.unbalanced_max_load},
                      {"balanced", s.rebalanced.has_value()}};
     if (s.rebalanced) {
@@ -295,6 +297,7 @@ nlohmann::json to_json(const PhasesResult& result) {
       p["at_lower_bound"] = r.at_lower_bound;
       if (r.optimum) p["optimum"] = optimum_json(*r.optimum, r.after.mean_load);
       p["crossing_bytes_after"] = r.after.crossing_bytes;
+      p["communication_seconds_after"] = s.communication_seconds_after;
       p["objects_migrated"] = r.objects_migrated;
       p["unplaced_objects"] = r.unplaced.size();
       p["nodes_over_memory_bound"] = r.nodes_over_memory_bound;

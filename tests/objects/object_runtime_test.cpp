@@ -188,6 +188,32 @@ TEST(ObjectRuntime, RunsAProgramsOwnStrategy) {
             std::string::npos);
 }
 
+// A program's own strategy that moves nothing and keeps how many communications it was given.
+class Counting : public dlbkit::PhaseStrategy {
+public:
+  static constexpr const char* name = "counting";
+  static constexpr const char* description = "moves nothing, counts the phase's communications";
+  static constexpr const char* source = "a test";
+  static inline std::size_t communications = 0;
+  explicit Counting(const dlbkit::Parameters&) {}
+  void rebalance(dlbkit::PhaseContext& ctx) override { communications = ctx.phase().communications.size(); }
+};
+
+TEST(ObjectRuntime, AWorkModelThatWeighsMessagesIsGivenThem) {
+  for (const std::string model : {"load", "gamma=1", "beta=1e-9"}) {
+    ObjectRuntimeOptions o = options("ignored", 2);
+    o.work_model = model;
+    Counting::communications = 0;
+    ObjectRuntime<Cell, std::uint64_t> rt(o, dlbkit::phase_strategy_info<Counting>());
+    for (std::uint64_t id = 0; id < kObjects; ++id) rt.add(id, Cell{id, {}}, 0);
+    rt.run_phase(ring_phase);
+    EXPECT_EQ(Counting::communications, model == "beta=1e-9" ? kObjects : 0u) << model;  // the ring's pairs
+  }
+  ObjectRuntimeOptions bad = options("greedy", 2);
+  bad.work_model = "beta=fast";
+  EXPECT_NE(error_of([&] { ObjectRuntime<Cell, int> rt(bad); }).find("--work-model"), std::string::npos);
+}
+
 TEST(ObjectRuntime, MeasuresTheObjectsTime) {
   ObjectRuntime<Cell, std::uint64_t> rt(options("none", 2));
   rt.add(0, Cell{}, 0);
@@ -244,12 +270,13 @@ TEST(ObjectRuntime, BadUseIsAClearError) {
 TEST(ObjectRuntimeOptions, ReadsItsOwnAndTheProgramsOptions) {
   std::uint32_t n = 0;
   const char* argv[] = {"p", "--strategy", "tempered", "--every=3", "--threshold", "0.2", "--n", "7",
-                        "--record", "r", "--quiet"};
+                        "--record", "r", "--work-model", "beta=1e-9", "--quiet"};
   const auto o = ObjectRuntimeOptions::parse(std::size(argv), argv, {{"--n", n, 1, 10}});
   EXPECT_EQ(o.strategy, "tempered");
   EXPECT_EQ(o.every, 3u);
   EXPECT_DOUBLE_EQ(o.threshold, 0.2);
   EXPECT_EQ(o.record, "r");
+  EXPECT_EQ(o.work_model, "beta=1e-9");
   EXPECT_TRUE(o.quiet);
   EXPECT_EQ(n, 7u);
   for (const auto& [bad, says] : std::vector<std::pair<std::vector<const char*>, std::string>>{
@@ -333,6 +360,30 @@ TEST(ObjectRuntime, RecordsVtDataAndATimeline) {
   }
   EXPECT_EQ(busy, 6u);  // a span per worker per phase
   EXPECT_GT(arrows, 0u);
+  std::filesystem::remove_all(dir);
+}
+
+TEST(ObjectRuntime, RecordsEachObjectsSerializedSize) {
+  // What a migration would ship, so that a replay prices the recorded moves by their bytes.
+  const std::filesystem::path dir = dlbkit::test::temp_dir("objects_sizes");
+  std::filesystem::create_directories(dir);
+  ObjectRuntimeOptions o = options("none", 2);
+  o.record = (dir / "run").string();
+  const auto cell = [](std::uint64_t k) { return Cell{k, std::vector<std::uint64_t>(100 * k, k)}; };
+  {
+    ObjectRuntime<Cell, std::uint64_t> rt(o);
+    for (std::uint64_t id = 0; id < 3; ++id) rt.add(id, cell(id), id % 2);
+    rt.run_phase([](Cell&, ObjectContext<std::uint64_t>&) {});
+    rt.finish();
+  }
+  const dlbkit::VtDataSet data = dlbkit::read_vt_data(o.record);
+  ASSERT_EQ(data.phases.size(), 1u);
+  EXPECT_FALSE(data.phases[0].phase.has_memory);  // sizes are what a move ships, not memory held
+  std::vector<std::byte> bytes;
+  for (const dlbkit::PhaseObject& object : data.phases[0].phase.objects) {
+    dlbkit::to_bytes(cell(object.id), bytes);
+    EXPECT_EQ(object.memory.serialized_bytes, static_cast<double>(bytes.size())) << object.id;
+  }
   std::filesystem::remove_all(dir);
 }
 

@@ -65,6 +65,33 @@ TEST(PhaseRunResult, TheApplicationTimeIsTheSumOfThePhasesMaxLoads) {
   EXPECT_DOUBLE_EQ(none.application_seconds, sum);
 }
 
+TEST(PhaseRunResult, EachPhasePaysItsCrossingMessages) {
+  // The hot object 0 talks to object 1, which greedy keeps apart from it (0 alone on a node).
+  class Talking : public MovingHotObject {
+    Phase first_phase(std::size_t nodes, std::uint64_t seed) override {
+      Phase phase = MovingHotObject::first_phase(nodes, seed);
+      phase.node_of[1] = phase.node_of[0];
+      phase.communications = {{.from = 0, .to = 1, .messages = 2, .bytes = 1e6}};
+      return phase;
+    }
+    void next_phase(Phase&) override {}  // the hot object stays
+  } workload;
+  CostModel cost;
+  cost.send_overhead = 1000;
+  cost.latency = 5000;
+  cost.per_byte = 1;
+  const PhaseRunResult r = run_phases(builtin_phase_strategies().configure("greedy", {}), workload,
+                                      parse_topology("complete:4"), {.phases = 2, .rebalance = {.cost = cost}});
+  EXPECT_EQ(r.steps[0].communication_seconds, 0.0);  // both on one node
+  const double apart = (2 * 1000 + 1e6 + 5000) * 1e-9;
+  EXPECT_NE(r.steps[0].rebalanced->mapping[0], r.steps[0].rebalanced->mapping[1]);
+  EXPECT_NEAR(r.steps[0].communication_seconds_after, apart, 1e-15);
+  EXPECT_NEAR(r.steps[1].communication_seconds, apart, 1e-15);
+  EXPECT_NEAR(r.communication_seconds, apart, 1e-15);
+  EXPECT_NEAR(r.application_seconds, r.steps[0].figures.max_load + r.steps[1].figures.max_load + apart, 1e-12);
+  EXPECT_DOUBLE_EQ(r.unbalanced_seconds, 2 * 12.0);  // never balanced: 0 and 1 together, no message crosses
+}
+
 TEST(PhaseRunResult, TheMappingCarriesOverFromOnePhaseToTheNext) {
   // Greedy balanced phase k's loads; phase k + 1 runs that mapping with its own loads (the hot
   // object moved on to object k + 1).

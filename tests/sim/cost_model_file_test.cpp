@@ -32,6 +32,7 @@ void expect_same(const CostModel& a, const CostModel& b) {
   EXPECT_EQ(a.latency, b.latency);
   EXPECT_EQ(a.per_hop, b.per_hop);
   EXPECT_EQ(a.per_task, b.per_task);
+  EXPECT_EQ(a.per_byte, b.per_byte);
   EXPECT_EQ(a.tasks_per_message, b.tasks_per_message);
   EXPECT_EQ(a.transfer, b.transfer);
   EXPECT_EQ(a.checks, b.checks);
@@ -64,13 +65,22 @@ TEST(CostModelFile, ChecksAndWorkloadParamsRoundTrip) {
   EXPECT_EQ(back.workload_params.at("uts").at("node_time"), "66.6ns");
 }
 
-TEST(CostModelFile, AFileWithoutChecksLooksAtEachEvent) {  // files written before the field existed
+TEST(CostModelFile, AFileWithoutChecksLooksAtEachEvent) {  // files written before the fields existed
   nlohmann::json j = make_cost_model("ipsc2").to_json();
   j.erase("checks");
   j.erase("mail");
+  j.erase("per_byte");
   const CostModel c = make_cost_model("file:" + write_file("nochecks", j.dump()));
   EXPECT_EQ(c.checks, Checks::each_event);
   EXPECT_EQ(c.mail, Mail::each_task);
+  EXPECT_EQ(c.per_byte, 0.0);
+}
+
+TEST(CostModelFile, AFractionalPerByteRoundTrips) {
+  CostModel c = make_cost_model("ideal", {{"per_byte", "0.37ns"}});
+  EXPECT_DOUBLE_EQ(c.per_byte, 0.37);
+  expect_same(make_cost_model("file:" + write_file("per_byte", c.to_json().dump())), c);
+  EXPECT_THROW(make_cost_model("ideal", {{"per_byte", "-1ns"}}), InputError);
 }
 
 TEST(CostModelFile, OverridesApplyOnTopOfTheFile) {

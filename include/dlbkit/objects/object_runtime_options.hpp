@@ -9,7 +9,7 @@
 /// const auto o = dlbkit::ObjectRuntimeOptions::parse(argc, argv, {{"--phases", phases, 1, 100000}});
 /// // dlbkit's: --engine auto|threads|mpi|sequential  --strategy NAME  --param name=value
 /// // (repeatable)  --topology SPEC|auto  --workers N  --seed S  --every K  --threshold I
-/// // --load-model persistence|linear  --load-window N  --record STEM  --timeline FILE  --quiet
+/// // --load-model persistence|linear  --load-window N  --work-model M  --record STEM  --timeline FILE  --quiet
 /// // --help (and -h, unless the program has a -h)   (also --name=value)
 /// ```
 ///
@@ -48,6 +48,9 @@ struct ObjectRuntimeOptions {
   /// `load_window` phases, read one phase on (vt's LinearModel), never below 0.
   std::string load_model = "persistence";
   std::size_t load_window = 5;  ///< linear: the phases it fits (vt's default_past_len)
+  /// What the strategy's criterion weighs (phases/work_model.hpp): load, or LBAF's work
+  /// beta=B,gamma=G,delta=D; with beta, the runtime counts the messages between objects.
+  std::string work_model = "load";
   std::string record;    ///< vt LB data stem: STEM.R.json for each worker R at finish(); "": none
   std::string timeline;  ///< Chrome trace-event JSON of phases and migrations at finish(); "": none
   bool quiet = false;    ///< no warnings on stderr

@@ -34,14 +34,18 @@ struct PhaseRunOptions {
 
 struct PhaseStep {
   PhaseFigures figures;                   ///< the phase's loads under the mapping it ran with
+  double communication_seconds = 0;       ///< what its crossing messages added to its time
   double unbalanced_max_load = 0;         ///< the same loads under the first phase's mapping
   std::optional<Rebalanced> rebalanced;   ///< when the balancer ran after this phase
+  double communication_seconds_after = 0; ///< when it ran: the communication under its mapping
 };
 
 struct PhaseRunResult {
   std::vector<PhaseStep> steps;
-  double application_seconds = 0;  ///< sum of the phases' max loads: the application's time
-  double unbalanced_seconds = 0;   ///< the same, never balanced
+  /// Sum of the phases' times (max load + communication): the application's time.
+  double application_seconds = 0;
+  double communication_seconds = 0;  ///< the crossing messages' part of it
+  double unbalanced_seconds = 0;     ///< the same, never balanced
   double balancing_seconds = 0;    ///< simulated: every step's protocol and migration time
   double wall_seconds = 0;         ///< this machine's time to decide, every step together
   std::size_t balancing_steps = 0;

@@ -22,7 +22,7 @@ struct RebalanceInputs {
   std::string cost = "ipsc2";                        ///< a cost model preset, or file:PATH (-c/--cost)
   std::map<std::string, std::string> cost_params;    ///< field -> value overrides (--cost-param)
   std::string migration_cost;                        ///< per object, e.g. 50us; empty: the model's per_task
-  std::string migration_byte_cost = "0ns";           ///< per byte, e.g. 0.1ns
+  std::string migration_byte_cost;                   ///< per byte, e.g. 0.1ns; empty: the model's per_byte
   std::optional<std::string> memory_bound;           ///< bytes a node may hold, or inf; not given: inf
   std::optional<std::string> work_model;             ///< work_model.hpp's parse_work_model; not given: load
 };

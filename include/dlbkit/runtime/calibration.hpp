@@ -53,7 +53,7 @@ struct EngineCosts {
   double per_byte() const;
   /// The cost model: send_overhead, handle_cost, latency = one_way_message - send - handle,
   /// per_task = per_task + per_byte (record_bytes - small_record) for tasks whose
-  /// records take `record_bytes`, poll_cost = check, poll_interval from the options,
+  /// records take `record_bytes`, per_byte = per_byte(), poll_cost = check, poll_interval from the options,
   /// per_hop 0 (every worker reaches every other directly), tasks_per_message 1e6 (the
   /// engines move any number of tasks in one envelope); loop_time is left at 1.3 us for the
   /// caller to set. Negative differences (noise) are 0.

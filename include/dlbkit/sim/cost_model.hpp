@@ -11,7 +11,9 @@
 /// busy node handles messages only at its poll points, every `poll_interval` of task
 /// execution (0: on arrival); an idle node handles them at once. Looking for messages
 /// costs `poll_cost` of processor time at each poll point, for strategies that look
-/// (StrategyInfo::checks_messages; NOBAL does not).
+/// (StrategyInfo::checks_messages; NOBAL does not). `per_byte` is the network's time per
+/// byte of a message between objects (phases/communication_cost.hpp); the simulator's task
+/// messages carry tasks, priced by `per_task`, and do not read it.
 
 #include <dlbkit/core/parameters.hpp>
 #include <dlbkit/core/time.hpp>
@@ -43,6 +45,7 @@ struct CostModel {
   SimTime latency = 0;        ///< network time to a neighbour
   SimTime per_hop = 0;        ///< network time per further hop
   SimTime per_task = 0;       ///< network time per task carried
+  double per_byte = 0;        ///< network time per byte of an objects' message, ns (a fraction allowed)
   int tasks_per_message = 1;  ///< most tasks one task message carries
   TransferDistribution transfer = TransferDistribution::fixed;  ///< of the per_task part
   Checks checks = Checks::each_event;  ///< when a strategy hears of a changed load

@@ -66,6 +66,7 @@ struct AdviseProgress {
 struct PhasePrediction {
   double phase_seconds = 0;      ///< the predicted makespan per phase counted
   double balancing_seconds = 0;  ///< the balancing steps' protocol and migrations, in the makespan
+  double communication_seconds = 0;  ///< per phase counted: the crossing messages' part of it
   std::optional<double> imbalance_after;  ///< the mean over the balancing steps; none when none ran
   /// The same mean of each step's lower bound (phases/lower_bound.hpp): no strategy's
   /// imbalance_after can be lower.

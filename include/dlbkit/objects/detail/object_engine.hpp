@@ -8,6 +8,7 @@
 #include <dlbkit/objects/object_runtime_options.hpp>
 #include <dlbkit/phases/phase.hpp>
 #include <dlbkit/phases/phase_strategy.hpp>
+#include <dlbkit/phases/work_model.hpp>
 #include <dlbkit/runtime/communicator.hpp>
 
 #include <chrono>
@@ -47,7 +48,8 @@ public:
   std::size_t local_workers() const { return local_workers_; }
   bool is_local(NodeId worker) const { return worker >= first_local_ && worker - first_local_ < local_workers_; }
   bool distributed() const;
-  /// Whether the phases' communications are wanted: a communication-aware strategy, a record.
+  /// Whether the phases' communications are wanted: a communication-aware strategy, a work
+  /// model that weighs them, a record.
   bool tracks_communications() const;
 
   /// Collective: each process's objects (id, worker) become the table below; an InputError on
@@ -69,6 +71,11 @@ public:
   std::vector<std::vector<std::byte>> all_gather(std::span<const std::byte> mine) const;
   /// Collective: `error` set on some rank becomes an exception on every rank.
   void agree(std::exception_ptr error) const;
+
+  /// How a record learns the objects' sizes: `f(bytes)` sets bytes[index] to the serialized
+  /// size of each of this process's objects. Called once per recorded phase, after its time
+  /// is taken.
+  void measure_sizes_with(std::function<void(std::vector<double>&)> f) { measure_sizes_ = std::move(f); }
 
   /// Marks the start of a phase (its time, the timeline's spans).
   void begin_phase();
@@ -94,7 +101,8 @@ private:
   struct Team;
   void warn(const std::string& warning) const;
   std::int64_t now_ns() const;
-  /// Every object's load of the last phase, and its communications, on every process.
+  /// Every object's load of the last phase, and its communications, on every process; with
+  /// a record, its serialized size too.
   Phase gather_phase(const std::vector<double>& loads, std::span<const ObjectCommunication> communications);
   /// The last phase with each object's load as the load model predicts it for the next.
   Phase predicted_phase() const;
@@ -102,12 +110,14 @@ private:
   void gather_last_phase(const std::vector<double>& loads, std::span<const ObjectCommunication> communications);
 
   ObjectRuntimeOptions options_;
+  std::function<void(std::vector<double>&)> measure_sizes_;
   std::string engine_;
   struct Mpi;
   std::unique_ptr<Mpi> mpi_;
   std::optional<Topology> topology_;
   std::optional<PhaseStrategyInfo> own_strategy_;  // strategy_ points into it
   PhaseStrategyChoice strategy_;
+  WorkModel work_model_;
   std::size_t workers_ = 1, local_workers_ = 1;
   NodeId first_local_ = 0;
   std::unique_ptr<Team> team_;

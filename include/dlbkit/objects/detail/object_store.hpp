@@ -36,7 +36,17 @@ public:
   ObjectStore(ObjectRuntimeOptions options, std::optional<PhaseStrategyInfo> own, Communicator communicator)
       : engine_(std::move(options), std::move(own), communicator), slots_(engine_.local_workers()),
         outbox_(engine_.local_workers(), std::vector<std::vector<Outgoing>>(engine_.workers())),
-        communications_(engine_.local_workers()) {}
+        communications_(engine_.local_workers()) {
+    // A record's object sizes: what a migration ships of each object (put_sized's payload).
+    engine_.measure_sizes_with([this](std::vector<double>& bytes) {
+      std::vector<std::byte> scratch;
+      for (const auto& mine : slots_)
+        for (const Slot& s : mine) {
+          to_bytes(s.object, scratch);
+          bytes[s.index] = static_cast<double>(scratch.size());
+        }
+    });
+  }
 
   const ObjectEngine& engine() const { return engine_; }
   std::size_t phases() const { return phases_; }
