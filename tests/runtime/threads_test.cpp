@@ -298,7 +298,10 @@ TEST(ThreadsEngine, ALongTaskThatSplitsOnDemandSharesItsWork) {
 
 // The user's trial: sid, gm and hbm split a long task but moved nothing, since it counted as
 // a load of 1. A task that says how much work it still holds is that load: the strategies
-// that weigh loads then move parts of it, and the sum is the same.
+// that weigh loads then move parts of it, and the sum is the same. sid acts only when a
+// neighbour's report arrives (WLR93 Sec. III-B): whether worker 1's one report, at the start,
+// is handled before or after the task's first poll depends on the threads' timing, so for sid
+// only the sum is certain (docs/runtime.md).
 TEST(ThreadsEngine, ALongTaskThatEstimatesItsWorkIsBalancedByLoadBasedStrategies) {
   constexpr std::uint64_t n = 300000;
   std::uint64_t expected = 0;
@@ -306,11 +309,13 @@ TEST(ThreadsEngine, ALongTaskThatEstimatesItsWorkIsBalancedByLoadBasedStrategies
   const Topology t = parse_topology("hypercube:1");
   for (const std::string strategy : {"sid", "gm", "hbm", "work_stealing"}) {
     SCOPED_TRACE(strategy);
-    test::RangeApp app(n, true, true, true);
+    const bool certain = strategy != "sid";
+    test::RangeApp app(n, true, true, certain);
     const RuntimeResult r = run(app, t, strategy);
     const test::RangeSum s = app.parse(r);
     EXPECT_EQ(s.sum, expected);
     EXPECT_EQ(s.by_worker[0] + s.by_worker[1], n);
+    if (!certain) continue;
     EXPECT_GT(r.tasks_moved(), 0u);
     EXPECT_GT(s.by_worker[1], n / 10) << "elements executed away from worker 0";
   }

@@ -121,7 +121,8 @@ private:
 /// One long task: a range of elements of about a microsecond each. With split on demand the
 /// task gives away the upper half of what is left whenever a strategy wants its work; with
 /// `estimate` it also tells the engine how many elements it still holds. With `patient` (on
-/// threads only: it counts in this process), after its first 1000 elements worker 0 keeps polling, without executing, until
+/// threads only: it counts in this process), after its first 1000 elements (or its last, when a
+/// split left it fewer) worker 0 keeps polling, without executing, until
 /// other workers have executed a fifth of the range or 30 s have passed, so that a loaded
 /// machine that leaves the other threads unscheduled cannot let worker 0 finish alone (a
 /// strategy that never moves work still fails the test, after the 30 s).
@@ -166,7 +167,7 @@ public:
         else ctx.poll(split);
       };
       poll();
-      if (patient_ && ctx.worker() == 0 && i - r.begin == 1000 && !waited_.exchange(true)) {
+      if (patient_ && ctx.worker() == 0 && (i - r.begin == 1000 || i + 1 == end) && !waited_.exchange(true)) {
         const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
         while (away_.load(std::memory_order_relaxed) < n_ / 5 && std::chrono::steady_clock::now() < deadline) {
           poll();
