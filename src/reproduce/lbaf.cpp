@@ -83,9 +83,11 @@ std::vector<Problem> problems() {
        .imbalance_after = Spread{0, 0, 0},
        .migrated = Spread{7, 5, 8},
        .wall_seconds = 0.53},
+      // LBAF's one run here had not finished its 4 iterations after 70 minutes (docs/phases.md).
       {.label = "thousands-tasks data, hundreds-tasks configuration",
        .config = "challenging-toy-hundreds-tasks.yaml",
-       .data = "challenging_toy_thousands_tasks/toy"},
+       .data = "challenging_toy_thousands_tasks/toy",
+       .imbalance_before = 3.36627},
   };
 }
 
