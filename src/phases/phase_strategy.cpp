@@ -12,7 +12,8 @@ PhaseContext::PhaseContext(const Phase& phase, const Topology& topology, const C
       mapping_(phase.node_of),
       loads_(node_loads(phase, phase.node_of)),
       work_model_(work_model),
-      work_(phase, phase.node_of, work_model),
+      work_(follows_loads(work_model, phase) ? std::nullopt
+                                             : std::optional<NodeWork>(std::in_place, phase, phase.node_of, work_model)),
       memory_bound_(memory_bound),
       memory_(phase, phase.node_of),
       protocol_(topology, cost),
@@ -33,7 +34,7 @@ bool PhaseContext::move(ObjectIndex object, NodeId to) {
   if (from == to) return true;
   if (!phase_->objects[object].migratable || !fits(object, to)) return false;
   memory_.move(object, from, to);
-  work_.move(object, from, to);
+  if (work_) work_->move(object, from, to);
   loads_[from] -= phase_->objects[object].load;
   loads_[to] += phase_->objects[object].load;
   mapping_[object] = to;
@@ -54,7 +55,7 @@ bool PhaseContext::move_together(std::span<const std::pair<ObjectIndex, NodeId>>
     }
   }
   for (const auto& [object, to] : moves) {
-    work_.move(object, mapping_[object], to);
+    if (work_) work_->move(object, mapping_[object], to);
     loads_[mapping_[object]] -= phase_->objects[object].load;
     loads_[to] += phase_->objects[object].load;
     mapping_[object] = to;
@@ -79,7 +80,7 @@ void PhaseContext::remap(const std::vector<NodeId>& mapping) {
                                            memory.of(v), memory_bound_));
   mapping_ = mapping;
   loads_ = node_loads(*phase_, mapping_);
-  work_ = NodeWork(*phase_, mapping_, work_model_);
+  if (work_) work_.emplace(*phase_, mapping_, work_model_);
   memory_ = std::move(memory);
 }
 

@@ -139,7 +139,7 @@ public:
 
   void rebalance(PhaseContext& ctx) override {
     if (ctx.nodes() < 2) return;
-    loads_only_ = !ctx.work_model().weighs_placement() && ctx.phase().node_alpha.empty();
+    loads_only_ = ctx.work_follows_loads();
     // vt reduces the loads to their mean (and its target, the mean) before the iterations.
     detail::gather_to_root(ctx);
     detail::scatter_from_root(ctx);

@@ -49,10 +49,10 @@ public:
   /// The objects on each node under the current mapping (computed on each call).
   std::vector<std::vector<ObjectIndex>> objects_by_node() const;
 
-  /// Each node's work under the current mapping (work_model.hpp), for strategies that weigh
-  /// a transfer by a criterion.
-  const WorkModel& work_model() const { return work_model_; }
-  const NodeWork& work() const { return work_; }
+  /// Whether the work follows the loads (work_model.hpp, follows_loads): a criterion may then
+  /// weigh loads. Otherwise work() is each node's work under the current mapping.
+  bool work_follows_loads() const { return !work_; }
+  const NodeWork& work() const { return *work_; }
 
   double memory_bound() const { return memory_bound_; }
   const NodeMemory& memory() const { return memory_; }
@@ -87,7 +87,7 @@ private:
   std::vector<NodeId> mapping_;
   std::vector<double> loads_;
   WorkModel work_model_;
-  NodeWork work_;
+  std::optional<NodeWork> work_;  // kept only where the work does not follow the loads
   double memory_bound_;
   NodeMemory memory_;
   std::vector<ObjectIndex> unplaced_;

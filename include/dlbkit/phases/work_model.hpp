@@ -48,6 +48,12 @@ WorkModel parse_work_model(const std::string& text, const std::string& what = "w
 /// The text parse_work_model reads back: "load", or the terms that are not 0.
 std::string to_string(const WorkModel& model);
 
+/// Whether every node's work is its load plus the same constant (no placement terms, no alphas
+/// in the phase): a criterion on loads is then one on works.
+inline bool follows_loads(const WorkModel& model, const Phase& phase) {
+  return !model.weighs_placement() && phase.node_alpha.empty();
+}
+
 /// Each node's work under `mapping`, counted from scratch.
 std::vector<double> node_works(const Phase& phase, const std::vector<NodeId>& mapping, const WorkModel& model);
 
