@@ -271,6 +271,9 @@ nlohmann::json to_json(const PhasesResult& result) {
                    {"communication_seconds", run.communication_seconds},
                    {"unbalanced_seconds", run.unbalanced_seconds},
                    {"balancing_seconds", run.balancing_seconds},
+                   // One balancing step, simulated: its protocol and migration, and its messages.
+                   {"step_seconds", figure(run.balancing_seconds / steps, balanced)},
+                   {"step_messages", figure(static_cast<double>(messages) / steps, balanced)},
                    {"mean_phase_seconds",
                     (run.application_seconds + run.balancing_seconds) / static_cast<double>(run.steps.size())}};
   if (has_memory) j["max_memory_after"] = figure(max_memory, balanced);
