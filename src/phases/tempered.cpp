@@ -140,9 +140,9 @@ public:
   void rebalance(PhaseContext& ctx) override {
     if (ctx.nodes() < 2) return;
     loads_only_ = ctx.work_follows_loads();
-    // vt reduces the loads to their mean (and its target, the mean) before the iterations.
-    detail::gather_to_root(ctx);
-    detail::scatter_from_root(ctx);
+    // vt reduces the loads to their mean (and its target, the mean) before the iterations, in
+    // a collective reduction: along a tree, not through one root.
+    detail::all_reduce(ctx);
     mean_ = std::accumulate(ctx.loads().begin(), ctx.loads().end(), 0.0) / static_cast<double>(ctx.nodes());
     for (long long i = 0; i < iterations_; ++i) {
       inform(ctx);
