@@ -1,6 +1,7 @@
 #include <dlbkit/error.hpp>
 #include <dlbkit/objects/balancer.hpp>
 #include <dlbkit/phases/builtin_phase_strategies.hpp>
+#include <dlbkit/phases/gather_tree.hpp>
 #include <dlbkit/phases/rebalance.hpp>
 #include <dlbkit/runtime/detail/distributed_engine.hpp>
 
@@ -118,6 +119,25 @@ MigrationPlan decode_plan(std::span<const std::byte> bytes) {
   return plan;
 }
 
+// Ranks' messages travelling together up or down the gather tree: (rank, bytes) each.
+using Bundle = std::vector<std::pair<NodeId, std::vector<std::byte>>>;
+
+std::vector<std::byte> encode(const Bundle& bundle) {
+  Writer w;
+  for (const auto& [rank, bytes] : bundle) {
+    w.put(std::uint64_t{rank});
+    w.put_all(bytes);
+  }
+  return std::move(w.bytes);
+}
+
+void append(Bundle& bundle, std::span<const std::byte> bytes) {
+  for (Reader r(bytes); !r.done();) {
+    const auto rank = static_cast<NodeId>(r.get<std::uint64_t>());
+    bundle.emplace_back(rank, r.get_all<std::byte>());
+  }
+}
+
 // Every rank's objects as one Phase, objects in id order, node r for rank r. InputError for an
 // id on two ranks, an edge to an id no rank lists, a shared block whose bytes differ.
 Phase assemble(std::span<const LocalPhase> ranks) {
@@ -189,8 +209,8 @@ Phase assemble(std::span<const LocalPhase> ranks) {
 }
 
 // Each rank's plan from a decision on the assembled phase. The central protocol: every rank
-// but the root sends its objects to the root, which sends each its plan.
-std::vector<MigrationPlan> plans_of(const Phase& phase, const Rebalanced& decision) {
+// but the root sends its objects to the root, which sends each its plan, along `tree`.
+std::vector<MigrationPlan> plans_of(const Phase& phase, const Rebalanced& decision, const GatherTree& tree) {
   std::vector<MigrationPlan> plans(phase.nodes);
   for (std::size_t i = 0; i < phase.objects.size(); ++i) {
     const NodeId from = phase.node_of[i], to = decision.mapping[i];
@@ -204,7 +224,7 @@ std::vector<MigrationPlan> plans_of(const Phase& phase, const Rebalanced& decisi
     plan.objects_migrated = decision.objects_migrated;
     plan.bytes_migrated = decision.bytes_migrated;
     plan.protocol_messages = 2 * (phase.nodes - 1);
-    plan.protocol_rounds = phase.nodes > 1 ? 2 : 0;
+    plan.protocol_rounds = phase.nodes < 2 ? 0 : tree.flat() ? 2 : 4;
   }
   return plans;
 }
@@ -227,6 +247,39 @@ struct Balancer::Impl {
   void agree(std::exception_ptr error) const {
     if (mpi) mpi->agree(error);
     else if (error) std::rethrow_exception(error);
+  }
+
+  // Each rank's bytes up the gather tree to the root (which ends with every rank's, the others
+  // with none), and each rank's part of the root's down to it (each ends with its own).
+  Bundle pass_up(const GatherTree& tree, Bundle bundle) const {
+    const auto rank = static_cast<NodeId>(mpi->rank());
+    bundle = exchange(std::move(bundle), tree.leader(rank));
+    if (!tree.flat()) bundle = exchange(std::move(bundle), 0);
+    return bundle;
+  }
+  Bundle pass_down(const GatherTree& tree, Bundle bundle) const {
+    if (!tree.flat()) bundle = split(std::move(bundle), [&](NodeId r) { return tree.leader(r); });
+    return split(std::move(bundle), [](NodeId r) { return r; });
+  }
+  // Sends the whole bundle to `to` (itself included): what every rank sent this one.
+  Bundle exchange(Bundle bundle, NodeId to) const {
+    std::vector<std::vector<std::byte>> out(mpi->size());
+    if (!bundle.empty()) out[to] = encode(bundle);
+    Bundle in;
+    for (const auto& bytes : mpi->all_to_all(out)) append(in, bytes);
+    return in;
+  }
+  // Sends each entry (r, bytes) to via(r): what every rank sent this one.
+  template <class Via>
+  Bundle split(Bundle bundle, Via via) const {
+    std::vector<Bundle> parts(mpi->size());
+    for (auto& entry : bundle) parts[via(entry.first)].push_back(std::move(entry));
+    std::vector<std::vector<std::byte>> out(mpi->size());
+    for (std::size_t r = 0; r < parts.size(); ++r)
+      if (!parts[r].empty()) out[r] = encode(parts[r]);
+    Bundle in;
+    for (const auto& bytes : mpi->all_to_all(out)) append(in, bytes);
+    return in;
   }
 
   Rebalanced decide(const Phase& phase) const {
@@ -278,9 +331,10 @@ Balancer::Balancer(BalancerOptions options, std::optional<PhaseStrategyInfo> own
   b.agree(error);
   if (!b.mpi) return;
   // The same decision everywhere needs the same options everywhere.
-  const std::string mine = fmt::format("strategy {} {}, topology {}, seed {}, memory bound {}, work model {}",
-                                       b.options.strategy, fmt::join(b.options.params, " "), b.options.topology,
-                                       b.options.seed, b.options.memory_bound, b.options.work_model);
+  const std::string mine = fmt::format(
+      "strategy {} {}, topology {}, seed {}, memory bound {}, work model {}, flat gather up to {}", b.options.strategy,
+      fmt::join(b.options.params, " "), b.options.topology, b.options.seed, b.options.memory_bound,
+      b.options.work_model, b.options.flat_gather_up_to);
   const auto all = b.mpi->all_gather(std::as_bytes(std::span(mine)));
   for (std::size_t r = 1; r < all.size(); ++r)
     if (!std::equal(all[r].begin(), all[r].end(), all[0].begin(), all[0].end()))
@@ -304,7 +358,8 @@ std::vector<MigrationPlan> Balancer::plan(std::span<const LocalPhase> ranks) {
   if (ranks.empty()) throw InputError("Balancer::plan: no rank; accepted: at least one rank's objects");
   for (std::size_t r = 0; r < ranks.size(); ++r) check_local_phase(ranks[r], fmt::format("Balancer: rank {}", r));
   const Phase phase = assemble(ranks);
-  std::vector<MigrationPlan> plans = plans_of(phase, impl_->decide(phase));
+  std::vector<MigrationPlan> plans =
+      plans_of(phase, impl_->decide(phase), GatherTree(ranks.size(), impl_->options.flat_gather_up_to));
   const std::uint64_t number = ++impl_->plans;
   for (MigrationPlan& plan : plans) {
     plan.number_ = number;
@@ -326,24 +381,27 @@ MigrationPlan Balancer::plan(const LocalPhase& mine) {
   }
   b.agree(error);
 
-  // Gather to the root, decide there, scatter: each an all-to-all with one side empty.
-  std::vector<std::vector<std::byte>> to(size);
-  to[0] = encode(mine);
-  const auto gathered = b.mpi->all_to_all(to);
-  to.assign(size, {});
+  // Gather to the root, decide there, scatter: each an all-to-all or two (through the group
+  // leaders of gather_tree.hpp) where only one side sends.
+  const GatherTree tree(static_cast<std::size_t>(size), b.options.flat_gather_up_to);
+  Bundle bundle;
+  bundle.emplace_back(rank, encode(mine));
+  bundle = b.pass_up(tree, std::move(bundle));
   try {
     if (rank == 0) {
-      std::vector<LocalPhase> ranks;
-      for (const auto& bytes : gathered) ranks.push_back(decode_phase(bytes));
+      std::vector<LocalPhase> ranks(size);
+      for (const auto& [r, bytes] : bundle) ranks[r] = decode_phase(bytes);
       const Phase phase = assemble(ranks);
-      const std::vector<MigrationPlan> plans = plans_of(phase, b.decide(phase));
-      for (int r = 0; r < size; ++r) to[r] = encode(plans[r]);
+      const std::vector<MigrationPlan> plans = plans_of(phase, b.decide(phase), tree);
+      bundle.clear();
+      for (int r = 0; r < size; ++r) bundle.emplace_back(r, encode(plans[r]));
     }
   } catch (...) {
     error = std::current_exception();
   }
   b.agree(error);
-  MigrationPlan plan = decode_plan(b.mpi->all_to_all(to)[0]);
+  bundle = b.pass_down(tree, std::move(bundle));
+  MigrationPlan plan = decode_plan(bundle.at(0).second);
   plan.number_ = ++b.plans;
   plan.decision_seconds = seconds_since(start);
   return plan;

@@ -1,20 +1,35 @@
 #pragma once
 // The protocols that reach every node: a central phase strategy's gather and scatter (every
-// node sends its objects' loads to the root, node 0, in one message; the root decides and
-// sends each node one message with its decisions), and the reduction of a few numbers that a
+// node sends its objects' loads to the root, node 0, in one message, through group leaders on
+// large machines (gather_tree.hpp); the root decides and sends each node one message with its
+// decisions the same way back), and the reduction of a few numbers that a
 // distributed one needs to know the whole (the imbalance), along a binomial tree.
 
+#include <dlbkit/phases/gather_tree.hpp>
 #include <dlbkit/phases/phase_strategy.hpp>
 
 namespace dlbkit::detail {
 
 inline void gather_to_root(PhaseContext& ctx) {
-  for (NodeId v = 1; v < ctx.nodes(); ++v) ctx.protocol().send(v, 0);
+  const GatherTree tree(ctx.nodes());
+  for (NodeId v = 1; v < ctx.nodes(); ++v)
+    if (tree.leader(v) != v) ctx.protocol().send(v, tree.leader(v));
+  ctx.protocol().end_round();
+  if (tree.flat()) return;
+  for (NodeId v = static_cast<NodeId>(tree.group); v < ctx.nodes(); v += static_cast<NodeId>(tree.group))
+    ctx.protocol().send(v, 0);
   ctx.protocol().end_round();
 }
 
 inline void scatter_from_root(PhaseContext& ctx) {
-  for (NodeId v = 1; v < ctx.nodes(); ++v) ctx.protocol().send(0, v);
+  const GatherTree tree(ctx.nodes());
+  if (!tree.flat()) {
+    for (NodeId v = static_cast<NodeId>(tree.group); v < ctx.nodes(); v += static_cast<NodeId>(tree.group))
+      ctx.protocol().send(0, v);
+    ctx.protocol().end_round();
+  }
+  for (NodeId v = 1; v < ctx.nodes(); ++v)
+    if (tree.leader(v) != v) ctx.protocol().send(tree.leader(v), v);
   ctx.protocol().end_round();
 }
 

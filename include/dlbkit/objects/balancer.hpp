@@ -54,6 +54,9 @@ struct BalancerOptions {
   std::uint64_t seed = 1;           ///< the strategy's random stream
   double memory_bound = std::numeric_limits<double>::infinity();  ///< bytes per rank
   std::string work_model = "load";  ///< what the criterion weighs (phases/work_model.hpp)
+  /// A central strategy gathers to rank 0 directly up to this many ranks, through group
+  /// leaders above (phases/gather_tree.hpp).
+  std::size_t flat_gather_up_to = 1024;
 };
 
 /// One rank's part of a balancing decision, and the decision's figures (the same on every rank

@@ -1,7 +1,8 @@
 // dlbkit::Balancer on MPI, run by ctest under mpirun (tests/CMakeLists.txt):
 //   balancer_ranks plan   each rank lists its objects; the plan of every strategy moves each
 //                         object once (checked over every rank), migrate() carries the objects'
-//                         values there, and the plan is the threads form's for the same objects
+//                         values there, and the plan is the threads form's for the same objects,
+//                         and the same through group leaders
 //   balancer_ranks bad    each bad input on one rank is the same InputError on every rank, and
 //                         the balancer goes on working after it
 // Exits 0 when every check holds, 1 otherwise (a line on stderr says which).
@@ -90,6 +91,14 @@ int plan(int rank, int size) {
     for (std::size_t k = 0; k < plan.departures.size(); ++k)
       if (reference.departures[k].id != plan.departures[k].id || reference.departures[k].rank != plan.departures[k].rank)
         return fail(rank, name + ": a departure differs from the threads form's");
+    // Through group leaders (ranks 0 and 1, then rank 2), the same plan in 4 rounds.
+    dlbkit::Balancer tree({.engine = "mpi", .strategy = name, .flat_gather_up_to = 1});
+    const auto through_leaders = tree.plan(mine);
+    if (through_leaders.protocol_rounds != 4 || plan.protocol_rounds != 2)
+      return fail(rank, name + ": not 2 rounds flat and 4 through the leaders");
+    if (through_leaders.departures.size() != plan.departures.size() ||
+        through_leaders.arrivals.size() != plan.arrivals.size() || through_leaders.imbalance_after != plan.imbalance_after)
+      return fail(rank, name + ": the plan through group leaders differs");
     if (name != "diffusion" && plan.imbalance_after >= plan.imbalance_before)
       return fail(rank, name + ": the imbalance did not fall");
   }
