@@ -1,0 +1,115 @@
+// One balancing step of dlbkit::Balancer (objects/balancer.hpp) under MPI, measured:
+//   mpirun -np R build/bench/plan_step_bench --strategy S [--param k=v] [--objects N] [--steps K]
+// Each rank holds N objects whose loads make a hot spot around rank 0 (loads 1 + 9 exp(-(r /
+// (0.1 R))^2), each times 0.95..1.05 at random); K plans in a row, each carried out by migrate()
+// (the objects travel with their loads). Prints one JSON line on rank 0: per step the decision's
+// wall time (the slowest rank's), its protocol messages and rounds, the imbalance before and
+// after and the objects moved; and each rank's peak resident memory (rank 0's beside the
+// others' largest), the figure that shows whether one rank holds everyone's objects.
+#include <dlbkit/core/random.hpp>
+#include <dlbkit/error.hpp>
+#include <dlbkit/objects/balancer.hpp>
+
+#include <mpi.h>
+#include <sys/resource.h>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace {
+
+struct Settings {
+  dlbkit::BalancerOptions balancer{.engine = "mpi"};
+  std::uint64_t objects = 1000;
+  int steps = 3;
+};
+
+Settings parse(int argc, char** argv) {
+  Settings s;
+  for (int k = 1; k + 1 < argc; k += 2) {
+    const std::string name = argv[k], value = argv[k + 1];
+    if (name == "--strategy") s.balancer.strategy = value;
+    else if (name == "--param") s.balancer.params.push_back(value);
+    else if (name == "--objects") s.objects = std::stoull(value);
+    else if (name == "--steps") s.steps = std::stoi(value);
+    else throw dlbkit::InputError(fmt::format("option '{}'; accepted: --strategy, --param, --objects, --steps", name));
+  }
+  if (argc % 2 == 0) throw dlbkit::InputError(fmt::format("option '{}' without a value", argv[argc - 1]));
+  return s;
+}
+
+double peak_resident_bytes() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  return static_cast<double>(usage.ru_maxrss) * 1024;  // Linux: kilobytes
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  int rank = 0, size = 1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  int status = 0;
+  try {
+    const Settings s = parse(argc, argv);
+    dlbkit::Balancer balancer(s.balancer);
+    dlbkit::LocalPhase mine;
+    dlbkit::Rng rng(7, static_cast<std::uint64_t>(rank));
+    const double distance = static_cast<double>(rank) / (0.1 * size);
+    const double base = 1 + 9 * std::exp(-distance * distance);
+    for (std::uint64_t k = 0; k < s.objects; ++k)
+      mine.objects.push_back({.id = static_cast<std::uint64_t>(rank) * s.objects + k,
+                              .load = base * (0.95 + 0.1 * rng.uniform())});
+    std::vector<std::string> steps;
+    for (int step = 0; step < s.steps; ++step) {
+      dlbkit::MigrationPlan plan = balancer.plan(mine);
+      double slowest = 0;
+      MPI_Reduce(&plan.decision_seconds, &slowest, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
+      // The objects travel with their loads; the departed ones leave this rank's list.
+      std::unordered_map<std::uint64_t, std::size_t> at;
+      for (std::size_t k = 0; k < mine.objects.size(); ++k) at[mine.objects[k].id] = k;
+      std::vector<bool> leaves(mine.objects.size(), false);
+      std::vector<dlbkit::PhaseObject> arrived;
+      balancer.migrate(
+          plan,
+          [&](std::uint64_t id) {
+            leaves[at.at(id)] = true;
+            return mine.objects[at.at(id)];
+          },
+          [&](std::uint64_t, const dlbkit::PhaseObject& o) { arrived.push_back(o); });
+      std::vector<dlbkit::PhaseObject> kept;
+      for (std::size_t k = 0; k < mine.objects.size(); ++k)
+        if (!leaves[k]) kept.push_back(mine.objects[k]);
+      kept.insert(kept.end(), arrived.begin(), arrived.end());
+      mine.objects = std::move(kept);
+      steps.push_back(fmt::format(R"({{"decision_seconds": {}, "protocol_messages": {}, "protocol_rounds": {}, )"
+                                  R"("imbalance_before": {}, "imbalance_after": {}, "objects_migrated": {}}})",
+                                  slowest, plan.protocol_messages, plan.protocol_rounds, plan.imbalance_before,
+                                  plan.imbalance_after, plan.objects_migrated));
+    }
+    const double peak = peak_resident_bytes();
+    std::vector<double> peaks(static_cast<std::size_t>(size));
+    MPI_Gather(&peak, 1, MPI_DOUBLE, peaks.data(), 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+    if (rank == 0) {
+      const double others = size > 1 ? *std::max_element(peaks.begin() + 1, peaks.end()) : peak;
+      fmt::print(R"({{"ranks": {}, "strategy": "{}", "objects_per_rank": {}, "steps": [{}], )"
+                 R"("peak_resident_bytes_rank0": {}, "peak_resident_bytes_others_max": {}, "rank0_over_others": {}}})"
+                 "\n",
+                 size, s.balancer.strategy, s.objects, fmt::join(steps, ", "), peak, others, peak / others);
+    }
+  } catch (const std::exception& e) {
+    if (rank == 0) std::fprintf(stderr, "plan_step_bench: error: %s\n", e.what());
+    status = 2;
+  }
+  MPI_Finalize();
+  return status;
+}
