@@ -15,6 +15,7 @@ PhaseStrategyInfo chebyshev_phase_strategy_info();
 PhaseStrategyInfo hbm_phase_strategy_info();
 PhaseStrategyInfo tempered_phase_strategy_info();
 PhaseStrategyInfo partition_phase_strategy_info();
+PhaseStrategyInfo hierarchical_phase_strategy_info();
 
 const PhaseStrategyRegistry& builtin_phase_strategies() {
   static const PhaseStrategyRegistry registry = [] {
@@ -29,6 +30,7 @@ const PhaseStrategyRegistry& builtin_phase_strategies() {
     r.add(hbm_phase_strategy_info());
     r.add(tempered_phase_strategy_info());
     r.add(partition_phase_strategy_info());
+    r.add(hierarchical_phase_strategy_info());
     return r;
   }();
   return registry;
