@@ -13,6 +13,10 @@
 // sum_e |moved_e - f_e| / sum_e |f_e| is what is lost there: objects too coarse for the flows,
 // flows through a node that its objects cannot carry (hops = 1, or more hops than allowed),
 // objects held back by the memory bound.
+//
+// Its rank protocol (diffusion_protocol.cpp) runs the same rounds with real messages.
+
+#include "rank_protocols.hpp"
 
 #include <dlbkit/analysis/polynomial_schemes.hpp>
 #include <dlbkit/phases/flows.hpp>
@@ -37,6 +41,10 @@ public:
   static std::vector<ParamSpec> params() { return with_flow_params({kAlpha}); }
 
   explicit Diffusion(const Parameters& p) : p_(p), stop_(FlowStop::from(p)) {}
+
+  static std::unique_ptr<RankProtocol> rank_protocol(const Parameters& p, const RankSetup& setup) {
+    return detail::diffusion_rank_protocol(p, setup);
+  }
 
   void rebalance(PhaseContext& ctx) override {
     const Topology& t = ctx.topology();

@@ -35,8 +35,15 @@
 // configurations: Clustering moves only objects of shared blocks, and phases without blocks
 // would not move. In Recursive LBAF's max_objects_per_transfer bounds only the recursive
 // extension of a rejected transfer, which is not here (see transfer()).
+//
+// Its rank protocol (tempered_protocol.cpp) runs the Recursive stages on loads with real messages.
 
 #include "central.hpp"
+#include "rank_protocols.hpp"
+
+#include <dlbkit/error.hpp>
+
+#include <fmt/format.h>
 
 #include <algorithm>
 #include <bit>
@@ -136,6 +143,21 @@ public:
         sub_improvement_(p[kSubImprovement]),
         separate_(p[kSeparate]),
         max_enumerated_(p[kEnumerated]) {}
+
+  /// The protocol of the Recursive transfer strategy on loads (tempered_protocol.cpp).
+  static std::unique_ptr<RankProtocol> rank_protocol(const Parameters& p, const RankSetup& setup) {
+    if (p[kTransfer] != kTransfer.choice("Recursive"))
+      throw InputError(fmt::format("phase strategy tempered: transfer_strategy={} has no rank protocol; accepted: "
+                                   "transfer_strategy=Recursive",
+                                   p[kTransfer]));
+    return detail::tempered_rank_protocol({.iterations = p[kIterations],
+                                           .rounds = p[kRounds],
+                                           .fanout = p[kFanout],
+                                           .order = p[kOrder],
+                                           .deterministic = p[kDeterministic],
+                                           .every_node = p[kPeers] == kPeers.choice("LBAF")},
+                                          setup);
+  }
 
   void rebalance(PhaseContext& ctx) override {
     if (ctx.nodes() < 2) return;

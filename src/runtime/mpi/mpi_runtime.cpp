@@ -7,10 +7,12 @@
 #include <dlbkit/runtime/runtime.hpp>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdlib>
 #include <limits>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <fmt/format.h>
 #include <mpi.h>
 
@@ -168,7 +170,49 @@ public:
   }
   void barrier() const override { sleepy_barrier(comm_); }
 
+  // NBX: a synchronous send (MPI_Issend) completes only once its receive has begun, so once
+  // all of a rank's have completed, every message it sent is being received; it then enters a
+  // nonblocking barrier and keeps receiving until the barrier completes, which it does once
+  // every rank's sends have been matched. No rank needs to know how many messages come.
+  std::vector<Parcel> sparse_exchange(std::vector<Parcel> out, std::uint64_t round) const override {
+    const int tag = kExchangeTag + static_cast<int>(round % 2);  // a late probe never takes the next round's
+    std::vector<Parcel> in;
+    std::vector<MPI_Request> sends;
+    for (Parcel& p : out) {
+      if (p.rank == rank_) {
+        in.push_back(std::move(p));
+        continue;
+      }
+      MPI_Issend(p.bytes.data(), static_cast<int>(p.bytes.size()), MPI_BYTE, p.rank, tag, comm_, &sends.emplace_back());
+    }
+    MPI_Request barrier = MPI_REQUEST_NULL;
+    for (int idle = 0;;) {
+      int flag = 0;
+      MPI_Status status;
+      MPI_Iprobe(MPI_ANY_SOURCE, tag, comm_, &flag, &status);
+      if (flag) {
+        int bytes = 0;
+        MPI_Get_count(&status, MPI_BYTE, &bytes);
+        Parcel& p = in.emplace_back(Parcel{status.MPI_SOURCE, std::vector<std::byte>(static_cast<std::size_t>(bytes))});
+        MPI_Recv(p.bytes.data(), bytes, MPI_BYTE, status.MPI_SOURCE, tag, comm_, MPI_STATUS_IGNORE);
+        idle = 0;
+        continue;
+      }
+      int done = 0;
+      if (barrier == MPI_REQUEST_NULL) {
+        MPI_Testall(static_cast<int>(sends.size()), sends.data(), &done, MPI_STATUSES_IGNORE);
+        if (done) MPI_Ibarrier(comm_, &barrier);
+      } else {
+        MPI_Test(&barrier, &done, MPI_STATUS_IGNORE);
+        if (done) return in;
+      }
+      // Ranks may share a core: after a while with nothing to do, leave it to the others.
+      if (++idle > 100) std::this_thread::sleep_for(std::chrono::microseconds(20));
+    }
+  }
+
 private:
+  static constexpr int kExchangeTag = 2;  // and 3; all_to_all's is 1
   MPI_Comm comm_ = MPI_COMM_NULL;  // the runtime's duplicate of the communicator it was given
   int rank_ = 0, size_ = 1;
 };

@@ -7,6 +7,7 @@
 #include <dlbkit/runtime/engine.hpp>
 
 #include <cstddef>
+#include <cstdint>
 #include <exception>
 #include <memory>
 #include <span>
@@ -31,6 +32,18 @@ public:
   virtual void agree(std::exception_ptr error) const = 0;
   /// Collective: waits for every rank, sleeping.
   virtual void barrier() const = 0;
+
+  /// A message of a sparse exchange: its bytes, with the rank it goes to or came from.
+  struct Parcel {
+    int rank = 0;
+    std::vector<std::byte> bytes;
+  };
+  /// Collective: one round of a sparse personalised exchange, each rank sending only to the
+  /// ranks it has something for (NBX: Hoefler, Siebert, Lumsdaine 2010, "Scalable
+  /// communication protocols for dynamic sparse data exchange"). Sends each parcel of `out`
+  /// (each below 2^31 bytes) and returns those the ranks sent this one, in the order they
+  /// came. `round` tells consecutive exchanges apart.
+  virtual std::vector<Parcel> sparse_exchange(std::vector<Parcel> out, std::uint64_t round) const = 0;
 };
 using DistributedEngineFactory = std::unique_ptr<DistributedEngine> (*)(const Communicator&);
 

@@ -1,0 +1,249 @@
+// diffusion as a protocol between ranks (rank_protocol.hpp): the rounds of the phase strategy
+// (diffusion.cpp, flows.hpp: Cyb89 Sec. 2 eq. 1a-3 on the loads, then the flow realised as
+// objects) with every message sent for real, each rank knowing only its own objects.
+//
+// Round 0: each rank sends its load to its neighbours and contributes it (and its square) to
+// the reductions: the next round knows the mean, the maximum and ||l - mean||, so the round
+// count (rounds=auto: FlowStop's) and the stop rule max/mean - 1 <= tolerance. Each later
+// round: unless the loads of the round before meet the rule or the rounds are spent, the rank
+// adds alpha (l_u - l_v) from each neighbour's load and sends its new load. Each rank sums
+// its own and its neighbours' loads over the rounds (Z), so the flow to neighbour u is
+// alpha (Z_v - Z_u), known at both ends alike.
+//
+// Then the hops (realise() in flows.cpp): a rank fills its positive outgoing flows, largest
+// first, with the objects it holds (selection, transit and hops as there) and ships them in
+// one message per neighbour; a rank that received objects passes them on in the next hop. The
+// hops end after one in which no rank shipped (a reduction). Under a memory bound the
+// receiver takes what fits and sends the rest back in the next round; those stay where they
+// were (realise() offers a refused object to the node's next edges at once). A rank counts
+// what it shipped in its memory until it can no longer come back, so that it never takes
+// more than the bound allows.
+
+#include "rank_holdings.hpp"
+#include "rank_protocols.hpp"
+
+#include <dlbkit/analysis/polynomial_schemes.hpp>
+#include <dlbkit/phases/flows.hpp>
+#include <dlbkit/strategies/diffusion.hpp>
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+namespace dlbkit::detail {
+
+namespace {
+
+enum Kind : std::uint8_t { kLoad = 1, kObjects = 2, kRefused = 3 };
+
+class DiffusionProtocol final : public RankProtocol {
+public:
+  DiffusionProtocol(const Parameters& p, const RankSetup& s)
+      : topology_(&s.topology),
+        ranks_(s.topology.size()),
+        neighbours_(s.topology.neighbors(s.rank).begin(), s.topology.neighbors(s.rank).end()),
+        stop_(FlowStop::from(p)),
+        close_gap_(p[kFlowSelection] == kFlowSelection.choice("greedy")),
+        forward_(p[kFlowTransit] == kFlowTransit.choice("forward")),
+        hops_(p.is_auto(kFlowHops) ? std::max(s.topology.diameter(), 1) : p[kFlowHops]),
+        bound_(s.memory_bound),
+        holdings_(s.mine, s.rank),
+        reserved_(holdings_.memory()) {
+    alpha_ = diffusion_agent_alpha(s.topology, p.text("alpha"));
+    gamma_ = uniform_gamma(s.topology, alpha_);
+    neighbour_load_.assign(neighbours_.size(), 0.0);
+    neighbour_z_.assign(neighbours_.size(), 0.0);
+  }
+
+  void round(const RoundInput& in, RoundOutput& out) override {
+    if (ranks_ < 2) stage_ = Stage::finish;
+    switch (stage_) {
+      case Stage::loads: return loads(in, out);
+      case Stage::hops: return hop(in, out);
+      case Stage::finish: return holdings_.end_step(in, out);
+    }
+  }
+
+  std::vector<ObjectMove> departures() const override { return holdings_.departures(); }
+  std::vector<ObjectMove> arrivals() const override { return holdings_.arrivals(); }
+  double load() const override { return holdings_.load(); }
+
+private:
+  enum class Stage { loads, hops, finish };
+
+  void send_load(RoundOutput& out) {
+    for (const NodeId u : neighbours_) {
+      std::vector<std::byte> bytes;
+      put(bytes, kLoad);
+      put(bytes, load_);
+      out.outbox.push_back({u, std::move(bytes)});
+    }
+    out.sums = {load_, load_ * load_};
+    out.maxima = {load_};
+  }
+
+  std::size_t slot_of(NodeId u) const {
+    return static_cast<std::size_t>(std::find(neighbours_.begin(), neighbours_.end(), u) - neighbours_.begin());
+  }
+
+  void loads(const RoundInput& in, RoundOutput& out) {
+    if (in.round == 0) {
+      load_ = holdings_.load();
+      return send_load(out);
+    }
+    for (const ProtocolMessage& m : in.inbox) {
+      ByteReader r(m.bytes);
+      r.get<std::uint8_t>();
+      neighbour_load_[slot_of(m.peer)] = r.get<double>();
+    }
+    const double mean = in.sums[0] / static_cast<double>(ranks_);
+    if (in.round == 1) {  // FlowStop::factor and limit, from the sums of the loads and their squares
+      const double squares = std::max(in.sums[1] - in.sums[0] * mean, 0.0);
+      const double factor = mean > 0 ? std::max(std::sqrt(squares) / (stop_.tolerance * mean), 1.0) : 1.0;
+      limit_ = stop_.limit(predict_scheme_steps(gamma_, std::nullopt, factor).fos, "phase strategy diffusion",
+                           fmt::format("alpha={} gives gamma(M) = 1 on {} (Cyb89 Theorem 1)", alpha_, topology_->spec()));
+    }
+    const bool balanced = !(mean > 0) || in.maxima[0] / mean - 1 <= stop_.tolerance;
+    if (balanced || rounds_ == limit_) return start_hops(in.round, out);
+    double sent = 0;
+    z_ += load_;
+    for (std::size_t k = 0; k < neighbours_.size(); ++k) {
+      neighbour_z_[k] += neighbour_load_[k];
+      sent += alpha_ * (load_ - neighbour_load_[k]);
+    }
+    load_ -= sent;
+    ++rounds_;
+    send_load(out);
+  }
+
+  void start_hops(std::uint64_t round, RoundOutput& out) {
+    stage_ = Stage::hops;
+    owed_.resize(neighbours_.size());
+    double in = 0, outflow = 0;
+    for (std::size_t k = 0; k < neighbours_.size(); ++k) {
+      const double f = alpha_ * (z_ - neighbour_z_[k]);
+      owed_[k] = std::max(f, 0.0);
+      outflow += owed_[k];
+      in += std::max(-f, 0.0);
+    }
+    // transit=forward: the rank's own objects cover only its net excess in the first hop.
+    budget_ = forward_ ? std::max(0.0, outflow - in) : std::numeric_limits<double>::infinity();
+    for (const auto& [id, h] : holdings_.objects())
+      if (h.record.migratable) held_.emplace_back(h.record.load, id);
+    std::sort(held_.begin(), held_.end());
+    ship(round, out);
+  }
+
+  void hop(const RoundInput& in, RoundOutput& out) {
+    bool received = false;
+    std::vector<std::pair<NodeId, std::vector<std::byte>>> refusals;
+    for (const ProtocolMessage* m : by_sender(in.inbox)) {
+      ByteReader r(m->bytes);
+      const auto kind = r.get<std::uint8_t>();
+      std::vector<std::byte> refused;
+      while (!r.empty()) {
+        const auto o = r.get<ObjectRecord>();
+        if (kind == kRefused) {  // back where it was; its flow is owed again
+          holdings_.arrive(o, m->peer);
+          owed_[slot_of(m->peer)] += o.load;
+          std::erase_if(shipped_[in.round % 2], [&](const ObjectRecord& s) { return s.id == o.id; });
+        } else if (reserved_.with(o) <= bound_) {
+          holdings_.arrive(o, m->peer);
+          reserved_.add(o);
+          held_.insert(std::upper_bound(held_.begin(), held_.end(), Candidate{o.load, o.id}), Candidate{o.load, o.id});
+          received = true;
+        } else {
+          if (refused.empty()) put(refused, kRefused);
+          put(refused, o);
+        }
+      }
+      if (!refused.empty()) out.outbox.push_back({m->peer, std::move(refused)});
+    }
+    // What this rank shipped two rounds ago and was not sent back has left for good.
+    for (const ObjectRecord& o : shipped_[in.round % 2]) reserved_.remove(o);
+    shipped_[in.round % 2].clear();
+    if (in.sums[0] == 0) {  // no rank shipped in the hop before
+      stage_ = Stage::finish;
+      return holdings_.end_step(in, out);
+    }
+    ++hop_;
+    if (received) ship(in.round, out);
+    else out.sums = {0.0};
+  }
+
+  // One hop: the outgoing flows still owed, largest first, filled from the objects held as
+  // realise() fills them.
+  void ship(std::uint64_t round, RoundOutput& out) {
+    double shipped = 0;
+    if (hop_ < hops_) {
+      std::vector<std::size_t> slots;
+      for (std::size_t k = 0; k < owed_.size(); ++k)
+        if (owed_[k] > 0) slots.push_back(k);
+      std::stable_sort(slots.begin(), slots.end(), [&](std::size_t a, std::size_t b) { return owed_[a] > owed_[b]; });
+      for (const std::size_t k : slots) {
+        std::vector<std::byte> bytes;
+        put(bytes, kObjects);
+        const auto send = [&](std::vector<Candidate>::iterator it) {
+          const double load = it->first;
+          const ObjectRecord o = holdings_.leave(it->second, neighbours_[k]);
+          put(bytes, o);
+          if (std::isfinite(bound_)) shipped_[round % 2].push_back(o);
+          held_.erase(it);
+          owed_[k] -= load;
+          if (hop_ == 0) budget_ -= load;
+          ++shipped;
+        };
+        while (owed_[k] > 0 && budget_ > 0 && !held_.empty()) {
+          const double want = std::min(owed_[k], budget_);
+          auto it = std::upper_bound(held_.begin(), held_.end(), Candidate{want, ~std::uint64_t{0}});
+          if (it != held_.begin()) {
+            send(std::prev(it));  // the largest not above what is left
+            continue;
+          }
+          // Every object is above what is left: the smallest closes the gap if it lands nearer.
+          if (close_gap_ && held_.front().first - want < want) send(held_.begin());
+          break;
+        }
+        if (bytes.size() > 1) out.outbox.push_back({neighbours_[k], std::move(bytes)});
+      }
+      if (forward_ && hop_ == 0) {  // from now on only what arrives is passed on
+        held_.clear();
+        budget_ = std::numeric_limits<double>::infinity();
+      }
+    }
+    out.sums = {shipped};
+  }
+
+  using Candidate = std::pair<double, std::uint64_t>;  // (load, id), ascending
+  const Topology* topology_;
+  std::size_t ranks_;
+  std::vector<NodeId> neighbours_;
+  FlowStop stop_;
+  bool close_gap_, forward_;
+  long long hops_;
+  double bound_;
+  Holdings holdings_;
+  RankMemory reserved_;  // holdings_'s, and what left in the last two rounds
+  std::vector<ObjectRecord> shipped_[2];  // by round parity, while it may come back
+  double alpha_ = 0, gamma_ = 1;
+  Stage stage_ = Stage::loads;
+  // The rounds on the loads: this rank's load, its and its neighbours' sums Z over the rounds.
+  double load_ = 0, z_ = 0;
+  std::vector<double> neighbour_load_, neighbour_z_;
+  std::uint64_t rounds_ = 0, limit_ = 0;
+  // The hops: the flow still owed to each neighbour, the objects that may be shipped.
+  std::vector<double> owed_;
+  double budget_ = 0;
+  std::vector<Candidate> held_;
+  long long hop_ = 0;
+};
+
+}  // namespace
+
+std::unique_ptr<RankProtocol> diffusion_rank_protocol(const Parameters& p, const RankSetup& setup) {
+  return std::make_unique<DiffusionProtocol>(p, setup);
+}
+
+}  // namespace dlbkit::detail

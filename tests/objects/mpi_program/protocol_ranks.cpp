@@ -1,0 +1,152 @@
+// The rank protocols over MPI (objects/detail/protocol_driver.hpp), run by ctest under mpirun
+// at 2, 3 and 4 ranks (tests/CMakeLists.txt), the ranks late at random before each round's
+// sends: each rank's plan is the in-process driver's for the same seed (which the phases
+// tests check under random orders), every departure is an arrival, and an agent that throws
+// on one rank throws the same error on every rank. Prints "protocols: ok" and exits 0 when
+// every check holds, 1 otherwise (a line on stderr says which).
+#include <dlbkit/error.hpp>
+#include <dlbkit/objects/detail/protocol_driver.hpp>
+#include <dlbkit/phases/builtin_phase_strategies.hpp>
+#include <dlbkit/phases/in_process_protocol.hpp>
+#include <dlbkit/runtime/detail/mpi_registration.hpp>
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <limits>
+#include <map>
+#include <random>
+#include <set>
+#include <span>
+#include <string>
+#include <tuple>
+#include <vector>
+
+namespace {
+
+using dlbkit::LocalPhase;
+using dlbkit::NodeId;
+using dlbkit::ObjectMove;
+
+/// Every rank's part, the same on every rank: 15 objects each, rank 0 a hot spot; with
+/// `memory`, footprints and two shared blocks a rank.
+std::vector<LocalPhase> ranks_of(int ranks, bool memory) {
+  std::mt19937_64 rng(5);
+  std::uniform_real_distribution<double> uniform(0, 1);
+  std::vector<LocalPhase> out(static_cast<std::size_t>(ranks));
+  for (int r = 0; r < ranks; ++r) {
+    LocalPhase& mine = out[static_cast<std::size_t>(r)];
+    if (memory) mine.blocks = {{.id = 2 * r, .bytes = 40}, {.id = 2 * r + 1, .bytes = 60}};
+    for (std::uint64_t i = 0; i < 15; ++i) {
+      dlbkit::PhaseObject o{.id = i * static_cast<std::uint64_t>(ranks) + static_cast<std::uint64_t>(r),
+                            .load = uniform(rng) * (r == 0 ? 5 : 1)};
+      if (memory) o.memory = {.footprint_bytes = 10, .working_bytes = 5, .block = static_cast<std::int32_t>(i % 2)};
+      mine.objects.push_back(o);
+    }
+  }
+  return out;
+}
+
+bool same(const std::vector<ObjectMove>& a, const std::vector<ObjectMove>& b) {
+  return std::equal(a.begin(), a.end(), b.begin(), b.end(),
+                    [](const ObjectMove& x, const ObjectMove& y) { return x.id == y.id && x.rank == y.rank; });
+}
+
+std::vector<std::byte> bytes_of(const std::vector<ObjectMove>& moves) {
+  std::vector<std::byte> bytes(moves.size() * sizeof(ObjectMove));
+  if (!moves.empty()) std::memcpy(bytes.data(), moves.data(), bytes.size());
+  return bytes;
+}
+
+std::vector<ObjectMove> moves_of(const std::vector<std::byte>& bytes) {
+  std::vector<ObjectMove> moves(bytes.size() / sizeof(ObjectMove));
+  if (!moves.empty()) std::memcpy(moves.data(), bytes.data(), bytes.size());
+  return moves;
+}
+
+struct Case {
+  std::string strategy;
+  std::map<std::string, std::string> params;
+  std::string topology;  // {} for the ranks' count (complete below 3 ranks)
+  bool memory;
+};
+
+}  // namespace
+
+int main() try {
+  auto resolved = dlbkit::detail::resolve_engine("mpi", dlbkit::Communicator{});
+  const dlbkit::detail::DistributedEngine& engine = *resolved.mpi;
+  const int rank = engine.rank(), size = engine.size();
+  int failures = 0;
+  const auto fail = [&](const std::string& what) {
+    std::fprintf(stderr, "rank %d: %s\n", rank, what.c_str());
+    ++failures;
+  };
+  const std::vector<Case> cases = {
+      {"tempered", {}, "complete:{}", false},
+      {"tempered", {{"deterministic_transfer", "true"}, {"fanout", "1"}}, "complete:{}", true},
+      {"tempered", {{"peers", "LBAF"}, {"n_iterations", "2"}}, "complete:{}", false},
+      {"diffusion", {}, "ring:{}", false},
+      {"diffusion", {{"transit", "own"}}, "complete:{}", true},
+  };
+  for (const Case& c : cases)
+    for (const std::uint64_t seed : {1u, 2u}) {
+      const auto ranks = ranks_of(size, c.memory);
+      const double bound = c.memory ? 20 + 100 + 30 * 10 : std::numeric_limits<double>::infinity();
+      const dlbkit::Topology topology = dlbkit::parse_topology(fmt::format(fmt::runtime(size < 3 ? "complete:{}" : c.topology), size));
+      const auto make = dlbkit::rank_protocol_factory(dlbkit::builtin_phase_strategies().configure(c.strategy, c.params));
+      const auto expected = dlbkit::run_protocol_in_process(make, ranks, topology, bound, seed)[static_cast<std::size_t>(rank)];
+      const auto plan = dlbkit::detail::run_rank_protocol(engine, make, ranks[static_cast<std::size_t>(rank)], topology,
+                                                          bound, seed, {.max_delay_us = 300});
+      const std::string what = fmt::format("{} seed {}", c.strategy, seed);
+      if (!same(plan.departures, expected.departures) || !same(plan.arrivals, expected.arrivals))
+        fail(what + ": not the in-process plan");
+      if (plan.figures.rounds != expected.figures.rounds || plan.figures.messages != expected.figures.messages ||
+          plan.figures.bytes != expected.figures.bytes)
+        fail(what + ": not the in-process figures");
+      // Every departure is an arrival where it goes, and none moves twice.
+      std::set<std::tuple<std::uint64_t, NodeId, NodeId>> left, came;
+      const auto departures = engine.all_gather(bytes_of(plan.departures));
+      const auto arrivals = engine.all_gather(bytes_of(plan.arrivals));
+      std::size_t moved = 0;
+      for (int r = 0; r < size; ++r) {
+        for (const ObjectMove& d : moves_of(departures[static_cast<std::size_t>(r)]))
+          if (!left.insert({d.id, static_cast<NodeId>(r), d.rank}).second) fail(what + ": an object leaves twice");
+        for (const ObjectMove& a : moves_of(arrivals[static_cast<std::size_t>(r)]))
+          came.insert({a.id, a.rank, static_cast<NodeId>(r)});
+        moved += moves_of(departures[static_cast<std::size_t>(r)]).size();
+      }
+      if (left != came) fail(what + ": departures and arrivals differ");
+      if (moved == 0) fail(what + ": nothing moved off the hot spot");
+    }
+
+  // An agent that throws on rank 1 alone: the same InputError on every rank, no hang.
+  const dlbkit::Topology complete = dlbkit::parse_topology(fmt::format("complete:{}", size));
+  const auto tempered = dlbkit::rank_protocol_factory(dlbkit::builtin_phase_strategies().configure("tempered", {}));
+  const dlbkit::RankProtocolFactory faulty = [&](const dlbkit::RankSetup& s) {
+    if (s.rank == 1) throw dlbkit::InputError("rank 1's objects are bad");
+    return tempered(s);
+  };
+  const auto ranks = ranks_of(size, false);
+  try {
+    dlbkit::detail::run_rank_protocol(engine, faulty, ranks[static_cast<std::size_t>(rank)], complete,
+                                      std::numeric_limits<double>::infinity(), 1);
+    fail("no error from the faulty agent");
+  } catch (const dlbkit::InputError& e) {
+    if (std::string(e.what()) != "rank 1's objects are bad") fail(std::string("another error: ") + e.what());
+  }
+
+  const int all_failures = [&] {
+    const auto all = engine.all_gather(std::as_bytes(std::span(&failures, 1)));
+    int sum = 0;
+    for (const auto& b : all) sum += *reinterpret_cast<const int*>(b.data());
+    return sum;
+  }();
+  if (rank == 0 && all_failures == 0) std::printf("protocols: ok\n");
+  return all_failures == 0 ? 0 : 1;
+} catch (const std::exception& e) {
+  std::fprintf(stderr, "unexpected: %s\n", e.what());
+  return 1;
+}

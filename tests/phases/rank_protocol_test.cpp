@@ -1,0 +1,252 @@
+// The distributed phase strategies as rank protocols, run by the in-process driver
+// (phases/in_process_protocol.hpp) under random orders: every object ends on exactly one
+// rank, the step ends, the plan does not depend on the order, and the loads the protocol
+// counted are those the plan gives.
+#include <dlbkit/error.hpp>
+#include <dlbkit/phases/builtin_phase_strategies.hpp>
+#include <dlbkit/phases/in_process_protocol.hpp>
+#include <dlbkit/phases/rebalance.hpp>
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <map>
+#include <random>
+#include <set>
+#include <stdexcept>
+
+namespace dlbkit {
+namespace {
+
+constexpr double kNoBound = std::numeric_limits<double>::infinity();
+
+/// `per_rank` objects on each rank, loads uniform in [0, 1) times 1 + (rank mod 5) and rank 0's
+/// times 4 (a hot spot), ids dealt out of order; with `memory`, footprints and shared blocks.
+std::vector<LocalPhase> ranks_of(std::size_t ranks, std::size_t per_rank, bool memory = false, std::uint64_t seed = 3) {
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> uniform(0, 1);
+  std::vector<LocalPhase> out(ranks);
+  for (NodeId r = 0; r < ranks; ++r) {
+    LocalPhase& mine = out[r];
+    if (memory) mine.blocks = {{.id = 2 * r, .bytes = 40}, {.id = 2 * r + 1, .bytes = 60}};
+    for (std::size_t i = 0; i < per_rank; ++i) {
+      PhaseObject o{.id = i * ranks + (ranks - 1 - r) + 1000,
+                    .load = uniform(rng) * static_cast<double>(1 + r % 5) * (r == 0 ? 4 : 1)};
+      o.migratable = i % 7 != 3;
+      if (memory) o.memory = {.footprint_bytes = 10, .working_bytes = 5.0 * static_cast<double>(i % 3), .block = static_cast<std::int32_t>(i % 2)};
+      mine.objects.push_back(o);
+    }
+    mine.working_bytes = memory ? 20 : 0;
+  }
+  return out;
+}
+
+std::vector<RankPlan> run(const std::string& strategy, const std::vector<LocalPhase>& ranks, const std::string& topology,
+                          std::map<std::string, std::string> params = {}, double bound = kNoBound,
+                          std::optional<std::uint64_t> shuffle = std::nullopt, std::uint64_t seed = 11) {
+  const auto choice = builtin_phase_strategies().configure(strategy, params);
+  return run_protocol_in_process(rank_protocol_factory(choice), ranks, parse_topology(topology), bound, seed,
+                                 {.shuffle_seed = shuffle});
+}
+
+/// Each rank's memory as phases/memory.hpp reads it, of the objects `where` puts on it.
+double memory_of(const std::vector<const PhaseObject*>& objects, const std::vector<const LocalPhase*>& owners,
+                 double working) {
+  std::map<std::int64_t, double> blocks;
+  double footprints = 0, largest = 0;
+  for (std::size_t k = 0; k < objects.size(); ++k) {
+    const ObjectMemory& m = objects[k]->memory;
+    footprints += m.footprint_bytes;
+    largest = std::max(largest, m.working_bytes);
+    if (m.block >= 0) {
+      const LocalBlock& b = owners[k]->blocks[static_cast<std::size_t>(m.block)];
+      blocks[b.id] = b.bytes;
+    }
+  }
+  double shared = 0;
+  for (const auto& [id, bytes] : blocks) shared += bytes;
+  return working + shared + footprints + largest;
+}
+
+struct Outcome {
+  std::vector<double> loads_after;  // from the plan
+  std::vector<double> memory_after;
+};
+
+/// The plan's checks: departures and arrivals match one to one, only migratable objects
+/// move, every object ends on exactly one rank, and each rank's load counted by the
+/// protocol is the one the plan gives.
+Outcome check_plan(const std::vector<LocalPhase>& ranks, const std::vector<RankPlan>& plans) {
+  const std::size_t n = ranks.size();
+  EXPECT_EQ(plans.size(), n);
+  std::map<std::uint64_t, std::pair<NodeId, const PhaseObject*>> where;  // id -> (rank, object)
+  for (NodeId r = 0; r < n; ++r)
+    for (const PhaseObject& o : ranks[r].objects) where[o.id] = {r, &o};
+  std::set<std::pair<std::uint64_t, std::pair<NodeId, NodeId>>> left, came;  // (id, (from, to))
+  for (NodeId r = 0; r < n; ++r) {
+    for (const ObjectMove& d : plans[r].departures) {
+      EXPECT_EQ(where.at(d.id).first, r) << "rank " << r << " lets go of object " << d.id << " it does not have";
+      EXPECT_TRUE(where.at(d.id).second->migratable) << d.id;
+      EXPECT_NE(d.rank, r);
+      EXPECT_TRUE(left.insert({d.id, {r, d.rank}}).second) << "object " << d.id << " leaves twice";
+    }
+    for (const ObjectMove& a : plans[r].arrivals) EXPECT_TRUE(came.insert({a.id, {a.rank, r}}).second) << a.id;
+  }
+  EXPECT_EQ(left, came) << "departures and arrivals differ";
+  std::vector<std::vector<const PhaseObject*>> on(n);
+  std::vector<std::vector<const LocalPhase*>> owners(n);
+  for (auto& [id, at] : where) {
+    NodeId to = at.first;
+    for (const auto& [moved, ends] : left)
+      if (moved == id) to = ends.second;
+    on[to].push_back(at.second);
+    owners[to].push_back(&ranks[at.first]);
+  }
+  Outcome outcome;
+  for (NodeId r = 0; r < n; ++r) {
+    double load = 0;
+    for (const PhaseObject* o : on[r]) load += o->load;
+    outcome.loads_after.push_back(load);
+    outcome.memory_after.push_back(memory_of(on[r], owners[r], ranks[r].working_bytes));
+    EXPECT_NEAR(plans[r].load_after, load, 1e-9 * (1 + load)) << "rank " << r;
+  }
+  return outcome;
+}
+
+double imbalance(const std::vector<double>& loads) {
+  double sum = 0;
+  for (double l : loads) sum += l;
+  return *std::max_element(loads.begin(), loads.end()) / (sum / static_cast<double>(loads.size())) - 1;
+}
+
+std::vector<double> loads_before(const std::vector<LocalPhase>& ranks) {
+  std::vector<double> loads;
+  for (const LocalPhase& mine : ranks) {
+    double l = 0;
+    for (const PhaseObject& o : mine.objects) l += o.load;
+    loads.push_back(l);
+  }
+  return loads;
+}
+
+void expect_same_plans(const std::vector<RankPlan>& a, const std::vector<RankPlan>& b, const std::string& what) {
+  ASSERT_EQ(a.size(), b.size());
+  for (std::size_t r = 0; r < a.size(); ++r) {
+    const auto same = [](const std::vector<ObjectMove>& x, const std::vector<ObjectMove>& y) {
+      return std::equal(x.begin(), x.end(), y.begin(), y.end(),
+                        [](const ObjectMove& p, const ObjectMove& q) { return p.id == q.id && p.rank == q.rank; });
+    };
+    EXPECT_TRUE(same(a[r].departures, b[r].departures)) << what << ", rank " << r;
+    EXPECT_TRUE(same(a[r].arrivals, b[r].arrivals)) << what << ", rank " << r;
+    EXPECT_EQ(a[r].figures.rounds, b[r].figures.rounds) << what;
+    EXPECT_EQ(a[r].figures.messages, b[r].figures.messages) << what;
+    EXPECT_EQ(a[r].figures.bytes, b[r].figures.bytes) << what;
+  }
+}
+
+struct Case {
+  std::string strategy, topology;
+  std::map<std::string, std::string> params;
+};
+
+// Each protocol at its defaults and at the ends of its parameters' ranges.
+const std::vector<Case> kCases = {
+    {"tempered", "complete:6", {}},
+    {"tempered", "complete:6", {{"fanout", "1"}}},
+    {"tempered", "complete:6", {{"fanout", "1000"}, {"n_rounds", "1"}}},
+    {"tempered", "complete:6", {{"n_iterations", "1"}, {"n_rounds", "64"}}},
+    {"tempered", "complete:6", {{"deterministic_transfer", "true"}, {"order_strategy", "decreasing_loads"}}},
+    {"tempered", "complete:6", {{"peers", "LBAF"}, {"order_strategy", "small_objects"}}},
+    {"tempered", "complete:7", {{"order_strategy", "fewest_migrations"}, {"n_iterations", "8"}}},
+    {"tempered", "complete:2", {{"order_strategy", "increasing_loads"}}},
+    {"diffusion", "ring:6", {}},
+    {"diffusion", "hypercube:3", {{"rounds", "1"}, {"hops", "1"}}},
+    {"diffusion", "mesh:3x3", {{"selection", "largest_first"}, {"transit", "own"}}},
+    {"diffusion", "complete:5", {{"alpha", "0.1"}, {"rounds", "200"}, {"tolerance", "1e-9"}}},
+    {"diffusion", "ring:7", {{"tolerance", "0.99"}}},
+};
+
+TEST(RankProtocol, EveryObjectEndsOnOneRankWhateverTheOrderAndTheBound) {
+  for (const Case& c : kCases)
+    for (const bool memory : {false, true}) {
+      const std::size_t n = parse_topology(c.topology).size();
+      const auto ranks = ranks_of(n, 12, memory);
+      // A tight bound: a little above the largest rank's memory when balanced by count.
+      const double bound = memory ? 20 + 100 + 12 * 10 + 10 : kNoBound;
+      const std::string what = c.strategy + " on " + c.topology + (memory ? " bound" : "");
+      const auto plain = run(c.strategy, ranks, c.topology, c.params, bound);
+      const Outcome outcome = check_plan(ranks, plain);
+      for (std::uint64_t shuffle = 1; shuffle <= 20; ++shuffle)
+        expect_same_plans(plain, run(c.strategy, ranks, c.topology, c.params, bound, shuffle), what);
+      if (memory)  // a rank that received objects ends within the bound
+        for (NodeId r = 0; r < n; ++r)
+          if (!plain[r].arrivals.empty()) EXPECT_LE(outcome.memory_after[r], bound) << what << ", rank " << r;
+    }
+}
+
+TEST(RankProtocol, BalancesAHotSpot) {
+  for (const Case& c : {Case{"tempered", "complete:8", {}}, Case{"diffusion", "hypercube:3", {}}}) {
+    const auto ranks = ranks_of(8, 40);
+    const auto outcome = check_plan(ranks, run(c.strategy, ranks, c.topology, c.params));
+    EXPECT_LT(imbalance(outcome.loads_after), 0.5 * imbalance(loads_before(ranks))) << c.strategy;
+  }
+}
+
+TEST(RankProtocol, DiffusionMovesWhatThePhaseStrategyMoves) {
+  // Without a memory bound each node's choices are its own: the protocol's plan is the
+  // phase strategy's mapping.
+  for (const std::string topology : {"ring:6", "hypercube:3", "mesh:3x4"}) {
+    const std::size_t n = parse_topology(topology).size();
+    auto ranks = ranks_of(n, 10);
+    Phase phase{.nodes = n};
+    for (NodeId r = 0; r < n; ++r) {
+      std::sort(ranks[r].objects.begin(), ranks[r].objects.end(),
+                [](const PhaseObject& a, const PhaseObject& b) { return a.id < b.id; });
+      for (const PhaseObject& o : ranks[r].objects) phase.objects.push_back(o), phase.node_of.push_back(r);
+    }
+    const auto choice = builtin_phase_strategies().configure("diffusion", {{"rounds", "30"}});
+    const Rebalanced central = rebalance(choice, phase, parse_topology(topology), {});
+    const auto plans = run("diffusion", ranks, topology, {{"rounds", "30"}});
+    check_plan(ranks, plans);
+    std::map<std::uint64_t, NodeId> moved;
+    for (NodeId r = 0; r < n; ++r)
+      for (const ObjectMove& d : plans[r].departures) moved[d.id] = d.rank;
+    std::size_t migrated = 0;
+    for (ObjectIndex i = 0; i < phase.objects.size(); ++i) {
+      const auto it = moved.find(phase.objects[i].id);
+      EXPECT_EQ(it == moved.end() ? phase.node_of[i] : it->second, central.mapping[i]) << topology << ", object " << i;
+      migrated += central.mapping[i] != phase.node_of[i];
+    }
+    EXPECT_GT(migrated, 0u) << topology;
+  }
+}
+
+TEST(RankProtocol, SameSeedSamePlan) {
+  const auto ranks = ranks_of(6, 20);
+  expect_same_plans(run("tempered", ranks, "complete:6", {}, kNoBound, std::nullopt, 5),
+                    run("tempered", ranks, "complete:6", {}, kNoBound, 9, 5), "tempered, seed 5");
+}
+
+TEST(RankProtocol, ARoundLimitIsAnErrorNotAHang) {
+  const auto ranks = ranks_of(4, 10);
+  const auto choice = builtin_phase_strategies().configure("tempered", {});
+  EXPECT_THROW(run_protocol_in_process(rank_protocol_factory(choice), ranks, parse_topology("complete:4"), kNoBound, 1,
+                                       {.max_rounds = 3}),
+               std::runtime_error);
+}
+
+TEST(RankProtocol, OnlyTheDistributedStrategiesHaveOne) {
+  for (const char* name : {"tempered", "diffusion"})
+    EXPECT_TRUE(rank_protocol_factory(builtin_phase_strategies().configure(name, {}))) << name;
+  for (const char* name : {"greedy", "refine", "none", "sos"})
+    EXPECT_FALSE(rank_protocol_factory(builtin_phase_strategies().configure(name, {}))) << name;
+  const auto clustering = builtin_phase_strategies().configure("tempered", {{"transfer_strategy", "Clustering"}});
+  const LocalPhase mine;
+  const Topology t = parse_topology("complete:2");
+  EXPECT_THROW(rank_protocol_factory(clustering)({.mine = mine, .rank = 0, .topology = t}), InputError);
+}
+
+}  // namespace
+}  // namespace dlbkit
