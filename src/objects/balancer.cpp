@@ -2,6 +2,9 @@
 #include <dlbkit/objects/balancer.hpp>
 #include <dlbkit/phases/builtin_phase_strategies.hpp>
 #include <dlbkit/phases/gather_tree.hpp>
+#include <dlbkit/phases/in_process_protocol.hpp>
+#include <dlbkit/phases/rank_protocol.hpp>
+#include <dlbkit/objects/detail/protocol_driver.hpp>
 #include <dlbkit/phases/rebalance.hpp>
 #include <dlbkit/runtime/detail/distributed_engine.hpp>
 
@@ -229,6 +232,53 @@ std::vector<MigrationPlan> plans_of(const Phase& phase, const Rebalanced& decisi
   return plans;
 }
 
+// Whether `strategy` runs as its rank protocol: it has one for its parameters (an agent can be
+// made), and its criterion weighs the loads (the protocols do not read works).
+bool runs_as_protocol(const PhaseStrategyChoice& strategy, const WorkModel& work_model) {
+  const RankProtocolFactory make = rank_protocol_factory(strategy);
+  if (!make || !(work_model == WorkModel{})) return false;
+  try {
+    (void)make({.mine = LocalPhase{}, .topology = parse_topology("complete:1")});
+  } catch (const InputError&) {
+    return false;  // e.g. tempered's Clustering: the central path
+  }
+  return true;
+}
+
+// A rank's part of the figures of a distributed step, summed (or maximised) over the ranks.
+struct RankFigures {
+  double load_before = 0, load_after = 0, departures = 0, bytes = 0, messages = 0;
+};
+
+RankFigures rank_figures(const LocalPhase& mine, const RankPlan& plan) {
+  RankFigures f{.load_after = plan.load_after, .departures = static_cast<double>(plan.departures.size()),
+                .messages = static_cast<double>(plan.figures.messages)};
+  for (const PhaseObject& o : mine.objects) f.load_before += o.load;
+  std::vector<std::uint64_t> leaving;
+  for (const ObjectMove& d : plan.departures) leaving.push_back(d.id);
+  std::sort(leaving.begin(), leaving.end());
+  for (const PhaseObject& o : mine.objects)
+    if (std::binary_search(leaving.begin(), leaving.end(), o.id)) f.bytes += o.memory.shipped_bytes();
+  return f;
+}
+
+// Every rank's plan of a distributed step from the ranks' figures.
+void set_figures(MigrationPlan& plan, std::span<const RankFigures> ranks, std::uint64_t rounds) {
+  double total = 0, max_before = 0, max_after = 0;
+  for (const RankFigures& f : ranks) {
+    total += f.load_before;
+    max_before = std::max(max_before, f.load_before);
+    max_after = std::max(max_after, f.load_after);
+    plan.objects_migrated += static_cast<std::size_t>(f.departures);
+    plan.bytes_migrated += f.bytes;
+    plan.protocol_messages += static_cast<std::uint64_t>(f.messages);
+  }
+  const double mean = total / static_cast<double>(ranks.size());
+  plan.imbalance_before = mean > 0 ? max_before / mean - 1 : 0;
+  plan.imbalance_after = mean > 0 ? max_after / mean - 1 : 0;
+  plan.protocol_rounds = rounds;
+}
+
 double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
@@ -242,7 +292,21 @@ struct Balancer::Impl {
   WorkModel work_model;
   std::string engine;
   std::unique_ptr<detail::DistributedEngine> mpi;
+  /// The strategy's rank protocol, where it has one for these parameters and weighs loads;
+  /// empty: the central path.
+  RankProtocolFactory protocol;
   std::uint64_t plans = 0;
+
+  Topology topology(std::size_t ranks) const {
+    const Topology t = options.topology == "auto" ? parse_topology(fmt::format("complete:{}", ranks))
+                                                  : parse_topology(options.topology);
+    if (t.size() != ranks)
+      throw InputError(fmt::format("Balancer: topology {} has {} nodes but {} ranks; accepted: a topology of {} "
+                                   "nodes, or auto",
+                                   t.spec(), t.size(), ranks, ranks));
+    if (strategy.info->check_topology && ranks > 1) strategy.info->check_topology(t);
+    return t;
+  }
 
   void agree(std::exception_ptr error) const {
     if (mpi) mpi->agree(error);
@@ -282,15 +346,83 @@ struct Balancer::Impl {
     return in;
   }
 
+  // Collective: this rank's plan from the strategy's rank protocol, after the ids and edges
+  // are checked over the ranks without gathering them.
+  MigrationPlan plan_by_protocol(const LocalPhase& mine, std::chrono::steady_clock::time_point start) {
+    check_ids(mine);
+    const std::size_t size = static_cast<std::size_t>(mpi->size());
+    std::exception_ptr error;
+    std::optional<Topology> t;
+    try {
+      t = topology(size);
+    } catch (...) {
+      error = std::current_exception();
+    }
+    agree(error);
+    const RankPlan rank = detail::run_rank_protocol(*mpi, protocol, mine, *t, options.memory_bound, options.seed);
+    const RankFigures f = rank_figures(mine, rank);
+    std::vector<RankFigures> figures;
+    for (const auto& bytes : mpi->all_gather(std::as_bytes(std::span(&f, 1)))) {
+      RankFigures each;
+      std::memcpy(&each, bytes.data(), sizeof each);
+      figures.push_back(each);
+    }
+    MigrationPlan plan;
+    plan.departures = rank.departures;
+    plan.arrivals = rank.arrivals;
+    set_figures(plan, figures, rank.figures.rounds);
+    plan.number_ = ++plans;
+    plan.decision_seconds = seconds_since(start);
+    return plan;
+  }
+
+  // Collective: an id on two ranks, or an edge to an id no rank lists, is the same InputError
+  // on every rank. Each id is checked at rank id mod P (a directory, as Zoltan's), so no rank
+  // holds more than its share of the ids.
+  void check_ids(const LocalPhase& mine) const {
+    const auto size = static_cast<std::uint64_t>(mpi->size());
+    std::vector<std::vector<std::byte>> to(size);
+    // Per destination: its count of ids, the ids (each with this rank), then the edges' targets.
+    std::vector<std::vector<std::uint64_t>> ids(size), asked(size);
+    for (const PhaseObject& o : mine.objects) ids[o.id % size].push_back(o.id);
+    for (const LocalEdge& e : mine.edges) asked[e.to % size].push_back(e.to);
+    for (std::uint64_t r = 0; r < size; ++r) {
+      Writer w;
+      w.put_all(ids[r]);
+      w.put_all(asked[r]);
+      to[r] = std::move(w.bytes);
+    }
+    std::vector<std::pair<std::uint64_t, int>> held;  // (id, rank)
+    std::vector<std::pair<std::uint64_t, int>> queries;
+    const auto from = mpi->all_to_all(to);
+    for (std::size_t r = 0; r < from.size(); ++r) {
+      Reader reader(from[r]);
+      for (std::uint64_t id : reader.get_all<std::uint64_t>()) held.emplace_back(id, static_cast<int>(r));
+      for (std::uint64_t id : reader.get_all<std::uint64_t>()) queries.emplace_back(id, static_cast<int>(r));
+    }
+    std::sort(held.begin(), held.end());
+    std::exception_ptr error;
+    try {
+      for (std::size_t k = 1; k < held.size(); ++k)
+        if (held[k].first == held[k - 1].first)
+          throw InputError(fmt::format("Balancer: object {} is on ranks {} and {}; accepted: each id on one rank",
+                                       held[k].first, held[k - 1].second, held[k].second));
+      std::sort(queries.begin(), queries.end());
+      for (const auto& [id, r] : queries) {
+        const auto it = std::lower_bound(held.begin(), held.end(), std::pair<std::uint64_t, int>(id, -1));
+        if (it == held.end() || it->first != id)
+          throw InputError(fmt::format("Balancer: rank {} gives an edge to object {}, which no rank lists; accepted: "
+                                       "edges between objects of the ranks",
+                                       r, id));
+      }
+    } catch (...) {
+      error = std::current_exception();
+    }
+    agree(error);
+  }
+
   Rebalanced decide(const Phase& phase) const {
-    const Topology topology = options.topology == "auto" ? parse_topology(fmt::format("complete:{}", phase.nodes))
-                                                         : parse_topology(options.topology);
-    if (topology.size() != phase.nodes)
-      throw InputError(fmt::format("Balancer: topology {} has {} nodes but {} ranks; accepted: a topology of {} "
-                                   "nodes, or auto",
-                                   topology.spec(), topology.size(), phase.nodes, phase.nodes));
-    if (strategy.info->check_topology && phase.nodes > 1) strategy.info->check_topology(topology);
-    return rebalance(strategy, phase, topology,
+    return rebalance(strategy, phase, topology(phase.nodes),
                      {.memory_bound = options.memory_bound, .work_model = work_model, .seed = options.seed});
   }
 };
@@ -325,6 +457,7 @@ Balancer::Balancer(BalancerOptions options, std::optional<PhaseStrategyInfo> own
                                                                         "phase strategy " + b.own->name)}
                        : builtin_phase_strategies().configure(b.options.strategy, params);
     if (b.options.topology != "auto") (void)parse_topology(b.options.topology);
+    b.protocol = runs_as_protocol(b.strategy, b.work_model) ? rank_protocol_factory(b.strategy) : RankProtocolFactory{};
   } catch (...) {
     error = std::current_exception();
   }
@@ -357,9 +490,22 @@ std::vector<MigrationPlan> Balancer::plan(std::span<const LocalPhase> ranks) {
     throw InputError("Balancer::plan(every rank's objects) under MPI; accepted: plan(this rank's objects)");
   if (ranks.empty()) throw InputError("Balancer::plan: no rank; accepted: at least one rank's objects");
   for (std::size_t r = 0; r < ranks.size(); ++r) check_local_phase(ranks[r], fmt::format("Balancer: rank {}", r));
-  const Phase phase = assemble(ranks);
-  std::vector<MigrationPlan> plans =
-      plans_of(phase, impl_->decide(phase), GatherTree(ranks.size(), impl_->options.flat_gather_up_to));
+  const Phase phase = assemble(ranks);  // checks ids and edges over the ranks
+  std::vector<MigrationPlan> plans;
+  if (impl_->protocol && ranks.size() > 1) {
+    const auto rank_plans = run_protocol_in_process(impl_->protocol, ranks, impl_->topology(ranks.size()),
+                                                    impl_->options.memory_bound, impl_->options.seed);
+    std::vector<RankFigures> figures;
+    for (std::size_t r = 0; r < ranks.size(); ++r) figures.push_back(rank_figures(ranks[r], rank_plans[r]));
+    for (const RankPlan& rank : rank_plans) {
+      MigrationPlan& plan = plans.emplace_back();
+      plan.departures = rank.departures;
+      plan.arrivals = rank.arrivals;
+      set_figures(plan, figures, rank.figures.rounds);
+    }
+  } else {
+    plans = plans_of(phase, impl_->decide(phase), GatherTree(ranks.size(), impl_->options.flat_gather_up_to));
+  }
   const std::uint64_t number = ++impl_->plans;
   for (MigrationPlan& plan : plans) {
     plan.number_ = number;
@@ -381,6 +527,7 @@ MigrationPlan Balancer::plan(const LocalPhase& mine) {
   }
   b.agree(error);
 
+  if (b.protocol) return b.plan_by_protocol(mine, start);
   // Gather to the root, decide there, scatter: each an all-to-all or two (through the group
   // leaders of gather_tree.hpp) where only one side sends.
   const GatherTree tree(static_cast<std::size_t>(size), b.options.flat_gather_up_to);
