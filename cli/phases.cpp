@@ -143,6 +143,9 @@ Run add_phases(CLI::App& app) {
                 "also solve the exact reference of each balancing step (a MILP; small phases only)");
   auto* time_limit = cmd->add_option("--time-limit", o->time_limit, "with --optimal: seconds for each MILP")
                          ->capture_default_str();
+  cmd->add_flag("--as-protocol", o->in.as_protocol,
+                "run the strategy's rank protocol, each node an agent, and price its own rounds: the step as the MPI "
+                "plan API runs it (tempered, diffusion)");
   cmd->add_flag("--json", o->json, "print one JSON document with the inputs and the figures");
   return [o, workload, data, charm_dump, phase, write, phases, every, threshold, time_limit, memory_bound, work_model,
           lbaf_config] {

@@ -1,5 +1,6 @@
 // One balancing step of dlbkit::Balancer (objects/balancer.hpp) under MPI, measured:
 //   mpirun -np R build/bench/plan_step_bench --strategy S [--param k=v] [--objects N] [--steps K]
+//                                            [--cost MODEL]
 // Each rank holds N objects whose loads make a hot spot around rank 0 (loads 1 + 9 exp(-(r /
 // (0.1 R))^2), each times 0.95..1.05 at random); K plans in a row, each carried out by migrate()
 // (the objects travel with their loads). Prints one JSON line on rank 0: per step the decision's
@@ -8,7 +9,11 @@
 // others' largest), the figure that shows whether one rank holds everyone's objects.
 #include <dlbkit/core/random.hpp>
 #include <dlbkit/error.hpp>
+#include <dlbkit/core/parameters.hpp>
 #include <dlbkit/objects/balancer.hpp>
+#include <dlbkit/phases/builtin_phase_strategies.hpp>
+#include <dlbkit/phases/in_process_protocol.hpp>
+#include <dlbkit/phases/protocol_meter.hpp>
 
 #include <mpi.h>
 #include <sys/resource.h>
@@ -29,6 +34,7 @@ struct Settings {
   dlbkit::BalancerOptions balancer{.engine = "mpi"};
   std::uint64_t objects = 1000;
   int steps = 3;
+  std::string cost = "ideal";
 };
 
 Settings parse(int argc, char** argv) {
@@ -39,10 +45,39 @@ Settings parse(int argc, char** argv) {
     else if (name == "--param") s.balancer.params.push_back(value);
     else if (name == "--objects") s.objects = std::stoull(value);
     else if (name == "--steps") s.steps = std::stoi(value);
-    else throw dlbkit::InputError(fmt::format("option '{}'; accepted: --strategy, --param, --objects, --steps", name));
+    else if (name == "--cost") s.cost = value;
+    else throw dlbkit::InputError(fmt::format("option '{}'; accepted: --strategy, --param, --objects, --steps, --cost", name));
   }
   if (argc % 2 == 0) throw dlbkit::InputError(fmt::format("option '{}' without a value", argv[argc - 1]));
   return s;
+}
+
+// Rank r's objects: a hot spot around rank 0.
+dlbkit::LocalPhase objects_of(int rank, int size, std::uint64_t objects) {
+  dlbkit::LocalPhase mine;
+  dlbkit::Rng rng(7, static_cast<std::uint64_t>(rank));
+  const double distance = static_cast<double>(rank) / (0.1 * size);
+  const double base = 1 + 9 * std::exp(-distance * distance);
+  for (std::uint64_t k = 0; k < objects; ++k)
+    mine.objects.push_back({.id = static_cast<std::uint64_t>(rank) * objects + k,
+                            .load = base * (0.95 + 0.1 * rng.uniform())});
+  return mine;
+}
+
+// The first step of a strategy with a rank protocol, simulated: its time and messages.
+std::string predict(const Settings& s, int size) {
+  const auto choice = dlbkit::builtin_phase_strategies().configure(
+      s.balancer.strategy, dlbkit::assignments(s.balancer.params, "--param"));
+  const dlbkit::RankProtocolFactory make = dlbkit::rank_protocol_factory(choice);
+  if (!make) return "";
+  std::vector<dlbkit::LocalPhase> ranks;
+  for (int r = 0; r < size; ++r) ranks.push_back(objects_of(r, size, s.objects));
+  dlbkit::ProtocolMeter meter(ranks.size(), dlbkit::make_cost_model(s.cost));
+  dlbkit::run_protocol_in_process(meter.metered(make), ranks, dlbkit::parse_topology(fmt::format("complete:{}", size)),
+                                  s.balancer.memory_bound, s.balancer.seed);
+  meter.finish();
+  return fmt::format(R"("predicted_seconds": {}, "predicted_messages": {}, "predicted_rounds": {}, )",
+                     static_cast<double>(meter.time()) * 1e-9, meter.messages(), meter.rounds());
 }
 
 double peak_resident_bytes() {
@@ -62,13 +97,9 @@ int main(int argc, char** argv) {
   try {
     const Settings s = parse(argc, argv);
     dlbkit::Balancer balancer(s.balancer);
-    dlbkit::LocalPhase mine;
-    dlbkit::Rng rng(7, static_cast<std::uint64_t>(rank));
-    const double distance = static_cast<double>(rank) / (0.1 * size);
-    const double base = 1 + 9 * std::exp(-distance * distance);
-    for (std::uint64_t k = 0; k < s.objects; ++k)
-      mine.objects.push_back({.id = static_cast<std::uint64_t>(rank) * s.objects + k,
-                              .load = base * (0.95 + 0.1 * rng.uniform())});
+    dlbkit::LocalPhase mine = objects_of(rank, size, s.objects);
+    std::string prediction;
+    if (rank == 0) prediction = predict(s, size);
     std::vector<std::string> steps;
     for (int step = 0; step < s.steps; ++step) {
       dlbkit::MigrationPlan plan = balancer.plan(mine);
@@ -101,10 +132,10 @@ int main(int argc, char** argv) {
     MPI_Gather(&peak, 1, MPI_DOUBLE, peaks.data(), 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
     if (rank == 0) {
       const double others = size > 1 ? *std::max_element(peaks.begin() + 1, peaks.end()) : peak;
-      fmt::print(R"({{"ranks": {}, "strategy": "{}", "objects_per_rank": {}, "steps": [{}], )"
+      fmt::print(R"({{"ranks": {}, "strategy": "{}", "objects_per_rank": {}, {}"steps": [{}], )"
                  R"("peak_resident_bytes_rank0": {}, "peak_resident_bytes_others_max": {}, "rank0_over_others": {}}})"
                  "\n",
-                 size, s.balancer.strategy, s.objects, fmt::join(steps, ", "), peak, others, peak / others);
+                 size, s.balancer.strategy, s.objects, prediction, fmt::join(steps, ", "), peak, others, peak / others);
     }
   } catch (const std::exception& e) {
     if (rank == 0) std::fprintf(stderr, "plan_step_bench: error: %s\n", e.what());

@@ -17,6 +17,35 @@ void check_amount(double value, const std::string& what, const char* field, std:
 
 }  // namespace
 
+std::vector<LocalPhase> local_phases(const Phase& phase) {
+  std::vector<LocalPhase> ranks(phase.nodes);
+  std::vector<std::vector<std::int32_t>> block_at(phase.nodes);  // a block's index on each node, -1: none yet
+  for (std::size_t i = 0; i < phase.objects.size(); ++i) {
+    LocalPhase& rank = ranks[phase.node_of[i]];
+    PhaseObject object = phase.objects[i];
+    if (object.memory.block >= 0) {
+      auto& at = block_at[phase.node_of[i]];
+      at.resize(phase.block_bytes.size(), -1);
+      std::int32_t& local = at[static_cast<std::size_t>(object.memory.block)];
+      if (local < 0) {
+        local = static_cast<std::int32_t>(rank.blocks.size());
+        rank.blocks.push_back({phase.block_ids[static_cast<std::size_t>(object.memory.block)],
+                               phase.block_bytes[static_cast<std::size_t>(object.memory.block)]});
+      }
+      object.memory.block = local;
+    }
+    rank.objects.push_back(object);
+  }
+  for (const ObjectCommunication& c : phase.communications)
+    ranks[phase.node_of[c.from]].edges.push_back(
+        {.from = phase.objects[c.from].id, .to = phase.objects[c.to].id, .messages = c.messages, .bytes = c.bytes});
+  for (NodeId r = 0; r < phase.nodes; ++r) {
+    if (!phase.node_working_bytes.empty()) ranks[r].working_bytes = phase.node_working_bytes[r];
+    if (!phase.node_alpha.empty()) ranks[r].speed = 1 / phase.node_alpha[r];
+  }
+  return ranks;
+}
+
 void check_local_phase(const LocalPhase& mine, const std::string& what) {
   if (!std::isfinite(mine.speed) || mine.speed <= 0)
     throw InputError(fmt::format("{}: the rank's speed is {}; accepted: a finite number > 0", what, mine.speed));

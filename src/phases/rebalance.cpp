@@ -1,11 +1,18 @@
 #include <dlbkit/error.hpp>
 #include <dlbkit/phases/lower_bound.hpp>
+#include <dlbkit/phases/builtin_phase_strategies.hpp>
+#include <dlbkit/phases/in_process_protocol.hpp>
+#include <dlbkit/phases/local_phase.hpp>
+#include <dlbkit/phases/protocol_meter.hpp>
 #include <dlbkit/phases/rebalance.hpp>
 
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <unordered_map>
 
 namespace dlbkit {
 
@@ -23,6 +30,71 @@ SimTime migration_time(const Phase& phase, const std::vector<NodeId>& mapping, c
   return static_cast<SimTime>(std::llround(*std::max_element(busy.begin(), busy.end())));
 }
 
+// The lower bound on the max load, the exact reference where asked, and whether the result
+// reaches the bound.
+void finish_bounds(const Phase& phase, const RebalanceOptions& options, Rebalanced& result) {
+  result.max_load_lower_bound = max_load_lower_bound(phase, options.memory_bound);
+  if (options.optimum_time_limit) {
+    result.optimum = solve_milp(phase, {.memory_bound = options.memory_bound,
+                                        .time_limit = *options.optimum_time_limit,
+                                        .start = result.mapping});
+    // The solver's bound holds for mappings within the memory bound; the strategy's result is one
+    // unless it left nodes above it (then only the bound of lower_bound.hpp holds).
+    if (result.nodes_over_memory_bound == 0)
+      result.max_load_lower_bound = std::max(result.max_load_lower_bound, result.optimum->max_load_lower_bound);
+  }
+  const double mean = result.after.mean_load;
+  result.imbalance_lower_bound = mean > 0 ? std::max(0.0, result.max_load_lower_bound / mean - 1) : 0.0;
+  // Relative slack for the rounding of the loads' sums, which differ in order between the two.
+  result.at_lower_bound = result.after.max_load <= result.max_load_lower_bound * (1 + 1e-9);
+}
+
+std::vector<std::string> strategies_with_protocols() {
+  std::vector<std::string> names;
+  for (const auto& s : builtin_phase_strategies().all())
+    if (s.rank_protocol) names.push_back(s.name);
+  return names;
+}
+
+// The mapping the agents' plans give, and the step's figures as the meter priced them.
+Rebalanced as_protocol(const PhaseStrategyChoice& strategy, const Phase& phase, const Topology& topology,
+                       const RebalanceOptions& options, Rebalanced result) {
+  const RankProtocolFactory make = rank_protocol_factory(strategy);
+  if (!make)
+    throw InputError(fmt::format("--as-protocol with phase strategy {}, which has no rank protocol; accepted: {}",
+                                 strategy.info->name, fmt::join(strategies_with_protocols(), ", ")));
+  if (!(options.work_model == WorkModel{}))
+    throw InputError("--as-protocol with a work model; accepted: the loads (the rank protocols weigh loads)");
+  ProtocolMeter meter(phase.nodes, options.cost);
+  const auto start = std::chrono::steady_clock::now();
+  const std::vector<RankPlan> plans =
+      run_protocol_in_process(meter.metered(make), local_phases(phase), topology, options.memory_bound, options.seed);
+  result.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  meter.finish();
+  std::unordered_map<std::uint64_t, ObjectIndex> index;
+  for (ObjectIndex i = 0; i < phase.objects.size(); ++i) index.emplace(phase.objects[i].id, i);
+  result.mapping = phase.node_of;
+  for (const RankPlan& plan : plans)
+    for (const ObjectMove& d : plan.departures) result.mapping[index.at(d.id)] = d.rank;
+  result.after = phase_figures(phase, result.mapping);
+  for (std::size_t i = 0; i < phase.objects.size(); ++i)
+    if (result.mapping[i] != phase.node_of[i]) {
+      ++result.objects_migrated;
+      result.bytes_migrated += phase.objects[i].memory.shipped_bytes();
+    }
+  if (phase.has_memory) {
+    const NodeMemory memory(phase, result.mapping);
+    for (NodeId v = 0; v < phase.nodes; ++v)
+      if (memory.of(v) > options.memory_bound) ++result.nodes_over_memory_bound;
+  }
+  result.rounds = meter.rounds();
+  result.messages = meter.messages();
+  result.protocol_time = meter.time();
+  result.migration_time = migration_time(phase, result.mapping, options.migration);
+  finish_bounds(phase, options, result);
+  return result;
+}
+
 }  // namespace
 
 Rebalanced rebalance(const PhaseStrategyChoice& strategy, const Phase& phase, const Topology& topology,
@@ -37,6 +109,7 @@ Rebalanced rebalance(const PhaseStrategyChoice& strategy, const Phase& phase, co
 
   Rebalanced result;
   result.before = phase_figures(phase, phase.node_of);
+  if (options.as_protocol) return as_protocol(strategy, phase, topology, options, result);
   PhaseContext ctx(phase, topology, options.cost, options.memory_bound, options.seed, options.work_model);
   const auto start = std::chrono::steady_clock::now();
   strategy.create()->rebalance(ctx);
@@ -69,20 +142,7 @@ Rebalanced rebalance(const PhaseStrategyChoice& strategy, const Phase& phase, co
     result.max_work_before = max_work(phase.node_of);
     result.max_work_after = max_work(result.mapping);
   }
-  result.max_load_lower_bound = max_load_lower_bound(phase, options.memory_bound);
-  if (options.optimum_time_limit) {
-    result.optimum = solve_milp(phase, {.memory_bound = options.memory_bound,
-                                        .time_limit = *options.optimum_time_limit,
-                                        .start = result.mapping});
-    // The solver's bound holds for mappings within the memory bound; the strategy's result is one
-    // unless it left nodes above it (then only the bound of lower_bound.hpp holds).
-    if (result.nodes_over_memory_bound == 0)
-      result.max_load_lower_bound = std::max(result.max_load_lower_bound, result.optimum->max_load_lower_bound);
-  }
-  const double mean = result.after.mean_load;
-  result.imbalance_lower_bound = mean > 0 ? std::max(0.0, result.max_load_lower_bound / mean - 1) : 0.0;
-  // Relative slack for the rounding of the loads' sums, which differ in order between the two.
-  result.at_lower_bound = result.after.max_load <= result.max_load_lower_bound * (1 + 1e-9);
+  finish_bounds(phase, options, result);
   return result;
 }
 

@@ -168,6 +168,7 @@ PhasesResult phases_command(const PhasesInputs& given, const PhasesProgress& pro
                           .threshold = non_negative_or_inf(threshold, "--threshold")};
   options.rebalance = rebalance_options(in.rebalance, in.seed);
   if (in.optimal || in.time_limit) options.rebalance.optimum_time_limit = time_limit_of(in);
+  options.rebalance.as_protocol = in.as_protocol;
   options.on_phase = progress.phase_done;
   if (progress.running) progress.running(strategy.name(), phases);
 
@@ -217,6 +218,7 @@ PhasesResult phases_command(const PhasesInputs& given, const PhasesProgress& pro
                  {"migration_byte_cost", fmt::format("{}ns", options.rebalance.migration.per_byte)},
                  {"seed", in.seed},
                  {"optimal", in.optimal},
+                 {"as_protocol", in.as_protocol},
                  {"time_limit", figure(options.rebalance.optimum_time_limit.value_or(0), in.optimal)},
                  {"lbaf_config", in.lbaf_config ? nlohmann::json{{"file", *in.lbaf_config}, {"ignored", lbaf.ignored}}
                                                 : nlohmann::json(nullptr)}});

@@ -182,7 +182,7 @@ TEST(RankProtocol, EveryObjectEndsOnOneRankWhateverTheOrderAndTheBound) {
         expect_same_plans(plain, run(c.strategy, ranks, c.topology, c.params, bound, shuffle), what);
       if (memory)  // a rank that received objects ends within the bound
         for (NodeId r = 0; r < n; ++r)
-          if (!plain[r].arrivals.empty()) EXPECT_LE(outcome.memory_after[r], bound) << what << ", rank " << r;
+          if (!plain[r].arrivals.empty()) { EXPECT_LE(outcome.memory_after[r], bound) << what << ", rank " << r; }
     }
 }
 

@@ -50,6 +50,10 @@ struct ObjectMove {
   NodeId rank = 0;  ///< where it goes (a departure) or where it comes from (an arrival)
 };
 
+/// Each node's part of `phase` (node r's at r): its objects under phase.node_of, the messages
+/// they sent, the blocks they use, its working bytes, its speed (1 / its alpha).
+std::vector<LocalPhase> local_phases(const Phase& phase);
+
 /// Throws InputError naming `what` when the rank's own part is malformed: a load that is
 /// negative, NaN or infinite, a byte count likewise, an edge from an object not listed, a
 /// block index out of range, a speed that is not positive and finite, an id listed twice.

@@ -26,6 +26,10 @@ struct RebalanceOptions {
   /// Where set, the exact reference is solved beside the strategy with this time limit in
   /// seconds (milp.hpp; small phases only).
   std::optional<double> optimum_time_limit;
+  /// Run the strategy's rank protocol (rank_protocol.hpp), each node an agent, in place of its
+  /// PhaseContext form, and price the agents' own rounds (protocol_meter.hpp): the step as the
+  /// MPI driver runs it. InputError for a strategy without one.
+  bool as_protocol = false;
 };
 
 struct Rebalanced {

@@ -55,6 +55,9 @@ struct PhasesInputs {
   /// limit in seconds (a number > 0, default 60; only with optimal).
   bool optimal = false;
   std::optional<std::string> time_limit;
+  /// Run the strategy as its rank protocol, each node an agent, and price the agents' rounds
+  /// (phases/protocol_meter.hpp): the balancing step as the MPI plan API runs it.
+  bool as_protocol = false;
   /// LBAF's YAML configuration (workloads/lbaf_config.hpp): the strategy (when empty), its
   /// parameters (each not given), the data, the phase and the memory bound (when not given).
   std::optional<std::string> lbaf_config;

@@ -1,0 +1,66 @@
+#pragma once
+/// \file
+/// The simulated time of a rank protocol (rank_protocol.hpp) as it runs: the agents' own
+/// messages, round by round, priced by a cost model, so that `dlbkit phases --as-protocol`
+/// predicts what the MPI driver (objects/detail/protocol_driver.hpp) takes. Each round of the
+/// driver is an exchange of the agents' messages and a reduction of the round's figures:
+///
+///     round time = max over ranks (sent x send_overhead + received x handle_cost
+///                                  + max(bytes sent, bytes received) x per_byte)
+///                + latency                                   (when a message was sent)
+///                + 2 ceil(log2 P) x (latency + send_overhead + handle_cost)
+///
+/// the last term the driver's all-gather of the round's figures and its exchange's closing
+/// barrier, each in log2 P steps of one message (recursive doubling, a dissemination barrier).
+///
+/// ```
+/// dlbkit::ProtocolMeter meter(ranks.size(), cost);
+/// auto plans = dlbkit::run_protocol_in_process(meter.metered(make), ranks, topology, inf, seed);
+/// meter.finish();   // meter.time(), meter.rounds(), meter.messages(), meter.bytes()
+/// ```
+
+#include <dlbkit/phases/rank_protocol.hpp>
+#include <dlbkit/sim/cost_model.hpp>
+
+#include <cstdint>
+#include <vector>
+
+namespace dlbkit {
+
+class ProtocolMeter {
+public:
+  ProtocolMeter(std::size_t ranks, const CostModel& cost);
+  ProtocolMeter(const ProtocolMeter&) = delete;
+  ProtocolMeter& operator=(const ProtocolMeter&) = delete;
+
+  /// `make`'s agents, each reporting its rounds' messages here (the meter must outlive them).
+  RankProtocolFactory metered(RankProtocolFactory make);
+  /// Prices the last round; after the step.
+  void finish();
+
+  SimTime time() const { return time_; }
+  std::uint64_t rounds() const { return rounds_; }
+  std::uint64_t messages() const { return messages_; }
+  double bytes() const { return bytes_; }
+
+  /// For the agents' wrapper: rank `from` sent `bytes` to `to` in `round`.
+  void sent(std::uint64_t round, NodeId from, NodeId to, std::size_t bytes);
+  /// For the agents' wrapper: an agent runs `round`; the first of a new round closes the one before.
+  void begin(std::uint64_t round);
+
+private:
+  void close_round();
+
+  CostModel cost_;
+  SimTime collective_;
+  std::vector<std::uint64_t> sent_, received_;
+  std::vector<double> bytes_out_, bytes_in_;
+  std::vector<NodeId> touched_;
+  std::uint64_t round_ = 0;
+  bool open_ = false;
+  SimTime time_ = 0;
+  std::uint64_t rounds_ = 0, messages_ = 0;
+  double bytes_ = 0;
+};
+
+}  // namespace dlbkit
