@@ -317,21 +317,13 @@ struct Balancer::Impl {
   // with none), and each rank's part of the root's down to it (each ends with its own).
   Bundle pass_up(const GatherTree& tree, Bundle bundle) const {
     const auto rank = static_cast<NodeId>(mpi->rank());
-    bundle = exchange(std::move(bundle), tree.leader(rank));
-    if (!tree.flat()) bundle = exchange(std::move(bundle), 0);
+    bundle = split(std::move(bundle), [&](NodeId) { return tree.leader(rank); });
+    if (!tree.flat()) bundle = split(std::move(bundle), [](NodeId) { return NodeId{0}; });
     return bundle;
   }
   Bundle pass_down(const GatherTree& tree, Bundle bundle) const {
     if (!tree.flat()) bundle = split(std::move(bundle), [&](NodeId r) { return tree.leader(r); });
     return split(std::move(bundle), [](NodeId r) { return r; });
-  }
-  // Sends the whole bundle to `to` (itself included): what every rank sent this one.
-  Bundle exchange(Bundle bundle, NodeId to) const {
-    std::vector<std::vector<std::byte>> out(mpi->size());
-    if (!bundle.empty()) out[to] = encode(bundle);
-    Bundle in;
-    for (const auto& bytes : mpi->all_to_all(out)) append(in, bytes);
-    return in;
   }
   // Sends each entry (r, bytes) to via(r): what every rank sent this one.
   template <class Via>
@@ -382,7 +374,7 @@ struct Balancer::Impl {
   void check_ids(const LocalPhase& mine) const {
     const auto size = static_cast<std::uint64_t>(mpi->size());
     std::vector<std::vector<std::byte>> to(size);
-    // Per destination: its count of ids, the ids (each with this rank), then the edges' targets.
+    // To each rank: the ids whose directory it keeps, then the edges' targets it is asked about.
     std::vector<std::vector<std::uint64_t>> ids(size), asked(size);
     for (const PhaseObject& o : mine.objects) ids[o.id % size].push_back(o.id);
     for (const LocalEdge& e : mine.edges) asked[e.to % size].push_back(e.to);
