@@ -90,6 +90,8 @@ int main() try {
       {"tempered", {{"peers", "LBAF"}, {"n_iterations", "2"}}, "complete:{}", false},
       {"diffusion", {}, "ring:{}", false},
       {"diffusion", {{"transit", "own"}}, "complete:{}", true},
+      {"sos", {}, "ring:{}", false},
+      {"dimension_exchange", {}, "complete:{}", true},
   };
   for (const Case& c : cases)
     for (const std::uint64_t seed : {1u, 2u}) {

@@ -1,14 +1,18 @@
-// diffusion as a protocol between ranks (rank_protocol.hpp): the rounds of the phase strategy
-// (diffusion.cpp, flows.hpp: Cyb89 Sec. 2 eq. 1a-3 on the loads, then the flow realised as
-// objects) with every message sent for real, each rank knowing only its own objects.
+// The flow strategies as protocols between ranks (rank_protocol.hpp): the rounds of the phase
+// strategies (flows.hpp: diffusion, sos and chebyshev on the loads in flow form, or dimension
+// exchange over an edge colouring; then the flow realised as objects) with every message sent
+// for real, each rank knowing only its own objects.
 //
-// Round 0: each rank sends its load to its neighbours and contributes it (and its square) to
-// the reductions: the next round knows the mean, the maximum and ||l - mean||, so the round
-// count (rounds=auto: FlowStop's) and the stop rule max/mean - 1 <= tolerance. Each later
-// round: unless the loads of the round before meet the rule or the rounds are spent, the rank
-// adds alpha (l_u - l_v) from each neighbour's load and sends its new load. Each rank sums
-// its own and its neighbours' loads over the rounds (Z), so the flow to neighbour u is
-// alpha (Z_v - Z_u), known at both ends alike.
+// Round 0: each rank sends its z (first-order diffusion: its load; dimension exchange: its
+// load, to its partner across colour 0 only) and contributes its load to the reductions: the
+// next round knows the mean and the maximum, so the stop rule max/mean - 1 <= tolerance, and
+// round 1 contributes (l - mean)^2 so that round 2 knows FlowStop::factor and the round count
+// (FlowScheme::rounds), the same bits as the phase strategy's. Each later round: unless
+// the loads of the round before meet the rule or the rounds are spent, the rank takes the
+// round's exchange from what its partners sent (flows.hpp: l_v -= sum_u alpha (z_v - z_u), or
+// lambda (l_v - l_p) with the partner), and sends its next z. A rank sums its own and its
+// neighbours' z over the rounds (Z), so the flow to neighbour u is alpha (Z_v - Z_u), known at
+// both ends alike; dimension exchange sums what it sent across each edge.
 //
 // Then the hops (realise() in flows.cpp): a rank fills its positive outgoing flows, largest
 // first, with the objects it holds (selection, transit and hops as there) and ships them in
@@ -22,26 +26,23 @@
 #include "rank_holdings.hpp"
 #include "rank_protocols.hpp"
 
-#include <dlbkit/analysis/polynomial_schemes.hpp>
 #include <dlbkit/phases/flows.hpp>
-#include <dlbkit/strategies/diffusion.hpp>
-
-#include <fmt/format.h>
+#include <dlbkit/topology/edge_coloring.hpp>
 
 #include <algorithm>
 #include <cmath>
-#include <numeric>
+#include <limits>
 
 namespace dlbkit::detail {
 
 namespace {
 
-enum Kind : std::uint8_t { kLoad = 1, kObjects = 2, kRefused = 3 };
+enum Kind : std::uint8_t { kZ = 1, kObjects = 2, kRefused = 3 };
 
-class DiffusionProtocol final : public RankProtocol {
+class FlowProtocol final : public RankProtocol {
 public:
-  DiffusionProtocol(const Parameters& p, const RankSetup& s)
-      : topology_(&s.topology),
+  FlowProtocol(const Parameters& p, const RankSetup& s, FlowScheme scheme)
+      : scheme_(std::move(scheme)),
         ranks_(s.topology.size()),
         neighbours_(s.topology.neighbors(s.rank).begin(), s.topology.neighbors(s.rank).end()),
         stop_(FlowStop::from(p)),
@@ -51,10 +52,13 @@ public:
         bound_(s.memory_bound),
         holdings_(s.mine, s.rank),
         reserved_(holdings_.memory()) {
-    alpha_ = diffusion_agent_alpha(s.topology, p.text("alpha"));
-    gamma_ = uniform_gamma(s.topology, alpha_);
-    neighbour_load_.assign(neighbours_.size(), 0.0);
     neighbour_z_.assign(neighbours_.size(), 0.0);
+    neighbour_sum_.assign(neighbours_.size(), 0.0);
+    if (scheme_.betas.empty()) {  // dimension exchange: the neighbour slot of each colour
+      const auto& colouring = s.topology.shared<EdgeColoring>("edge_coloring", edge_coloring);
+      partner_slot_.assign(colouring.colors(), kNoPartner);
+      for (std::size_t k = 0; k < neighbours_.size(); ++k) partner_slot_[colouring.color(s.rank, k)] = k;
+    }
   }
 
   void round(const RoundInput& in, RoundOutput& out) override {
@@ -73,14 +77,23 @@ public:
 private:
   enum class Stage { loads, hops, finish };
 
-  void send_load(RoundOutput& out) {
-    for (const NodeId u : neighbours_) {
-      std::vector<std::byte> bytes;
-      put(bytes, kLoad);
-      put(bytes, load_);
-      out.outbox.push_back({u, std::move(bytes)});
+  // This round's z to the round's partners (and the load to the reductions).
+  void send_z(RoundOutput& out) {
+    if (scheme_.betas.empty()) {
+      exchange_slot_ = partner_slot_.empty() ? kNoPartner : partner_slot_[rounds_ % partner_slot_.size()];
+      z_ = load_;
+    } else {
+      const double beta = scheme_.betas[std::min<std::size_t>(rounds_, scheme_.betas.size() - 1)];
+      z_ = rounds_ == 0 ? load_ : (beta - 1.0) * z_ + beta * load_;
     }
-    out.sums = {load_, load_ * load_};
+    for (std::size_t k = 0; k < neighbours_.size(); ++k) {
+      if (scheme_.betas.empty() && k != exchange_slot_) continue;
+      std::vector<std::byte> bytes;
+      put(bytes, kZ);
+      put(bytes, z_);
+      out.outbox.push_back({neighbours_[k], std::move(bytes)});
+    }
+    out.sums = {load_, deviation_};
     out.maxima = {load_};
   }
 
@@ -91,31 +104,44 @@ private:
   void loads(const RoundInput& in, RoundOutput& out) {
     if (in.round == 0) {
       load_ = holdings_.load();
-      return send_load(out);
+      return send_z(out);
     }
     for (const ProtocolMessage& m : in.inbox) {
       ByteReader r(m.bytes);
       r.get<std::uint8_t>();
-      neighbour_load_[slot_of(m.peer)] = r.get<double>();
+      neighbour_z_[slot_of(m.peer)] = r.get<double>();
     }
     const double mean = in.sums[0] / static_cast<double>(ranks_);
-    if (in.round == 1) {  // FlowStop::factor and limit, from the sums of the loads and their squares
-      const double squares = std::max(in.sums[1] - in.sums[0] * mean, 0.0);
-      const double factor = mean > 0 ? std::max(std::sqrt(squares) / (stop_.tolerance * mean), 1.0) : 1.0;
-      limit_ = stop_.limit(predict_scheme_steps(gamma_, std::nullopt, factor).fos, "phase strategy diffusion",
-                           fmt::format("alpha={} gives gamma(M) = 1 on {} (Cyb89 Theorem 1)", alpha_, topology_->spec()));
+    if (in.round == 1) {  // the first loads' mean: their deviations from it go with the next z
+      start_mean_ = mean;
+      deviation_ = (load_ - mean) * (load_ - mean);
+    } else {
+      deviation_ = 0;
+    }
+    if (in.round == 2) {  // FlowStop::factor of the first loads
+      const double spread = std::sqrt(in.sums[1]) / (stop_.tolerance * start_mean_);
+      limit_ = scheme_.rounds(start_mean_ > 0 ? std::max(spread, 1.0) : 1.0);
     }
     const bool balanced = !(mean > 0) || in.maxima[0] / mean - 1 <= stop_.tolerance;
-    if (balanced || rounds_ == limit_) return start_hops(in.round, out);
-    double sent = 0;
-    z_ += load_;
-    for (std::size_t k = 0; k < neighbours_.size(); ++k) {
-      neighbour_z_[k] += neighbour_load_[k];
-      sent += alpha_ * (load_ - neighbour_load_[k]);
+    const bool no_partner = scheme_.betas.empty() && partner_slot_.empty();
+    if (balanced || rounds_ == limit_ || no_partner) return start_hops(in.round, out);
+    if (scheme_.betas.empty()) {
+      if (exchange_slot_ != kNoPartner) {
+        const double y = scheme_.alpha * (load_ - neighbour_z_[exchange_slot_]);
+        neighbour_sum_[exchange_slot_] += y;  // what crossed the edge
+        load_ -= y;
+      }
+    } else {
+      double sent = 0;
+      z_sum_ += z_;
+      for (std::size_t k = 0; k < neighbours_.size(); ++k) {
+        neighbour_sum_[k] += neighbour_z_[k];
+        sent += scheme_.alpha * (z_ - neighbour_z_[k]);
+      }
+      load_ -= sent;
     }
-    load_ -= sent;
     ++rounds_;
-    send_load(out);
+    send_z(out);
   }
 
   void start_hops(std::uint64_t round, RoundOutput& out) {
@@ -123,7 +149,7 @@ private:
     owed_.resize(neighbours_.size());
     double in = 0, outflow = 0;
     for (std::size_t k = 0; k < neighbours_.size(); ++k) {
-      const double f = alpha_ * (z_ - neighbour_z_[k]);
+      const double f = scheme_.betas.empty() ? neighbour_sum_[k] : scheme_.alpha * (z_sum_ - neighbour_sum_[k]);
       owed_[k] = std::max(f, 0.0);
       outflow += owed_[k];
       in += std::max(-f, 0.0);
@@ -217,7 +243,8 @@ private:
   }
 
   using Candidate = std::pair<double, std::uint64_t>;  // (load, id), ascending
-  const Topology* topology_;
+  static constexpr std::size_t kNoPartner = ~std::size_t{0};
+  FlowScheme scheme_;
   std::size_t ranks_;
   std::vector<NodeId> neighbours_;
   FlowStop stop_;
@@ -227,12 +254,15 @@ private:
   Holdings holdings_;
   RankMemory reserved_;  // holdings_'s, and what left in the last two rounds
   std::vector<ObjectRecord> shipped_[2];  // by round parity, while it may come back
-  double alpha_ = 0, gamma_ = 1;
   Stage stage_ = Stage::loads;
-  // The rounds on the loads: this rank's load, its and its neighbours' sums Z over the rounds.
-  double load_ = 0, z_ = 0;
-  std::vector<double> neighbour_load_, neighbour_z_;
-  std::uint64_t rounds_ = 0, limit_ = 0;
+  // The rounds on the loads: this rank's load and z, its neighbours' z of the round; the sums
+  // Z of its and their z over the rounds (dimension exchange: what it sent across each edge).
+  double load_ = 0, z_ = 0, z_sum_ = 0;
+  double start_mean_ = 0, deviation_ = 0;  // for FlowStop::factor
+  std::vector<double> neighbour_z_, neighbour_sum_;
+  std::vector<std::size_t> partner_slot_;  // dimension exchange: by colour
+  std::size_t exchange_slot_ = kNoPartner;
+  std::uint64_t rounds_ = 0, limit_ = ~std::uint64_t{0};  // limit_: known from round 2 (at least 1)
   // The hops: the flow still owed to each neighbour, the objects that may be shipped.
   std::vector<double> owed_;
   double budget_ = 0;
@@ -242,8 +272,8 @@ private:
 
 }  // namespace
 
-std::unique_ptr<RankProtocol> diffusion_rank_protocol(const Parameters& p, const RankSetup& setup) {
-  return std::make_unique<DiffusionProtocol>(p, setup);
+std::unique_ptr<RankProtocol> flow_rank_protocol(const Parameters& p, const RankSetup& setup, FlowScheme scheme) {
+  return std::make_unique<FlowProtocol>(p, setup, std::move(scheme));
 }
 
 }  // namespace dlbkit::detail
