@@ -266,6 +266,15 @@ TEST(RankProtocol, SameSeedSamePlan) {
                     run("tempered", ranks, "complete:6", {}, kNoBound, 9, 5), "tempered, seed 5");
 }
 
+TEST(RankProtocol, OneRankMovesNothing) {
+  const auto ranks = ranks_of(1, 5);
+  for (const char* name : {"tempered", "diffusion", "sos", "chebyshev", "dimension_exchange"}) {
+    const auto plans = run(name, ranks, "complete:1");
+    EXPECT_TRUE(plans[0].departures.empty() && plans[0].arrivals.empty()) << name;
+    EXPECT_EQ(plans[0].figures.messages, 0u) << name;
+  }
+}
+
 TEST(RankProtocol, ARoundLimitIsAnErrorNotAHang) {
   const auto ranks = ranks_of(4, 10);
   const auto choice = builtin_phase_strategies().configure("tempered", {});
