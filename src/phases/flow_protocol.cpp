@@ -164,7 +164,6 @@ private:
 
   void hop(const RoundInput& in, RoundOutput& out) {
     bool received = false;
-    std::vector<std::pair<NodeId, std::vector<std::byte>>> refusals;
     for (const ProtocolMessage* m : by_sender(in.inbox)) {
       ByteReader r(m->bytes);
       const auto kind = r.get<std::uint8_t>();

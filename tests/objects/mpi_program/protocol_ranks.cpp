@@ -105,6 +105,7 @@ int main() try {
       const std::string what = fmt::format("{} seed {}", c.strategy, seed);
       if (!same(plan.departures, expected.departures) || !same(plan.arrivals, expected.arrivals))
         fail(what + ": not the in-process plan");
+      if (plan.load_after != expected.load_after) fail(what + ": not the in-process load after");
       if (plan.figures.rounds != expected.figures.rounds || plan.figures.messages != expected.figures.messages ||
           plan.figures.bytes != expected.figures.bytes)
         fail(what + ": not the in-process figures");
