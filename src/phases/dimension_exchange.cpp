@@ -48,11 +48,11 @@ public:
 
   /// Its rank protocol (flow_protocol.cpp): the same rounds with real messages.
   static std::unique_ptr<RankProtocol> rank_protocol(const Parameters& p, const RankSetup& setup) {
+    const auto rounds = [strategy = DimensionExchange(p), &t = setup.topology](double factor) {
+      return strategy.rounds(t, factor);
+    };
     return detail::flow_rank_protocol(
-        p, setup,
-        {.alpha = p[kLambda], .rounds = [strategy = DimensionExchange(p), &t = setup.topology](double factor) {
-           return strategy.rounds(t, factor);
-         }});
+        p, setup, {.form = detail::FlowScheme::Form::exchange, .alpha = p[kLambda], .rounds = rounds});
   }
 
 private:

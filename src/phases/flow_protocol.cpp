@@ -14,6 +14,14 @@
 // neighbours' z over the rounds (Z), so the flow to neighbour u is alpha (Z_v - Z_u), known at
 // both ends alike; dimension exchange sums what it sent across each edge.
 //
+// hbm computes its flow its own way (hbm.cpp, WLR93 Sec. III-D): d rounds up, in which the
+// controller of each right half sends its domain's load to the controller of the domain
+// above, which decides the level's order (eq. 22-24) from the two halves' loads; then d rounds
+// down a binomial tree from node 0, each controller passing the orders of the levels above to
+// the controller of its right half, so that every node knows the orders of its d domains and
+// so its flows (the phase strategy sends the orders to the heavier halves only: here the
+// lighter partner learns its inflow too, which transit=forward reads).
+//
 // Then the hops (realise() in flows.cpp): a rank fills its positive outgoing flows, largest
 // first, with the objects it holds (selection, transit and hops as there) and ships them in
 // one message per neighbour; a rank that received objects passes them on in the next hop. The
@@ -30,6 +38,7 @@
 #include <dlbkit/topology/edge_coloring.hpp>
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <limits>
 
@@ -37,7 +46,7 @@ namespace dlbkit::detail {
 
 namespace {
 
-enum Kind : std::uint8_t { kZ = 1, kObjects = 2, kRefused = 3 };
+enum Kind : std::uint8_t { kZ = 1, kObjects = 2, kRefused = 3, kDomain = 4, kOrders = 5 };
 
 class FlowProtocol final : public RankProtocol {
 public:
@@ -45,7 +54,7 @@ public:
       : scheme_(std::move(scheme)),
         ranks_(s.topology.size()),
         neighbours_(s.topology.neighbors(s.rank).begin(), s.topology.neighbors(s.rank).end()),
-        stop_(FlowStop::from(p)),
+        stop_(scheme_.form == Form::hierarchy ? FlowStop{} : FlowStop::from(p)),
         close_gap_(p[kFlowSelection] == kFlowSelection.choice("greedy")),
         forward_(p[kFlowTransit] == kFlowTransit.choice("forward")),
         hops_(p.is_auto(kFlowHops) ? std::max(s.topology.diameter(), 1) : p[kFlowHops]),
@@ -54,7 +63,7 @@ public:
         reserved_(holdings_.memory()) {
     neighbour_z_.assign(neighbours_.size(), 0.0);
     neighbour_sum_.assign(neighbours_.size(), 0.0);
-    if (scheme_.betas.empty()) {  // dimension exchange: the neighbour slot of each colour
+    if (scheme_.form == Form::exchange) {  // the neighbour slot of each colour
       const auto& colouring = s.topology.shared<EdgeColoring>("edge_coloring", edge_coloring);
       partner_slot_.assign(colouring.colors(), kNoPartner);
       for (std::size_t k = 0; k < neighbours_.size(); ++k) partner_slot_[colouring.color(s.rank, k)] = k;
@@ -64,7 +73,7 @@ public:
   void round(const RoundInput& in, RoundOutput& out) override {
     if (ranks_ < 2) stage_ = Stage::finish;
     switch (stage_) {
-      case Stage::loads: return loads(in, out);
+      case Stage::loads: return scheme_.form == Form::hierarchy ? hierarchy(in, out) : loads(in, out);
       case Stage::hops: return hop(in, out);
       case Stage::finish: return holdings_.end_step(in, out);
     }
@@ -79,7 +88,7 @@ private:
 
   // This round's z to the round's partners (and the load to the reductions).
   void send_z(RoundOutput& out) {
-    if (scheme_.betas.empty()) {
+    if (scheme_.form == Form::exchange) {
       exchange_slot_ = partner_slot_.empty() ? kNoPartner : partner_slot_[rounds_ % partner_slot_.size()];
       z_ = load_;
     } else {
@@ -87,7 +96,7 @@ private:
       z_ = rounds_ == 0 ? load_ : (beta - 1.0) * z_ + beta * load_;
     }
     for (std::size_t k = 0; k < neighbours_.size(); ++k) {
-      if (scheme_.betas.empty() && k != exchange_slot_) continue;
+      if (scheme_.form == Form::exchange && k != exchange_slot_) continue;
       std::vector<std::byte> bytes;
       put(bytes, kZ);
       put(bytes, z_);
@@ -123,9 +132,9 @@ private:
       limit_ = scheme_.rounds(start_mean_ > 0 ? std::max(spread, 1.0) : 1.0);
     }
     const bool balanced = !(mean > 0) || in.maxima[0] / mean - 1 <= stop_.tolerance;
-    const bool no_partner = scheme_.betas.empty() && partner_slot_.empty();
+    const bool no_partner = scheme_.form == Form::exchange && partner_slot_.empty();
     if (balanced || rounds_ == limit_ || no_partner) return start_hops(in.round, out);
-    if (scheme_.betas.empty()) {
+    if (scheme_.form == Form::exchange) {
       if (exchange_slot_ != kNoPartner) {
         const double y = scheme_.alpha * (load_ - neighbour_z_[exchange_slot_]);
         neighbour_sum_[exchange_slot_] += y;  // what crossed the edge
@@ -144,12 +153,61 @@ private:
     send_z(out);
   }
 
+  // hbm's rounds (round r): up while r < d, then down; at round 2d every node knows its flows.
+  void hierarchy(const RoundInput& in, RoundOutput& out) {
+    const NodeId self = holdings_.self();
+    const auto d = static_cast<std::uint64_t>(std::countr_zero(ranks_));
+    const std::uint64_t r = in.round;
+    const auto low_zero = [&](std::uint64_t bits) { return (self & ((NodeId{1} << bits) - 1)) == 0; };
+    if (r == 0) {
+      domain_ = holdings_.load();
+      orders_.assign(d + 1, 0.0);
+    }
+    for (const ProtocolMessage& m : in.inbox) {
+      ByteReader bytes(m.bytes);
+      if (bytes.get<std::uint8_t>() == kDomain) {  // level r: this rank controls the domain of its two halves
+        const double left = domain_, right = bytes.get<double>();
+        const double imbalance = left - right;                                                // L_L - L_R
+        if (std::abs(imbalance) > scheme_.threshold_base * std::ldexp(1.0, static_cast<int>(r)))  // eq. (22)
+          orders_[r] = imbalance;
+        domain_ = left + right;
+      } else {  // the orders of the levels from this rank's down step up
+        for (std::uint64_t level = 2 * d - r + 1; level <= d; ++level) orders_[level] = bytes.get<double>();
+      }
+    }
+    if (r < d && low_zero(r) && (self >> r) & 1) {  // the controller of a right half: up
+      std::vector<std::byte> bytes;
+      put(bytes, kDomain);
+      put(bytes, domain_);
+      out.outbox.push_back({self ^ (NodeId{1} << r), std::move(bytes)});
+    }
+    if (r >= d && r < 2 * d) {  // down step k = 2d - r: to the controller of the right half
+      const std::uint64_t k = 2 * d - r;
+      if (low_zero(k)) {
+        std::vector<std::byte> bytes;
+        put(bytes, kOrders);
+        for (std::uint64_t level = k; level <= d; ++level) put(bytes, orders_[level]);
+        out.outbox.push_back({self + (NodeId{1} << (k - 1)), std::move(bytes)});
+      }
+    }
+    if (r < 2 * d) return;
+    for (std::uint64_t i = 1; i <= d; ++i) {  // eq. (23) and (24)
+      if (orders_[i] == 0) continue;
+      const NodeId half = NodeId{1} << (i - 1);
+      const bool right = self & half, right_heavier = orders_[i] < 0;
+      const double delta = std::abs(orders_[i]) / std::ldexp(1.0, static_cast<int>(i));
+      neighbour_sum_[slot_of(self ^ half)] += right == right_heavier ? delta : -delta;
+    }
+    start_hops(r, out);
+  }
+
   void start_hops(std::uint64_t round, RoundOutput& out) {
     stage_ = Stage::hops;
     owed_.resize(neighbours_.size());
     double in = 0, outflow = 0;
     for (std::size_t k = 0; k < neighbours_.size(); ++k) {
-      const double f = scheme_.betas.empty() ? neighbour_sum_[k] : scheme_.alpha * (z_sum_ - neighbour_sum_[k]);
+      const double f =
+          scheme_.form == Form::polynomial ? scheme_.alpha * (z_sum_ - neighbour_sum_[k]) : neighbour_sum_[k];
       owed_[k] = std::max(f, 0.0);
       outflow += owed_[k];
       in += std::max(-f, 0.0);
@@ -241,6 +299,7 @@ private:
     out.sums = {shipped};
   }
 
+  using Form = FlowScheme::Form;
   using Candidate = std::pair<double, std::uint64_t>;  // (load, id), ascending
   static constexpr std::size_t kNoPartner = ~std::size_t{0};
   FlowScheme scheme_;
@@ -261,6 +320,8 @@ private:
   std::vector<double> neighbour_z_, neighbour_sum_;
   std::vector<std::size_t> partner_slot_;  // dimension exchange: by colour
   std::size_t exchange_slot_ = kNoPartner;
+  double domain_ = 0;            // hbm: the load of the largest domain this rank controls so far
+  std::vector<double> orders_;   // hbm: by level, L_L - L_R where above the threshold, else 0
   std::uint64_t rounds_ = 0, limit_ = ~std::uint64_t{0};  // limit_: known from round 2 (at least 1)
   // The hops: the flow still owed to each neighbour, the objects that may be shipped.
   std::vector<double> owed_;

@@ -36,7 +36,10 @@ std::vector<LocalPhase> ranks_of(std::size_t ranks, std::size_t per_rank, bool m
       PhaseObject o{.id = i * ranks + (ranks - 1 - r) + 1000,
                     .load = uniform(rng) * static_cast<double>(1 + r % 5) * (r == 0 ? 4 : 1)};
       o.migratable = i % 7 != 3;
-      if (memory) o.memory = {.footprint_bytes = 10, .working_bytes = 5.0 * static_cast<double>(i % 3), .block = static_cast<std::int32_t>(i % 2)};
+      if (memory)
+        o.memory = {.footprint_bytes = 10,
+                    .working_bytes = 5.0 * static_cast<double>(i % 3),
+                    .block = static_cast<std::int32_t>(i % 2)};
       mine.objects.push_back(o);
     }
     mine.working_bytes = memory ? 20 : 0;
@@ -44,8 +47,9 @@ std::vector<LocalPhase> ranks_of(std::size_t ranks, std::size_t per_rank, bool m
   return out;
 }
 
-std::vector<RankPlan> run(const std::string& strategy, const std::vector<LocalPhase>& ranks, const std::string& topology,
-                          std::map<std::string, std::string> params = {}, double bound = kNoBound,
+std::vector<RankPlan> run(const std::string& strategy, const std::vector<LocalPhase>& ranks,
+                          const std::string& topology, std::map<std::string, std::string> params = {},
+                          double bound = kNoBound,
                           std::optional<std::uint64_t> shuffle = std::nullopt, std::uint64_t seed = 11) {
   const auto choice = builtin_phase_strategies().configure(strategy, params);
   return run_protocol_in_process(rank_protocol_factory(choice), ranks, parse_topology(topology), bound, seed,
@@ -173,6 +177,9 @@ const std::vector<Case> kCases = {
     {"dimension_exchange", "hypercube:3", {}},
     {"dimension_exchange", "ring:5", {{"lambda", "0.3"}, {"rounds", "1"}}},
     {"dimension_exchange", "complete:6", {{"transit", "own"}}},
+    {"hbm", "hypercube:3", {}},
+    {"hbm", "hypercube:4", {{"threshold_base", "0.5"}, {"hops", "1"}}},
+    {"hbm", "hypercube:1", {{"selection", "largest_first"}}},
 };
 
 TEST(RankProtocol, EveryObjectEndsOnOneRankWhateverTheOrderAndTheBound) {
@@ -216,8 +223,9 @@ TEST(RankProtocol, BalancesAHotSpot) {
 TEST(RankProtocol, TheFlowStrategiesMoveWhatThePhaseStrategyMoves) {
   // Without a memory bound each node's choices are its own: the protocol's plan is the
   // phase strategy's mapping.
-  for (const std::string strategy : {"diffusion", "sos", "chebyshev", "dimension_exchange"})
-  for (const std::string topology : {"ring:6", "hypercube:3", "mesh:3x4"}) {
+  for (const std::string strategy : {"diffusion", "sos", "chebyshev", "dimension_exchange", "hbm"})
+  for (const std::string topology : {"ring:6", "hypercube:3", "mesh:3x4", "hypercube:4"}) {
+    if ((strategy == "hbm") != topology.starts_with("hypercube")) continue;  // hbm's only, and only for hbm
     const std::size_t n = parse_topology(topology).size();
     auto ranks = ranks_of(n, 10);
     Phase phase{.nodes = n};
@@ -268,7 +276,7 @@ TEST(RankProtocol, SameSeedSamePlan) {
 
 TEST(RankProtocol, OneRankMovesNothing) {
   const auto ranks = ranks_of(1, 5);
-  for (const char* name : {"tempered", "diffusion", "sos", "chebyshev", "dimension_exchange"}) {
+  for (const char* name : {"tempered", "diffusion", "sos", "chebyshev", "dimension_exchange", "hbm"}) {
     const auto plans = run(name, ranks, "complete:1");
     EXPECT_TRUE(plans[0].departures.empty() && plans[0].arrivals.empty()) << name;
     EXPECT_EQ(plans[0].figures.messages, 0u) << name;
@@ -284,9 +292,9 @@ TEST(RankProtocol, ARoundLimitIsAnErrorNotAHang) {
 }
 
 TEST(RankProtocol, OnlyTheDistributedStrategiesHaveOne) {
-  for (const char* name : {"tempered", "diffusion", "sos", "chebyshev", "dimension_exchange"})
+  for (const char* name : {"tempered", "diffusion", "sos", "chebyshev", "dimension_exchange", "hbm"})
     EXPECT_TRUE(rank_protocol_factory(builtin_phase_strategies().configure(name, {}))) << name;
-  for (const char* name : {"greedy", "refine", "partition", "none", "hbm"})
+  for (const char* name : {"greedy", "refine", "partition", "none"})
     EXPECT_FALSE(rank_protocol_factory(builtin_phase_strategies().configure(name, {}))) << name;
   const auto clustering = builtin_phase_strategies().configure("tempered", {{"transfer_strategy", "Clustering"}});
   const LocalPhase mine;
