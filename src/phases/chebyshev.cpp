@@ -8,6 +8,8 @@
 // The objects are chosen as for `diffusion` (phases/flows.hpp, realise), and the flow error measured
 // the same way.
 
+#include "rank_protocols.hpp"
+
 #include <dlbkit/analysis/polynomial_schemes.hpp>
 #include <dlbkit/phases/flows.hpp>
 #include <dlbkit/strategies/diffusion.hpp>
@@ -34,18 +36,27 @@ public:
   explicit Chebyshev(const Parameters& p) : p_(p), stop_(FlowStop::from(p)) {}
 
   void rebalance(PhaseContext& ctx) override {
-    const Topology& t = ctx.topology();
-    const double alpha = diffusion_agent_alpha(t, p_.text(kAlpha.name));
-    const double gamma = uniform_gamma(t, alpha);
-    const std::uint64_t rounds =
-        stop_.limit(predict_scheme_steps(gamma, std::nullopt, stop_.factor(ctx.loads())).chebyshev,
-                    "phase strategy chebyshev",
-                    fmt::format("alpha={} gives gamma(M) = 1 on {} (Cyb89 Theorem 1)", alpha, t.spec()));
-    const auto betas = sos_agent_betas(t, "chebyshev", alpha, "auto");
-    realise(ctx, polynomial_flow(ctx, alpha, betas, rounds, stop_.tolerance), p_);
+    const detail::FlowScheme s = scheme(p_, ctx.topology());
+    realise(ctx, polynomial_flow(ctx, s.alpha, s.betas, s.rounds(stop_.factor(ctx.loads())), stop_.tolerance), p_);
+  }
+
+  /// Its rank protocol (flow_protocol.cpp): the same rounds with real messages.
+  static std::unique_ptr<RankProtocol> rank_protocol(const Parameters& p, const RankSetup& setup) {
+    return detail::flow_rank_protocol(p, setup, scheme(p, setup.topology));
   }
 
 private:
+  static detail::FlowScheme scheme(const Parameters& p, const Topology& t) {
+    const double alpha = diffusion_agent_alpha(t, p.text(kAlpha.name));
+    const double gamma = uniform_gamma(t, alpha);
+    return {.alpha = alpha,
+            .betas = sos_agent_betas(t, "chebyshev", alpha, "auto"),
+            .rounds = [=, stop = FlowStop::from(p), spec = t.spec()](double factor) {
+              return stop.limit(predict_scheme_steps(gamma, std::nullopt, factor).chebyshev, "phase strategy chebyshev",
+                                fmt::format("alpha={} gives gamma(M) = 1 on {} (Cyb89 Theorem 1)", alpha, spec));
+            }};
+  }
+
   Parameters p_;
   FlowStop stop_;
 };

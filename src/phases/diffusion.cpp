@@ -14,7 +14,7 @@
 // flows through a node that its objects cannot carry (hops = 1, or more hops than allowed),
 // objects held back by the memory bound.
 //
-// Its rank protocol (diffusion_protocol.cpp) runs the same rounds with real messages.
+// Its rank protocol (flow_protocol.cpp) runs the same rounds with real messages.
 
 #include "rank_protocols.hpp"
 
@@ -42,21 +42,25 @@ public:
 
   explicit Diffusion(const Parameters& p) : p_(p), stop_(FlowStop::from(p)) {}
 
-  static std::unique_ptr<RankProtocol> rank_protocol(const Parameters& p, const RankSetup& setup) {
-    return detail::diffusion_rank_protocol(p, setup);
+  void rebalance(PhaseContext& ctx) override {
+    const detail::FlowScheme s = scheme(p_, ctx.topology());
+    realise(ctx, polynomial_flow(ctx, s.alpha, s.betas, s.rounds(stop_.factor(ctx.loads())), stop_.tolerance), p_);
   }
 
-  void rebalance(PhaseContext& ctx) override {
-    const Topology& t = ctx.topology();
-    const double alpha = diffusion_agent_alpha(t, p_.text(kAlpha.name));
-    const double gamma = uniform_gamma(t, alpha);
-    const std::uint64_t rounds =
-        stop_.limit(predict_scheme_steps(gamma, std::nullopt, stop_.factor(ctx.loads())).fos, "phase strategy diffusion",
-                    fmt::format("alpha={} gives gamma(M) = 1 on {} (Cyb89 Theorem 1)", alpha, t.spec()));
-    realise(ctx, polynomial_flow(ctx, alpha, {1.0}, rounds, stop_.tolerance), p_);
+  static std::unique_ptr<RankProtocol> rank_protocol(const Parameters& p, const RankSetup& setup) {
+    return detail::flow_rank_protocol(p, setup, scheme(p, setup.topology));
   }
 
 private:
+  static detail::FlowScheme scheme(const Parameters& p, const Topology& t) {
+    const double alpha = diffusion_agent_alpha(t, p.text(kAlpha.name));
+    const double gamma = uniform_gamma(t, alpha);
+    return {.alpha = alpha, .betas = {1.0}, .rounds = [=, stop = FlowStop::from(p), spec = t.spec()](double factor) {
+              return stop.limit(predict_scheme_steps(gamma, std::nullopt, factor).fos, "phase strategy diffusion",
+                                fmt::format("alpha={} gives gamma(M) = 1 on {} (Cyb89 Theorem 1)", alpha, spec));
+            }};
+  }
+
   Parameters p_;
   FlowStop stop_;
 };

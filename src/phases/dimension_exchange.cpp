@@ -12,6 +12,8 @@
 // The objects are chosen as for `diffusion` (phases/flows.hpp, realise), and the flow error measured
 // the same way.
 
+#include "rank_protocols.hpp"
+
 #include <dlbkit/analysis/diffusion_analysis.hpp>
 #include <dlbkit/analysis/polynomial_schemes.hpp>
 #include <dlbkit/phases/flows.hpp>
@@ -41,12 +43,24 @@ public:
   void rebalance(PhaseContext& ctx) override {
     const Topology& t = ctx.topology();
     const auto& colouring = t.shared<EdgeColoring>("edge_coloring", edge_coloring);
-    const std::uint64_t rounds = stop_.limit(predicted_rounds(t, colouring, stop_.factor(ctx.loads())), "phase strategy dimension_exchange",
-                                             fmt::format("lambda={} never balances", lambda_));
-    realise(ctx, exchange_flow(ctx, colouring, lambda_, rounds, stop_.tolerance), p_);
+    realise(ctx, exchange_flow(ctx, colouring, lambda_, rounds(t, stop_.factor(ctx.loads())), stop_.tolerance), p_);
+  }
+
+  /// Its rank protocol (flow_protocol.cpp): the same rounds with real messages.
+  static std::unique_ptr<RankProtocol> rank_protocol(const Parameters& p, const RankSetup& setup) {
+    const auto rounds = [strategy = DimensionExchange(p), &t = setup.topology](double factor) {
+      return strategy.rounds(t, factor);
+    };
+    return detail::flow_rank_protocol(
+        p, setup, {.form = detail::FlowScheme::Form::exchange, .alpha = p[kLambda], .rounds = rounds});
   }
 
 private:
+  std::uint64_t rounds(const Topology& t, double factor) const {
+    return stop_.limit(predicted_rounds(t, t.shared<EdgeColoring>("edge_coloring", edge_coloring), factor),
+                       "phase strategy dimension_exchange", fmt::format("lambda={} never balances", lambda_));
+  }
+
   std::optional<std::uint64_t> predicted_rounds(const Topology& t, const EdgeColoring& colouring, double factor) const {
     if (t.size() < 2) return 1;
     if (!(lambda_ > 0 && lambda_ < 1)) return std::nullopt;

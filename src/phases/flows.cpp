@@ -43,7 +43,10 @@ std::uint64_t FlowStop::limit(std::optional<std::uint64_t> predicted, const std:
 double uniform_gamma(const Topology& topology, double alpha) {
   if (topology.size() < 2) return 0;
   if (!(alpha > 0)) return 1;
-  return scheme_spectrum(DiffusionMatrix::uniform(topology, alpha)).gamma;
+  // Once per topology and alpha: every rank's agent asks it (rank_protocol.hpp).
+  return topology.shared<double>(fmt::format("uniform_gamma:{}", alpha), [alpha](const Topology& t) {
+    return scheme_spectrum(DiffusionMatrix::uniform(t, alpha)).gamma;
+  });
 }
 
 std::vector<ParamSpec> with_flow_params(std::vector<ParamSpec> scheme) {

@@ -23,6 +23,8 @@
 // The objects are chosen as for `diffusion` (phases/flows.hpp, realise), and the flow error
 // measured the same way.
 
+#include "rank_protocols.hpp"
+
 #include <dlbkit/error.hpp>
 #include <dlbkit/phases/flows.hpp>
 
@@ -52,6 +54,13 @@ public:
   }
 
   explicit Hbm(const Parameters& p) : p_(p), threshold_base_(p[kThresholdBase]) {}
+
+  /// Its rank protocol (flow_protocol.cpp): the same decisions with real messages.
+  static std::unique_ptr<RankProtocol> rank_protocol(const Parameters& p, const RankSetup& setup) {
+    if (setup.topology.size() > 1) check_topology(setup.topology);
+    return detail::flow_rank_protocol(
+        p, setup, {.form = detail::FlowScheme::Form::hierarchy, .threshold_base = p[kThresholdBase]});
+  }
 
   void rebalance(PhaseContext& ctx) override {
     const Topology& t = ctx.topology();

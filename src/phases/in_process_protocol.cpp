@@ -20,7 +20,8 @@ std::vector<RankPlan> run_protocol_in_process(const RankProtocolFactory& make, s
                                  topology.spec(), topology.size(), n, n));
   std::vector<std::unique_ptr<RankProtocol>> agents;
   for (NodeId r = 0; r < n; ++r)
-    agents.push_back(make({.mine = ranks[r], .rank = r, .topology = topology, .memory_bound = memory_bound, .seed = seed}));
+    agents.push_back(
+        make({.mine = ranks[r], .rank = r, .topology = topology, .memory_bound = memory_bound, .seed = seed}));
   std::optional<Rng> order;
   if (options.shuffle_seed) order.emplace(*options.shuffle_seed);
   const auto shuffle = [&](auto& items) {

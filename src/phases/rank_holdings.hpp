@@ -63,8 +63,7 @@ public:
   explicit RankMemory(double own_working) : own_(own_working) {}
   void add(const ObjectRecord& o);
   void remove(const ObjectRecord& o);
-  double total() const { return resident() + largest_working(); }
-  /// total() with `o` here too.
+  /// The rank's memory with `o` here too.
   double with(const ObjectRecord& o) const;
   /// All but the largest working bytes, and those: what a rank tells others of its memory.
   double resident() const;
@@ -80,8 +79,6 @@ private:
 /// an object's first rank where it ended when it did not go there directly.
 class Holdings {
 public:
-  static constexpr std::uint8_t kLandedNote = 255;  ///< the first byte of a landed note
-
   struct Held {
     ObjectRecord record;
     NodeId came_from;  ///< the rank that shipped it here (its origin while it has not moved)
@@ -107,6 +104,8 @@ public:
   std::vector<ObjectMove> arrivals() const;
 
 private:
+  static constexpr std::uint8_t kLandedNote = 255;  // a note's first byte: the protocols' kinds are below
+
   NodeId self_;
   double load_ = 0;
   RankMemory memory_;

@@ -4,13 +4,33 @@
 
 #include <dlbkit/phases/rank_protocol.hpp>
 
+#include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace dlbkit::detail {
 
-/// diffusion's agent (diffusion.cpp's parameters).
-std::unique_ptr<RankProtocol> diffusion_rank_protocol(const Parameters& p, const RankSetup& setup);
+/// What the agent of a flow strategy (flows.hpp) needs of its scheme.
+struct FlowScheme {
+  enum class Form {
+    polynomial,  ///< diffusion, sos, chebyshev: polynomial_flow()
+    exchange,    ///< dimension exchange over the topology's edge colouring: exchange_flow()
+    hierarchy,   ///< hbm's domains on a hypercube (hbm.cpp)
+  };
+  Form form = Form::polynomial;
+  /// alpha of the polynomial schemes; lambda of dimension exchange.
+  double alpha = 0;
+  /// The polynomial schemes' betas as polynomial_flow() reads them (all 1: first-order diffusion).
+  std::vector<double> betas;
+  /// The rounds to run, from FlowStop::factor of the loads (FlowStop::limit); not hbm's.
+  std::function<std::uint64_t(double factor)> rounds;
+  /// hbm: L_threshold(i) = threshold_base x 2^i (WLR93 eq. 22).
+  double threshold_base = 0;
+};
+/// The agent of a flow strategy; `p` holds its flow parameters (flows.hpp).
+std::unique_ptr<RankProtocol> flow_rank_protocol(const Parameters& p, const RankSetup& setup, FlowScheme scheme);
 
 /// What tempered's agent reads of tempered's parameters (tempered.cpp).
 struct TemperedProtocolOptions {

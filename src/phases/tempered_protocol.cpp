@@ -127,8 +127,8 @@ private:
       while (!r.empty()) known_.push_back(r.get<Known>());
     }
     std::stable_sort(known_.begin(), known_.end(), [](const Known& a, const Known& b) { return a.rank < b.rank; });
-    known_.erase(std::unique(known_.begin(), known_.end(), [](const Known& a, const Known& b) { return a.rank == b.rank; }),
-                 known_.end());
+    const auto same = [](const Known& a, const Known& b) { return a.rank == b.rank; };
+    known_.erase(std::unique(known_.begin(), known_.end(), same), known_.end());
     informing_ = !in.inbox.empty();
     if (++gossip_round_ < o_.rounds) return gossip(out);
     start_transfer(out);
@@ -159,7 +159,8 @@ private:
     } else if (o_.order == "increasing_loads") {
       std::stable_sort(objects.begin(), objects.end(), up);
     } else if (o_.order == "fewest_migrations") {
-      auto middle = std::stable_partition(objects.begin(), objects.end(), [&](const Offer& o) { return o.load <= excess; });
+      const auto fits = [&](const Offer& o) { return o.load <= excess; };
+      auto middle = std::stable_partition(objects.begin(), objects.end(), fits);
       std::stable_sort(objects.begin(), middle, down);
       std::stable_sort(middle, objects.end(), up);
     } else if (o_.order == "small_objects") {

@@ -7,9 +7,10 @@
 /// that a message's delay can change), and a protocol must give the same plan whatever it is.
 ///
 /// ```
-/// const auto plans = dlbkit::run_protocol_in_process(dlbkit::rank_protocol_factory(choice), mine,
-///                                                    dlbkit::Topology::complete(mine.size()), inf, 7);
-/// // plans[r].departures: rank r's objects that leave, each with its destination
+/// const auto choice = dlbkit::builtin_phase_strategies().configure("tempered", {});
+/// const auto plans = dlbkit::run_protocol_in_process(dlbkit::rank_protocol_factory(choice), parts,
+///                                                    dlbkit::parse_topology("complete:4"), inf, 7);
+/// // parts: 4 LocalPhase; plans[r].departures: rank r's objects that leave, with their destinations
 /// ```
 
 #include <dlbkit/phases/rank_protocol.hpp>

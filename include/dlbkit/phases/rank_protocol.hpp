@@ -68,7 +68,8 @@ public:
 struct RankSetup {
   const LocalPhase& mine;
   NodeId rank = 0;
-  const Topology& topology;  ///< over the ranks (its size is theirs): the neighbours of diffusion
+  /// Over the ranks (its size is theirs): the neighbours of diffusion. It outlives the agent.
+  const Topology& topology;
   /// Most bytes a rank may hold (phases/memory.hpp's reading); infinity: no bound.
   double memory_bound = std::numeric_limits<double>::infinity();
   /// The agent's random stream is Rng(seed, rank).

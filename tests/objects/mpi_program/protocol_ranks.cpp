@@ -13,6 +13,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <bit>
 #include <cstdio>
 #include <cstring>
 #include <limits>
@@ -69,7 +70,7 @@ std::vector<ObjectMove> moves_of(const std::vector<std::byte>& bytes) {
 struct Case {
   std::string strategy;
   std::map<std::string, std::string> params;
-  std::string topology;  // {} for the ranks' count (complete below 3 ranks)
+  std::string topology;  // {} for the ranks' count (complete below 3 ranks); hypercube: of the ranks
   bool memory;
 };
 
@@ -90,19 +91,29 @@ int main() try {
       {"tempered", {{"peers", "LBAF"}, {"n_iterations", "2"}}, "complete:{}", false},
       {"diffusion", {}, "ring:{}", false},
       {"diffusion", {{"transit", "own"}}, "complete:{}", true},
+      {"sos", {}, "ring:{}", false},
+      {"dimension_exchange", {}, "complete:{}", true},
+      {"hbm", {}, "hypercube", false},  // at 2 and 4 ranks
   };
   for (const Case& c : cases)
     for (const std::uint64_t seed : {1u, 2u}) {
+      if (c.topology == "hypercube" && !std::has_single_bit(static_cast<unsigned>(size))) continue;
       const auto ranks = ranks_of(size, c.memory);
       const double bound = c.memory ? 20 + 100 + 30 * 10 : std::numeric_limits<double>::infinity();
-      const dlbkit::Topology topology = dlbkit::parse_topology(fmt::format(fmt::runtime(size < 3 ? "complete:{}" : c.topology), size));
-      const auto make = dlbkit::rank_protocol_factory(dlbkit::builtin_phase_strategies().configure(c.strategy, c.params));
-      const auto expected = dlbkit::run_protocol_in_process(make, ranks, topology, bound, seed)[static_cast<std::size_t>(rank)];
-      const auto plan = dlbkit::detail::run_rank_protocol(engine, make, ranks[static_cast<std::size_t>(rank)], topology,
-                                                          bound, seed, {.max_delay_us = 300});
+      const std::string spec = c.topology == "hypercube"
+                                   ? fmt::format("hypercube:{}", std::countr_zero(static_cast<unsigned>(size)))
+                                   : fmt::format(fmt::runtime(size < 3 ? "complete:{}" : c.topology), size);
+      const dlbkit::Topology topology = dlbkit::parse_topology(spec);
+      const auto choice = dlbkit::builtin_phase_strategies().configure(c.strategy, c.params);
+      const auto make = dlbkit::rank_protocol_factory(choice);
+      const auto r = static_cast<std::size_t>(rank);
+      const auto expected = dlbkit::run_protocol_in_process(make, ranks, topology, bound, seed)[r];
+      const auto plan =
+          dlbkit::detail::run_rank_protocol(engine, make, ranks[r], topology, bound, seed, {.max_delay_us = 300});
       const std::string what = fmt::format("{} seed {}", c.strategy, seed);
       if (!same(plan.departures, expected.departures) || !same(plan.arrivals, expected.arrivals))
         fail(what + ": not the in-process plan");
+      if (plan.load_after != expected.load_after) fail(what + ": not the in-process load after");
       if (plan.figures.rounds != expected.figures.rounds || plan.figures.messages != expected.figures.messages ||
           plan.figures.bytes != expected.figures.bytes)
         fail(what + ": not the in-process figures");
