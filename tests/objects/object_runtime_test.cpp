@@ -125,6 +125,28 @@ TEST(ObjectRuntime, TheEndsOfWhenToBalance) {
   EXPECT_EQ(migrated, 0u);
 }
 
+// A value collected that is a trivially copyable struct needs no serialize().
+struct Tally {
+  std::uint64_t id;
+  double half;
+};
+
+TEST(ObjectRuntime, CollectsATriviallyCopyableStruct) {
+  ObjectRuntime<Cell, std::uint64_t> rt(options("greedy", 2));
+  for (std::uint64_t id = 0; id < 4; ++id) rt.add(id, Cell{id, {}}, 0);
+  for (int k = 0; k < 2; ++k)
+    rt.run_phase([](Cell& c, ObjectContext<std::uint64_t>& ctx) {
+      for (const auto& [from, value] : ctx.received()) c.value += value;
+      ctx.send((ctx.id() + 1) % 4, ctx.id());
+    });
+  const std::vector<Tally> all = rt.collect([](std::uint64_t id, const Cell& c) { return Tally{id + c.value, 0.5 * id}; });
+  ASSERT_EQ(all.size(), 4u);
+  for (std::uint64_t id = 0; id < 4; ++id) {
+    EXPECT_EQ(all[id].id, id + id + (id + 3) % 4);  // its own, then phase 1's message from its predecessor
+    EXPECT_EQ(all[id].half, 0.5 * static_cast<double>(id));
+  }
+}
+
 TEST(ObjectRuntime, GreedyBalancesTheGivenLoads) {
   ObjectRuntime<Cell, std::uint64_t> rt(options("greedy", 2));
   for (std::uint64_t id = 0; id < kObjects; ++id) rt.add(id, Cell{}, 0);

@@ -36,8 +36,14 @@ void ring(Cell& c, dlbkit::ObjectContext<std::uint64_t>& ctx) {
   ctx.set_load(ctx.id() < 8 ? 1.0 + static_cast<double>(ctx.phase() % 3) : 0.25);
 }
 
-std::vector<std::uint64_t> values(dlbkit::ObjectRuntime<Cell, std::uint64_t>& rt) {
-  return rt.collect([](std::uint64_t, const Cell& c) { return c.value + 1000 * c.seen.size(); });
+// A trivially copyable struct, collected as its bytes between ranks.
+struct Value {
+  std::uint64_t value, seen;
+  bool operator==(const Value&) const = default;
+};
+
+std::vector<Value> values(dlbkit::ObjectRuntime<Cell, std::uint64_t>& rt) {
+  return rt.collect([](std::uint64_t, const Cell& c) { return Value{c.value, c.seen.size()}; });
 }
 
 int fail(int rank, const std::string& what) {

@@ -90,14 +90,23 @@ public:
       agreed([&] {
         for (const auto& slots : slots_)
           for (const Slot& s : slots) mine.emplace_back(s.index, f(s.id, s.object));
-        if (engine_.distributed()) to_bytes(mine, bytes);
+        if (engine_.distributed())
+          for (const auto& [index, value] : mine) {  // each value alone: T needs no cereal of its own
+            append_bytes(index, bytes);
+            put_sized(bytes, value);
+          }
       });
       if (engine_.distributed()) {
         const auto all = engine_.all_gather(bytes);
         agreed([&] {
           mine.clear();
           for (const std::vector<std::byte>& from : all)
-            for (auto& entry : from_bytes<std::vector<std::pair<ObjectIndex, T>>>(from)) mine.push_back(std::move(entry));
+            for (std::size_t at = 0; at < from.size();) {
+              const auto index = get<ObjectIndex>(from, at);
+              const auto size = get<std::uint64_t>(from, at);
+              mine.emplace_back(index, from_bytes<T>(std::span(from).subspan(at, size)));
+              at += size;
+            }
         });
       }
       std::sort(mine.begin(), mine.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
