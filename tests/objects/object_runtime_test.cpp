@@ -125,26 +125,56 @@ TEST(ObjectRuntime, TheEndsOfWhenToBalance) {
   EXPECT_EQ(migrated, 0u);
 }
 
-// A value collected that is a trivially copyable struct needs no serialize().
+// A value collected or sent that is a trivially copyable struct needs no serialize().
 struct Tally {
   std::uint64_t id;
   double half;
 };
 
-TEST(ObjectRuntime, CollectsATriviallyCopyableStruct) {
-  ObjectRuntime<Cell, std::uint64_t> rt(options("greedy", 2));
+TEST(ObjectRuntime, CollectsAndSendsATriviallyCopyableStruct) {
+  ObjectRuntime<Cell, std::vector<Tally>> rt(options("greedy", 2));
   for (std::uint64_t id = 0; id < 4; ++id) rt.add(id, Cell{id, {}}, 0);
   for (int k = 0; k < 2; ++k)
-    rt.run_phase([](Cell& c, ObjectContext<std::uint64_t>& ctx) {
-      for (const auto& [from, value] : ctx.received()) c.value += value;
-      ctx.send((ctx.id() + 1) % 4, ctx.id());
+    rt.run_phase([](Cell& c, ObjectContext<std::vector<Tally>>& ctx) {
+      for (const auto& [from, tallies] : ctx.received()) c.value += tallies.size() + tallies.back().id;
+      ctx.send((ctx.id() + 1) % 4, std::vector<Tally>(2, Tally{ctx.id(), 0.5}));
     });
   const std::vector<Tally> all = rt.collect([](std::uint64_t id, const Cell& c) { return Tally{id + c.value, 0.5 * id}; });
   ASSERT_EQ(all.size(), 4u);
   for (std::uint64_t id = 0; id < 4; ++id) {
-    EXPECT_EQ(all[id].id, id + id + (id + 3) % 4);  // its own, then phase 1's message from its predecessor
+    EXPECT_EQ(all[id].id, id + id + 2 + (id + 3) % 4);  // its own, then phase 1's message from its predecessor
     EXPECT_EQ(all[id].half, 0.5 * static_cast<double>(id));
   }
+}
+
+// A vector or string of trivially copyable elements travels as one block: its count, then its
+// elements' bytes, the same bytes as cereal's where cereal writes them in one piece.
+TEST(Serialization, AVectorOfStructsTravelsAsOneBlock) {
+  struct Padded {
+    char c;
+    double x;
+  };
+  static_assert(dlbkit::travels_as_block<std::vector<Padded>> && dlbkit::travels_as_block<std::string>);
+  static_assert(!dlbkit::travels_as_block<std::vector<bool>> && !dlbkit::travels_as_block<std::vector<Cell>>);
+  const std::vector<Padded> padded = {{'a', 1.5}, {'b', -2}};
+  std::vector<std::byte> bytes;
+  dlbkit::to_bytes(padded, bytes);
+  ASSERT_EQ(bytes.size(), 8 + 2 * sizeof(Padded));  // the padding travels too: one copy
+  EXPECT_EQ(dlbkit::known_size(padded), bytes.size());
+  const auto back = dlbkit::from_bytes<std::vector<Padded>>(bytes);
+  ASSERT_EQ(back.size(), 2u);
+  EXPECT_EQ(back[1].c, 'b');
+  EXPECT_EQ(back[1].x, -2);
+  std::vector<std::byte> cereal;
+  dlbkit::serialization_detail::write_archive(std::vector<double>{1, 2}, cereal);
+  dlbkit::to_bytes(std::vector<double>{1, 2}, bytes);
+  EXPECT_EQ(bytes, cereal);
+  dlbkit::to_bytes(std::string("hello"), bytes);
+  EXPECT_EQ(bytes.size(), 8u + 5u);
+  EXPECT_EQ(dlbkit::from_bytes<std::string>(bytes), "hello");
+  bytes.pop_back();
+  EXPECT_THROW(dlbkit::from_bytes<std::string>(bytes), std::length_error);
+  EXPECT_EQ(dlbkit::known_size(Cell{}), std::nullopt);
 }
 
 TEST(ObjectRuntime, GreedyBalancesTheGivenLoads) {
