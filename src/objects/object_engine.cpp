@@ -375,7 +375,7 @@ Phase ObjectEngine::gather_phase(const std::vector<double>& loads, std::span<con
   return phase;
 }
 
-bool ObjectEngine::end_phase(const std::vector<double>& loads, std::span<const ObjectCommunication> communications) {
+void ObjectEngine::end_phase(const std::vector<double>& loads, std::span<const ObjectCommunication> communications) {
   // The workers' loads and each process's phase time, on every process.
   std::vector<double> worker_load(workers_, 0.0);
   for (ObjectIndex i = 0; i < ids_.size(); ++i)
@@ -402,8 +402,10 @@ bool ObjectEngine::end_phase(const std::vector<double>& loads, std::span<const O
   ObjectPhaseFigures figures{.seconds = seconds};
   set_loads(figures, worker_load);
   const std::size_t done = report_.phases.size() + 1;
-  figures.balanced = workers_ > 1 && ((options_.every > 0 && done % options_.every == 0) ||
-                                      figures.imbalance > options_.threshold);
+  const bool moves = own_strategy_ || strategy_.name() != "none";  // none's step would decide nothing
+  figures.balanced = moves && workers_ > 1 &&
+                     ((options_.every > 0 && done % options_.every == 0) || figures.imbalance > options_.threshold);
+  step_due_ = figures.balanced;
   report_.phases.push_back(figures);
   report_.phase_seconds += seconds;
   if (timeline_)
@@ -423,7 +425,6 @@ bool ObjectEngine::end_phase(const std::vector<double>& loads, std::span<const O
     for (std::size_t i = 0; i < past.size(); ++i) past[i] = last_phase_.objects[i].load;
     if (history_.size() > options_.load_window) history_.pop_front();
   }
-  return figures.balanced;
 }
 
 void ObjectEngine::gather_last_phase(const std::vector<double>& loads,
@@ -455,6 +456,7 @@ Phase ObjectEngine::predicted_phase() const {
 const std::vector<NodeId>& ObjectEngine::decide(const std::vector<double>& loads,
                                                 std::span<const ObjectCommunication> communications) {
   balance_start_ns_ = now_ns();
+  step_due_ = false;
   gather_last_phase(loads, communications);
   ObjectBalanceFigures step{.after_phase = report_.phases.size() - 1};
   std::vector<NodeId> mapping = owners_;
@@ -536,6 +538,8 @@ void ObjectEngine::end_migration(const std::vector<NodeId>& old_owners, double b
 }
 
 ObjectRunResult ObjectEngine::finish() {
+  if (step_due_) report_.phases.back().balanced = false;  // no phase would run on its mapping
+  step_due_ = false;
   std::exception_ptr error;
   if (timeline_) {
     std::vector<TimelineEvent> all = timeline_->events;

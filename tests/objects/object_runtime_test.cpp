@@ -182,9 +182,11 @@ TEST(ObjectRuntime, GreedyBalancesTheGivenLoads) {
   for (std::uint64_t id = 0; id < kObjects; ++id) rt.add(id, Cell{}, 0);
   rt.run_phase([](Cell&, ObjectContext<std::uint64_t>& ctx) { ctx.set_load(1.0); });
   EXPECT_DOUBLE_EQ(rt.report().phases[0].imbalance, 1.0);  // every load on one of two workers
+  EXPECT_TRUE(rt.report().phases[0].balanced);
+  EXPECT_EQ(rt.report().balances.size(), 0u) << "the step runs when the next phase starts";
+  rt.run_phase([](Cell&, ObjectContext<std::uint64_t>& ctx) { ctx.set_load(1.0); });
   ASSERT_EQ(rt.report().balances.size(), 1u);
   EXPECT_DOUBLE_EQ(rt.report().balances[0].imbalance_after, 0.0);
-  rt.run_phase([](Cell&, ObjectContext<std::uint64_t>& ctx) { ctx.set_load(1.0); });
   EXPECT_DOUBLE_EQ(rt.report().phases[1].imbalance, 0.0);
   EXPECT_DOUBLE_EQ(rt.report().phases[1].max_load, kObjects / 2.0);
   std::size_t on_one = 0;
@@ -202,7 +204,7 @@ TEST(ObjectRuntime, TheLinearLoadModelReadsTheTrend) {
     ObjectRuntime<Cell, std::uint64_t> rt(o);
     rt.add(0, Cell{}, 0);
     rt.add(1, Cell{}, 1);
-    for (int k = 0; k < 2; ++k)
+    for (int k = 0; k < 3; ++k)  // the step after the second phase runs as the third starts
       rt.run_phase([](Cell&, ObjectContext<std::uint64_t>& ctx) {
         ctx.set_load(ctx.id() == 0 ? 1.0 + static_cast<double>(ctx.phase()) : 3.0);
       });
@@ -232,6 +234,7 @@ TEST(ObjectRuntime, RunsAProgramsOwnStrategy) {
   EXPECT_EQ(rt.options().strategy, "to_last");
   for (std::uint64_t id = 0; id < kObjects; ++id) rt.add(id, Cell{id, {}}, 0);
   rt.run_phase(ring_phase);
+  rt.run_phase(ring_phase);  // after the step that followed the first
   for (std::uint64_t id = 0; id < kObjects; ++id) EXPECT_EQ(rt.worker_of(id), 2u);
   ObjectRuntimeOptions with_param = options("ignored", 2);
   with_param.params = {"x=1"};
@@ -259,11 +262,26 @@ TEST(ObjectRuntime, AWorkModelThatWeighsMessagesIsGivenThem) {
     ObjectRuntime<Cell, std::uint64_t> rt(o, dlbkit::phase_strategy_info<Counting>());
     for (std::uint64_t id = 0; id < kObjects; ++id) rt.add(id, Cell{id, {}}, 0);
     rt.run_phase(ring_phase);
+    rt.balance();
     EXPECT_EQ(Counting::communications, model == "beta=1e-9" ? kObjects : 0u) << model;  // the ring's pairs
   }
   ObjectRuntimeOptions bad = options("greedy", 2);
   bad.work_model = "beta=fast";
   EXPECT_NE(error_of([&] { ObjectRuntime<Cell, int> rt(bad); }).find("--work-model"), std::string::npos);
+}
+
+// A step decides where the next phase runs: none follows the last phase, and none ever with
+// `none` (which would gather every load to decide nothing).
+TEST(ObjectRuntime, NoStepAfterTheLastPhaseNorWithNone) {
+  for (const std::string strategy : {"greedy", "none"}) {
+    ObjectRuntime<Cell, std::uint64_t> rt(options(strategy, 2));
+    for (std::uint64_t id = 0; id < kObjects; ++id) rt.add(id, Cell{id, {}}, 0);
+    for (int k = 0; k < 3; ++k) rt.run_phase(ring_phase);
+    const auto report = rt.finish();
+    EXPECT_EQ(report.balances.size(), strategy == "none" ? 0u : 2u) << strategy;
+    for (std::size_t k = 0; k < 3; ++k)
+      EXPECT_EQ(report.phases[k].balanced, strategy != "none" && k < 2) << strategy << " phase " << k;
+  }
 }
 
 TEST(ObjectRuntime, MeasuresTheObjectsTime) {

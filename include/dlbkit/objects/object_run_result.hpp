@@ -17,7 +17,9 @@ struct ObjectPhaseFigures {
   /// them), in seconds.
   double max_load = 0, mean_load = 0;
   double imbalance = 0;   ///< max_load / mean_load - 1 (0 without load)
-  bool balanced = false;  ///< a balancing step followed the phase
+  /// A balancing step follows the phase: it runs when the next phase starts (none follows
+  /// the last phase; finish() clears the flag there).
+  bool balanced = false;
 };
 
 struct ObjectBalanceFigures {

@@ -84,16 +84,20 @@ public:
   void end_work(const std::vector<Clock::time_point>& work_end);
   /// Collective, after the messages are delivered: the phase's figures from the objects'
   /// loads (indexed like ids(); this process's entries are read) and the communications of
-  /// its objects. True when a balancing step is due after it.
-  bool end_phase(const std::vector<double>& loads, std::span<const ObjectCommunication> communications);
+  /// its objects.
+  void end_phase(const std::vector<double>& loads, std::span<const ObjectCommunication> communications);
+  /// Whether a balancing step is due after the last phase (`every`, `threshold`; never with
+  /// `none`). It runs when the next phase starts, so that no step follows the last phase.
+  bool step_due() const { return step_due_; }
   /// Collective: the new owner of every object, from the last phase's loads and
   /// communications (as end_phase's) and the strategy; then the objects move, and
-  /// end_migration says so.
+  /// end_migration says so. The step due, if any, is done.
   const std::vector<NodeId>& decide(const std::vector<double>& loads, std::span<const ObjectCommunication> communications);
   /// Collective: the objects have moved; `bytes` this process sent.
   void end_migration(const std::vector<NodeId>& old_owners, double bytes);
 
-  /// Collective: writes the record and the timeline where asked, and returns the figures.
+  /// Collective: writes the record and the timeline where asked, and returns the figures. A
+  /// step due after the last phase is not taken.
   ObjectRunResult finish();
   const ObjectRunResult& report() const { return report_; }
 
@@ -123,6 +127,7 @@ private:
   std::unique_ptr<Team> team_;
 
   bool committed_ = false;
+  bool step_due_ = false;
   std::vector<std::uint64_t> ids_;
   std::vector<NodeId> owners_;
 

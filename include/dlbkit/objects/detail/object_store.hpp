@@ -70,7 +70,10 @@ public:
 
   void balance() {
     if (phases_ == 0) throw InputError("ObjectRuntime::balance() before any phase; accepted: after run_phase()");
-    usable([&] { migrate(); });
+    usable([&] {
+      if (engine_.step_due()) migrate();
+      migrate();
+    });
   }
 
   template <class F>
@@ -160,6 +163,7 @@ private:
   template <class Work>
   void phase(Work& work) {
     if (!engine_.committed()) commit();
+    if (engine_.step_due()) migrate();  // the step after the last phase, now that another runs
     engine_.begin_phase();
     std::vector<detail::Clock::time_point> work_end(slots_.size());
     const bool track = engine_.tracks_communications();
@@ -193,7 +197,7 @@ private:
       c.clear();
     }
     ++phases_;
-    if (engine_.end_phase(loads_, last_communications_)) migrate();
+    engine_.end_phase(loads_, last_communications_);
   }
 
   // The first phase: the table of every process's objects, and each slot's index in it.
