@@ -375,7 +375,8 @@ Phase ObjectEngine::gather_phase(const std::vector<double>& loads, std::span<con
   return phase;
 }
 
-void ObjectEngine::end_phase(const std::vector<double>& loads, std::span<const ObjectCommunication> communications) {
+void ObjectEngine::end_phase(const std::vector<double>& loads, std::span<const ObjectCommunication> communications,
+                             std::size_t messages, double message_bytes) {
   // The workers' loads and each process's phase time, on every process.
   std::vector<double> worker_load(workers_, 0.0);
   for (ObjectIndex i = 0; i < ids_.size(); ++i)
@@ -386,20 +387,29 @@ void ObjectEngine::end_phase(const std::vector<double>& loads, std::span<const O
   // done waits (idle); after it, the runtime delivers and counts (overhead).
   std::int64_t last_work = 0;
   for (std::int64_t t : work_end_ns_) last_work = std::max(last_work, t - phase_start_ns_);
+  auto sent = static_cast<double>(messages);
   if (mpi_) {
     std::vector<std::byte> mine;
     append_bytes(worker_load[first_local_], mine);
     append_bytes(seconds, mine);
     append_bytes(static_cast<double>(last_work), mine);
+    append_bytes(sent, mine);
+    append_bytes(message_bytes, mine);
     const auto all = mpi_->engine->all_gather(mine);
+    sent = message_bytes = 0;
     for (std::size_t r = 0; r < all.size(); ++r) {
       const auto values = read_all<double>(all[r]);
       worker_load[r] = values[0];
       seconds = std::max(seconds, values[1]);
       last_work = std::max(last_work, static_cast<std::int64_t>(values[2]));
+      sent += values[3];
+      message_bytes += values[4];
     }
   }
-  ObjectPhaseFigures figures{.seconds = seconds};
+  ObjectPhaseFigures figures{.seconds = seconds,
+                             .messages = sent,
+                             .message_bytes = message_bytes,
+                             .delivery_seconds = std::max(0.0, seconds - static_cast<double>(last_work) * 1e-9)};
   set_loads(figures, worker_load);
   const std::size_t done = report_.phases.size() + 1;
   const bool moves = own_strategy_ || strategy_.name() != "none";  // none's step would decide nothing

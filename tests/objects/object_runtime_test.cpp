@@ -284,6 +284,51 @@ TEST(ObjectRuntime, NoStepAfterTheLastPhaseNorWithNone) {
   }
 }
 
+// A message that knows no size is serialised to count its bytes for a record only when it is
+// delivered, beyond the timed work; every phase says how many messages it carried.
+struct Note {
+  static inline int serialised = 0;
+  std::uint64_t value = 0;
+  std::vector<std::uint64_t> padding = std::vector<std::uint64_t>(3);
+  template <class A>
+  void serialize(A& a) {
+    ++serialised;
+    a(value, padding);
+  }
+};
+
+TEST(ObjectRuntime, CountsMessagesAndTheirBytesOutsideTheWork) {
+  const std::filesystem::path dir = dlbkit::test::temp_dir("objects_bytes");
+  std::filesystem::create_directories(dir);
+  ObjectRuntimeOptions o = options("none", 2);
+  o.record = (dir / "run").string();
+  std::vector<int> serialised_in_work;
+  {
+    ObjectRuntime<Cell, Note> rt(o);
+    rt.add(0, Cell{}, 0);
+    rt.add(1, Cell{}, 1);
+    rt.run_phase([&](Cell&, ObjectContext<Note>& ctx) {
+      if (ctx.id() != 0) return;
+      Note::serialised = 0;
+      ctx.send(1, Note{});
+      ctx.send(1, Note{});
+      serialised_in_work.push_back(Note::serialised);
+    });
+    const auto report = rt.finish();
+    EXPECT_EQ(report.phases[0].messages, 2.0);
+    EXPECT_EQ(report.phases[0].message_bytes, 0.0);  // between threads, nothing serialised to send
+    EXPECT_GE(report.phases[0].delivery_seconds, 0.0);
+    EXPECT_LE(report.phases[0].delivery_seconds, report.phases[0].seconds);
+  }
+  EXPECT_EQ(serialised_in_work, std::vector<int>{0});
+  std::vector<std::byte> bytes;
+  dlbkit::to_bytes(Note{}, bytes);
+  const dlbkit::VtDataSet data = dlbkit::read_vt_data(o.record);
+  ASSERT_EQ(data.phases[0].phase.communications.size(), 1u);
+  EXPECT_EQ(data.phases[0].phase.communications[0].bytes, 2.0 * static_cast<double>(bytes.size()));
+  std::filesystem::remove_all(dir);
+}
+
 TEST(ObjectRuntime, MeasuresTheObjectsTime) {
   ObjectRuntime<Cell, std::uint64_t> rt(options("none", 2));
   rt.add(0, Cell{}, 0);

@@ -20,6 +20,12 @@ struct ObjectPhaseFigures {
   /// A balancing step follows the phase: it runs when the next phase starts (none follows
   /// the last phase; finish() clears the flag there).
   bool balanced = false;
+  /// The messages sent in the phase, and the bytes of those between processes (serialised,
+  /// with their ids and sizes: what the exchange carried; 0 between threads).
+  double messages = 0, message_bytes = 0;
+  /// Wall time from the end of the last worker's work to every message at its object (the
+  /// exchange under MPI, the inboxes' filling on threads).
+  double delivery_seconds = 0;
 };
 
 struct ObjectBalanceFigures {

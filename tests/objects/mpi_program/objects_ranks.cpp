@@ -85,6 +85,9 @@ int main(int argc, char** argv) try {
     const auto report = rt.finish();
     if (report.objects_migrated == 0) return fail(rank, "no object moved");
     if (report.balances.size() != 12) return fail(rank, "not 12 balancing steps");
+    if (report.phases[0].messages != 2 * kObjects) return fail(rank, "not two messages an object");
+    if (report.phases[0].message_bytes != 0 || !(report.phases[1].message_bytes > 0))  // all on rank 0, then spread
+      return fail(rank, "message bytes between ranks not counted");
     for (std::size_t k = 1; k < report.balances.size(); k += 2)  // the second of each pair
       if (report.balances[k].imbalance_before > report.balances[k - 1].imbalance_after + 1e-12)
         return fail(rank, "a second step in a row saw other loads than the first left");

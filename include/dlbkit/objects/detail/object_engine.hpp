@@ -83,9 +83,10 @@ public:
   /// work ended (`work_end[w - first_local]`).
   void end_work(const std::vector<Clock::time_point>& work_end);
   /// Collective, after the messages are delivered: the phase's figures from the objects'
-  /// loads (indexed like ids(); this process's entries are read) and the communications of
-  /// its objects.
-  void end_phase(const std::vector<double>& loads, std::span<const ObjectCommunication> communications);
+  /// loads (indexed like ids(); this process's entries are read), the communications of its
+  /// objects, and the messages this process sent and the bytes of those to other processes.
+  void end_phase(const std::vector<double>& loads, std::span<const ObjectCommunication> communications,
+                 std::size_t messages, double message_bytes);
   /// Whether a balancing step is due after the last phase (`every`, `threshold`; never with
   /// `none`). It runs when the next phase starts, so that no step follows the last phase.
   bool step_due() const { return step_due_; }

@@ -190,14 +190,17 @@ private:
       work_end[local] = detail::Clock::now();
     });
     engine_.end_work(work_end);
-    deliver();
+    std::size_t messages = 0;
+    for (const auto& mine : outbox_)
+      for (const auto& to : mine) messages += to.size();
+    const double message_bytes = deliver();
     last_communications_.clear();
     for (auto& c : communications_) {
       last_communications_.insert(last_communications_.end(), c.begin(), c.end());
       c.clear();
     }
     ++phases_;
-    engine_.end_phase(loads_, last_communications_);
+    engine_.end_phase(loads_, last_communications_, messages, message_bytes);
   }
 
   // The first phase: the table of every process's objects, and each slot's index in it.
@@ -212,33 +215,44 @@ private:
     loads_.assign(engine_.ids().size(), 0.0);
   }
 
-  // Each message to its object's inbox, by sender id.
-  void deliver() {
+  // Each message to its object's inbox, by sender id; the bytes sent to other processes.
+  double deliver() {
+    const bool count = engine_.tracks_communications();  // the bytes of a type that does not know them
     if (!engine_.distributed()) {
       engine_.for_each_worker([&](NodeId w) {
         const std::size_t local = w - engine_.first_local();
-        for (auto& from : outbox_) {
-          for (Outgoing& m : from[w]) slot(m.to).inbox.push_back({m.from, std::move(m.message)});
-          from[w].clear();
+        std::vector<std::byte> scratch;
+        for (std::size_t from = 0; from < outbox_.size(); ++from) {
+          for (Outgoing& m : outbox_[from][w]) {
+            if (count) count_bytes(from, m, scratch);
+            slot(m.to).inbox.push_back({m.from, std::move(m.message)});
+          }
+          outbox_[from][w].clear();
         }
         sort_inboxes(local);
       });
-      return;
+      return 0;
     }
     const auto me = static_cast<NodeId>(engine_.rank());
     std::vector<std::vector<std::byte>> to(engine_.workers());
+    double bytes = 0;
     agreed([&] {
+      std::vector<std::byte> scratch;
       for (NodeId r = 0; r < engine_.workers(); ++r) {
         for (Outgoing& m : outbox_[0][r]) {
           if (r == me) {
+            if (count) count_bytes(0, m, scratch);
             slot(m.to).inbox.push_back({m.from, std::move(m.message)});
             continue;
           }
           append_bytes(m.to, to[r]);
           append_bytes(m.from, to[r]);
-          put_sized(to[r], m.message);
+          const std::uint64_t size = put_sized(to[r], m.message);
+          if constexpr (!sized<Message>)
+            if (count) communications_[0][m.record].bytes = static_cast<double>(size);
         }
         outbox_[0][r].clear();
+        bytes += static_cast<double>(to[r].size());
       }
     });
     const auto received = engine_.all_to_all(to);
@@ -255,6 +269,17 @@ private:
       }
       sort_inboxes(0);
     });
+    return bytes;
+  }
+
+  // A message's bytes in its communication, where its type does not tell them (send()).
+  template <class T>
+  static constexpr bool sized = travels_as_bytes<T> || travels_as_block<T>;
+  void count_bytes(std::size_t sender_worker, const Outgoing& m, std::vector<std::byte>& scratch) {
+    if constexpr (!sized<Message>) {
+      to_bytes(m.message, scratch);
+      communications_[sender_worker][m.record].bytes = static_cast<double>(scratch.size());
+    }
   }
 
   void sort_inboxes(std::size_t local) {
@@ -332,14 +357,15 @@ private:
   }
   Slot& slot(ObjectIndex index) { return slots_[engine_.owners()[index] - engine_.first_local()][position_[index]]; }
 
-  // The byte count of `value`'s serialisation, then the bytes.
+  // The byte count of `value`'s serialisation, then the bytes; returns the count.
   template <class T>
-  static void put_sized(std::vector<std::byte>& out, const T& value) {
+  static std::uint64_t put_sized(std::vector<std::byte>& out, const T& value) {
     const std::size_t at = out.size();
     append_bytes(std::uint64_t{0}, out);
     append_bytes(value, out);
     const std::uint64_t size = out.size() - at - sizeof(std::uint64_t);
     std::memcpy(out.data() + at, &size, sizeof size);
+    return size;
   }
   template <class T>
   static T get(const std::vector<std::byte>& in, std::size_t& at) {
