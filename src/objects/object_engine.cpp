@@ -283,10 +283,11 @@ void ObjectEngine::commit(const std::vector<std::pair<std::uint64_t, NodeId>>& m
     ids_.push_back(id);
     owners_.push_back(worker);
   }
+  dense_ = ids_.empty() || ids_.back() == ids_.size() - 1;  // sorted and unique: 0 to n - 1
   committed_ = true;
 }
 
-ObjectIndex ObjectEngine::index_of(std::uint64_t id) const {
+ObjectIndex ObjectEngine::search(std::uint64_t id) const {
   const auto it = std::lower_bound(ids_.begin(), ids_.end(), id);
   if (it == ids_.end() || *it != id)
     throw InputError(fmt::format("ObjectRuntime: no object {}; accepted: the id of an object added", id));
@@ -314,7 +315,8 @@ void ObjectEngine::for_each_worker(const std::function<void(NodeId)>& f) {
 
 void ObjectEngine::begin_phase() { phase_start_ns_ = now_ns(); }
 
-void ObjectEngine::end_work(const std::vector<Clock::time_point>& work_end) {
+void ObjectEngine::end_work(const std::vector<Clock::time_point>& work_end, const std::vector<double>& worker_loads) {
+  local_loads_ = worker_loads;
   work_end_ns_.clear();
   for (const Clock::time_point& t : work_end)
     work_end_ns_.push_back(std::chrono::duration_cast<std::chrono::nanoseconds>(t - origin_).count());
@@ -379,8 +381,7 @@ void ObjectEngine::end_phase(const std::vector<double>& loads, std::span<const O
                              std::size_t messages, double message_bytes) {
   // The workers' loads and each process's phase time, on every process.
   std::vector<double> worker_load(workers_, 0.0);
-  for (ObjectIndex i = 0; i < ids_.size(); ++i)
-    if (is_local(owners_[i])) worker_load[owners_[i]] += loads[i];
+  std::copy(local_loads_.begin(), local_loads_.end(), worker_load.begin() + first_local_);
   const std::int64_t end = now_ns();
   double seconds = static_cast<double>(end - phase_start_ns_) * 1e-9;
   // When the last worker's work ended, from the phase's start: before it, a worker that is

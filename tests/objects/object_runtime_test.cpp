@@ -343,6 +343,40 @@ TEST(ObjectRuntime, MeasuresTheObjectsTime) {
   EXPECT_GT(phase.imbalance, 0.5);
 }
 
+// A worker's load sums its objects' measured times and the loads set in place of them.
+TEST(ObjectRuntime, AWorkersLoadAddsMeasuredAndSetLoads) {
+  ObjectRuntime<Cell, std::uint64_t> rt(options("none", 2));
+  for (std::uint64_t id = 0; id < 3; ++id) rt.add(id, Cell{}, 0);
+  rt.run_phase([](Cell& c, ObjectContext<std::uint64_t>& ctx) {
+    if (ctx.id() == 1) return ctx.set_load(5.0);
+    const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(10);
+    while (std::chrono::steady_clock::now() < until) ++c.value;
+  });
+  const auto& phase = rt.report().phases[0];
+  EXPECT_GE(phase.max_load, 5.020);
+  EXPECT_LT(phase.max_load, 5.0 + phase.seconds);
+}
+
+// Ids need not be 0 to n - 1: messages find their objects by search then.
+TEST(ObjectRuntime, SparseIdsGiveTheSameResults) {
+  const auto run = [](std::uint64_t stride) {
+    ObjectRuntime<Cell, std::uint64_t> rt(options("greedy", 3));
+    for (std::uint64_t k = 0; k < kObjects; ++k) rt.add(k * stride, Cell{k, {}}, 0);
+    for (int phase = 0; phase < 4; ++phase)
+      rt.run_phase([&](Cell& c, ObjectContext<std::uint64_t>& ctx) {
+        for (const auto& [from, value] : ctx.received()) c.value += value + from / stride;
+        ctx.send((ctx.id() / stride + 1) % kObjects * stride, c.value);
+        ctx.set_load(ctx.id() < kObjects / 2 * stride ? 1.0 : 0.5);
+      });
+    const auto values = rt.collect([](std::uint64_t, const Cell& c) { return c.value; });
+    EXPECT_NE(error_of([&] { rt.run_phase([&](Cell&, ObjectContext<std::uint64_t>& ctx) { ctx.send(stride * kObjects + 1, 0); }); })
+                  .find("no object"),
+              std::string::npos);
+    return values;
+  };
+  EXPECT_EQ(run(1), run(1000));
+}
+
 TEST(ObjectRuntime, ATaskExceptionReachesTheCaller) {
   ObjectRuntime<Cell, std::uint64_t> rt(options("greedy", 3));
   for (std::uint64_t id = 0; id < 6; ++id) rt.add(id, Cell{}, static_cast<dlbkit::NodeId>(id % 3));

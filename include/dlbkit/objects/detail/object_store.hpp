@@ -36,7 +36,7 @@ public:
   ObjectStore(ObjectRuntimeOptions options, std::optional<PhaseStrategyInfo> own, Communicator communicator)
       : engine_(std::move(options), std::move(own), communicator), slots_(engine_.local_workers()),
         outbox_(engine_.local_workers(), std::vector<std::vector<Outgoing>>(engine_.workers())),
-        communications_(engine_.local_workers()) {
+        communications_(engine_.local_workers()), set_loads_(engine_.local_workers()) {
     // A record's object sizes: what a migration ships of each object (put_sized's payload).
     engine_.measure_sizes_with([this](std::vector<double>& bytes) {
       std::vector<std::byte> scratch;
@@ -166,6 +166,7 @@ private:
     if (engine_.step_due()) migrate();  // the step after the last phase, now that another runs
     engine_.begin_phase();
     std::vector<detail::Clock::time_point> work_end(slots_.size());
+    std::vector<double> worker_load(slots_.size());
     const bool track = engine_.tracks_communications();
     engine_.for_each_worker([&](NodeId w) {
       const std::size_t local = w - engine_.first_local();
@@ -176,20 +177,38 @@ private:
       ctx.track_ = track;
       ctx.worker_ = w;
       ctx.phase_ = phases_;
+      // One count of ticks between objects (an object's load: its work and the clearing of
+      // its inbox), then the counts in seconds by this worker's span on the steady clock.
+      std::vector<std::pair<ObjectIndex, double>>& set = set_loads_[local];
+      set.clear();
+      const auto start = detail::Clock::now();
+      const std::uint64_t first = detail::ticks();
+      std::uint64_t last = first;
       for (Slot& s : slots_[local]) {
         ctx.received_ = &s.inbox;
         ctx.id_ = s.id;
         ctx.index_ = s.index;
         ctx.load_ = -1;
-        const auto start = detail::Clock::now();
         work(s.object, ctx);
-        const auto end = detail::Clock::now();
-        loads_[s.index] = ctx.load_ >= 0 ? ctx.load_ : std::chrono::duration<double>(end - start).count();
         s.inbox.clear();
+        const std::uint64_t now = detail::ticks();
+        loads_[s.index] = now > last ? static_cast<double>(now - last) : 0.0;
+        last = std::max(last, now);
+        if (ctx.load_ >= 0) set.emplace_back(s.index, ctx.load_);
       }
       work_end[local] = detail::Clock::now();
+      const double seconds_per_tick =
+          last > first ? std::chrono::duration<double>(work_end[local] - start).count() / static_cast<double>(last - first) : 0;
+      double sum = 0;
+      for (const Slot& s : slots_[local]) sum += loads_[s.index] *= seconds_per_tick;
+      if (!set.empty()) {
+        for (const auto& [index, seconds] : set) loads_[index] = seconds;
+        sum = 0;
+        for (const Slot& s : slots_[local]) sum += loads_[s.index];
+      }
+      worker_load[local] = sum;
     });
-    engine_.end_work(work_end);
+    engine_.end_work(work_end, worker_load);
     std::size_t messages = 0;
     for (const auto& mine : outbox_)
       for (const auto& to : mine) messages += to.size();
@@ -283,8 +302,10 @@ private:
   }
 
   void sort_inboxes(std::size_t local) {
-    for (Slot& s : slots_[local])
-      std::stable_sort(s.inbox.begin(), s.inbox.end(), [](const auto& a, const auto& b) { return a.from < b.from; });
+    const auto by_sender = [](const auto& a, const auto& b) { return a.from < b.from; };
+    for (Slot& s : slots_[local])  // stable_sort takes a buffer from the heap even when sorted
+      if (!std::is_sorted(s.inbox.begin(), s.inbox.end(), by_sender))
+        std::stable_sort(s.inbox.begin(), s.inbox.end(), by_sender);
   }
 
   // The strategy's decision, then each object that changes worker moves, with its inbox.
@@ -382,6 +403,7 @@ private:
   std::vector<std::vector<ObjectCommunication>> communications_;  // by local worker (when tracked)
   std::vector<std::uint32_t> position_;  // a local object's place in its worker's slots
   std::vector<double> loads_;            // by index; this process's objects' are written
+  std::vector<std::vector<std::pair<ObjectIndex, double>>> set_loads_;  // by local worker: ctx.set_load()'s
   std::vector<ObjectCommunication> last_communications_;  // the last phase's, this process's
   std::size_t phases_ = 0;
   bool broken_ = false;  // a call failed: the runtime refuses the next ones
