@@ -430,7 +430,7 @@ void ObjectEngine::end_phase(const std::vector<double>& loads, std::span<const O
           {.type = TimelineEvent::overhead, .node = node, .time = idle_end, .end = std::max(idle_end, end)});
     }
   if (!options_.record.empty() || options_.load_model == "linear") gather_last_phase(loads, communications);
-  if (!options_.record.empty() && rank() == 0) recorded_.push_back(last_phase_);
+  if (!options_.record.empty()) record_last_phase();
   if (options_.load_model == "linear") {
     std::vector<double>& past = history_.emplace_back(last_phase_.objects.size());
     for (std::size_t i = 0; i < past.size(); ++i) past[i] = last_phase_.objects[i].load;
@@ -443,6 +443,19 @@ void ObjectEngine::gather_last_phase(const std::vector<double>& loads,
   if (gathered_phases_ == report_.phases.size()) return;
   last_phase_ = gather_phase(loads, communications);
   gathered_phases_ = report_.phases.size();
+}
+
+void ObjectEngine::record_last_phase() {
+  std::exception_ptr error;
+  if (rank() == 0) {
+    try {
+      if (!record_) record_ = std::make_unique<VtPhasesWriter>(options_.record, workers_);
+      record_->write(last_phase_);
+    } catch (...) {
+      error = std::current_exception();
+    }
+  }
+  agree(error);
 }
 
 Phase ObjectEngine::predicted_phase() const {
@@ -578,7 +591,9 @@ ObjectRunResult ObjectEngine::finish() {
   }
   if (!options_.record.empty() && rank() == 0 && !error) {
     try {
-      write_vt_phases(recorded_, options_.record);
+      if (record_) record_->commit();
+      else if (report_.phases.empty()) write_vt_phases({}, options_.record);  // files without a phase
+      record_.reset();  // a second finish() leaves the files as they are
     } catch (...) {
       error = std::current_exception();
     }

@@ -512,6 +512,38 @@ TEST(ObjectRuntime, RecordsVtDataAndATimeline) {
   std::filesystem::remove_all(dir);
 }
 
+// The record goes to disk as each phase ends (into temporaries that finish() puts in place),
+// not held in memory until finish().
+TEST(ObjectRuntime, RecordsEachPhaseAsItEnds) {
+  const std::filesystem::path dir = dlbkit::test::temp_dir("objects_streamed");
+  std::filesystem::create_directories(dir);
+  ObjectRuntimeOptions o = options("greedy", 2);
+  o.record = (dir / "run").string();
+  const auto written = [&] {
+    std::uintmax_t bytes = 0;
+    for (const auto& entry : std::filesystem::directory_iterator(dir)) bytes += entry.file_size();
+    return bytes;
+  };
+  constexpr std::uint64_t kMany = 1000;  // a phase's text (about 300 KB) far beyond a file's buffer
+  ObjectRuntime<Cell, std::uint64_t> rt(o);
+  for (std::uint64_t id = 0; id < kMany; ++id) rt.add(id, Cell{id, {}}, 0);
+  std::vector<std::uintmax_t> sizes;
+  for (int k = 0; k < 3; ++k) {
+    rt.run_phase([](Cell&, ObjectContext<std::uint64_t>& ctx) {
+      ctx.send((ctx.id() + 1) % kMany, 1);
+      ctx.set_load(ctx.id() < kMany / 4 ? 1.0 : 0.1);
+    });
+    sizes.push_back(written());
+  }
+  EXPECT_FALSE(std::filesystem::exists(o.record + ".0.json")) << "in place only at finish()";
+  EXPECT_GT(sizes[0], 100000u);
+  EXPECT_GT(sizes[1], sizes[0] + 100000);
+  EXPECT_GT(sizes[2], sizes[1] + 100000);
+  rt.finish();
+  EXPECT_EQ(dlbkit::read_vt_data(o.record).phases.size(), 3u);
+  std::filesystem::remove_all(dir);
+}
+
 TEST(ObjectRuntime, RecordsEachObjectsSerializedSize) {
   // What a migration would ship, so that a replay prices the recorded moves by their bytes.
   const std::filesystem::path dir = dlbkit::test::temp_dir("objects_sizes");

@@ -28,6 +28,10 @@
 #include <x86intrin.h>
 #endif
 
+namespace dlbkit {
+class VtPhasesWriter;
+}
+
 namespace dlbkit::detail {
 
 /// Seconds on the steady clock since an origin of the engine's.
@@ -132,6 +136,8 @@ private:
   Phase gather_phase(const std::vector<double>& loads, std::span<const ObjectCommunication> communications);
   /// The last phase with each object's load as the load model predicts it for the next.
   Phase predicted_phase() const;
+  /// Rank 0 writes last_phase_ to the record's files (collective: an error comes out on every rank).
+  void record_last_phase();
   /// last_phase_ = gather_phase(...), once per phase.
   void gather_last_phase(const std::vector<double>& loads, std::span<const ObjectCommunication> communications);
 
@@ -161,7 +167,7 @@ private:
   Phase last_phase_;  // the last phase's loads, gathered for a step or the record
   std::size_t gathered_phases_ = 0;  // the phases done when last_phase_ was gathered (0: never)
   std::deque<std::vector<double>> history_;  // linear load model: the last phases' loads by index
-  std::vector<Phase> recorded_;
+  std::unique_ptr<VtPhasesWriter> record_;  // rank 0's, from the first phase recorded
   struct Timeline;
   std::unique_ptr<Timeline> timeline_;
   ObjectRunResult report_;
