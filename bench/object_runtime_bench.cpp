@@ -7,6 +7,11 @@
 //                     `every` phases: balanced_over_ideal = the mean phase time, balancing
 //                     included, over total work / P; target: at most 1.10. Also the
 //                     unbalanced run's ratio, for scale.
+//   BM_SmallObjects   100 000 objects of about 20 ns of work, each sending one 8-byte message
+//                     to the next, 2 threads, `none`: each phase runs on the runtime and as a
+//                     plain loop on 2 threads of its own (the same work, the messages in an
+//                     array), ten phases of each in turn; ns_per_object of each and runtime_over_plain; target:
+//                     at most 2.
 // The MPI engine's figures come from the example under mpirun (docs/objects.md).
 
 #include "../examples/stencil/stencil.hpp"
@@ -15,7 +20,9 @@
 
 #include <benchmark/benchmark.h>
 
+#include <barrier>
 #include <chrono>
+#include <thread>
 #include <vector>
 
 namespace {
@@ -47,6 +54,66 @@ void BM_PhaseOverhead(benchmark::State& state) {
   state.counters["phases_per_s"] = benchmark::Counter(static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
 }
 BENCHMARK(BM_PhaseOverhead)->ArgName("objects_per_worker")->Arg(4)->Arg(32)->Arg(256)->Unit(benchmark::kMillisecond);
+
+// About 20 ns of dependent multiplies (the plain loop's ns_per_object says how long here).
+std::uint64_t small_work(std::uint64_t x) {
+  for (int k = 0; k < 12; ++k) x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+  return x;
+}
+
+void BM_SmallObjects(benchmark::State& state) {
+  constexpr std::uint64_t kObjects = 100000;
+  using Clock = std::chrono::steady_clock;
+  dlbkit::ObjectRuntime<std::uint64_t, std::uint64_t> rt({.engine = "threads", .strategy = "none", .workers = 2});
+  for (std::uint64_t id = 0; id < kObjects; ++id) rt.add(id, id, static_cast<dlbkit::NodeId>(id * 2 / kObjects));
+  const auto work = [](std::uint64_t& x, dlbkit::ObjectContext<std::uint64_t>& ctx) {
+    for (const auto& r : ctx.received()) x += r.message;
+    x = small_work(x);
+    ctx.send(ctx.id() + 1 == kObjects ? 0 : ctx.id() + 1, x);
+  };
+  // The plain loop: each of 2 threads runs its half, a barrier ends the phase.
+  std::vector<std::uint64_t> values(kObjects), inbox(kObjects), next(kObjects);
+  bool stop = false;
+  std::barrier start(3);
+  std::barrier end(3, [&]() noexcept { inbox.swap(next); });
+  std::vector<std::jthread> plain;
+  for (std::uint64_t t = 0; t < 2; ++t)
+    plain.emplace_back([&, t] {
+      for (;;) {
+        start.arrive_and_wait();
+        if (stop) return;
+        for (std::uint64_t i = t * kObjects / 2; i < (t + 1) * kObjects / 2; ++i) {
+          values[i] = small_work(values[i] + inbox[i]);
+          next[i + 1 == kObjects ? 0 : i + 1] = values[i];
+        }
+        end.arrive_and_wait();
+      }
+    });
+  // Ten phases of each in turn: the threads of one that wait do not overlap the other's for long.
+  constexpr int kPhases = 10;
+  double runtime_seconds = 0, plain_seconds = 0;
+  for (auto _ : state) {
+    const auto t0 = Clock::now();
+    for (int k = 0; k < kPhases; ++k) rt.run_phase(work);
+    const auto t1 = Clock::now();
+    for (int k = 0; k < kPhases; ++k) {
+      start.arrive_and_wait();
+      end.arrive_and_wait();
+    }
+    const auto t2 = Clock::now();
+    runtime_seconds += std::chrono::duration<double>(t1 - t0).count();
+    plain_seconds += std::chrono::duration<double>(t2 - t1).count();
+  }
+  stop = true;
+  start.arrive_and_wait();
+  const double per = 1e9 / static_cast<double>(kObjects * kPhases * state.iterations());
+  state.counters["ns_per_object"] = runtime_seconds * per;
+  state.counters["plain_ns_per_object"] = plain_seconds * per;
+  state.counters["runtime_over_plain"] = runtime_seconds / plain_seconds;
+  state.counters["objects_per_s"] = static_cast<double>(kObjects * kPhases * state.iterations()) / runtime_seconds;
+  benchmark::DoNotOptimize(values.data());
+}
+BENCHMARK(BM_SmallObjects)->Unit(benchmark::kMillisecond);
 
 const char* const kStrategies[] = {"greedy", "refine", "tempered", "diffusion"};
 

@@ -283,10 +283,11 @@ void ObjectEngine::commit(const std::vector<std::pair<std::uint64_t, NodeId>>& m
     ids_.push_back(id);
     owners_.push_back(worker);
   }
+  dense_ = ids_.empty() || ids_.back() == ids_.size() - 1;  // sorted and unique: 0 to n - 1
   committed_ = true;
 }
 
-ObjectIndex ObjectEngine::index_of(std::uint64_t id) const {
+ObjectIndex ObjectEngine::search(std::uint64_t id) const {
   const auto it = std::lower_bound(ids_.begin(), ids_.end(), id);
   if (it == ids_.end() || *it != id)
     throw InputError(fmt::format("ObjectRuntime: no object {}; accepted: the id of an object added", id));
@@ -314,7 +315,8 @@ void ObjectEngine::for_each_worker(const std::function<void(NodeId)>& f) {
 
 void ObjectEngine::begin_phase() { phase_start_ns_ = now_ns(); }
 
-void ObjectEngine::end_work(const std::vector<Clock::time_point>& work_end) {
+void ObjectEngine::end_work(const std::vector<Clock::time_point>& work_end, const std::vector<double>& worker_loads) {
+  local_loads_ = worker_loads;
   work_end_ns_.clear();
   for (const Clock::time_point& t : work_end)
     work_end_ns_.push_back(std::chrono::duration_cast<std::chrono::nanoseconds>(t - origin_).count());
@@ -375,35 +377,46 @@ Phase ObjectEngine::gather_phase(const std::vector<double>& loads, std::span<con
   return phase;
 }
 
-bool ObjectEngine::end_phase(const std::vector<double>& loads, std::span<const ObjectCommunication> communications) {
+void ObjectEngine::end_phase(const std::vector<double>& loads, std::span<const ObjectCommunication> communications,
+                             std::size_t messages, double message_bytes) {
   // The workers' loads and each process's phase time, on every process.
   std::vector<double> worker_load(workers_, 0.0);
-  for (ObjectIndex i = 0; i < ids_.size(); ++i)
-    if (is_local(owners_[i])) worker_load[owners_[i]] += loads[i];
+  std::copy(local_loads_.begin(), local_loads_.end(), worker_load.begin() + first_local_);
   const std::int64_t end = now_ns();
   double seconds = static_cast<double>(end - phase_start_ns_) * 1e-9;
   // When the last worker's work ended, from the phase's start: before it, a worker that is
   // done waits (idle); after it, the runtime delivers and counts (overhead).
   std::int64_t last_work = 0;
   for (std::int64_t t : work_end_ns_) last_work = std::max(last_work, t - phase_start_ns_);
+  auto sent = static_cast<double>(messages);
   if (mpi_) {
     std::vector<std::byte> mine;
     append_bytes(worker_load[first_local_], mine);
     append_bytes(seconds, mine);
     append_bytes(static_cast<double>(last_work), mine);
+    append_bytes(sent, mine);
+    append_bytes(message_bytes, mine);
     const auto all = mpi_->engine->all_gather(mine);
+    sent = message_bytes = 0;
     for (std::size_t r = 0; r < all.size(); ++r) {
       const auto values = read_all<double>(all[r]);
       worker_load[r] = values[0];
       seconds = std::max(seconds, values[1]);
       last_work = std::max(last_work, static_cast<std::int64_t>(values[2]));
+      sent += values[3];
+      message_bytes += values[4];
     }
   }
-  ObjectPhaseFigures figures{.seconds = seconds};
+  ObjectPhaseFigures figures{.seconds = seconds,
+                             .messages = sent,
+                             .message_bytes = message_bytes,
+                             .delivery_seconds = std::max(0.0, seconds - static_cast<double>(last_work) * 1e-9)};
   set_loads(figures, worker_load);
   const std::size_t done = report_.phases.size() + 1;
-  figures.balanced = workers_ > 1 && ((options_.every > 0 && done % options_.every == 0) ||
-                                      figures.imbalance > options_.threshold);
+  const bool moves = own_strategy_ || strategy_.name() != "none";  // none's step would decide nothing
+  figures.balanced = moves && workers_ > 1 &&
+                     ((options_.every > 0 && done % options_.every == 0) || figures.imbalance > options_.threshold);
+  step_due_ = figures.balanced;
   report_.phases.push_back(figures);
   report_.phase_seconds += seconds;
   if (timeline_)
@@ -417,13 +430,12 @@ bool ObjectEngine::end_phase(const std::vector<double>& loads, std::span<const O
           {.type = TimelineEvent::overhead, .node = node, .time = idle_end, .end = std::max(idle_end, end)});
     }
   if (!options_.record.empty() || options_.load_model == "linear") gather_last_phase(loads, communications);
-  if (!options_.record.empty() && rank() == 0) recorded_.push_back(last_phase_);
+  if (!options_.record.empty()) record_last_phase();
   if (options_.load_model == "linear") {
     std::vector<double>& past = history_.emplace_back(last_phase_.objects.size());
     for (std::size_t i = 0; i < past.size(); ++i) past[i] = last_phase_.objects[i].load;
     if (history_.size() > options_.load_window) history_.pop_front();
   }
-  return figures.balanced;
 }
 
 void ObjectEngine::gather_last_phase(const std::vector<double>& loads,
@@ -431,6 +443,19 @@ void ObjectEngine::gather_last_phase(const std::vector<double>& loads,
   if (gathered_phases_ == report_.phases.size()) return;
   last_phase_ = gather_phase(loads, communications);
   gathered_phases_ = report_.phases.size();
+}
+
+void ObjectEngine::record_last_phase() {
+  std::exception_ptr error;
+  if (rank() == 0) {
+    try {
+      if (!record_) record_ = std::make_unique<VtPhasesWriter>(options_.record, workers_);
+      record_->write(last_phase_);
+    } catch (...) {
+      error = std::current_exception();
+    }
+  }
+  agree(error);
 }
 
 Phase ObjectEngine::predicted_phase() const {
@@ -455,6 +480,7 @@ Phase ObjectEngine::predicted_phase() const {
 const std::vector<NodeId>& ObjectEngine::decide(const std::vector<double>& loads,
                                                 std::span<const ObjectCommunication> communications) {
   balance_start_ns_ = now_ns();
+  step_due_ = false;
   gather_last_phase(loads, communications);
   ObjectBalanceFigures step{.after_phase = report_.phases.size() - 1};
   std::vector<NodeId> mapping = owners_;
@@ -536,6 +562,8 @@ void ObjectEngine::end_migration(const std::vector<NodeId>& old_owners, double b
 }
 
 ObjectRunResult ObjectEngine::finish() {
+  if (step_due_) report_.phases.back().balanced = false;  // no phase would run on its mapping
+  step_due_ = false;
   std::exception_ptr error;
   if (timeline_) {
     std::vector<TimelineEvent> all = timeline_->events;
@@ -563,7 +591,9 @@ ObjectRunResult ObjectEngine::finish() {
   }
   if (!options_.record.empty() && rank() == 0 && !error) {
     try {
-      write_vt_phases(recorded_, options_.record);
+      if (record_) record_->commit();
+      else if (report_.phases.empty()) write_vt_phases({}, options_.record);  // files without a phase
+      record_.reset();  // a second finish() leaves the files as they are
     } catch (...) {
       error = std::current_exception();
     }

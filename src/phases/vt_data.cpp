@@ -555,46 +555,71 @@ void write_vt_data(const VtDataSet& data, std::int64_t phase_id, const std::vect
 }
 
 void write_vt_phases(const std::vector<Phase>& phases, const std::string& stem) {
+  VtPhasesWriter writer(stem, phases.empty() ? 1 : phases.front().nodes);
+  for (const Phase& phase : phases) writer.write(phase);
+  writer.commit();
+}
+
+VtPhasesWriter::VtPhasesWriter(const std::string& stem, std::size_t nodes)
+    : stem_(stem), nodes_(nodes) {
   if (stem.empty()) throw InputError("vt data output stem '': empty; accepted: a stem STEM for the files STEM.R.json");
-  const std::size_t ranks = phases.empty() ? 1 : phases.front().nodes;
-  std::vector<json> documents(ranks);
-  for (std::size_t r = 0; r < ranks; ++r)
-    documents[r] = {{"metadata", {{"type", "LBDatafile"}, {"rank", r}}}, {"phases", json::array()}};
-  for (std::size_t k = 0; k < phases.size(); ++k) {
-    const Phase& phase = phases[k];
-    if (phase.nodes != ranks)
-      throw InputError(fmt::format("vt data {}: phase {} has {} nodes; accepted: {} as phase 0", stem, k, phase.nodes, ranks));
-    const auto entity = [&](ObjectIndex i) {
-      const PhaseObject& o = phase.objects[i];
-      return json{{"type", "object"}, {"id", o.id}, {"home", phases.front().node_of[i]}, {"migratable", o.migratable}};
-    };
-    std::vector<json> tasks(ranks, json::array()), communications(ranks, json::array());
-    for (ObjectIndex i = 0; i < phase.objects.size(); ++i) {
+  // The text of {"metadata": ..., "phases": [...]} as json's dump() writes it: keys in order.
+  for (std::size_t r = 0; r < nodes_; ++r) {
+    files_.push_back(std::make_unique<AtomicFile>(rank_file(stem_, r)));
+    const json metadata = {{"type", "LBDatafile"}, {"rank", r}};
+    files_.back()->write(R"({"metadata":)" + metadata.dump() + R"(,"phases":[)");
+  }
+}
+
+VtPhasesWriter::~VtPhasesWriter() = default;
+
+void VtPhasesWriter::write(const Phase& phase) {
+  if (phase.nodes != nodes_)
+    throw InputError(fmt::format("vt data {}: phase {} has {} nodes; accepted: {} as phase 0", stem_, phases_, phase.nodes, nodes_));
+  if (phases_ == 0) home_ = phase.node_of;
+  const auto dump = [](const json& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace); };
+  const auto entity = [&](ObjectIndex i) {
+    const PhaseObject& o = phase.objects[i];
+    return json{{"type", "object"}, {"id", o.id}, {"home", home_[i]}, {"migratable", o.migratable}};
+  };
+  std::vector<std::vector<ObjectIndex>> objects(nodes_), communications(nodes_);
+  for (ObjectIndex i = 0; i < phase.objects.size(); ++i) objects[phase.node_of[i]].push_back(i);
+  for (ObjectIndex c = 0; c < phase.communications.size(); ++c)
+    communications[phase.node_of[phase.communications[c].from]].push_back(c);
+  for (std::size_t r = 0; r < nodes_; ++r) {
+    AtomicFile& out = *files_[r];
+    out.write(phases_ == 0 ? "{" : ",{");
+    if (!communications[r].empty()) {
+      out.write(R"("communications":[)");
+      for (std::size_t k = 0; k < communications[r].size(); ++k) {
+        const ObjectCommunication& c = phase.communications[communications[r][k]];
+        out.write((k == 0 ? "" : ",") + dump({{"type", "SendRecv"},
+                                              {"from", entity(c.from)},
+                                              {"to", entity(c.to)},
+                                              {"messages", static_cast<std::uint64_t>(c.messages)},
+                                              {"bytes", c.bytes}}));
+      }
+      out.write("],");
+    }
+    out.write(fmt::format(R"("id":{},"tasks":[)", phases_));
+    for (std::size_t k = 0; k < objects[r].size(); ++k) {
+      const ObjectIndex i = objects[r][k];
       json task{{"entity", entity(i)}, {"node", phase.node_of[i]}, {"resource", "cpu"}, {"time", phase.objects[i].load}};
       if (const double bytes = phase.objects[i].memory.serialized_bytes; bytes > 0)
         task["user_defined"] = {{"task_serialized_bytes", bytes}};
-      tasks[phase.node_of[i]].push_back(std::move(task));
+      out.write((k == 0 ? "" : ",") + dump(task));
     }
-    for (const ObjectCommunication& c : phase.communications)
-      communications[phase.node_of[c.from]].push_back({{"type", "SendRecv"},
-                                                        {"from", entity(c.from)},
-                                                        {"to", entity(c.to)},
-                                                        {"messages", static_cast<std::uint64_t>(c.messages)},
-                                                        {"bytes", c.bytes}});
-    for (std::size_t r = 0; r < ranks; ++r) {
-      json out = {{"id", k}, {"tasks", std::move(tasks[r])}};
-      if (!communications[r].empty()) out["communications"] = std::move(communications[r]);
-      documents[r]["phases"].push_back(std::move(out));
-    }
+    out.write("]}");
   }
-  std::vector<std::unique_ptr<AtomicFile>> files;
-  for (std::size_t r = 0; r < ranks; ++r) {
-    files.push_back(std::make_unique<AtomicFile>(rank_file(stem, r)));
-    files.back()->write(documents[r].dump(-1, ' ', false, json::error_handler_t::replace));
-    files.back()->write("\n");
-    files.back()->close();
+  ++phases_;
+}
+
+void VtPhasesWriter::commit() {
+  for (auto& file : files_) {
+    file->write("]}\n");
+    file->close();
   }
-  for (auto& file : files) file->commit();
+  for (auto& file : files_) file->commit();
 }
 
 }  // namespace dlbkit

@@ -125,14 +125,68 @@ TEST(ObjectRuntime, TheEndsOfWhenToBalance) {
   EXPECT_EQ(migrated, 0u);
 }
 
+// A value collected or sent that is a trivially copyable struct needs no serialize().
+struct Tally {
+  std::uint64_t id;
+  double half;
+};
+
+TEST(ObjectRuntime, CollectsAndSendsATriviallyCopyableStruct) {
+  ObjectRuntime<Cell, std::vector<Tally>> rt(options("greedy", 2));
+  for (std::uint64_t id = 0; id < 4; ++id) rt.add(id, Cell{id, {}}, 0);
+  for (int k = 0; k < 2; ++k)
+    rt.run_phase([](Cell& c, ObjectContext<std::vector<Tally>>& ctx) {
+      for (const auto& [from, tallies] : ctx.received()) c.value += tallies.size() + tallies.back().id;
+      ctx.send((ctx.id() + 1) % 4, std::vector<Tally>(2, Tally{ctx.id(), 0.5}));
+    });
+  const std::vector<Tally> all = rt.collect([](std::uint64_t id, const Cell& c) { return Tally{id + c.value, 0.5 * id}; });
+  ASSERT_EQ(all.size(), 4u);
+  for (std::uint64_t id = 0; id < 4; ++id) {
+    EXPECT_EQ(all[id].id, id + id + 2 + (id + 3) % 4);  // its own, then phase 1's message from its predecessor
+    EXPECT_EQ(all[id].half, 0.5 * static_cast<double>(id));
+  }
+}
+
+// A vector or string of trivially copyable elements travels as one block: its count, then its
+// elements' bytes, the same bytes as cereal's where cereal writes them in one piece.
+TEST(Serialization, AVectorOfStructsTravelsAsOneBlock) {
+  struct Padded {
+    char c;
+    double x;
+  };
+  static_assert(dlbkit::travels_as_block<std::vector<Padded>> && dlbkit::travels_as_block<std::string>);
+  static_assert(!dlbkit::travels_as_block<std::vector<bool>> && !dlbkit::travels_as_block<std::vector<Cell>>);
+  const std::vector<Padded> padded = {{'a', 1.5}, {'b', -2}};
+  std::vector<std::byte> bytes;
+  dlbkit::to_bytes(padded, bytes);
+  ASSERT_EQ(bytes.size(), 8 + 2 * sizeof(Padded));  // the padding travels too: one copy
+  EXPECT_EQ(dlbkit::known_size(padded), bytes.size());
+  const auto back = dlbkit::from_bytes<std::vector<Padded>>(bytes);
+  ASSERT_EQ(back.size(), 2u);
+  EXPECT_EQ(back[1].c, 'b');
+  EXPECT_EQ(back[1].x, -2);
+  std::vector<std::byte> cereal;
+  dlbkit::serialization_detail::write_archive(std::vector<double>{1, 2}, cereal);
+  dlbkit::to_bytes(std::vector<double>{1, 2}, bytes);
+  EXPECT_EQ(bytes, cereal);
+  dlbkit::to_bytes(std::string("hello"), bytes);
+  EXPECT_EQ(bytes.size(), 8u + 5u);
+  EXPECT_EQ(dlbkit::from_bytes<std::string>(bytes), "hello");
+  bytes.pop_back();
+  EXPECT_THROW(dlbkit::from_bytes<std::string>(bytes), std::length_error);
+  EXPECT_EQ(dlbkit::known_size(Cell{}), std::nullopt);
+}
+
 TEST(ObjectRuntime, GreedyBalancesTheGivenLoads) {
   ObjectRuntime<Cell, std::uint64_t> rt(options("greedy", 2));
   for (std::uint64_t id = 0; id < kObjects; ++id) rt.add(id, Cell{}, 0);
   rt.run_phase([](Cell&, ObjectContext<std::uint64_t>& ctx) { ctx.set_load(1.0); });
   EXPECT_DOUBLE_EQ(rt.report().phases[0].imbalance, 1.0);  // every load on one of two workers
+  EXPECT_TRUE(rt.report().phases[0].balanced);
+  EXPECT_EQ(rt.report().balances.size(), 0u) << "the step runs when the next phase starts";
+  rt.run_phase([](Cell&, ObjectContext<std::uint64_t>& ctx) { ctx.set_load(1.0); });
   ASSERT_EQ(rt.report().balances.size(), 1u);
   EXPECT_DOUBLE_EQ(rt.report().balances[0].imbalance_after, 0.0);
-  rt.run_phase([](Cell&, ObjectContext<std::uint64_t>& ctx) { ctx.set_load(1.0); });
   EXPECT_DOUBLE_EQ(rt.report().phases[1].imbalance, 0.0);
   EXPECT_DOUBLE_EQ(rt.report().phases[1].max_load, kObjects / 2.0);
   std::size_t on_one = 0;
@@ -150,7 +204,7 @@ TEST(ObjectRuntime, TheLinearLoadModelReadsTheTrend) {
     ObjectRuntime<Cell, std::uint64_t> rt(o);
     rt.add(0, Cell{}, 0);
     rt.add(1, Cell{}, 1);
-    for (int k = 0; k < 2; ++k)
+    for (int k = 0; k < 3; ++k)  // the step after the second phase runs as the third starts
       rt.run_phase([](Cell&, ObjectContext<std::uint64_t>& ctx) {
         ctx.set_load(ctx.id() == 0 ? 1.0 + static_cast<double>(ctx.phase()) : 3.0);
       });
@@ -180,6 +234,7 @@ TEST(ObjectRuntime, RunsAProgramsOwnStrategy) {
   EXPECT_EQ(rt.options().strategy, "to_last");
   for (std::uint64_t id = 0; id < kObjects; ++id) rt.add(id, Cell{id, {}}, 0);
   rt.run_phase(ring_phase);
+  rt.run_phase(ring_phase);  // after the step that followed the first
   for (std::uint64_t id = 0; id < kObjects; ++id) EXPECT_EQ(rt.worker_of(id), 2u);
   ObjectRuntimeOptions with_param = options("ignored", 2);
   with_param.params = {"x=1"};
@@ -207,11 +262,71 @@ TEST(ObjectRuntime, AWorkModelThatWeighsMessagesIsGivenThem) {
     ObjectRuntime<Cell, std::uint64_t> rt(o, dlbkit::phase_strategy_info<Counting>());
     for (std::uint64_t id = 0; id < kObjects; ++id) rt.add(id, Cell{id, {}}, 0);
     rt.run_phase(ring_phase);
+    rt.balance();
     EXPECT_EQ(Counting::communications, model == "beta=1e-9" ? kObjects : 0u) << model;  // the ring's pairs
   }
   ObjectRuntimeOptions bad = options("greedy", 2);
   bad.work_model = "beta=fast";
   EXPECT_NE(error_of([&] { ObjectRuntime<Cell, int> rt(bad); }).find("--work-model"), std::string::npos);
+}
+
+// A step decides where the next phase runs: none follows the last phase, and none ever with
+// `none` (which would gather every load to decide nothing).
+TEST(ObjectRuntime, NoStepAfterTheLastPhaseNorWithNone) {
+  for (const std::string strategy : {"greedy", "none"}) {
+    ObjectRuntime<Cell, std::uint64_t> rt(options(strategy, 2));
+    for (std::uint64_t id = 0; id < kObjects; ++id) rt.add(id, Cell{id, {}}, 0);
+    for (int k = 0; k < 3; ++k) rt.run_phase(ring_phase);
+    const auto report = rt.finish();
+    EXPECT_EQ(report.balances.size(), strategy == "none" ? 0u : 2u) << strategy;
+    for (std::size_t k = 0; k < 3; ++k)
+      EXPECT_EQ(report.phases[k].balanced, strategy != "none" && k < 2) << strategy << " phase " << k;
+  }
+}
+
+// A message that knows no size is serialised to count its bytes for a record only when it is
+// delivered, beyond the timed work; every phase says how many messages it carried.
+struct Note {
+  static inline int serialised = 0;
+  std::uint64_t value = 0;
+  std::vector<std::uint64_t> padding = std::vector<std::uint64_t>(3);
+  template <class A>
+  void serialize(A& a) {
+    ++serialised;
+    a(value, padding);
+  }
+};
+
+TEST(ObjectRuntime, CountsMessagesAndTheirBytesOutsideTheWork) {
+  const std::filesystem::path dir = dlbkit::test::temp_dir("objects_bytes");
+  std::filesystem::create_directories(dir);
+  ObjectRuntimeOptions o = options("none", 2);
+  o.record = (dir / "run").string();
+  std::vector<int> serialised_in_work;
+  {
+    ObjectRuntime<Cell, Note> rt(o);
+    rt.add(0, Cell{}, 0);
+    rt.add(1, Cell{}, 1);
+    rt.run_phase([&](Cell&, ObjectContext<Note>& ctx) {
+      if (ctx.id() != 0) return;
+      Note::serialised = 0;
+      ctx.send(1, Note{});
+      ctx.send(1, Note{});
+      serialised_in_work.push_back(Note::serialised);
+    });
+    const auto report = rt.finish();
+    EXPECT_EQ(report.phases[0].messages, 2.0);
+    EXPECT_EQ(report.phases[0].message_bytes, 0.0);  // between threads, nothing serialised to send
+    EXPECT_GE(report.phases[0].delivery_seconds, 0.0);
+    EXPECT_LE(report.phases[0].delivery_seconds, report.phases[0].seconds);
+  }
+  EXPECT_EQ(serialised_in_work, std::vector<int>{0});
+  std::vector<std::byte> bytes;
+  dlbkit::to_bytes(Note{}, bytes);
+  const dlbkit::VtDataSet data = dlbkit::read_vt_data(o.record);
+  ASSERT_EQ(data.phases[0].phase.communications.size(), 1u);
+  EXPECT_EQ(data.phases[0].phase.communications[0].bytes, 2.0 * static_cast<double>(bytes.size()));
+  std::filesystem::remove_all(dir);
 }
 
 TEST(ObjectRuntime, MeasuresTheObjectsTime) {
@@ -226,6 +341,40 @@ TEST(ObjectRuntime, MeasuresTheObjectsTime) {
   EXPECT_GE(phase.max_load, 0.020);
   EXPECT_GE(phase.seconds, phase.max_load);
   EXPECT_GT(phase.imbalance, 0.5);
+}
+
+// A worker's load sums its objects' measured times and the loads set in place of them.
+TEST(ObjectRuntime, AWorkersLoadAddsMeasuredAndSetLoads) {
+  ObjectRuntime<Cell, std::uint64_t> rt(options("none", 2));
+  for (std::uint64_t id = 0; id < 3; ++id) rt.add(id, Cell{}, 0);
+  rt.run_phase([](Cell& c, ObjectContext<std::uint64_t>& ctx) {
+    if (ctx.id() == 1) return ctx.set_load(5.0);
+    const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(10);
+    while (std::chrono::steady_clock::now() < until) ++c.value;
+  });
+  const auto& phase = rt.report().phases[0];
+  EXPECT_GE(phase.max_load, 5.020);
+  EXPECT_LT(phase.max_load, 5.0 + phase.seconds);
+}
+
+// Ids need not be 0 to n - 1: messages find their objects by search then.
+TEST(ObjectRuntime, SparseIdsGiveTheSameResults) {
+  const auto run = [](std::uint64_t stride) {
+    ObjectRuntime<Cell, std::uint64_t> rt(options("greedy", 3));
+    for (std::uint64_t k = 0; k < kObjects; ++k) rt.add(k * stride, Cell{k, {}}, 0);
+    for (int phase = 0; phase < 4; ++phase)
+      rt.run_phase([&](Cell& c, ObjectContext<std::uint64_t>& ctx) {
+        for (const auto& [from, value] : ctx.received()) c.value += value + from / stride;
+        ctx.send((ctx.id() / stride + 1) % kObjects * stride, c.value);
+        ctx.set_load(ctx.id() < kObjects / 2 * stride ? 1.0 : 0.5);
+      });
+    const auto values = rt.collect([](std::uint64_t, const Cell& c) { return c.value; });
+    EXPECT_NE(error_of([&] { rt.run_phase([&](Cell&, ObjectContext<std::uint64_t>& ctx) { ctx.send(stride * kObjects + 1, 0); }); })
+                  .find("no object"),
+              std::string::npos);
+    return values;
+  };
+  EXPECT_EQ(run(1), run(1000));
 }
 
 TEST(ObjectRuntime, ATaskExceptionReachesTheCaller) {
@@ -360,6 +509,38 @@ TEST(ObjectRuntime, RecordsVtDataAndATimeline) {
   }
   EXPECT_EQ(busy, 6u);  // a span per worker per phase
   EXPECT_GT(arrows, 0u);
+  std::filesystem::remove_all(dir);
+}
+
+// The record goes to disk as each phase ends (into temporaries that finish() puts in place),
+// not held in memory until finish().
+TEST(ObjectRuntime, RecordsEachPhaseAsItEnds) {
+  const std::filesystem::path dir = dlbkit::test::temp_dir("objects_streamed");
+  std::filesystem::create_directories(dir);
+  ObjectRuntimeOptions o = options("greedy", 2);
+  o.record = (dir / "run").string();
+  const auto written = [&] {
+    std::uintmax_t bytes = 0;
+    for (const auto& entry : std::filesystem::directory_iterator(dir)) bytes += entry.file_size();
+    return bytes;
+  };
+  constexpr std::uint64_t kMany = 1000;  // a phase's text (about 300 KB) far beyond a file's buffer
+  ObjectRuntime<Cell, std::uint64_t> rt(o);
+  for (std::uint64_t id = 0; id < kMany; ++id) rt.add(id, Cell{id, {}}, 0);
+  std::vector<std::uintmax_t> sizes;
+  for (int k = 0; k < 3; ++k) {
+    rt.run_phase([](Cell&, ObjectContext<std::uint64_t>& ctx) {
+      ctx.send((ctx.id() + 1) % kMany, 1);
+      ctx.set_load(ctx.id() < kMany / 4 ? 1.0 : 0.1);
+    });
+    sizes.push_back(written());
+  }
+  EXPECT_FALSE(std::filesystem::exists(o.record + ".0.json")) << "in place only at finish()";
+  EXPECT_GT(sizes[0], 100000u);
+  EXPECT_GT(sizes[1], sizes[0] + 100000);
+  EXPECT_GT(sizes[2], sizes[1] + 100000);
+  rt.finish();
+  EXPECT_EQ(dlbkit::read_vt_data(o.record).phases.size(), 3u);
   std::filesystem::remove_all(dir);
 }
 

@@ -17,7 +17,15 @@ struct ObjectPhaseFigures {
   /// them), in seconds.
   double max_load = 0, mean_load = 0;
   double imbalance = 0;   ///< max_load / mean_load - 1 (0 without load)
-  bool balanced = false;  ///< a balancing step followed the phase
+  /// A balancing step follows the phase: it runs when the next phase starts (none follows
+  /// the last phase; finish() clears the flag there).
+  bool balanced = false;
+  /// The messages sent in the phase, and the bytes of those between processes (serialised,
+  /// with their ids and sizes: what the exchange carried; 0 between threads).
+  double messages = 0, message_bytes = 0;
+  /// Wall time from the end of the last worker's work to every message at its object (the
+  /// exchange under MPI, the inboxes' filling on threads).
+  double delivery_seconds = 0;
 };
 
 struct ObjectBalanceFigures {

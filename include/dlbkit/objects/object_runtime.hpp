@@ -78,15 +78,15 @@ public:
   /// there is no object `to`.
   void send(std::uint64_t to, Message message) {
     const ObjectIndex target = engine_->index_of(to);
+    std::uint32_t record = 0;
     if (track_) {
-      double bytes = sizeof(Message);
-      if constexpr (!travels_as_bytes<Message>) {
-        to_bytes(message, scratch_);
-        bytes = static_cast<double>(scratch_.size());
-      }
-      communications_->push_back({.from = index_, .to = target, .messages = 1, .bytes = bytes});
+      // The bytes: known from the type, or counted where the message is delivered, beyond
+      // the timed work (serialised there anyway between processes).
+      record = static_cast<std::uint32_t>(communications_->size());
+      communications_->push_back(
+          {.from = index_, .to = target, .messages = 1, .bytes = static_cast<double>(known_size(message).value_or(0))});
     }
-    (*outbox_)[engine_->owners()[target]].push_back({target, id_, std::move(message)});
+    (*outbox_)[engine_->owners()[target]].push_back({target, record, id_, std::move(message)});
   }
   /// The load the balancer sees for this object in this phase, in seconds, in place of the
   /// measured time (a model of the program's own).
@@ -101,6 +101,7 @@ private:
   friend class detail::ObjectStore;
   struct Outgoing {
     ObjectIndex to;
+    std::uint32_t record;  // its entry in the sender worker's communications (when tracked)
     std::uint64_t from;
     Message message;
   };
@@ -108,7 +109,6 @@ private:
   std::vector<std::vector<Outgoing>>* outbox_ = nullptr;  // by destination worker
   std::vector<ObjectCommunication>* communications_ = nullptr;
   bool track_ = false;
-  std::vector<std::byte> scratch_;
   const std::vector<Received<Message>>* received_ = nullptr;
   std::uint64_t id_ = 0;
   ObjectIndex index_ = 0;

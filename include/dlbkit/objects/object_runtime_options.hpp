@@ -51,7 +51,9 @@ struct ObjectRuntimeOptions {
   /// What the strategy's criterion weighs (phases/work_model.hpp): load, or LBAF's work
   /// beta=B,gamma=G,delta=D; with beta, the runtime counts the messages between objects.
   std::string work_model = "load";
-  std::string record;    ///< vt LB data stem: STEM.R.json for each worker R at finish(); "": none
+  /// vt LB data stem: STEM.R.json for each worker R, each phase written as it ends, the files
+  /// put in place at finish(); "": none
+  std::string record;
   std::string timeline;  ///< Chrome trace-event JSON of phases and migrations at finish(); "": none
   bool quiet = false;    ///< no warnings on stderr
 

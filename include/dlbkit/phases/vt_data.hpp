@@ -16,11 +16,14 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 namespace dlbkit {
+
+class AtomicFile;
 
 /// One phase id of a data set: the tasks of that phase in every rank's file.
 struct VtPhase {
@@ -88,5 +91,26 @@ void write_vt_data(const VtDataSet& data, std::int64_t phase_id, const std::vect
 /// node. Plain JSON; the files appear together or not at all. Throws InputError for an empty
 /// stem, phases of different node counts, a file that cannot be written.
 void write_vt_phases(const std::vector<Phase>& phases, const std::string& stem);
+
+/// write_vt_phases one phase at a time, as a run produces them: each phase goes to the files
+/// when given, a task at a time, so that memory holds no more than the phase (and each
+/// object's first node); commit() ends the files and puts them in place, together. The same
+/// files as write_vt_phases of all the phases. Throws as it does; files not committed are
+/// removed.
+class VtPhasesWriter {
+public:
+  VtPhasesWriter(const std::string& stem, std::size_t nodes);
+  ~VtPhasesWriter();
+  VtPhasesWriter(const VtPhasesWriter&) = delete;
+  VtPhasesWriter& operator=(const VtPhasesWriter&) = delete;
+  void write(const Phase& phase);
+  void commit();
+
+private:
+  std::string stem_;
+  std::size_t nodes_ = 0, phases_ = 0;
+  std::vector<NodeId> home_;  // each object's node in the first phase
+  std::vector<std::unique_ptr<AtomicFile>> files_;  // by rank
+};
 
 }  // namespace dlbkit

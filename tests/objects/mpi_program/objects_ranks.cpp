@@ -36,8 +36,14 @@ void ring(Cell& c, dlbkit::ObjectContext<std::uint64_t>& ctx) {
   ctx.set_load(ctx.id() < 8 ? 1.0 + static_cast<double>(ctx.phase() % 3) : 0.25);
 }
 
-std::vector<std::uint64_t> values(dlbkit::ObjectRuntime<Cell, std::uint64_t>& rt) {
-  return rt.collect([](std::uint64_t, const Cell& c) { return c.value + 1000 * c.seen.size(); });
+// A trivially copyable struct, collected as its bytes between ranks.
+struct Value {
+  std::uint64_t value, seen;
+  bool operator==(const Value&) const = default;
+};
+
+std::vector<Value> values(dlbkit::ObjectRuntime<Cell, std::uint64_t>& rt) {
+  return rt.collect([](std::uint64_t, const Cell& c) { return Value{c.value, c.seen.size()}; });
 }
 
 int fail(int rank, const std::string& what) {
@@ -79,6 +85,9 @@ int main(int argc, char** argv) try {
     const auto report = rt.finish();
     if (report.objects_migrated == 0) return fail(rank, "no object moved");
     if (report.balances.size() != 12) return fail(rank, "not 12 balancing steps");
+    if (report.phases[0].messages != 2 * kObjects) return fail(rank, "not two messages an object");
+    if (report.phases[0].message_bytes != 0 || !(report.phases[1].message_bytes > 0))  // all on rank 0, then spread
+      return fail(rank, "message bytes between ranks not counted");
     for (std::size_t k = 1; k < report.balances.size(); k += 2)  // the second of each pair
       if (report.balances[k].imbalance_before > report.balances[k - 1].imbalance_after + 1e-12)
         return fail(rank, "a second step in a row saw other loads than the first left");

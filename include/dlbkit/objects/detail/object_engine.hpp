@@ -24,10 +24,30 @@
 #include <utility>
 #include <vector>
 
+#if defined(__x86_64__)
+#include <x86intrin.h>
+#endif
+
+namespace dlbkit {
+class VtPhasesWriter;
+}
+
 namespace dlbkit::detail {
 
 /// Seconds on the steady clock since an origin of the engine's.
 using Clock = std::chrono::steady_clock;
+
+/// A cheap count of time for each object's load: the x86-64 time-stamp counter (a few ns to
+/// read, where the steady clock takes 20 to 60 here, more than a small object's work), else
+/// the steady clock's ticks. A worker converts its objects' counts to seconds by its own span
+/// on the steady clock.
+inline std::uint64_t ticks() {
+#if defined(__x86_64__)
+  return __rdtsc();
+#else
+  return static_cast<std::uint64_t>(Clock::now().time_since_epoch().count());
+#endif
+}
 
 class ObjectEngine {
 public:
@@ -59,8 +79,12 @@ public:
   /// Every object's id in increasing order (an object's index), and its worker.
   const std::vector<std::uint64_t>& ids() const { return ids_; }
   const std::vector<NodeId>& owners() const { return owners_; }
-  /// The index of the object `id`; InputError when there is none.
-  ObjectIndex index_of(std::uint64_t id) const;
+  /// The index of the object `id`; InputError when there is none. Ids 0 to n - 1, a
+  /// program's usual, are their own indices: no search for each message.
+  ObjectIndex index_of(std::uint64_t id) const {
+    if (dense_ && id < ids_.size()) return static_cast<ObjectIndex>(id);
+    return search(id);
+  }
 
   /// Runs f(w) for every local worker w, each on its own thread, and waits. The exception of
   /// the lowest worker that threw comes out, on every rank (collective under MPI).
@@ -80,25 +104,31 @@ public:
   /// Marks the start of a phase (its time, the timeline's spans).
   void begin_phase();
   /// After the work of a phase, before its messages are delivered: when each local worker's
-  /// work ended (`work_end[w - first_local]`).
-  void end_work(const std::vector<Clock::time_point>& work_end);
+  /// work ended (`work_end[w - first_local]`), and its objects' loads summed.
+  void end_work(const std::vector<Clock::time_point>& work_end, const std::vector<double>& worker_loads);
   /// Collective, after the messages are delivered: the phase's figures from the objects'
-  /// loads (indexed like ids(); this process's entries are read) and the communications of
-  /// its objects. True when a balancing step is due after it.
-  bool end_phase(const std::vector<double>& loads, std::span<const ObjectCommunication> communications);
+  /// loads (indexed like ids(); this process's entries are read), the communications of its
+  /// objects, and the messages this process sent and the bytes of those to other processes.
+  void end_phase(const std::vector<double>& loads, std::span<const ObjectCommunication> communications,
+                 std::size_t messages, double message_bytes);
+  /// Whether a balancing step is due after the last phase (`every`, `threshold`; never with
+  /// `none`). It runs when the next phase starts, so that no step follows the last phase.
+  bool step_due() const { return step_due_; }
   /// Collective: the new owner of every object, from the last phase's loads and
   /// communications (as end_phase's) and the strategy; then the objects move, and
-  /// end_migration says so.
+  /// end_migration says so. The step due, if any, is done.
   const std::vector<NodeId>& decide(const std::vector<double>& loads, std::span<const ObjectCommunication> communications);
   /// Collective: the objects have moved; `bytes` this process sent.
   void end_migration(const std::vector<NodeId>& old_owners, double bytes);
 
-  /// Collective: writes the record and the timeline where asked, and returns the figures.
+  /// Collective: writes the record and the timeline where asked, and returns the figures. A
+  /// step due after the last phase is not taken.
   ObjectRunResult finish();
   const ObjectRunResult& report() const { return report_; }
 
 private:
   struct Team;
+  ObjectIndex search(std::uint64_t id) const;
   void warn(const std::string& warning) const;
   std::int64_t now_ns() const;
   /// Every object's load of the last phase, and its communications, on every process; with
@@ -106,6 +136,8 @@ private:
   Phase gather_phase(const std::vector<double>& loads, std::span<const ObjectCommunication> communications);
   /// The last phase with each object's load as the load model predicts it for the next.
   Phase predicted_phase() const;
+  /// Rank 0 writes last_phase_ to the record's files (collective: an error comes out on every rank).
+  void record_last_phase();
   /// last_phase_ = gather_phase(...), once per phase.
   void gather_last_phase(const std::vector<double>& loads, std::span<const ObjectCommunication> communications);
 
@@ -123,16 +155,19 @@ private:
   std::unique_ptr<Team> team_;
 
   bool committed_ = false;
+  bool step_due_ = false;
   std::vector<std::uint64_t> ids_;
+  bool dense_ = false;  // ids_ is 0, 1, ..., n - 1
   std::vector<NodeId> owners_;
 
   Clock::time_point origin_;
   std::int64_t phase_start_ns_ = 0, balance_start_ns_ = 0;
   std::vector<std::int64_t> work_end_ns_;  // the last phase's, by local worker
+  std::vector<double> local_loads_;        // the last phase's, by local worker
   Phase last_phase_;  // the last phase's loads, gathered for a step or the record
   std::size_t gathered_phases_ = 0;  // the phases done when last_phase_ was gathered (0: never)
   std::deque<std::vector<double>> history_;  // linear load model: the last phases' loads by index
-  std::vector<Phase> recorded_;
+  std::unique_ptr<VtPhasesWriter> record_;  // rank 0's, from the first phase recorded
   struct Timeline;
   std::unique_ptr<Timeline> timeline_;
   ObjectRunResult report_;

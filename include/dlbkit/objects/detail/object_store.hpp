@@ -36,7 +36,7 @@ public:
   ObjectStore(ObjectRuntimeOptions options, std::optional<PhaseStrategyInfo> own, Communicator communicator)
       : engine_(std::move(options), std::move(own), communicator), slots_(engine_.local_workers()),
         outbox_(engine_.local_workers(), std::vector<std::vector<Outgoing>>(engine_.workers())),
-        communications_(engine_.local_workers()) {
+        communications_(engine_.local_workers()), set_loads_(engine_.local_workers()) {
     // A record's object sizes: what a migration ships of each object (put_sized's payload).
     engine_.measure_sizes_with([this](std::vector<double>& bytes) {
       std::vector<std::byte> scratch;
@@ -70,7 +70,10 @@ public:
 
   void balance() {
     if (phases_ == 0) throw InputError("ObjectRuntime::balance() before any phase; accepted: after run_phase()");
-    usable([&] { migrate(); });
+    usable([&] {
+      if (engine_.step_due()) migrate();
+      migrate();
+    });
   }
 
   template <class F>
@@ -90,14 +93,23 @@ public:
       agreed([&] {
         for (const auto& slots : slots_)
           for (const Slot& s : slots) mine.emplace_back(s.index, f(s.id, s.object));
-        if (engine_.distributed()) to_bytes(mine, bytes);
+        if (engine_.distributed())
+          for (const auto& [index, value] : mine) {  // each value alone: T needs no cereal of its own
+            append_bytes(index, bytes);
+            put_sized(bytes, value);
+          }
       });
       if (engine_.distributed()) {
         const auto all = engine_.all_gather(bytes);
         agreed([&] {
           mine.clear();
           for (const std::vector<std::byte>& from : all)
-            for (auto& entry : from_bytes<std::vector<std::pair<ObjectIndex, T>>>(from)) mine.push_back(std::move(entry));
+            for (std::size_t at = 0; at < from.size();) {
+              const auto index = get<ObjectIndex>(from, at);
+              const auto size = get<std::uint64_t>(from, at);
+              mine.emplace_back(index, from_bytes<T>(std::span(from).subspan(at, size)));
+              at += size;
+            }
         });
       }
       std::sort(mine.begin(), mine.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
@@ -151,8 +163,10 @@ private:
   template <class Work>
   void phase(Work& work) {
     if (!engine_.committed()) commit();
+    if (engine_.step_due()) migrate();  // the step after the last phase, now that another runs
     engine_.begin_phase();
     std::vector<detail::Clock::time_point> work_end(slots_.size());
+    std::vector<double> worker_load(slots_.size());
     const bool track = engine_.tracks_communications();
     engine_.for_each_worker([&](NodeId w) {
       const std::size_t local = w - engine_.first_local();
@@ -163,28 +177,49 @@ private:
       ctx.track_ = track;
       ctx.worker_ = w;
       ctx.phase_ = phases_;
+      // One count of ticks between objects (an object's load: its work and the clearing of
+      // its inbox), then the counts in seconds by this worker's span on the steady clock.
+      std::vector<std::pair<ObjectIndex, double>>& set = set_loads_[local];
+      set.clear();
+      const auto start = detail::Clock::now();
+      const std::uint64_t first = detail::ticks();
+      std::uint64_t last = first;
       for (Slot& s : slots_[local]) {
         ctx.received_ = &s.inbox;
         ctx.id_ = s.id;
         ctx.index_ = s.index;
         ctx.load_ = -1;
-        const auto start = detail::Clock::now();
         work(s.object, ctx);
-        const auto end = detail::Clock::now();
-        loads_[s.index] = ctx.load_ >= 0 ? ctx.load_ : std::chrono::duration<double>(end - start).count();
         s.inbox.clear();
+        const std::uint64_t now = detail::ticks();
+        loads_[s.index] = now > last ? static_cast<double>(now - last) : 0.0;
+        last = std::max(last, now);
+        if (ctx.load_ >= 0) set.emplace_back(s.index, ctx.load_);
       }
       work_end[local] = detail::Clock::now();
+      const double seconds_per_tick =
+          last > first ? std::chrono::duration<double>(work_end[local] - start).count() / static_cast<double>(last - first) : 0;
+      double sum = 0;
+      for (const Slot& s : slots_[local]) sum += loads_[s.index] *= seconds_per_tick;
+      if (!set.empty()) {
+        for (const auto& [index, seconds] : set) loads_[index] = seconds;
+        sum = 0;
+        for (const Slot& s : slots_[local]) sum += loads_[s.index];
+      }
+      worker_load[local] = sum;
     });
-    engine_.end_work(work_end);
-    deliver();
+    engine_.end_work(work_end, worker_load);
+    std::size_t messages = 0;
+    for (const auto& mine : outbox_)
+      for (const auto& to : mine) messages += to.size();
+    const double message_bytes = deliver();
     last_communications_.clear();
     for (auto& c : communications_) {
       last_communications_.insert(last_communications_.end(), c.begin(), c.end());
       c.clear();
     }
     ++phases_;
-    if (engine_.end_phase(loads_, last_communications_)) migrate();
+    engine_.end_phase(loads_, last_communications_, messages, message_bytes);
   }
 
   // The first phase: the table of every process's objects, and each slot's index in it.
@@ -199,33 +234,44 @@ private:
     loads_.assign(engine_.ids().size(), 0.0);
   }
 
-  // Each message to its object's inbox, by sender id.
-  void deliver() {
+  // Each message to its object's inbox, by sender id; the bytes sent to other processes.
+  double deliver() {
+    const bool count = engine_.tracks_communications();  // the bytes of a type that does not know them
     if (!engine_.distributed()) {
       engine_.for_each_worker([&](NodeId w) {
         const std::size_t local = w - engine_.first_local();
-        for (auto& from : outbox_) {
-          for (Outgoing& m : from[w]) slot(m.to).inbox.push_back({m.from, std::move(m.message)});
-          from[w].clear();
+        std::vector<std::byte> scratch;
+        for (std::size_t from = 0; from < outbox_.size(); ++from) {
+          for (Outgoing& m : outbox_[from][w]) {
+            if (count) count_bytes(from, m, scratch);
+            slot(m.to).inbox.push_back({m.from, std::move(m.message)});
+          }
+          outbox_[from][w].clear();
         }
         sort_inboxes(local);
       });
-      return;
+      return 0;
     }
     const auto me = static_cast<NodeId>(engine_.rank());
     std::vector<std::vector<std::byte>> to(engine_.workers());
+    double bytes = 0;
     agreed([&] {
+      std::vector<std::byte> scratch;
       for (NodeId r = 0; r < engine_.workers(); ++r) {
         for (Outgoing& m : outbox_[0][r]) {
           if (r == me) {
+            if (count) count_bytes(0, m, scratch);
             slot(m.to).inbox.push_back({m.from, std::move(m.message)});
             continue;
           }
           append_bytes(m.to, to[r]);
           append_bytes(m.from, to[r]);
-          put_sized(to[r], m.message);
+          const std::uint64_t size = put_sized(to[r], m.message);
+          if constexpr (!sized<Message>)
+            if (count) communications_[0][m.record].bytes = static_cast<double>(size);
         }
         outbox_[0][r].clear();
+        bytes += static_cast<double>(to[r].size());
       }
     });
     const auto received = engine_.all_to_all(to);
@@ -242,11 +288,24 @@ private:
       }
       sort_inboxes(0);
     });
+    return bytes;
+  }
+
+  // A message's bytes in its communication, where its type does not tell them (send()).
+  template <class T>
+  static constexpr bool sized = travels_as_bytes<T> || travels_as_block<T>;
+  void count_bytes(std::size_t sender_worker, const Outgoing& m, std::vector<std::byte>& scratch) {
+    if constexpr (!sized<Message>) {
+      to_bytes(m.message, scratch);
+      communications_[sender_worker][m.record].bytes = static_cast<double>(scratch.size());
+    }
   }
 
   void sort_inboxes(std::size_t local) {
-    for (Slot& s : slots_[local])
-      std::stable_sort(s.inbox.begin(), s.inbox.end(), [](const auto& a, const auto& b) { return a.from < b.from; });
+    const auto by_sender = [](const auto& a, const auto& b) { return a.from < b.from; };
+    for (Slot& s : slots_[local])  // stable_sort takes a buffer from the heap even when sorted
+      if (!std::is_sorted(s.inbox.begin(), s.inbox.end(), by_sender))
+        std::stable_sort(s.inbox.begin(), s.inbox.end(), by_sender);
   }
 
   // The strategy's decision, then each object that changes worker moves, with its inbox.
@@ -319,14 +378,15 @@ private:
   }
   Slot& slot(ObjectIndex index) { return slots_[engine_.owners()[index] - engine_.first_local()][position_[index]]; }
 
-  // The byte count of `value`'s serialisation, then the bytes.
+  // The byte count of `value`'s serialisation, then the bytes; returns the count.
   template <class T>
-  static void put_sized(std::vector<std::byte>& out, const T& value) {
+  static std::uint64_t put_sized(std::vector<std::byte>& out, const T& value) {
     const std::size_t at = out.size();
     append_bytes(std::uint64_t{0}, out);
     append_bytes(value, out);
     const std::uint64_t size = out.size() - at - sizeof(std::uint64_t);
     std::memcpy(out.data() + at, &size, sizeof size);
+    return size;
   }
   template <class T>
   static T get(const std::vector<std::byte>& in, std::size_t& at) {
@@ -343,6 +403,7 @@ private:
   std::vector<std::vector<ObjectCommunication>> communications_;  // by local worker (when tracked)
   std::vector<std::uint32_t> position_;  // a local object's place in its worker's slots
   std::vector<double> loads_;            // by index; this process's objects' are written
+  std::vector<std::vector<std::pair<ObjectIndex, double>>> set_loads_;  // by local worker: ctx.set_load()'s
   std::vector<ObjectCommunication> last_communications_;  // the last phase's, this process's
   std::size_t phases_ = 0;
   bool broken_ = false;  // a call failed: the runtime refuses the next ones
