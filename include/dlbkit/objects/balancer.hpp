@@ -30,6 +30,7 @@
 #include <dlbkit/phases/phase_strategy.hpp>
 #include <dlbkit/runtime/communicator.hpp>
 #include <dlbkit/runtime/detail/mpi_registration.hpp>
+#include <dlbkit/runtime/runtime_options.hpp>
 #include <dlbkit/runtime/serialization.hpp>
 
 #include <cstddef>
@@ -54,6 +55,12 @@ struct BalancerOptions {
   std::uint64_t seed = 1;           ///< the strategy's random stream
   double memory_bound = std::numeric_limits<double>::infinity();  ///< bytes per rank
   std::string work_model = "load";  ///< what the criterion weighs (phases/work_model.hpp)
+
+  /// Reads the options above from argv[1..argc-1] beside the program's own (ProgramOption,
+  /// runtime_options.hpp), as `--engine --strategy --param (repeatable) --topology --seed
+  /// --memory-bound --work-model` (also --name=value). Bad input throws InputError naming the
+  /// value and what is accepted; --help throws HelpRequested, which print_error prints.
+  static BalancerOptions parse(int argc, const char* const* argv, const std::vector<ProgramOption>& program = {});
 };
 
 /// One rank's part of a balancing decision, and the decision's figures (the same on every rank
