@@ -24,7 +24,8 @@ BalancerOptions BalancerOptions::parse(int argc, const char* const* argv, const 
       {"--seed", "S", fmt::format("the strategy's random stream (default {})", d.seed)},
       {"--memory-bound", "BYTES", "the most bytes a rank may hold, or inf (default inf)"},
       {"--work-model", "M",
-       fmt::format("what the strategy weighs: load, or LBAF's work beta=B,gamma=G,delta=D (default {})", d.work_model)}};
+       fmt::format("what the strategy weighs: load, or LBAF's work beta=B,gamma=G,delta=D (default {})",
+                   d.work_model)}};
   BalancerOptions o;
   detail::parse_command_line(argc, argv, program, ours, [&](std::string_view name, const std::string& value) {
     if (name == "--engine") {
