@@ -234,7 +234,7 @@ int balanced_particles(int argc, char** argv) try {
   dlbkit::Balancer balancer(dlbkit::BalancerOptions::parse(
       argc, argv,
       {{"--cells", s.cells, 2, 65536, "cells of the domain"},
-       {"--particles", s.particles, 1, 100000000, "particles in all"},
+       {"--particles", s.particles, 1, 10000000, "particles in all"},  // MPI counts: below 2^31 bytes
        {"--phases", s.phases, 1, 1000000, "time steps of each run"},
        {"--work", s.work, 0, 100000, "steps of a particle's work per phase"},
        {"--every", s.every, 0, 1000000, "balance after every N-th phase; 0: never"},
