@@ -135,7 +135,11 @@ std::vector<Crossing> exchange(const std::vector<std::vector<Crossing>>& out) {
 // moved, and the owner table brought up to date. Returns the cells moved over all ranks.
 std::size_t balance(dlbkit::Balancer& balancer, std::vector<Cell>& cells, std::vector<int>& owner, int rank) {
   dlbkit::LocalPhase mine;
-  for (const Cell& c : cells) mine.objects.push_back({.id = c.id, .load = c.seconds});
+  for (const Cell& c : cells) {
+    dlbkit::PhaseObject& object = mine.objects.emplace_back();
+    object.id = c.id;
+    object.load = c.seconds;
+  }
   dlbkit::MigrationPlan plan = balancer.plan(mine);
   std::vector<Cell> arrived;
   balancer.migrate(
@@ -174,7 +178,7 @@ RunFigures run(dlbkit::Balancer* balancer, const Settings& s) {
   std::vector<Cell> cells;
   for (std::uint32_t c = 0; c < s.cells; ++c) {
     owner[c] = static_cast<int>(std::uint64_t{c} * size / s.cells);  // strips
-    if (owner[c] == rank) cells.push_back({.id = c});
+    if (owner[c] == rank) cells.emplace_back().id = c;
   }
   for (std::uint64_t k = 0; k < s.particles; ++k) {  // every rank draws them all, keeps its own
     const Particle q = particle(k, s);
