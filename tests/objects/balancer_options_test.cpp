@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdint>
 #include <iterator>
 #include <string>
 #include <utility>
@@ -26,9 +27,9 @@ std::string error_of(const std::vector<const char*>& argv) {
 
 TEST(BalancerOptions, ReadsItsOptionsBesideTheProgramsAndRefusesBadOnes) {
   std::uint32_t cells = 0;
-  const char* argv[] = {"p",      "--strategy", "tempered", "--param", "rounds=3", "--param=fanout=2", "--cells",
-                        "9",      "--seed",     "7",        "--engine", "threads", "--memory-bound", "1e6",
-                        "--topology", "ring:2", "--work-model", "beta=1e-9"};
+  const char* argv[] = {"p", "--strategy", "tempered", "--param", "rounds=3", "--param=fanout=2", "--cells", "9",
+                        "--seed", "7", "--engine", "threads", "--memory-bound", "1e6", "--topology", "ring:2",
+                        "--work-model", "beta=1e-9"};
   const BalancerOptions o = BalancerOptions::parse(std::size(argv), argv, {{"--cells", cells, 2, 100}});
   EXPECT_EQ(o.strategy, "tempered");
   EXPECT_EQ(o.params, (std::vector<std::string>{"rounds=3", "fanout=2"}));
