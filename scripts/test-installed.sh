@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Installs build/ into a scratch prefix and builds and runs the example projects against it,
 # as a program outside the dlbkit tree would: the simulator consumer, one program per
-# component (examples/components), N-Queens, Collatz and the stencil, and imports the Python package
-# (scripts/test.sh runs it after the tests).
+# component (examples/components), N-Queens, Collatz, the stencil and the plan example, and
+# imports the Python package (scripts/test.sh runs it after the tests).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 prefix=$(mktemp -d)
@@ -57,6 +57,11 @@ stencil="checksum 130.67895923536798, the same balanced or not"
 build_example stencil stencil
 $expect "$stencil" "$prefix/stencil/stencil" --blocks 4 --cells 16 --phases 10 --workers 2 >/dev/null
 $expect "$stencil" "${mpirun_2[@]}" "$prefix/stencil/stencil" --engine mpi --blocks 4 --cells 16 --phases 10 >/dev/null
+# The plan example is an MPI program of its own: it needs the package's mpi component.
+plan="checksum 4454.2371162995641, the same balanced or not"
+build_example plan plan
+$expect "$plan" "$prefix/plan/plan" --cells 8 --particles 2000 --phases 10 >/dev/null
+$expect "$plan" "${mpirun_2[@]}" "$prefix/plan/plan" --cells 8 --particles 2000 --phases 10 --strategy refine >/dev/null
 
 # Where no MPI is found: N-Queens builds for threads alone and says so for --engine mpi;
 # a project that requires the component is told why it cannot have it.

@@ -30,6 +30,7 @@
 #include <dlbkit/phases/phase_strategy.hpp>
 #include <dlbkit/runtime/communicator.hpp>
 #include <dlbkit/runtime/detail/mpi_registration.hpp>
+#include <dlbkit/runtime/runtime_options.hpp>
 #include <dlbkit/runtime/serialization.hpp>
 
 #include <cstddef>
@@ -57,6 +58,12 @@ struct BalancerOptions {
   /// A central strategy gathers to rank 0 directly up to this many ranks, through group
   /// leaders above (phases/gather_tree.hpp).
   std::size_t flat_gather_up_to = 1024;
+
+  /// Reads the options above from argv[1..argc-1] beside the program's own (ProgramOption,
+  /// runtime_options.hpp), as `--engine --strategy --param (repeatable) --topology --seed
+  /// --memory-bound --work-model` (also --name=value). Bad input throws InputError naming the
+  /// value and what is accepted; --help throws HelpRequested, which print_error prints.
+  static BalancerOptions parse(int argc, const char* const* argv, const std::vector<ProgramOption>& program = {});
 };
 
 /// One rank's part of a balancing decision, and the decision's figures (the same on every rank
