@@ -232,19 +232,6 @@ std::vector<MigrationPlan> plans_of(const Phase& phase, const Rebalanced& decisi
   return plans;
 }
 
-// Whether `strategy` runs as its rank protocol: it has one for its parameters (an agent can be
-// made), and its criterion weighs the loads (the protocols do not read works).
-bool runs_as_protocol(const PhaseStrategyChoice& strategy, const WorkModel& work_model) {
-  const RankProtocolFactory make = rank_protocol_factory(strategy);
-  if (!make || !(work_model == WorkModel{})) return false;
-  try {
-    (void)make({.mine = LocalPhase{}, .topology = parse_topology("complete:1")});
-  } catch (const InputError&) {
-    return false;  // e.g. tempered's Clustering: the central path
-  }
-  return true;
-}
-
 // A rank's part of the figures of a distributed step, summed (or maximised) over the ranks.
 struct RankFigures {
   double load_before = 0, load_after = 0, departures = 0, bytes = 0, messages = 0;
@@ -449,7 +436,7 @@ Balancer::Balancer(BalancerOptions options, std::optional<PhaseStrategyInfo> own
                                                                         "phase strategy " + b.own->name)}
                        : builtin_phase_strategies().configure(b.options.strategy, params);
     if (b.options.topology != "auto") (void)parse_topology(b.options.topology);
-    b.protocol = runs_as_protocol(b.strategy, b.work_model) ? rank_protocol_factory(b.strategy) : RankProtocolFactory{};
+    b.protocol = runnable_rank_protocol(b.strategy, b.work_model);
   } catch (...) {
     error = std::current_exception();
   }

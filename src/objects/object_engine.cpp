@@ -2,7 +2,9 @@
 #include <dlbkit/error.hpp>
 #include <dlbkit/objects/detail/object_engine.hpp>
 #include <dlbkit/phases/builtin_phase_strategies.hpp>
+#include <dlbkit/objects/detail/protocol_driver.hpp>
 #include <dlbkit/phases/figures.hpp>
+#include <dlbkit/phases/in_process_protocol.hpp>
 #include <dlbkit/phases/rebalance.hpp>
 #include <dlbkit/phases/vt_data.hpp>
 #include <dlbkit/runtime/detail/distributed_engine.hpp>
@@ -15,7 +17,9 @@
 #include <deque>
 #include <cstring>
 #include <fmt/format.h>
+#include <limits>
 #include <mutex>
+#include <numeric>
 #include <thread>
 
 namespace dlbkit::detail {
@@ -207,6 +211,8 @@ ObjectEngine::ObjectEngine(ObjectRuntimeOptions options, std::optional<PhaseStra
       if (engine_ == "sequential") topology_ = parse_topology("complete:1");
     }
     if (strategy_.info->check_topology && workers_ > 1) strategy_.info->check_topology(*topology_);
+    // The linear load model fits every object's past loads, which a gather brings together.
+    if (options_.load_model == "persistence") protocol_ = runnable_rank_protocol(strategy_, work_model_);
   } catch (...) {
     error = std::current_exception();
   }
@@ -481,8 +487,15 @@ const std::vector<NodeId>& ObjectEngine::decide(const std::vector<double>& loads
                                                 std::span<const ObjectCommunication> communications) {
   balance_start_ns_ = now_ns();
   step_due_ = false;
-  gather_last_phase(loads, communications);
   ObjectBalanceFigures step{.after_phase = report_.phases.size() - 1};
+  if (protocol_ && workers_ > 1) {
+    owners_ = decide_by_protocol(loads, step);
+    if (last_phase_.node_of.size() == owners_.size()) last_phase_.node_of = owners_;  // as below
+    step.decide_seconds = static_cast<double>(now_ns() - balance_start_ns_) * 1e-9;
+    report_.balances.push_back(step);
+    return owners_;
+  }
+  gather_last_phase(loads, communications);
   std::vector<NodeId> mapping = owners_;
   std::exception_ptr error;
   if (rank() == 0 && workers_ > 1) {
@@ -515,6 +528,51 @@ const std::vector<NodeId>& ObjectEngine::decide(const std::vector<double>& loads
   step.decide_seconds = static_cast<double>(now_ns() - balance_start_ns_) * 1e-9;
   report_.balances.push_back(step);
   return owners_;
+}
+
+std::vector<NodeId> ObjectEngine::decide_by_protocol(const std::vector<double>& loads, ObjectBalanceFigures& step) {
+  std::vector<LocalPhase> mine(local_workers_);  // ids in increasing order: an object's index
+  for (ObjectIndex i = 0; i < ids_.size(); ++i)
+    if (is_local(owners_[i])) mine[owners_[i] - first_local_].objects.push_back({.id = ids_[i], .load = loads[i]});
+  const std::uint64_t seed = options_.seed + step.after_phase;
+  std::vector<RankPlan> plans;
+  const double unbounded = std::numeric_limits<double>::infinity();
+  if (mpi_) plans.push_back(detail::run_rank_protocol(*mpi_->engine, protocol_, mine[0], *topology_, unbounded, seed));
+  else plans = run_protocol_in_process(protocol_, mine, *topology_, unbounded, seed);
+  // Every process learns every move (each object's owner is known everywhere, for its
+  // messages) and every worker's load before and after.
+  std::vector<double> before(workers_, 0.0), after(workers_, 0.0);
+  std::vector<NodeId> mapping = owners_;
+  const auto apply = [&](std::span<const std::byte> bytes) {
+    for (const ObjectMove& d : read_all<ObjectMove>({bytes.begin(), bytes.end()}))
+      mapping[index_of(d.id)] = d.rank;
+  };
+  std::vector<std::vector<std::byte>> moves(local_workers_);
+  for (std::size_t k = 0; k < local_workers_; ++k) {
+    for (const ObjectMove& d : plans[k].departures) append_bytes(d, moves[k]);
+    for (const PhaseObject& o : mine[k].objects) before[first_local_ + k] += o.load;
+    after[first_local_ + k] = plans[k].load_after;
+  }
+  if (mpi_) {
+    append_bytes(before[first_local_], moves[0]);
+    append_bytes(after[first_local_], moves[0]);
+    const auto all = mpi_->engine->all_gather(moves[0]);
+    for (std::size_t r = 0; r < all.size(); ++r) {
+      const std::size_t n = all[r].size() - 2 * sizeof(double);
+      apply(std::span(all[r]).first(n));
+      std::memcpy(&before[r], all[r].data() + n, sizeof(double));
+      std::memcpy(&after[r], all[r].data() + n + sizeof(double), sizeof(double));
+    }
+  } else {
+    for (const auto& bytes : moves) apply(bytes);
+  }
+  const auto imbalance = [&](const std::vector<double>& l) {
+    const double mean = std::accumulate(l.begin(), l.end(), 0.0) / static_cast<double>(l.size());
+    return mean > 0 ? *std::max_element(l.begin(), l.end()) / mean - 1 : 0.0;
+  };
+  step.imbalance_before = imbalance(before);
+  step.imbalance_after = imbalance(after);
+  return mapping;
 }
 
 void ObjectEngine::end_migration(const std::vector<NodeId>& old_owners, double bytes) {

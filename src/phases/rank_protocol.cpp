@@ -1,3 +1,4 @@
+#include <dlbkit/error.hpp>
 #include <dlbkit/phases/rank_protocol.hpp>
 
 #include <fmt/format.h>
@@ -12,6 +13,17 @@ RankProtocolFactory rank_protocol_factory(const PhaseStrategyChoice& choice) {
   return [make = choice.info->rank_protocol, params = choice.params](const RankSetup& setup) {
     return make(params, setup);
   };
+}
+
+RankProtocolFactory runnable_rank_protocol(const PhaseStrategyChoice& choice, const WorkModel& work_model) {
+  RankProtocolFactory make = rank_protocol_factory(choice);
+  if (!make || !(work_model == WorkModel{})) return {};
+  try {
+    (void)make({.mine = LocalPhase{}, .topology = parse_topology("complete:1")});
+  } catch (const InputError&) {
+    return {};
+  }
+  return make;
 }
 
 void detail::reduce_round(std::vector<double>& sums, std::vector<double>& maxima, const RoundOutput& rank, bool first) {

@@ -8,6 +8,7 @@
 #include <dlbkit/objects/object_runtime_options.hpp>
 #include <dlbkit/phases/phase.hpp>
 #include <dlbkit/phases/phase_strategy.hpp>
+#include <dlbkit/phases/rank_protocol.hpp>
 #include <dlbkit/phases/work_model.hpp>
 #include <dlbkit/runtime/communicator.hpp>
 
@@ -136,6 +137,8 @@ private:
   Phase gather_phase(const std::vector<double>& loads, std::span<const ObjectCommunication> communications);
   /// The last phase with each object's load as the load model predicts it for the next.
   Phase predicted_phase() const;
+  /// decide() by the strategy's rank protocol: each worker an agent with its own objects.
+  std::vector<NodeId> decide_by_protocol(const std::vector<double>& loads, ObjectBalanceFigures& step);
   /// Rank 0 writes last_phase_ to the record's files (collective: an error comes out on every rank).
   void record_last_phase();
   /// last_phase_ = gather_phase(...), once per phase.
@@ -150,6 +153,9 @@ private:
   std::optional<PhaseStrategyInfo> own_strategy_;  // strategy_ points into it
   PhaseStrategyChoice strategy_;
   WorkModel work_model_;
+  /// The strategy's rank protocol where the step runs it (rank_protocol.hpp): no gather of
+  /// the loads; empty: rank 0 decides on every object's loads.
+  RankProtocolFactory protocol_;
   std::size_t workers_ = 1, local_workers_ = 1;
   NodeId first_local_ = 0;
   std::unique_ptr<Team> team_;
