@@ -1,6 +1,6 @@
 // One balancing step of dlbkit::Balancer (objects/balancer.hpp) under MPI, measured:
 //   mpirun -np R build/bench/plan_step_bench --strategy S [--param k=v] [--objects N] [--steps K]
-//                                            [--cost MODEL]
+//                                            [--predict MODEL]
 // Each rank holds N objects whose loads make a hot spot around rank 0 (loads 1 + 9 exp(-(r /
 // (0.1 R))^2), each times 0.95..1.05 at random); K plans in a row, each carried out by migrate()
 // (the objects travel with their loads). Prints one JSON line on rank 0: per step the decision's
@@ -34,7 +34,7 @@ struct Settings {
   dlbkit::BalancerOptions balancer{.engine = "mpi"};
   std::uint64_t objects = 1000;
   int steps = 3;
-  std::string cost = "ideal";
+  std::string predict;  // a cost model; empty: no prediction
 };
 
 Settings parse(int argc, char** argv) {
@@ -45,8 +45,8 @@ Settings parse(int argc, char** argv) {
     else if (name == "--param") s.balancer.params.push_back(value);
     else if (name == "--objects") s.objects = std::stoull(value);
     else if (name == "--steps") s.steps = std::stoi(value);
-    else if (name == "--cost") s.cost = value;
-    else throw dlbkit::InputError(fmt::format("option '{}'; accepted: --strategy, --param, --objects, --steps, --cost", name));
+    else if (name == "--predict") s.predict = value;
+    else throw dlbkit::InputError(fmt::format("option '{}'; accepted: --strategy, --param, --objects, --steps, --predict", name));
   }
   if (argc % 2 == 0) throw dlbkit::InputError(fmt::format("option '{}' without a value", argv[argc - 1]));
   return s;
@@ -72,7 +72,7 @@ std::string predict(const Settings& s, int size) {
   if (!make) return "";
   std::vector<dlbkit::LocalPhase> ranks;
   for (int r = 0; r < size; ++r) ranks.push_back(objects_of(r, size, s.objects));
-  dlbkit::ProtocolMeter meter(ranks.size(), dlbkit::make_cost_model(s.cost));
+  dlbkit::ProtocolMeter meter(ranks.size(), dlbkit::make_cost_model(s.predict));
   dlbkit::run_protocol_in_process(meter.metered(make), ranks, dlbkit::parse_topology(fmt::format("complete:{}", size)),
                                   s.balancer.memory_bound, s.balancer.seed);
   meter.finish();
@@ -99,7 +99,7 @@ int main(int argc, char** argv) {
     dlbkit::Balancer balancer(s.balancer);
     dlbkit::LocalPhase mine = objects_of(rank, size, s.objects);
     std::string prediction;
-    if (rank == 0) prediction = predict(s, size);
+    if (rank == 0 && !s.predict.empty()) prediction = predict(s, size);
     std::vector<std::string> steps;
     for (int step = 0; step < s.steps; ++step) {
       dlbkit::MigrationPlan plan = balancer.plan(mine);
