@@ -57,7 +57,7 @@ def _integer(name, value, low, high, accepted=None):
 def phases(strategy=None, workload=None, data=None, topology=None, params=None, workload_params=None, phase=None,
            replay=False, write=None, phases=None, every=None, threshold=None, memory_bound=None, cost="ipsc2",
            cost_params=None, migration_cost=None, migration_byte_cost=None, seed=1, optimal=False, time_limit=None,
-           lbaf_config=None, work_model=None, charm_dump=None):
+           lbaf_config=None, work_model=None, charm_dump=None, as_protocol=False):
     """Balance persistent objects between phases: `dlbkit phases`.
 
     strategy             a phase strategy (`dlbkit list phase-strategies`); None: the
@@ -89,6 +89,8 @@ def phases(strategy=None, workload=None, data=None, topology=None, params=None, 
     optimal              also solve the exact reference of each balancing step (a MILP;
                          small phases only)                                             --optimal
     time_limit           with optimal: seconds for each MILP (None: 60)                 --time-limit
+    as_protocol          run the strategy's rank protocol, each node an agent, and price
+                         its own rounds (tempered, diffusion ...)                       --as-protocol
     lbaf_config          LBAF's YAML configuration: its data, phase, algorithm (as
                          tempered), work model and memory bound, where the arguments leave
                          them None (each of params overrides the file's)          --lbaf-config
@@ -97,7 +99,7 @@ def phases(strategy=None, workload=None, data=None, topology=None, params=None, 
     for bad input. Each key of lbaf_config left out is a UserWarning "ignored: KEY (why)", as
     the CLI's lines on stderr (and in result.inputs["lbaf_config"]["ignored"]).
     """
-    for name, flag in (("replay", replay), ("optimal", optimal)):
+    for name, flag in (("replay", replay), ("optimal", optimal), ("as_protocol", as_protocol)):
         if flag not in (True, False):
             raise ValueError(f"{name}: '{flag}' is not accepted; accepted: True or False")
     result = PhasesResult(_json.loads(_dlbkit.phases(
@@ -108,7 +110,7 @@ def phases(strategy=None, workload=None, data=None, topology=None, params=None, 
         _text_or_none(threshold), _text(cost), _texts(cost_params), _text_or_none(migration_cost) or "",
         _text_or_none(migration_byte_cost) or "", _text_or_none(memory_bound),
         _integer("--seed", seed, 0, 2**64 - 1, "a decimal whole number"), bool(optimal), _text_or_none(time_limit),
-        _text_or_none(lbaf_config), _text_or_none(work_model), _text_or_none(charm_dump))))
+        _text_or_none(lbaf_config), _text_or_none(work_model), _text_or_none(charm_dump), bool(as_protocol))))
     for key in (result.inputs["lbaf_config"] or {}).get("ignored", []):
         _warnings.warn(f"ignored: {key}", stacklevel=2)
     return result

@@ -37,6 +37,8 @@ def cases(recorded):
               params={"transfer_strategy": "Clustering"}),
          ["-s", "tempered", "--data", BLOCKS, "--work-model", "beta=1e-9,delta=0.1", "-p",
           "transfer_strategy=Clustering"]),
+        (dict(strategy="tempered", workload="hotspot", topology="ring:8", as_protocol=True),
+         ["-s", "tempered", "-w", "hotspot", "-t", "ring:8", "--as-protocol"]),
     ]
 
 
@@ -51,7 +53,7 @@ def without_wall_times(document):
 
 
 @pytest.mark.filterwarnings("ignore:ignored:UserWarning")  # case 6's keys left out of its LBAF file
-@pytest.mark.parametrize("k", range(8))
+@pytest.mark.parametrize("k", range(9))
 def test_phases_equals_cli(k, recorded, cli):
     kwargs, args = cases(recorded)[k]
     expected = cli("phases", *args, "--json")
@@ -144,6 +146,8 @@ BAD = [
      ["-s", "greedy", "--data", BLOCKS, "--optimal", "--time-limit", "never"]),
     (dict(lbaf_config=str(LBAF / "synthetic-blocks.yaml")), ["--lbaf-config", str(LBAF / "synthetic-blocks.yaml")]),
     (dict(data=BLOCKS), ["--data", BLOCKS]),
+    (dict(strategy="greedy", workload="hotspot", topology="ring:4", as_protocol=True),
+     ["-s", "greedy", "-w", "hotspot", "-t", "ring:4", "--as-protocol"]),
 ]
 
 
