@@ -99,11 +99,13 @@ subproject="$embedded/subproject/nqueens"
 if ldd "$subproject" | grep -E "libcrypto|libscotch|libbrotli"; then fail "the runtime subproject links the libraries above"; fi
 # diffusion's alpha comes from the spectrum: without Eigen, the Lanczos iteration's
 $expect "12-queens: 14200 solutions" "$subproject" --n 12 --workers 2 --strategy diffusion >/dev/null
-# A task that is not trivially copyable needs cereal, and where it is not found, says so.
+# A task that is neither trivially copyable nor a block of such elements (a string travels as
+# one) needs cereal, and where it is not found, says so.
 if echo '#include <dlbkit/runtime/serialization.hpp>
           #include <string>
-          int main() { return dlbkit::from_bytes<std::string>({}).empty(); }' |
-  c++ $include_flags -std=c++20 -Iinclude -fsyntax-only -x c++ - 2>"$embedded/err"; then fail "a std::string task compiled without cereal"; fi
+          #include <vector>
+          int main() { return dlbkit::from_bytes<std::vector<std::string>>({}).empty(); }' |
+  c++ $include_flags -std=c++20 -Iinclude -fsyntax-only -x c++ - 2>"$embedded/err"; then fail "a std::vector<std::string> task compiled without cereal"; fi
 grep -q "travels through cereal, whose headers are not found (Debian: libcereal-dev)" "$embedded/err"
 
 # The tree as an archive, without git (a tree from an archive tests too): all but build folders.
