@@ -1,4 +1,3 @@
-#include <dlbkit/core/parameters.hpp>
 #include <dlbkit/error.hpp>
 #include <dlbkit/objects/balancer.hpp>
 #include <dlbkit/phases/rebalance_inputs.hpp>
@@ -6,7 +5,6 @@
 
 #include <fmt/format.h>
 
-#include <limits>
 #include <string_view>
 #include <vector>
 
@@ -28,20 +26,11 @@ BalancerOptions BalancerOptions::parse(int argc, const char* const* argv, const 
                    d.work_model)}};
   BalancerOptions o;
   detail::parse_command_line(argc, argv, program, ours, [&](std::string_view name, const std::string& value) {
-    if (name == "--engine") {
-      if (value != "auto" && value != "mpi" && value != "threads")
-        throw InputError(fmt::format("--engine '{}'; accepted: auto, mpi, threads", value));
-      o.engine = value;
-    } else if (name == "--strategy") {
-      o.strategy = value;
-    } else if (name == "--param") {
-      split_assignment(value, "--param");  // checked here, where the command line is at hand
-      o.params.push_back(value);
-    } else if (name == "--topology") {
-      o.topology = value;
-    } else if (name == "--seed") {
-      o.seed = parse_unsigned(value, "--seed", std::numeric_limits<std::uint64_t>::max());
-    } else if (name == "--memory-bound") {
+    // The plan API has no sequential engine; the rest is read as the runtimes read it.
+    if (name == "--engine" && value != "auto" && value != "mpi" && value != "threads")
+      throw InputError(fmt::format("--engine '{}'; accepted: auto, mpi, threads", value));
+    if (detail::read_runtime_option(name, value, o)) return;
+    if (name == "--memory-bound") {
       o.memory_bound = non_negative_or_inf(value, "--memory-bound");
     } else {
       o.work_model = value;

@@ -13,6 +13,7 @@
 #include <fmt/ranges.h>
 
 #include <unordered_map>
+#include <utility>
 
 namespace dlbkit {
 
@@ -28,6 +29,20 @@ SimTime migration_time(const Phase& phase, const std::vector<NodeId>& mapping, c
     busy[mapping[i]] += one;
   }
   return static_cast<SimTime>(std::llround(*std::max_element(busy.begin(), busy.end())));
+}
+
+// The result's mapping and what follows from it alone: the figures after, the objects and
+// bytes that move, the migrations' time.
+void take_mapping(const Phase& phase, std::vector<NodeId> mapping, const RebalanceOptions& options,
+                  Rebalanced& result) {
+  result.mapping = std::move(mapping);
+  result.after = phase_figures(phase, result.mapping);
+  for (std::size_t i = 0; i < phase.objects.size(); ++i)
+    if (result.mapping[i] != phase.node_of[i]) {
+      ++result.objects_migrated;
+      result.bytes_migrated += phase.objects[i].memory.shipped_bytes();
+    }
+  result.migration_time = migration_time(phase, result.mapping, options.migration);
 }
 
 // The lower bound on the max load, the exact reference where asked, and whether the result
@@ -73,15 +88,10 @@ Rebalanced as_protocol(const PhaseStrategyChoice& strategy, const Phase& phase, 
   meter.finish();
   std::unordered_map<std::uint64_t, ObjectIndex> index;
   for (ObjectIndex i = 0; i < phase.objects.size(); ++i) index.emplace(phase.objects[i].id, i);
-  result.mapping = phase.node_of;
+  std::vector<NodeId> mapping = phase.node_of;
   for (const RankPlan& plan : plans)
-    for (const ObjectMove& d : plan.departures) result.mapping[index.at(d.id)] = d.rank;
-  result.after = phase_figures(phase, result.mapping);
-  for (std::size_t i = 0; i < phase.objects.size(); ++i)
-    if (result.mapping[i] != phase.node_of[i]) {
-      ++result.objects_migrated;
-      result.bytes_migrated += phase.objects[i].memory.shipped_bytes();
-    }
+    for (const ObjectMove& d : plan.departures) mapping[index.at(d.id)] = d.rank;
+  take_mapping(phase, std::move(mapping), options, result);
   if (phase.has_memory) {
     const NodeMemory memory(phase, result.mapping);
     for (NodeId v = 0; v < phase.nodes; ++v)
@@ -90,7 +100,6 @@ Rebalanced as_protocol(const PhaseStrategyChoice& strategy, const Phase& phase, 
   result.rounds = meter.rounds();
   result.messages = meter.messages();
   result.protocol_time = meter.time();
-  result.migration_time = migration_time(phase, result.mapping, options.migration);
   finish_bounds(phase, options, result);
   return result;
 }
@@ -116,13 +125,7 @@ Rebalanced rebalance(const PhaseStrategyChoice& strategy, const Phase& phase, co
   result.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   ctx.protocol().end_round();
 
-  result.mapping = ctx.mapping();
-  result.after = phase_figures(phase, result.mapping);
-  for (std::size_t i = 0; i < phase.objects.size(); ++i)
-    if (result.mapping[i] != phase.node_of[i]) {
-      ++result.objects_migrated;
-      result.bytes_migrated += phase.objects[i].memory.shipped_bytes();
-    }
+  take_mapping(phase, ctx.mapping(), options, result);
   result.unplaced = ctx.unplaced();
   std::sort(result.unplaced.begin(), result.unplaced.end());
   result.unplaced.erase(std::unique(result.unplaced.begin(), result.unplaced.end()), result.unplaced.end());
@@ -132,7 +135,6 @@ Rebalanced rebalance(const PhaseStrategyChoice& strategy, const Phase& phase, co
   result.rounds = ctx.protocol().rounds();
   result.messages = ctx.protocol().messages();
   result.protocol_time = ctx.protocol().time();
-  result.migration_time = migration_time(phase, result.mapping, options.migration);
   result.flow_error = ctx.flow_error();
   if (!(options.work_model == WorkModel{}) || !phase.node_alpha.empty()) {
     const auto max_work = [&](const std::vector<NodeId>& mapping) {

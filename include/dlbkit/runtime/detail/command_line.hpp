@@ -37,7 +37,8 @@ void parse_command_line(int argc, const char* const* argv, const std::vector<Pro
                         const std::function<void(std::string_view, const std::string&)>& read_ours);
 
 /// Stores `value` of one of the options both runtimes take (--engine --strategy --param
-/// --topology --workers --seed) in the like-named field of `o`; false for another option.
+/// --topology --workers --seed; --workers where `o` has workers) in the like-named field of
+/// `o`; false for another option.
 template <class Options>
 bool read_runtime_option(std::string_view name, const std::string& value, Options& o) {
   if (name == "--engine") {
@@ -52,7 +53,8 @@ bool read_runtime_option(std::string_view name, const std::string& value, Option
   } else if (name == "--topology") {
     o.topology = value;
   } else if (name == "--workers") {
-    o.workers = parse_workers(value);
+    if constexpr (requires { o.workers; }) o.workers = parse_workers(value);
+    else return false;
   } else if (name == "--seed") {
     o.seed = parse_unsigned(value, "--seed", std::numeric_limits<std::uint64_t>::max());
   } else {
