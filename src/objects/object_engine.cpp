@@ -27,7 +27,7 @@ namespace dlbkit::detail {
 namespace {
 
 template <class T>
-std::vector<T> read_all(const std::vector<std::byte>& in) {
+std::vector<T> read_all(std::span<const std::byte> in) {
   std::vector<T> out(in.size() / sizeof(T));
   if (!out.empty()) std::memcpy(out.data(), in.data(), out.size() * sizeof(T));
   return out;
@@ -544,7 +544,7 @@ std::vector<NodeId> ObjectEngine::decide_by_protocol(const std::vector<double>& 
   std::vector<double> before(workers_, 0.0), after(workers_, 0.0);
   std::vector<NodeId> mapping = owners_;
   const auto apply = [&](std::span<const std::byte> bytes) {
-    for (const ObjectMove& d : read_all<ObjectMove>({bytes.begin(), bytes.end()}))
+    for (const ObjectMove& d : read_all<ObjectMove>(bytes))
       mapping[index_of(d.id)] = d.rank;
   };
   std::vector<std::vector<std::byte>> moves(local_workers_);

@@ -109,11 +109,11 @@ private:
       std::vector<std::vector<ObjectIndex>> movable(end(from) - first(from));
       double lightest = std::numeric_limits<double>::infinity();
       for (NodeId v = first(from); v < end(from); ++v) {
+        auto& objects = movable[v - first(from)];
         for (ObjectIndex i : on[v])
-          if (phase.objects[i].migratable && phase.objects[i].load > 0) movable[v - first(from)].push_back(i);
-        std::stable_sort(movable[v - first(from)].begin(), movable[v - first(from)].end(), lighter);
-        if (!movable[v - first(from)].empty())
-          lightest = std::min(lightest, phase.objects[movable[v - first(from)].front()].load);
+          if (phase.objects[i].migratable && phase.objects[i].load > 0) objects.push_back(i);
+        std::stable_sort(objects.begin(), objects.end(), lighter);
+        if (!objects.empty()) lightest = std::min(lightest, phase.objects[objects.front()].load);
       }
       // A receiver that none of the giver's objects fits goes to the next; it keeps its room.
       for (std::size_t g = to; g < groups && excess[from] >= lightest; ++g) {
