@@ -52,6 +52,20 @@ TEST(Hierarchical, BalancesAcrossAndInsideGroupsAtEveryGroupSize) {
   }
 }
 
+TEST(Hierarchical, EndsAtTheEndsOfEveryParameter) {
+  const Phase phase = hot(36, 6);
+  for (const char* group : {"1", "1000000000"})
+    for (const char* inner : {"refine", "greedy"}) {
+      SCOPED_TRACE(fmt::format("group {} inner {}", group, inner));
+      const Rebalanced eager = run("hierarchical", phase, {{"group", group}, {"inner", inner}, {"tolerance", "0"}});
+      EXPECT_LT(eager.after.imbalance, eager.before.imbalance);
+      // Nothing is above (1 + 10^6) x the mean: refine moves nothing; greedy deals every group anew.
+      const Rebalanced idle = run("hierarchical", phase, {{"group", group}, {"inner", inner}, {"tolerance", "1e6"}});
+      if (std::string(inner) == "refine") EXPECT_EQ(idle.objects_migrated, 0u);
+      else EXPECT_LE(idle.after.imbalance, idle.before.imbalance);
+    }
+}
+
 TEST(Hierarchical, OneGroupIsItsInnerStrategy) {
   const Phase phase = hot(16, 3);
   EXPECT_EQ(run("hierarchical", phase, {{"group", "16"}, {"inner", "greedy"}}).mapping, run("greedy", phase).mapping);
