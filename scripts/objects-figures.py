@@ -10,6 +10,12 @@
   scripts/objects-figures.py messages   MPI, the stencil and the particles: each strategy's real
                                         run beside its replay with the messages and migrated bytes
                                         priced, and advise's pick beside the real best
+  scripts/objects-figures.py default    the evidence for the default strategy: each candidate on
+                                        the examples' recorded runs (replayed, threads and MPI
+                                        priced) and on LBAF's data sets (one step: imbalance and
+                                        objects moved); LBAF's data folder from $LBAF_DATA, if set;
+                                        $MIGRATION_COST (e.g. 24us): the MPI migration cost
+                                        per object, instead of fitting it on greedy's real runs
 
 Needs a build (scripts/build.sh) and mpirun; writes its scratch files under a temporary folder.
 """
@@ -23,6 +29,7 @@ import tempfile
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 STENCIL = os.path.join(ROOT, "build/bin/dlbkit_example_stencil")
 PARTICLES = os.path.join(ROOT, "build/bin/dlbkit_example_particles")
+AMR = os.path.join(ROOT, "build/bin/dlbkit_example_amr")
 DLBKIT = os.path.join(ROOT, "build/bin/dlbkit")
 ENV = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
 STRATEGIES = ["greedy", "refine", "tempered", "diffusion"]
@@ -185,10 +192,82 @@ def messages(scratch):
                 100 * (real[label] / real[best] - 1)))
 
 
+CANDIDATES = ["greedy", "refine", "tempered", "diffusion", "hbm", "hierarchical", "partition"]
+
+
+def phases(args, strategy, ranks):
+    """dlbkit phases' JSON for one candidate; hbm on the hypercube of the ranks (it needs one)."""
+    topology = ["-t", "hypercube:%d" % (ranks.bit_length() - 1)] if strategy == "hbm" else []
+    out = subprocess.run([DLBKIT, "phases", "-s", strategy] + topology + args + ["--json"],
+                         capture_output=True, text=True, check=True).stdout
+    return json.loads(out)
+
+
+def vt_file(path):
+    """One of vt's LB data files, plain or brotli-compressed (as vt writes them)."""
+    data = open(path, "rb").read()
+    if not data.startswith(b"{"):
+        import brotli  # python3-brotli
+        data = brotli.decompress(data)
+    return json.loads(data)
+
+
+def default(scratch):
+    """Each candidate on the examples' recorded unbalanced runs (2 workers), replayed and priced
+    as threads (migrations free) and as MPI (the calibrated messages, and the migration cost per
+    object fitted on greedy's real runs, as `predict` does); then one balancing step of each
+    LBAF data set (tests/data/vt's two, and LBAF's own data folder from $LBAF_DATA if set)."""
+    programs = [("stencil", STENCIL), ("particles", PARTICLES)] + ([("amr", AMR)] if os.path.exists(AMR) else [])
+    cost = {"threads": ["-c", "ideal", "--migration-cost", "0ns"]}
+    mpi_cost = calibrated(scratch, "mpi")
+    # On a machine busy with other work the fit is the waiting, not the copy: give the cost then.
+    migration = os.environ.get("MIGRATION_COST") or migration_cost(
+        "mpi", [stencil("mpi", ["--strategy", "greedy"]) for _ in range(3)])
+    cost["mpi"] = ["-c", "file:" + mpi_cost, "--migration-cost", migration]
+    ratios = {s: [] for s in CANDIDATES}
+    print("| program | priced as | none | %s |" % " | ".join(CANDIDATES))
+    print("|---|---|---|%s" % ("---|" * len(CANDIDATES)))
+    for name, program in programs:
+        stem = os.path.join(scratch, name)
+        stencil("threads", ["--strategy", "none", "--record", stem], program)
+        for engine in ("threads", "mpi"):
+            runs = {s: phases(["--data", stem, "--replay"] + cost[engine], s, 2) for s in ["none"] + CANDIDATES}
+            best = min(runs[s]["mean_phase_seconds"] for s in CANDIDATES)
+            for s in CANDIDATES:
+                ratios[s].append(runs[s]["mean_phase_seconds"] / best)
+            print("| %s | %s | %s |" % (name, engine, " | ".join(
+                "%.2f ms (%d)" % (1e3 * runs[s]["mean_phase_seconds"], runs[s]["objects_migrated"])
+                for s in ["none"] + CANDIDATES)), flush=True)
+    print("(phase time, and objects moved in all) geometric mean of phase time over the best: " + ", ".join(
+        "%s %.3f" % (s, statistics.geometric_mean(ratios[s])) for s in CANDIDATES))
+
+    sets = [os.path.join(ROOT, "tests/data/vt", stem) for stem in ("toy_mem", "synthetic-dataset-blocks")]
+    lbaf = os.environ.get("LBAF_DATA")
+    if lbaf:
+        sets += [os.path.join(lbaf, stem) for stem in (
+            "challenging_toy_fewer_tasks/toy", "challenging_toy_hundreds_tasks/toy",
+            "challenging_toy_thousands_tasks/toy", "nolb-8color-16nodes-data/data")]
+    print("\n(imbalance after one step, and objects moved)")
+    print("| data set | ranks | objects | I before | lower bound | %s |" % " | ".join(CANDIDATES))
+    print("|---|---|---|---|---|%s" % ("---|" * len(CANDIDATES)))
+    for stem in sets:
+        files = [os.path.join(os.path.dirname(stem), f) for f in os.listdir(os.path.dirname(stem))
+                 if f.startswith(os.path.basename(stem) + ".") and f.endswith(".json")]
+        ranks = len(files)
+        objects = sum(len(vt_file(f)["phases"][0]["tasks"]) for f in files)  # the first phase's
+        runs = {s: phases(["--data", stem], s, ranks) for s in CANDIDATES}
+        first = runs[CANDIDATES[0]]
+        print("| %s | %d | %d | %.3f | %.3f | %s |" % (
+            os.path.relpath(stem, lbaf if lbaf and stem.startswith(lbaf) else ROOT), ranks, objects,
+            first["imbalance_before"], first["imbalance_lower_bound"],
+            " | ".join("%.3f (%d)" % (runs[s]["imbalance_after"], runs[s]["objects_migrated"]) for s in CANDIDATES)),
+            flush=True)
+
+
 if __name__ == "__main__":
-    modes = {"balance": None, "predict": predict, "advise": advise, "messages": messages}
+    modes = {"balance": None, "predict": predict, "advise": advise, "messages": messages, "default": default}
     if len(sys.argv) != 2 or sys.argv[1] not in modes:
-        sys.exit("usage: scripts/objects-figures.py balance|predict|advise|messages")
+        sys.exit("usage: scripts/objects-figures.py balance|predict|advise|messages|default")
     if sys.argv[1] == "balance":
         balance()
     else:

@@ -23,7 +23,8 @@ class Greedy : public PhaseStrategy {
 public:
   static constexpr const char* name = "greedy";
   static constexpr const char* description =
-      "central: every object, heaviest first, to the least loaded node with room for it";
+      "central: every object, heaviest first, to the least loaded node with room for it; re-deals nearly "
+      "every object each step (about (P-1)/P of them move)";
   static constexpr const char* source = "Charm++ GreedyLB (Kale's measurement-based balancing)";
 
   static constexpr BooleanParam kImprove{

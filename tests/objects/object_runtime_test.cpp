@@ -467,7 +467,7 @@ TEST(ObjectRuntimeOptions, ReadsSignedRealAndPositionalArgumentsAndListsItsOptio
   for (const char* part : {"usage: stencil [options] [PHASES]\narguments:\n", "PHASES ",
                            "an integer from 1 to 1000 (default 10)\n", "--weight X ",
                            "the hot blocks' weight: a finite number (default 1)\n", "\ndlbkit's options:\n",
-                           "a name of `dlbkit list phase-strategies`, or none (default greedy)\n", "--every K ",
+                           "a name of `dlbkit list phase-strategies`, or none (default refine)\n", "--every K ",
                            "(default 1)\n", "--threshold I ", "(default inf)\n", "--load-window N ", "(default 5)\n",
                            "--record STEM ", "-h, --help "})
     EXPECT_NE(usage.find(part), std::string::npos) << part << "\nin\n" << usage;

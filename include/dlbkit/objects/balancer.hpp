@@ -49,7 +49,7 @@ namespace dlbkit {
 
 struct BalancerOptions {
   std::string engine = "auto";      ///< auto, mpi, threads
-  std::string strategy = "greedy";  ///< a name of `dlbkit list phase-strategies`
+  std::string strategy = "refine";  ///< a name of `dlbkit list phase-strategies` (docs/objects.md, "Which strategy")
   std::vector<std::string> params;  ///< the strategy's parameters, "name=value"
   std::string topology = "auto";    ///< a node per rank; auto: complete:P
   std::uint64_t seed = 1;           ///< the strategy's random stream

@@ -31,7 +31,8 @@ struct ObjectRuntimeOptions {
   /// auto: mpi when an MPI launcher started this process among several and the program links
   /// dlbkit::mpi, threads otherwise; threads; mpi; sequential (one worker, no balancing).
   std::string engine = "auto";
-  std::string strategy = "greedy";  ///< a name of `dlbkit list phase-strategies`; none: never move
+  /// refine by default: the best across the examples and LBAF's data (docs/objects.md, "Which strategy")
+  std::string strategy = "refine";  ///< a name of `dlbkit list phase-strategies`; none: never move
   std::vector<std::string> params;  ///< the strategy's parameters, "name=value"
   std::string topology = "auto";    ///< one worker per node; auto: complete:P
   std::uint64_t workers = 0;        ///< threads: 0 = one per core; mpi: the rank count (0)
