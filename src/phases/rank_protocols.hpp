@@ -38,6 +38,7 @@ struct TemperedProtocolOptions {
   std::string order = "arbitrary";
   bool deterministic = false;
   bool every_node = false;  // peers=LBAF
+  double proposals = 1;     // proposals_per_round: an integer, or inf
 };
 std::unique_ptr<RankProtocol> tempered_rank_protocol(const TemperedProtocolOptions& options, const RankSetup& setup);
 

@@ -28,8 +28,9 @@
 // - with a work model that weighs messages or homing, or the nodes' alphas (work_model.hpp),
 //   the criterion weighs both nodes' true works, as LBAF's does; the rest stays on loads, as
 //   in LBAF (the mean, who informs and transfers, the order, a subcluster's reach).
-// Every node offers at most one transfer per handshake: proposals and replies alternate in
-// rounds, as many as the busiest node needs.
+// Every node offers at most one transfer per handshake (proposals_per_round, ours: more, each
+// weighed as if those before it were taken): proposals and replies alternate in rounds, as
+// many as the busiest node needs.
 //
 // The default transfer_strategy is Recursive, not the Clustering of LBAF's shipped
 // configurations: Clustering moves only objects of shared blocks, and phases without blocks
@@ -123,9 +124,17 @@ public:
       .name = "max_enumerated_subclusters", .default_value = "65536",
       .description = "deterministic subclusters: the most subsets of one block tried, smallest first (LBAF: all)",
       .min = 1, .max = 1e9};
+  // Ours, after vt's originalTransfer (temperedlb.cc), which decides all of an overloaded rank's
+  // transfers in one pass, its own load and the chosen targets' known loads updated as it goes.
+  static constexpr IntegerParam kProposals{
+      .name = "proposals_per_round", .default_value = "1",
+      .description = "Recursive, on loads: the most objects a node proposes in one handshake, each weighed on its "
+                     "load less what it proposed and its targets' known loads plus it (inf: all in one pass, as "
+                     "vt's originalTransfer); 1: one at a time, as LBAF",
+      .min = 1, .max = 1e9, .allow_inf = true};
   static std::vector<ParamSpec> params() {
-    return {kIterations,    kRounds,         kFanout,     kTransfer,     kOrder,          kDeterministic, kPeers,
-            kSwapRtol,      kMaxSubclusters, kMaxObjects, kSubThreshold, kSubImprovement, kSeparate,      kEnumerated};
+    return {kIterations, kRounds,       kFanout,         kTransfer, kOrder,      kDeterministic, kPeers,    kSwapRtol,
+            kMaxSubclusters, kMaxObjects, kSubThreshold, kSubImprovement, kSeparate, kEnumerated, kProposals};
   }
 
   explicit Tempered(const Parameters& p)
@@ -142,7 +151,8 @@ public:
         sub_threshold_(p[kSubThreshold]),
         sub_improvement_(p[kSubImprovement]),
         separate_(p[kSeparate]),
-        max_enumerated_(p[kEnumerated]) {}
+        max_enumerated_(p[kEnumerated]),
+        proposals_(p.real(kProposals.name)) {}
 
   /// The protocol of the Recursive transfer strategy on loads (tempered_protocol.cpp).
   static std::unique_ptr<RankProtocol> rank_protocol(const Parameters& p, const RankSetup& setup) {
@@ -155,13 +165,20 @@ public:
                                            .fanout = p[kFanout],
                                            .order = p[kOrder],
                                            .deterministic = p[kDeterministic],
-                                           .every_node = p[kPeers] == kPeers.choice("LBAF")},
+                                           .every_node = p[kPeers] == kPeers.choice("LBAF"),
+                                           .proposals = p.real(kProposals.name)},
                                           setup);
   }
 
   void rebalance(PhaseContext& ctx) override {
     if (ctx.nodes() < 2) return;
     loads_only_ = ctx.work_follows_loads();
+    if (proposals_ > 1 && (clustering_ || !loads_only_))
+      throw InputError(fmt::format("phase strategy tempered: proposals_per_round={} weighs each proposal on the "
+                                   "loads the ones before it leave; accepted: with transfer_strategy=Recursive "
+                                   "and the work model load, or proposals_per_round=1",
+                                   proposals_));
+    pledged_.assign(ctx.nodes(), 0.0);
     // vt reduces the loads to their mean (and its target, the mean) before the iterations, in
     // a collective reduction: along a tree, not through one root.
     detail::all_reduce(ctx);
@@ -199,9 +216,12 @@ private:
   /// else on the works.
   double gain(const PhaseContext& ctx, NodeId v, std::size_t k, std::span<const ObjectIndex> objects,
               double amount) const {
-    return loads_only_ ? criterion(ctx.load(v), known_load_[k], amount)
+    return loads_only_ ? criterion(own_load(ctx, v), known_load_[k], amount)
                        : work_criterion(ctx, v, known_node_[k], objects);
   }
+
+  /// v's load as it sees it while proposing: less what it proposed in this handshake.
+  double own_load(const PhaseContext& ctx, NodeId v) const { return ctx.load(v) - pledged_[v]; }
 
   void inform(PhaseContext& ctx) {
     const std::size_t n = ctx.nodes();
@@ -305,7 +325,7 @@ private:
       return select_target(
           ctx, v, [&](std::size_t t) { return gain(ctx, v, first + t, objects, amount); }, fits, negative_too);
     const double* const loads = known_load_.data() + first;
-    const double own = ctx.load(v);
+    const double own = own_load(ctx, v);
     // The criterion is >= 0 for a target of load t exactly when amount <= own - t (or amount
     // is 0): with the least known load, no pass over the targets is needed to know it is not.
     if (amount > 0 && amount > own - least_known_[v]) return std::nullopt;
@@ -485,7 +505,8 @@ private:
       proposals.clear();
       for (NodeId v : active) {
         auto& list = pending[v];
-        while (!list.empty()) {
+        double made = 0;
+        while (!list.empty() && made < proposals_) {
           const double amount = list.back().load;
           const ObjectIndex first = list.back().object;
           const std::span<const ObjectIndex> object(&first, 1);  // offered[v] grows in extend()
@@ -497,18 +518,25 @@ private:
                     (extends && extend(ctx, v, known_start_[v] + *t, list, offered[v])))) {
             proposals.push_back({v, known_start_[v] + *t, first, amount});
             ctx.protocol().send(v, known_node_[known_start_[v] + *t]);
-            break;
+            if (++made < proposals_) {  // the next proposal weighed as if this one were taken
+              pledged_[v] += amount;
+              known_load_[known_start_[v] + *t] += amount;
+              update_least_known(v);
+            }
+            continue;
           }
           // Rejected on the known loads, no message; for lack of room when a target without it
           // would have taken it (on loads, the least loaded known one would).
-          if (memory_bound(ctx) && (loads_only_ ? amount <= ctx.load(v) - least_known_[v]
+          if (memory_bound(ctx) && (loads_only_ ? amount <= own_load(ctx, v) - least_known_[v]
                                                 : select_target(ctx, v, object, amount, false, fits).has_value()))
             ctx.could_not_place(object[0]);
         }
       }
       ctx.protocol().end_round();
-      std::sort(proposals.begin(), proposals.end(),
-                [&](const Proposal& a, const Proposal& b) { return rank[a.source] < rank[b.source]; });
+      std::fill(pledged_.begin(), pledged_.end(), 0.0);
+      // A source's proposals stay in the order it made them.
+      std::stable_sort(proposals.begin(), proposals.end(),
+                       [&](const Proposal& a, const Proposal& b) { return rank[a.source] < rank[b.source]; });
       for (const auto& [v, t, object, amount] : proposals) {
         const NodeId target = known_node_[t];
         accept(ctx, v, target, extends ? std::span<const ObjectIndex>(offered[v]) : std::span(&object, 1), amount);
@@ -773,6 +801,7 @@ private:
   double sub_threshold_, sub_improvement_;
   bool separate_;
   long long max_enumerated_;
+  double proposals_;  // an integer, or inf
   double mean_ = 0;
   bool loads_only_ = true;  // the work is the load (as far as the criterion can tell)
   // What each node knows after the inform stage: node v's known nodes and their loads at
@@ -781,6 +810,7 @@ private:
   std::vector<NodeId> known_node_;
   std::vector<double> known_load_;
   std::vector<double> least_known_;        // per node, the least load in known_
+  std::vector<double> pledged_;            // per node, the load it proposed in this handshake
   std::vector<double> values_;             // select_target's criterion values
   // Clustering: the objects each node received in the stage, and scratch space.
   std::vector<std::vector<ObjectIndex>> arrived_;

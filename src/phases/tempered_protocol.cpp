@@ -10,7 +10,8 @@
 //   in the round before, send all they know (rank, load, and memory beside it, as vt gossips
 //   it) to `fanout` random ranks they do not know yet;
 // - transfer: a source (load above the mean; every rank with peers=LBAF) offers its objects in
-//   the order strategy's order, one proposal at a time, to a known rank chosen by the tempered
+//   the order strategy's order, one proposal at a time (or proposals_per_round, each weighed on
+//   its load less those before and the targets' known loads plus them), to a known rank chosen by the tempered
 //   criterion through LBAF's cumulative mass function (deterministic_transfer: the best), among
 //   those whose gossiped memory leaves room; the target accepts when the criterion holds on
 //   both ranks' current loads and the object fits its memory, and its reply carries its load.
@@ -29,6 +30,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <map>
 #include <optional>
 
 namespace dlbkit::detail {
@@ -96,11 +98,15 @@ private:
     gossip(out);
   }
 
+  std::vector<Known>::const_iterator find(NodeId rank) const {
+    return std::lower_bound(known_.begin(), known_.end(), rank, [](const Known& k, NodeId r) { return k.rank < r; });
+  }
   bool knows(NodeId rank) const {
-    const auto it = std::lower_bound(known_.begin(), known_.end(), rank,
-                                     [](const Known& k, NodeId r) { return k.rank < r; });
+    const auto it = find(rank);
     return it != known_.end() && it->rank == rank;
   }
+  /// The index in known_ of a rank it holds (one this rank proposed to).
+  std::size_t index_of(NodeId rank) const { return static_cast<std::size_t>(find(rank) - known_.begin()); }
 
   // vt: fanout distinct random ranks, neither itself nor one it knows; none once it knows all.
   void gossip(RoundOutput& out) {
@@ -187,8 +193,9 @@ private:
   /// tempered.cpp's select_target on loads: the known target for `o` by the criterion through
   /// LBAF's CMF (deterministic: the best) among those with room; none when every such
   /// criterion is negative.
-  std::optional<std::size_t> select_target(const ObjectRecord& o) {
-    const double own = holdings_.load(), amount = o.load;
+  /// `pledged`: the load it proposed in this handshake already.
+  std::optional<std::size_t> select_target(const ObjectRecord& o, double pledged) {
+    const double own = holdings_.load() - pledged, amount = o.load;
     if (amount > 0 && amount > own - least_known_) return std::nullopt;
     constexpr double kNoRoom = -std::numeric_limits<double>::infinity();
     std::vector<double> values(known_.size());
@@ -223,35 +230,44 @@ private:
   }
 
   // The source's side: its next object that a target would take by the known loads, proposed.
+  // With proposals_per_round, the next ones the same way, each weighed as if those before it
+  // were taken. One message to each target: its objects in the order proposed, each beside the
+  // load the source weighed it on (its own less what it proposed before), as the phase strategy's
+  // targets weigh a proposal on the source's load with those before it taken.
   void offer(RoundOutput& out) {
-    bool proposed = false;
-    while (!pending_.empty() && !proposed) {
+    double made = 0, pledged = 0;
+    std::map<NodeId, std::vector<std::byte>> to;  // by target rank: the message
+    while (!pending_.empty() && made < o_.proposals) {
       const ObjectRecord o = holdings_.objects().at(pending_.back().id).record;
       pending_.pop_back();
-      const auto t = select_target(o);
-      if (!t || criterion(holdings_.load(), known_[*t].load, o.load) < 0) continue;
-      std::vector<std::byte> bytes;
-      put(bytes, kProposal);
-      put(bytes, holdings_.load());
-      put(bytes, o);
-      out.outbox.push_back({known_[*t].rank, std::move(bytes)});
-      asked_ = *t;
-      proposed = true;
+      const auto t = select_target(o, pledged);
+      if (!t || criterion(holdings_.load() - pledged, known_[*t].load, o.load) < 0) continue;
+      auto [message, first] = to.try_emplace(known_[*t].rank);
+      if (first) put(message->second, kProposal);
+      put(message->second, holdings_.load() - pledged);
+      put(message->second, o);
+      if (++made < o_.proposals) {
+        pledged += o.load;
+        known_[*t].load += o.load;
+        update_least_known();
+      }
     }
-    out.sums = {proposed ? 1.0 : 0.0};
+    for (auto& [rank, bytes] : to) out.outbox.push_back({rank, std::move(bytes)});
+    out.sums = {made > 0 ? 1.0 : 0.0};
     stage_ = Stage::reply;
   }
 
   void propose(const RoundInput& in, RoundOutput& out) {
-    for (const ProtocolMessage& m : in.inbox) {  // the reply to this rank's proposal
-      ByteReader r(m.bytes);
+    for (const ProtocolMessage* m : by_sender(in.inbox)) {  // the replies to this rank's proposals
+      ByteReader r(m->bytes);
       r.get<std::uint8_t>();
-      const auto accepted = r.get<std::uint8_t>();
-      const auto id = r.get<std::uint64_t>();
-      if (accepted) holdings_.leave(id, m.peer);
-      known_[asked_].load = r.get<double>();
-      update_least_known();
+      known_[index_of(m->peer)].load = r.get<double>();
+      while (!r.empty()) {
+        const auto id = r.get<std::uint64_t>();
+        if (r.get<std::uint8_t>()) holdings_.leave(id, m->peer);
+      }
     }
+    update_least_known();
     offer(out);
   }
 
@@ -269,16 +285,21 @@ private:
     for (const ProtocolMessage* m : proposals) {
       ByteReader r(m->bytes);
       r.get<std::uint8_t>();
-      const auto from_load = r.get<double>();
-      const auto o = r.get<ObjectRecord>();
-      const bool accepted =
-          criterion(from_load, holdings_.load(), o.load) >= 0 && holdings_.memory().with(o) <= bound_;
-      if (accepted) holdings_.arrive(o, m->peer);
+      std::vector<std::byte> answers;
+      while (!r.empty()) {
+        const auto from_load = r.get<double>();
+        const auto o = r.get<ObjectRecord>();
+        const bool accepted =
+            criterion(from_load, holdings_.load(), o.load) >= 0 && holdings_.memory().with(o) <= bound_;
+        if (accepted) holdings_.arrive(o, m->peer);
+        put(answers, o.id);
+        put(answers, static_cast<std::uint8_t>(accepted));
+      }
+      // The reply: this rank's load once the message is handled, then the answers.
       std::vector<std::byte> bytes;
       put(bytes, kReply);
-      put(bytes, static_cast<std::uint8_t>(accepted));
-      put(bytes, o.id);
       put(bytes, holdings_.load());
+      bytes.insert(bytes.end(), answers.begin(), answers.end());
       out.outbox.push_back({m->peer, std::move(bytes)});
     }
     stage_ = Stage::propose;
@@ -296,7 +317,6 @@ private:
   std::vector<Known> known_;  // by rank
   double least_known_ = 0;
   std::vector<Offer> pending_;  // the source's objects still to offer, from the end
-  std::size_t asked_ = 0;       // the index in known_ of the target of its proposal
 };
 
 }  // namespace

@@ -166,6 +166,9 @@ const std::vector<Case> kCases = {
     {"tempered", "complete:6", {{"peers", "LBAF"}, {"order_strategy", "small_objects"}}},
     {"tempered", "complete:7", {{"order_strategy", "fewest_migrations"}, {"n_iterations", "8"}}},
     {"tempered", "complete:2", {{"order_strategy", "increasing_loads"}}},
+    {"tempered", "complete:6", {{"proposals_per_round", "inf"}}},
+    {"tempered", "complete:6", {{"proposals_per_round", "2"}, {"deterministic_transfer", "true"}}},
+    {"tempered", "complete:2", {{"proposals_per_round", "1000000000"}, {"peers", "LBAF"}}},
     {"diffusion", "ring:6", {}},
     {"diffusion", "hypercube:3", {{"rounds", "1"}, {"hops", "1"}}},
     {"diffusion", "mesh:3x3", {{"selection", "largest_first"}, {"transit", "own"}}},
@@ -266,6 +269,18 @@ TEST(RankProtocol, TemperedBalancesAsItsPhaseStrategyDoes) {
     const double protocol = imbalance(check_plan(ranks, run("tempered", ranks, complete.spec())).loads_after);
     EXPECT_LT(protocol, 1.5 * central + 0.02) << n << " ranks: the phase strategy reaches " << central;
   }
+}
+
+TEST(RankProtocol, TemperedProposingSeveralObjectsAHandshakeTakesFewerRounds) {
+  const auto ranks = ranks_of(16, 60);
+  const auto one = run("tempered", ranks, "complete:16");
+  const auto all = run("tempered", ranks, "complete:16", {{"proposals_per_round", "inf"}});
+  const double before = imbalance(loads_before(ranks));
+  const double one_after = imbalance(check_plan(ranks, one).loads_after);
+  const double all_after = imbalance(check_plan(ranks, all).loads_after);
+  EXPECT_LT(all[0].figures.rounds, one[0].figures.rounds / 2);
+  EXPECT_LT(all_after, 0.5 * before);
+  EXPECT_LT(all_after, one_after + 0.05) << "one at a time reaches " << one_after;
 }
 
 TEST(RankProtocol, SameSeedSamePlan) {

@@ -85,7 +85,8 @@ TEST(Tempered, TerminatesAtTheEndsOfItsParametersAndNeverRaisesTheMaximum) {
       {{"fanout", "1"}}, {{"fanout", "1000000000"}}, {{"deterministic_transfer", "true"}},
       {{"order_strategy", "fewest_migrations"}}, {{"order_strategy", "small_objects"}},
       {{"transfer_strategy", "Clustering"}}, {{"cluster_swap_rtol", "0"}}, {{"peers", "LBAF"}},
-      {{"peers", "LBAF"}, {"transfer_strategy", "Clustering"}}};
+      {{"peers", "LBAF"}, {"transfer_strategy", "Clustering"}}, {{"proposals_per_round", "inf"}},
+      {{"proposals_per_round", "2"}, {"peers", "LBAF"}}};
   for (const auto& params : ends) {
     const Rebalanced r = run(phase, params);
     EXPECT_EQ(r.mapping.size(), phase.objects.size());
@@ -260,6 +261,24 @@ TEST(Tempered, LbafsPeersReachNodesAboveTheMean) {
   EXPECT_LT(r.after.imbalance, r.before.imbalance);
 }
 
+TEST(Tempered, ProposingSeveralObjectsAHandshakeTakesFewerRounds) {
+  const Phase phase = random_phase(32, 40, 11);
+  const Rebalanced one = run(phase);
+  const Rebalanced all = run(phase, {{"proposals_per_round", "inf"}});
+  EXPECT_LT(all.rounds, one.rounds / 2);
+  EXPECT_LT(all.after.imbalance, one.before.imbalance / 4);
+  EXPECT_LT(all.after.imbalance, one.after.imbalance + 0.05) << "one at a time reaches " << one.after.imbalance;
+  // Each proposal weighs what those before it leave: the criterion still holds pair by pair.
+  EXPECT_LE(all.after.max_load, all.before.max_load);
+}
+
+TEST(Tempered, ProposingSeveralObjectsNeedsRecursiveOnLoads) {
+  const Phase phase = random_phase(8, 10, 12);
+  EXPECT_THROW(run(phase, {{"proposals_per_round", "2"}, {"transfer_strategy", "Clustering"}}), InputError);
+  EXPECT_THROW(run(phase, {{"proposals_per_round", "2"}}, {.work_model = {.beta = 1e-9}}), InputError);
+  EXPECT_NO_THROW(run(phase, {{"proposals_per_round", "1"}}, {.work_model = {.beta = 1e-9}}));
+}
+
 TEST(Tempered, UnmigratableObjectsStayAndOneNodeIsLeftAlone) {
   Phase phase = piled_up(4, 8);
   for (auto& object : phase.objects) object.migratable = false;
@@ -273,7 +292,7 @@ TEST(Tempered, BadParametersAreInputErrors) {
            {"order_strategy", "random"}, {"cluster_swap_rtol", "-1"}, {"max_subclusters", "-1"},
            {"max_objects_per_transfer", "0"}, {"subclustering_threshold", "-1"},
            {"subclustering_minimum_improvement", "-1"}, {"separate_subclustering", "maybe"},
-           {"max_enumerated_subclusters", "0"}, {"peers", "all"}})
+           {"max_enumerated_subclusters", "0"}, {"peers", "all"}, {"proposals_per_round", "0"}})
     EXPECT_THROW(builtin_phase_strategies().configure("tempered", {{name, value}}), InputError) << name;
 }
 

@@ -89,6 +89,7 @@ int main() try {
       {"tempered", {}, "complete:{}", false},
       {"tempered", {{"deterministic_transfer", "true"}, {"fanout", "1"}}, "complete:{}", true},
       {"tempered", {{"peers", "LBAF"}, {"n_iterations", "2"}}, "complete:{}", false},
+      {"tempered", {{"proposals_per_round", "inf"}}, "complete:{}", false},
       {"diffusion", {}, "ring:{}", false},
       {"diffusion", {{"transit", "own"}}, "complete:{}", true},
       {"sos", {}, "ring:{}", false},
