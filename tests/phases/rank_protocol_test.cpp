@@ -183,6 +183,11 @@ const std::vector<Case> kCases = {
     {"hbm", "hypercube:3", {}},
     {"hbm", "hypercube:4", {{"threshold_base", "0.5"}, {"hops", "1"}}},
     {"hbm", "hypercube:1", {{"selection", "largest_first"}}},
+    {"hierarchical", "complete:7", {}},
+    {"hierarchical", "ring:6", {{"group", "1"}}},
+    {"hierarchical", "complete:5", {{"group", "1000000000"}, {"inner", "greedy"}}},
+    {"hierarchical", "complete:9", {{"inner", "greedy"}, {"tolerance", "0"}}},
+    {"hierarchical", "complete:4", {{"tolerance", "1000000"}}},
 };
 
 TEST(RankProtocol, EveryObjectEndsOnOneRankWhateverTheOrderAndTheBound) {
@@ -223,10 +228,10 @@ TEST(RankProtocol, BalancesAHotSpot) {
   }
 }
 
-TEST(RankProtocol, TheFlowStrategiesMoveWhatThePhaseStrategyMoves) {
+TEST(RankProtocol, TheFlowStrategiesAndHierarchicalMoveWhatThePhaseStrategyMoves) {
   // Without a memory bound each node's choices are its own: the protocol's plan is the
-  // phase strategy's mapping.
-  for (const std::string strategy : {"diffusion", "sos", "chebyshev", "dimension_exchange", "hbm"})
+  // phase strategy's mapping (hierarchical's leaders run the phase strategy's own steps).
+  for (const std::string strategy : {"diffusion", "sos", "chebyshev", "dimension_exchange", "hbm", "hierarchical"})
   for (const std::string topology : {"ring:6", "hypercube:3", "mesh:3x4", "hypercube:4"}) {
     if ((strategy == "hbm") != topology.starts_with("hypercube")) continue;  // hbm's only, and only for hbm
     const std::size_t n = parse_topology(topology).size();
@@ -291,7 +296,7 @@ TEST(RankProtocol, SameSeedSamePlan) {
 
 TEST(RankProtocol, OneRankMovesNothing) {
   const auto ranks = ranks_of(1, 5);
-  for (const char* name : {"tempered", "diffusion", "sos", "chebyshev", "dimension_exchange", "hbm"}) {
+  for (const char* name : {"tempered", "diffusion", "sos", "chebyshev", "dimension_exchange", "hbm", "hierarchical"}) {
     const auto plans = run(name, ranks, "complete:1");
     EXPECT_TRUE(plans[0].departures.empty() && plans[0].arrivals.empty()) << name;
     EXPECT_EQ(plans[0].figures.messages, 0u) << name;
@@ -307,7 +312,7 @@ TEST(RankProtocol, ARoundLimitIsAnErrorNotAHang) {
 }
 
 TEST(RankProtocol, OnlyTheDistributedStrategiesHaveOne) {
-  for (const char* name : {"tempered", "diffusion", "sos", "chebyshev", "dimension_exchange", "hbm"})
+  for (const char* name : {"tempered", "diffusion", "sos", "chebyshev", "dimension_exchange", "hbm", "hierarchical"})
     EXPECT_TRUE(rank_protocol_factory(builtin_phase_strategies().configure(name, {}))) << name;
   for (const char* name : {"greedy", "refine", "partition", "none"})
     EXPECT_FALSE(rank_protocol_factory(builtin_phase_strategies().configure(name, {}))) << name;
