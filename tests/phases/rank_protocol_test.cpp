@@ -260,6 +260,35 @@ TEST(RankProtocol, TheFlowStrategiesAndHierarchicalMoveWhatThePhaseStrategyMoves
   }
 }
 
+TEST(RankProtocol, HierarchicalIsItsPhaseStrategyUnderAMemoryBound) {
+  // 12 nodes x 12 objects, a hot spot on the first three; every object 10 bytes, half of them
+  // in their node's shared block of 60 bytes: at 260 bytes a node takes a few foreign objects.
+  Phase phase{.nodes = 12, .has_memory = true};
+  phase.node_working_bytes.assign(12, 20);
+  for (NodeId v = 0; v < 12; ++v) {
+    phase.block_bytes.push_back(60);
+    phase.block_ids.push_back(v);
+    for (std::size_t k = 0; k < 12; ++k) {
+      phase.objects.push_back({.id = phase.objects.size(),
+                               .load = (v < 3 ? 5.0 : 1.0) * static_cast<double>(1 + k % 4),
+                               .memory = {.footprint_bytes = 10, .block = k % 2 == 0 ? std::int32_t(v) : -1}});
+      phase.node_of.push_back(v);
+    }
+  }
+  const Topology complete = parse_topology("complete:12");
+  for (const std::string inner : {"refine", "greedy"}) {
+    const auto choice = builtin_phase_strategies().configure("hierarchical", {{"inner", inner}});
+    const Rebalanced central = rebalance(choice, phase, complete, {.memory_bound = 260});
+    const auto plans = run_protocol_in_process(rank_protocol_factory(choice), local_phases(phase), complete, 260, 1);
+    std::vector<NodeId> mapping = phase.node_of;
+    for (NodeId r = 0; r < 12; ++r)
+      for (const ObjectMove& d : plans[r].departures) mapping[d.id] = d.rank;
+    EXPECT_EQ(mapping, central.mapping) << inner;
+    EXPECT_GT(central.objects_migrated, 0u) << inner;
+    EXPECT_NE(central.mapping, rebalance(choice, phase, complete, {}).mapping) << inner << ": the bound bites";
+  }
+}
+
 TEST(RankProtocol, TemperedBalancesAsItsPhaseStrategyDoes) {
   // The protocol's random streams are the ranks' own, so the mappings differ; the imbalance
   // they reach is alike.
