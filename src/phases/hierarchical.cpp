@@ -11,21 +11,24 @@
 //    the flow still owed (then its lightest, where that lands nearer the flow), and sends
 //    their loads to the receiving leader, which places each on the least loaded node of its
 //    group with room for it (TreeLB's per-level assignment, which TreeLB itself leaves to the
-//    lower level's token passing).
+//    lower level's token passing); what finds no room goes back.
 // 2. Inside each group, centrally at its leader: `inner` (refine: the overloaded nodes give
 //    their heaviest objects to the least loaded, Charm++'s RefineLB; greedy: every object of
 //    the group dealt again, heaviest first, Charm++'s GreedyLB).
-// Then each leader sends each node of its group its decisions. No node ever holds more than its
-// group's loads and the group totals.
+// Then each leader tells each rank concerned its decisions. No node ever holds more than its
+// group's objects and the group totals. The steps are hierarchical_groups.hpp's, which the rank
+// protocol (hierarchical_protocol.cpp) runs at each leader with real messages: the same plan.
+
+#include "hierarchical_groups.hpp"
+#include "rank_protocols.hpp"
 
 #include <dlbkit/phases/gather_tree.hpp>
 #include <dlbkit/phases/phase_strategy.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <numeric>
-#include <optional>
-#include <queue>
 
 namespace dlbkit {
 
@@ -61,182 +64,110 @@ public:
 
   void rebalance(PhaseContext& ctx) override {
     const std::size_t n = ctx.nodes();
-    const std::size_t size = group_ != 0 ? std::min(group_, n) : GatherTree(n, 0).group;
-    const std::size_t groups = (n + size - 1) / size;
-    const auto first = [&](std::size_t g) { return static_cast<NodeId>(g * size); };
-    const auto end = [&](std::size_t g) { return static_cast<NodeId>(std::min(n, (g + 1) * size)); };
+    const detail::Groups groups{.nodes = n, .size = group_ != 0 ? std::min(group_, n) : GatherTree(n, 0).group};
+    const Phase& phase = ctx.phase();
+    const double bound = phase.has_memory ? ctx.memory_bound() : std::numeric_limits<double>::infinity();
 
-    // The group's loads to its leader; the totals between leaders.
-    for (NodeId v = 0; v < n; ++v)
-      if (v % size != 0) ctx.protocol().send(v, first(v / size));
+    // The group's objects to its leader; the totals between leaders.
+    std::vector<std::vector<detail::GroupMember>> members(groups.count());
+    const auto objects = ctx.objects_by_node();
+    for (NodeId v = 0; v < n; ++v) {
+      if (v != groups.leader(groups.of(v))) ctx.protocol().send(v, groups.leader(groups.of(v)));
+      members[groups.of(v)].push_back(member(phase, v, objects[v], std::isfinite(bound)));
+    }
     ctx.protocol().end_round();
-    for (std::size_t a = 0; a < groups; ++a)
-      for (std::size_t b = 0; b < groups; ++b)
-        if (a != b) ctx.protocol().send(first(a), first(b));
+    std::vector<double> totals(groups.count(), 0.0);
+    for (std::size_t g = 0; g < groups.count(); ++g) {
+      for (const detail::GroupMember& m : members[g]) totals[g] += m.load;
+      for (std::size_t h = 0; h < groups.count(); ++h)
+        if (g != h) ctx.protocol().send(groups.leader(g), groups.leader(h));
+    }
     ctx.protocol().end_round();
 
-    auto on = ctx.objects_by_node();  // kept up to date by the moves between groups
-    between_groups(ctx, on, groups, first, end);
-    for (std::size_t g = 0; g < groups; ++g) inside_group(ctx, on, first(g), end(g));
-
-    for (NodeId v = 0; v < n; ++v)
-      if (v % size != 0) ctx.protocol().send(first(v / size), v);
+    // Between groups: every giving leader takes its flows' objects, then every receiving
+    // leader places what it was sent, giver by giver; what finds no room goes back.
+    const auto flows = detail::group_transport(groups, totals, tolerance_);
+    std::vector<std::vector<detail::ObjectRecord>> sent;  // by flow (in order of the givers)
+    for (std::size_t f = 0; f < flows.size();) {
+      std::vector<double> amounts;
+      for (std::size_t e = f; e < flows.size() && flows[e].from == flows[f].from; ++e) amounts.push_back(flows[e].amount);
+      for (auto& taken : detail::take_for_flows(members[flows[f].from], amounts)) {
+        if (!taken.empty()) ctx.protocol().send(groups.leader(flows[f].from), groups.leader(flows[sent.size()].to));
+        sent.push_back(std::move(taken));
+      }
+      f += amounts.size();
+    }
     ctx.protocol().end_round();
+    std::vector<std::size_t> by_receiver(flows.size());
+    std::iota(by_receiver.begin(), by_receiver.end(), 0);
+    std::stable_sort(by_receiver.begin(), by_receiver.end(),
+                     [&](std::size_t a, std::size_t b) { return flows[a].to < flows[b].to; });
+    for (const std::size_t f : by_receiver) {
+      const auto where = detail::place(members[flows[f].to], sent[f], bound);
+      bool refused = false;
+      for (std::size_t k = 0; k < where.size(); ++k)
+        if (where[k] < 0) {
+          const detail::ObjectRecord& o = sent[f][k];
+          members[flows[f].from][o.origin - groups.leader(flows[f].from)].add(o);
+          ctx.could_not_place(static_cast<ObjectIndex>(o.id));
+          refused = true;
+        }
+      if (refused) ctx.protocol().send(groups.leader(flows[f].to), groups.leader(flows[f].from));
+    }
+    ctx.protocol().end_round();
+
+    // Inside each group; then each leader tells every rank concerned (an object's first rank
+    // and its last), and the objects move.
+    std::vector<NodeId> mapping(ctx.mapping());
+    for (std::size_t g = 0; g < groups.count(); ++g) {
+      for (const detail::ObjectRecord& o : detail::balance_inside(members[g], greedy_inside_, tolerance_, bound))
+        ctx.could_not_place(static_cast<ObjectIndex>(o.id));
+      std::vector<NodeId> told;
+      for (const detail::GroupMember& m : members[g])
+        for (const detail::ObjectRecord& o : m.objects)
+          if (o.origin != m.rank) {
+            mapping[o.id] = m.rank;
+            told.push_back(o.origin);
+            told.push_back(m.rank);
+          }
+      std::sort(told.begin(), told.end());
+      told.erase(std::unique(told.begin(), told.end()), told.end());
+      for (const NodeId v : told)
+        if (v != groups.leader(g)) ctx.protocol().send(groups.leader(g), v);
+    }
+    ctx.protocol().end_round();
+    ctx.remap(mapping);
+  }
+
+  /// The rank agent: each group's steps at its leader (hierarchical_protocol.cpp).
+  static std::unique_ptr<RankProtocol> rank_protocol(const Parameters& p, const RankSetup& setup) {
+    return detail::hierarchical_rank_protocol(
+        {.group = p.is_auto(kGroup.name) ? 0 : static_cast<std::size_t>(p[kGroup]),
+         .greedy_inside = p[kInner] == kInner.choice("greedy"),
+         .tolerance = p[kTolerance]},
+        setup);
   }
 
 private:
-  template <class First, class End>
-  void between_groups(PhaseContext& ctx, std::vector<std::vector<ObjectIndex>>& on, std::size_t groups, First first,
-                      End end) {
-    std::vector<double> total(groups, 0.0);
-    for (std::size_t g = 0; g < groups; ++g)
-      for (NodeId v = first(g); v < end(g); ++v) total[g] += ctx.load(v);
-    // A group's share is the mean per node times its nodes (the last group may be smaller).
-    const double per_node = std::accumulate(total.begin(), total.end(), 0.0) / static_cast<double>(ctx.nodes());
-    std::vector<double> excess(groups), room(groups);
-    for (std::size_t g = 0; g < groups; ++g) {
-      const double share = per_node * static_cast<double>(end(g) - first(g));
-      excess[g] = total[g] > (1 + tolerance_) * share ? total[g] - share : 0;
-      room[g] = std::max(0.0, share - total[g]);
+  /// Node v as its leader holds it: its objects (ids: their indices), load and memory.
+  static detail::GroupMember member(const Phase& phase, NodeId v, const std::vector<ObjectIndex>& objects,
+                                    bool bounded) {
+    detail::GroupMember m{.rank = v,
+                          .bounded = bounded,
+                          .memory = detail::RankMemory(phase.has_memory ? phase.node_working_bytes[v] : 0)};
+    for (const ObjectIndex i : objects) {
+      const PhaseObject& o = phase.objects[i];
+      const std::int32_t b = o.memory.block;
+      m.add({.id = i,
+             .load = o.load,
+             .footprint = o.memory.footprint_bytes,
+             .working = o.memory.working_bytes,
+             .block = b,
+             .block_bytes = b >= 0 ? phase.block_bytes[static_cast<std::size_t>(b)] : 0.0,
+             .origin = v,
+             .migratable = o.migratable ? 1u : 0u});
     }
-    bool sent = false;
-    std::size_t to = 0;  // the first group with room left
-    const Phase& phase = ctx.phase();
-    const auto lighter = [&](ObjectIndex x, ObjectIndex y) { return phase.objects[x].load < phase.objects[y].load; };
-    for (std::size_t from = 0; from < groups; ++from) {
-      if (excess[from] <= 0) continue;
-      // Each giving node's movable objects, lightest first.
-      std::vector<std::vector<ObjectIndex>> movable(end(from) - first(from));
-      double lightest = std::numeric_limits<double>::infinity();
-      for (NodeId v = first(from); v < end(from); ++v) {
-        auto& objects = movable[v - first(from)];
-        for (ObjectIndex i : on[v])
-          if (phase.objects[i].migratable && phase.objects[i].load > 0) objects.push_back(i);
-        std::stable_sort(objects.begin(), objects.end(), lighter);
-        if (!objects.empty()) lightest = std::min(lightest, phase.objects[objects.front()].load);
-      }
-      // A receiver that none of the giver's objects fits goes to the next; it keeps its room.
-      for (std::size_t g = to; g < groups && excess[from] >= lightest; ++g) {
-        if (room[g] < lightest) continue;
-        const double moved = give(ctx, on, movable, first(from), first(g), end(g), std::min(excess[from], room[g]));
-        if (moved == 0) continue;
-        ctx.protocol().send(first(from), first(g));
-        sent = true;
-        excess[from] -= moved;
-        room[g] -= moved;
-      }
-      while (to < groups && room[to] <= 0) ++to;
-    }
-    if (sent) ctx.protocol().end_round();
-  }
-
-  /// Objects of the giving group, whose nodes' movable objects from `a` on are `movable`
-  /// (lightest first), to the least loaded nodes of [b, b_end) with room, the most loaded
-  /// giver first, each its heaviest object not above the flow still owed (or nearer it); the
-  /// load moved.
-  double give(PhaseContext& ctx, std::vector<std::vector<ObjectIndex>>& on,
-              std::vector<std::vector<ObjectIndex>>& movable, NodeId a, NodeId b, NodeId b_end, double flow) {
-    const Phase& phase = ctx.phase();
-    using Entry = std::pair<double, NodeId>;
-    std::priority_queue<Entry> givers;  // most loaded on top
-    for (std::size_t k = 0; k < movable.size(); ++k)
-      if (!movable[k].empty()) givers.emplace(ctx.load(a + static_cast<NodeId>(k)), a + static_cast<NodeId>(k));
-    std::priority_queue<Entry, std::vector<Entry>, std::greater<>> receivers;  // least loaded on top
-    for (NodeId v = b; v < b_end; ++v) receivers.emplace(ctx.load(v), v);
-    double moved = 0;
-    while (!givers.empty()) {
-      const NodeId giver = givers.top().second;
-      givers.pop();
-      // Its heaviest object within the flow still owed, else its lightest where that lands
-      // nearer the flow than the gap (diffusion's selection, docs/phases.md); none: it can give
-      // nothing more, as what is owed only falls.
-      auto& objects = movable[giver - a];
-      const double owed = flow - moved;
-      auto pick = std::upper_bound(objects.begin(), objects.end(), owed,
-                                   [&](double o, ObjectIndex i) { return o < phase.objects[i].load; });
-      if (pick != objects.begin()) --pick;
-      else if (objects.empty() || phase.objects[objects.front()].load >= 2 * owed) continue;
-      const ObjectIndex object = *pick;
-      objects.erase(pick);
-      std::vector<Entry> full;  // receivers without room for it
-      while (!receivers.empty() && !ctx.fits(object, receivers.top().second)) {
-        full.push_back(receivers.top());
-        receivers.pop();
-      }
-      if (receivers.empty() || !ctx.move(object, receivers.top().second)) {
-        ctx.could_not_place(object);
-      } else {
-        const NodeId receiver = receivers.top().second;
-        receivers.pop();
-        receivers.emplace(ctx.load(receiver), receiver);
-        std::erase(on[giver], object);
-        on[receiver].push_back(object);
-        moved += phase.objects[object].load;
-      }
-      for (const Entry& e : full) receivers.push(e);
-      givers.emplace(ctx.load(giver), giver);
-    }
-    return moved;
-  }
-
-  void inside_group(PhaseContext& ctx, const std::vector<std::vector<ObjectIndex>>& on, NodeId a, NodeId a_end) {
-    const Phase& phase = ctx.phase();
-    const auto heavier = [&](ObjectIndex x, ObjectIndex y) { return phase.objects[x].load > phase.objects[y].load; };
-    using Entry = std::pair<double, NodeId>;
-    if (greedy_inside_) {  // GreedyLB inside the group: every object dealt again, heaviest first
-      std::vector<double> load(a_end - a, 0.0);
-      std::vector<ObjectIndex> movable;
-      for (NodeId v = a; v < a_end; ++v)
-        for (ObjectIndex i : on[v]) {
-          if (phase.objects[i].migratable) movable.push_back(i);
-          else load[v - a] += phase.objects[i].load;
-        }
-      std::stable_sort(movable.begin(), movable.end(), heavier);
-      std::priority_queue<Entry, std::vector<Entry>, std::greater<>> lightest;
-      for (NodeId v = a; v < a_end; ++v) lightest.emplace(load[v - a], v);
-      std::vector<Entry> full;  // nodes without room for the current object
-      for (ObjectIndex object : movable) {
-        // Its own node is in the heap, where it always fits.
-        while (!ctx.move(object, lightest.top().second)) {
-          full.push_back(lightest.top());
-          lightest.pop();
-        }
-        const NodeId chosen = lightest.top().second;
-        lightest.pop();
-        for (const Entry& e : full) lightest.push(e);
-        full.clear();
-        load[chosen - a] += phase.objects[object].load;
-        lightest.emplace(load[chosen - a], chosen);
-      }
-      return;
-    }
-    // RefineLB inside the group.
-    double sum = 0;
-    for (NodeId v = a; v < a_end; ++v) sum += ctx.load(v);
-    const double threshold = (1 + tolerance_) * sum / static_cast<double>(a_end - a);
-    std::priority_queue<Entry, std::vector<Entry>, std::greater<>> lightest;
-    std::vector<NodeId> donors;
-    for (NodeId v = a; v < a_end; ++v) {
-      if (ctx.load(v) > threshold) donors.push_back(v);
-      else lightest.emplace(ctx.load(v), v);
-    }
-    std::stable_sort(donors.begin(), donors.end(), [&](NodeId x, NodeId y) { return ctx.load(x) > ctx.load(y); });
-    for (NodeId donor : donors) {
-      std::vector<ObjectIndex> given = on[donor];
-      std::stable_sort(given.begin(), given.end(), heavier);
-      for (ObjectIndex object : given) {
-        if (lightest.empty() || ctx.load(donor) <= threshold) break;
-        if (!phase.objects[object].migratable) continue;
-        const auto [receiver_load, receiver] = lightest.top();
-        if (receiver_load + phase.objects[object].load > threshold) continue;
-        if (!ctx.move(object, receiver)) {
-          ctx.could_not_place(object);
-          continue;
-        }
-        lightest.pop();
-        lightest.emplace(ctx.load(receiver), receiver);
-      }
-    }
+    return m;
   }
 
   std::size_t group_;  // 0: ceil(sqrt(nodes))

@@ -42,4 +42,13 @@ struct TemperedProtocolOptions {
 };
 std::unique_ptr<RankProtocol> tempered_rank_protocol(const TemperedProtocolOptions& options, const RankSetup& setup);
 
+/// What hierarchical's agent reads of its parameters (hierarchical.cpp).
+struct HierarchicalProtocolOptions {
+  std::size_t group = 0;  // 0: ceil(sqrt(ranks)), as gather_tree.hpp's
+  bool greedy_inside = false;
+  double tolerance = 0.05;
+};
+std::unique_ptr<RankProtocol> hierarchical_rank_protocol(const HierarchicalProtocolOptions& options,
+                                                         const RankSetup& setup);
+
 }  // namespace dlbkit::detail

@@ -183,6 +183,11 @@ const std::vector<Case> kCases = {
     {"hbm", "hypercube:3", {}},
     {"hbm", "hypercube:4", {{"threshold_base", "0.5"}, {"hops", "1"}}},
     {"hbm", "hypercube:1", {{"selection", "largest_first"}}},
+    {"hierarchical", "complete:7", {}},
+    {"hierarchical", "ring:6", {{"group", "1"}}},
+    {"hierarchical", "complete:5", {{"group", "1000000000"}, {"inner", "greedy"}}},
+    {"hierarchical", "complete:9", {{"inner", "greedy"}, {"tolerance", "0"}}},
+    {"hierarchical", "complete:4", {{"tolerance", "1000000"}}},
 };
 
 TEST(RankProtocol, EveryObjectEndsOnOneRankWhateverTheOrderAndTheBound) {
@@ -223,10 +228,10 @@ TEST(RankProtocol, BalancesAHotSpot) {
   }
 }
 
-TEST(RankProtocol, TheFlowStrategiesMoveWhatThePhaseStrategyMoves) {
+TEST(RankProtocol, TheFlowStrategiesAndHierarchicalMoveWhatThePhaseStrategyMoves) {
   // Without a memory bound each node's choices are its own: the protocol's plan is the
-  // phase strategy's mapping.
-  for (const std::string strategy : {"diffusion", "sos", "chebyshev", "dimension_exchange", "hbm"})
+  // phase strategy's mapping (hierarchical's leaders run the phase strategy's own steps).
+  for (const std::string strategy : {"diffusion", "sos", "chebyshev", "dimension_exchange", "hbm", "hierarchical"})
   for (const std::string topology : {"ring:6", "hypercube:3", "mesh:3x4", "hypercube:4"}) {
     if ((strategy == "hbm") != topology.starts_with("hypercube")) continue;  // hbm's only, and only for hbm
     const std::size_t n = parse_topology(topology).size();
@@ -252,6 +257,35 @@ TEST(RankProtocol, TheFlowStrategiesMoveWhatThePhaseStrategyMoves) {
       migrated += central.mapping[i] != phase.node_of[i];
     }
     EXPECT_GT(migrated, 0u) << strategy << " on " << topology;
+  }
+}
+
+TEST(RankProtocol, HierarchicalIsItsPhaseStrategyUnderAMemoryBound) {
+  // 12 nodes x 12 objects, a hot spot on the first three; every object 10 bytes, half of them
+  // in their node's shared block of 60 bytes: at 260 bytes a node takes a few foreign objects.
+  Phase phase{.nodes = 12, .has_memory = true};
+  phase.node_working_bytes.assign(12, 20);
+  for (NodeId v = 0; v < 12; ++v) {
+    phase.block_bytes.push_back(60);
+    phase.block_ids.push_back(v);
+    for (std::size_t k = 0; k < 12; ++k) {
+      phase.objects.push_back({.id = phase.objects.size(),
+                               .load = (v < 3 ? 5.0 : 1.0) * static_cast<double>(1 + k % 4),
+                               .memory = {.footprint_bytes = 10, .block = k % 2 == 0 ? std::int32_t(v) : -1}});
+      phase.node_of.push_back(v);
+    }
+  }
+  const Topology complete = parse_topology("complete:12");
+  for (const std::string inner : {"refine", "greedy"}) {
+    const auto choice = builtin_phase_strategies().configure("hierarchical", {{"inner", inner}});
+    const Rebalanced central = rebalance(choice, phase, complete, {.memory_bound = 260});
+    const auto plans = run_protocol_in_process(rank_protocol_factory(choice), local_phases(phase), complete, 260, 1);
+    std::vector<NodeId> mapping = phase.node_of;
+    for (NodeId r = 0; r < 12; ++r)
+      for (const ObjectMove& d : plans[r].departures) mapping[d.id] = d.rank;
+    EXPECT_EQ(mapping, central.mapping) << inner;
+    EXPECT_GT(central.objects_migrated, 0u) << inner;
+    EXPECT_NE(central.mapping, rebalance(choice, phase, complete, {}).mapping) << inner << ": the bound bites";
   }
 }
 
@@ -291,7 +325,7 @@ TEST(RankProtocol, SameSeedSamePlan) {
 
 TEST(RankProtocol, OneRankMovesNothing) {
   const auto ranks = ranks_of(1, 5);
-  for (const char* name : {"tempered", "diffusion", "sos", "chebyshev", "dimension_exchange", "hbm"}) {
+  for (const char* name : {"tempered", "diffusion", "sos", "chebyshev", "dimension_exchange", "hbm", "hierarchical"}) {
     const auto plans = run(name, ranks, "complete:1");
     EXPECT_TRUE(plans[0].departures.empty() && plans[0].arrivals.empty()) << name;
     EXPECT_EQ(plans[0].figures.messages, 0u) << name;
@@ -307,7 +341,7 @@ TEST(RankProtocol, ARoundLimitIsAnErrorNotAHang) {
 }
 
 TEST(RankProtocol, OnlyTheDistributedStrategiesHaveOne) {
-  for (const char* name : {"tempered", "diffusion", "sos", "chebyshev", "dimension_exchange", "hbm"})
+  for (const char* name : {"tempered", "diffusion", "sos", "chebyshev", "dimension_exchange", "hbm", "hierarchical"})
     EXPECT_TRUE(rank_protocol_factory(builtin_phase_strategies().configure(name, {}))) << name;
   for (const char* name : {"greedy", "refine", "partition", "none"})
     EXPECT_FALSE(rank_protocol_factory(builtin_phase_strategies().configure(name, {}))) << name;

@@ -95,6 +95,8 @@ int main() try {
       {"sos", {}, "ring:{}", false},
       {"dimension_exchange", {}, "complete:{}", true},
       {"hbm", {}, "hypercube", false},  // at 2 and 4 ranks
+      {"hierarchical", {}, "complete:{}", false},
+      {"hierarchical", {{"group", "1"}, {"inner", "greedy"}}, "complete:{}", true},
   };
   for (const Case& c : cases)
     for (const std::uint64_t seed : {1u, 2u}) {
