@@ -5,13 +5,14 @@
 //                           every rank, and the runtime refuses the next call
 //   objects_ranks change    objects split, moved together, merged, removed and added by the
 //                           ranks that hold them, between balanced phases: the values of a
-//                           sequential run; a child id in use on another rank is one error on
-//                           every rank
+//                           sequential run; a child id in use on another rank, a merge across
+//                           ranks: each one error on every rank
 // Exits 0 when every check holds, 1 otherwise (a line on stderr says which).
 #include <dlbkit/error.hpp>
 #include <dlbkit/objects/object_runtime.hpp>
 
 #include <cstdio>
+#include <functional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -167,18 +168,24 @@ int main(int argc, char** argv) try {
     if (report.objects_created != reference.report().objects_created || report.objects_created == 0 ||
         report.objects_destroyed != reference.report().objects_destroyed)
       return fail(rank, "not the sequential run's objects created and destroyed");
-    // A child id that an object on another rank holds: the same error on every rank.
-    dlbkit::ObjectRuntime<Cell, std::uint64_t> bad(o);
-    for (std::uint64_t id = 0; id < kObjects; ++id)
-      if (bad.is_local(id % bad.workers())) bad.add(id, Cell{id, {}}, static_cast<dlbkit::NodeId>(id % bad.workers()));
-    bad.run_phase(alone);
-    if (bad.is_local(1)) bad.split(1, {100, 0}, {Cell{}, Cell{}});  // object 0 is on worker 0
-    try {
-      bad.run_phase(alone);
-      return fail(rank, "no error");
-    } catch (const dlbkit::InputError& e) {
-      if (std::string(e.what()).find("split(1)'s child 0: id 0 is already in use") == std::string::npos)
-        return fail(rank, std::string("another error: ") + e.what());
+    // A child id that an object on another rank holds, a merge across ranks: the same error on
+    // every rank.
+    const std::vector<std::pair<std::function<void(dlbkit::ObjectRuntime<Cell, std::uint64_t>&)>, std::string>> bad{
+        {[](auto& b) { b.split(1, {100, 0}, {Cell{}, Cell{}}); }, "split(1)'s child 0: id 0 is already in use"},
+        {[](auto& b) { b.merge({1, 0}, 100, Cell{}); }, "object 1 on worker 1 and object 0 on worker 0; accepted"}};
+    for (const auto& [change_on_rank_1, expected] : bad) {
+      dlbkit::ObjectRuntime<Cell, std::uint64_t> b(o);
+      for (std::uint64_t id = 0; id < kObjects; ++id)
+        if (b.is_local(id % b.workers())) b.add(id, Cell{id, {}}, static_cast<dlbkit::NodeId>(id % b.workers()));
+      b.run_phase(alone);
+      if (b.is_local(1)) change_on_rank_1(b);
+      try {
+        b.run_phase(alone);
+        return fail(rank, "no error");
+      } catch (const dlbkit::InputError& e) {
+        if (std::string(e.what()).find(expected) == std::string::npos)
+          return fail(rank, std::string("another error: ") + e.what());
+      }
     }
     if (rank == 0) std::printf("change: ok\n%zu objects created\n", report.objects_created);
     return 0;

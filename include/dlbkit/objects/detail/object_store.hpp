@@ -100,17 +100,19 @@ public:
 
   void merge(std::span<const std::uint64_t> ids, std::uint64_t id, Object object) {
     if (ids.empty()) return fail(fmt::format("ObjectRuntime::merge of no object into {}; accepted: one or more", id));
+    const ObjectIndex first = find(ids[0]);
+    for (std::uint64_t from : ids)  // on workers of one process or not, the same words
+      if (const ObjectIndex i = find(from); first != Renumbering::none && i != Renumbering::none &&
+                                            engine_.owners()[i] != engine_.owners()[first])
+        return fail(fmt::format("ObjectRuntime::merge: object {} on worker {} and object {} on worker {}; accepted: "
+                                "objects on one worker (move them there first: move() takes effect at the next "
+                                "phase)",
+                                ids[0], engine_.owners()[first], from, engine_.owners()[i]));
     std::vector<std::pair<ObjectIndex, double>> parts;
     double load = 0;
     for (std::uint64_t from : ids) {
       const ObjectIndex i = held("merge", from);
       if (i == Renumbering::none) return;
-      const NodeId first = engine_.owners()[parts.empty() ? i : parts[0].first];
-      if (engine_.owners()[i] != first)
-        return fail(fmt::format("ObjectRuntime::merge: object {} on worker {} and object {} on worker {}; accepted: "
-                                "objects on one worker (move them there first: move() takes effect at the next "
-                                "phase)",
-                                ids[0], first, from, engine_.owners()[i]));
       kill(i);
       parts.emplace_back(i, 1.0);
       load += loads_[i];
@@ -357,10 +359,8 @@ private:
                        call, id));
       return Renumbering::none;
     }
-    const auto& ids = engine_.ids();
-    const auto it = std::lower_bound(ids.begin(), ids.end(), id);
-    const auto i = static_cast<ObjectIndex>(it - ids.begin());
-    if (it == ids.end() || *it != id) {
+    const ObjectIndex i = find(id);
+    if (i == Renumbering::none) {
       fail(fmt::format("ObjectRuntime::{}({}): no object {}; accepted: an object that ran the last phase", call, id,
                        id));
     } else if (!engine_.is_local(engine_.owners()[i])) {
@@ -376,6 +376,12 @@ private:
       return i;
     }
     return Renumbering::none;
+  }
+  // The index of `id` in the table, none when it has none.
+  ObjectIndex find(std::uint64_t id) const {
+    const auto& ids = engine_.ids();
+    const auto it = std::lower_bound(ids.begin(), ids.end(), id);
+    return it == ids.end() || *it != id ? Renumbering::none : static_cast<ObjectIndex>(it - ids.begin());
   }
   void kill(ObjectIndex i) {
     if (dying_.empty()) dying_.assign(engine_.ids().size(), 0);
