@@ -165,7 +165,10 @@ inline void change(Runtime& rt, const Mesh& mesh, const Mesh::Changes& c) {
     if (!rt.is_local(rt.worker_of(parent))) continue;
     std::vector<Cell> cells;
     for (std::uint64_t k = 0; k < 4; ++k) cells.push_back({f.level + 1, 4 * f.index + k, mix(value.at(parent) + k)});
-    rt.split(parent, mesh.children(f.level, f.index), std::move(cells));
+    // Each child does (L + 2) / (L + 1) of its parent's work: told, so that a step right
+    // after the split sees the children's load before it is measured.
+    const double weight = (f.level + 2.0) / (f.level + 1.0);
+    rt.split(parent, mesh.children(f.level, f.index), std::move(cells), std::vector<double>(4, weight));
   }
   for (const Mesh::Family& f : c.marks) {
     const std::vector<std::uint64_t> children = mesh.children(f.level, f.index);

@@ -103,14 +103,14 @@ TEST(ObjectChanges, ANewObjectIsGivenALoadBeforeItsFirstPhase) {
     for (std::uint64_t id = 0; id < 6; ++id) rt.add(id, Cell{}, static_cast<dlbkit::NodeId>(id % 2));
     rt.run_phase(work);  // loads 1 to 6: worker 0 holds 1, 3, 5; worker 1 holds 2, 4, 6
     rt.run_phase(work);  // the linear model sees a flat trend: its prediction is the load
-    rt.split(5, {15, 25}, {Cell{}, Cell{}}, {3, 1});  // 6 s: 4.5 and 1.5
+    rt.split(5, {15, 25}, {Cell{}, Cell{}}, {0.75, 0.5});  // 6 s: 4.5 and 3
     rt.split(1, {11, 21, 31}, {Cell{}, Cell{}, Cell{}});  // 2 s: a third each
     rt.merge({0, 2}, 20, Cell{});                       // 1 + 3 s
     rt.add(60, Cell{}, 1, 0.25);                        // given
     rt.add(70, Cell{}, 1);                              // worker 1's last mean: (2 + 4 + 6) / 3
     rt.balance();
     const std::map<std::uint64_t, double> expected{{3, 4},         {4, 5},         {11, 2.0 / 3}, {15, 4.5},
-                                                   {20, 4},        {21, 2.0 / 3},  {25, 1.5},     {31, 2.0 / 3},
+                                                   {20, 4},        {21, 2.0 / 3},  {25, 3},     {31, 2.0 / 3},
                                                    {60, 0.25},     {70, 4}};
     ASSERT_EQ(Seeing::loads.size(), expected.size());
     for (const auto& [id, load] : expected) EXPECT_NEAR(Seeing::loads[id], load, 1e-9) << id;
@@ -163,7 +163,7 @@ TEST(ObjectChanges, ABadChangeIsOneErrorAtTheNextCallAndTheRuntimeRefusesTheRest
   EXPECT_NE(at_next_phase([](Runtime& rt) { rt.remove(9); }).find("remove(9): no object 9"), std::string::npos);
   EXPECT_NE(at_next_phase([](Runtime& rt) { rt.split(1, {10, 11}, {Cell{}}); }).find("as many objects as ids"),
             std::string::npos);
-  EXPECT_NE(at_next_phase([](Runtime& rt) { rt.split(1, {10, 11}, {Cell{}, Cell{}}, {0, 0}); }).find("summing to 0"),
+  EXPECT_NE(at_next_phase([](Runtime& rt) { rt.split(1, {10, 11}, {Cell{}, Cell{}}, {0.5, -1}); }).find("weight -1"),
             std::string::npos);
   EXPECT_NE(at_next_phase([](Runtime& rt) { rt.add(9, Cell{}, 5); }).find("add(9) on worker 5"), std::string::npos);
   EXPECT_NE(at_next_phase([](Runtime& rt) { rt.move(1, 2); }).find("move(1, 2); accepted: a worker from 0 to 1"),

@@ -160,8 +160,9 @@ public:
   /// Destroys the object `id`, and the messages it has not read.
   void remove(std::uint64_t id) { store_.remove(id); }
   /// The object `id` becomes `objects`, with ids `children`, on its worker, and is destroyed
-  /// (its unread messages with it). Each child's load until measured: its share of the
-  /// parent's last load, by `weights` (equal shares without them).
+  /// (its unread messages with it). Each child's load until measured: the parent's last load
+  /// times its weight, 1/k for each of k children without `weights` (equal shares); weights
+  /// that sum above 1 are children that cost more than their parent (a refined mesh cell).
   void split(std::uint64_t id, const std::vector<std::uint64_t>& children, std::vector<Object> objects,
              const std::vector<double>& weights = {}) {
     store_.split(id, children, std::move(objects), weights);

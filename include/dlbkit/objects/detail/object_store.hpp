@@ -81,19 +81,16 @@ public:
       return fail(fmt::format("ObjectRuntime::split({}) into {} ids, {} objects and {} weights; accepted: as many "
                               "objects as ids (at least one), and as many weights or none",
                               id, children.size(), objects.size(), weights.size()));
-    double total = 0;
-    for (double w : weights) {
-      if (!(w >= 0 && w <= 1e300))
-        return fail(fmt::format("ObjectRuntime::split({}) with weight {}; accepted: finite weights >= 0", id, w));
-      total += w;
-    }
-    if (!weights.empty() && !(total > 0))
-      return fail(fmt::format("ObjectRuntime::split({}) with weights summing to 0; accepted: a positive sum", id));
+    for (double w : weights)
+      if (!(w >= 0 && w <= 1e6))
+        return fail(fmt::format("ObjectRuntime::split({}) with weight {}; accepted: a fraction of the parent's load "
+                                "from 0 to 1e6",
+                                id, w));
     const NodeId worker = engine_.owners()[i];
     const double load = loads_[i];
     kill(i);
     for (std::size_t k = 0; k < children.size(); ++k) {
-      const double share = weights.empty() ? 1.0 / static_cast<double>(children.size()) : weights[k] / total;
+      const double share = weights.empty() ? 1.0 / static_cast<double>(children.size()) : weights[k];
       born(TableChanges::split_off, children[k], id, worker, load * share, {{i, share}}, std::move(objects[k]));
     }
   }
