@@ -28,6 +28,8 @@ int main(int argc, char** argv) try {
        {"--phases", s.phases, 1, 1000000, "time steps of each run"},
        {"--work", s.work, 1, 100000000, "integer steps of a coarse cell a phase (level L: L + 1 times as many)"},
        {"--width", s.width, 0.0, 1.0, "a cell of level L is refined within width / 2^L of the front"},
+       {"--set-loads", s.set_loads,
+        "each cell's load is its work, L + 1 (in coarse cells), not its time: the balance without the machine's noise"},
        {"--json", s.json, "print one JSON document"}});
   dlbkit::ObjectRuntimeOptions unbalanced = options;
   unbalanced.strategy = "none";

@@ -22,6 +22,7 @@ struct Settings {
   std::uint32_t phases = 40;    // phases (time steps) of each run
   std::uint32_t work = 20000;   // integer steps of a coarse cell a phase; a cell of level L does (L + 1) times as many
   double width = 0.1;           // a cell of level L is refined within width / 2^L of the front
+  bool set_loads = false;       // each cell's load its work (L + 1), not its measured time
   bool json = false;
 };
 
@@ -158,7 +159,9 @@ inline void change(Runtime& rt, const Mesh& mesh, const Mesh::Changes& c) {
     if (!rt.is_local(rt.worker_of(children[0]))) continue;
     std::uint64_t sum = 0;  // in any order: the same bits (a child elsewhere: merge() says so)
     for (std::uint64_t child : children) sum += value.count(child) ? value[child] : 0;
-    rt.merge(children, mesh.id(f.level, f.index), Cell{f.level, f.index, mix(sum)});
+    // The parent does (L + 1) / (4 (L + 2)) of its 4 children's work together.
+    rt.merge(children, mesh.id(f.level, f.index), Cell{f.level, f.index, mix(sum)},
+             (f.level + 1.0) / (4 * (f.level + 2.0)));
   }
   for (const Mesh::Family& f : c.splits) {
     const std::uint64_t parent = mesh.id(f.level, f.index);
@@ -186,7 +189,10 @@ inline RunFigures run(const dlbkit::ObjectRuntimeOptions& options, const Setting
     if (rt.is_local(worker)) rt.add(mesh.id(0, i), Cell{0, i, mix(i)}, worker);
   }
   for (std::uint32_t phase = 0; phase < s.phases; ++phase) {
-    rt.run_phase([&](Cell& c, dlbkit::ObjectContext<int>& ctx) { step(c, ctx.phase(), s); });
+    rt.run_phase([&](Cell& c, dlbkit::ObjectContext<int>& ctx) {
+      step(c, ctx.phase(), s);
+      if (s.set_loads) ctx.set_load(c.level + 1.0);
+    });
     if (phase + 1 < s.phases) change(rt, mesh, mesh.next(phase));
   }
   RunFigures out{.cells = mesh.cells(), .created = mesh.created(), .destroyed = mesh.destroyed(),

@@ -8,6 +8,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <functional>
 #include <map>
 #include <string>
@@ -106,10 +107,11 @@ TEST(ObjectChanges, ANewObjectIsGivenALoadBeforeItsFirstPhase) {
     rt.split(5, {15, 25}, {Cell{}, Cell{}}, {0.75, 0.5});  // 6 s: 4.5 and 3
     rt.split(1, {11, 21, 31}, {Cell{}, Cell{}, Cell{}});  // 2 s: a third each
     rt.merge({0, 2}, 20, Cell{});                       // 1 + 3 s
+    rt.merge({4}, 40, Cell{}, 0.5);                     // 5 s: half
     rt.add(60, Cell{}, 1, 0.25);                        // given
     rt.add(70, Cell{}, 1);                              // worker 1's last mean: (2 + 4 + 6) / 3
     rt.balance();
-    const std::map<std::uint64_t, double> expected{{3, 4},         {4, 5},         {11, 2.0 / 3}, {15, 4.5},
+    const std::map<std::uint64_t, double> expected{{3, 4},         {40, 2.5},         {11, 2.0 / 3}, {15, 4.5},
                                                    {20, 4},        {21, 2.0 / 3},  {25, 3},     {31, 2.0 / 3},
                                                    {60, 0.25},     {70, 4}};
     ASSERT_EQ(Seeing::loads.size(), expected.size());
@@ -166,6 +168,8 @@ TEST(ObjectChanges, ABadChangeIsOneErrorAtTheNextCallAndTheRuntimeRefusesTheRest
   EXPECT_NE(at_next_phase([](Runtime& rt) { rt.split(1, {10, 11}, {Cell{}, Cell{}}, {0.5, -1}); }).find("weight -1"),
             std::string::npos);
   EXPECT_NE(at_next_phase([](Runtime& rt) { rt.add(9, Cell{}, 5); }).find("add(9) on worker 5"), std::string::npos);
+  EXPECT_NE(at_next_phase([](Runtime& rt) { rt.merge({0, 2}, 9, Cell{}, std::nan("")); }).find("with weight nan"),
+            std::string::npos);
   EXPECT_NE(at_next_phase([](Runtime& rt) { rt.move(1, 2); }).find("move(1, 2); accepted: a worker from 0 to 1"),
             std::string::npos);
   EXPECT_NE(at_next_phase([](Runtime& rt) {

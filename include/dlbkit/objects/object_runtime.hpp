@@ -168,9 +168,10 @@ public:
     store_.split(id, children, std::move(objects), weights);
   }
   /// The objects `ids`, all on one worker, become `object` with id `id` there (their unread
-  /// messages are dropped); its load until measured is the sum of theirs.
-  void merge(const std::vector<std::uint64_t>& ids, std::uint64_t id, Object object) {
-    store_.merge(ids, id, std::move(object));
+  /// messages are dropped); its load until measured is the sum of theirs, times `weight`
+  /// (below 1: a coarsened cell that costs less than its children).
+  void merge(const std::vector<std::uint64_t>& ids, std::uint64_t id, Object object, double weight = 1) {
+    store_.merge(ids, id, std::move(object), weight);
   }
   /// The object `id` goes to `worker` (any process's) for the next phase, after the balancing
   /// step if one is due: how a program brings objects together for a merge.

@@ -95,8 +95,12 @@ public:
     }
   }
 
-  void merge(std::span<const std::uint64_t> ids, std::uint64_t id, Object object) {
+  void merge(std::span<const std::uint64_t> ids, std::uint64_t id, Object object, double weight) {
     if (ids.empty()) return fail(fmt::format("ObjectRuntime::merge of no object into {}; accepted: one or more", id));
+    if (!(weight >= 0 && weight <= 1e6))
+      return fail(fmt::format("ObjectRuntime::merge into {} with weight {}; accepted: a fraction of the parts' load "
+                              "from 0 to 1e6",
+                              id, weight));
     const ObjectIndex first = find(ids[0]);
     for (std::uint64_t from : ids)  // on workers of one process or not, the same words
       if (const ObjectIndex i = find(from); first != Renumbering::none && i != Renumbering::none &&
@@ -111,8 +115,8 @@ public:
       const ObjectIndex i = held("merge", from);
       if (i == Renumbering::none) return;
       kill(i);
-      parts.emplace_back(i, 1.0);
-      load += loads_[i];
+      parts.emplace_back(i, weight);
+      load += weight * loads_[i];
     }
     const NodeId worker = engine_.owners()[parts[0].first];
     born(TableChanges::merged, id, ids[0], worker, load, std::move(parts), std::move(object));
