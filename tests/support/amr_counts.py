@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
-"""amr_counts.py CELLS LEVELS PHASES WIDTH COMMAND...: runs the AMR example's COMMAND (with
---json) and checks the cells it says were created and destroyed, and left at the end, against
-the mesh's rules replayed here: after phase p, with the front at (p + 1.5) / PHASES, the
+"""amr_counts.py CELLS LEVELS PHASES WIDTH [--max-over-mean R] COMMAND...: runs the AMR
+example's COMMAND (with --json) and checks the cells it says were created and destroyed, and
+left at the end, against the mesh's rules replayed here, and its max_over_mean_load against R
+where given: after phase p, with the front at (p + 1.5) / PHASES, the
 families marked at the last gap merge, each cell older than the gap within WIDTH / 2^level of
 the front (below LEVELS) splits into 4, and each family of 4 cells older than the gap whose
 parent is not within its distance is marked."""
@@ -46,7 +47,12 @@ def replay(cells, levels, phases, width):
 
 cells, levels, phases = (int(a) for a in sys.argv[1:4])
 expected = replay(cells, levels, phases, float(sys.argv[4]))
-out = json.loads(subprocess.run(sys.argv[5:], check=True, capture_output=True, text=True).stdout)
+command = sys.argv[5:]
+bound = float("inf")
+if command[0] == "--max-over-mean":
+    bound, command = float(command[1]), command[2:]
+out = json.loads(subprocess.run(command, check=True, capture_output=True, text=True).stdout)
 got = (out["objects_created"], out["objects_destroyed"], out["cells_at_end"])
-print(f"created, destroyed, left: {got}; replayed: {expected}")
-sys.exit(0 if got == expected and out["checksum_balanced"] == out["checksum_unbalanced"] else 1)
+print(f"created, destroyed, left: {got}; replayed: {expected}; max over mean load {out['max_over_mean_load']}")
+sys.exit(0 if got == expected and out["checksum_balanced"] == out["checksum_unbalanced"]
+         and out["max_over_mean_load"] <= bound else 1)
