@@ -61,9 +61,9 @@ int main(int argc, char** argv) try {
                "\"objects_migrated\": {}, \"objects_created\": {}, \"objects_destroyed\": {}, "
                "\"checksum_unbalanced\": {}, \"checksum_balanced\": {}}}\n",
                on.engine, on.workers, options.strategy, on.cells, s.phases, mean_seconds(off.report, false),
-               mean_seconds(on.report, true), ideal, max_over_mean, on.report.balancing_seconds, on.report.balances.size(),
-               on.report.objects_migrated, on.report.objects_created, on.report.objects_destroyed, off.checksum,
-               on.checksum);
+               mean_seconds(on.report, true), ideal, max_over_mean, on.report.balancing_seconds,
+               on.report.balances.size(), on.report.objects_migrated, on.report.objects_created,
+               on.report.objects_destroyed, off.checksum, on.checksum);
   } else {
     fmt::print("{} coarse cells, up to {} levels, {} phases, {} engine, {} workers: {} cells created, {} destroyed\n",
                s.cells, s.levels, s.phases, on.engine, on.workers, on.report.objects_created,

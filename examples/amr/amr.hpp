@@ -20,7 +20,7 @@ struct Settings {
   std::uint32_t cells = 64;     // coarse cells
   std::uint32_t levels = 2;     // refinements of a coarse cell, at most
   std::uint32_t phases = 40;    // phases (time steps) of each run
-  std::uint32_t work = 20000;   // integer steps of a coarse cell a phase; a cell of level L does (L + 1) times as many
+  std::uint32_t work = 20000;   // integer steps of a coarse cell a phase; of a cell of level L, L + 1 times as many
   double width = 0.1;           // a cell of level L is refined within width / 2^L of the front
   bool set_loads = false;       // each cell's load its work (L + 1), not its measured time
   bool json = false;
