@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cmath>
 #include <condition_variable>
 #include <deque>
 #include <cstring>
@@ -296,8 +297,180 @@ void ObjectEngine::commit(const std::vector<std::pair<std::uint64_t, NodeId>>& m
 ObjectIndex ObjectEngine::search(std::uint64_t id) const {
   const auto it = std::lower_bound(ids_.begin(), ids_.end(), id);
   if (it == ids_.end() || *it != id)
-    throw InputError(fmt::format("ObjectRuntime: no object {}; accepted: the id of an object added", id));
+    throw InputError(fmt::format("ObjectRuntime: no object {}; accepted: the id of an object added and not destroyed "
+                                 "(changes take effect at the next phase)",
+                                 id));
   return static_cast<ObjectIndex>(it - ids_.begin());
+}
+
+namespace {
+
+void append_changes(const TableChanges& c, std::vector<std::byte>& out) {
+  append_bytes(static_cast<std::uint64_t>(c.error.size()), out);
+  for (char ch : c.error) append_bytes(ch, out);
+  append_bytes(static_cast<std::uint64_t>(c.births.size()), out);
+  for (const TableChanges::Birth& b : c.births) {
+    append_bytes(b.id, out);
+    append_bytes(std::uint64_t{b.worker}, out);
+    append_bytes(static_cast<std::uint64_t>(b.kind), out);
+    append_bytes(b.parent, out);
+    append_bytes(b.load, out);
+    append_bytes(static_cast<std::uint64_t>(b.parts.size()), out);
+    for (const auto& [index, share] : b.parts) {
+      append_bytes(std::uint64_t{index}, out);
+      append_bytes(share, out);
+    }
+  }
+  append_bytes(static_cast<std::uint64_t>(c.deaths.size()), out);
+  for (ObjectIndex i : c.deaths) append_bytes(std::uint64_t{i}, out);
+  append_bytes(static_cast<std::uint64_t>(c.moves.size()), out);
+  for (const auto& [id, worker] : c.moves) {
+    append_bytes(id, out);
+    append_bytes(std::uint64_t{worker}, out);
+  }
+}
+
+TableChanges read_changes(std::span<const std::byte> in) {
+  TableChanges c;
+  if (in.empty()) return c;
+  std::size_t at = 0;
+  const auto next = [&]<class T>(T value) {
+    std::memcpy(&value, in.data() + at, sizeof value);
+    at += sizeof value;
+    return value;
+  };
+  const auto word = [&] { return next(std::uint64_t{}); };
+  c.error.resize(word());
+  for (char& ch : c.error) ch = next(char{});
+  c.births.resize(word());
+  for (TableChanges::Birth& b : c.births) {
+    b.id = word();
+    b.worker = static_cast<NodeId>(word());
+    b.kind = static_cast<TableChanges::Kind>(word());
+    b.parent = word();
+    b.load = next(0.0);
+    b.parts.resize(word());
+    for (auto& [index, share] : b.parts) {
+      index = static_cast<ObjectIndex>(word());
+      share = next(0.0);
+    }
+  }
+  c.deaths.resize(word());
+  for (ObjectIndex& i : c.deaths) i = static_cast<ObjectIndex>(word());
+  c.moves.resize(word());
+  for (auto& [id, worker] : c.moves) {
+    id = word();
+    worker = static_cast<NodeId>(word());
+  }
+  return c;
+}
+
+std::string made_by(const TableChanges::Birth& b) {
+  switch (b.kind) {
+    case TableChanges::split_off: return fmt::format("split({})'s child {}", b.parent, b.id);
+    case TableChanges::merged: return fmt::format("merge of {}, ... into {}", b.parent, b.id);
+    default: return fmt::format("add({})", b.id);
+  }
+}
+
+}  // namespace
+
+std::optional<Renumbering> ObjectEngine::recommit(const TableChanges& mine) {
+  std::vector<TableChanges> gathered;
+  std::vector<const TableChanges*> all{&mine};
+  if (mpi_) {
+    std::vector<std::byte> bytes;
+    if (!mine.empty()) append_changes(mine, bytes);
+    for (const auto& from : mpi_->engine->all_gather(bytes)) gathered.push_back(read_changes(from));
+    all.clear();
+    for (const TableChanges& c : gathered) all.push_back(&c);
+  }
+  bool changed = false;
+  for (const TableChanges* c : all) {
+    if (!c->error.empty()) throw InputError(c->error);
+    changed = changed || !c->empty();
+  }
+  if (!changed) return std::nullopt;
+  // The survivors and the births by id: an id twice is the later birth's fault, named by the
+  // call that made it.
+  struct Entry {
+    std::uint64_t id;
+    NodeId worker;
+    ObjectIndex old;
+    const TableChanges::Birth* birth;
+  };
+  std::vector<bool> dead(ids_.size(), false);
+  for (const TableChanges* c : all)
+    for (ObjectIndex i : c->deaths) dead[i] = true;
+  std::vector<Entry> entries;
+  for (ObjectIndex i = 0; i < ids_.size(); ++i)
+    if (!dead[i]) entries.push_back({ids_[i], owners_[i], i, nullptr});
+  for (const TableChanges* c : all)
+    for (const TableChanges::Birth& b : c->births) entries.push_back({b.id, b.worker, Renumbering::none, &b});
+  std::stable_sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) { return a.id < b.id; });
+  for (std::size_t k = 1; k < entries.size(); ++k)
+    if (entries[k].id == entries[k - 1].id) {  // the later is at fault: survivors come first
+      const Entry& born = entries[k];
+      const Entry& other = entries[k - 1];
+      throw InputError(fmt::format("ObjectRuntime::{}: id {} is already in use, by {}; accepted: an id that no other "
+                                   "object holds",
+                                   made_by(*born.birth), born.id,
+                                   other.birth ? made_by(*other.birth)
+                                               : fmt::format("the object on worker {}", other.worker)));
+    }
+  if (entries.size() > std::numeric_limits<ObjectIndex>::max())
+    throw InputError(fmt::format("ObjectRuntime: {} objects; accepted: at most 2^32 - 1", entries.size()));
+  for (const TableChanges* c : all)
+    for (const auto& [id, worker] : c->moves)
+      if (const ObjectIndex i = index_of(id); dead[i])
+        throw InputError(fmt::format("ObjectRuntime::move({}, {}): the object is destroyed before the next phase; "
+                                     "accepted: a move of an object that stays",
+                                     id, worker));
+  double mean = 0;  // a birth without a load of its own: the mean of every object's last load
+  if (!report_.phases.empty() && !ids_.empty())
+    mean = report_.phases.back().mean_load * static_cast<double>(workers_) / static_cast<double>(ids_.size());
+  Renumbering r;
+  r.new_of.assign(ids_.size(), Renumbering::none);
+  r.old_of.resize(entries.size());
+  r.load.assign(entries.size(), 0.0);
+  ids_.resize(entries.size());
+  owners_.resize(entries.size());
+  for (ObjectIndex k = 0; k < entries.size(); ++k) {
+    const Entry& e = entries[k];
+    ids_[k] = e.id;
+    owners_[k] = e.worker;
+    r.old_of[k] = e.old;
+    if (e.birth) r.load[k] = std::isnan(e.birth->load) ? mean : e.birth->load;
+    else r.new_of[e.old] = k;
+  }
+  dense_ = ids_.empty() || ids_.back() == ids_.size() - 1;
+  for (std::vector<double>& past : history_) {  // the linear model's: a birth's past is its parts'
+    std::vector<double> now(entries.size(), 0.0);
+    for (ObjectIndex k = 0; k < entries.size(); ++k) {
+      if (!entries[k].birth) {
+        now[k] = past[entries[k].old];
+      } else if (entries[k].birth->parts.empty()) {
+        now[k] = r.load[k];
+      } else {
+        for (const auto& [index, share] : entries[k].birth->parts) now[k] += share * past[index];
+      }
+    }
+    past.swap(now);
+  }
+  gathered_phases_ = std::numeric_limits<std::size_t>::max();  // last_phase_ holds the old table
+  for (const TableChanges* c : all) {
+    report_.objects_created += c->births.size();
+    report_.objects_destroyed += c->deaths.size();
+    moves_.insert(moves_.end(), c->moves.begin(), c->moves.end());
+  }
+  return r;
+}
+
+const std::vector<NodeId>& ObjectEngine::take_moves() {
+  for (const auto& [id, worker] : moves_) owners_[index_of(id)] = worker;
+  moves_.clear();
+  if (last_phase_.node_of.size() == owners_.size()) last_phase_.node_of = owners_;  // as decide()'s
+  return owners_;
 }
 
 void ObjectEngine::for_each_worker(const std::function<void(NodeId)>& f) {

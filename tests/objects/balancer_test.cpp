@@ -104,6 +104,33 @@ TEST(Balancer, ThePlanDoesNotDependOnTheOrderARankListsItsObjectsIn) {
   }
 }
 
+// Objects that come and go between plans (ObjectRuntime's split and merge, a program's own):
+// a plan on a changed set of ids is the plan a new balancer makes on it, nothing kept from the
+// last, for a central and a distributed strategy.
+TEST(Balancer, APlanTakesADifferentSetOfIdsFromOneCallToTheNext) {
+  for (const std::string name : {"greedy", "tempered"}) {
+    SCOPED_TRACE(name);
+    Balancer balancer({.engine = "threads", .strategy = name});
+    const auto first = ranks(3);
+    balancer.plan(first);
+    auto changed = first;
+    changed[2].objects.erase(changed[2].objects.begin());  // destroyed, its edge with it
+    changed[1].edges.clear();
+    for (std::uint64_t k = 0; k < 4; ++k) changed[0].objects.push_back({.id = 9000 + k, .load = 2.5});  // split
+    const auto plans = balancer.plan(changed);
+    const auto where = carry_out(changed, plans);
+    EXPECT_EQ(where.size(), first[0].objects.size() + first[1].objects.size() + first[2].objects.size() + 3);
+    const auto fresh = Balancer({.engine = "threads", .strategy = name}).plan(changed);
+    for (std::size_t r = 0; r < 3; ++r) {
+      ASSERT_EQ(plans[r].departures.size(), fresh[r].departures.size());
+      for (std::size_t k = 0; k < plans[r].departures.size(); ++k) {
+        EXPECT_EQ(plans[r].departures[k].id, fresh[r].departures[k].id);
+        EXPECT_EQ(plans[r].departures[k].rank, fresh[r].departures[k].rank);
+      }
+    }
+  }
+}
+
 TEST(Balancer, TheMemoryBoundHolds) {
   auto before = ranks(3);
   for (auto& rank : before)

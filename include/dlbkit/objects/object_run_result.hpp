@@ -45,6 +45,9 @@ struct ObjectRunResult {
   double phase_seconds = 0;      ///< every phase's seconds together
   double balancing_seconds = 0;  ///< every balancing step's decide and migrate seconds together
   std::size_t objects_migrated = 0;
+  /// Objects made and destroyed after the first phase (ObjectRuntime's add, split and merge;
+  /// remove, split and merge), over every process.
+  std::size_t objects_created = 0, objects_destroyed = 0;
 };
 
 }  // namespace dlbkit

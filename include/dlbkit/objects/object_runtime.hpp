@@ -143,9 +143,39 @@ public:
   /// Whether `worker` runs in this process (every worker with threads; the rank's under MPI).
   bool is_local(NodeId worker) const { return store_.engine().is_local(worker); }
 
-  /// Gives the runtime an object, on `worker`, one of this process's; before the first phase.
-  /// Ids are the program's, unique over every process (checked by the first phase).
-  void add(std::uint64_t id, Object object, NodeId worker) { store_.add(id, std::move(object), worker); }
+  /// Gives the runtime an object, on `worker`, one of this process's. Ids are the program's,
+  /// unique over every process (checked by the next phase). Before the first phase, the
+  /// objects to start with; after it, a new object from the next phase on, whose load until
+  /// measured is `load` seconds, or without it the mean of its worker's objects' last loads.
+  void add(std::uint64_t id, Object object, NodeId worker, std::optional<double> load = std::nullopt) {
+    store_.add(id, std::move(object), worker, load);
+  }
+
+  /// Objects that come and go, after the first phase: each call names objects of this
+  /// process, and takes effect at the next collective call (run_phase, balance, collect,
+  /// finish), which throws a bad one's InputError on every rank (an id in use, an object not
+  /// here, a merge across workers) and leaves the runtime refusing further calls. Until then
+  /// worker_of() and for_each_object() show the last phase's objects. docs/objects.md.
+  ///
+  /// Destroys the object `id`, and the messages it has not read.
+  void remove(std::uint64_t id) { store_.remove(id); }
+  /// The object `id` becomes `objects`, with ids `children`, on its worker, and is destroyed
+  /// (its unread messages with it). Each child's load until measured: the parent's last load
+  /// times its weight, 1/k for each of k children without `weights` (equal shares); weights
+  /// that sum above 1 are children that cost more than their parent (a refined mesh cell).
+  void split(std::uint64_t id, const std::vector<std::uint64_t>& children, std::vector<Object> objects,
+             const std::vector<double>& weights = {}) {
+    store_.split(id, children, std::move(objects), weights);
+  }
+  /// The objects `ids`, all on one worker, become `object` with id `id` there (their unread
+  /// messages are dropped); its load until measured is the sum of theirs, times `weight`
+  /// (below 1: a coarsened cell that costs less than its children).
+  void merge(const std::vector<std::uint64_t>& ids, std::uint64_t id, Object object, double weight = 1) {
+    store_.merge(ids, id, std::move(object), weight);
+  }
+  /// The object `id` goes to `worker` (any process's) for the next phase, after the balancing
+  /// step if one is due: how a program brings objects together for a merge.
+  void move(std::uint64_t id, NodeId worker) { store_.move(id, worker); }
 
   /// Runs one phase: work(Object&, ObjectContext<Message>&) on every object, then delivers the
   /// messages, then balances when a step is due. Collective.

@@ -3,11 +3,16 @@
 //                           row each time: every object once, and the values of a sequential run
 //   objects_ranks throw     an object's work throws on one rank: the exception comes out on
 //                           every rank, and the runtime refuses the next call
+//   objects_ranks change    objects split, moved together, merged, removed and added by the
+//                           ranks that hold them, between balanced phases: the values of a
+//                           sequential run; a child id in use on another rank, a merge across
+//                           ranks: each one error on every rank
 // Exits 0 when every check holds, 1 otherwise (a line on stderr says which).
 #include <dlbkit/error.hpp>
 #include <dlbkit/objects/object_runtime.hpp>
 
 #include <cstdio>
+#include <functional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -44,6 +49,33 @@ struct Value {
 
 std::vector<Value> values(dlbkit::ObjectRuntime<Cell, std::uint64_t>& rt) {
   return rt.collect([](std::uint64_t, const Cell& c) { return Value{c.value, c.seen.size()}; });
+}
+
+// A phase without messages (objects come and go), its loads given.
+void alone(Cell& c, dlbkit::ObjectContext<std::uint64_t>& ctx) {
+  c.value = c.value * 6364136223846793005ULL + ctx.id();
+  ctx.set_load(ctx.id() % 3 == 0 ? 2.0 : 0.5);
+}
+
+// The changes after phase k, by the process that holds each object: objects 5i split in two
+// (1000 + 2 * 5i and the next), objects 5i + 1 and 5i + 2 go to 5i + 1's worker (both: a step
+// may have moved 5i + 1) and merge a phase later into 5000 + 5i + 1, objects 5i + 3 are
+// removed, objects 9000 + 5i + 4 added beside 5i + 4.
+void change(dlbkit::ObjectRuntime<Cell, std::uint64_t>& rt, int k) {
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> mine;  // id, value
+  rt.for_each_object([&](std::uint64_t id, const Cell& c) { mine.emplace_back(id, c.value); });
+  std::uint64_t pair_value = 0;
+  for (const auto& [id, value] : mine) {
+    if (id >= kObjects) continue;
+    if (k == 0 && id % 5 == 0) rt.split(id, {1000 + 2 * id, 1001 + 2 * id}, {Cell{value + 1, {}}, Cell{value + 2, {}}});
+    if (k == 0 && (id % 5 == 1 || id % 5 == 2)) rt.move(id, rt.worker_of(id - id % 5 + 1));
+    if (k == 1 && id % 5 == 1) {
+      for (const auto& [other, v] : mine) pair_value = other == id + 1 ? v : pair_value;
+      rt.merge({id, id + 1}, 5000 + id, Cell{value ^ pair_value, {}});
+    }
+    if (k == 2 && id % 5 == 3) rt.remove(id);
+    if (k == 3 && id % 5 == 4) rt.add(9000 + id, Cell{id, {}}, rt.worker_of(id), 1.0);
+  }
 }
 
 int fail(int rank, const std::string& what) {
@@ -117,7 +149,48 @@ int main(int argc, char** argv) try {
     if (rank == 0) std::printf("throw: ok\n");
     return 0;
   }
-  return fail(rank, "usage: objects_ranks balance|throw");
+  if (mode == "change") {
+    dlbkit::ObjectRuntimeOptions one = o;
+    one.engine = "sequential";
+    dlbkit::ObjectRuntime<Cell, std::uint64_t> reference(one);
+    for (std::uint64_t id = 0; id < kObjects; ++id) reference.add(id, Cell{id, {}}, 0);
+    for (int k = 0; k < 4; ++k) {
+      rt.run_phase(alone);
+      reference.run_phase(alone);
+      change(rt, k);
+      change(reference, k);
+      rt.balance();  // on the changed table; then the moves
+    }
+    rt.run_phase(alone);
+    reference.run_phase(alone);
+    if (values(rt) != values(reference)) return fail(rank, "values differ from the sequential run");
+    const auto report = rt.finish();
+    if (report.objects_created != reference.report().objects_created || report.objects_created == 0 ||
+        report.objects_destroyed != reference.report().objects_destroyed)
+      return fail(rank, "not the sequential run's objects created and destroyed");
+    // A child id that an object on another rank holds, a merge across ranks: the same error on
+    // every rank.
+    const std::vector<std::pair<std::function<void(dlbkit::ObjectRuntime<Cell, std::uint64_t>&)>, std::string>> bad{
+        {[](auto& b) { b.split(1, {100, 0}, {Cell{}, Cell{}}); }, "split(1)'s child 0: id 0 is already in use"},
+        {[](auto& b) { b.merge({1, 0}, 100, Cell{}); }, "object 1 on worker 1 and object 0 on worker 0; accepted"}};
+    for (const auto& [change_on_rank_1, expected] : bad) {
+      dlbkit::ObjectRuntime<Cell, std::uint64_t> b(o);
+      for (std::uint64_t id = 0; id < kObjects; ++id)
+        if (b.is_local(id % b.workers())) b.add(id, Cell{id, {}}, static_cast<dlbkit::NodeId>(id % b.workers()));
+      b.run_phase(alone);
+      if (b.is_local(1)) change_on_rank_1(b);
+      try {
+        b.run_phase(alone);
+        return fail(rank, "no error");
+      } catch (const dlbkit::InputError& e) {
+        if (std::string(e.what()).find(expected) == std::string::npos)
+          return fail(rank, std::string("another error: ") + e.what());
+      }
+    }
+    if (rank == 0) std::printf("change: ok\n%zu objects created\n", report.objects_created);
+    return 0;
+  }
+  return fail(rank, "usage: objects_ranks balance|throw|change");
 } catch (const std::exception& e) {
   return dlbkit::print_error(e);
 }

@@ -18,6 +18,7 @@
 #include <deque>
 #include <exception>
 #include <functional>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <span>
@@ -50,6 +51,35 @@ inline std::uint64_t ticks() {
 #endif
 }
 
+/// What one process changed in the table of objects since the last phase (ObjectRuntime's
+/// add, remove, split, merge and move after the first phase), for ObjectEngine::recommit().
+struct TableChanges {
+  enum Kind : std::uint64_t { added, split_off, merged };
+  /// A new object. Its load until measured: `load` (NaN: the mean of every object's last
+  /// load), made of `parts` of the last phase's objects (index, share) where it has a parent.
+  struct Birth {
+    std::uint64_t id = 0;
+    NodeId worker = 0;
+    Kind kind = added;
+    std::uint64_t parent = 0;  // the object split, or the first merged (error messages)
+    double load = 0;
+    std::vector<std::pair<ObjectIndex, double>> parts;
+  };
+  std::vector<Birth> births;
+  std::vector<ObjectIndex> deaths;                       // removed, split or merged
+  std::vector<std::pair<std::uint64_t, NodeId>> moves;   // ObjectRuntime::move's (id, worker)
+  std::string error;  // the first bad call's: it comes out of recommit() on every rank
+  bool empty() const { return births.empty() && deaths.empty() && moves.empty() && error.empty(); }
+};
+
+/// recommit()'s new table against the old: each new index's old one (none for a birth), each
+/// old index's new one (none for a death), and each birth's load (by new index).
+struct Renumbering {
+  static constexpr ObjectIndex none = std::numeric_limits<ObjectIndex>::max();
+  std::vector<ObjectIndex> old_of, new_of;
+  std::vector<double> load;
+};
+
 class ObjectEngine {
 public:
   /// `own`: a program's own strategy in place of options.strategy.
@@ -77,6 +107,15 @@ public:
   /// every rank for an id given twice (ObjectRuntime::add checks the workers).
   void commit(const std::vector<std::pair<std::uint64_t, NodeId>>& mine);
   bool committed() const { return committed_; }
+  /// Collective, after commit(): every process's changes applied to the table, the same on
+  /// every process, or an InputError on every rank (the first process's bad call, else an id
+  /// taken twice). nullopt when nothing changed anywhere (then no more than one exchange of
+  /// empty lists under MPI, nothing with threads). The moves wait for take_moves().
+  std::optional<Renumbering> recommit(const TableChanges& mine);
+  /// Whether the program's moves wait (the same on every process).
+  bool moves_pending() const { return !moves_.empty(); }
+  /// The owners with the program's moves applied, after a balancing step where one was due.
+  const std::vector<NodeId>& take_moves();
   /// Every object's id in increasing order (an object's index), and its worker.
   const std::vector<std::uint64_t>& ids() const { return ids_; }
   const std::vector<NodeId>& owners() const { return owners_; }
@@ -171,8 +210,9 @@ private:
   std::vector<std::int64_t> work_end_ns_;  // the last phase's, by local worker
   std::vector<double> local_loads_;        // the last phase's, by local worker
   Phase last_phase_;  // the last phase's loads, gathered for a step or the record
-  std::size_t gathered_phases_ = 0;  // the phases done when last_phase_ was gathered (0: never)
+  std::size_t gathered_phases_ = 0;  // the phases done when last_phase_ was gathered (0: never; max: stale)
   std::deque<std::vector<double>> history_;  // linear load model: the last phases' loads by index
+  std::vector<std::pair<std::uint64_t, NodeId>> moves_;  // the program's, every process's
   std::unique_ptr<VtPhasesWriter> record_;  // rank 0's, from the first phase recorded
   struct Timeline;
   std::unique_ptr<Timeline> timeline_;

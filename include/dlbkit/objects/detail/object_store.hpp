@@ -14,6 +14,7 @@
 #include <chrono>
 #include <cstring>
 #include <exception>
+#include <limits>
 #include <optional>
 #include <span>
 #include <type_traits>
@@ -51,16 +52,82 @@ public:
   const ObjectEngine& engine() const { return engine_; }
   std::size_t phases() const { return phases_; }
 
-  void add(std::uint64_t id, Object object, NodeId worker) {
-    if (engine_.committed())
-      throw InputError(fmt::format("ObjectRuntime::add({}) after the first phase (or collect()); accepted: objects "
-                                   "added before it",
-                                   id));
-    if (!engine_.is_local(worker))
-      throw InputError(fmt::format("ObjectRuntime::add({}) on worker {}; accepted: a worker of this process ({} to {})",
-                                   id, worker, engine_.first_local(), engine_.first_local() + engine_.local_workers() - 1));
+  void add(std::uint64_t id, Object object, NodeId worker, std::optional<double> load) {
+    const auto elsewhere = [&] {
+      return fmt::format("ObjectRuntime::add({}) on worker {}; accepted: a worker of this process ({} to {})", id,
+                         worker, engine_.first_local(), engine_.first_local() + engine_.local_workers() - 1);
+    };
+    if (engine_.committed()) {
+      if (!engine_.is_local(worker)) return fail(elsewhere());
+      if (load && !(*load >= 0 && *load <= 1e12))
+        return fail(fmt::format("ObjectRuntime::add({}) with load {}; accepted: seconds in [0, 1e12]", id, *load));
+      return born(TableChanges::added, id, id, worker, load ? *load : mean_load(worker), {}, std::move(object));
+    }
+    if (!engine_.is_local(worker)) throw InputError(elsewhere());
     added_.emplace_back(id, worker);
     slots_[worker - engine_.first_local()].push_back({id, 0, std::move(object), {}});
+  }
+
+  void remove(std::uint64_t id) {
+    if (const ObjectIndex i = held("remove", id); i != Renumbering::none) kill(i);
+  }
+
+  void split(std::uint64_t id, std::span<const std::uint64_t> children, std::vector<Object> objects,
+             std::span<const double> weights) {
+    const ObjectIndex i = held("split", id);
+    if (i == Renumbering::none) return;
+    if (children.empty() || objects.size() != children.size() ||
+        (!weights.empty() && weights.size() != children.size()))
+      return fail(fmt::format("ObjectRuntime::split({}) into {} ids, {} objects and {} weights; accepted: as many "
+                              "objects as ids (at least one), and as many weights or none",
+                              id, children.size(), objects.size(), weights.size()));
+    for (double w : weights)
+      if (!(w >= 0 && w <= 1e6))
+        return fail(fmt::format("ObjectRuntime::split({}) with weight {}; accepted: a fraction of the parent's load "
+                                "from 0 to 1e6",
+                                id, w));
+    const NodeId worker = engine_.owners()[i];
+    const double load = loads_[i];
+    kill(i);
+    for (std::size_t k = 0; k < children.size(); ++k) {
+      const double share = weights.empty() ? 1.0 / static_cast<double>(children.size()) : weights[k];
+      born(TableChanges::split_off, children[k], id, worker, load * share, {{i, share}}, std::move(objects[k]));
+    }
+  }
+
+  void merge(std::span<const std::uint64_t> ids, std::uint64_t id, Object object, double weight) {
+    if (ids.empty()) return fail(fmt::format("ObjectRuntime::merge of no object into {}; accepted: one or more", id));
+    if (!(weight >= 0 && weight <= 1e6))
+      return fail(fmt::format("ObjectRuntime::merge into {} with weight {}; accepted: a fraction of the parts' load "
+                              "from 0 to 1e6",
+                              id, weight));
+    const ObjectIndex first = find(ids[0]);
+    for (std::uint64_t from : ids)  // on workers of one process or not, the same words
+      if (const ObjectIndex i = find(from); first != Renumbering::none && i != Renumbering::none &&
+                                            engine_.owners()[i] != engine_.owners()[first])
+        return fail(fmt::format("ObjectRuntime::merge: object {} on worker {} and object {} on worker {}; accepted: "
+                                "objects on one worker (move them there first: move() takes effect at the next "
+                                "phase)",
+                                ids[0], engine_.owners()[first], from, engine_.owners()[i]));
+    std::vector<std::pair<ObjectIndex, double>> parts;
+    double load = 0;
+    for (std::uint64_t from : ids) {
+      const ObjectIndex i = held("merge", from);
+      if (i == Renumbering::none) return;
+      kill(i);
+      parts.emplace_back(i, weight);
+      load += weight * loads_[i];
+    }
+    const NodeId worker = engine_.owners()[parts[0].first];
+    born(TableChanges::merged, id, ids[0], worker, load, std::move(parts), std::move(object));
+  }
+
+  void move(std::uint64_t id, NodeId worker) {
+    if (held("move", id) == Renumbering::none) return;
+    if (worker >= engine_.workers())
+      return fail(fmt::format("ObjectRuntime::move({}, {}); accepted: a worker from 0 to {}", id, worker,
+                              engine_.workers() - 1));
+    changes_.moves.emplace_back(id, worker);
   }
 
   template <class Work>
@@ -71,8 +138,10 @@ public:
   void balance() {
     if (phases_ == 0) throw InputError("ObjectRuntime::balance() before any phase; accepted: after run_phase()");
     usable([&] {
+      sync();
       if (engine_.step_due()) migrate();
       migrate();
+      take_moves();
     });
   }
 
@@ -87,7 +156,7 @@ public:
     using T = std::decay_t<std::invoke_result_t<F&, std::uint64_t, const Object&>>;
     std::vector<T> out;
     usable([&] {
-      if (!engine_.committed()) commit();
+      sync();
       std::vector<std::pair<ObjectIndex, T>> mine;
       std::vector<std::byte> bytes;
       agreed([&] {
@@ -121,7 +190,10 @@ public:
 
   ObjectRunResult finish() {
     ObjectRunResult out;
-    usable([&] { out = engine_.finish(); });
+    usable([&] {
+      sync();
+      out = engine_.finish();
+    });
     return out;
   }
 
@@ -162,8 +234,9 @@ private:
 
   template <class Work>
   void phase(Work& work) {
-    if (!engine_.committed()) commit();
+    sync();
     if (engine_.step_due()) migrate();  // the step after the last phase, now that another runs
+    take_moves();
     engine_.begin_phase();
     std::vector<detail::Clock::time_point> work_end(slots_.size());
     std::vector<double> worker_load(slots_.size());
@@ -232,6 +305,104 @@ private:
       std::sort(mine.begin(), mine.end(), [](const Slot& a, const Slot& b) { return a.index < b.index; });
     index_slots();
     loads_.assign(engine_.ids().size(), 0.0);
+  }
+
+  // Every collective call starts here: the table made or changed (add, remove, split, merge,
+  // move since the last phase), and a bad change an InputError on every rank.
+  void sync() {
+    if (!engine_.committed()) {
+      agreed([&] {
+        if (!changes_.error.empty()) throw InputError(changes_.error);
+      });
+      commit();
+      return;
+    }
+    if (changes_.empty() && !engine_.distributed()) return;  // the phases' usual path
+    const TableChanges mine = std::exchange(changes_, {});
+    std::vector<std::pair<NodeId, Slot>> born = std::exchange(born_, {});
+    dying_.clear();
+    const std::optional<Renumbering> r = engine_.recommit(mine);
+    if (!r) return;
+    for (auto& slots : slots_) {
+      std::erase_if(slots, [&](const Slot& s) { return r->new_of[s.index] == Renumbering::none; });
+      for (Slot& s : slots) s.index = r->new_of[s.index];
+    }
+    for (auto& [worker, s] : born) {
+      s.index = engine_.index_of(s.id);
+      slots_[worker - engine_.first_local()].push_back(std::move(s));
+    }
+    for (auto& slots : slots_)
+      std::sort(slots.begin(), slots.end(), [](const Slot& a, const Slot& b) { return a.index < b.index; });
+    index_slots();
+    std::vector<double> loads(r->old_of.size());
+    for (ObjectIndex k = 0; k < loads.size(); ++k)
+      loads[k] = r->old_of[k] != Renumbering::none ? loads_[r->old_of[k]] : r->load[k];
+    loads_.swap(loads);
+    // The last phase's communications between objects that stay, for a step that reads them.
+    std::erase_if(last_communications_, [&](ObjectCommunication& c) {
+      c.from = r->new_of[c.from];
+      c.to = r->new_of[c.to];
+      return c.from == Renumbering::none || c.to == Renumbering::none;
+    });
+  }
+
+  // A change's bad input: kept until the next collective call, which throws it on every rank.
+  void fail(std::string message) {
+    if (changes_.error.empty()) changes_.error = std::move(message);
+  }
+  // The index of `id`, one of this process's objects unchanged since the last phase; none
+  // (and fail()) otherwise.
+  ObjectIndex held(const char* call, std::uint64_t id) {
+    if (!changes_.error.empty()) return Renumbering::none;  // the first error is the one told
+    if (!engine_.committed()) {
+      fail(fmt::format("ObjectRuntime::{}({}) before the first phase; accepted: after it (before it, add() the objects "
+                       "to start with)",
+                       call, id));
+      return Renumbering::none;
+    }
+    const ObjectIndex i = find(id);
+    if (i == Renumbering::none) {
+      fail(fmt::format("ObjectRuntime::{}({}): no object {}; accepted: an object that ran the last phase", call, id,
+                       id));
+    } else if (!engine_.is_local(engine_.owners()[i])) {
+      fail(fmt::format("ObjectRuntime::{}({}): the object is on worker {}; accepted: an object of this process's "
+                       "workers ({} to {})",
+                       call, id, engine_.owners()[i], engine_.first_local(),
+                       engine_.first_local() + engine_.local_workers() - 1));
+    } else if (!dying_.empty() && dying_[i]) {
+      fail(fmt::format("ObjectRuntime::{}({}): the object is already removed, split or merged; accepted: an object "
+                       "unchanged since the last phase",
+                       call, id));
+    } else {
+      return i;
+    }
+    return Renumbering::none;
+  }
+  // The index of `id` in the table, none when it has none.
+  ObjectIndex find(std::uint64_t id) const {
+    const auto& ids = engine_.ids();
+    const auto it = std::lower_bound(ids.begin(), ids.end(), id);
+    return it == ids.end() || *it != id ? Renumbering::none : static_cast<ObjectIndex>(it - ids.begin());
+  }
+  void kill(ObjectIndex i) {
+    if (dying_.empty()) dying_.assign(engine_.ids().size(), 0);
+    dying_[i] = 1;
+    changes_.deaths.push_back(i);
+  }
+  void born(TableChanges::Kind kind, std::uint64_t id, std::uint64_t parent, NodeId worker, double load,
+            std::vector<std::pair<ObjectIndex, double>> parts, Object object) {
+    if (!changes_.error.empty()) return;
+    changes_.births.push_back({id, worker, kind, parent, load, std::move(parts)});
+    born_.emplace_back(worker, Slot{id, 0, std::move(object), {}});
+  }
+  // A new object's load without a parent's: the mean of its worker's objects' last loads (NaN
+  // when it has none: the engine takes every object's mean).
+  double mean_load(NodeId worker) const {
+    const auto& mine = slots_[worker - engine_.first_local()];
+    if (mine.empty()) return std::numeric_limits<double>::quiet_NaN();
+    double sum = 0;
+    for (const Slot& s : mine) sum += loads_[s.index];
+    return sum / static_cast<double>(mine.size());
   }
 
   // Each message to its object's inbox, by sender id; the bytes sent to other processes.
@@ -311,7 +482,20 @@ private:
   // The strategy's decision, then each object that changes worker moves, with its inbox.
   void migrate() {
     const std::vector<NodeId> old = engine_.owners();
-    const std::vector<NodeId>& now = engine_.decide(loads_, last_communications_);
+    const double bytes = relocate(old, engine_.decide(loads_, last_communications_));
+    engine_.end_migration(old, bytes);
+  }
+
+  // The program's moves, after the balancing step if one was due: they hold for the next phase.
+  void take_moves() {
+    if (!engine_.moves_pending()) return;
+    const std::vector<NodeId> old = engine_.owners();
+    relocate(old, engine_.take_moves());
+  }
+
+  // Each object whose worker is `now`'s, not `old`'s, moves there with its inbox; the bytes
+  // this process sent.
+  double relocate(const std::vector<NodeId>& old, const std::vector<NodeId>& now) {
     double bytes = 0;
     if (!engine_.distributed()) {
       std::vector<std::vector<Slot>> moved(slots_.size());
@@ -368,7 +552,7 @@ private:
     for (auto& mine : slots_)
       std::sort(mine.begin(), mine.end(), [](const Slot& a, const Slot& b) { return a.index < b.index; });
     index_slots();
-    engine_.end_migration(old, bytes);
+    return bytes;
   }
 
   void index_slots() {
@@ -398,6 +582,11 @@ private:
 
   detail::ObjectEngine engine_;
   std::vector<std::pair<std::uint64_t, NodeId>> added_;
+  // Since the last phase: the table's changes, the new objects (by worker), the objects
+  // removed, split or merged (by index, when any).
+  TableChanges changes_;
+  std::vector<std::pair<NodeId, Slot>> born_;
+  std::vector<char> dying_;
   std::vector<std::vector<Slot>> slots_;                      // by local worker, in index order
   std::vector<std::vector<std::vector<Outgoing>>> outbox_;    // by local worker, by destination worker
   std::vector<std::vector<ObjectCommunication>> communications_;  // by local worker (when tracked)
