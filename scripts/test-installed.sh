@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs build/ into a scratch prefix and builds and runs the example projects against it,
 # as a program outside the dlbkit tree would: the simulator consumer, one program per
-# component (examples/components), N-Queens, Collatz, the stencil and the plan example, and
+# component (examples/components), N-Queens, Collatz, the stencil, the AMR and the plan example, and
 # imports the Python package (scripts/test.sh runs it after the tests).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -57,6 +57,11 @@ stencil="checksum 130.67895923536798, the same balanced or not"
 build_example stencil stencil
 $expect "$stencil" "$prefix/stencil/stencil" --blocks 4 --cells 16 --phases 10 --workers 2 >/dev/null
 $expect "$stencil" "${mpirun_2[@]}" "$prefix/stencil/stencil" --engine mpi --blocks 4 --cells 16 --phases 10 >/dev/null
+# The AMR example's cells split and merge between phases.
+amr="checksum 2370494276480083666, the same balanced or not"
+build_example amr amr
+$expect "$amr" "$prefix/amr/amr" --cells 16 --phases 12 --work 200 --workers 2 >/dev/null
+$expect "$amr" "${mpirun_2[@]}" "$prefix/amr/amr" --engine mpi --cells 16 --phases 12 --work 200 >/dev/null
 # The plan example is an MPI program of its own: it needs the package's mpi component.
 plan="checksum 4454.2371162995641, the same balanced or not"
 build_example plan plan
