@@ -148,9 +148,10 @@ public:
     draw(phase);
     return phase;
   }
-  void next_phase(Phase& phase) override {
+  std::vector<ObjectOrigin> next_phase(Phase& phase) override {
     ++phase_;
     draw(phase);
+    return {};
   }
 
 private:
@@ -213,11 +214,12 @@ public:
     draw(phase);
     return phase;
   }
-  void next_phase(Phase& phase) override {
+  std::vector<ObjectOrigin> next_phase(Phase& phase) override {
     ++phase_;
     std::erase_if(bursts_, [&](const Burst& b) { return phase_ >= b.until; });
     maybe_burst();
     draw(phase);
+    return {};
   }
 
 private:
@@ -310,7 +312,7 @@ public:
     draw(phase);
     return phase;
   }
-  void next_phase(Phase& phase) override {
+  std::vector<ObjectOrigin> next_phase(Phase& phase) override {
     ++phase_;
     const std::size_t w = mesh_->width, h = mesh_->height;
     next_.assign(count_.size(), 0.0);
@@ -326,6 +328,7 @@ public:
       }
     count_.swap(next_);
     draw(phase);
+    return {};
   }
 
 private:
@@ -363,9 +366,10 @@ public:
     for (PhaseObject& object : phase.objects) object.load = clamp(base_load_ * rng_.uniform(0.5, 1.5));
     return phase;
   }
-  void next_phase(Phase& phase) override {
+  std::vector<ObjectOrigin> next_phase(Phase& phase) override {
     ++phase_;
     for (PhaseObject& object : phase.objects) object.load = clamp(object.load * std::exp(sigma_ * normal()));
+    return {};
   }
 
 private:
