@@ -22,7 +22,8 @@ class PhasesResult(_Figures):
 
     phases is a table of the phases, one row each (a pandas DataFrame, a list of dicts
     without pandas): phase, max_load, imbalance, crossing_bytes, communication_seconds, unbalanced_max_load,
-    objects, objects_created, objects_destroyed (since the phase before), balanced, and for a phase the strategy balanced after: imbalance_after, max_load_after,
+    objects, objects_created, objects_destroyed (since the phase before), balanced, and for a
+    phase the strategy balanced after: imbalance_after, max_load_after,
     imbalance_lower_bound, max_load_lower_bound, at_lower_bound, objects_migrated, rounds,
     messages, protocol_seconds ... (NaN in the other rows); with optimal, optimum: the exact
     reference's figures (a dict: optimal, out_of_time, max_load, imbalance, gap ...).

@@ -15,7 +15,6 @@
 #include <dlbkit/topology/topology.hpp>
 
 #include <cstdint>
-#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -28,7 +27,8 @@ class VtPhaseWorkload : public PhaseWorkload {
 public:
   explicit VtPhaseWorkload(const Phase& phase) : phase_(phase) {}
   Phase first_phase(std::size_t /*nodes*/, std::uint64_t /*seed*/) override { return phase_; }
-  std::vector<ObjectOrigin> next_phase(Phase& /*phase*/) override { return {}; }  // measured: the same in every phase
+  /// Measured loads: the same in every phase.
+  std::vector<ObjectOrigin> next_phase(Phase& /*phase*/) override { return {}; }
 
 private:
   const Phase& phase_;
