@@ -6,7 +6,6 @@
 #include <algorithm>
 #include <cmath>
 #include <fmt/format.h>
-#include <unordered_map>
 
 namespace dlbkit {
 
@@ -24,30 +23,40 @@ void next_phase(PhaseWorkload& workload, Phase& phase, std::vector<NodeId>& unba
   const std::string what = fmt::format("the workload's phase {}", k);
   check_phase(phase, what);
   const std::vector<ObjectIndex> match = match_objects(ids, phase, what);
-  std::unordered_map<std::uint64_t, ObjectIndex> from;  // a new object's origin, by index in the phase before
+  std::vector<ObjectIndex> from(phase.objects.size(), kNewObject);  // each object's origin, by index before
   if (!origins.empty()) {
-    std::unordered_map<std::uint64_t, ObjectIndex> before;
-    for (ObjectIndex j = 0; j < ids.size(); ++j) before.emplace(ids[j], j);
+    std::vector<std::uint64_t> new_ids, from_ids;
     for (const ObjectOrigin& o : origins) {
-      const auto it = before.find(o.from);
-      if (it == before.end())
+      new_ids.push_back(o.id);
+      from_ids.push_back(o.from);
+    }
+    const std::vector<ObjectIndex> origin = index_of_ids(ids, from_ids);
+    for (std::size_t n = 0; n < origins.size(); ++n)
+      if (origin[n] == kNewObject)
         throw InputError(fmt::format("{}: object {} comes from object {}, which phase {} does not have; accepted: "
                                      "an origin among the objects of the phase before",
-                                     what, o.id, o.from, k - 1));
-      from.emplace(o.id, it->second);
-    }
+                                     what, origins[n].id, origins[n].from, k - 1));
+    std::vector<std::uint64_t> created;  // the new objects' ids, at `at` in the phase
+    std::vector<std::size_t> at;
+    for (std::size_t i = 0; i < match.size(); ++i)
+      if (match[i] == kNewObject) {
+        created.push_back(phase.objects[i].id);
+        at.push_back(i);
+      }
+    const std::vector<ObjectIndex> entry = index_of_ids(new_ids, created);  // each one's in `origins`
+    for (std::size_t n = 0; n < entry.size(); ++n)
+      if (entry[n] != kNewObject) from[at[n]] = origin[entry[n]];
   }
   std::vector<NodeId> home(phase.objects.size());
   for (std::size_t i = 0; i < phase.objects.size(); ++i) {
     ObjectIndex j = match[i];
     if (j == kNewObject) {
       ++step.objects_created;
-      const auto it = from.find(phase.objects[i].id);
-      if (it == from.end()) {  // where the workload put it
+      if (from[i] == kNewObject) {  // where the workload put it
         home[i] = phase.node_of[i];
         continue;
       }
-      j = it->second;
+      j = from[i];
     }
     phase.node_of[i] = nodes[j];
     home[i] = unbalanced[j];

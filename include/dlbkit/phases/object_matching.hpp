@@ -20,11 +20,15 @@
 
 namespace dlbkit {
 
-/// match_objects' mark of an object that the phase before did not have.
+/// The mark of an id not found: an object that the phase before did not have.
 constexpr ObjectIndex kNewObject = std::numeric_limits<ObjectIndex>::max();
 
 /// The ids of the phase's objects, in their order.
 std::vector<std::uint64_t> object_ids(const Phase& phase);
+
+/// For each of `wanted`, its index in `ids` (each id there once), or kNewObject when it is not
+/// there.
+std::vector<ObjectIndex> index_of_ids(const std::vector<std::uint64_t>& ids, const std::vector<std::uint64_t>& wanted);
 
 /// For each object of `phase`, the index in `before` (the ids of the phase before, each once)
 /// of the object with its id, or kNewObject. Throws InputError naming `what` when two objects
