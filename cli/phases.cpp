@@ -77,6 +77,9 @@ void print_report(const std::string& title, const PhaseRunResult& run, bool has_
   fmt::print("  balancing (sim.)     {:.4f} s   ({} steps: protocol and migrations)\n", run.balancing_seconds,
              run.balancing_steps);
   fmt::print("  objects migrated     {}\n", run.objects_migrated);
+  if (run.objects_created + run.objects_destroyed > 0)
+    fmt::print("  objects created      {}, destroyed {} (between phases; not migrations)\n", run.objects_created,
+               run.objects_destroyed);
   fmt::print("  decided in           {:.3f} s of this machine's time\n", run.wall_seconds);
 }
 

@@ -89,6 +89,8 @@ class PhasesResult:
     imbalance_lower_bound: Optional[float]
     at_lower_bound: Optional[bool]
     objects_migrated: int
+    objects_created: int
+    objects_destroyed: int
     balancing_steps: int
     application_seconds: float
     communication_seconds: float

@@ -12,7 +12,9 @@ class PhasesResult(_Figures):
     """One run of `dlbkit phases --json`: every figure of its JSON as an attribute.
 
     inputs, imbalance_before, imbalance_after, imbalance_lower_bound (means over the balancing
-    steps; None when no step ran), at_lower_bound (every step reached its bound), objects_migrated, bytes_migrated, unplaced_objects, rounds, messages,
+    steps; None when no step ran), at_lower_bound (every step reached its bound), objects_migrated,
+    objects_created and objects_destroyed (between phases: a workload such as amr, or vt data whose
+    tasks change; never counted as migrated), bytes_migrated, unplaced_objects, rounds, messages,
     protocol_seconds, migration_seconds, balancing_steps, application_seconds (the sum of the
     phases' max loads and communication), communication_seconds (the messages between nodes,
     priced by the cost model), unbalanced_seconds (the same, never balanced), balancing_seconds,
@@ -20,7 +22,8 @@ class PhasesResult(_Figures):
 
     phases is a table of the phases, one row each (a pandas DataFrame, a list of dicts
     without pandas): phase, max_load, imbalance, crossing_bytes, communication_seconds, unbalanced_max_load,
-    balanced, and for a phase the strategy balanced after: imbalance_after, max_load_after,
+    objects, objects_created, objects_destroyed (since the phase before), balanced, and for a
+    phase the strategy balanced after: imbalance_after, max_load_after,
     imbalance_lower_bound, max_load_lower_bound, at_lower_bound, objects_migrated, rounds,
     messages, protocol_seconds ... (NaN in the other rows); with optimal, optimum: the exact
     reference's figures (a dict: optimal, out_of_time, max_load, imbalance, gap ...).

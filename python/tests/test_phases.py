@@ -39,6 +39,8 @@ def cases(recorded):
           "transfer_strategy=Clustering"]),
         (dict(strategy="tempered", workload="hotspot", topology="ring:8", as_protocol=True),
          ["-s", "tempered", "-w", "hotspot", "-t", "ring:8", "--as-protocol"]),
+        (dict(strategy="refine", workload="amr", topology="torus:4x4", phases=8, workload_params={"rate": 1}),
+         ["-s", "refine", "-w", "amr", "-t", "torus:4x4", "--phases", "8", "--workload-param", "rate=1"]),
     ]
 
 
@@ -53,7 +55,7 @@ def without_wall_times(document):
 
 
 @pytest.mark.filterwarnings("ignore:ignored:UserWarning")  # case 6's keys left out of its LBAF file
-@pytest.mark.parametrize("k", range(9))
+@pytest.mark.parametrize("k", range(10))
 def test_phases_equals_cli(k, recorded, cli):
     kwargs, args = cases(recorded)[k]
     expected = cli("phases", *args, "--json")
@@ -64,6 +66,18 @@ def test_phases_equals_cli(k, recorded, cli):
     assert len(r.phases) == len(expected["phases"])
     assert list(r.phases["max_load"]) == [p["max_load"] for p in expected["phases"]]
     assert list(r.phases["balanced"]) == [p["balanced"] for p in expected["phases"]]
+    assert list(r.phases["objects_created"]) == [p["objects_created"] for p in expected["phases"]]
+
+
+def test_amrs_objects_created_and_destroyed_are_counted_apart_from_migrations():
+    r = dlbkit.phases(strategy="none", workload="amr", topology="torus:4x4", phases=12,
+                      workload_params={"rate": 1, "lifetime": 2})
+    assert r.objects_created > 0 and r.objects_destroyed > 0
+    assert r.objects_migrated == 0
+    assert sum(r.phases["objects_created"]) == r.objects_created
+    assert sum(r.phases["objects_destroyed"]) == r.objects_destroyed
+    objects = list(r.phases["objects"])
+    assert objects[-1] == objects[0] + r.objects_created - r.objects_destroyed
 
 
 def test_each_key_of_lbaf_config_left_out_is_a_warning():

@@ -2,6 +2,7 @@
 #include <dlbkit/io/atomic_file.hpp>
 #include <dlbkit/io/input_file.hpp>
 #include <dlbkit/io/json_input.hpp>
+#include <dlbkit/phases/object_matching.hpp>
 #include <dlbkit/phases/vt_data.hpp>
 
 #include <brotli/decode.h>
@@ -576,7 +577,14 @@ VtPhasesWriter::~VtPhasesWriter() = default;
 void VtPhasesWriter::write(const Phase& phase) {
   if (phase.nodes != nodes_)
     throw InputError(fmt::format("vt data {}: phase {} has {} nodes; accepted: {} as phase 0", stem_, phases_, phase.nodes, nodes_));
-  if (phases_ == 0) home_ = phase.node_of;
+  // Each object's home follows its id; a new one's is where it is.
+  const std::vector<ObjectIndex> match =
+      match_objects(ids_, phase, fmt::format("vt data {}: phase {}", stem_, phases_));
+  std::vector<NodeId> home(phase.objects.size());
+  for (std::size_t i = 0; i < home.size(); ++i)
+    home[i] = match[i] == kNewObject ? phase.node_of[i] : home_[match[i]];
+  home_ = std::move(home);
+  ids_ = object_ids(phase);
   const auto dump = [](const json& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace); };
   const auto entity = [&](ObjectIndex i) {
     const PhaseObject& o = phase.objects[i];

@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <fmt/format.h>
-#include <unordered_map>
 
 namespace dlbkit {
 
@@ -18,30 +17,12 @@ InputError no_phase(const VtDataSet& data) {
 
 VtReplay::VtReplay(const VtDataSet& data) : data_(&data) {
   if (data.phases.empty()) throw no_phase(data);
-  const Phase& first = data.phases.front().phase;
-  std::unordered_map<std::uint64_t, std::size_t> index;
-  for (std::size_t i = 0; i < first.objects.size(); ++i) index.emplace(first.objects[i].id, i);
-  auto by_phase = std::make_shared<std::vector<std::vector<double>>>();
-  for (const VtPhase& p : data.phases) {
-    std::vector<double>& loads = by_phase->emplace_back(first.objects.size(), -1.0);
-    const auto other = [&] {
-      return InputError(fmt::format("vt data {} phase {}: its objects are not phase {}'s; accepted with --replay: "
-                                    "the same objects in every phase",
-                                    data.stem, p.id, data.phases.front().id));
-    };
-    if (p.phase.objects.size() != first.objects.size()) throw other();
-    for (const PhaseObject& o : p.phase.objects) {
-      const auto it = index.find(o.id);
-      if (it == index.end()) throw other();
-      loads[it->second] = o.load;
-    }
-  }
-  loads_ = std::move(by_phase);
 }
 
-void VtReplay::next_phase(Phase& phase) {
-  next_ = std::min(next_ + 1, loads_->size() - 1);
-  for (std::size_t i = 0; i < phase.objects.size(); ++i) phase.objects[i].load = (*loads_)[next_][i];
+std::vector<ObjectOrigin> VtReplay::next_phase(Phase& phase) {
+  next_ = std::min(next_ + 1, data_->phases.size() - 1);
+  phase = data_->phases[next_].phase;
+  return {};  // vt's files do not say where a new task comes from
 }
 
 const VtPhase& vt_phase_or_first(const VtDataSet& data, std::optional<std::int64_t> id) {

@@ -98,9 +98,14 @@ protected:
         base_load_(to_seconds(p[kBaseLoad])),
         halo_bytes_(p[kHaloBytes]) {}
 
-  Phase start(std::size_t nodes, std::uint64_t seed) {
+  /// The mesh on `nodes` nodes and the workload's random stream from `seed`.
+  void set_up(std::size_t nodes, std::uint64_t seed) {
     mesh_.emplace(nodes, per_node_);
     rng_ = Rng(seed, 0x91a5e);
+  }
+  /// set_up(), then the mesh's phase.
+  Phase start(std::size_t nodes, std::uint64_t seed) {
+    set_up(nodes, seed);
     return mesh_phase(*mesh_, nodes, base_load_, halo_bytes_);
   }
 
@@ -148,9 +153,10 @@ public:
     draw(phase);
     return phase;
   }
-  void next_phase(Phase& phase) override {
+  std::vector<ObjectOrigin> next_phase(Phase& phase) override {
     ++phase_;
     draw(phase);
+    return {};
   }
 
 private:
@@ -172,13 +178,17 @@ private:
 };
 
 // amr: adaptive mesh refinement in bursts. After each phase a burst starts with probability
-// `rate` at a random centre: for `lifetime` phases the objects within `radius` of it are
-// refined, each level multiplying their load by `factor` (4: a 2-D cell split in four), up to
-// `max_level` levels where bursts overlap.
+// `rate` at a random centre and lasts `lifetime` phases. A cell of the mesh whose centre is
+// within `radius` of the centres of n bursts is refined to level min(n, max_level): an object
+// of level L splits into 4 children of level L + 1 (a 2-D cell in four, each child on its
+// parent's node), and when bursts end, children are coarsened back into their parent (on its
+// first child's node). A level multiplies a region's load by `factor`: each child carries
+// factor / 4 of its parent's load (4: a child holds as many cells as its parent; 1: the load
+// is split). Objects that share an edge, at any levels, exchange the halo.
 class Amr : public MeshWorkload {
 public:
   static constexpr const char* name = "amr";
-  static constexpr const char* description = "adaptive refinement bursts: regions whose loads multiply for a while";
+  static constexpr const char* description = "adaptive refinement bursts: cells split into 4 children, later merged";
   static constexpr const char* source = "block-structured AMR codes (refine, then coarsen)";
   static constexpr RealParam kRate{.name = "rate", .default_value = "0.3",
                                    .description = "probability that a refinement burst starts after a phase", .min = 0,
@@ -189,7 +199,9 @@ public:
   static constexpr IntegerParam kLifetime{.name = "lifetime", .default_value = "10",
                                           .description = "phases a burst lasts before it coarsens", .min = 1, .max = 1e9};
   static constexpr RealParam kFactor{.name = "factor", .default_value = "4",
-                                     .description = "load multiplier of one refinement level", .min = 1, .max = 1e3};
+                                     .description = "load multiplier of one refinement level (each of 4 children "
+                                                    "carries factor / 4 of its parent's load)",
+                                     .min = 1, .max = 1e3};
   static constexpr IntegerParam kMaxLevel{.name = "max_level", .default_value = "3",
                                           .description = "most refinement levels where bursts overlap", .min = 0, .max = 20};
   static std::vector<ParamSpec> params() {
@@ -207,17 +219,33 @@ public:
         max_level_(static_cast<int>(p[kMaxLevel])) {}
 
   Phase first_phase(std::size_t nodes, std::uint64_t seed) override {
-    Phase phase = start(nodes, seed);
+    set_up(nodes, seed);
     bursts_.clear();
     maybe_burst();
-    draw(phase);
-    return phase;
+    level_ = levels();
+    return refined_phase(nodes);
   }
-  void next_phase(Phase& phase) override {
+  std::vector<ObjectOrigin> next_phase(Phase& phase) override {
     ++phase_;
     std::erase_if(bursts_, [&](const Burst& b) { return phase_ >= b.until; });
     maybe_burst();
-    draw(phase);
+    std::vector<std::uint8_t> level = levels();
+    if (level == level_) return {};  // the same objects: their loads follow their levels
+    std::vector<ObjectOrigin> origins;
+    for (std::size_t r = 0; r < level.size(); ++r) {
+      const int from = level_[r], to = level[r];
+      if (from == to) continue;
+      const std::size_t side = std::size_t{1} << to;
+      for (std::size_t y = 0; y < side; ++y)
+        for (std::size_t x = 0; x < side; ++x)
+          origins.push_back({.id = id(r, to, x, y),
+                             // a child from the parent that covers it; a parent from its first child
+                             .from = to > from ? id(r, from, x >> (to - from), y >> (to - from))
+                                               : id(r, from, x << (from - to), y << (from - to))});
+    }
+    level_ = std::move(level);
+    phase = refined_phase(phase.nodes);
+    return origins;
   }
 
 private:
@@ -230,16 +258,77 @@ private:
       bursts_.push_back({rng_.uniform() * static_cast<double>(mesh_->width),
                          rng_.uniform() * static_cast<double>(mesh_->height), phase_ + lifetime_});
   }
-  void draw(Phase& phase) {
+  /// Each cell's level: the bursts over its centre, up to max_level.
+  std::vector<std::uint8_t> levels() const {
     const double r = radius_ * static_cast<double>(mesh_->width);
+    std::vector<std::uint8_t> level(mesh_->objects(), 0);
     for (std::size_t y = 0; y < mesh_->height; ++y)
       for (std::size_t x = 0; x < mesh_->width; ++x) {
-        int level = 0;
+        int n = 0;
         for (const Burst& b : bursts_)
           if (mesh_->wrapped_distance2(static_cast<double>(x) + 0.5, static_cast<double>(y) + 0.5, b.cx, b.cy) <= r * r)
-            ++level;
-        phase.objects[y * mesh_->width + x].load = base_load_ * std::pow(factor_, std::min(level, max_level_));
+            ++n;
+        level[y * mesh_->width + x] = static_cast<std::uint8_t>(std::min(n, max_level_));
       }
+    return level;
+  }
+  /// The id of the object at (x, y) of cell r's 2^L x 2^L children: cell r's quadtree numbered
+  /// by levels (q = 0 the cell, 4q + 1 + c its children, c = 2 dy + dx), times the cells, plus
+  /// r (an unrefined cell's id is its index in the mesh).
+  std::uint64_t id(std::size_t r, int level, std::size_t x, std::size_t y) const {
+    std::uint64_t q = 0;
+    for (int l = level - 1; l >= 0; --l) q = 4 * q + 1 + 2 * ((y >> l) & 1) + ((x >> l) & 1);
+    return q * mesh_->objects() + r;
+  }
+  /// The phase of the cells at their levels: each cell's objects (row by row of its children)
+  /// on its block's node, each pair that shares an edge with the halo. Unrefined, it is
+  /// mesh_phase's.
+  Phase refined_phase(std::size_t nodes) const {
+    double objects = 0;
+    for (const int l : level_) objects += std::ldexp(1.0, 2 * l);
+    if (objects > kMaxObjects)
+      throw InputError(fmt::format("phase workload amr: phase {} is refined to {:.0f} objects; accepted: at most "
+                                   "{:.0e} objects in all (a lower max_level, radius or rate)",
+                                   phase_, objects, kMaxObjects));
+    Phase phase{.nodes = nodes};
+    std::vector<ObjectIndex> first(level_.size());  // each cell's first object
+    for (std::size_t y = 0; y < mesh_->height; ++y)
+      for (std::size_t x = 0; x < mesh_->width; ++x) {
+        const std::size_t r = y * mesh_->width + x, side = std::size_t{1} << level_[r];
+        const double load = base_load_ * std::pow(factor_ / 4, level_[r]);
+        first[r] = static_cast<ObjectIndex>(phase.objects.size());
+        for (std::size_t cy = 0; cy < side; ++cy)
+          for (std::size_t cx = 0; cx < side; ++cx) {
+            phase.objects.push_back({.id = id(r, level_[r], cx, cy), .load = load});
+            phase.node_of.push_back(mesh_->node_of(x, y));
+          }
+      }
+    if (halo_bytes_ == 0) return phase;
+    const auto link = [&](ObjectIndex a, ObjectIndex b) { phase.communications.push_back({a, b, 2, 2 * halo_bytes_}); };
+    // The objects along the edge of cells a and b (b right of a, or below it): at the finer
+    // level each of its objects meets one of the coarser side.
+    const auto edge = [&](std::size_t a, std::size_t b, bool right) {
+      const int la = level_[a], lb = level_[b], fine = std::max(la, lb);
+      const std::size_t sa = std::size_t{1} << la, sb = std::size_t{1} << lb;
+      for (std::size_t j = 0; j < (std::size_t{1} << fine); ++j) {
+        const std::size_t ja = j >> (fine - la), jb = j >> (fine - lb);
+        link(static_cast<ObjectIndex>(first[a] + (right ? ja * sa + sa - 1 : (sa - 1) * sa + ja)),
+             static_cast<ObjectIndex>(first[b] + (right ? jb * sb : jb)));
+      }
+    };
+    for (std::size_t y = 0; y < mesh_->height; ++y)
+      for (std::size_t x = 0; x < mesh_->width; ++x) {
+        const std::size_t r = y * mesh_->width + x, side = std::size_t{1} << level_[r];
+        for (std::size_t cy = 0; cy < side; ++cy)
+          for (std::size_t cx = 0; cx < side; ++cx) {
+            const auto i = static_cast<ObjectIndex>(first[r] + cy * side + cx);
+            if (cx + 1 < side) link(i, i + 1);
+            if (cy + 1 < side) link(i, static_cast<ObjectIndex>(i + side));
+          }
+        if (x + 1 < mesh_->width) edge(r, r + 1, true);
+        if (y + 1 < mesh_->height) edge(r, r + mesh_->width, false);
+      }
+    return phase;
   }
 
   double rate_, radius_;
@@ -247,6 +336,7 @@ private:
   double factor_;
   int max_level_;
   std::vector<Burst> bursts_;
+  std::vector<std::uint8_t> level_;  // each cell's refinement level (max_level <= 20)
 };
 
 // particles: each object is a cell holding particles; its load is base + per_particle x count.
@@ -310,7 +400,7 @@ public:
     draw(phase);
     return phase;
   }
-  void next_phase(Phase& phase) override {
+  std::vector<ObjectOrigin> next_phase(Phase& phase) override {
     ++phase_;
     const std::size_t w = mesh_->width, h = mesh_->height;
     next_.assign(count_.size(), 0.0);
@@ -326,6 +416,7 @@ public:
       }
     count_.swap(next_);
     draw(phase);
+    return {};
   }
 
 private:
@@ -363,9 +454,10 @@ public:
     for (PhaseObject& object : phase.objects) object.load = clamp(base_load_ * rng_.uniform(0.5, 1.5));
     return phase;
   }
-  void next_phase(Phase& phase) override {
+  std::vector<ObjectOrigin> next_phase(Phase& phase) override {
     ++phase_;
     for (PhaseObject& object : phase.objects) object.load = clamp(object.load * std::exp(sigma_ * normal()));
+    return {};
   }
 
 private:

@@ -261,6 +261,8 @@ nlohmann::json to_json(const PhasesResult& result) {
                    {"imbalance_lower_bound", figure(bound / steps, balanced)},
                    {"at_lower_bound", balanced ? nlohmann::json(at_bound) : nlohmann::json(nullptr)},
                    {"objects_migrated", run.objects_migrated},
+                   {"objects_created", run.objects_created},
+                   {"objects_destroyed", run.objects_destroyed},
                    {"bytes_migrated", bytes},
                    {"unplaced_objects", unplaced},
                    {"wall_seconds", run.wall_seconds},
@@ -292,6 +294,9 @@ nlohmann::json to_json(const PhasesResult& result) {
                      {"crossing_bytes", s.figures.crossing_bytes},
                      {"communication_seconds", s.communication_seconds},
                      {"unbalanced_max_load", s.unbalanced_max_load},
+                     {"objects", s.objects},
+                     {"objects_created", s.objects_created},
+                     {"objects_destroyed", s.objects_destroyed},
                      {"balanced", s.rebalanced.has_value()}};
     if (s.rebalanced) {
       const Rebalanced& r = *s.rebalanced;

@@ -108,14 +108,19 @@ TEST(CliPhasesData, ReplaysEveryPhaseOfARecordedRun) {
                      {"--phases", "--replay every phase"});
   expect_usage_error({"phases", "-s", "greedy", "-w", "hotspot", "-t", "ring:4", "--replay"},
                      {"--replay", "without --data"});
-  // A data set whose phases hold other objects cannot be replayed.
+  // Phases whose tasks differ: objects followed by id, created and destroyed.
   phases[1].objects[1].id = 12;
   dlbkit::write_vt_phases(phases, dir + "/other");
-  expect_usage_error({"phases", "-s", "greedy", "--data", dir + "/other", "--replay"}, {"phase 1", "the same objects"});
+  auto other = cli_json({"phases", "-s", "greedy", "--data", dir + "/other", "--replay", "--json"});
+  EXPECT_EQ(other["phases"][1]["objects_created"], 1);
+  EXPECT_EQ(other["phases"][1]["objects_destroyed"], 1);
+  EXPECT_EQ(other["objects_created"], 1);
   phases[1].objects.clear();  // a phase without objects
   phases[1].node_of.clear();
   dlbkit::write_vt_phases(phases, dir + "/empty");
-  expect_usage_error({"phases", "-s", "greedy", "--data", dir + "/empty", "--replay"}, {"phase 1", "the same objects"});
+  other = cli_json({"phases", "-s", "greedy", "--data", dir + "/empty", "--replay", "--json"});
+  EXPECT_EQ(other["phases"][1]["objects"], 0);
+  EXPECT_EQ(other["objects_destroyed"], 2);
 }
 
 TEST(CliPhasesData, BadInputIsOneLineAndWritesNothing) {

@@ -24,9 +24,10 @@ public:
     draw(phase);
     return phase;
   }
-  void next_phase(Phase& phase) override {
+  std::vector<ObjectOrigin> next_phase(Phase& phase) override {
     ++k_;
     draw(phase);
+    return {};
   }
 
 private:
@@ -74,7 +75,7 @@ TEST(PhaseRunResult, EachPhasePaysItsCrossingMessages) {
       phase.communications = {{.from = 0, .to = 1, .messages = 2, .bytes = 1e6}};
       return phase;
     }
-    void next_phase(Phase&) override {}  // the hot object stays
+    std::vector<ObjectOrigin> next_phase(Phase&) override { return {}; }  // the hot object stays
   } workload;
   CostModel cost;
   cost.send_overhead = 1000;
@@ -104,6 +105,98 @@ TEST(PhaseRunResult, TheMappingCarriesOverFromOnePhaseToTheNext) {
     EXPECT_DOUBLE_EQ(r.steps[k + 1].figures.max_load, *std::max_element(loads.begin(), loads.end())) << k;
   }
   EXPECT_EQ(r.last.node_of, r.steps.back().rebalanced->mapping);
+}
+
+/// Phase 0: objects 0 to 3, loads 4, 1, 1, 1, all on node 0. Phase 1: object 0 split into 10
+/// and 11 (loads 2 and 2, from 0), a new object 20 (load 1) the workload puts on node 3, and the
+/// objects listed in another order, every node_of 1 but 20's.
+class SplittingObject : public PhaseWorkload {
+public:
+  Phase first_phase(std::size_t nodes, std::uint64_t) override {
+    Phase phase{.nodes = nodes, .objects = {{.id = 0, .load = 4}, {.id = 1, .load = 1}, {.id = 2, .load = 1},
+                                            {.id = 3, .load = 1}}};
+    phase.node_of.assign(4, 0);
+    return phase;
+  }
+  std::vector<ObjectOrigin> next_phase(Phase& phase) override {
+    phase.objects = {{.id = 3, .load = 1}, {.id = 10, .load = 2}, {.id = 2, .load = 1}, {.id = 20, .load = 1},
+                     {.id = 11, .load = 2}, {.id = 1, .load = 1}};
+    phase.node_of = {1, 1, 1, 3, 1, 1};
+    return {{.id = 10, .from = 0}, {.id = 11, .from = 0}};
+  }
+};
+
+TEST(PhaseRunResult, ObjectsCreatedAndDestroyedAreFollowedById) {
+  SplittingObject workload;
+  const PhaseRunResult r = run_phases(builtin_phase_strategies().configure("greedy", {}), workload,
+                                      parse_topology("complete:4"), {.phases = 2, .every = 2});
+  // Phase 0 unbalanced: 7 on node 0; greedy balances after phase 1 only.
+  EXPECT_EQ(r.steps[0].objects, 4u);
+  EXPECT_EQ(r.steps[0].objects_created + r.steps[0].objects_destroyed, 0u);
+  EXPECT_EQ(r.steps[1].objects, 6u);
+  EXPECT_EQ(r.steps[1].objects_created, 3u);  // 10, 11, 20
+  EXPECT_EQ(r.steps[1].objects_destroyed, 1u);  // 0
+  EXPECT_EQ(r.objects_created, 3u);
+  EXPECT_EQ(r.objects_destroyed, 1u);
+  // Phase 1 ran with 1, 2, 3, 10 and 11 on node 0 (their own or their origin's) and 20 on node 3.
+  EXPECT_DOUBLE_EQ(r.steps[1].figures.max_load, 7);
+  EXPECT_DOUBLE_EQ(r.steps[1].unbalanced_max_load, 7);
+  ASSERT_TRUE(r.steps[1].rebalanced.has_value());
+  // Greedy's migrations are of phase 1's objects, from where they ran: the created ones are not
+  // counted as moved, nor is the destroyed one.
+  std::size_t moved = 0;
+  const std::vector<NodeId> ran = {0, 0, 0, 3, 0, 0};
+  for (std::size_t i = 0; i < ran.size(); ++i) moved += r.last.node_of[i] != ran[i];
+  EXPECT_EQ(r.objects_migrated, moved);
+
+  SplittingObject again;
+  const PhaseRunResult none = run_phases(builtin_phase_strategies().configure("none", {}), again,
+                                         parse_topology("complete:4"), {.phases = 2});
+  EXPECT_EQ(none.last.node_of, ran);
+  EXPECT_EQ(none.objects_migrated, 0u);
+}
+
+TEST(PhaseRunResult, AChildStartsOnItsParentsNodeAndNeverBalancedOnItsParentsFirstNode) {
+  SplittingObject workload;
+  const PhaseRunResult r = run_phases(builtin_phase_strategies().configure("greedy", {}), workload,
+                                      parse_topology("complete:4"), {.phases = 2, .every = 1});
+  // Greedy spread phase 0's objects, one a node; phase 1 keeps each by id, 10 and 11 with 0.
+  const std::vector<NodeId>& after0 = r.steps[0].rebalanced->mapping;
+  std::vector<double> loads(4, 0.0);
+  // Phase 1's objects but 20, each as (the index in phase 0 of itself or its origin, its load).
+  const std::vector<std::pair<std::size_t, double>> ran = {{3, 1}, {0, 2}, {2, 1}, {0, 2}, {1, 1}};
+  for (const auto& [object, load] : ran) loads[after0[object]] += load;
+  loads[3] += 1;  // 20, where the workload put it
+  EXPECT_DOUBLE_EQ(r.steps[1].figures.max_load, *std::max_element(loads.begin(), loads.end()));
+  EXPECT_DOUBLE_EQ(r.steps[1].unbalanced_max_load, 7);  // never balanced: 1, 2, 3, 10, 11 on node 0
+  EXPECT_DOUBLE_EQ(r.unbalanced_seconds, 7 + 7);
+}
+
+TEST(PhaseRunResult, AWorkloadsPhaseWithTwoObjectsOfOneIdOrAnUnknownOriginIsRefused) {
+  class Bad : public SplittingObject {
+  public:
+    explicit Bad(bool twice) : twice_(twice) {}
+    std::vector<ObjectOrigin> next_phase(Phase& phase) override {
+      std::vector<ObjectOrigin> origins = SplittingObject::next_phase(phase);
+      if (twice_) phase.objects[1].id = 3;
+      else origins[0].from = 10;
+      return origins;
+    }
+
+  private:
+    bool twice_;
+  };
+  for (const bool twice : {true, false}) {
+    Bad workload(twice);
+    try {
+      run_phases(builtin_phase_strategies().configure("none", {}), workload, parse_topology("complete:4"),
+                 {.phases = 2});
+      ADD_FAILURE() << "accepted";
+    } catch (const InputError& e) {
+      EXPECT_NE(std::string(e.what()).find(twice ? "two objects with id 3" : "from object 10"), std::string::npos)
+          << e.what();
+    }
+  }
 }
 
 TEST(PhaseRunResult, BadOptionsAreRefused) {

@@ -209,6 +209,49 @@ TEST(VtData, WrittenFilesReadBackAsTheBalancedPhase) {
   }
 }
 
+// A set of tasks that changes from phase to phase (object 1 refined into 10 and 11, then
+// coarsened back), written phase by phase and read back, each phase with its own tasks and
+// communications; a task's home is its node in the first of the phases in a row that hold it.
+TEST(VtData, PhasesWhoseTasksDifferAreWrittenAndReadBackEachWithItsOwn) {
+  std::vector<Phase> phases(3, Phase{.nodes = 2});
+  phases[0].objects = {{.id = 1, .load = 1}, {.id = 2, .load = 2}};
+  phases[0].node_of = {0, 1};
+  phases[0].communications = {{.from = 0, .to = 1, .messages = 1, .bytes = 8}};
+  phases[1].objects = {{.id = 2, .load = 2}, {.id = 10, .load = 0.5}, {.id = 11, .load = 0.5}};
+  phases[1].node_of = {0, 1, 1};
+  phases[1].communications = {{.from = 1, .to = 0, .messages = 1, .bytes = 8},
+                              {.from = 2, .to = 1, .messages = 2, .bytes = 4}};
+  phases[2].objects = {{.id = 1, .load = 1}, {.id = 2, .load = 3}};
+  phases[2].node_of = {1, 1};
+  const std::string dir = test::temp_dir("vt-changing-tasks");
+  fs::create_directories(dir);
+  write_vt_phases(phases, dir + "/run");
+  const VtDataSet data = read_vt_data(dir + "/run");
+  ASSERT_EQ(data.phases.size(), 3u);
+  const std::vector<std::map<std::uint64_t, NodeId>> homes = {{{1, 0}, {2, 1}}, {{2, 1}, {10, 1}, {11, 1}},
+                                                               {{1, 1}, {2, 1}}};
+  for (std::size_t k = 0; k < 3; ++k) {
+    SCOPED_TRACE(k);
+    const Phase& read = data.phases[k].phase;
+    EXPECT_EQ(objects_by_id(read, read.node_of), objects_by_id(phases[k], phases[k].node_of));
+    EXPECT_EQ(edges_by_id(read), edges_by_id(phases[k]));
+    std::map<std::uint64_t, NodeId> home;
+    for (const std::string& task : data.phases[k].tasks) {
+      const json t = json::parse(task);
+      home[t["entity"]["id"].get<std::uint64_t>()] = t["entity"]["home"].get<NodeId>();
+    }
+    EXPECT_EQ(home, homes[k]);
+  }
+  phases[1].objects[2].id = 10;  // two tasks with one id
+  try {
+    write_vt_phases(phases, dir + "/twice");
+    ADD_FAILURE() << "written";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("phase 1: two objects with id 10"), std::string::npos) << e.what();
+  }
+  EXPECT_FALSE(fs::exists(dir + "/twice.0.json"));
+}
+
 TEST(VtData, WrittenTasksKeepTheirEntityHomeAndUserFieldsAndCommunicationsFollowTheirSender) {
   const VtDataSet data = read_vt_data(kBlocks);
   const auto [balanced, out] = balance_and_write(data, "fields");

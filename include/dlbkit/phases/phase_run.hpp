@@ -4,7 +4,9 @@
 /// what the balancer sees at the synchronisation point after it, and the new mapping carries
 /// over to phase k + 1, whose loads the workload then draws. The balancer is invoked after
 /// every `every`-th phase, and also after any phase whose imbalance exceeds `threshold` (after
-/// the last phase too: with one phase, the run is one rebalancing step).
+/// the last phase too: with one phase, the run is one rebalancing step). The objects may change
+/// from one phase to the next (phase_workload.hpp): they are followed by id, a new one starting
+/// on its origin's node, and a created or destroyed object is never counted as migrated.
 ///
 /// ```
 /// auto strategy = dlbkit::builtin_phase_strategies().configure("greedy", {});
@@ -35,7 +37,12 @@ struct PhaseRunOptions {
 struct PhaseStep {
   PhaseFigures figures;                   ///< the phase's loads under the mapping it ran with
   double communication_seconds = 0;       ///< what its crossing messages added to its time
-  double unbalanced_max_load = 0;         ///< the same loads under the first phase's mapping
+  /// The same loads never balanced: each object on its node in the first phase it was in, a
+  /// new one with an origin on the origin's node there.
+  double unbalanced_max_load = 0;
+  std::size_t objects = 0;                ///< in the phase
+  /// Since the phase before (0 in the first phase).
+  std::size_t objects_created = 0, objects_destroyed = 0;
   std::optional<Rebalanced> rebalanced;   ///< when the balancer ran after this phase
   double communication_seconds_after = 0; ///< when it ran: the communication under its mapping
 };
@@ -50,10 +57,13 @@ struct PhaseRunResult {
   double wall_seconds = 0;         ///< this machine's time to decide, every step together
   std::size_t balancing_steps = 0;
   std::size_t objects_migrated = 0;
+  std::size_t objects_created = 0, objects_destroyed = 0;  ///< every phase's together
   Phase last;                      ///< the last phase, with the mapping after it
 };
 
-/// Throws InputError for 0 phases or every = 0, or as rebalance() does.
+/// Throws InputError for 0 phases or every = 0, for a workload's phase that check_phase()
+/// refuses, that has two objects with one id or names an origin that is no object of the phase
+/// before, or as rebalance() does.
 PhaseRunResult run_phases(const PhaseStrategyChoice& strategy, PhaseWorkload& workload, const Topology& topology,
                     const PhaseRunOptions& options);
 

@@ -84,17 +84,18 @@ const VtPhase& vt_phase(VtDataSet&& data, std::int64_t phase_id) = delete;
 void write_vt_data(const VtDataSet& data, std::int64_t phase_id, const std::vector<NodeId>& mapping,
                    const std::string& stem);
 
-/// Writes STEM.R.json for every node R of `phases` (phase k with id k, all of one node count):
-/// each object as a task (entity id, home: its node in the first phase, migratable; its load
-/// as `time`; its serialized bytes, where known, as user_defined's task_serialized_bytes) on
-/// its node of that phase, each communication as a SendRecv on its sender's
-/// node. Plain JSON; the files appear together or not at all. Throws InputError for an empty
-/// stem, phases of different node counts, a file that cannot be written.
+/// Writes STEM.R.json for every node R of `phases` (phase k with id k, all of one node count;
+/// the objects may differ from phase to phase): each object of a phase as a task (entity id,
+/// home: its node in the first of the phases in a row that hold it, migratable; its load as
+/// `time`; its serialized bytes, where known, as user_defined's task_serialized_bytes) on its
+/// node of that phase, each communication as a SendRecv on its sender's node. Plain JSON; the
+/// files appear together or not at all. Throws InputError for an empty stem, phases of
+/// different node counts, two objects of a phase with one id, a file that cannot be written.
 void write_vt_phases(const std::vector<Phase>& phases, const std::string& stem);
 
 /// write_vt_phases one phase at a time, as a run produces them: each phase goes to the files
-/// when given, a task at a time, so that memory holds no more than the phase (and each
-/// object's first node); commit() ends the files and puts them in place, together. The same
+/// when given, a task at a time, so that memory holds no more than the phase (and its
+/// objects' ids and homes); commit() ends the files and puts them in place, together. The same
 /// files as write_vt_phases of all the phases. Throws as it does; files not committed are
 /// removed.
 class VtPhasesWriter {
@@ -109,7 +110,8 @@ public:
 private:
   std::string stem_;
   std::size_t nodes_ = 0, phases_ = 0;
-  std::vector<NodeId> home_;  // each object's node in the first phase
+  std::vector<std::uint64_t> ids_;  // the objects of the phase written last
+  std::vector<NodeId> home_;        // theirs, by index (object_matching.hpp)
   std::vector<std::unique_ptr<AtomicFile>> files_;  // by rank
 };
 

@@ -15,7 +15,6 @@
 #include <dlbkit/topology/topology.hpp>
 
 #include <cstdint>
-#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -28,27 +27,28 @@ class VtPhaseWorkload : public PhaseWorkload {
 public:
   explicit VtPhaseWorkload(const Phase& phase) : phase_(phase) {}
   Phase first_phase(std::size_t /*nodes*/, std::uint64_t /*seed*/) override { return phase_; }
-  void next_phase(Phase& /*phase*/) override {}  // measured loads: the same in every phase
+  /// Measured loads: the same in every phase.
+  std::vector<ObjectOrigin> next_phase(Phase& /*phase*/) override { return {}; }
 
 private:
   const Phase& phase_;
 };
 
-/// Every phase of a vt data set in turn: the objects of its first phase on their ranks, then
-/// each phase's measured loads, matched by object id (a run that dlbkit::ObjectRuntime
-/// recorded with --record, replayed under another strategy). A copy made before a run is
-/// another run from the first phase; copies share the loads. Refers to `data`, which must
-/// outlive it.
+/// Every phase of a vt data set in turn: the first phase's objects on their ranks, then each
+/// phase as its files list it (a run that dlbkit::ObjectRuntime recorded with --record,
+/// replayed under another strategy). The set of tasks may change from phase to phase:
+/// run_phases() keeps an object of the phase before on its node (matched by id), and a new
+/// one starts on the rank whose file lists it. A copy made before a run is another run from
+/// the first phase. Refers to `data`, which must outlive it.
 class VtReplay : public PhaseWorkload {
 public:
-  /// Throws InputError when the data has no phase, or a phase does not hold the first phase's objects.
+  /// Throws InputError when the data has no phase.
   explicit VtReplay(const VtDataSet& data);
   Phase first_phase(std::size_t /*nodes*/, std::uint64_t /*seed*/) override { return data_->phases.front().phase; }
-  void next_phase(Phase& phase) override;
+  std::vector<ObjectOrigin> next_phase(Phase& phase) override;
 
 private:
   const VtDataSet* data_;
-  std::shared_ptr<const std::vector<std::vector<double>>> loads_;  // by phase, by object of the first phase
   std::size_t next_ = 0;
 };
 

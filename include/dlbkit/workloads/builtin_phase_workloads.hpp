@@ -4,7 +4,8 @@
 /// (the application's own decomposition), with a halo exchange between neighbouring objects
 /// and loads that drift from phase to phase:
 ///   hotspot      a hot spot moving across the mesh
-///   amr          refinement bursts: regions whose objects' loads multiply for a while
+///   amr          refinement bursts: a region's cells split into 4 children each, which are
+///                merged back when the burst ends (objects created and destroyed)
 ///   particles    particles advected and diffused between cells; load follows the count
 ///   random_walk  each object's load a multiplicative random walk
 /// Parameters and their defaults: `dlbkit list phase-workloads`; docs/phases.md.

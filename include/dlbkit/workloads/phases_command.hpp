@@ -81,8 +81,10 @@ struct PhasesResult {
 PhasesResult phases_command(const PhasesInputs& in, const PhasesProgress& progress = {});
 
 /// The document of `dlbkit phases --json`: the inputs, the figures summed (max for memory) or
-/// averaged (the imbalances, imbalance_lower_bound among them) over the balancing steps, and
-/// one entry per phase (with `optimal`, each balancing step's exact reference in "optimum").
+/// averaged (the imbalances, imbalance_lower_bound among them) over the balancing steps, the
+/// objects created and destroyed between phases, and one entry per phase (its objects, those
+/// created and destroyed since the phase before; with `optimal`, each balancing step's exact
+/// reference in "optimum").
 /// at_lower_bound: every step reached its bound. A figure without a value (no balancing step
 /// ran) is null.
 nlohmann::json to_json(const PhasesResult& result);
