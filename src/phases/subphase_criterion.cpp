@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <limits>
+#include <numeric>
 #include <optional>
 #include <tuple>
 
@@ -93,6 +94,10 @@ void refine_by_subphases(PhaseContext& ctx, double tolerance) {
 
   constexpr int kSteps = 100000;
   constexpr std::ptrdiff_t kWindow = 8;  // swap partners tried on each side of the ideal one
+  constexpr std::size_t kReceivers = 8;  // the least loaded nodes of each subphase, the only receivers
+  std::vector<NodeId> by_load(nodes), receivers;
+  double last_time = std::numeric_limits<double>::infinity();
+  std::size_t stalled = 0;  // steps since the time last fell
   std::vector<std::array<NodeId, 3>> top(parts);  // each subphase's three most loaded nodes
   std::vector<bool> refused(phase.objects.size(), false);  // a change of the object broke the memory bound
   std::vector<double> d(parts);
@@ -115,6 +120,23 @@ void refine_by_subphases(PhaseContext& ctx, double tolerance) {
         donors.push_back(top[s][0]);
     }
     if (donors.empty()) return;
+    // Leaving a plateau takes about a step per node on it; after as many steps without a lower
+    // time, the time is taken as the lowest the changes reach.
+    stalled = time < last_time * (1 - 1e-12) ? 0 : stalled + 1;
+    last_time = std::min(last_time, time);
+    if (stalled > nodes) return;
+    // A node that takes load is among the least loaded in some subphase: the receivers of a
+    // change that lowers the time are there, and each step costs no more on many nodes.
+    receivers.clear();
+    for (std::size_t s = 0; s < parts; ++s) {
+      std::iota(by_load.begin(), by_load.end(), NodeId{0});
+      const std::size_t k = std::min(kReceivers, nodes);
+      std::nth_element(by_load.begin(), by_load.begin() + static_cast<std::ptrdiff_t>(k - 1), by_load.end(),
+                       [&](NodeId v, NodeId w) { return plan.of(v, s) < plan.of(w, s); });
+      receivers.insert(receivers.end(), by_load.begin(), by_load.begin() + static_cast<std::ptrdiff_t>(k));
+    }
+    std::sort(receivers.begin(), receivers.end());
+    receivers.erase(std::unique(receivers.begin(), receivers.end()), receivers.end());
 
     // A change is taken when it lowers the time, or keeps it (to rounding) and lowers the squares.
     const double slack = 1e-12 * time;
@@ -146,7 +168,7 @@ void refine_by_subphases(PhaseContext& ctx, double tolerance) {
     for (NodeId a : donors)
       for (ObjectIndex o : on[a]) {
         if (refused[o]) continue;
-        for (NodeId b = 0; b < nodes; ++b) {
+        for (NodeId b : receivers) {
           if (b == a) continue;
           for (std::size_t s = 0; s < parts; ++s) d[s] = plan.object(o, s);
           consider(a, b, o, std::nullopt);

@@ -26,11 +26,12 @@ inline constexpr const char* kSubphasesText =
 void place_by_subphases(PhaseContext& ctx);
 
 /// refine under the criterion: while some subphase's most loaded node is above (1 +
-/// tolerance) x that subphase's mean, it gives one object to any node or swaps one with it,
-/// the change that lowers the phase's time most, or, keeping the time, the sum of the
-/// squared node subphase loads (so that a plateau of equally loaded nodes is left, and the
-/// search ends). A swap's partner is looked for among the objects of the receiver whose
-/// phase load is nearest to the ideal one.
+/// tolerance) x that subphase's mean, it gives one object to a node or swaps one with it, the
+/// change that lowers the phase's time most, or, keeping the time, the sum of the squared
+/// node subphase loads (so that a plateau of equally loaded nodes is left). The receivers are
+/// the 8 least loaded nodes of each subphase; a swap's partner is one of the receiver's
+/// objects whose total load is nearest the ideal one. It ends when no change helps, or after
+/// as many steps as nodes without a lower time.
 void refine_by_subphases(PhaseContext& ctx, double tolerance);
 
 }  // namespace dlbkit::detail
