@@ -9,6 +9,7 @@
 #include <dlbkit/phases/figures.hpp>
 #include <dlbkit/phases/rebalance.hpp>
 #include <dlbkit/phases/vt_data.hpp>
+#include <dlbkit/phases/vt_workloads.hpp>
 #include <dlbkit/topology/generators.hpp>
 
 #include <fmt/format.h>
@@ -117,6 +118,23 @@ TEST(Subphases, WrittenAndReadBackTheSame) {
         EXPECT_EQ(back.subphase_loads[i * 2 + s], vt.phase.subphase_loads[j * 2 + s]) << stem << " object " << i;
     }
   }
+}
+
+TEST(Subphases, AReplayTakesEachPhasesSubphases) {
+  // One rank, two objects, listed in another order in phase 1, whose subphases differ from phase 0's.
+  const std::string dir = test::temp_dir("subphase-replay");
+  fs::create_directories(dir);
+  const json phase0 = {{"id", 0}, {"tasks", {task(0, 0, 2.0, {{0, 2.0}}), task(1, 0, 1.0, {{0, 1.0}})}}};
+  const json phase1 = {{"id", 1}, {"tasks", {task(1, 0, 4.0, {{0, 1.0}, {1, 3.0}}), task(0, 0, 1.0, {{1, 1.0}})}}};
+  std::ofstream(dir + "/d.0.json") << json{{"phases", {phase0, phase1}}}.dump();
+  const VtDataSet data = read_vt_data(dir + "/d");
+  VtReplay replay(data);
+  Phase phase = replay.first_phase(1, 1);
+  EXPECT_EQ(phase_time(phase, phase.node_of), 3.0);
+  replay.next_phase(phase);
+  ASSERT_EQ(phase.subphases, 2u);
+  EXPECT_EQ(phase.subphase_loads, (std::vector<double>{0, 1, 1, 3}));  // object 0's row, then object 1's
+  EXPECT_EQ(phase_time(phase, phase.node_of), 5.0);
 }
 
 TEST(Subphases, SumsWithinRoundingOfTheTimeAreAccepted) {

@@ -49,6 +49,7 @@ public:
 private:
   const VtDataSet* data_;
   std::shared_ptr<const std::vector<std::vector<double>>> loads_;  // by phase, by object of the first phase
+  std::shared_ptr<const std::vector<std::vector<double>>> subphase_loads_;  // by phase, the same order
   std::size_t next_ = 0;
 };
 
