@@ -11,7 +11,7 @@ namespace dlbkit {
 struct PhaseFigures {
   double max_load = 0;   ///< seconds: the phase's time on the slowest node
   /// seconds: the phase's time when its subphases end at synchronisations, the sum over them
-  /// of the slowest node's load in each (>= max_load); max_load for a phase without subphases.
+  /// of the slowest node's load in each; max_load for a phase without subphases.
   double subphase_time = 0;
   double mean_load = 0;  ///< seconds: total load / nodes
   double imbalance = 0;  ///< I = max / mean - 1 (0 for a phase without load)
