@@ -125,8 +125,8 @@ void refine_by_subphases(PhaseContext& ctx, double tolerance) {
     stalled = time < last_time * (1 - 1e-12) ? 0 : stalled + 1;
     last_time = std::min(last_time, time);
     if (stalled > nodes) return;
-    // A node that takes load is among the least loaded in some subphase: the receivers of a
-    // change that lowers the time are there, and each step costs no more on many nodes.
+    // The receivers: the least loaded nodes of each subphase, where a change that lowers the
+    // time most likely sends load, so that a step costs no more on many nodes.
     receivers.clear();
     for (std::size_t s = 0; s < parts; ++s) {
       std::iota(by_load.begin(), by_load.end(), NodeId{0});
