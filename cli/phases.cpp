@@ -187,6 +187,8 @@ Run add_phases(CLI::App& app) {
     if (in.lbaf_config)
       for (const auto& key : result.inputs["lbaf_config"]["ignored"])
         fmt::print(stderr, "ignored: {}\n", key.get<std::string>());
+    for (const auto& warning : result.inputs.value("warnings", nlohmann::json::array()))
+      fmt::print(stderr, "dlbkit: warning: {}\n", warning.get<std::string>());
     if (o->json) {
       fmt::print("{}\n", json_text(to_json(result)));
       return 0;

@@ -16,14 +16,17 @@ class PhasesResult(_Figures):
     objects_created and objects_destroyed (between phases: a workload such as amr, or vt data whose
     tasks change; never counted as migrated), bytes_migrated, unplaced_objects, rounds, messages,
     protocol_seconds, migration_seconds, balancing_steps, application_seconds (the sum of the
-    phases' max loads and communication), communication_seconds (the messages between nodes,
-    priced by the cost model), unbalanced_seconds (the same, never balanced), balancing_seconds,
-    mean_phase_seconds, wall_seconds, max_memory_after (with memory in the data) ...
+    phases' max loads, or with subphases their times, and communication), communication_seconds
+    (the messages between nodes, priced by the cost model), unbalanced_seconds (the same, never balanced), balancing_seconds,
+    mean_phase_seconds, wall_seconds, max_memory_after (with memory in the data),
+    subphase_time_before and subphase_time_after (with subphases in the data: the phase's time,
+    the sum over its subphases of the slowest node's load in each) ...
 
     phases is a table of the phases, one row each (a pandas DataFrame, a list of dicts
     without pandas): phase, max_load, imbalance, crossing_bytes, communication_seconds, unbalanced_max_load,
-    objects, objects_created, objects_destroyed (since the phase before), balanced, and for a
-    phase the strategy balanced after: imbalance_after, max_load_after,
+    objects, objects_created, objects_destroyed (since the phase before), balanced (and
+    subphase_time with subphases), and for a phase the strategy balanced after: imbalance_after,
+    max_load_after, subphase_time_after (with subphases),
     imbalance_lower_bound, max_load_lower_bound, at_lower_bound, objects_migrated, rounds,
     messages, protocol_seconds ... (NaN in the other rows); with optimal, optimum: the exact
     reference's figures (a dict: optimal, out_of_time, max_load, imbalance, gap ...).
@@ -116,6 +119,8 @@ def phases(strategy=None, workload=None, data=None, topology=None, params=None, 
         _text_or_none(lbaf_config), _text_or_none(work_model), _text_or_none(charm_dump), bool(as_protocol))))
     for key in (result.inputs["lbaf_config"] or {}).get("ignored", []):
         _warnings.warn(f"ignored: {key}", stacklevel=2)
+    for warning in result.inputs.get("warnings", []):
+        _warnings.warn(warning, RuntimeWarning, stacklevel=2)
     return result
 
 

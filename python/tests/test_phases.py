@@ -1,5 +1,6 @@
 # dlbkit.phases and dlbkit.read_vt_data against `dlbkit phases --json` on the same inputs (a
 # workload, a phase of vt's LB data, a replay of every phase), and the CLI's errors.
+import json
 import pathlib
 
 import pytest
@@ -86,6 +87,19 @@ def test_each_key_of_lbaf_config_left_out_is_a_warning():
     assert [str(w.message) for w in warnings] == [f"ignored: {key}" for key in r.inputs["lbaf_config"]["ignored"]]
     assert len(warnings) == 4  # check_schema and LBAF's output files
     assert r.inputs["strategy"] == "tempered" and r.inputs["data"] == BLOCKS
+
+
+def test_subphases_give_the_phase_time_and_vts_focused_subphase_a_warning(tmp_path):
+    r = dlbkit.phases(strategy="refine", data=str(DATA / "subphases"), params={"subphases": True})
+    assert r.inputs["subphases"] == 2 and r.inputs["warnings"] == []
+    assert r.subphase_time_after < 0.8 * r.subphase_time_before
+    assert list(r.phases["subphase_time_after"]) == [r.subphase_time_after]
+    # One task whose time is its subphase 1's alone, as vt writes it with a focused subphase.
+    task = {"entity": {"type": "object", "id": 0, "home": 0, "migratable": True}, "node": 0, "resource": "cpu",
+            "time": 2.0, "subphases": [{"id": 0, "time": 5.0}, {"id": 1, "time": 2.0}]}
+    (tmp_path / "f.0.json").write_text(json.dumps({"phases": [{"id": 0, "tasks": [task]}]}))
+    with pytest.warns(RuntimeWarning, match="focused subphase"):
+        dlbkit.phases(strategy="none", data=str(tmp_path / "f"))
 
 
 def test_a_replay_plays_the_recorded_loads(recorded):

@@ -10,6 +10,7 @@ PhaseFigures phase_figures(const Phase& phase, const std::vector<NodeId>& mappin
   PhaseFigures figures;
   const std::vector<double> loads = node_loads(phase, mapping);
   figures.max_load = *std::max_element(loads.begin(), loads.end());
+  figures.subphase_time = phase.subphases == 0 ? figures.max_load : phase_time(phase, mapping);
   figures.mean_load = std::accumulate(loads.begin(), loads.end(), 0.0) / static_cast<double>(phase.nodes);
   // max >= mean: a quotient just under 1 is the rounding of the sum, not a negative imbalance.
   figures.imbalance = figures.mean_load > 0 ? std::max(0.0, figures.max_load / figures.mean_load - 1) : 0.0;
@@ -20,6 +21,21 @@ PhaseFigures phase_figures(const Phase& phase, const std::vector<NodeId>& mappin
     }
   figures.max_memory = NodeMemory(phase, mapping).max();
   return figures;
+}
+
+double phase_time(const Phase& phase, const std::vector<NodeId>& mapping) {
+  if (phase.subphases == 0) {
+    const std::vector<double> loads = node_loads(phase, mapping);
+    return *std::max_element(loads.begin(), loads.end());
+  }
+  const std::vector<double> loads = node_subphase_loads(phase, mapping);
+  double time = 0;
+  for (std::size_t s = 0; s < phase.subphases; ++s) {
+    double slowest = 0;
+    for (std::size_t v = 0; v < phase.nodes; ++v) slowest = std::max(slowest, loads[v * phase.subphases + s]);
+    time += slowest;
+  }
+  return time;
 }
 
 }  // namespace dlbkit

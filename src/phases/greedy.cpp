@@ -1,9 +1,12 @@
 // greedy: the central baseline of measurement-based balancers (Charm++'s GreedyLB): every
 // migratable object, heaviest first, to the node that is least loaded so far, among those
 // with room for it under the memory bound. With improve=true (ours, not GreedyLB's) a local
-// search then lowers the most loaded node by moves and swaps of one or two objects.
+// search then lowers the most loaded node by moves and swaps of one or two objects. With
+// subphases=true, on a phase with subphases, both weigh the phase's time over its subphases
+// instead (subphase_criterion.hpp).
 
 #include "central.hpp"
+#include "subphase_criterion.hpp"
 
 #include <algorithm>
 #include <initializer_list>
@@ -31,12 +34,20 @@ public:
       .name = "improve", .default_value = "false",
       .description = "then move or swap one or two objects off the most loaded node while that lowers it (not "
                      "GreedyLB's)"};
-  static std::vector<ParamSpec> params() { return {kImprove}; }
+  static constexpr BooleanParam kSubphases{
+      .name = "subphases", .default_value = "false", .description = detail::kSubphasesText};
+  static std::vector<ParamSpec> params() { return {kImprove, kSubphases}; }
 
-  explicit Greedy(const Parameters& p) : improve_(p[kImprove]) {}
+  explicit Greedy(const Parameters& p) : improve_(p[kImprove]), subphases_(p[kSubphases]) {}
 
   void rebalance(PhaseContext& ctx) override {
     gather_to_root(ctx);
+    if (subphases_ && ctx.phase().subphases > 0) {
+      detail::place_by_subphases(ctx);
+      if (improve_) detail::refine_by_subphases(ctx, 0);
+      scatter_from_root(ctx);
+      return;
+    }
     const Phase& phase = ctx.phase();
     // The plan's loads start from the objects that cannot move; the others are placed one by
     // one. ctx.move() checks the memory bound with the objects not yet placed still counted
@@ -136,7 +147,7 @@ private:
     }
   }
 
-  bool improve_;
+  bool improve_, subphases_;
 };
 
 }  // namespace

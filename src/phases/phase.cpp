@@ -53,11 +53,25 @@ void check_phase(const Phase& phase, const std::string& what) {
   if (!phase.node_alpha.empty() && phase.node_alpha.size() != phase.nodes)
     throw InputError(fmt::format("{}: {} nodes but {} nodes' alpha", what, phase.nodes, phase.node_alpha.size()));
   for (std::size_t i = 0; i < phase.node_alpha.size(); ++i) check_amount(phase.node_alpha[i], what, "the alpha", i);
+  if (phase.subphase_loads.size() != phase.objects.size() * phase.subphases)
+    throw InputError(fmt::format("{}: {} objects and {} subphases but {} subphase loads; accepted: one per object "
+                                 "and subphase",
+                                 what, phase.objects.size(), phase.subphases, phase.subphase_loads.size()));
+  for (std::size_t i = 0; i < phase.subphase_loads.size(); ++i)
+    check_amount(phase.subphase_loads[i], what, "the subphase load", i);
 }
 
 std::vector<double> node_loads(const Phase& phase, const std::vector<NodeId>& mapping) {
   std::vector<double> loads(phase.nodes, 0.0);
   for (std::size_t i = 0; i < phase.objects.size(); ++i) loads[mapping[i]] += phase.objects[i].load;
+  return loads;
+}
+
+std::vector<double> node_subphase_loads(const Phase& phase, const std::vector<NodeId>& mapping) {
+  const std::size_t parts = phase.subphases;
+  std::vector<double> loads(phase.nodes * parts, 0.0);
+  for (std::size_t i = 0; i < phase.objects.size(); ++i)
+    for (std::size_t s = 0; s < parts; ++s) loads[mapping[i] * parts + s] += phase.subphase_loads[i * parts + s];
   return loads;
 }
 

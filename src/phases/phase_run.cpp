@@ -89,10 +89,11 @@ PhaseRunResult run_phases(const PhaseStrategyChoice& strategy, PhaseWorkload& wo
     step.communication_seconds = communication_seconds(phase, phase.node_of, options.rebalance.cost);
     const std::vector<double> unbalanced_loads = node_loads(phase, unbalanced);
     step.unbalanced_max_load = *std::max_element(unbalanced_loads.begin(), unbalanced_loads.end());
-    run.application_seconds += step.figures.max_load + step.communication_seconds;
+    // A phase lasts as long as its slowest node, in each of its subphases where it has them.
+    run.application_seconds += step.figures.subphase_time + step.communication_seconds;
     run.communication_seconds += step.communication_seconds;
     run.unbalanced_seconds +=
-        step.unbalanced_max_load + communication_seconds(phase, unbalanced, options.rebalance.cost);
+        phase_time(phase, unbalanced) + communication_seconds(phase, unbalanced, options.rebalance.cost);
     if ((k + 1) % options.every == 0 || step.figures.imbalance > options.threshold) {
       RebalanceOptions ro = options.rebalance;
       ro.seed = options.rebalance.seed + k;  // each step its own random stream

@@ -2,9 +2,12 @@
 // (1 + tolerance) x the mean load give objects away, heaviest node first, each time its
 // heaviest object that the least loaded node can take without rising above that threshold
 // itself (and with room under the memory bound), until the donor is under the threshold or
-// nothing it holds fits.
+// nothing it holds fits. With subphases=true, on a phase with subphases, the nodes above the
+// threshold in a subphase give or swap objects while that lowers the phase's time over its
+// subphases (subphase_criterion.hpp).
 
 #include "central.hpp"
+#include "subphase_criterion.hpp"
 
 #include <algorithm>
 #include <numeric>
@@ -28,12 +31,19 @@ public:
       .name = "tolerance", .default_value = "0.05",
       .description = "a node is overloaded above (1 + tolerance) x the mean load", .min = 0, .max = 1e6,
       .search = {"0.02", "0.2"}};
-  static std::vector<ParamSpec> params() { return {kTolerance}; }
+  static constexpr BooleanParam kSubphases{
+      .name = "subphases", .default_value = "false", .description = detail::kSubphasesText};
+  static std::vector<ParamSpec> params() { return {kTolerance, kSubphases}; }
 
-  explicit Refine(const Parameters& p) : tolerance_(p[kTolerance]) {}
+  explicit Refine(const Parameters& p) : tolerance_(p[kTolerance]), subphases_(p[kSubphases]) {}
 
   void rebalance(PhaseContext& ctx) override {
     gather_to_root(ctx);
+    if (subphases_ && ctx.phase().subphases > 0) {
+      detail::refine_by_subphases(ctx, tolerance_);
+      scatter_from_root(ctx);
+      return;
+    }
     const Phase& phase = ctx.phase();
     const double mean = std::accumulate(ctx.loads().begin(), ctx.loads().end(), 0.0) /
                         static_cast<double>(ctx.nodes());
@@ -70,6 +80,7 @@ public:
 
 private:
   double tolerance_;
+  bool subphases_;
 };
 
 }  // namespace

@@ -30,6 +30,10 @@ using json = nlohmann::json;
 constexpr double kMaxSeconds = 1e12;
 constexpr double kMaxBytes = 1e18;
 constexpr std::uint64_t kMaxMessages = std::uint64_t{1} << 53;
+// vt's SubphaseType is 16 bits, its largest value no_subphase; a phase's table of subphase
+// loads at most 2^27 numbers (1 GiB), so that a few tasks cannot claim more.
+constexpr std::uint64_t kMaxSubphaseId = 65534;
+constexpr std::size_t kMaxSubphaseLoads = std::size_t{1} << 27;
 
 std::string rank_file(const std::string& stem, std::size_t rank) { return fmt::format("{}.{}.json", stem, rank); }
 
@@ -237,6 +241,7 @@ struct PhaseBuilder {
   std::vector<TaskPlace> places;  // by object
   std::unordered_map<std::int64_t, std::int32_t> block_of_id;
   std::vector<PendingCommunication> communications;
+  std::vector<std::vector<double>> subphase_loads;  // by object: its subphases' times as read
 };
 
 class DataSetReader {
@@ -290,12 +295,43 @@ public:
       for (const auto& [block_id, block] : b.block_of_id) b.out.phase.block_ids[block] = block_id;
       if (!b.out.phase.has_memory) b.out.phase.node_working_bytes.clear();
       b.out.phase.node_alpha = alpha_;
+      take_subphases(b, id);
       check_phase(b.out.phase, fmt::format("vt data {} phase {}", stem_, id));
       data.phases.push_back(std::move(b.out));
     }
+    if (focused_ > 0)
+      data.warnings.push_back(fmt::format("vt data {}: {} tasks have a time equal to one of their subphases' rather "
+                                          "than their sum (vt's focused subphase), the first at {}; their time is "
+                                          "taken as their load",
+                                          stem_, focused_, first_focused_));
   }
 
 private:
+  // The phase's subphase table: as many subphases as the task with most, 0 where a task has fewer.
+  void take_subphases(PhaseBuilder& b, std::int64_t id) const {
+    Phase& phase = b.out.phase;
+    std::size_t parts = 0;
+    for (const std::vector<double>& loads : b.subphase_loads) parts = std::max(parts, loads.size());
+    if (parts == 0) return;
+    if (parts > kMaxSubphaseLoads / std::max<std::size_t>(phase.objects.size(), 1))
+      throw InputError(fmt::format("vt data {} phase {}: {} tasks with {} subphases; accepted: at most {} subphase "
+                                   "loads in a phase",
+                                   stem_, id, phase.objects.size(), parts, kMaxSubphaseLoads));
+    phase.subphases = parts;
+    phase.subphase_loads.assign(phase.objects.size() * parts, 0.0);
+    for (std::size_t i = 0; i < b.subphase_loads.size(); ++i) {
+      const std::vector<double>& loads = b.subphase_loads[i];
+      if (loads.empty() && phase.objects[i].load > 0) {
+        const TaskPlace& p = b.places[i];
+        throw InputError(fmt::format("vt data file {}: /phases/{}/tasks/{} has no subphases but a time of {} "
+                                     "seconds; accepted: subphases in every task of a phase with time, when some "
+                                     "task has them",
+                                     rank_file(stem_, p.rank), p.phase, p.task, phase.objects[i].load));
+      }
+      std::copy(loads.begin(), loads.end(), phase.subphase_loads.begin() + static_cast<std::ptrdiff_t>(i * parts));
+    }
+  }
+
   PhaseBuilder& builder(std::int64_t id) {
     auto [it, added] = phases_.try_emplace(id);
     if (added) {
@@ -335,15 +371,8 @@ private:
     c.string(c.required(task, at, "resource", "a string"), at + "/resource");
     PhaseObject object{.id = entity.key, .migratable = entity.migratable};
     object.load = c.amount(c.required(task, at, "time", "a number"), at + "/time", kMaxSeconds, "seconds");
-    if (const json* subphases = c.optional(task, "subphases")) {
-      c.array(*subphases, at + "/subphases");
-      for (std::size_t s = 0; s < subphases->size(); ++s) {
-        const std::string sub = fmt::format("{}/subphases/{}", at, s);
-        c.object((*subphases)[s], sub);
-        c.integer(c.required((*subphases)[s], sub, "id", "an integer"), sub + "/id");
-        c.amount(c.required((*subphases)[s], sub, "time", "a number"), sub + "/time", kMaxSeconds, "seconds");
-      }
-    }
+    std::vector<double> parts;
+    if (const json* subphases = c.optional(task, "subphases")) parts = read_subphases(*subphases, c, at, object.load);
     if (const json* attributes = c.optional(task, "attributes")) c.object(*attributes, at + "/attributes");
     if (const json* user_defined = c.optional(task, "user_defined"))
       read_memory(c.object(*user_defined, at + "/user_defined"), c, at + "/user_defined", rank, object.memory, b);
@@ -360,9 +389,44 @@ private:
              "each task of a phase with its own id (or seq_id)");
     }
     b.places.push_back(place);
+    b.subphase_loads.push_back(std::move(parts));
     b.out.phase.objects.push_back(object);
     b.out.phase.node_of.push_back(rank);
     b.out.tasks.push_back(task.dump());
+  }
+
+  // A task's `subphases`, each time at its id (vt's LBDataHolder reads them so: an id not
+  // listed is 0). vt measures a task's time and its subphases' in two sums of the same
+  // timings (ElementLBData::addTime), so they agree up to rounding, except where the program
+  // chose a focused subphase (CollectionLBData::setFocusedSubPhase): then NodeLBData::
+  // addNodeLBData writes that subphase's time as the task's `time`. Such a task is taken
+  // with a warning, its time as its load; any other time is an error.
+  std::vector<double> read_subphases(const json& subphases, const FileChecker& c, const std::string& at, double time) {
+    c.array(subphases, at + "/subphases");
+    std::vector<double> parts;
+    double sum = 0;
+    for (std::size_t s = 0; s < subphases.size(); ++s) {
+      const std::string sub = fmt::format("{}/subphases/{}", at, s);
+      c.object(subphases[s], sub);
+      const json& id = c.required(subphases[s], sub, "id", "an integer");
+      if (!id.is_number_unsigned() || id.get<std::uint64_t>() > kMaxSubphaseId)
+        c.wrong(id, sub + "/id", fmt::format("an integer in [0, {}] (vt's subphase ids)", kMaxSubphaseId));
+      const std::size_t k = id.get<std::size_t>();
+      if (k < parts.size() && parts[k] >= 0)
+        c.fail(sub + "/id", fmt::format("is {}, as an earlier subphase of the task", k),
+               "each subphase id once in a task");
+      if (k >= parts.size()) parts.resize(k + 1, -1.0);  // -1: not listed yet
+      parts[k] = c.amount(c.required(subphases[s], sub, "time", "a number"), sub + "/time", kMaxSeconds, "seconds");
+      sum += parts[k];
+    }
+    std::replace(parts.begin(), parts.end(), -1.0, 0.0);
+    if (std::abs(sum - time) <= 1e-9 * std::max(sum, time)) return parts;
+    if (std::find(parts.begin(), parts.end(), time) == parts.end())
+      c.fail(at + "/subphases",
+             fmt::format("sum to {} seconds, not the task's time {}", sum, time),
+             "subphase times that sum to the task's time, or a time equal to one of them (vt's focused subphase)");
+    if (focused_++ == 0) first_focused_ = fmt::format("{} {}", c.file(), at);
+    return parts;
   }
 
   // The user_defined memory fields as LBAF's reader takes them (lbsVTDataReader.py,
@@ -443,6 +507,8 @@ private:
   std::size_t ranks_;
   std::vector<double> alpha_;  // each rank's rank_alpha (1 where absent); empty: none has one
   std::map<std::int64_t, PhaseBuilder> phases_;
+  std::size_t focused_ = 0;    // tasks whose time is one of their subphases'
+  std::string first_focused_;  // the first of them: its file and place
 };
 
 }  // namespace
@@ -613,6 +679,11 @@ void VtPhasesWriter::write(const Phase& phase) {
     for (std::size_t k = 0; k < objects[r].size(); ++k) {
       const ObjectIndex i = objects[r][k];
       json task{{"entity", entity(i)}, {"node", phase.node_of[i]}, {"resource", "cpu"}, {"time", phase.objects[i].load}};
+      if (phase.subphases > 0) {
+        json& parts = task["subphases"] = json::array();
+        for (std::size_t s = 0; s < phase.subphases; ++s)
+          parts.push_back({{"id", s}, {"time", phase.subphase_loads[i * phase.subphases + s]}});
+      }
       if (const double bytes = phase.objects[i].memory.serialized_bytes; bytes > 0)
         task["user_defined"] = {{"task_serialized_bytes", bytes}};
       out.write((k == 0 ? "" : ",") + dump(task));

@@ -190,6 +190,8 @@ PhasesResult phases_command(const PhasesInputs& given, const PhasesProgress& pro
                    {"communications", vt->phase.communications.size()},
                    {"other_communications", vt->other_communications},
                    {"unmatched_communications", vt->unmatched_communications},
+                   {"subphases", vt->phase.subphases},
+                   {"warnings", vt_data->warnings},
                    {"write", in.write ? nlohmann::json(*in.write) : nlohmann::json(nullptr)}});
   } else if (dump) {
     inputs.update({{"charm_dump", *in.charm_dump},
@@ -227,9 +229,10 @@ PhasesResult phases_command(const PhasesInputs& given, const PhasesProgress& pro
 
 nlohmann::json to_json(const PhasesResult& result) {
   const PhaseRunResult& run = result.run;
-  const bool has_memory = run.last.has_memory;
+  const bool has_memory = run.last.has_memory, has_subphases = run.last.subphases > 0;
   // Over the balancing steps: the imbalances are means, the rest sums (max for memory).
   double before = 0, after = 0, bound = 0, max_memory = 0, bytes = 0, work_before = 0, work_after = 0;
+  double time_before = 0, time_after = 0;
   bool weighs_work = false;
   std::uint64_t rounds = 0, messages = 0, unplaced = 0;
   bool at_bound = true;
@@ -240,6 +243,8 @@ nlohmann::json to_json(const PhasesResult& result) {
       after += s.rebalanced->after.imbalance;
       bound += s.rebalanced->imbalance_lower_bound;
       at_bound = at_bound && s.rebalanced->at_lower_bound;
+      time_before += s.rebalanced->before.subphase_time;
+      time_after += s.rebalanced->after.subphase_time;
       max_memory = std::max(max_memory, s.rebalanced->after.max_memory);
       bytes += s.rebalanced->bytes_migrated;
       rounds += s.rebalanced->rounds;
@@ -281,6 +286,10 @@ nlohmann::json to_json(const PhasesResult& result) {
                    {"mean_phase_seconds",
                     (run.application_seconds + run.balancing_seconds) / static_cast<double>(run.steps.size())}};
   if (has_memory) j["max_memory_after"] = figure(max_memory, balanced);
+  if (has_subphases) {  // means over the balancing steps, as the imbalances
+    j["subphase_time_before"] = figure(time_before / steps, balanced);
+    j["subphase_time_after"] = figure(time_after / steps, balanced);
+  }
   if (weighs_work) {  // means over the balancing steps, as the imbalances
     j["max_work_before"] = work_before / steps;
     j["max_work_after"] = work_after / steps;
@@ -298,6 +307,7 @@ nlohmann::json to_json(const PhasesResult& result) {
                      {"objects_created", s.objects_created},
                      {"objects_destroyed", s.objects_destroyed},
                      {"balanced", s.rebalanced.has_value()}};
+    if (has_subphases) p["subphase_time"] = s.figures.subphase_time;
     if (s.rebalanced) {
       const Rebalanced& r = *s.rebalanced;
       p["imbalance_after"] = r.after.imbalance;
@@ -312,6 +322,7 @@ nlohmann::json to_json(const PhasesResult& result) {
       p["unplaced_objects"] = r.unplaced.size();
       p["nodes_over_memory_bound"] = r.nodes_over_memory_bound;
       if (has_memory) p["max_memory_after"] = r.after.max_memory;
+      if (has_subphases) p["subphase_time_after"] = r.after.subphase_time;
       if (r.max_work_after) {
         p["max_work_before"] = *r.max_work_before;
         p["max_work_after"] = *r.max_work_after;

@@ -10,6 +10,9 @@ namespace dlbkit {
 
 struct PhaseFigures {
   double max_load = 0;   ///< seconds: the phase's time on the slowest node
+  /// seconds: the phase's time when its subphases end at synchronisations, the sum over them
+  /// of the slowest node's load in each; max_load for a phase without subphases.
+  double subphase_time = 0;
   double mean_load = 0;  ///< seconds: total load / nodes
   double imbalance = 0;  ///< I = max / mean - 1 (0 for a phase without load)
   /// Communication between objects on different nodes.
@@ -19,5 +22,8 @@ struct PhaseFigures {
 };
 
 PhaseFigures phase_figures(const Phase& phase, const std::vector<NodeId>& mapping);
+
+/// PhaseFigures::subphase_time alone: the phase's time under `mapping`.
+double phase_time(const Phase& phase, const std::vector<NodeId>& mapping);
 
 }  // namespace dlbkit

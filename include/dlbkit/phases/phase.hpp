@@ -66,14 +66,25 @@ struct Phase {
   /// Each node's work per unit of load (vt's rank_alpha, LBAF's alpha; work_model.hpp), where
   /// the data has it; empty: 1 on every node.
   std::vector<double> node_alpha;
+  /// The loads in parts (vt's `subphases`): the phase's work between the program's own
+  /// synchronisations, so that its time is the sum over subphases of the slowest node's
+  /// (figures.hpp). Object i's load in subphase s is subphase_loads[i * subphases + s]; 0 and
+  /// empty (the default, and no cost to a phase without them): the phase is one part.
+  std::size_t subphases = 0;
+  std::vector<double> subphase_loads;
 };
 
 /// Throws InputError naming `what` when the phase is not well formed: no node, a mapping of
 /// another length or to a node >= nodes, a negative or non-finite load or byte count, a
-/// communication or block index out of range, memory vectors of the wrong length.
+/// communication or block index out of range, memory vectors of the wrong length, subphase
+/// loads that are not `subphases` per object or not finite and >= 0.
 void check_phase(const Phase& phase, const std::string& what);
 
 /// The nodes' loads under `mapping` (one entry per object).
 std::vector<double> node_loads(const Phase& phase, const std::vector<NodeId>& mapping);
+
+/// The nodes' loads in each subphase under `mapping`: node v's in subphase s at
+/// [v * phase.subphases + s] (empty for a phase without subphases).
+std::vector<double> node_subphase_loads(const Phase& phase, const std::vector<NodeId>& mapping);
 
 }  // namespace dlbkit

@@ -54,6 +54,9 @@ struct VtDataSet {
   std::size_t ranks = 0;
   std::vector<std::string> metadata;  ///< each rank's `metadata` (compact JSON, "" if none)
   std::vector<VtPhase> phases;        ///< in increasing id
+  /// What was read but is not as vt's rules say, and how it was taken (one line each): tasks
+  /// whose time is one of their subphases' (vt's focused subphase) rather than their sum.
+  std::vector<std::string> warnings;
 };
 
 /// Largest file read, compressed or not, and largest JSON text after decompression.
@@ -64,7 +67,9 @@ constexpr std::uint64_t kMaxVtFileBytes = std::uint64_t{1} << 30;
 /// (a JSON pointer) and what is accepted for anything else: no STEM.0.json, a gap, a file
 /// that is neither JSON nor brotli-compressed JSON, a missing or mistyped field, a negative,
 /// non-finite or absurd number, two tasks of one phase with the same id, a phase missing
-/// from some files.
+/// from some files, a task's subphases (each id once) whose times neither sum to its time
+/// nor include it, or a task without subphases but with time where others have them.
+/// A phase's subphases are the most a task has (Phase::subphases).
 VtDataSet read_vt_data(const std::string& stem);
 
 /// The data set's phase ids, in increasing order.
@@ -87,10 +92,11 @@ void write_vt_data(const VtDataSet& data, std::int64_t phase_id, const std::vect
 /// Writes STEM.R.json for every node R of `phases` (phase k with id k, all of one node count;
 /// the objects may differ from phase to phase): each object of a phase as a task (entity id,
 /// home: its node in the first of the phases in a row that hold it, migratable; its load as
-/// `time`; its serialized bytes, where known, as user_defined's task_serialized_bytes) on its
-/// node of that phase, each communication as a SendRecv on its sender's node. Plain JSON; the
-/// files appear together or not at all. Throws InputError for an empty stem, phases of
-/// different node counts, two objects of a phase with one id, a file that cannot be written.
+/// `time`, its subphase loads as `subphases`; its serialized bytes, where known, as
+/// user_defined's task_serialized_bytes) on its node of that phase, each communication as a
+/// SendRecv on its sender's node. Plain JSON; the files appear together or not at all. Throws
+/// InputError for an empty stem, phases of different node counts, two objects of a phase with
+/// one id, a file that cannot be written.
 void write_vt_phases(const std::vector<Phase>& phases, const std::string& stem);
 
 /// write_vt_phases one phase at a time, as a run produces them: each phase goes to the files
