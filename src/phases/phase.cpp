@@ -61,4 +61,10 @@ std::vector<double> node_loads(const Phase& phase, const std::vector<NodeId>& ma
   return loads;
 }
 
+double total_speed(const Phase& phase) {
+  double speed = 0;
+  for (NodeId v = 0; v < phase.nodes; ++v) speed += 1 / alpha_of(phase, v);
+  return speed;
+}
+
 }  // namespace dlbkit

@@ -2,7 +2,8 @@
 // (1 + tolerance) x the mean load give objects away, heaviest node first, each time its
 // heaviest object that the least loaded node can take without rising above that threshold
 // itself (and with room under the memory bound), until the donor is under the threshold or
-// nothing it holds fits.
+// nothing it holds fits. Where nodes differ in speed (the phase's node_alpha), on times
+// (alpha x load) against (1 + tolerance) x total load / total speed.
 
 #include "central.hpp"
 
@@ -35,17 +36,18 @@ public:
   void rebalance(PhaseContext& ctx) override {
     gather_to_root(ctx);
     const Phase& phase = ctx.phase();
-    const double mean = std::accumulate(ctx.loads().begin(), ctx.loads().end(), 0.0) /
-                        static_cast<double>(ctx.nodes());
-    const double threshold = (1 + tolerance_) * mean;
+    // On times, alpha x load; with every alpha 1, the loads against (1 + tolerance) x their mean.
+    const double balanced = std::accumulate(ctx.loads().begin(), ctx.loads().end(), 0.0) / total_speed(phase);
+    const double threshold = (1 + tolerance_) * balanced;
+    const auto time = [&](NodeId v, double added = 0) { return (ctx.load(v) + added) * alpha_of(phase, v); };
     auto on = ctx.objects_by_node();
 
     using Entry = std::pair<double, NodeId>;
     std::priority_queue<Entry> heaviest;                                          // donors
     std::priority_queue<Entry, std::vector<Entry>, std::greater<>> lightest;      // receivers
     for (NodeId v = 0; v < ctx.nodes(); ++v) {
-      if (ctx.load(v) > threshold) heaviest.emplace(ctx.load(v), v);
-      else lightest.emplace(ctx.load(v), v);
+      if (time(v) > threshold) heaviest.emplace(time(v), v);
+      else lightest.emplace(time(v), v);
     }
     while (!heaviest.empty() && !lightest.empty()) {
       const NodeId donor = heaviest.top().second;
@@ -54,15 +56,15 @@ public:
       std::stable_sort(objects.begin(), objects.end(),
                        [&](ObjectIndex a, ObjectIndex b) { return phase.objects[a].load > phase.objects[b].load; });
       for (ObjectIndex object : objects) {
-        if (ctx.load(donor) <= threshold) break;
-        const auto [receiver_load, receiver] = lightest.top();
-        if (receiver_load + phase.objects[object].load > threshold) continue;  // too heavy for anyone
+        if (time(donor) <= threshold) break;
+        const NodeId receiver = lightest.top().second;
+        if (time(receiver, phase.objects[object].load) > threshold) continue;  // too heavy for the least busy
         if (!ctx.move(object, receiver)) {
           ctx.could_not_place(object);
           continue;
         }
         lightest.pop();
-        lightest.emplace(ctx.load(receiver), receiver);
+        lightest.emplace(time(receiver), receiver);
       }
     }
     scatter_from_root(ctx);

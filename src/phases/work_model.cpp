@@ -101,7 +101,7 @@ NodeWork::NodeWork(const Phase& phase, const std::vector<NodeId>& mapping, const
 }
 
 double NodeWork::work(NodeId node, const Terms& t) const {
-  return alpha(node) * t.load + model_.beta * std::max(t.sent, t.received) + model_.gamma + model_.delta * t.homing +
+  return alpha_of(*phase_, node) * t.load + model_.beta * std::max(t.sent, t.received) + model_.gamma + model_.delta * t.homing +
          model_.intra * t.local;
 }
 

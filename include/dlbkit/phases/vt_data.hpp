@@ -86,7 +86,7 @@ void write_vt_data(const VtDataSet& data, std::int64_t phase_id, const std::vect
 
 /// Writes STEM.R.json for every node R of `phases` (phase k with id k, all of one node count):
 /// each object as a task (entity id, home: its node in the first phase, migratable; its load
-/// as `time`; its serialized bytes, where known, as user_defined's task_serialized_bytes) on
+/// as `time`; each rank's node_alpha of the first phase, where it has them, as rank_alpha; its serialized bytes, where known, as user_defined's task_serialized_bytes) on
 /// its node of that phase, each communication as a SendRecv on its sender's
 /// node. Plain JSON; the files appear together or not at all. Throws InputError for an empty
 /// stem, phases of different node counts, a file that cannot be written.
@@ -107,6 +107,8 @@ public:
   void commit();
 
 private:
+  void begin(const Phase* first);  // each file's metadata, with the first phase's alphas
+
   std::string stem_;
   std::size_t nodes_ = 0, phases_ = 0;
   std::vector<NodeId> home_;  // each object's node in the first phase
