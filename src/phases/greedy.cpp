@@ -27,6 +27,7 @@ public:
   static constexpr const char* description =
       "central: every object, heaviest first, to the least loaded node with room for it";
   static constexpr const char* source = "Charm++ GreedyLB (Kale's measurement-based balancing)";
+  static constexpr bool weighs_speeds = true;
 
   static constexpr BooleanParam kImprove{
       .name = "improve", .default_value = "false",

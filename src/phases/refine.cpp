@@ -25,6 +25,7 @@ public:
   static constexpr const char* description =
       "central: only overloaded nodes give objects, to the least loaded, fewest migrations";
   static constexpr const char* source = "Charm++ RefineLB (Kale's measurement-based balancing)";
+  static constexpr bool weighs_speeds = true;
   static constexpr RealParam kTolerance{
       .name = "tolerance", .default_value = "0.05",
       .description = "a node is overloaded above (1 + tolerance) x the mean load", .min = 0, .max = 1e6,
