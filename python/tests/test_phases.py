@@ -39,6 +39,8 @@ def cases(recorded):
           "transfer_strategy=Clustering"]),
         (dict(strategy="tempered", workload="hotspot", topology="ring:8", as_protocol=True),
          ["-s", "tempered", "-w", "hotspot", "-t", "ring:8", "--as-protocol"]),
+        (dict(strategy="greedy", workload="amr", topology="complete:2", phases=3, speeds=[1, 2]),
+         ["-s", "greedy", "-w", "amr", "-t", "complete:2", "--phases", "3", "--speeds", "1,2"]),
     ]
 
 
@@ -53,7 +55,7 @@ def without_wall_times(document):
 
 
 @pytest.mark.filterwarnings("ignore:ignored:UserWarning")  # case 6's keys left out of its LBAF file
-@pytest.mark.parametrize("k", range(9))
+@pytest.mark.parametrize("k", range(10))
 def test_phases_equals_cli(k, recorded, cli):
     kwargs, args = cases(recorded)[k]
     expected = cli("phases", *args, "--json")
@@ -148,6 +150,8 @@ BAD = [
     (dict(data=BLOCKS), ["--data", BLOCKS]),
     (dict(strategy="greedy", workload="hotspot", topology="ring:4", as_protocol=True),
      ["-s", "greedy", "-w", "hotspot", "-t", "ring:4", "--as-protocol"]),
+    (dict(strategy="greedy", workload="hotspot", topology="complete:2", speeds="1,nan"),
+     ["-s", "greedy", "-w", "hotspot", "-t", "complete:2", "--speeds", "1,nan"]),
 ]
 
 
