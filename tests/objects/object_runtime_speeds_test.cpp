@@ -64,7 +64,8 @@ TEST(ObjectRuntimeSpeeds, ADeclaredSlowerWorkerGetsItsShareOfTheWork) {
 
 TEST(ObjectRuntimeSpeeds, BadSpeedsAreOneLineErrors) {
   EXPECT_EQ(error_of([] { balanced_over_ideal("greedy", {1, 0}); }),
-            "--speeds: node 1's speed is 0; accepted: one speed per node, each a number > 0, comma-separated, e.g. 1,2");
+            "--speeds: node 1's speed is 0; accepted: one speed per node, each a number > 0, comma-separated, "
+            "e.g. 1,2");
   EXPECT_EQ(error_of([] { balanced_over_ideal("greedy", {1, 2, 3}); }),
             "--speeds: 3 speeds for 2 nodes; accepted: one speed per node, each a number > 0, comma-separated, e.g. "
             "1,2");

@@ -44,9 +44,11 @@ TEST(Speeds, ParsesNumbersAboveZeroAndRefusesTheRestNamingThem) {
                           text, item));
   Phase phase{.nodes = 3};
   EXPECT_EQ(error_of([&] { set_speeds(phase, {1, 2}, "--speeds"); }),
-            "--speeds: 2 speeds for 3 nodes; accepted: one speed per node, each a number > 0, comma-separated, e.g. 1,2");
+            "--speeds: 2 speeds for 3 nodes; accepted: one speed per node, each a number > 0, comma-separated, "
+            "e.g. 1,2");
   EXPECT_EQ(error_of([&] { set_speeds(phase, {1, std::nan(""), 2}, "--speeds"); }),
-            "--speeds: node 1's speed is nan; accepted: one speed per node, each a number > 0, comma-separated, e.g. 1,2");
+            "--speeds: node 1's speed is nan; accepted: one speed per node, each a number > 0, comma-separated, "
+            "e.g. 1,2");
   set_speeds(phase, {1, 2, 4}, "--speeds");
   EXPECT_EQ(phase.node_alpha, (std::vector<double>{1, 0.5, 0.25}));
   EXPECT_EQ(total_speed(phase), 7);
