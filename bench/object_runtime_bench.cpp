@@ -12,6 +12,9 @@
 //                     plain loop on 2 threads of its own (the same work, the messages in an
 //                     array), ten phases of each in turn; ns_per_object of each and runtime_over_plain; target:
 //                     at most 2.
+//   BM_SlowerWorker   two workers at speeds 1 and 2 (emulated: worker 0's objects spin twice as
+//                     long), declared to the runtime or not: balanced_over_ideal = the balanced
+//                     phases' time over total work / total speed; target: at most 1.10.
 // The MPI engine's figures come from the example under mpirun (docs/objects.md).
 
 #include "../examples/stencil/stencil.hpp"
@@ -144,6 +147,55 @@ BENCHMARK(BM_Stencil)
     ->ArgsProduct({{0, 1, 2, 3}, {1, 4}})
     ->Iterations(1)
     ->Unit(benchmark::kSecond);
+
+// Two workers at speeds 1 and 2, emulated on equal cores: 64 objects of 2.5 to 7.5 ms of work
+// at speed 1, each spinning its work on worker 0 and half of it on worker 1, dealt alternately.
+// With the speeds declared (declared=1: greedy, refine, the strategies that weigh them) or not,
+// balancing every phase for 12 phases:
+// balanced_over_ideal = the mean time of the last 6 phases over total work / total speed (3);
+// target: at most 1.10. Unbalanced, the start's dealing gives 1.5. busiest_over_ideal: the same
+// of the busiest worker's measured time, without the waits between objects.
+void BM_SlowerWorker(benchmark::State& state) {
+  const char* strategy = kStrategies[state.range(0)];
+  const bool declared = state.range(1) != 0;
+  constexpr int kPhases = 12;
+  constexpr std::uint64_t kObjects = 64;
+  const double emulated[] = {1, 2};
+  double total = 0, balanced = 0, busiest = 0;
+  for (auto _ : state) {
+    dlbkit::ObjectRuntimeOptions o{.engine = "threads", .strategy = strategy, .workers = 2, .quiet = true};
+    if (declared) o.speeds = {emulated[0], emulated[1]};
+    dlbkit::ObjectRuntime<Spinner, int> rt(o);
+    total = 0;
+    for (std::uint64_t id = 0; id < kObjects; ++id) {
+      total += 2.5e-3 + 5e-3 * static_cast<double>(id % 8) / 7;
+      rt.add(id, Spinner{}, static_cast<dlbkit::NodeId>(id % 2));
+    }
+    const auto work = [&](Spinner& s, dlbkit::ObjectContext<int>& ctx) {
+      const double seconds = (2.5e-3 + 5e-3 * static_cast<double>(ctx.id() % 8) / 7) / emulated[ctx.worker()];
+      const auto until = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+      while (std::chrono::steady_clock::now() < until) ++s.spins;
+    };
+    for (int k = 0; k < kPhases; ++k) rt.run_phase(work);
+    balanced = busiest = 0;
+    for (int k = kPhases / 2; k < kPhases; ++k) {
+      balanced += rt.report().phases[static_cast<std::size_t>(k)].seconds;
+      busiest += rt.report().phases[static_cast<std::size_t>(k)].max_load;
+    }
+    balanced /= kPhases / 2;
+    busiest /= kPhases / 2;
+  }
+  state.SetLabel(std::string(strategy) + (declared ? ", speeds 1,2 declared" : ", speeds not declared"));
+  state.counters["balanced_over_ideal"] = balanced / (total / (emulated[0] + emulated[1]));
+  state.counters["busiest_over_ideal"] = busiest / (total / (emulated[0] + emulated[1]));
+}
+BENCHMARK(BM_SlowerWorker)
+    ->ArgNames({"strategy", "declared"})
+    ->Args({0, 1})
+    ->Args({1, 1})
+    ->ArgsProduct({{0, 1, 2, 3}, {0}})
+    ->Iterations(1)
+    ->Unit(benchmark::kMillisecond);
 
 }  // namespace
 

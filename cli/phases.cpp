@@ -22,7 +22,7 @@ namespace {
 struct Options {
   PhasesInputs in;
   std::string workload, data, charm_dump, write, threshold = "inf", time_limit = "60", memory_bound = "inf",
-      lbaf_config, work_model = "load";
+      lbaf_config, work_model = "load", speeds;
   std::int64_t phase = 0;
   long long phases = 1, every = 1;
   std::vector<std::string> params, workload_params, cost_params;
@@ -113,6 +113,9 @@ Run add_phases(CLI::App& app) {
                 "strategy keeps (--every, --threshold apply)");
   cmd->add_option("-t,--topology", o->in.topology,
                   "the nodes and their network, e.g. torus:8x8 (with --data, default complete:RANKS)");
+  auto* speeds = cmd->add_option("--speeds", o->speeds,
+                                 "each node's speed, S0,S1,... (> 0: a load of 1 takes 1/S on a node of speed S); "
+                                 "greedy and refine balance times (docs/phases.md)");
   // Options of a run of several phases of a workload.
   auto* phases =
       cmd->add_option("--phases", o->phases, "phases to run")->check(integer_in(1, 1'000'000))->capture_default_str();
@@ -151,7 +154,7 @@ Run add_phases(CLI::App& app) {
                 "plan API runs it (tempered, diffusion)");
   cmd->add_flag("--json", o->json, "print one JSON document with the inputs and the figures");
   return [o, workload, data, charm_dump, phase, write, phases, every, threshold, time_limit, memory_bound, work_model,
-          lbaf_config] {
+          lbaf_config, speeds] {
     PhasesInputs in = o->in;
     in.params = assignments(o->params, "--param");
     in.workload_params = assignments(o->workload_params, "--workload-param");
@@ -161,6 +164,7 @@ Run add_phases(CLI::App& app) {
     if (charm_dump->count() > 0) in.charm_dump = o->charm_dump;
     if (phase->count() > 0) in.phase = o->phase;
     if (write->count() > 0) in.write = o->write;
+    if (speeds->count() > 0) in.speeds = o->speeds;
     if (phases->count() > 0) in.phases = o->phases;
     if (every->count() > 0) in.every = o->every;
     if (threshold->count() > 0) in.threshold = o->threshold;

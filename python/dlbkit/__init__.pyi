@@ -129,7 +129,8 @@ def phases(strategy: Optional[str] = None, workload: Optional[str] = None, data:
            migration_cost: Optional[_Value] = None, migration_byte_cost: Optional[_Value] = None,
            seed: int = 1, optimal: bool = False, time_limit: Optional[_Value] = None,
            lbaf_config: Optional[str] = None, work_model: Optional[str] = None,
-           charm_dump: Optional[str] = None, as_protocol: bool = False) -> PhasesResult: ...
+           charm_dump: Optional[str] = None, as_protocol: bool = False,
+           speeds: Optional[Union[str, Sequence[float]]] = None) -> PhasesResult: ...
 def read_timeline(path: str) -> Any: ...  # pandas.DataFrame, or a dict of lists without pandas
 def read_trace(path: str) -> Any: ...  # pandas.DataFrame, or a dict of numpy arrays without pandas
 def read_vt_data(stem: str) -> Any: ...  # pandas.DataFrame, or a dict of numpy arrays without pandas

@@ -63,7 +63,7 @@ def _integer(name, value, low, high, accepted=None):
 def phases(strategy=None, workload=None, data=None, topology=None, params=None, workload_params=None, phase=None,
            replay=False, write=None, phases=None, every=None, threshold=None, memory_bound=None, cost="ipsc2",
            cost_params=None, migration_cost=None, migration_byte_cost=None, seed=1, optimal=False, time_limit=None,
-           lbaf_config=None, work_model=None, charm_dump=None, as_protocol=False):
+           lbaf_config=None, work_model=None, charm_dump=None, as_protocol=False, speeds=None):
     """Balance persistent objects between phases: `dlbkit phases`.
 
     strategy             a phase strategy (`dlbkit list phase-strategies`); None: the
@@ -85,6 +85,8 @@ def phases(strategy=None, workload=None, data=None, topology=None, params=None, 
                          and after any phase whose imbalance exceeds threshold (None: "inf")
     memory_bound         the most bytes a node may hold, or "inf" (None: "inf", or
                          lbaf_config's)
+    speeds               each node's speed, "1,2" or [1, 2] (> 0; None: the input's, 1
+                         on every node for a workload)                                  --speeds
     work_model           what the criteria weigh: "load", or LBAF's work
                          "beta=B,gamma=G,delta=D", vt's "intra=I" (None: "load", or
                          lbaf_config's)                                                 --work-model
@@ -116,7 +118,8 @@ def phases(strategy=None, workload=None, data=None, topology=None, params=None, 
         _text_or_none(threshold), _text(cost), _texts(cost_params), _text_or_none(migration_cost) or "",
         _text_or_none(migration_byte_cost) or "", _text_or_none(memory_bound),
         _integer("--seed", seed, 0, 2**64 - 1, "a decimal whole number"), bool(optimal), _text_or_none(time_limit),
-        _text_or_none(lbaf_config), _text_or_none(work_model), _text_or_none(charm_dump), bool(as_protocol))))
+        _text_or_none(lbaf_config), _text_or_none(work_model), _text_or_none(charm_dump), bool(as_protocol),
+        speeds if speeds is None or isinstance(speeds, str) else ",".join(str(s) for s in speeds))))
     for key in (result.inputs["lbaf_config"] or {}).get("ignored", []):
         _warnings.warn(f"ignored: {key}", stacklevel=2)
     for warning in result.inputs.get("warnings", []):

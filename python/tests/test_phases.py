@@ -42,6 +42,8 @@ def cases(recorded):
          ["-s", "tempered", "-w", "hotspot", "-t", "ring:8", "--as-protocol"]),
         (dict(strategy="refine", workload="amr", topology="torus:4x4", phases=8, workload_params={"rate": 1}),
          ["-s", "refine", "-w", "amr", "-t", "torus:4x4", "--phases", "8", "--workload-param", "rate=1"]),
+        (dict(strategy="greedy", workload="amr", topology="complete:2", phases=3, speeds=[1, 2]),
+         ["-s", "greedy", "-w", "amr", "-t", "complete:2", "--phases", "3", "--speeds", "1,2"]),
     ]
 
 
@@ -56,7 +58,7 @@ def without_wall_times(document):
 
 
 @pytest.mark.filterwarnings("ignore:ignored:UserWarning")  # case 6's keys left out of its LBAF file
-@pytest.mark.parametrize("k", range(10))
+@pytest.mark.parametrize("k", range(11))
 def test_phases_equals_cli(k, recorded, cli):
     kwargs, args = cases(recorded)[k]
     expected = cli("phases", *args, "--json")
@@ -176,6 +178,8 @@ BAD = [
     (dict(data=BLOCKS), ["--data", BLOCKS]),
     (dict(strategy="greedy", workload="hotspot", topology="ring:4", as_protocol=True),
      ["-s", "greedy", "-w", "hotspot", "-t", "ring:4", "--as-protocol"]),
+    (dict(strategy="greedy", workload="hotspot", topology="complete:2", speeds="1,nan"),
+     ["-s", "greedy", "-w", "hotspot", "-t", "complete:2", "--speeds", "1,nan"]),
 ]
 
 

@@ -6,6 +6,7 @@
 #include <dlbkit/phases/figures.hpp>
 #include <dlbkit/phases/in_process_protocol.hpp>
 #include <dlbkit/phases/rebalance.hpp>
+#include <dlbkit/phases/speeds.hpp>
 #include <dlbkit/phases/vt_data.hpp>
 #include <dlbkit/runtime/detail/distributed_engine.hpp>
 #include <dlbkit/runtime/serialization.hpp>
@@ -212,8 +213,20 @@ ObjectEngine::ObjectEngine(ObjectRuntimeOptions options, std::optional<PhaseStra
       if (engine_ == "sequential") topology_ = parse_topology("complete:1");
     }
     if (strategy_.info->check_topology && workers_ > 1) strategy_.info->check_topology(*topology_);
-    // The linear load model fits every object's past loads, which a gather brings together.
-    if (options_.load_model == "persistence") protocol_ = runnable_rank_protocol(strategy_, work_model_);
+    if (engine_ == "sequential") options_.speeds.clear();  // one worker: nothing to weigh
+    if (!options_.speeds.empty()) {
+      check_speeds(options_.speeds, workers_, "--speeds");
+      // A strategy blind to speeds would balance the loads as those of equal workers, worse
+      // than the measured times themselves (docs/objects.md, Workers that differ in speed).
+      if (!strategy_.info->weighs_speeds && strategy_.name() != "none")
+        throw InputError(fmt::format("--speeds with strategy {}: its criterion balances loads, not times; accepted: "
+                                     "--speeds with greedy or refine, or a strategy that declares weighs_speeds",
+                                     strategy_.name()));
+    }
+    // The linear load model fits every object's past loads, which a gather brings together;
+    // the rank protocols balance loads, the gathered phase's strategies weigh the speeds.
+    if (options_.load_model == "persistence" && options_.speeds.empty())
+      protocol_ = runnable_rank_protocol(strategy_, work_model_);
   } catch (...) {
     error = std::current_exception();
   }
@@ -504,8 +517,9 @@ void ObjectEngine::end_work(const std::vector<Clock::time_point>& work_end, cons
 Phase ObjectEngine::gather_phase(const std::vector<double>& loads, std::span<const ObjectCommunication> sent) {
   Phase phase{.nodes = workers_};
   phase.node_of = owners_;
+  if (!options_.speeds.empty()) set_speeds(phase, options_.speeds, "--speeds");
   phase.objects.resize(ids_.size());
-  for (ObjectIndex i = 0; i < ids_.size(); ++i) phase.objects[i] = {.id = ids_[i], .load = loads[i]};
+  for (ObjectIndex i = 0; i < ids_.size(); ++i) phase.objects[i] = {.id = ids_[i], .load = work_of(i, loads[i])};
   std::vector<double> sizes(ids_.size(), 0.0);  // 0: not known (no record)
   if (!options_.record.empty() && measure_sizes_) {
     std::exception_ptr error;  // a serialiser's, on every rank before the gathering below
@@ -528,7 +542,7 @@ Phase ObjectEngine::gather_phase(const std::vector<double>& loads, std::span<con
   for (ObjectIndex i = 0; i < ids_.size(); ++i)
     if (is_local(owners_[i])) {
       append_bytes(i, mine);
-      append_bytes(loads[i], mine);
+      append_bytes(work_of(i, loads[i]), mine);
       append_bytes(sizes[i], mine);
     }
   for (const ObjectCommunication& c : communications) append_bytes(c, mine);

@@ -2,6 +2,7 @@
 #include <dlbkit/core/parameters.hpp>
 #include <dlbkit/error.hpp>
 #include <dlbkit/objects/object_runtime_options.hpp>
+#include <dlbkit/phases/speeds.hpp>
 #include <dlbkit/runtime/detail/command_line.hpp>
 
 #include <cmath>
@@ -34,6 +35,9 @@ ObjectRuntimeOptions ObjectRuntimeOptions::parse(int argc, const char* const* ar
       {"--load-window", "N", fmt::format("linear: the phases it fits, from 2 to 1000 (default {})", d.load_window)},
       {"--work-model", "M",
        fmt::format("what the strategy weighs: load, or LBAF's work beta=B,gamma=G,delta=D (default {})", d.work_model)},
+      {"--speeds", "S0,S1,...",
+       "each worker's speed, a number > 0: a load of 1 takes 1/S on a worker of speed S; with greedy or refine "
+       "(default all 1)"},
       {"--record", "STEM", "vt LB data, STEM.R.json for each worker R, written at finish()"},
       {"--timeline", "FILE", "Chrome trace-event JSON of phases and migrations, written at finish()"},
       {"--quiet", "", "no warnings on stderr"}};
@@ -58,6 +62,8 @@ ObjectRuntimeOptions ObjectRuntimeOptions::parse(int argc, const char* const* ar
         throw InputError(fmt::format("--load-window '{}'; accepted: an integer from 2 to 1000", value));
     } else if (name == "--work-model") {
       o.work_model = value;
+    } else if (name == "--speeds") {
+      o.speeds = parse_speeds(value, "--speeds");
     } else if (name == "--record") {
       o.record = value;
     } else if (name == "--timeline") {

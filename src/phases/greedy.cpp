@@ -1,9 +1,10 @@
 // greedy: the central baseline of measurement-based balancers (Charm++'s GreedyLB): every
 // migratable object, heaviest first, to the node that is least loaded so far, among those
-// with room for it under the memory bound. With improve=true (ours, not GreedyLB's) a local
-// search then lowers the most loaded node by moves and swaps of one or two objects. With
-// subphases=true, on a phase with subphases, both weigh the phase's time over its subphases
-// instead (subphase_criterion.hpp).
+// with room for it under the memory bound. Where nodes differ in speed (the phase's
+// node_alpha), to the node where it would end first: least (load + its load) x alpha. With
+// improve=true (ours, not GreedyLB's) a local search then lowers the busiest node (the largest
+// alpha x load) by moves and swaps of one or two objects. With subphases=true, on a phase with
+// subphases, both weigh the phase's time over its subphases instead (subphase_criterion.hpp).
 
 #include "central.hpp"
 #include "subphase_criterion.hpp"
@@ -29,6 +30,7 @@ public:
       "central: every object, heaviest first, to the least loaded node with room for it; re-deals nearly "
       "every object each step (about (P-1)/P of them move)";
   static constexpr const char* source = "Charm++ GreedyLB (Kale's measurement-based balancing)";
+  static constexpr bool weighs_speeds = true;
 
   static constexpr BooleanParam kImprove{
       .name = "improve", .default_value = "false",
@@ -61,40 +63,62 @@ public:
     std::stable_sort(order.begin(), order.end(),
                      [&](ObjectIndex a, ObjectIndex b) { return phase.objects[a].load > phase.objects[b].load; });
 
+    // Nodes of one speed form a class, its least loaded node on top; the object goes to the
+    // node where it would end first, (load + its load) x alpha, among the classes' tops.
     using Entry = std::pair<double, NodeId>;  // (load, node), least loaded on top
-    std::priority_queue<Entry, std::vector<Entry>, std::greater<>> lightest;
-    for (NodeId v = 0; v < ctx.nodes(); ++v) lightest.emplace(load[v], v);
-    std::vector<Entry> full;  // nodes without room for the current object
+    using Heap = std::priority_queue<Entry, std::vector<Entry>, std::greater<>>;
+    std::vector<std::pair<double, Heap>> classes;  // (alpha, its nodes)
+    for (NodeId v = 0; v < ctx.nodes(); ++v) {
+      const double alpha = alpha_of(phase, v);
+      auto c = std::find_if(classes.begin(), classes.end(), [&](const auto& k) { return k.first == alpha; });
+      if (c == classes.end()) c = classes.insert(c, {alpha, Heap()});
+      c->second.emplace(load[v], v);
+    }
+    std::vector<std::pair<std::size_t, Entry>> full;  // (class, node) without room for the current object
     for (ObjectIndex object : order) {
-      // Every node is in the heap, the object's own among them, where it always fits.
-      while (!ctx.move(object, lightest.top().second)) {
-        full.push_back(lightest.top());
-        lightest.pop();
+      const double w = phase.objects[object].load;
+      const auto first_end = [&] {  // the class whose top ends the object first
+        std::size_t best = classes.size();
+        for (std::size_t c = 0; c < classes.size(); ++c)
+          if (!classes[c].second.empty() &&
+              (best == classes.size() || (classes[c].second.top().first + w) * classes[c].first <
+                                             (classes[best].second.top().first + w) * classes[best].first))
+            best = c;
+        return best;
+      };
+      // Every node is in a heap, the object's own among them, where it always fits.
+      std::size_t c = first_end();
+      while (!ctx.move(object, classes[c].second.top().second)) {
+        full.emplace_back(c, classes[c].second.top());
+        classes[c].second.pop();
+        c = first_end();
       }
-      const NodeId chosen = lightest.top().second;
-      lightest.pop();
-      if (!full.empty()) ctx.could_not_place(object);  // not on the least loaded node: no room there
-      for (const Entry& e : full) lightest.push(e);
+      const NodeId chosen = classes[c].second.top().second;
+      classes[c].second.pop();
+      if (!full.empty()) ctx.could_not_place(object);  // not where it ends first: no room there
+      for (const auto& [k, e] : full) classes[k].second.push(e);
       full.clear();
-      load[chosen] += phase.objects[object].load;
-      lightest.emplace(load[chosen], chosen);
+      load[chosen] += w;
+      classes[c].second.emplace(load[chosen], chosen);
     }
     if (improve_) improve(ctx, load);
     scatter_from_root(ctx);
   }
 
 private:
-  /// Local search on the plan: the most loaded node M gives one object to a node v, or swaps
-  /// one with v's, where that lowers the larger of the two loads most; failing that, two of
-  /// M's objects for one of v's or none. Until M cannot be lowered so. Each step makes the
-  /// pair's loads closer, so the sum of the squared loads falls and the search ends; it is
-  /// also bounded, at kSteps steps (a change the memory bound refuses is a step too, which
-  /// tries the others without that node). v's partner is found by bisection in its objects sorted by
-  /// load: the swap that lowers the pair most sends d = (load M - load v) / 2 across.
+  /// Local search on the plan: the busiest node M (the largest time, alpha x load) gives one
+  /// object to a node v, or swaps one with v's, where that lowers the larger of the two times
+  /// most; failing that, two of M's objects for one of v's or none. Until M cannot be lowered
+  /// so. Each step lowers the pair's larger time, and it is bounded, at kSteps steps (a change
+  /// the memory bound refuses is a step too, which tries the others without that node). v's
+  /// partner is found by bisection in its objects sorted by load: the swap that lowers the
+  /// pair most sends d = (time M - time v) / (alpha M + alpha v) across, which evens them.
   static void improve(PhaseContext& ctx, std::vector<double>& load) {
     const Phase& phase = ctx.phase();
     const auto weight = [&](ObjectIndex i) { return phase.objects[i].load; };
     const auto lighter = [&](ObjectIndex a, ObjectIndex b) { return weight(a) < weight(b); };
+    const auto alpha = [&](NodeId v) { return alpha_of(phase, v); };
+    const auto time = [&](NodeId v) { return load[v] * alpha(v); };
     std::vector<std::vector<ObjectIndex>> on(ctx.nodes());  // migratable objects, lightest first
     for (ObjectIndex i = 0; i < phase.objects.size(); ++i)
       if (phase.objects[i].migratable) on[ctx.node_of(i)].push_back(i);
@@ -102,15 +126,17 @@ private:
     constexpr int kSteps = 100000;
     std::vector<bool> closed(ctx.nodes(), false);  // this step: a change with v broke the memory bound
     for (int step = 0; step < kSteps; ++step) {
-      const auto m = static_cast<NodeId>(std::max_element(load.begin(), load.end()) - load.begin());
-      double best = load[m];  // the pair's larger load after the best change found
+      NodeId m = 0;
+      for (NodeId v = 1; v < ctx.nodes(); ++v)
+        if (time(v) > time(m)) m = v;
+      double best = time(m);  // the pair's larger time after the best change found
       std::vector<std::pair<ObjectIndex, NodeId>> moves;
       // `give` (of load `given`) from M to each v, for none of v's objects or the best one.
       const auto consider = [&](std::initializer_list<ObjectIndex> give, double given) {
         for (NodeId v = 0; v < ctx.nodes(); ++v) {
           if (v == m || closed[v]) continue;
           const auto record = [&](double d, std::optional<ObjectIndex> take) {
-            const double after = std::max(load[m] - d, load[v] + d);
+            const double after = std::max((load[m] - d) * alpha(m), (load[v] + d) * alpha(v));
             if (d <= 0 || after >= best) return;
             best = after;
             moves.clear();
@@ -119,7 +145,7 @@ private:
           };
           if (!phase.has_memory || ctx.memory().with(std::span(give.begin(), give.size()), v) <= ctx.memory_bound())
             record(given, std::nullopt);
-          const double wanted = given - (load[m] - load[v]) / 2;  // the partner's ideal load
+          const double wanted = given - (time(m) - time(v)) / (alpha(m) + alpha(v));  // the partner's ideal load
           const auto it = std::lower_bound(on[v].begin(), on[v].end(), wanted,
                                            [&](ObjectIndex b, double x) { return weight(b) < x; });
           if (it != on[v].end()) record(given - weight(*it), *it);

@@ -75,4 +75,10 @@ std::vector<double> node_subphase_loads(const Phase& phase, const std::vector<No
   return loads;
 }
 
+double total_speed(const Phase& phase) {
+  double speed = 0;
+  for (NodeId v = 0; v < phase.nodes; ++v) speed += 1 / alpha_of(phase, v);
+  return speed;
+}
+
 }  // namespace dlbkit

@@ -2,9 +2,10 @@
 // (1 + tolerance) x the mean load give objects away, heaviest node first, each time its
 // heaviest object that the least loaded node can take without rising above that threshold
 // itself (and with room under the memory bound), until the donor is under the threshold or
-// nothing it holds fits. With subphases=true, on a phase with subphases, the nodes above the
-// threshold in a subphase give or swap objects while that lowers the phase's time over its
-// subphases (subphase_criterion.hpp).
+// nothing it holds fits. Where nodes differ in speed (the phase's node_alpha), on times
+// (alpha x load) against (1 + tolerance) x total load / total speed. With subphases=true, on a
+// phase with subphases, the nodes above the threshold in a subphase give or swap objects while
+// that lowers the phase's time over its subphases (subphase_criterion.hpp).
 
 #include "central.hpp"
 #include "subphase_criterion.hpp"
@@ -27,6 +28,7 @@ public:
   static constexpr const char* description =
       "central: only overloaded nodes give objects, to the least loaded, fewest migrations";
   static constexpr const char* source = "Charm++ RefineLB (Kale's measurement-based balancing)";
+  static constexpr bool weighs_speeds = true;
   static constexpr RealParam kTolerance{
       .name = "tolerance", .default_value = "0.05",
       .description = "a node is overloaded above (1 + tolerance) x the mean load", .min = 0, .max = 1e6,
@@ -45,17 +47,18 @@ public:
       return;
     }
     const Phase& phase = ctx.phase();
-    const double mean = std::accumulate(ctx.loads().begin(), ctx.loads().end(), 0.0) /
-                        static_cast<double>(ctx.nodes());
-    const double threshold = (1 + tolerance_) * mean;
+    // On times, alpha x load; with every alpha 1, the loads against (1 + tolerance) x their mean.
+    const double balanced = std::accumulate(ctx.loads().begin(), ctx.loads().end(), 0.0) / total_speed(phase);
+    const double threshold = (1 + tolerance_) * balanced;
+    const auto time = [&](NodeId v, double added = 0) { return (ctx.load(v) + added) * alpha_of(phase, v); };
     auto on = ctx.objects_by_node();
 
     using Entry = std::pair<double, NodeId>;
     std::priority_queue<Entry> heaviest;                                          // donors
     std::priority_queue<Entry, std::vector<Entry>, std::greater<>> lightest;      // receivers
     for (NodeId v = 0; v < ctx.nodes(); ++v) {
-      if (ctx.load(v) > threshold) heaviest.emplace(ctx.load(v), v);
-      else lightest.emplace(ctx.load(v), v);
+      if (time(v) > threshold) heaviest.emplace(time(v), v);
+      else lightest.emplace(time(v), v);
     }
     while (!heaviest.empty() && !lightest.empty()) {
       const NodeId donor = heaviest.top().second;
@@ -64,15 +67,15 @@ public:
       std::stable_sort(objects.begin(), objects.end(),
                        [&](ObjectIndex a, ObjectIndex b) { return phase.objects[a].load > phase.objects[b].load; });
       for (ObjectIndex object : objects) {
-        if (ctx.load(donor) <= threshold) break;
-        const auto [receiver_load, receiver] = lightest.top();
-        if (receiver_load + phase.objects[object].load > threshold) continue;  // too heavy for anyone
+        if (time(donor) <= threshold) break;
+        const NodeId receiver = lightest.top().second;
+        if (time(receiver, phase.objects[object].load) > threshold) continue;  // too heavy for the least busy
         if (!ctx.move(object, receiver)) {
           ctx.could_not_place(object);
           continue;
         }
         lightest.pop();
-        lightest.emplace(ctx.load(receiver), receiver);
+        lightest.emplace(time(receiver), receiver);
       }
     }
     scatter_from_root(ctx);

@@ -630,11 +630,16 @@ void write_vt_phases(const std::vector<Phase>& phases, const std::string& stem) 
 VtPhasesWriter::VtPhasesWriter(const std::string& stem, std::size_t nodes)
     : stem_(stem), nodes_(nodes) {
   if (stem.empty()) throw InputError("vt data output stem '': empty; accepted: a stem STEM for the files STEM.R.json");
+  for (std::size_t r = 0; r < nodes_; ++r) files_.push_back(std::make_unique<AtomicFile>(rank_file(stem_, r)));
+}
+
+void VtPhasesWriter::begin(const Phase* first) {
   // The text of {"metadata": ..., "phases": [...]} as json's dump() writes it: keys in order.
+  // A rank's alpha is its metadata's (vt's rank_alpha), the first phase's.
   for (std::size_t r = 0; r < nodes_; ++r) {
-    files_.push_back(std::make_unique<AtomicFile>(rank_file(stem_, r)));
-    const json metadata = {{"type", "LBDatafile"}, {"rank", r}};
-    files_.back()->write(R"({"metadata":)" + metadata.dump() + R"(,"phases":[)");
+    json metadata = {{"type", "LBDatafile"}, {"rank", r}};
+    if (first && !first->node_alpha.empty()) metadata["rank_alpha"] = first->node_alpha[r];
+    files_[r]->write(R"({"metadata":)" + metadata.dump() + R"(,"phases":[)");
   }
 }
 
@@ -643,6 +648,7 @@ VtPhasesWriter::~VtPhasesWriter() = default;
 void VtPhasesWriter::write(const Phase& phase) {
   if (phase.nodes != nodes_)
     throw InputError(fmt::format("vt data {}: phase {} has {} nodes; accepted: {} as phase 0", stem_, phases_, phase.nodes, nodes_));
+  if (phases_ == 0) begin(&phase);
   // Each object's home follows its id; a new one's is where it is.
   const std::vector<ObjectIndex> match =
       match_objects(ids_, phase, fmt::format("vt data {}: phase {}", stem_, phases_));
@@ -694,6 +700,7 @@ void VtPhasesWriter::write(const Phase& phase) {
 }
 
 void VtPhasesWriter::commit() {
+  if (phases_ == 0) begin(nullptr);
   for (auto& file : files_) {
     file->write("]}\n");
     file->close();

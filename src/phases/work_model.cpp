@@ -101,8 +101,8 @@ NodeWork::NodeWork(const Phase& phase, const std::vector<NodeId>& mapping, const
 }
 
 double NodeWork::work(NodeId node, const Terms& t) const {
-  return alpha(node) * t.load + model_.beta * std::max(t.sent, t.received) + model_.gamma + model_.delta * t.homing +
-         model_.intra * t.local;
+  return alpha_of(*phase_, node) * t.load + model_.beta * std::max(t.sent, t.received) + model_.gamma +
+         model_.delta * t.homing + model_.intra * t.local;
 }
 
 bool NodeWork::home(std::int32_t block, NodeId node) const {

@@ -5,6 +5,7 @@
 #include <dlbkit/error.hpp>
 #include <dlbkit/phases/builtin_phase_strategies.hpp>
 #include <dlbkit/phases/charm_dump.hpp>
+#include <dlbkit/phases/speeds.hpp>
 #include <dlbkit/phases/vt_workloads.hpp>
 #include <dlbkit/workloads/builtin_phase_workloads.hpp>
 #include <dlbkit/workloads/lbaf_config.hpp>
@@ -90,6 +91,26 @@ Topology dump_topology(const std::string& spec, const std::string& path, std::si
   return topology;
 }
 
+/// A workload whose every phase has the nodes' speeds of --speeds.
+class WithSpeeds : public PhaseWorkload {
+public:
+  WithSpeeds(std::unique_ptr<PhaseWorkload> inner, std::vector<double> speeds)
+      : inner_(std::move(inner)), speeds_(std::move(speeds)) {}
+  Phase first_phase(std::size_t nodes, std::uint64_t seed) override {
+    Phase phase = inner_->first_phase(nodes, seed);
+    set_speeds(phase, speeds_, "--speeds");
+    return phase;
+  }
+  void next_phase(Phase& phase) override {
+    inner_->next_phase(phase);
+    set_speeds(phase, speeds_, "--speeds");
+  }
+
+private:
+  std::unique_ptr<PhaseWorkload> inner_;
+  std::vector<double> speeds_;
+};
+
 /// null where a figure has no value (no balancing step ran), never NaN.
 nlohmann::json figure(double x, bool defined) { return defined ? nlohmann::json(x) : nlohmann::json(nullptr); }
 
@@ -163,6 +184,12 @@ PhasesResult phases_command(const PhasesInputs& given, const PhasesProgress& pro
   const Topology topology = vt_data ? vt_topology(in.topology, *vt_data)
                             : dump  ? dump_topology(in.topology, *in.charm_dump, dump->phase.nodes)
                                     : parse_topology(in.topology);
+  std::vector<double> speeds;
+  if (in.speeds) {
+    speeds = parse_speeds(*in.speeds, "--speeds");
+    check_speeds(speeds, topology.size(), "--speeds");
+    input = std::make_unique<WithSpeeds>(std::move(input), speeds);
+  }
   PhaseRunOptions options{.phases = phases,
                           .every = static_cast<std::size_t>(every),
                           .threshold = non_negative_or_inf(threshold, "--threshold")};
@@ -224,6 +251,7 @@ PhasesResult phases_command(const PhasesInputs& given, const PhasesProgress& pro
                  {"time_limit", figure(options.rebalance.optimum_time_limit.value_or(0), in.optimal)},
                  {"lbaf_config", in.lbaf_config ? nlohmann::json{{"file", *in.lbaf_config}, {"ignored", lbaf.ignored}}
                                                 : nlohmann::json(nullptr)}});
+  if (in.speeds) inputs["speeds"] = speeds;
   return result;
 }
 

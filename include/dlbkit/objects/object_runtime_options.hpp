@@ -9,7 +9,8 @@
 /// const auto o = dlbkit::ObjectRuntimeOptions::parse(argc, argv, {{"--phases", phases, 1, 100000}});
 /// // dlbkit's: --engine auto|threads|mpi|sequential  --strategy NAME  --param name=value
 /// // (repeatable)  --topology SPEC|auto  --workers N  --seed S  --every K  --threshold I
-/// // --load-model persistence|linear  --load-window N  --work-model M  --record STEM  --timeline FILE  --quiet
+/// // --load-model persistence|linear  --load-window N  --work-model M  --speeds S0,S1,...  --record STEM
+/// // --timeline FILE  --quiet
 /// // --help (and -h, unless the program has a -h)   (also --name=value)
 /// ```
 ///
@@ -52,6 +53,12 @@ struct ObjectRuntimeOptions {
   /// What the strategy's criterion weighs (phases/work_model.hpp): load, or LBAF's work
   /// beta=B,gamma=G,delta=D; with beta, the runtime counts the messages between objects.
   std::string work_model = "load";
+  /// Each worker's declared speed (phases/speeds.hpp; --speeds S0,S1,...): a worker of speed s
+  /// runs in 1 / s seconds what takes 1 s on a worker of speed 1. An object's load is then its
+  /// measured time x the speed of the worker where it ran, and the strategy, one that weighs
+  /// speeds (greedy, refine), balances times, load / speed (docs/objects.md, Workers that
+  /// differ in speed). Empty: all equally fast.
+  std::vector<double> speeds;
   /// vt LB data stem: STEM.R.json for each worker R, each phase written as it ends, the files
   /// put in place at finish(); "": none
   std::string record;

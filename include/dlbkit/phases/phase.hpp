@@ -87,4 +87,14 @@ std::vector<double> node_loads(const Phase& phase, const std::vector<NodeId>& ma
 /// [v * phase.subphases + s] (empty for a phase without subphases).
 std::vector<double> node_subphase_loads(const Phase& phase, const std::vector<NodeId>& mapping);
 
+/// Node `node`'s work per unit of load: its node_alpha, 1 where the phase has none. A node's
+/// time is alpha x load, that is load / speed.
+inline double alpha_of(const Phase& phase, NodeId node) {
+  return phase.node_alpha.empty() ? 1.0 : phase.node_alpha[node];
+}
+
+/// The nodes' speeds summed (1 / alpha each; the node count where the phase has no alphas):
+/// total load / total speed is the time of a perfect balance.
+double total_speed(const Phase& phase);
+
 }  // namespace dlbkit

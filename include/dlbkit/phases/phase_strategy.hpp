@@ -116,12 +116,15 @@ struct PhaseStrategyInfo {
   std::function<void(const Topology&)> check_topology;
   /// Whether it reads the phase's communications (a runtime records them only then).
   bool reads_communications = false;
+  /// Whether its criterion weighs the nodes' speeds (node_alpha) in every choice, balancing
+  /// times: a runtime with declared speeds runs only such a strategy.
+  bool weighs_speeds = false;
   /// Where set, the strategy's agent on one rank of a distributed run (rank_protocol.hpp).
   std::function<std::unique_ptr<RankProtocol>(const Parameters&, const RankSetup&)> rank_protocol;
 };
 
 /// The registry entry of a phase strategy class S, declared once in static members (name,
-/// description, source, optional params(), check_topology, reads_communications and
+/// description, source, optional params(), check_topology, reads_communications, weighs_speeds and
 /// rank_protocol) and built from its Parameters.
 template <class S>
 PhaseStrategyInfo phase_strategy_info() {
@@ -134,6 +137,7 @@ PhaseStrategyInfo phase_strategy_info() {
   if constexpr (requires { S::params(); }) info.params = S::params();
   if constexpr (requires(const Topology& t) { S::check_topology(t); }) info.check_topology = S::check_topology;
   if constexpr (requires { S::reads_communications; }) info.reads_communications = S::reads_communications;
+  if constexpr (requires { S::weighs_speeds; }) info.weighs_speeds = S::weighs_speeds;
   if constexpr (requires { &S::rank_protocol; }) info.rank_protocol = &S::rank_protocol;
   return info;
 }

@@ -94,9 +94,10 @@ void write_vt_data(const VtDataSet& data, std::int64_t phase_id, const std::vect
 /// home: its node in the first of the phases in a row that hold it, migratable; its load as
 /// `time`, its subphase loads as `subphases`; its serialized bytes, where known, as
 /// user_defined's task_serialized_bytes) on its node of that phase, each communication as a
-/// SendRecv on its sender's node. Plain JSON; the files appear together or not at all. Throws
-/// InputError for an empty stem, phases of different node counts, two objects of a phase with
-/// one id, a file that cannot be written.
+/// SendRecv on its sender's node, and each node's alpha of the first phase, where it has them,
+/// as its rank_alpha. Plain JSON; the files appear together or not at all. Throws InputError
+/// for an empty stem, phases of different node counts, two objects of a phase with one id, a
+/// file that cannot be written.
 void write_vt_phases(const std::vector<Phase>& phases, const std::string& stem);
 
 /// write_vt_phases one phase at a time, as a run produces them: each phase goes to the files
@@ -114,6 +115,8 @@ public:
   void commit();
 
 private:
+  void begin(const Phase* first);  // each file's metadata, with the first phase's alphas
+
   std::string stem_;
   std::size_t nodes_ = 0, phases_ = 0;
   std::vector<std::uint64_t> ids_;  // the objects of the phase written last

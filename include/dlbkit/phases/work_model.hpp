@@ -77,7 +77,6 @@ private:
     double load, sent, received, local, homing;
   };
   double work(NodeId node, const Terms& t) const;
-  double alpha(NodeId node) const { return phase_->node_alpha.empty() ? 1.0 : phase_->node_alpha[node]; }
   bool home(std::int32_t block, NodeId node) const;
   std::uint32_t held(std::int32_t block, NodeId node) const;
 

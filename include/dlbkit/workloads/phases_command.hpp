@@ -44,6 +44,9 @@ struct PhasesInputs {
   std::optional<std::string> write;
   bool replay = false;                ///< with data: every phase in turn, under the mapping the strategy keeps
   std::string topology;  ///< required with a workload; with data or charm_dump, default complete:RANKS (PEs)
+  /// Each node's speed, "S0,S1,..." (phases/speeds.hpp): every phase's node_alpha, over the
+  /// data's rank_alpha where it has one. Not given: the input's (1 on every node for a workload).
+  std::optional<std::string> speeds;
   /// With a workload: phases to run (1 to 1000000, default 1). With workload or replay: balance
   /// after every k-th phase (default 1) and after any phase whose imbalance (max / mean - 1)
   /// exceeds the threshold (a number >= 0 or "inf", the default).

@@ -174,6 +174,10 @@ private:
   /// Every object's load of the last phase, and its communications, on every process; with
   /// a record, its serialized size too.
   Phase gather_phase(const std::vector<double>& loads, std::span<const ObjectCommunication> communications);
+  /// Object i's load from its measured time: the time x its worker's declared speed.
+  double work_of(ObjectIndex i, double measured) const {
+    return options_.speeds.empty() ? measured : measured * options_.speeds[owners_[i]];
+  }
   /// The last phase with each object's load as the load model predicts it for the next.
   Phase predicted_phase() const;
   /// decide() by the strategy's rank protocol: each worker an agent with its own objects.
