@@ -101,9 +101,10 @@ public:
     set_speeds(phase, speeds_, "--speeds");
     return phase;
   }
-  void next_phase(Phase& phase) override {
-    inner_->next_phase(phase);
+  std::vector<ObjectOrigin> next_phase(Phase& phase) override {
+    std::vector<ObjectOrigin> origins = inner_->next_phase(phase);
     set_speeds(phase, speeds_, "--speeds");
+    return origins;
   }
 
 private:

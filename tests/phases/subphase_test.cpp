@@ -133,7 +133,10 @@ TEST(Subphases, AReplayTakesEachPhasesSubphases) {
   EXPECT_EQ(phase_time(phase, phase.node_of), 3.0);
   replay.next_phase(phase);
   ASSERT_EQ(phase.subphases, 2u);
-  EXPECT_EQ(phase.subphase_loads, (std::vector<double>{0, 1, 1, 3}));  // object 0's row, then object 1's
+  // The phase is phase 1 as its file lists it (run_phases matches objects by id): object 1's
+  // row, then object 0's.
+  ASSERT_EQ(phase.objects[0].id, 1u);
+  EXPECT_EQ(phase.subphase_loads, (std::vector<double>{1, 3, 0, 1}));
   EXPECT_EQ(phase_time(phase, phase.node_of), 5.0);
 }
 
