@@ -28,7 +28,7 @@
 
 namespace dlbkit {
 
-template <class Item>  // Item has `std::int64_t time` (>= 0) and `std::uint64_t key` (unique; the
+template <class Item>  // Item has `std::int64_t time` (>= 0) and a `key` ordered by < (unique; the
                        // queue is fastest when keys grow with every push)
 class EventQueue {
 public:
