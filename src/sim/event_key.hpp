@@ -9,7 +9,6 @@
 
 #include <dlbkit/core/time.hpp>
 
-#include <compare>
 #include <cstdint>
 #include <fmt/format.h>
 #include <stdexcept>
@@ -19,7 +18,11 @@ namespace dlbkit {
 struct EventKey {
   SimTime creator_time = -1;  // -1: made at the start, before any event
   std::uint64_t bits = 0;     // rank << kRankShift | child << kTypeBits | type
-  auto operator<=>(const EventKey&) const = default;
+  bool operator==(const EventKey&) const = default;
+  // Without branches: ties are rare, and a sort of the queue's run compares them often.
+  bool operator<(const EventKey& o) const {
+    return (creator_time < o.creator_time) | ((creator_time == o.creator_time) & (bits < o.bits));
+  }
 
   static constexpr unsigned kTypeBits = 2;       // the event's type, in the low bits
   static constexpr unsigned kChildBits = 26;     // 67 M events made by one event
