@@ -51,7 +51,8 @@ public:
 
 private:
   [[noreturn, gnu::cold, gnu::noinline]] static void fail(const char* what, std::uint64_t limit) {
-    throw std::runtime_error(fmt::format("simulation stopped: more than {} {}, which the event order cannot rank", limit, what));
+    throw std::runtime_error(
+        fmt::format("simulation stopped: more than {} {}, which the event order cannot rank", limit, what));
   }
 
   SimTime time_ = -1;

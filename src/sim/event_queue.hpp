@@ -41,7 +41,9 @@ public:
     if (due_head_ < due_.size() ? item.time <= due_.back().time : item.time == last_time_) {
       // Within the run: almost always its last item yet; else it goes in its place.
       if (due_head_ == due_.size() || less(due_.back(), item)) due_.push_back(item);
-      else due_.insert(std::upper_bound(due_.begin() + static_cast<std::ptrdiff_t>(due_head_), due_.end(), item, Less{}), item);
+      else
+        due_.insert(std::upper_bound(due_.begin() + static_cast<std::ptrdiff_t>(due_head_), due_.end(), item, Less{}),
+                    item);
     } else {
       put(item);
     }

@@ -429,7 +429,7 @@ private:
   // that they do not crowd the queue, a node keeps track of one queued wake, its reserve,
   // and a wake at or after the reserve is not queued: the reserve, when it comes up, queues
   // it with the same time and key, so the events come in the same order. The wakes queued
-  // while the reserve is are earlier, so the reserve is the node's only entry at its time.
+  // while a reserve waits are earlier than it, so it is the node's only entry at its time.
   void schedule_wake(NodeId v, SimTime time) {
     Node& node = nodes_[v];
     node.wake_at = time;
