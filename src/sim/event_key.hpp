@@ -19,7 +19,7 @@ struct EventKey {
   SimTime creator_time = -1;  // -1: made at the start, before any event
   std::uint64_t bits = 0;     // rank << kRankShift | child << kTypeBits | type
   bool operator==(const EventKey&) const = default;
-  // Without branches: ties are rare, and a sort of the queue's run compares them often.
+  // Without branches: the queue sorts runs of events at one instant by their keys.
   bool operator<(const EventKey& o) const {
     return (creator_time < o.creator_time) | ((creator_time == o.creator_time) & (bits < o.bits));
   }
