@@ -10,10 +10,11 @@ using namespace dlbkit;
 
 namespace {
 
-// Runs whose events tie at one node and one instant, created at one instant on two nodes:
-// any other order of such ties changes them (docs/simulator.md, "Ties and parallel runs").
-// The figures are those of the engine that broke ties by a sequence number; the key must
-// keep them, so that a parallel run can give the very same run.
+// Runs that another order of the events at one instant changes (ranks reversed within an
+// instant change all three; diffusion's and gm's have ties whose creators are two nodes at
+// one instant: docs/simulator.md, "Ties and parallel runs"). The figures are those of the
+// engine that broke ties by a sequence number; the key must keep them, so that a parallel
+// run can give the very same run.
 struct Expected {
   const char* strategy;
   const char* topology;
@@ -22,7 +23,7 @@ struct Expected {
   SimTime makespan;
 };
 
-TEST(TieOrder, RunsWithTiesAcrossNodesAreThoseOfTheSequenceNumber) {
+TEST(TieOrder, RunsThatTheOrderOfTiesDecidesAreThoseOfTheSequenceNumber) {
   const Expected runs[] = {
       {"work_stealing", "hypercube:4", 1, 77'026, 35'194, 635, 41'354'302'900},
       {"diffusion", "hypercube:4", 2, 1'100'520, 585'506, 290, 55'527'205'600},
