@@ -28,7 +28,7 @@
 
 namespace dlbkit {
 
-template <class Item>  // Item has `std::int64_t time` (>= 0) and `std::uint64_t key` (unique; the
+template <class Item>  // Item has `std::int64_t time` (>= 0) and a `key` ordered by < (unique; the
                        // queue is fastest when keys grow with every push)
 class EventQueue {
 public:
@@ -41,7 +41,9 @@ public:
     if (due_head_ < due_.size() ? item.time <= due_.back().time : item.time == last_time_) {
       // Within the run: almost always its last item yet; else it goes in its place.
       if (due_head_ == due_.size() || less(due_.back(), item)) due_.push_back(item);
-      else due_.insert(std::upper_bound(due_.begin() + static_cast<std::ptrdiff_t>(due_head_), due_.end(), item, less), item);
+      else
+        due_.insert(std::upper_bound(due_.begin() + static_cast<std::ptrdiff_t>(due_head_), due_.end(), item, Less{}),
+                    item);
     } else {
       put(item);
     }
@@ -92,6 +94,9 @@ private:
   using Bucket = std::vector<Item>;
 
   static bool less(const Item& a, const Item& b) { return a.time != b.time ? a.time < b.time : a.key < b.key; }
+  struct Less {  // for the algorithms: a call they inline, not a pointer
+    bool operator()(const Item& a, const Item& b) const { return less(a, b); }
+  };
 
   // (level, value) of the highest digit in which the item's time differs from last_time_
   // (where the item's digit is the larger): the lower the bucket, the earlier the time.
@@ -133,7 +138,7 @@ private:
     if (occupied_[i / 64] == 0) summary_ &= ~(std::uint64_t{1} << (i / 64));
     if (bucket.size() <= kRun) {
       due_.assign(bucket.begin(), bucket.end());
-      std::sort(due_.begin(), due_.end(), less);
+      std::sort(due_.begin(), due_.end(), Less{});
       last_time_ = due_.front().time;
       drain(bucket);
       return;
@@ -144,7 +149,7 @@ private:
       if (item.time == last_time_) due_.push_back(item);
       else put(item);
     }
-    if (due_.size() > 1) std::sort(due_.begin(), due_.end(), less);
+    if (due_.size() > 1) std::sort(due_.begin(), due_.end(), Less{});
     drain(bucket);
   }
 

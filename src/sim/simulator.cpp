@@ -1,4 +1,5 @@
 #include "agent_array.hpp"
+#include "event_key.hpp"
 #include "event_queue.hpp"
 #include "huge_pages.hpp"
 #include "pooled_deques.hpp"
@@ -69,10 +70,10 @@ enum class EventType : std::uint8_t { delivery, wake, arrival };
 
 struct Event {
   SimTime time;
-  std::uint64_t key;  // sequence number << 2 | type: unique, so (time, key) is a total order
+  EventKey key;  // unique, so (time, key) is a total order; its low bits hold the type
   NodeId node;
   std::uint32_t ref;  // delivery: in-flight slot
-  EventType type() const { return static_cast<EventType>(key & 3); }
+  EventType type() const { return static_cast<EventType>(key.type()); }
 };
 
 // Something on its way to a node's inbox.
@@ -93,8 +94,6 @@ enum class Mode : std::uint8_t { idle, running, overhead };
 
 using TaskQueues = PooledDeques<Task, 16>;  // blocks of 384 bytes: short queues waste little
 
-constexpr std::uint64_t kNoKey = ~std::uint64_t{0};
-
 // One node's state, in one array indexed by node: the fields an event touches fill the
 // first two cache lines, the statistics of completions and sends the third; the pending
 // tasks are in the engine's pool.
@@ -104,6 +103,7 @@ struct alignas(64) Node {
   bool poll_scheduled = false;  // while running: the pending wake is a poll point
   bool idle_notified = false;
   bool wake_carried = false;  // the latest wake is not queued: the reserve will queue it
+  bool has_reserve = false;   // a wake entry of the node is queued (Engine::schedule_wake)
   std::uint32_t inbox_head = kNone;  // arrived and not yet handled: a list through the slots
   std::uint32_t inbox_tail = kNone;
   TaskQueues::Queue queue;  // pending, front executes next
@@ -113,10 +113,10 @@ struct alignas(64) Node {
   std::int64_t notified_load = 0;
   SimTime overhead_until = 0;  // end of the latest overhead spell
   SimTime overhead = 0;
-  // The latest wake scheduled (the one that counts), and the reserve: the wake entry in the
-  // queue furthest ahead that the node keeps track of (Engine::schedule_wake).
+  // The latest wake scheduled (the one that counts), and the time of the reserve: the wake
+  // entry in the queue furthest ahead, the node's only one at its time (Engine::schedule_wake).
   SimTime wake_at = 0, reserve_at = 0;
-  std::uint64_t wake_key = kNoKey, reserve_key = kNoKey;
+  EventKey wake_key;
   // NodeStats but overhead (above) and the migration counts, which few events touch (Engine::transfers_)
   SimTime busy = 0, finish = 0;
   std::uint64_t tasks_executed = 0, messages_sent = 0;
@@ -182,9 +182,13 @@ public:
       checks_inside_tasks_ = false;
       poll_cost_ = 0;
     }
+    // The start makes events before any event is handled: the arrivals' creator, then each
+    // node's, ranked at instant -1.
+    keys_.creator(-1, 0);
     schedule_next_arrival(0);
     started_ = true;
     for (NodeId v = 0; v < nodes_.size(); ++v) {
+      keys_.creator(-1, std::uint64_t{v} + 1);
       nodes_[v].notified_load = node_load(v);
       begin(v, 0);
       agents_[v].on_start(*this);
@@ -209,6 +213,7 @@ public:
                  instant_events_ > instant_limit_ + kInstantEventsPerTask * result_.tasks_created) {
         fail_time_stands_still(e.time);
       }
+      keys_.creator(e.time, instant_events_);
       switch (e.type()) {
         case EventType::delivery: deliver(e.node, e.ref, e.time); break;
         case EventType::wake: wake(e.node, e.time); break;
@@ -400,7 +405,7 @@ private:
   }
 
   void push(SimTime time, EventType type, NodeId node, std::uint32_t ref) {
-    heap_.push(Event{time, (sequence_++ << 2) | static_cast<std::uint64_t>(type), node, ref});
+    heap_.push(Event{time, keys_.next(static_cast<unsigned>(type)), node, ref});
   }
 
   // The next event's node, agent and delivery are far apart in memory at large N: their
@@ -423,30 +428,31 @@ private:
   // come up. Most are completions that a message put back (handling it costs time): so
   // that they do not crowd the queue, a node keeps track of one queued wake, its reserve,
   // and a wake at or after the reserve is not queued: the reserve, when it comes up, queues
-  // it with the same time and key, so the events come in the same order.
+  // it with the same time and key, so the events come in the same order. The wakes queued
+  // while a reserve waits are earlier than it, so it is the node's only entry at its time.
   void schedule_wake(NodeId v, SimTime time) {
     Node& node = nodes_[v];
     node.wake_at = time;
-    node.wake_key = (sequence_++ << 2) | static_cast<std::uint64_t>(EventType::wake);
-    node.wake_carried = node.reserve_key != kNoKey && node.reserve_at <= time;
+    node.wake_key = keys_.next(static_cast<unsigned>(EventType::wake));
+    node.wake_carried = node.has_reserve && node.reserve_at <= time;
     if (node.wake_carried) return;
     heap_.push(Event{time, node.wake_key, v, 0});
-    if (node.reserve_key == kNoKey) {
+    if (!node.has_reserve) {
+      node.has_reserve = true;
       node.reserve_at = time;
-      node.reserve_key = node.wake_key;
     }
   }
 
   // Whether wake entry e of a node is its latest wake; the reserve queues the latest wake
   // when that waits on it.
   bool wake_due(Node& node, const Event& e) {
-    if (e.key == node.reserve_key) {
-      node.reserve_key = kNoKey;
+    if (node.has_reserve && e.time == node.reserve_at) {
+      node.has_reserve = false;
       if (node.wake_carried) {
         node.wake_carried = false;
         heap_.push(Event{node.wake_at, node.wake_key, e.node, 0});
+        node.has_reserve = true;
         node.reserve_at = node.wake_at;
-        node.reserve_key = node.wake_key;
         return false;
       }
     }
@@ -879,7 +885,7 @@ private:
   std::vector<Task> finished_;                // run_shared()'s scratch
   static constexpr NodeId kNoNode = ~NodeId{0};
   NodeId completing_ = kNoNode;               // the node whose completions are being recorded
-  std::uint64_t sequence_ = 0;
+  KeyMaker keys_;  // the keys of the events the event being handled creates
   std::uint64_t next_task_id_ = 0;
   int task_kind_ = 0;
   Arrival next_arrival_{};

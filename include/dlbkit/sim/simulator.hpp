@@ -15,8 +15,8 @@
 ///     .seed = 1};
 /// dlbkit::SimulationResult result = dlbkit::simulate(config);
 /// ```
-/// Events are ordered by (time, sequence number), every node and the workload draw from
-/// their own random streams, so the same config gives the same result bit for bit. Each
+/// Events are ordered by time, ties in the order they were made, every node and the workload
+/// draw from their own random streams: the same config gives the same result bit for bit. Each
 /// node executes one task at a time, first come first served, or shares its processor
 /// among all its tasks (Execution::processor_sharing); the cost model fixes what messages
 /// cost and when a busy node looks at them. A simulation holds no global state:
