@@ -87,15 +87,15 @@ public:
     // Between groups: every giving leader takes its flows' objects, then every receiving
     // leader places what it was sent, giver by giver; what finds no room goes back.
     const auto flows = detail::group_transport(groups, totals, tolerance_);
-    std::vector<std::vector<detail::ObjectRecord>> sent;  // by flow (in order of the givers)
-    for (std::size_t f = 0; f < flows.size();) {
+    std::vector<std::vector<detail::ObjectRecord>> sent;  // by flow; a giver's flows are consecutive
+    for (std::size_t f = 0, e = 0; f < flows.size(); f = e) {
       std::vector<double> amounts;
-      for (std::size_t e = f; e < flows.size() && flows[e].from == flows[f].from; ++e) amounts.push_back(flows[e].amount);
-      for (auto& taken : detail::take_for_flows(members[flows[f].from], amounts)) {
-        if (!taken.empty()) ctx.protocol().send(groups.leader(flows[f].from), groups.leader(flows[sent.size()].to));
-        sent.push_back(std::move(taken));
+      while (e < flows.size() && flows[e].from == flows[f].from) amounts.push_back(flows[e++].amount);
+      auto taken = detail::take_for_flows(members[flows[f].from], amounts);
+      for (std::size_t k = 0; k < taken.size(); ++k) {
+        if (!taken[k].empty()) ctx.protocol().send(groups.leader(flows[f].from), groups.leader(flows[f + k].to));
+        sent.push_back(std::move(taken[k]));
       }
-      f += amounts.size();
     }
     ctx.protocol().end_round();
     std::vector<std::size_t> by_receiver(flows.size());

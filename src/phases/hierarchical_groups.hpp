@@ -8,6 +8,7 @@
 
 #include "rank_holdings.hpp"
 
+#include <algorithm>
 #include <cstddef>
 #include <vector>
 
