@@ -2,6 +2,7 @@
 // remove, split, merge, move): the table that follows, the loads the balancer is given for the
 // new objects, and the bad changes, each one error at the next collective call. Under MPI:
 // tests/objects/mpi_program/objects_ranks.cpp (changes) and the AMR example's tests.
+#include "../support/error_of.hpp"
 #include <dlbkit/error.hpp>
 #include <dlbkit/objects/object_runtime.hpp>
 #include <dlbkit/phases/phase_strategy.hpp>
@@ -15,6 +16,8 @@
 #include <vector>
 
 namespace {
+
+using dlbkit::test::error_of;
 
 using dlbkit::ObjectContext;
 using dlbkit::ObjectRuntime;
@@ -36,15 +39,6 @@ ObjectRuntimeOptions options(const std::string& strategy, std::size_t workers) {
   o.workers = workers;
   o.quiet = true;
   return o;
-}
-
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const dlbkit::InputError& e) {
-    return e.what();
-  }
-  return "no error";
 }
 
 // Each object's load is its id's last digit + 1 seconds, given: known loads to inherit.

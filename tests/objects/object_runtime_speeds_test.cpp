@@ -2,6 +2,7 @@
 // measured time on a worker of speed s is its work / s. The test emulates a slower worker: on
 // worker 0 (speed 1) each object's time is twice what it is on worker 1 (speed 2), given
 // through set_load so that the figures do not depend on the machine.
+#include "../support/error_of.hpp"
 #include <dlbkit/error.hpp>
 #include <dlbkit/objects/object_runtime.hpp>
 
@@ -12,6 +13,8 @@
 #include <vector>
 
 namespace {
+
+using dlbkit::test::error_of;
 
 using dlbkit::ObjectContext;
 using dlbkit::ObjectRuntime;
@@ -24,15 +27,6 @@ struct Piece {
     a(work);
   }
 };
-
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const dlbkit::InputError& e) {
-    return e.what();
-  }
-  return "no error";
-}
 
 // The busiest worker's time in the last of 4 phases, over total work / total speed, for 60
 // objects of works 1 to 3, dealt alternately to workers 0 and 1 at the start.

@@ -2,6 +2,7 @@
 // messages that follow their objects, results independent of the strategy, errors that reach
 // the caller, and the record and timeline it writes. The MPI engine: tests/CMakeLists.txt runs
 // examples/stencil under mpirun.
+#include "../support/error_of.hpp"
 #include "../support/temp_path.hpp"
 
 #include <dlbkit/error.hpp>
@@ -21,6 +22,8 @@
 #include <vector>
 
 namespace {
+
+using dlbkit::test::error_of;
 
 using dlbkit::ObjectContext;
 using dlbkit::ObjectRuntime;
@@ -46,15 +49,6 @@ ObjectRuntimeOptions options(const std::string& strategy, std::size_t workers) {
   o.workers = workers;
   o.quiet = true;
   return o;
-}
-
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const dlbkit::InputError& e) {
-    return e.what();
-  }
-  return "no error";
 }
 
 void ring_phase(Cell& c, ObjectContext<std::uint64_t>& ctx) {

@@ -1,5 +1,6 @@
 // The devices model (phases/devices.hpp): a node's time as the best split of its objects'
 // work between its processor and its device, and a strategy judged under the model.
+#include "../support/error_of.hpp"
 #include <dlbkit/core/random.hpp>
 #include <dlbkit/error.hpp>
 #include <dlbkit/phases/builtin_phase_strategies.hpp>
@@ -16,14 +17,7 @@
 namespace dlbkit {
 namespace {
 
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "no error";
-}
+using dlbkit::test::error_of;
 
 // The devices model on two nodes, node 0 with a device 3x its processor: host-only work H and
 // offloadable work D there take max(H, (H + D) / 4).

@@ -1,6 +1,7 @@
 // Nodes that differ in speed (phases/speeds.hpp): the speeds as the user gives them, and the
 // strategies that weigh them balancing times, alpha x load, within 10% of total load / total
 // speed.
+#include "../support/error_of.hpp"
 #include "../support/temp_path.hpp"
 
 #include <dlbkit/core/random.hpp>
@@ -24,14 +25,7 @@
 namespace dlbkit {
 namespace {
 
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "no error";
-}
+using dlbkit::test::error_of;
 
 TEST(Speeds, ParsesNumbersAboveZeroAndRefusesTheRestNamingThem) {
   EXPECT_EQ(parse_speeds("1,2", "--speeds"), (std::vector<double>{1, 2}));
