@@ -13,7 +13,7 @@ using dlbkit::test::cli_json;
 using dlbkit::test::expect_usage_error;
 
 // Two nodes at speeds 1 and 2: the busiest node's time within 10% of total load / total speed
-// (the target), where balancing loads leaves the slow node at 1.5x of it.
+// (the target), where balancing loads leaves the slow node at 1.5x of it.
 TEST(CliPhasesSpeeds, TwoNodesAtSpeedsOneAndTwo) {
   const auto j = cli_json({"phases", "-s", "greedy", "-w", "hotspot", "-t", "complete:2", "--speeds", "1,2", "--json"});
   EXPECT_EQ(j["inputs"]["speeds"], nlohmann::json::array({1.0, 2.0}));

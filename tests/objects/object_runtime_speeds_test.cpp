@@ -47,7 +47,7 @@ double balanced_over_ideal(const std::string& strategy, const std::vector<double
   return report.phases.back().max_load / (total / (emulated[0] + emulated[1]));
 }
 
-// The target: within 10% of total work / total speed once the speeds are declared.
+// The target: within 10% of total work / total speed once the speeds are declared.
 // Undeclared, the measured times are balanced as loads of equal workers: a slower worker's
 // objects look heavier than they are, and greedy, which deals every object again, chases its
 // own moves (1.5).

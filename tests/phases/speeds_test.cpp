@@ -75,7 +75,7 @@ double balanced_over_ideal(const std::string& name, const std::map<std::string, 
   return r.max_work_after.value_or(0) / balanced_time(phase);
 }
 
-// The target: two nodes at speeds 1 and 2 (and, for the central strategies, a mix of
+// The target: two nodes at speeds 1 and 2 (and, for the central strategies, a mix of
 // four), the busiest node's time within 10% of total load / total speed. Balancing loads
 // instead leaves the slow node at 1.5x.
 TEST(Speeds, TheStrategiesThatWeighSpeedsBalanceTimes) {
