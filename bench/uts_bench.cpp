@@ -4,7 +4,7 @@
 // CountSequential/<tree> counts a whole tree with dlbkit::uts::count_sequential and checks
 // the counts against the published ones (sample_trees.sh): a difference is reported as an
 // error and the program exits with status 1. T1L and T3L (about 100 M nodes each) are the
-// issue's targets; T1 and T3 are there for a quick run (--benchmark_filter=T1$).
+// speed targets; T1 and T3 are there for a quick run (--benchmark_filter=T1$).
 // Counter nodes_per_s: nodes per second of CPU time (the machine may be shared).
 //
 // WalkByNodeApi/T1 walks T1 through the per-node functions a runtime calls (root,

@@ -1,4 +1,4 @@
-// dlbkit phases --data: a phase of vt's LB data balanced, its figures under the names,
+// dlbkit phases --data: a phase of vt's LB data balanced, its figures under their specified names,
 // written back with --write; bad input as one line with status 2 and no file written.
 
 #include "../support/cli_json.hpp"
