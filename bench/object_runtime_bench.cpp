@@ -1,5 +1,4 @@
-// dlbkit::ObjectRuntime (objects/object_runtime.hpp) on 2 worker threads, against the issue's
-// targets:
+// dlbkit::ObjectRuntime (objects/object_runtime.hpp) on 2 worker threads, against its targets:
 //   BM_PhaseOverhead  a 10 ms phase (each worker's objects spin 10 ms in all, and each object
 //                     sends a 64-double halo), balancing off: overhead_percent = (phase
 //                     seconds - busiest worker's load) / 10 ms; target: under 1%.

@@ -1,4 +1,4 @@
-// Every phase strategy (docs/phases.md) at the scale: one rebalance of 65 536 nodes x
+// Every phase strategy (docs/phases.md) at the target's scale: one rebalance of 65 536 nodes x
 // 100 objects, on torus:256x256 (hbm: hypercube:16), default parameters, on two phases:
 // loads uniform in [0, 1) and the first phase of the hotspot workload (a hot spot over a
 // 2-D mesh, with its halo). The target: at most 10 s of wall time each on the
