@@ -7,7 +7,7 @@
 //
 // Counters: node_updates_per_s, copy_bound_per_s (elements copied per second, best of five
 // copies right after the timed loop) and of_bound = node_updates_per_s / copy_bound_per_s
-// (issue target: >= 0.5 on one core). Engine runs add the per-step error norm and max - min.
+// (target: >= 0.5 on one core). Engine runs add the per-step error norm and max - min.
 // A load vector that fits in the last-level cache (hypercube:20's 8 MiB) copies at cache
 // speed; memory_copy_per_s and of_memory_bound give the same ratio against a copy of 2^25
 // doubles (256 MiB), which only main memory holds, measured once per run.

@@ -65,7 +65,7 @@ TEST(Spectrum, OptimalAlphaOnTheHypercubeIsOneOverDPlusOne) {
 }
 
 TEST(Spectrum, HypercubeOfDimension20BySparseSolver) {
-  // 2^20 nodes: the size the issue asks the sparse path to handle.
+  // 2^20 nodes: the size the sparse path is meant to handle.
   const auto t = parse_topology("hypercube:20");
   const LaplacianExtremes g = graph_laplacian_extremes(t);
   EXPECT_EQ(g.method, "sparse");

@@ -1,4 +1,4 @@
-// dlbkit phases: the figures the issue names under their names, consistent with each other,
+// dlbkit phases: the figures it documents under their names, consistent with each other,
 // and bad input as one line with status 2.
 
 #include "../support/cli_json.hpp"
