@@ -30,12 +30,12 @@ using dlbkit::test::error_of;
 TEST(Speeds, ParsesNumbersAboveZeroAndRefusesTheRestNamingThem) {
   EXPECT_EQ(parse_speeds("1,2", "--speeds"), (std::vector<double>{1, 2}));
   EXPECT_EQ(parse_speeds("0.5", "--speeds"), (std::vector<double>{0.5}));
-  for (const auto& [text, item] : std::vector<std::pair<std::string, std::string>>{
+  for (const auto& bad : std::vector<std::pair<std::string, std::string>>{
            {"0", "0"}, {"1,nan", "nan"}, {"-1", "-1"}, {"inf", "inf"}, {"1,", ""}, {"", ""}, {"1;2", "1;2"}})
-    EXPECT_EQ(error_of([&] { parse_speeds(text, "--speeds"); }),
+    EXPECT_EQ(error_of([&] { parse_speeds(bad.first, "--speeds"); }),
               fmt::format("--speeds '{}': the speed '{}' is not accepted; accepted: one speed per node, each a number "
                           "> 0, comma-separated, e.g. 1,2",
-                          text, item));
+                          bad.first, bad.second));
   Phase phase{.nodes = 3};
   EXPECT_EQ(error_of([&] { set_speeds(phase, {1, 2}, "--speeds"); }),
             "--speeds: 2 speeds for 3 nodes; accepted: one speed per node, each a number > 0, comma-separated, "
