@@ -2,6 +2,7 @@
 // remove, split, merge, move): the table that follows, the loads the balancer is given for the
 // new objects, and the bad changes, each one error at the next collective call. Under MPI:
 // tests/objects/mpi_program/objects_ranks.cpp (changes) and the AMR example's tests.
+#include "../support/object_options.hpp"
 #include "../support/error_of.hpp"
 #include <dlbkit/error.hpp>
 #include <dlbkit/objects/object_runtime.hpp>
@@ -17,6 +18,7 @@
 
 namespace {
 
+using dlbkit::test::threads_options;
 using dlbkit::test::error_of;
 
 using dlbkit::ObjectContext;
@@ -31,15 +33,6 @@ struct Cell {
   }
 };
 using Runtime = ObjectRuntime<Cell, std::uint64_t>;
-
-ObjectRuntimeOptions options(const std::string& strategy, std::size_t workers) {
-  ObjectRuntimeOptions o;
-  o.engine = "threads";
-  o.strategy = strategy;
-  o.workers = workers;
-  o.quiet = true;
-  return o;
-}
 
 // Each object's load is its id's last digit + 1 seconds, given: known loads to inherit.
 void work(Cell& c, ObjectContext<std::uint64_t>& ctx) {
@@ -68,7 +61,7 @@ std::map<std::uint64_t, dlbkit::NodeId> where(Runtime& rt) {
 }
 
 TEST(ObjectChanges, ObjectsComeAndGoBetweenPhases) {
-  Runtime rt(options("none", 2));
+  Runtime rt(threads_options("none", 2));
   for (std::uint64_t id = 0; id < 8; ++id) rt.add(id, Cell{}, static_cast<dlbkit::NodeId>(id % 2));
   rt.run_phase(work);
   rt.split(3, {30, 31, 32}, {Cell{300}, Cell{310}, Cell{320}});
@@ -92,7 +85,7 @@ TEST(ObjectChanges, ObjectsComeAndGoBetweenPhases) {
 TEST(ObjectChanges, ANewObjectIsGivenALoadBeforeItsFirstPhase) {
   for (const std::string model : {"persistence", "linear"}) {
     SCOPED_TRACE(model);
-    ObjectRuntimeOptions o = options("seeing", 2);
+    ObjectRuntimeOptions o = threads_options("seeing", 2);
     o.load_model = model;
     Runtime rt(o, dlbkit::phase_strategy_info<Seeing>());
     for (std::uint64_t id = 0; id < 6; ++id) rt.add(id, Cell{}, static_cast<dlbkit::NodeId>(id % 2));
@@ -114,7 +107,7 @@ TEST(ObjectChanges, ANewObjectIsGivenALoadBeforeItsFirstPhase) {
 }
 
 TEST(ObjectChanges, AMoveBringsObjectsTogetherForAMergeAfterTheBalancingStep) {
-  ObjectRuntimeOptions o = options("greedy", 2);
+  ObjectRuntimeOptions o = threads_options("greedy", 2);
   o.every = 1;
   Runtime rt(o);
   for (std::uint64_t id = 0; id < 8; ++id) rt.add(id, Cell{}, 0);
@@ -131,7 +124,7 @@ TEST(ObjectChanges, AMoveBringsObjectsTogetherForAMergeAfterTheBalancingStep) {
 
 TEST(ObjectChanges, ABadChangeIsOneErrorAtTheNextCallAndTheRuntimeRefusesTheRest) {
   const auto at_next_phase = [](const std::function<void(Runtime&)>& change) {
-    Runtime rt(options("none", 2));
+    Runtime rt(threads_options("none", 2));
     for (std::uint64_t id = 0; id < 4; ++id) rt.add(id, Cell{}, static_cast<dlbkit::NodeId>(id % 2));
     rt.run_phase(work);
     change(rt);
@@ -172,7 +165,7 @@ TEST(ObjectChanges, ABadChangeIsOneErrorAtTheNextCallAndTheRuntimeRefusesTheRest
             }).find("move(1, 0): the object is destroyed"),
             std::string::npos);
   // A message to an object destroyed.
-  Runtime rt(options("none", 2));
+  Runtime rt(threads_options("none", 2));
   for (std::uint64_t id = 0; id < 4; ++id) rt.add(id, Cell{}, 0);
   rt.run_phase(work);
   rt.remove(2);
@@ -180,7 +173,7 @@ TEST(ObjectChanges, ABadChangeIsOneErrorAtTheNextCallAndTheRuntimeRefusesTheRest
                 .find("no object 2"),
             std::string::npos);
   // Before the first phase, only add.
-  Runtime early(options("none", 2));
+  Runtime early(threads_options("none", 2));
   early.add(0, Cell{}, 0);
   early.remove(0);
   EXPECT_NE(error_of([&] { early.run_phase(work); }).find("remove(0) before the first phase"), std::string::npos);

@@ -2,6 +2,7 @@
 // messages that follow their objects, results independent of the strategy, errors that reach
 // the caller, and the record and timeline it writes. The MPI engine: tests/CMakeLists.txt runs
 // examples/stencil under mpirun.
+#include "../support/object_options.hpp"
 #include "../support/error_of.hpp"
 #include "../support/temp_path.hpp"
 
@@ -23,6 +24,7 @@
 
 namespace {
 
+using dlbkit::test::threads_options;
 using dlbkit::test::error_of;
 
 using dlbkit::ObjectContext;
@@ -41,15 +43,6 @@ struct Cell {
 };
 
 constexpr std::uint64_t kObjects = 24;
-
-ObjectRuntimeOptions options(const std::string& strategy, std::size_t workers) {
-  ObjectRuntimeOptions o;
-  o.engine = "threads";
-  o.strategy = strategy;
-  o.workers = workers;
-  o.quiet = true;
-  return o;
-}
 
 void ring_phase(Cell& c, ObjectContext<std::uint64_t>& ctx) {
   for (const auto& [from, value] : ctx.received()) {
@@ -80,10 +73,10 @@ std::vector<std::uint64_t> ring(const ObjectRuntimeOptions& o, std::size_t phase
 }
 
 TEST(ObjectRuntime, EveryStrategyKeepsEveryObjectOnceAndTheResultsExact) {
-  const auto reference = ring(options("none", 1), 12);
+  const auto reference = ring(threads_options("none", 1), 12);
   for (const auto& info : dlbkit::builtin_phase_strategies().all()) {
     for (std::size_t workers : {2, 3, 4}) {
-      ObjectRuntimeOptions o = options(info.name, workers);
+      ObjectRuntimeOptions o = threads_options(info.name, workers);
       if (info.name == "dimension_exchange" || info.name == "hbm") o.topology = workers == 4 ? "hypercube:2" : "";
       if (o.topology.empty()) continue;  // a hypercube's strategies on a hypercube only
       std::size_t migrated = 0;
@@ -95,24 +88,24 @@ TEST(ObjectRuntime, EveryStrategyKeepsEveryObjectOnceAndTheResultsExact) {
 }
 
 TEST(ObjectRuntime, TheEndsOfWhenToBalance) {
-  const auto reference = ring(options("none", 1), 9);
-  ObjectRuntimeOptions never = options("greedy", 3);
+  const auto reference = ring(threads_options("none", 1), 9);
+  ObjectRuntimeOptions never = threads_options("greedy", 3);
   never.every = 0;  // only when asked
   std::size_t migrated = 1;
   EXPECT_EQ(ring(never, 9, &migrated), reference);
   EXPECT_EQ(migrated, 0u);
-  ObjectRuntimeOptions always = options("greedy", 3);
+  ObjectRuntimeOptions always = threads_options("greedy", 3);
   always.every = 0;
   always.threshold = 0;  // after every phase with any imbalance
   EXPECT_EQ(ring(always, 9, &migrated), reference);
   EXPECT_GT(migrated, 0u);
   for (std::size_t window : {2, 1000}) {  // the linear load model's ends
-    ObjectRuntimeOptions linear = options("greedy", 3);
+    ObjectRuntimeOptions linear = threads_options("greedy", 3);
     linear.load_model = "linear";
     linear.load_window = window;
     EXPECT_EQ(ring(linear, 9, &migrated), reference) << window;
   }
-  ObjectRuntimeOptions sequential = options("greedy", 1);
+  ObjectRuntimeOptions sequential = threads_options("greedy", 1);
   sequential.engine = "sequential";
   sequential.workers = 0;
   EXPECT_EQ(ring(sequential, 9, &migrated), reference);
@@ -126,7 +119,7 @@ struct Tally {
 };
 
 TEST(ObjectRuntime, CollectsAndSendsATriviallyCopyableStruct) {
-  ObjectRuntime<Cell, std::vector<Tally>> rt(options("greedy", 2));
+  ObjectRuntime<Cell, std::vector<Tally>> rt(threads_options("greedy", 2));
   for (std::uint64_t id = 0; id < 4; ++id) rt.add(id, Cell{id, {}}, 0);
   for (int k = 0; k < 2; ++k)
     rt.run_phase([](Cell& c, ObjectContext<std::vector<Tally>>& ctx) {
@@ -172,7 +165,7 @@ TEST(Serialization, AVectorOfStructsTravelsAsOneBlock) {
 }
 
 TEST(ObjectRuntime, GreedyBalancesTheGivenLoads) {
-  ObjectRuntime<Cell, std::uint64_t> rt(options("greedy", 2));
+  ObjectRuntime<Cell, std::uint64_t> rt(threads_options("greedy", 2));
   for (std::uint64_t id = 0; id < kObjects; ++id) rt.add(id, Cell{}, 0);
   rt.run_phase([](Cell&, ObjectContext<std::uint64_t>& ctx) { ctx.set_load(1.0); });
   EXPECT_DOUBLE_EQ(rt.report().phases[0].imbalance, 1.0);  // every load on one of two workers
@@ -192,7 +185,7 @@ TEST(ObjectRuntime, GreedyBalancesTheGivenLoads) {
 // of 1 and 2 s, persistence balances 2 against 3, vt's linear model 3 against 3.
 TEST(ObjectRuntime, TheLinearLoadModelReadsTheTrend) {
   for (const std::string model : {"persistence", "linear"}) {
-    ObjectRuntimeOptions o = options("greedy", 2);
+    ObjectRuntimeOptions o = threads_options("greedy", 2);
     o.every = 2;
     o.load_model = model;
     ObjectRuntime<Cell, std::uint64_t> rt(o);
@@ -205,7 +198,7 @@ TEST(ObjectRuntime, TheLinearLoadModelReadsTheTrend) {
     ASSERT_EQ(rt.report().balances.size(), 1u) << model;
     EXPECT_NEAR(rt.report().balances[0].imbalance_before, model == "linear" ? 0.0 : 0.2, 1e-12) << model;
   }
-  ObjectRuntimeOptions bad = options("greedy", 2);
+  ObjectRuntimeOptions bad = threads_options("greedy", 2);
   bad.load_model = "psychic";
   EXPECT_NE(error_of([&] { ObjectRuntime<Cell, int> rt(bad); }).find("load model 'psychic'"), std::string::npos);
 }
@@ -224,13 +217,13 @@ public:
 };
 
 TEST(ObjectRuntime, RunsAProgramsOwnStrategy) {
-  ObjectRuntime<Cell, std::uint64_t> rt(options("ignored", 3), dlbkit::phase_strategy_info<ToLast>());
+  ObjectRuntime<Cell, std::uint64_t> rt(threads_options("ignored", 3), dlbkit::phase_strategy_info<ToLast>());
   EXPECT_EQ(rt.options().strategy, "to_last");
   for (std::uint64_t id = 0; id < kObjects; ++id) rt.add(id, Cell{id, {}}, 0);
   rt.run_phase(ring_phase);
   rt.run_phase(ring_phase);  // after the step that followed the first
   for (std::uint64_t id = 0; id < kObjects; ++id) EXPECT_EQ(rt.worker_of(id), 2u);
-  ObjectRuntimeOptions with_param = options("ignored", 2);
+  ObjectRuntimeOptions with_param = threads_options("ignored", 2);
   with_param.params = {"x=1"};
   EXPECT_NE(error_of([&] { ObjectRuntime<Cell, int> bad(with_param, dlbkit::phase_strategy_info<ToLast>()); })
                 .find("unknown parameter 'x'"),
@@ -250,7 +243,7 @@ public:
 
 TEST(ObjectRuntime, AWorkModelThatWeighsMessagesIsGivenThem) {
   for (const std::string model : {"load", "gamma=1", "beta=1e-9"}) {
-    ObjectRuntimeOptions o = options("ignored", 2);
+    ObjectRuntimeOptions o = threads_options("ignored", 2);
     o.work_model = model;
     Counting::communications = 0;
     ObjectRuntime<Cell, std::uint64_t> rt(o, dlbkit::phase_strategy_info<Counting>());
@@ -259,7 +252,7 @@ TEST(ObjectRuntime, AWorkModelThatWeighsMessagesIsGivenThem) {
     rt.balance();
     EXPECT_EQ(Counting::communications, model == "beta=1e-9" ? kObjects : 0u) << model;  // the ring's pairs
   }
-  ObjectRuntimeOptions bad = options("greedy", 2);
+  ObjectRuntimeOptions bad = threads_options("greedy", 2);
   bad.work_model = "beta=fast";
   EXPECT_NE(error_of([&] { ObjectRuntime<Cell, int> rt(bad); }).find("--work-model"), std::string::npos);
 }
@@ -268,7 +261,7 @@ TEST(ObjectRuntime, AWorkModelThatWeighsMessagesIsGivenThem) {
 // `none` (which would gather every load to decide nothing).
 TEST(ObjectRuntime, NoStepAfterTheLastPhaseNorWithNone) {
   for (const std::string strategy : {"greedy", "none"}) {
-    ObjectRuntime<Cell, std::uint64_t> rt(options(strategy, 2));
+    ObjectRuntime<Cell, std::uint64_t> rt(threads_options(strategy, 2));
     for (std::uint64_t id = 0; id < kObjects; ++id) rt.add(id, Cell{id, {}}, 0);
     for (int k = 0; k < 3; ++k) rt.run_phase(ring_phase);
     const auto report = rt.finish();
@@ -294,7 +287,7 @@ struct Note {
 TEST(ObjectRuntime, CountsMessagesAndTheirBytesOutsideTheWork) {
   const std::filesystem::path dir = dlbkit::test::temp_dir("objects_bytes");
   std::filesystem::create_directories(dir);
-  ObjectRuntimeOptions o = options("none", 2);
+  ObjectRuntimeOptions o = threads_options("none", 2);
   o.record = (dir / "run").string();
   std::vector<int> serialised_in_work;
   {
@@ -324,7 +317,7 @@ TEST(ObjectRuntime, CountsMessagesAndTheirBytesOutsideTheWork) {
 }
 
 TEST(ObjectRuntime, MeasuresTheObjectsTime) {
-  ObjectRuntime<Cell, std::uint64_t> rt(options("none", 2));
+  ObjectRuntime<Cell, std::uint64_t> rt(threads_options("none", 2));
   rt.add(0, Cell{}, 0);
   rt.add(1, Cell{}, 1);
   rt.run_phase([](Cell& c, ObjectContext<std::uint64_t>& ctx) {
@@ -339,7 +332,7 @@ TEST(ObjectRuntime, MeasuresTheObjectsTime) {
 
 // A worker's load sums its objects' measured times and the loads set in place of them.
 TEST(ObjectRuntime, AWorkersLoadAddsMeasuredAndSetLoads) {
-  ObjectRuntime<Cell, std::uint64_t> rt(options("none", 2));
+  ObjectRuntime<Cell, std::uint64_t> rt(threads_options("none", 2));
   for (std::uint64_t id = 0; id < 3; ++id) rt.add(id, Cell{}, 0);
   rt.run_phase([](Cell& c, ObjectContext<std::uint64_t>& ctx) {
     if (ctx.id() == 1) return ctx.set_load(5.0);
@@ -354,7 +347,7 @@ TEST(ObjectRuntime, AWorkersLoadAddsMeasuredAndSetLoads) {
 // Ids need not be 0 to n - 1: messages find their objects by search then.
 TEST(ObjectRuntime, SparseIdsGiveTheSameResults) {
   const auto run = [](std::uint64_t stride) {
-    ObjectRuntime<Cell, std::uint64_t> rt(options("greedy", 3));
+    ObjectRuntime<Cell, std::uint64_t> rt(threads_options("greedy", 3));
     for (std::uint64_t k = 0; k < kObjects; ++k) rt.add(k * stride, Cell{k, {}}, 0);
     for (int phase = 0; phase < 4; ++phase)
       rt.run_phase([&](Cell& c, ObjectContext<std::uint64_t>& ctx) {
@@ -372,13 +365,13 @@ TEST(ObjectRuntime, SparseIdsGiveTheSameResults) {
 }
 
 TEST(ObjectRuntime, ATaskExceptionReachesTheCaller) {
-  ObjectRuntime<Cell, std::uint64_t> rt(options("greedy", 3));
+  ObjectRuntime<Cell, std::uint64_t> rt(threads_options("greedy", 3));
   for (std::uint64_t id = 0; id < 6; ++id) rt.add(id, Cell{}, static_cast<dlbkit::NodeId>(id % 3));
   EXPECT_THROW(rt.run_phase([](Cell&, ObjectContext<std::uint64_t>& ctx) {
                  if (ctx.id() == 4) throw std::runtime_error("object 4 failed");
                }),
                std::runtime_error);
-  ObjectRuntime<Cell, std::uint64_t> again(options("greedy", 2));
+  ObjectRuntime<Cell, std::uint64_t> again(threads_options("greedy", 2));
   again.add(0, Cell{}, 0);
   try {
     again.run_phase([](Cell&, ObjectContext<std::uint64_t>& ctx) { ctx.send(99, 1); });
@@ -389,18 +382,18 @@ TEST(ObjectRuntime, ATaskExceptionReachesTheCaller) {
 }
 
 TEST(ObjectRuntime, BadUseIsAClearError) {
-  EXPECT_NE(error_of([] { ObjectRuntime<Cell, int> rt(options("nope", 2)); }).find("nope"), std::string::npos);
-  ObjectRuntimeOptions wrong_size = options("diffusion", 3);
+  EXPECT_NE(error_of([] { ObjectRuntime<Cell, int> rt(threads_options("nope", 2)); }).find("nope"), std::string::npos);
+  ObjectRuntimeOptions wrong_size = threads_options("diffusion", 3);
   wrong_size.topology = "ring:4";
   EXPECT_NE(error_of([&] { ObjectRuntime<Cell, int> rt(wrong_size); }).find("3 workers"), std::string::npos);
-  ObjectRuntime<Cell, int> rt(options("greedy", 2));
+  ObjectRuntime<Cell, int> rt(threads_options("greedy", 2));
   EXPECT_NE(error_of([&] { rt.add(1, Cell{}, 2); }).find("worker 2"), std::string::npos);
   EXPECT_NE(error_of([&] { rt.balance(); }).find("before any phase"), std::string::npos);
   rt.add(1, Cell{}, 0);
   rt.add(1, Cell{}, 1);
   EXPECT_NE(error_of([&] { rt.run_phase([](Cell&, ObjectContext<int>&) {}); }).find("object 1 added twice"),
             std::string::npos);
-  ObjectRuntime<Cell, int> late(options("greedy", 2));
+  ObjectRuntime<Cell, int> late(threads_options("greedy", 2));
   late.add(1, Cell{}, 0);
   late.run_phase([](Cell&, ObjectContext<int>&) {});
   late.add(2, Cell{}, 0);  // after the first phase: from the next on (object_changes_test.cpp)
@@ -471,7 +464,7 @@ TEST(ObjectRuntimeOptions, ReadsSignedRealAndPositionalArgumentsAndListsItsOptio
 TEST(ObjectRuntime, RecordsVtDataAndATimeline) {
   const std::filesystem::path dir = dlbkit::test::temp_dir("objects_record");
   std::filesystem::create_directories(dir);
-  ObjectRuntimeOptions o = options("greedy", 2);
+  ObjectRuntimeOptions o = threads_options("greedy", 2);
   o.record = (dir / "run").string();
   o.timeline = (dir / "timeline.json").string();
   {
@@ -511,7 +504,7 @@ TEST(ObjectRuntime, RecordsVtDataAndATimeline) {
 TEST(ObjectRuntime, RecordsEachPhaseAsItEnds) {
   const std::filesystem::path dir = dlbkit::test::temp_dir("objects_streamed");
   std::filesystem::create_directories(dir);
-  ObjectRuntimeOptions o = options("greedy", 2);
+  ObjectRuntimeOptions o = threads_options("greedy", 2);
   o.record = (dir / "run").string();
   const auto written = [&] {
     std::uintmax_t bytes = 0;
@@ -542,7 +535,7 @@ TEST(ObjectRuntime, RecordsEachObjectsSerializedSize) {
   // What a migration would ship, so that a replay prices the recorded moves by their bytes.
   const std::filesystem::path dir = dlbkit::test::temp_dir("objects_sizes");
   std::filesystem::create_directories(dir);
-  ObjectRuntimeOptions o = options("none", 2);
+  ObjectRuntimeOptions o = threads_options("none", 2);
   o.record = (dir / "run").string();
   const auto cell = [](std::uint64_t k) { return Cell{k, std::vector<std::uint64_t>(100 * k, k)}; };
   {
@@ -565,7 +558,7 @@ TEST(ObjectRuntime, RecordsEachObjectsSerializedSize) {
 TEST(ObjectRuntime, RecordsOneCommunicationPerPair) {
   const std::filesystem::path dir = dlbkit::test::temp_dir("objects_pairs");
   std::filesystem::create_directories(dir);
-  ObjectRuntimeOptions o = options("none", 2);
+  ObjectRuntimeOptions o = threads_options("none", 2);
   o.record = (dir / "run").string();
   {
     ObjectRuntime<Cell, std::uint64_t> rt(o);

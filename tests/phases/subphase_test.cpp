@@ -1,6 +1,7 @@
 // A phase's loads in parts (vt's `subphases`): read and written, the phase's time over them,
 // and the subphase-aware criterion of greedy and refine.
 
+#include "../support/vt_refused.hpp"
 #include "../support/command.hpp"
 #include "../support/temp_path.hpp"
 
@@ -24,6 +25,8 @@
 
 namespace dlbkit {
 namespace {
+
+using test::expect_refused;
 
 namespace fs = std::filesystem;
 using json = nlohmann::json;
@@ -56,17 +59,6 @@ std::string data_files(const std::string& name, const std::vector<json>& tasks) 
 /// Two ranks: rank 0's tasks as given, rank 1 one task of 3 s in two subphases (1 + 2).
 std::string with_rank0(const std::string& name, const json& tasks) {
   return data_files(name, {tasks, json::array({task(10, 1, 3.0, {{0, 1.0}, {1, 2.0}})})});
-}
-
-void expect_refused(const std::string& stem, const std::vector<std::string>& parts) {
-  try {
-    read_vt_data(stem);
-    ADD_FAILURE() << "read " << stem;
-  } catch (const InputError& e) {
-    const std::string message = e.what();
-    EXPECT_EQ(message.find('\n'), std::string::npos) << message;
-    for (const std::string& part : parts) EXPECT_NE(message.find(part), std::string::npos) << message << " / " << part;
-  }
 }
 
 TEST(Subphases, ReadAsATableWithZerosForSubphasesATaskDoesNotList) {

@@ -1,3 +1,4 @@
+#include "../support/vt_refused.hpp"
 #include "../support/command.hpp"
 #include "../support/temp_path.hpp"
 
@@ -23,6 +24,8 @@
 
 namespace dlbkit {
 namespace {
+
+using test::expect_refused;
 
 namespace fs = std::filesystem;
 using json = nlohmann::json;
@@ -66,18 +69,6 @@ std::string two_ranks(const std::string& name, const std::function<void(json&)>&
   json second = rank_file(1);
   edit(second);
   return data_files(name, {rank_file(0).dump(), second.dump()});
-}
-
-/// read_vt_data(stem) must throw one line containing every one of `parts`.
-void expect_refused(const std::string& stem, const std::vector<std::string>& parts) {
-  try {
-    read_vt_data(stem);
-    ADD_FAILURE() << "read " << stem;
-  } catch (const InputError& e) {
-    const std::string message = e.what();
-    EXPECT_EQ(message.find('\n'), std::string::npos) << message;
-    for (const std::string& part : parts) EXPECT_NE(message.find(part), std::string::npos) << message << " / " << part;
-  }
 }
 
 std::string compress(const std::string& text) {
