@@ -10,7 +10,7 @@ PhaseFigures phase_figures(const Phase& phase, const std::vector<NodeId>& mappin
   PhaseFigures figures;
   const std::vector<double> loads = node_loads(phase, mapping);
   figures.max_load = *std::max_element(loads.begin(), loads.end());
-  figures.subphase_time = phase.subphases == 0 ? figures.max_load : phase_time(phase, mapping);
+  figures.subphase_time = phase_time(phase, mapping);
   figures.mean_load = std::accumulate(loads.begin(), loads.end(), 0.0) / static_cast<double>(phase.nodes);
   // max >= mean: a quotient just under 1 is the rounding of the sum, not a negative imbalance.
   figures.imbalance = figures.mean_load > 0 ? std::max(0.0, figures.max_load / figures.mean_load - 1) : 0.0;
@@ -24,15 +24,13 @@ PhaseFigures phase_figures(const Phase& phase, const std::vector<NodeId>& mappin
 }
 
 double phase_time(const Phase& phase, const std::vector<NodeId>& mapping) {
-  if (phase.subphases == 0) {
-    const std::vector<double> loads = node_loads(phase, mapping);
-    return *std::max_element(loads.begin(), loads.end());
-  }
-  const std::vector<double> loads = node_subphase_loads(phase, mapping);
+  const std::size_t parts = std::max<std::size_t>(phase.subphases, 1);
+  const std::vector<double> loads =
+      phase.subphases == 0 ? node_loads(phase, mapping) : node_subphase_loads(phase, mapping);
   double time = 0;
-  for (std::size_t s = 0; s < phase.subphases; ++s) {
+  for (std::size_t s = 0; s < parts; ++s) {
     double slowest = 0;
-    for (std::size_t v = 0; v < phase.nodes; ++v) slowest = std::max(slowest, loads[v * phase.subphases + s]);
+    for (NodeId v = 0; v < phase.nodes; ++v) slowest = std::max(slowest, alpha_of(phase, v) * loads[v * parts + s]);
     time += slowest;
   }
   return time;

@@ -11,16 +11,23 @@ namespace dlbkit::detail {
 
 namespace {
 
-/// Each node's load in each subphase under the context's plan.
+/// Each node's time in each subphase under the context's plan: alpha x its load there, so
+/// that a slower node (a larger alpha) takes longer for the same objects (phase.hpp, alpha_of).
 class NodeParts {
 public:
-  NodeParts(const Phase& phase, std::vector<double> loads) : phase_(&phase), loads_(std::move(loads)) {}
+  NodeParts(const Phase& phase, std::vector<double> loads) : phase_(&phase), times_(std::move(loads)) {
+    for (NodeId v = 0; v < phase.nodes; ++v)
+      for (std::size_t s = 0; s < parts(); ++s) times_[v * parts() + s] *= alpha_of(phase, v);
+  }
 
   std::size_t parts() const { return phase_->subphases; }
-  double of(NodeId v, std::size_t s) const { return loads_[v * parts() + s]; }
+  double of(NodeId v, std::size_t s) const { return times_[v * parts() + s]; }
   double object(ObjectIndex i, std::size_t s) const { return phase_->subphase_loads[i * parts() + s]; }
+  double alpha(NodeId v) const { return alpha_of(*phase_, v); }
+  /// Object i's time in subphase s on node v.
+  double object_on(ObjectIndex i, NodeId v, std::size_t s) const { return alpha(v) * object(i, s); }
   void add(ObjectIndex i, NodeId v, double sign) {
-    for (std::size_t s = 0; s < parts(); ++s) loads_[v * parts() + s] += sign * object(i, s);
+    for (std::size_t s = 0; s < parts(); ++s) times_[v * parts() + s] += sign * object_on(i, v, s);
   }
   double total(NodeId v) const {
     double sum = 0;
@@ -30,7 +37,7 @@ public:
 
 private:
   const Phase* phase_;
-  std::vector<double> loads_;
+  std::vector<double> times_;
 };
 
 constexpr NodeId kNoNode = std::numeric_limits<NodeId>::max();
@@ -56,7 +63,7 @@ void place_by_subphases(PhaseContext& ctx) {
     for (NodeId v = 0; v < ctx.nodes(); ++v) {
       double rise = 0, dot = 0;
       for (std::size_t s = 0; s < plan.parts(); ++s) {
-        rise += std::max(0.0, plan.of(v, s) + plan.object(object, s) - slowest[s]);
+        rise += std::max(0.0, plan.of(v, s) + plan.object_on(object, v, s) - slowest[s]);
         dot += plan.of(v, s) * plan.object(object, s);
       }
       choices[v] = {rise, dot, v};
@@ -78,10 +85,11 @@ void refine_by_subphases(PhaseContext& ctx, double tolerance) {
   const std::size_t nodes = ctx.nodes();
   NodeParts plan(phase, node_subphase_loads(phase, ctx.mapping()));
   const std::size_t parts = plan.parts();
-  std::vector<double> threshold(parts, 0.0);  // (1 + tolerance) x each subphase's mean
+  // (1 + tolerance) x each subphase's balanced time, its total load / total speed.
+  std::vector<double> threshold(parts, 0.0);
   for (NodeId v = 0; v < nodes; ++v)
-    for (std::size_t s = 0; s < parts; ++s) threshold[s] += plan.of(v, s);
-  for (double& t : threshold) t *= (1 + tolerance) / static_cast<double>(nodes);
+    for (std::size_t s = 0; s < parts; ++s) threshold[s] += plan.of(v, s) / plan.alpha(v);
+  for (double& t : threshold) t *= (1 + tolerance) / total_speed(phase);
   // Each node's migratable objects, lightest first by the sum of their subphase loads.
   std::vector<double> total(phase.objects.size(), 0.0);
   for (ObjectIndex i = 0; i < phase.objects.size(); ++i)
@@ -153,7 +161,7 @@ void refine_by_subphases(PhaseContext& ctx, double tolerance) {
             rest = plan.of(v, s);
             break;
           }
-        const double la = plan.of(a, s) - d[s], lb = plan.of(b, s) + d[s];
+        const double la = plan.of(a, s) - plan.alpha(a) * d[s], lb = plan.of(b, s) + plan.alpha(b) * d[s];
         rise += std::max({rest, la, lb}) - plan.of(top[s][0], s);
         change += la * la + lb * lb - plan.of(a, s) * plan.of(a, s) - plan.of(b, s) * plan.of(b, s);
       }
@@ -172,8 +180,8 @@ void refine_by_subphases(PhaseContext& ctx, double tolerance) {
           if (b == a) continue;
           for (std::size_t s = 0; s < parts; ++s) d[s] = plan.object(o, s);
           consider(a, b, o, std::nullopt);
-          // The partner that would even the two nodes' totals, and its neighbours by total.
-          const double wanted = total[o] - (plan.total(a) - plan.total(b)) / 2;
+          // The partner that would even the two nodes' total times, and its neighbours by total.
+          const double wanted = total[o] - (plan.total(a) - plan.total(b)) / (plan.alpha(a) + plan.alpha(b));
           const auto it = std::lower_bound(on[b].begin(), on[b].end(), wanted,
                                            [&](ObjectIndex p, double x) { return total[p] < x; });
           const auto from = it - std::min(kWindow, it - on[b].begin());

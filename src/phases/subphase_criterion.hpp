@@ -1,7 +1,7 @@
 #pragma once
 // The subphase-aware criterion, an option (subphases=true) of greedy and refine. A phase
-// whose subphases end at the program's synchronisations takes the sum over them of the most
-// loaded node's load in each (phase_time, figures.hpp), so balanced phase loads are not
+// whose subphases end at the program's synchronisations takes the sum over them of the
+// slowest node's time in each, alpha x load (phase_time, figures.hpp), so balanced phase loads are not
 // enough: a node heavy in one subphase and light in the other looks balanced. Each object's
 // load is then a vector, one entry per subphase, as in the multi-constraint partitioning of
 // Karypis and Kumar ("Multilevel algorithms for multi-constraint graph partitioning",
@@ -25,8 +25,8 @@ inline constexpr const char* kSubphasesText =
 /// which pairs objects heavy in different subphases. Starts from the unmigratable objects.
 void place_by_subphases(PhaseContext& ctx);
 
-/// refine under the criterion: while some subphase's most loaded node is above (1 +
-/// tolerance) x that subphase's mean, it gives one object to a node or swaps one with it, the
+/// refine under the criterion: while some subphase's slowest node is above (1 + tolerance) x
+/// that subphase's balanced time (its total load / total speed), it gives one object to a node or swaps one with it, the
 /// change that lowers the phase's time most, or, keeping the time, the sum of the squared
 /// node subphase loads (so that a plateau of equally loaded nodes is left). The receivers are
 /// the 8 least loaded nodes of each subphase; a swap's partner is one of the receiver's

@@ -242,6 +242,29 @@ TEST(Subphases, UnmigratableObjectsStay) {
   }
 }
 
+// A node's time in a subphase is alpha x its load there: on a node twice as fast (alpha 0.5)
+// the criterion puts twice the load of each subphase.
+TEST(Subphases, TheTimeAndTheCriterionWeighEachNodesAlpha) {
+  Phase phase{.nodes = 2};
+  phase.subphases = 2;
+  for (std::uint64_t id = 0; id < 48; ++id) {  // 24 objects of 1 s in each subphase, all on node 0
+    phase.objects.push_back({.id = id, .load = 1});
+    phase.subphase_loads.insert(phase.subphase_loads.end(), {id % 2 == 0 ? 1.0 : 0.0, id % 2 == 0 ? 0.0 : 1.0});
+  }
+  phase.node_of.assign(48, 0);
+  phase.node_alpha = {1, 0.5};
+  EXPECT_DOUBLE_EQ(phase_time(phase, phase.node_of), 48.0);
+  EXPECT_DOUBLE_EQ(phase_time(phase, std::vector<NodeId>(48, 1)), 24.0);
+  // Balanced, each subphase takes its 24 s / total speed 3: 8 + 8. Balancing the loads instead
+  // (12 on each node) would take 12 + 12.
+  for (const char* strategy : {"greedy", "refine"}) {
+    const Rebalanced r = rebalance(builtin_phase_strategies().configure(strategy, {{"subphases", "true"}}), phase,
+                                   make_complete(2), {});
+    EXPECT_LE(r.after.subphase_time, 1.1 * 16) << strategy;
+    EXPECT_DOUBLE_EQ(r.after.subphase_time, phase_time(phase, r.mapping)) << strategy;
+  }
+}
+
 TEST(Subphases, TheCliReportsThePhaseTimeAndWarns) {
   const test::Outcome o =
       test::run_cli({"phases", "--data", kSubphases, "-s", "refine", "-p", "subphases=true", "--json"});

@@ -10,8 +10,9 @@ namespace dlbkit {
 
 struct PhaseFigures {
   double max_load = 0;   ///< seconds: the phase's time on the slowest node
-  /// seconds: the phase's time when its subphases end at synchronisations, the sum over them
-  /// of the slowest node's load in each; max_load for a phase without subphases.
+  /// seconds: the phase's time, the slowest node's time alpha x load (alpha_of, phase.hpp),
+  /// summed over the subphases where they end at synchronisations; max_load for a phase
+  /// without subphases or alphas.
   double subphase_time = 0;
   double mean_load = 0;  ///< seconds: total load / nodes
   double imbalance = 0;  ///< I = max / mean - 1 (0 for a phase without load)
