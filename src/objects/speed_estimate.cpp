@@ -1,0 +1,124 @@
+#include <dlbkit/objects/speed_estimate.hpp>
+
+#include <algorithm>
+#include <cmath>
+
+namespace dlbkit {
+
+namespace {
+
+// A pair's value of a phase keeps this weight in the next: older phases fade, so that a
+// worker whose speed changes is followed within a few phases.
+constexpr double kKeep = 0.75;
+
+struct Sample {
+  double log_ratio, weight;
+};
+
+// The log ratio at half the samples' weight.
+double weighted_median(std::vector<Sample>& samples) {
+  std::sort(samples.begin(), samples.end(),
+            [](const Sample& a, const Sample& b) { return std::pair(a.log_ratio, a.weight) < std::pair(b.log_ratio, b.weight); });
+  double total = 0;
+  for (const Sample& s : samples) total += s.weight;
+  double below = 0;
+  for (const Sample& s : samples) {
+    below += s.weight;
+    if (below >= total / 2) return s.log_ratio;
+  }
+  return samples.back().log_ratio;
+}
+
+}  // namespace
+
+SpeedEstimate::SpeedEstimate(std::size_t workers) : speeds_(workers, 1.0) {}
+
+void SpeedEstimate::observe(std::span<const NodeId> workers, std::span<const double> times) {
+  std::map<std::pair<NodeId, NodeId>, std::vector<Sample>> moved;
+  if (last_time_.size() == times.size())
+    for (std::size_t i = 0; i < times.size(); ++i) {
+      NodeId a = last_worker_[i], b = workers[i];
+      const double before = last_time_[i], now = times[i];
+      if (a == b || !(before > 0) || !(now > 0)) continue;
+      double log_ratio = std::log(before / now);  // log s_b - log s_a
+      if (a > b) {
+        std::swap(a, b);
+        log_ratio = -log_ratio;
+      }
+      moved[{a, b}].push_back({log_ratio, std::sqrt(before * now)});
+    }
+  last_worker_.assign(workers.begin(), workers.end());
+  last_time_.assign(times.begin(), times.end());
+  if (moved.empty()) return;
+  for (auto& [pair, link] : links_) link.weight *= kKeep;
+  for (auto& [pair, samples] : moved) {
+    double weight = 0;
+    for (const Sample& s : samples) weight += s.weight;
+    Link& link = links_[pair];
+    link.difference = (link.weight * link.difference + weight * weighted_median(samples)) / (link.weight + weight);
+    link.weight += weight;
+  }
+  fit();
+}
+
+void SpeedEstimate::renumber(std::span<const ObjectIndex> old_of) {
+  std::vector<NodeId> workers(old_of.size(), 0);
+  std::vector<double> times(old_of.size(), 0.0);  // 0: no past
+  for (std::size_t k = 0; k < old_of.size(); ++k)
+    if (old_of[k] != none && old_of[k] < last_time_.size()) {
+      workers[k] = last_worker_[old_of[k]];
+      times[k] = last_time_[old_of[k]];
+    }
+  last_worker_.swap(workers);
+  last_time_.swap(times);
+}
+
+// Minimises sum over the links of weight x (x_b - x_a - difference)^2, x the log speeds, by
+// conjugate gradients on its normal equations L x = c (L the links' weighted Laplacian) from
+// the current estimate. Each step moves x within L's range, which is orthogonal to every
+// group of linked workers' constant vector: each group keeps its mean, an unlinked worker
+// its value.
+void SpeedEstimate::fit() {
+  const std::size_t n = speeds_.size();
+  std::vector<double> x(n), c(n, 0.0);
+  for (std::size_t v = 0; v < n; ++v) x[v] = std::log(speeds_[v]);
+  for (const auto& [pair, link] : links_) {
+    c[pair.second] += link.weight * link.difference;
+    c[pair.first] -= link.weight * link.difference;
+  }
+  const auto laplacian = [&](const std::vector<double>& in, std::vector<double>& out) {
+    std::fill(out.begin(), out.end(), 0.0);
+    for (const auto& [pair, link] : links_) {
+      const double flow = link.weight * (in[pair.first] - in[pair.second]);
+      out[pair.first] += flow;
+      out[pair.second] -= flow;
+    }
+  };
+  const auto dot = [](const std::vector<double>& a, const std::vector<double>& b) {
+    double sum = 0;
+    for (std::size_t v = 0; v < a.size(); ++v) sum += a[v] * b[v];
+    return sum;
+  };
+  std::vector<double> r(n), lp(n);
+  laplacian(x, r);
+  for (std::size_t v = 0; v < n; ++v) r[v] = c[v] - r[v];
+  std::vector<double> p = r;
+  double rr = dot(r, r);
+  const double tolerance = 1e-24 * std::max(dot(c, c), 1e-300);
+  for (std::size_t step = 0; step < 2 * n + 10 && rr > tolerance; ++step) {
+    laplacian(p, lp);
+    const double curvature = dot(p, lp);
+    if (!(curvature > 0)) break;
+    const double alpha = rr / curvature;
+    for (std::size_t v = 0; v < n; ++v) {
+      x[v] += alpha * p[v];
+      r[v] -= alpha * lp[v];
+    }
+    const double next = dot(r, r);
+    for (std::size_t v = 0; v < n; ++v) p[v] = r[v] + next / rr * p[v];
+    rr = next;
+  }
+  for (std::size_t v = 0; v < n; ++v) speeds_[v] = std::exp(x[v]);
+}
+
+}  // namespace dlbkit
