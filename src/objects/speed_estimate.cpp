@@ -45,7 +45,8 @@ void SpeedEstimate::observe(std::span<const NodeId> workers, std::span<const dou
         std::swap(a, b);
         log_ratio = -log_ratio;
       }
-      moved[{a, b}].push_back({log_ratio, std::sqrt(before * now)});
+      // Weighed by the shorter time: the longer may be stretched by a pause of its thread.
+      moved[{a, b}].push_back({log_ratio, std::min(before, now)});
     }
   last_worker_.assign(workers.begin(), workers.end());
   last_time_.assign(times.begin(), times.end());

@@ -50,9 +50,9 @@ TEST(SpeedEstimate, LinksChainAndAnUnlinkedWorkerKeepsItsEstimate) {
 // object of time 0 is not read.
 TEST(SpeedEstimate, AFewObjectsWhoseWorkChangedDoNotMoveTheEstimate) {
   const std::vector<double> speeds{1, 2};
-  std::vector<double> works{1, 1, 1, 1, 1, 0};
+  std::vector<double> works{1, 1, 1, 1, 1, 1, 0};
   SpeedEstimate e(2);
-  const std::vector<NodeId> first{0, 0, 0, 1, 1, 0}, second{1, 1, 1, 0, 0, 1};
+  const std::vector<NodeId> first{0, 0, 0, 1, 1, 1, 0}, second{1, 1, 1, 0, 0, 0, 1};
   e.observe(first, times_of(works, first, speeds));
   works[0] = 10;
   e.observe(second, times_of(works, second, speeds));

@@ -7,7 +7,7 @@
 /// one phase and on worker b in the next, its time scales by s_a / s_b, and the log of the
 /// ratio of its two times measures log s_b - log s_a. Each phase, for every pair of workers
 /// that objects moved between, the median of those objects' log ratios weighted by their
-/// times (a few objects whose work changed do not move it); each pair's value smoothed over
+/// shorter times (a few objects whose work changed do not move it); each pair's value smoothed over
 /// the phases; then the log speeds fitted to the pairs by weighted least squares, from the
 /// current estimate: a worker linked to no other by a move keeps its estimate (1 at first),
 /// and each group of linked workers keeps its geometric mean (1 at first), so equal workers
