@@ -3,6 +3,7 @@
 #include <dlbkit/objects/detail/object_engine.hpp>
 #include <dlbkit/phases/builtin_phase_strategies.hpp>
 #include <dlbkit/objects/detail/protocol_driver.hpp>
+#include <dlbkit/objects/speed_estimate.hpp>
 #include <dlbkit/phases/figures.hpp>
 #include <dlbkit/phases/in_process_protocol.hpp>
 #include <dlbkit/phases/rebalance.hpp>

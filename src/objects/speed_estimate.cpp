@@ -7,16 +7,15 @@ namespace dlbkit {
 
 namespace {
 
-// A pair's value of a phase keeps this weight in the next: older phases fade, so that a
-// worker whose speed changes is followed within a few phases.
+// A moved object's sample keeps this share of its weight in the next phase, and is dropped
+// after kPhases: older phases fade, so that a worker whose speed changes is followed within a
+// few phases.
 constexpr double kKeep = 0.75;
+constexpr int kPhases = 8;
 
-struct Sample {
-  double log_ratio, weight;
-};
+}  // namespace
 
-// The log ratio at half the samples' weight.
-double weighted_median(std::vector<Sample>& samples) {
+double SpeedEstimate::median(std::vector<Sample> samples) {
   std::sort(samples.begin(), samples.end(),
             [](const Sample& a, const Sample& b) { return std::pair(a.log_ratio, a.weight) < std::pair(b.log_ratio, b.weight); });
   double total = 0;
@@ -29,12 +28,15 @@ double weighted_median(std::vector<Sample>& samples) {
   return samples.back().log_ratio;
 }
 
-}  // namespace
-
 SpeedEstimate::SpeedEstimate(std::size_t workers) : speeds_(workers, 1.0) {}
 
 void SpeedEstimate::observe(std::span<const NodeId> workers, std::span<const double> times) {
-  std::map<std::pair<NodeId, NodeId>, std::vector<Sample>> moved;
+  for (auto& [pair, link] : links_)
+    std::erase_if(link.samples, [](Sample& s) {
+      s.weight *= kKeep;
+      return ++s.age >= kPhases;
+    });
+  bool moved = false;
   if (last_time_.size() == times.size())
     for (std::size_t i = 0; i < times.size(); ++i) {
       NodeId a = last_worker_[i], b = workers[i];
@@ -46,18 +48,17 @@ void SpeedEstimate::observe(std::span<const NodeId> workers, std::span<const dou
         log_ratio = -log_ratio;
       }
       // Weighed by the shorter time: the longer may be stretched by a pause of its thread.
-      moved[{a, b}].push_back({log_ratio, std::min(before, now)});
+      links_[{a, b}].samples.push_back({log_ratio, std::min(before, now), 0});
+      moved = true;
     }
   last_worker_.assign(workers.begin(), workers.end());
   last_time_.assign(times.begin(), times.end());
-  if (moved.empty()) return;
-  for (auto& [pair, link] : links_) link.weight *= kKeep;
-  for (auto& [pair, samples] : moved) {
-    double weight = 0;
-    for (const Sample& s : samples) weight += s.weight;
-    Link& link = links_[pair];
-    link.difference = (link.weight * link.difference + weight * weighted_median(samples)) / (link.weight + weight);
-    link.weight += weight;
+  if (!moved) return;
+  std::erase_if(links_, [](const auto& entry) { return entry.second.samples.empty(); });
+  for (auto& [pair, link] : links_) {
+    link.difference = median(link.samples);
+    link.weight = 0;
+    for (const Sample& s : link.samples) link.weight += s.weight;
   }
   fit();
 }

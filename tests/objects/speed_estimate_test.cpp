@@ -59,6 +59,22 @@ TEST(SpeedEstimate, AFewObjectsWhoseWorkChangedDoNotMoveTheEstimate) {
   EXPECT_NEAR(e.speeds()[1] / e.speeds()[0], 2, 1e-12);
 }
 
+// Worker 1 loses its core for a phase (each of its objects takes 5 times as long): the samples
+// of the phases before outvote that phase's, and the next's.
+TEST(SpeedEstimate, APhaseWhenAWorkerPausedDoesNotMoveTheEstimate) {
+  const std::vector<double> speeds{1, 2}, works(20, 1.0);
+  SpeedEstimate e(2);
+  for (int phase = 0; phase < 8; ++phase) {
+    std::vector<NodeId> workers(works.size());
+    for (std::size_t i = 0; i < workers.size(); ++i) workers[i] = static_cast<NodeId>((i + static_cast<std::size_t>(phase)) % 2);
+    std::vector<double> times = times_of(works, workers, speeds);
+    if (phase == 6)
+      for (std::size_t i = 0; i < times.size(); ++i) times[i] *= workers[i] == 1 ? 5 : 1;
+    e.observe(workers, times);
+    if (phase > 0) EXPECT_NEAR(e.speeds()[1] / e.speeds()[0], 2, 1e-12) << "after phase " << phase;
+  }
+}
+
 // Objects made or remade between two phases (renumber(): none) have no past to compare: one
 // that takes the index of an object that moved would otherwise read as a ratio of 1/5, and
 // outweigh the other.

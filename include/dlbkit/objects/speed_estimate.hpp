@@ -5,13 +5,14 @@
 ///
 /// An object of work w takes w / s seconds on a worker of speed s: when it runs on worker a in
 /// one phase and on worker b in the next, its time scales by s_a / s_b, and the log of the
-/// ratio of its two times measures log s_b - log s_a. Each phase, for every pair of workers
-/// that objects moved between, the median of those objects' log ratios weighted by their
-/// shorter times (a few objects whose work changed do not move it); each pair's value smoothed over
-/// the phases; then the log speeds fitted to the pairs by weighted least squares, from the
-/// current estimate: a worker linked to no other by a move keeps its estimate (1 at first),
-/// and each group of linked workers keeps its geometric mean (1 at first), so equal workers
-/// stay at 1 but for noise, without drift. The same observations give the same bits.
+/// ratio of its two times measures log s_b - log s_a. For every pair of workers that objects
+/// moved between, the median of those objects' log ratios over the last phases, each weighted
+/// by the object's shorter time and less in each phase after (a few objects whose work
+/// changed, a phase when a worker lost its core, do not move it); then the log speeds fitted
+/// to the pairs by weighted least squares, from the current estimate: a worker linked to no
+/// other by a move keeps its estimate (1 at first), and each group of linked workers keeps its
+/// geometric mean (1 at first), so equal workers stay at 1 but for noise, without drift. The
+/// same observations give the same bits.
 ///
 /// ```
 /// dlbkit::SpeedEstimate e(2);
@@ -50,12 +51,20 @@ public:
   const std::vector<double>& speeds() const { return speeds_; }
 
 private:
+  /// A moved object's log s_b - log s_a, its weight, and the phases since.
+  struct Sample {
+    double log_ratio, weight;
+    int age;
+  };
+  /// The log ratio at half the samples' weight.
+  static double median(std::vector<Sample> samples);
   /// Fits the log speeds to the pairs' differences.
   void fit();
 
   struct Link {
-    double difference = 0;  // log s_b - log s_a, smoothed over the phases
-    double weight = 0;      // the moved objects' times, smoothed alike
+    std::vector<Sample> samples;  // of the last phases
+    double difference = 0;        // log s_b - log s_a: the samples' weighted median
+    double weight = 0;            // the samples' weights summed
   };
   std::map<std::pair<NodeId, NodeId>, Link> links_;  // (a, b), a < b
   std::vector<NodeId> last_worker_;  // the last phase's, by index

@@ -6,7 +6,6 @@
 
 #include <dlbkit/objects/object_run_result.hpp>
 #include <dlbkit/objects/object_runtime_options.hpp>
-#include <dlbkit/objects/speed_estimate.hpp>
 #include <dlbkit/phases/phase.hpp>
 #include <dlbkit/phases/phase_strategy.hpp>
 #include <dlbkit/phases/rank_protocol.hpp>
@@ -32,6 +31,7 @@
 #endif
 
 namespace dlbkit {
+class SpeedEstimate;
 class VtPhasesWriter;
 }
 
