@@ -91,7 +91,7 @@ TEST(ObjectRuntimeSpeeds, MeasuredSpeedsOfEqualWorkersStayOne) {
   EXPECT_LE(over_ideal(measured.phases.back(), 2), 1.1);
 }
 
-// Objects split, merged and removed between the phases: the new ones are not compared with
+// Objects split and removed between the phases: the new ones are not compared with
 // the past, the others go on telling the ratio.
 TEST(ObjectRuntimeSpeeds, MeasuredSpeedsFollowObjectsThatComeAndGo) {
   const auto report = run({.strategy = "greedy", .measure_speeds = true}, 6, {1, 2}, [](Runtime& rt, int phase) {
