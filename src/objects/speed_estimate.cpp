@@ -8,10 +8,13 @@ namespace dlbkit {
 namespace {
 
 // A moved object's sample keeps this share of its weight in the next phase, and is dropped
-// after kPhases: older phases fade, so that a worker whose speed changes is followed within a
-// few phases.
-constexpr double kKeep = 0.75;
-constexpr int kPhases = 8;
+// after kPhases: older phases fade, so that a worker whose speed changes is followed within
+// several phases, while a strategy that moves few objects (refine) keeps enough of them that
+// a phase's stretched times do not outvote them.
+constexpr double kKeep = 0.9;
+constexpr int kPhases = 20;
+// A pair of workers is read from this many samples on: their median outvotes one stretched time.
+constexpr std::size_t kSamples = 3;
 
 }  // namespace
 
@@ -37,42 +40,47 @@ void SpeedEstimate::observe(std::span<const NodeId> workers, std::span<const dou
       return ++s.age >= kPhases;
     });
   bool moved = false;
-  if (last_time_.size() == times.size())
+  if (earlier_.times.size() == times.size())
     for (std::size_t i = 0; i < times.size(); ++i) {
-      NodeId a = last_worker_[i], b = workers[i];
-      const double before = last_time_[i], now = times[i];
-      if (a == b || !(before > 0) || !(now > 0)) continue;
+      // Before the move, the time of the phase before the last: the strategy chose the object
+      // by the last one, and an object moved for a time stretched by a pause would otherwise
+      // read as a fast destination.
+      NodeId a = last_.workers[i], b = workers[i];
+      const double before = earlier_.times[i], now = times[i];
+      if (a == b || earlier_.workers[i] != a || !(before > 0) || !(now > 0)) continue;
       double log_ratio = std::log(before / now);  // log s_b - log s_a
       if (a > b) {
         std::swap(a, b);
         log_ratio = -log_ratio;
       }
-      // Weighed by the shorter time: the longer may be stretched by a pause of its thread.
-      links_[{a, b}].samples.push_back({log_ratio, std::min(before, now), 0});
+      // Each object alike: a weight by its times would weigh those a pause stretched more.
+      links_[{a, b}].samples.push_back({log_ratio, 1, 0});
       moved = true;
     }
-  last_worker_.assign(workers.begin(), workers.end());
-  last_time_.assign(times.begin(), times.end());
+  earlier_ = std::move(last_);
+  last_.workers.assign(workers.begin(), workers.end());
+  last_.times.assign(times.begin(), times.end());
   if (!moved) return;
   std::erase_if(links_, [](const auto& entry) { return entry.second.samples.empty(); });
   for (auto& [pair, link] : links_) {
     link.difference = median(link.samples);
     link.weight = 0;
-    for (const Sample& s : link.samples) link.weight += s.weight;
+    if (link.samples.size() >= kSamples)
+      for (const Sample& s : link.samples) link.weight += s.weight;
   }
   fit();
 }
 
 void SpeedEstimate::renumber(std::span<const ObjectIndex> old_of) {
-  std::vector<NodeId> workers(old_of.size(), 0);
-  std::vector<double> times(old_of.size(), 0.0);  // 0: no past
-  for (std::size_t k = 0; k < old_of.size(); ++k)
-    if (old_of[k] != none && old_of[k] < last_time_.size()) {
-      workers[k] = last_worker_[old_of[k]];
-      times[k] = last_time_[old_of[k]];
-    }
-  last_worker_.swap(workers);
-  last_time_.swap(times);
+  for (Past* past : {&last_, &earlier_}) {
+    Past now{std::vector<NodeId>(old_of.size(), 0), std::vector<double>(old_of.size(), 0.0)};  // 0: no past
+    for (std::size_t k = 0; k < old_of.size(); ++k)
+      if (old_of[k] != none && old_of[k] < past->times.size()) {
+        now.workers[k] = past->workers[old_of[k]];
+        now.times[k] = past->times[old_of[k]];
+      }
+    *past = std::move(now);
+  }
 }
 
 // Minimises sum over the links of weight x (x_b - x_a - difference)^2, x the log speeds, by
