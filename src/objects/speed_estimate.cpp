@@ -40,7 +40,7 @@ void SpeedEstimate::observe(std::span<const NodeId> workers, std::span<const dou
       return ++s.age >= kPhases;
     });
   bool moved = false;
-  if (earlier_.times.size() == times.size())
+  if (earlier_.times.size() == times.size() && last_.times.size() == times.size())
     for (std::size_t i = 0; i < times.size(); ++i) {
       // Before the move, the time of the phase before the last: the strategy chose the object
       // by the last one, and an object moved for a time stretched by a pause would otherwise
