@@ -12,8 +12,9 @@
 //                     array), ten phases of each in turn; ns_per_object of each and runtime_over_plain; target:
 //                     at most 2.
 //   BM_SlowerWorker   two workers at speeds 1 and 2 (emulated: worker 0's objects spin twice as
-//                     long), declared to the runtime, measured by it, or neither: balanced_over_ideal = the balanced
-//                     phases' time over total work / total speed; target: at most 1.10.
+//                     long), declared to the runtime, measured by it, or neither:
+//                     balanced_over_ideal = the balanced phases' time over total work / total
+//                     speed; target: at most 1.10.
 // The MPI engine's figures come from the example under mpirun (docs/objects.md).
 
 #include "../examples/stencil/stencil.hpp"
