@@ -16,8 +16,21 @@
 #include <dlbkit/error.hpp>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <string>
 
 using namespace amr;
+
+namespace {
+
+// The speeds weighed after the last phase (--speeds, declared or measured) as a JSON field;
+// none when the workers are taken as equally fast.
+std::string speeds_field(const dlbkit::ObjectRunResult& r) {
+  if (r.phases.empty() || r.phases.back().speeds.empty()) return "";
+  return fmt::format(", \"speeds\": [{:.4g}]", fmt::join(r.phases.back().speeds, ", "));
+}
+
+}  // namespace
 
 int main(int argc, char** argv) try {
   Settings s;
@@ -59,11 +72,12 @@ int main(int argc, char** argv) try {
                "\"ideal_phase_seconds\": {:.6g}, \"max_over_mean_load\": {:.4f}, \"balancing_seconds\": {:.6g}, "
                "\"balancing_steps\": {}, "
                "\"objects_migrated\": {}, \"objects_created\": {}, \"objects_destroyed\": {}, "
-               "\"checksum_unbalanced\": {}, \"checksum_balanced\": {}}}\n",
+               "\"checksum_unbalanced\": {}, \"checksum_balanced\": {}{}}}\n",
                on.engine, on.workers, options.strategy, on.cells, s.phases, mean_seconds(off.report, false),
                mean_seconds(on.report, true), ideal, max_over_mean, on.report.balancing_seconds,
                on.report.balances.size(), on.report.objects_migrated, on.report.objects_created,
-               on.report.objects_destroyed, off.checksum, on.checksum);
+               on.report.objects_destroyed, off.checksum, on.checksum,
+               speeds_field(on.report));
   } else {
     fmt::print("{} coarse cells, up to {} levels, {} phases, {} engine, {} workers: {} cells created, {} destroyed\n",
                s.cells, s.levels, s.phases, on.engine, on.workers, on.report.objects_created,

@@ -17,6 +17,8 @@
 #include <cmath>
 #include <cstdint>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <string>
 #include <vector>
 
 namespace {
@@ -131,6 +133,13 @@ double mean_seconds(const dlbkit::ObjectRunResult& r, bool with_balancing) {
   return r.phases.empty() ? 0 : total / static_cast<double>(r.phases.size());
 }
 
+// The speeds weighed after the last phase (--speeds, declared or measured) as a JSON field;
+// none when the workers are taken as equally fast.
+std::string speeds_field(const dlbkit::ObjectRunResult& r) {
+  if (r.phases.empty() || r.phases.back().speeds.empty()) return "";
+  return fmt::format(", \"speeds\": [{:.4g}]", fmt::join(r.phases.back().speeds, ", "));
+}
+
 }  // namespace
 
 int main(int argc, char** argv) try {
@@ -165,10 +174,11 @@ int main(int argc, char** argv) try {
                "\"mean_phase_seconds_unbalanced\": {:.6g}, \"mean_phase_seconds_balanced\": {:.6g}, "
                "\"ideal_phase_seconds\": {:.6g}, \"overhead_phase_seconds\": {:.6g}, \"balancing_seconds\": {:.6g}, "
                "\"balancing_steps\": {}, "
-               "\"objects_migrated\": {}, \"checksum_unbalanced\": {:.17g}, \"checksum_balanced\": {:.17g}}}\n",
+               "\"objects_migrated\": {}, \"checksum_unbalanced\": {:.17g}, \"checksum_balanced\": {:.17g}{}}}\n",
                on.engine, on.workers, options.strategy, s.cells, s.phases, mean_seconds(off.report, false),
                mean_seconds(on.report, true), ideal, overhead, on.report.balancing_seconds, on.report.balances.size(),
-               on.report.objects_migrated, off.checksum, on.checksum);
+               on.report.objects_migrated, off.checksum, on.checksum,
+               speeds_field(on.report));
   } else {
     fmt::print("{} cells, {} particles, {} phases, {} engine, {} workers\n", s.cells, s.particles, s.phases, on.engine,
                on.workers);

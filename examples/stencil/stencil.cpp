@@ -15,8 +15,21 @@
 
 #include <cstdio>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <string>
 
 using namespace stencil;
+
+namespace {
+
+// The speeds weighed after the last phase (--speeds, declared or measured) as a JSON field;
+// none when the workers are taken as equally fast.
+std::string speeds_field(const dlbkit::ObjectRunResult& r) {
+  if (r.phases.empty() || r.phases.back().speeds.empty()) return "";
+  return fmt::format(", \"speeds\": [{:.4g}]", fmt::join(r.phases.back().speeds, ", "));
+}
+
+}  // namespace
 
 int main(int argc, char** argv) try {
   Settings s;
@@ -50,10 +63,11 @@ int main(int argc, char** argv) try {
                "\"mean_phase_seconds_unbalanced\": {:.6g}, \"mean_phase_seconds_balanced\": {:.6g}, "
                "\"ideal_phase_seconds\": {:.6g}, \"overhead_phase_seconds\": {:.6g}, \"balancing_seconds\": {:.6g}, "
                "\"balancing_steps\": {}, "
-               "\"objects_migrated\": {}, \"checksum_unbalanced\": {:.17g}, \"checksum_balanced\": {:.17g}}}\n",
+               "\"objects_migrated\": {}, \"checksum_unbalanced\": {:.17g}, \"checksum_balanced\": {:.17g}{}}}\n",
                on.engine, on.workers, options.strategy, s.blocks * s.blocks, s.phases,
                mean_seconds(off.report, false), mean_seconds(on.report, true), ideal, overhead, on.report.balancing_seconds,
-               on.report.balances.size(), on.report.objects_migrated, off.checksum, on.checksum);
+               on.report.balances.size(), on.report.objects_migrated, off.checksum, on.checksum,
+               speeds_field(on.report));
   } else {
     fmt::print("{} blocks of {}x{} cells, {} phases, {} engine, {} workers\n", s.blocks * s.blocks, s.cells, s.cells,
                s.phases, on.engine, on.workers);

@@ -3,6 +3,7 @@
 #include <dlbkit/objects/detail/object_engine.hpp>
 #include <dlbkit/phases/builtin_phase_strategies.hpp>
 #include <dlbkit/objects/detail/protocol_driver.hpp>
+#include <dlbkit/objects/speed_estimate.hpp>
 #include <dlbkit/phases/figures.hpp>
 #include <dlbkit/phases/in_process_protocol.hpp>
 #include <dlbkit/phases/rebalance.hpp>
@@ -213,19 +214,30 @@ ObjectEngine::ObjectEngine(ObjectRuntimeOptions options, std::optional<PhaseStra
       if (engine_ == "sequential") topology_ = parse_topology("complete:1");
     }
     if (strategy_.info->check_topology && workers_ > 1) strategy_.info->check_topology(*topology_);
-    if (engine_ == "sequential") options_.speeds.clear();  // one worker: nothing to weigh
-    if (!options_.speeds.empty()) {
-      check_speeds(options_.speeds, workers_, "--speeds");
+    if (engine_ == "sequential") {  // one worker: nothing to weigh
+      options_.speeds.clear();
+      options_.measure_speeds = false;
+    }
+    if (!options_.speeds.empty() || options_.measure_speeds) {
+      const char* what = options_.measure_speeds ? "--speeds measured" : "--speeds";
+      if (options_.measure_speeds && !options_.speeds.empty())
+        throw InputError("ObjectRuntimeOptions: speeds declared and measure_speeds at once; accepted: one of them");
+      if (!options_.speeds.empty()) check_speeds(options_.speeds, workers_, what);
       // A strategy blind to speeds would balance the loads as those of equal workers, worse
       // than the measured times themselves (docs/objects.md, Workers that differ in speed).
       if (!strategy_.info->weighs_speeds && strategy_.name() != "none")
-        throw InputError(fmt::format("--speeds with strategy {}: its criterion balances loads, not times; accepted: "
-                                     "--speeds with greedy or refine, or a strategy that declares weighs_speeds",
-                                     strategy_.name()));
+        throw InputError(fmt::format("{} with strategy {}: its criterion balances loads, not times; accepted: "
+                                     "{} with greedy or refine, or a strategy that declares weighs_speeds",
+                                     what, strategy_.name(), what));
+      speeds_ = options_.speeds;
+      if (options_.measure_speeds) {
+        speed_estimate_ = std::make_unique<SpeedEstimate>(workers_);
+        speeds_ = speed_estimate_->speeds();
+      }
     }
     // The linear load model fits every object's past loads, which a gather brings together;
     // the rank protocols balance loads, the gathered phase's strategies weigh the speeds.
-    if (options_.load_model == "persistence" && options_.speeds.empty())
+    if (options_.load_model == "persistence" && speeds_.empty())
       protocol_ = runnable_rank_protocol(strategy_, work_model_);
   } catch (...) {
     error = std::current_exception();
@@ -471,6 +483,7 @@ std::optional<Renumbering> ObjectEngine::recommit(const TableChanges& mine) {
     past.swap(now);
   }
   gathered_phases_ = std::numeric_limits<std::size_t>::max();  // last_phase_ holds the old table
+  if (speed_estimate_) speed_estimate_->renumber(r.old_of);
   for (const TableChanges* c : all) {
     report_.objects_created += c->births.size();
     report_.objects_destroyed += c->deaths.size();
@@ -517,9 +530,8 @@ void ObjectEngine::end_work(const std::vector<Clock::time_point>& work_end, cons
 Phase ObjectEngine::gather_phase(const std::vector<double>& loads, std::span<const ObjectCommunication> sent) {
   Phase phase{.nodes = workers_};
   phase.node_of = owners_;
-  if (!options_.speeds.empty()) set_speeds(phase, options_.speeds, "--speeds");
   phase.objects.resize(ids_.size());
-  for (ObjectIndex i = 0; i < ids_.size(); ++i) phase.objects[i] = {.id = ids_[i], .load = work_of(i, loads[i])};
+  for (ObjectIndex i = 0; i < ids_.size(); ++i) phase.objects[i] = {.id = ids_[i], .load = loads[i]};
   std::vector<double> sizes(ids_.size(), 0.0);  // 0: not known (no record)
   if (!options_.record.empty() && measure_sizes_) {
     std::exception_ptr error;  // a serialiser's, on every rank before the gathering below
@@ -542,7 +554,7 @@ Phase ObjectEngine::gather_phase(const std::vector<double>& loads, std::span<con
   for (ObjectIndex i = 0; i < ids_.size(); ++i)
     if (is_local(owners_[i])) {
       append_bytes(i, mine);
-      append_bytes(work_of(i, loads[i]), mine);
+      append_bytes(loads[i], mine);
       append_bytes(sizes[i], mine);
     }
   for (const ObjectCommunication& c : communications) append_bytes(c, mine);
@@ -622,7 +634,9 @@ void ObjectEngine::end_phase(const std::vector<double>& loads, std::span<const O
       timeline_->events.push_back(
           {.type = TimelineEvent::overhead, .node = node, .time = idle_end, .end = std::max(idle_end, end)});
     }
-  if (!options_.record.empty() || options_.load_model == "linear") gather_last_phase(loads, communications);
+  if (!options_.record.empty() || options_.load_model == "linear" || speed_estimate_)
+    gather_last_phase(loads, communications);
+  if (!speeds_.empty()) report_.phases.back().speeds = speeds_;
   if (!options_.record.empty()) record_last_phase();
   if (options_.load_model == "linear") {
     std::vector<double>& past = history_.emplace_back(last_phase_.objects.size());
@@ -636,6 +650,17 @@ void ObjectEngine::gather_last_phase(const std::vector<double>& loads,
   if (gathered_phases_ == report_.phases.size()) return;
   last_phase_ = gather_phase(loads, communications);
   gathered_phases_ = report_.phases.size();
+  if (speed_estimate_ && estimated_phases_ != gathered_phases_) {  // once a phase, on every process alike
+    std::vector<double> times(last_phase_.objects.size());
+    for (std::size_t i = 0; i < times.size(); ++i) times[i] = last_phase_.objects[i].load;
+    speed_estimate_->observe(last_phase_.node_of, times);
+    speeds_ = speed_estimate_->speeds();
+    estimated_phases_ = gathered_phases_;
+  }
+  if (speeds_.empty()) return;
+  // An object's load: its time x the speed of the worker where it ran.
+  set_speeds(last_phase_, speeds_, "--speeds");
+  for (std::size_t i = 0; i < last_phase_.objects.size(); ++i) last_phase_.objects[i].load *= speeds_[last_phase_.node_of[i]];
 }
 
 void ObjectEngine::record_last_phase() {

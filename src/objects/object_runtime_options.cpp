@@ -13,6 +13,18 @@
 
 namespace dlbkit {
 
+namespace {
+
+std::vector<double> parse_speeds_or_measured(const std::string& value) {
+  try {
+    return parse_speeds(value, "--speeds");
+  } catch (const InputError& e) {
+    throw InputError(std::string(e.what()) + ", or measured");
+  }
+}
+
+}  // namespace
+
 ObjectRuntimeOptions ObjectRuntimeOptions::parse(int argc, const char* const* argv,
                                                  const std::vector<ProgramOption>& program) {
   const ObjectRuntimeOptions d;
@@ -35,9 +47,9 @@ ObjectRuntimeOptions ObjectRuntimeOptions::parse(int argc, const char* const* ar
       {"--load-window", "N", fmt::format("linear: the phases it fits, from 2 to 1000 (default {})", d.load_window)},
       {"--work-model", "M",
        fmt::format("what the strategy weighs: load, or LBAF's work beta=B,gamma=G,delta=D (default {})", d.work_model)},
-      {"--speeds", "S0,S1,...",
-       "each worker's speed, a number > 0: a load of 1 takes 1/S on a worker of speed S; with greedy or refine "
-       "(default all 1)"},
+      {"--speeds", "S0,S1,...|measured",
+       "each worker's speed, a number > 0: a load of 1 takes 1/S on a worker of speed S; or measured: estimated "
+       "from the times of objects that moved; with greedy or refine (default all 1)"},
       {"--record", "STEM", "vt LB data, STEM.R.json for each worker R, written at finish()"},
       {"--timeline", "FILE", "Chrome trace-event JSON of phases and migrations, written at finish()"},
       {"--quiet", "", "no warnings on stderr"}};
@@ -63,7 +75,9 @@ ObjectRuntimeOptions ObjectRuntimeOptions::parse(int argc, const char* const* ar
     } else if (name == "--work-model") {
       o.work_model = value;
     } else if (name == "--speeds") {
-      o.speeds = parse_speeds(value, "--speeds");
+      o.measure_speeds = value == "measured";
+      if (o.measure_speeds) o.speeds.clear();
+      else o.speeds = parse_speeds_or_measured(value);
     } else if (name == "--record") {
       o.record = value;
     } else if (name == "--timeline") {

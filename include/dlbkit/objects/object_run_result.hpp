@@ -26,6 +26,10 @@ struct ObjectPhaseFigures {
   /// Wall time from the end of the last worker's work to every message at its object (the
   /// exchange under MPI, the inboxes' filling on threads).
   double delivery_seconds = 0;
+  /// Each worker's speed that the balancing weighs after this phase: the declared ones, or
+  /// those estimated from the phases' times up to this one (--speeds measured); empty when
+  /// all are taken as equally fast.
+  std::vector<double> speeds;
 };
 
 struct ObjectBalanceFigures {

@@ -9,7 +9,7 @@
 /// const auto o = dlbkit::ObjectRuntimeOptions::parse(argc, argv, {{"--phases", phases, 1, 100000}});
 /// // dlbkit's: --engine auto|threads|mpi|sequential  --strategy NAME  --param name=value
 /// // (repeatable)  --topology SPEC|auto  --workers N  --seed S  --every K  --threshold I
-/// // --load-model persistence|linear  --load-window N  --work-model M  --speeds S0,S1,...  --record STEM
+/// // --load-model persistence|linear  --load-window N  --work-model M  --speeds S0,S1,...|measured  --record STEM
 /// // --timeline FILE  --quiet
 /// // --help (and -h, unless the program has a -h)   (also --name=value)
 /// ```
@@ -59,6 +59,9 @@ struct ObjectRuntimeOptions {
   /// speeds (greedy, refine), balances times, load / speed (docs/objects.md, Workers that
   /// differ in speed). Empty: all equally fast.
   std::vector<double> speeds;
+  /// Each worker's speed estimated from the phases' times in place of declared ones
+  /// (--speeds measured; objects/speed_estimate.hpp), then weighed as declared ones are.
+  bool measure_speeds = false;
   /// vt LB data stem: STEM.R.json for each worker R, each phase written as it ends, the files
   /// put in place at finish(); "": none
   std::string record;

@@ -7,10 +7,13 @@
 //                           ranks that hold them, between balanced phases: the values of a
 //                           sequential run; a child id in use on another rank, a merge across
 //                           ranks: each one error on every rank
+//   objects_ranks speeds    --speeds measured on ranks emulated at speeds 1 and 2 (through
+//                           set_load): every rank estimates the same speeds, near 1:2
 // Exits 0 when every check holds, 1 otherwise (a line on stderr says which).
 #include <dlbkit/error.hpp>
 #include <dlbkit/objects/object_runtime.hpp>
 
+#include <cmath>
 #include <cstdio>
 #include <functional>
 #include <stdexcept>
@@ -190,7 +193,28 @@ int main(int argc, char** argv) try {
     if (rank == 0) std::printf("change: ok\n%zu objects created\n", report.objects_created);
     return 0;
   }
-  return fail(rank, "usage: objects_ranks balance|throw|change");
+  if (mode == "speeds") {
+    dlbkit::ObjectRuntimeOptions m = o;
+    m.every = 1;
+    m.measure_speeds = true;
+    dlbkit::ObjectRuntime<Cell, std::uint64_t> s(m);
+    for (std::uint64_t id = 0; id < kObjects; ++id)
+      if (s.is_local(id % 2)) s.add(id, Cell{id, {}}, static_cast<dlbkit::NodeId>(id % 2));
+    for (int k = 0; k < 5; ++k)
+      s.run_phase([](Cell& c, dlbkit::ObjectContext<std::uint64_t>& ctx) {
+        c.value += ctx.id();
+        ctx.set_load((1 + static_cast<double>(ctx.id() % 5)) / (ctx.worker() == 0 ? 1 : 2));
+      });
+    const std::vector<double> speeds = s.report().phases.back().speeds;
+    // Each rank's estimate, one value per object from the rank that holds it.
+    for (const auto& seen : s.collect([&](std::uint64_t, const Cell&) { return speeds; }))
+      if (seen != speeds) return fail(rank, "the ranks estimate different speeds");
+    if (speeds.size() != 2 || !(std::abs(speeds[1] / speeds[0] - 2) < 0.2)) return fail(rank, "speeds not near 1:2");
+    s.finish();
+    if (rank == 0) std::printf("speeds: ok\n%.17g,%.17g\n", speeds[0], speeds[1]);
+    return 0;
+  }
+  return fail(rank, "usage: objects_ranks balance|throw|change|speeds");
 } catch (const std::exception& e) {
   return dlbkit::print_error(e);
 }

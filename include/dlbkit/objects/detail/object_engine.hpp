@@ -31,6 +31,7 @@
 #endif
 
 namespace dlbkit {
+class SpeedEstimate;
 class VtPhasesWriter;
 }
 
@@ -171,20 +172,17 @@ private:
   ObjectIndex search(std::uint64_t id) const;
   void warn(const std::string& warning) const;
   std::int64_t now_ns() const;
-  /// Every object's load of the last phase, and its communications, on every process; with
-  /// a record, its serialized size too.
+  /// Every object's time in the last phase (measured, or as the program set it), and its
+  /// communications, on every process; with a record, its serialized size too.
   Phase gather_phase(const std::vector<double>& loads, std::span<const ObjectCommunication> communications);
-  /// Object i's load from its measured time: the time x its worker's declared speed.
-  double work_of(ObjectIndex i, double measured) const {
-    return options_.speeds.empty() ? measured : measured * options_.speeds[owners_[i]];
-  }
   /// The last phase with each object's load as the load model predicts it for the next.
   Phase predicted_phase() const;
   /// decide() by the strategy's rank protocol: each worker an agent with its own objects.
   std::vector<NodeId> decide_by_protocol(const std::vector<double>& loads, ObjectBalanceFigures& step);
   /// Rank 0 writes last_phase_ to the record's files (collective: an error comes out on every rank).
   void record_last_phase();
-  /// last_phase_ = gather_phase(...), once per phase.
+  /// last_phase_ = gather_phase(...), once per phase, the speeds estimated from it where
+  /// measured, its loads the times x the speeds of their workers.
   void gather_last_phase(const std::vector<double>& loads, std::span<const ObjectCommunication> communications);
 
   ObjectRuntimeOptions options_;
@@ -196,6 +194,10 @@ private:
   std::optional<PhaseStrategyInfo> own_strategy_;  // strategy_ points into it
   PhaseStrategyChoice strategy_;
   WorkModel work_model_;
+  /// Each worker's speed, declared or estimated (speed_estimate_); empty: all equally fast.
+  std::vector<double> speeds_;
+  std::unique_ptr<SpeedEstimate> speed_estimate_;  // --speeds measured
+  std::size_t estimated_phases_ = 0;               // the phases speed_estimate_ has seen
   /// The strategy's rank protocol where the step runs it (rank_protocol.hpp): no gather of
   /// the loads; empty: rank 0 decides on every object's loads.
   RankProtocolFactory protocol_;
