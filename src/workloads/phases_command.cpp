@@ -152,7 +152,7 @@ public:
   /// PhaseRunOptions::on_mapping: the phase's times in the model.
   void judge(const Phase& shown, bool after) {
     Phase phase = shown;
-    phase.node_alpha = own_alphas_;
+    phase.node_alpha = own_alphas_;  // the nodes' own speeds, not the effective ones shown to the strategies
     const DeviceModel model = model_of(phase);
     const std::vector<double> times = node_times(phase, phase.node_of, model);
     const double time = *std::max_element(times.begin(), times.end());
@@ -262,10 +262,12 @@ PhasesResult phases_command(const PhasesInputs& given, const PhasesProgress& pro
   }
   WithDevices* devices = nullptr;
   std::vector<double> speedups;
+  double offload = 0;
   if (in.devices) {
     speedups = parse_device_speedups(*in.devices, "--devices");
     check_device_speedups(speedups, topology.size(), "--devices");
-    auto with_devices = std::make_unique<WithDevices>(std::move(input), speedups, offload_of(in), in.device_blind);
+    offload = offload_of(in);
+    auto with_devices = std::make_unique<WithDevices>(std::move(input), speedups, offload, in.device_blind);
     devices = with_devices.get();
     input = std::move(with_devices);
   }
@@ -336,7 +338,7 @@ PhasesResult phases_command(const PhasesInputs& given, const PhasesProgress& pro
                  {"lbaf_config", in.lbaf_config ? nlohmann::json{{"file", *in.lbaf_config}, {"ignored", lbaf.ignored}}
                                                 : nlohmann::json(nullptr)}});
   if (in.speeds) inputs["speeds"] = speeds;
-  if (in.devices) inputs.update({{"devices", speedups}, {"offload", offload_of(in)}, {"device_blind", in.device_blind}});
+  if (in.devices) inputs.update({{"devices", speedups}, {"offload", offload}, {"device_blind", in.device_blind}});
   return result;
 }
 
