@@ -11,7 +11,7 @@ namespace dlbkit {
 namespace {
 
 constexpr const char* kAccepted = "accepted: one per node, a number >= 0 (0: no device)";
-constexpr std::size_t kMaxNodes = 10'000'000;  // an S*N item's N, so that a typo cannot exhaust memory
+constexpr std::size_t kMaxNodes = 10'000'000;  // what S*N items may add up to: a typo cannot exhaust memory
 
 }  // namespace
 
@@ -24,11 +24,11 @@ std::vector<double> parse_device_speedups(const std::string& text, const std::st
     double s = 0;
     std::size_t n = 1;
     if (!parse_number(item.substr(0, star), s) || !(s >= 0) ||
-        (star != std::string::npos && (!parse_number(item.substr(star + 1), n) || n < 1 || n > kMaxNodes)))
+        (star != std::string::npos && (!parse_number(item.substr(star + 1), n) || n < 1)))
       throw InputError(fmt::format("{} '{}': '{}' is not accepted; accepted: one speedup per node, each a number >= 0 "
                                    "(0: no device), comma-separated, S*N for N nodes alike, e.g. 8,0,0,0 or 8*2,0*6",
                                    what, excerpt(text), excerpt(item)));
-    if (speedups.size() + n > kMaxNodes)
+    if (n > kMaxNodes - speedups.size())
       throw InputError(fmt::format("{} '{}': more than {} speedups; {}", what, excerpt(text), kMaxNodes, kAccepted));
     speedups.insert(speedups.end(), n, s);
     if (comma == std::string::npos) return speedups;

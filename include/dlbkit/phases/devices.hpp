@@ -35,7 +35,7 @@ struct DeviceModel {
 
 /// "S0,S1,...", each a number >= 0, and "S*N" for N nodes alike: "8*2,0*6" is 8,8,0,0,0,0,0,0.
 /// InputError naming `what`, the value and what is accepted otherwise (nan, a negative number,
-/// a count of 0, an empty item).
+/// a count of 0, an empty item, more than 10^7 nodes).
 std::vector<double> parse_device_speedups(const std::string& text, const std::string& what);
 
 /// InputError naming `what` unless there is one speedup per node, each finite and >= 0.
