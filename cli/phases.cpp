@@ -22,7 +22,7 @@ namespace {
 struct Options {
   PhasesInputs in;
   std::string workload, data, charm_dump, write, threshold = "inf", time_limit = "60", memory_bound = "inf",
-      lbaf_config, work_model = "load", speeds;
+      lbaf_config, work_model = "load", speeds, devices, offload;
   std::int64_t phase = 0;
   long long phases = 1, every = 1;
   std::vector<std::string> params, workload_params, cost_params;
@@ -43,7 +43,8 @@ void print_optimum(const MilpResult& o, const PhaseFigures& after) {
                                      100 * (o.max_load / o.max_load_lower_bound - 1)));
 }
 
-void print_report(const std::string& title, const PhaseRunResult& run, bool has_memory) {
+void print_report(const std::string& title, const PhaseRunResult& run, bool has_memory,
+                  const std::vector<DevicePhase>& devices) {
   fmt::print("{}\n\n", title);
   fmt::print("  {:>5}  {:>10}  {:>9}  {:>9}  {:>9}  {:>9}  {:>11}  {:>11}\n", "phase", "max load s", "I before",
              "I after", "I bound", "migrated", "protocol s", "decided in");
@@ -64,6 +65,9 @@ void print_report(const std::string& title, const PhaseRunResult& run, bool has_
     if (has_memory) fmt::print("  {:>5}  max memory after {:.0f} bytes\n", "", r.after.max_memory);
     if (r.max_work_after)
       fmt::print("  {:>5}  max work {:.4f} before, {:.4f} after\n", "", *r.max_work_before, *r.max_work_after);
+    if (!devices.empty())
+      fmt::print("  {:>5}  devices: time {:.4f} s before, {:.4f} s after, bound {:.4f} s\n", "", devices[k].time,
+                 *devices[k].time_after, devices[k].bound);
   }
   if (run.communication_seconds > 0) {
     fmt::print("\n  application time     {:.4f} s   (sum of the phases' max loads and communication)\n",
@@ -72,6 +76,16 @@ void print_report(const std::string& title, const PhaseRunResult& run, bool has_
                run.communication_seconds);
   } else {
     fmt::print("\n  application time     {:.4f} s   (sum of the phases' max loads)\n", run.application_seconds);
+  }
+  if (!devices.empty()) {
+    double time = 0, bound = 0;
+    for (const DevicePhase& d : devices) {
+      time += d.time;
+      bound += d.bound;
+    }
+    fmt::print("  under the devices    {:.4f} s   (sum of the phases' busiest nodes in the devices model; bound "
+               "{:.4f} s)\n",
+               time, bound);
   }
   fmt::print("  never balanced       {:.4f} s\n", run.unbalanced_seconds);
   fmt::print("  balancing (sim.)     {:.4f} s   ({} steps: protocol and migrations)\n", run.balancing_seconds,
@@ -116,6 +130,14 @@ Run add_phases(CLI::App& app) {
   auto* speeds = cmd->add_option("--speeds", o->speeds,
                                  "each node's speed, S0,S1,... (> 0: a load of 1 takes 1/S on a node of speed S); "
                                  "greedy and refine balance times (docs/phases.md)");
+  auto* devices = cmd->add_option("--devices", o->devices,
+                                  "each node's device speedup, S0,S1,... or S*N for N nodes alike (0: no device): "
+                                  "each mapping judged in the devices model (docs/phases.md)");
+  auto* offload = cmd->add_option("--offload", o->offload,
+                                  "with --devices: the share of every object's load a device can run, in [0, 1] "
+                                  "(default 1)");
+  cmd->add_flag("--device-blind", o->in.device_blind,
+                "with --devices: the strategies see the nodes' speeds alone, not their speeds with the devices");
   // Options of a run of several phases of a workload.
   auto* phases =
       cmd->add_option("--phases", o->phases, "phases to run")->check(integer_in(1, 1'000'000))->capture_default_str();
@@ -154,7 +176,7 @@ Run add_phases(CLI::App& app) {
                 "plan API runs it (tempered, diffusion)");
   cmd->add_flag("--json", o->json, "print one JSON document with the inputs and the figures");
   return [o, workload, data, charm_dump, phase, write, phases, every, threshold, time_limit, memory_bound, work_model,
-          lbaf_config, speeds] {
+          lbaf_config, speeds, devices, offload] {
     PhasesInputs in = o->in;
     in.params = assignments(o->params, "--param");
     in.workload_params = assignments(o->workload_params, "--workload-param");
@@ -165,6 +187,8 @@ Run add_phases(CLI::App& app) {
     if (phase->count() > 0) in.phase = o->phase;
     if (write->count() > 0) in.write = o->write;
     if (speeds->count() > 0) in.speeds = o->speeds;
+    if (devices->count() > 0) in.devices = o->devices;
+    if (offload->count() > 0) in.offload = o->offload;
     if (phases->count() > 0) in.phases = o->phases;
     if (every->count() > 0) in.every = o->every;
     if (threshold->count() > 0) in.threshold = o->threshold;
@@ -208,7 +232,7 @@ Run add_phases(CLI::App& app) {
     print_report(fmt::format("{} on {}, {} ({} objects), cost model {}, seed {}", j["strategy"].get<std::string>(),
                              j["topology"].get<std::string>(), input_name, result.run.last.objects.size(),
                              j["cost"]["name"].get<std::string>(), in.seed),
-                 result.run, result.run.last.has_memory);
+                 result.run, result.run.last.has_memory, result.devices);
     if (in.write)
       fmt::print("  written              {}.0.json to {}.{}.json\n", *in.write, *in.write,
                  j["ranks"].get<std::size_t>() - 1);

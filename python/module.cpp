@@ -373,12 +373,16 @@ PYBIND11_MODULE(_dlbkit, m) {
          std::string migration_byte_cost, std::optional<std::string> memory_bound, std::uint64_t seed, bool optimal,
          std::optional<std::string> time_limit, std::optional<std::string> lbaf_config,
          std::optional<std::string> work_model, std::optional<std::string> charm_dump, bool as_protocol,
-         std::optional<std::string> speeds) {
+         std::optional<std::string> speeds, std::optional<std::string> devices, std::optional<std::string> offload,
+         bool device_blind) {
         return phases({.strategy = std::move(strategy), .params = std::move(params), .workload = std::move(workload),
                        .workload_params = std::move(workload_params), .data = std::move(data),
                        .charm_dump = std::move(charm_dump), .phase = phase,
                        .write = std::move(write), .replay = replay, .topology = std::move(topology),
                        .speeds = std::move(speeds),
+                       .devices = std::move(devices),
+                       .offload = std::move(offload),
+                       .device_blind = device_blind,
                        .phases = phases_, .every = every, .threshold = std::move(threshold),
                        .rebalance = {.cost = std::move(cost), .cost_params = std::move(cost_params),
                                      .migration_cost = std::move(migration_cost),
@@ -396,7 +400,7 @@ PYBIND11_MODULE(_dlbkit, m) {
       py::arg("threshold"), py::arg("cost"), py::arg("cost_params"), py::arg("migration_cost"),
       py::arg("migration_byte_cost"), py::arg("memory_bound"), py::arg("seed"), py::arg("optimal"),
       py::arg("time_limit"), py::arg("lbaf_config"), py::arg("work_model"), py::arg("charm_dump"),
-      py::arg("as_protocol"), py::arg("speeds"));
+      py::arg("as_protocol"), py::arg("speeds"), py::arg("devices"), py::arg("offload"), py::arg("device_blind"));
   // `dlbkit advise --json` (the same checks and messages): the inputs as texts, None an option not given.
   m.def(
       "advise",

@@ -20,13 +20,17 @@ class PhasesResult(_Figures):
     (the messages between nodes, priced by the cost model), unbalanced_seconds (the same, never balanced), balancing_seconds,
     mean_phase_seconds, wall_seconds, max_memory_after (with memory in the data),
     subphase_time_before and subphase_time_after (with subphases in the data: the phase's time,
-    the sum over its subphases of the slowest node's load in each) ...
+    the sum over its subphases of the slowest node's load in each), with devices
+    device_time_before, device_time_after, device_bound (means over the balancing steps: the
+    busiest node's time in the devices model, and the time no mapping beats) and device_seconds
+    (the sum of the phases' times in the model) ...
 
     phases is a table of the phases, one row each (a pandas DataFrame, a list of dicts
     without pandas): phase, max_load, imbalance, crossing_bytes, communication_seconds, unbalanced_max_load,
     objects, objects_created, objects_destroyed (since the phase before), balanced (and
-    subphase_time with subphases), and for a phase the strategy balanced after: imbalance_after,
-    max_load_after, subphase_time_after (with subphases),
+    subphase_time with subphases, device_time and device_bound with devices), and for a phase
+    the strategy balanced after: imbalance_after, max_load_after, subphase_time_after (with
+    subphases), device_time_after (with devices),
     imbalance_lower_bound, max_load_lower_bound, at_lower_bound, objects_migrated, rounds,
     messages, protocol_seconds ... (NaN in the other rows); with optimal, optimum: the exact
     reference's figures (a dict: optimal, out_of_time, max_load, imbalance, gap ...).
@@ -50,6 +54,11 @@ def _text_or_none(value):
     return ("true" if value else "false") if isinstance(value, bool) else str(value)
 
 
+def _list_text(value):
+    """A list option's text, "1,2" from [1, 2]; None is an option not given."""
+    return value if value is None or isinstance(value, str) else ",".join(str(v) for v in value)
+
+
 def _integer(name, value, low, high, accepted=None):
     """An option the CLI reads as an integer in [low, high], refused with the CLI's message;
     None is an option not given."""
@@ -63,7 +72,8 @@ def _integer(name, value, low, high, accepted=None):
 def phases(strategy=None, workload=None, data=None, topology=None, params=None, workload_params=None, phase=None,
            replay=False, write=None, phases=None, every=None, threshold=None, memory_bound=None, cost="ipsc2",
            cost_params=None, migration_cost=None, migration_byte_cost=None, seed=1, optimal=False, time_limit=None,
-           lbaf_config=None, work_model=None, charm_dump=None, as_protocol=False, speeds=None):
+           lbaf_config=None, work_model=None, charm_dump=None, as_protocol=False, speeds=None, devices=None,
+           offload=None, device_blind=False):
     """Balance persistent objects between phases: `dlbkit phases`.
 
     strategy             a phase strategy (`dlbkit list phase-strategies`); None: the
@@ -87,6 +97,13 @@ def phases(strategy=None, workload=None, data=None, topology=None, params=None, 
                          lbaf_config's)
     speeds               each node's speed, "1,2" or [1, 2] (> 0; None: the input's, 1
                          on every node for a workload)                                  --speeds
+    devices              each node's device speedup, "8,0,0,0", "8*2,0*6" (N nodes alike)
+                         or [8, 0, 0, 0] (0: no device): every mapping judged in the
+                         devices model                                                  --devices
+    offload              with devices: the share of every object's load a device can
+                         run, in [0, 1] (None: 1)                                       --offload
+    device_blind         with devices: the strategies see the nodes' speeds alone, not
+                         their speeds with the devices                                  --device-blind
     work_model           what the criteria weigh: "load", or LBAF's work
                          "beta=B,gamma=G,delta=D", vt's "intra=I" (None: "load", or
                          lbaf_config's)                                                 --work-model
@@ -107,7 +124,8 @@ def phases(strategy=None, workload=None, data=None, topology=None, params=None, 
     for bad input. Each key of lbaf_config left out is a UserWarning "ignored: KEY (why)", as
     the CLI's lines on stderr (and in result.inputs["lbaf_config"]["ignored"]).
     """
-    for name, flag in (("replay", replay), ("optimal", optimal), ("as_protocol", as_protocol)):
+    for name, flag in (("replay", replay), ("optimal", optimal), ("as_protocol", as_protocol),
+                       ("device_blind", device_blind)):
         if flag not in (True, False):
             raise ValueError(f"{name}: '{flag}' is not accepted; accepted: True or False")
     result = PhasesResult(_json.loads(_dlbkit.phases(
@@ -119,7 +137,7 @@ def phases(strategy=None, workload=None, data=None, topology=None, params=None, 
         _text_or_none(migration_byte_cost) or "", _text_or_none(memory_bound),
         _integer("--seed", seed, 0, 2**64 - 1, "a decimal whole number"), bool(optimal), _text_or_none(time_limit),
         _text_or_none(lbaf_config), _text_or_none(work_model), _text_or_none(charm_dump), bool(as_protocol),
-        speeds if speeds is None or isinstance(speeds, str) else ",".join(str(s) for s in speeds))))
+        _list_text(speeds), _list_text(devices), _text_or_none(offload), bool(device_blind))))
     for key in (result.inputs["lbaf_config"] or {}).get("ignored", []):
         _warnings.warn(f"ignored: {key}", stacklevel=2)
     for warning in result.inputs.get("warnings", []):

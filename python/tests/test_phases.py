@@ -44,6 +44,10 @@ def cases(recorded):
          ["-s", "refine", "-w", "amr", "-t", "torus:4x4", "--phases", "8", "--workload-param", "rate=1"]),
         (dict(strategy="greedy", workload="amr", topology="complete:2", phases=3, speeds=[1, 2]),
          ["-s", "greedy", "-w", "amr", "-t", "complete:2", "--phases", "3", "--speeds", "1,2"]),
+        (dict(strategy="greedy", workload="hotspot", topology="complete:4", devices=[8, 0, 0, 0], offload=0.9),
+         ["-s", "greedy", "-w", "hotspot", "-t", "complete:4", "--devices", "8,0,0,0", "--offload", "0.9"]),
+        (dict(strategy="refine", data=TOY_MEM, devices="4*2,0*2", device_blind=True),
+         ["-s", "refine", "--data", TOY_MEM, "--devices", "4*2,0*2", "--device-blind"]),
     ]
 
 
@@ -58,7 +62,7 @@ def without_wall_times(document):
 
 
 @pytest.mark.filterwarnings("ignore:ignored:UserWarning")  # case 6's keys left out of its LBAF file
-@pytest.mark.parametrize("k", range(11))
+@pytest.mark.parametrize("k", range(13))
 def test_phases_equals_cli(k, recorded, cli):
     kwargs, args = cases(recorded)[k]
     expected = cli("phases", *args, "--json")
@@ -70,6 +74,16 @@ def test_phases_equals_cli(k, recorded, cli):
     assert list(r.phases["max_load"]) == [p["max_load"] for p in expected["phases"]]
     assert list(r.phases["balanced"]) == [p["balanced"] for p in expected["phases"]]
     assert list(r.phases["objects_created"]) == [p["objects_created"] for p in expected["phases"]]
+
+
+def test_devices_are_judged_per_phase_and_told_to_the_strategies_unless_blind():
+    kwargs = dict(strategy="greedy", workload="hotspot", topology="complete:8", devices="8,0*7", offload=0.9)
+    aware, blind = dlbkit.phases(**kwargs), dlbkit.phases(**kwargs, device_blind=True)
+    assert aware.device_bound == blind.device_bound
+    assert aware.device_time_after <= 1.1 * aware.device_bound < 1.5 * blind.device_bound < blind.device_time_after
+    assert list(aware.phases["device_time_after"]) == [aware.device_time_after]
+    with pytest.raises(ValueError, match="device_blind: 'yes' is not accepted"):
+        dlbkit.phases(**kwargs, device_blind="yes")
 
 
 def test_amrs_objects_created_and_destroyed_are_counted_apart_from_migrations():
@@ -180,6 +194,14 @@ BAD = [
      ["-s", "greedy", "-w", "hotspot", "-t", "ring:4", "--as-protocol"]),
     (dict(strategy="greedy", workload="hotspot", topology="complete:2", speeds="1,nan"),
      ["-s", "greedy", "-w", "hotspot", "-t", "complete:2", "--speeds", "1,nan"]),
+    (dict(strategy="greedy", workload="hotspot", topology="complete:2", devices=[8, -1]),
+     ["-s", "greedy", "-w", "hotspot", "-t", "complete:2", "--devices", "8,-1"]),
+    (dict(strategy="greedy", workload="hotspot", topology="complete:2", devices="8"),
+     ["-s", "greedy", "-w", "hotspot", "-t", "complete:2", "--devices", "8"]),
+    (dict(strategy="greedy", workload="hotspot", topology="complete:2", devices="8,0", offload=1.5),
+     ["-s", "greedy", "-w", "hotspot", "-t", "complete:2", "--devices", "8,0", "--offload", "1.5"]),
+    (dict(strategy="greedy", workload="hotspot", topology="complete:2", offload=0.5),
+     ["-s", "greedy", "-w", "hotspot", "-t", "complete:2", "--offload", "0.5"]),
 ]
 
 

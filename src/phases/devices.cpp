@@ -1,3 +1,4 @@
+#include <dlbkit/core/number.hpp>
 #include <dlbkit/error.hpp>
 #include <dlbkit/phases/devices.hpp>
 
@@ -7,15 +8,45 @@
 
 namespace dlbkit {
 
-void check_device_model(const Phase& phase, const DeviceModel& model, const std::string& what) {
-  if (model.speedup.size() != phase.nodes)
-    throw InputError(fmt::format("{}: {} device speedups for {} nodes; accepted: one per node, a number >= 0 "
-                                 "(0: no device)",
-                                 what, model.speedup.size(), phase.nodes));
-  for (std::size_t v = 0; v < model.speedup.size(); ++v)
-    if (!std::isfinite(model.speedup[v]) || !(model.speedup[v] >= 0))
+namespace {
+
+constexpr const char* kAccepted = "accepted: one per node, a number >= 0 (0: no device)";
+constexpr std::size_t kMaxNodes = 10'000'000;  // what S*N items may add up to: a typo cannot exhaust memory
+
+}  // namespace
+
+std::vector<double> parse_device_speedups(const std::string& text, const std::string& what) {
+  std::vector<double> speedups;
+  for (std::size_t start = 0;;) {
+    const std::size_t comma = text.find(',', start);
+    const std::string item = text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    const std::size_t star = item.find('*');
+    double s = 0;
+    std::size_t n = 1;
+    if (!parse_number(item.substr(0, star), s) || !(s >= 0) ||
+        (star != std::string::npos && (!parse_number(item.substr(star + 1), n) || n < 1)))
+      throw InputError(fmt::format("{} '{}': '{}' is not accepted; accepted: one speedup per node, each a number >= 0 "
+                                   "(0: no device), comma-separated, S*N for N nodes alike, e.g. 8,0,0,0 or 8*2,0*6",
+                                   what, excerpt(text), excerpt(item)));
+    if (n > kMaxNodes - speedups.size())
+      throw InputError(fmt::format("{} '{}': more than {} speedups; {}", what, excerpt(text), kMaxNodes, kAccepted));
+    speedups.insert(speedups.end(), n, s);
+    if (comma == std::string::npos) return speedups;
+    start = comma + 1;
+  }
+}
+
+void check_device_speedups(const std::vector<double>& speedups, std::size_t nodes, const std::string& what) {
+  if (speedups.size() != nodes)
+    throw InputError(fmt::format("{}: {} device speedups for {} nodes; {}", what, speedups.size(), nodes, kAccepted));
+  for (std::size_t v = 0; v < speedups.size(); ++v)
+    if (!std::isfinite(speedups[v]) || !(speedups[v] >= 0))
       throw InputError(fmt::format("{}: node {}'s device speedup is {}; accepted: a number >= 0 (0: no device)", what,
-                                   v, model.speedup[v]));
+                                   v, speedups[v]));
+}
+
+void check_device_model(const Phase& phase, const DeviceModel& model, const std::string& what) {
+  check_device_speedups(model.speedup, phase.nodes, what);
   if (model.offload.size() != phase.objects.size())
     throw InputError(fmt::format("{}: {} offloadable shares for {} objects; accepted: one per object, in [0, 1]", what,
                                  model.offload.size(), phase.objects.size()));

@@ -94,6 +94,7 @@ PhaseRunResult run_phases(const PhaseStrategyChoice& strategy, PhaseWorkload& wo
     run.communication_seconds += step.communication_seconds;
     run.unbalanced_seconds +=
         phase_time(phase, unbalanced) + communication_seconds(phase, unbalanced, options.rebalance.cost);
+    if (options.on_mapping) options.on_mapping(phase, false);
     if ((k + 1) % options.every == 0 || step.figures.imbalance > options.threshold) {
       RebalanceOptions ro = options.rebalance;
       ro.seed = options.rebalance.seed + k;  // each step its own random stream
@@ -103,6 +104,7 @@ PhaseRunResult run_phases(const PhaseStrategyChoice& strategy, PhaseWorkload& wo
       run.objects_migrated += r.objects_migrated;
       ++run.balancing_steps;
       phase.node_of = r.mapping;
+      if (options.on_mapping) options.on_mapping(phase, true);
       step.communication_seconds_after = communication_seconds(phase, phase.node_of, options.rebalance.cost);
       step.rebalanced = std::move(r);
     }

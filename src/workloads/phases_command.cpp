@@ -1,10 +1,12 @@
 // `dlbkit phases` between reading its options and printing (moved from the CLI, which prints
 // this result as text or JSON; the Python module returns it).
 
+#include <dlbkit/core/number.hpp>
 #include <dlbkit/core/time.hpp>
 #include <dlbkit/error.hpp>
 #include <dlbkit/phases/builtin_phase_strategies.hpp>
 #include <dlbkit/phases/charm_dump.hpp>
+#include <dlbkit/phases/devices.hpp>
 #include <dlbkit/phases/speeds.hpp>
 #include <dlbkit/phases/vt_workloads.hpp>
 #include <dlbkit/workloads/builtin_phase_workloads.hpp>
@@ -76,6 +78,11 @@ void check_combination(const PhasesInputs& in) {
   }
   if (in.write && !from_data)
     throw InputError("--write is given without --data; accepted: --write with --data STEM or --charm-dump FILE only");
+  for (const auto& [option, given] : {std::pair{"--offload", in.offload.has_value()},
+                                      std::pair{"--device-blind", in.device_blind}})
+    if (given && !in.devices)
+      throw InputError(fmt::format("{} is given without --devices; accepted: {} with --devices SPEEDUPS", option,
+                                   option));
   if (!from_data && in.topology.empty())
     throw InputError("no topology: -t/--topology is not given; accepted: -t SPEC with -w/--workload, e.g. torus:8x8");
 }
@@ -110,6 +117,68 @@ public:
 private:
   std::unique_ptr<PhaseWorkload> inner_;
   std::vector<double> speeds_;
+};
+
+/// --offload: the share of every object's load a device can run, in [0, 1] (default 1).
+double offload_of(const PhasesInputs& in) {
+  const std::string text = in.offload.value_or("1");
+  double share = 0;
+  if (!parse_number(text, share) || !(share >= 0 && share <= 1))
+    throw InputError(fmt::format("--offload: '{}' is not accepted; accepted: a number in [0, 1], the share of every "
+                                 "object's load a device can run",
+                                 excerpt(text)));
+  return share;
+}
+
+/// A workload in the devices model of --devices: each phase with the nodes' effective speeds as
+/// node_alpha, for the strategies (unless blind), and each of its mappings judged in the model
+/// at the nodes' own speeds.
+class WithDevices : public PhaseWorkload {
+public:
+  WithDevices(std::unique_ptr<PhaseWorkload> inner, std::vector<double> speedups, double offload, bool blind)
+      : inner_(std::move(inner)), speedups_(std::move(speedups)), offload_(offload), blind_(blind) {}
+  Phase first_phase(std::size_t nodes, std::uint64_t seed) override {
+    Phase phase = inner_->first_phase(nodes, seed);
+    show_devices(phase);
+    return phase;
+  }
+  std::vector<ObjectOrigin> next_phase(Phase& phase) override {
+    phase.node_alpha = own_alphas_;  // the inner workload's phase as it made it
+    std::vector<ObjectOrigin> origins = inner_->next_phase(phase);
+    show_devices(phase);
+    return origins;
+  }
+
+  /// PhaseRunOptions::on_mapping: the phase's times in the model.
+  void judge(const Phase& shown, bool after) {
+    Phase phase = shown;
+    phase.node_alpha = own_alphas_;  // the nodes' own speeds, not the effective ones shown to the strategies
+    const DeviceModel model = model_of(phase);
+    const std::vector<double> times = node_times(phase, phase.node_of, model);
+    const double time = *std::max_element(times.begin(), times.end());
+    if (after)
+      judged_.back().time_after = time;
+    else
+      judged_.push_back({.time = time, .bound = device_bound(phase, model)});
+  }
+  const std::vector<DevicePhase>& judged() const { return judged_; }
+  const std::vector<double>& own_alphas() const { return own_alphas_; }
+
+private:
+  DeviceModel model_of(const Phase& phase) const {
+    return {.speedup = speedups_, .offload = std::vector<double>(phase.objects.size(), offload_)};
+  }
+  void show_devices(Phase& phase) {
+    own_alphas_ = phase.node_alpha;
+    if (!blind_) phase.node_alpha = effective_alphas(phase, model_of(phase));
+  }
+
+  std::unique_ptr<PhaseWorkload> inner_;
+  std::vector<double> speedups_;
+  double offload_;
+  bool blind_;
+  std::vector<double> own_alphas_;  // the current phase's, before the devices
+  std::vector<DevicePhase> judged_;
 };
 
 /// null where a figure has no value (no balancing step ran), never NaN.
@@ -191,6 +260,17 @@ PhasesResult phases_command(const PhasesInputs& given, const PhasesProgress& pro
     check_speeds(speeds, topology.size(), "--speeds");
     input = std::make_unique<WithSpeeds>(std::move(input), speeds);
   }
+  WithDevices* devices = nullptr;
+  std::vector<double> speedups;
+  double offload = 0;
+  if (in.devices) {
+    speedups = parse_device_speedups(*in.devices, "--devices");
+    check_device_speedups(speedups, topology.size(), "--devices");
+    offload = offload_of(in);
+    auto with_devices = std::make_unique<WithDevices>(std::move(input), speedups, offload, in.device_blind);
+    devices = with_devices.get();
+    input = std::move(with_devices);
+  }
   PhaseRunOptions options{.phases = phases,
                           .every = static_cast<std::size_t>(every),
                           .threshold = non_negative_or_inf(threshold, "--threshold")};
@@ -198,10 +278,15 @@ PhasesResult phases_command(const PhasesInputs& given, const PhasesProgress& pro
   if (in.optimal || in.time_limit) options.rebalance.optimum_time_limit = time_limit_of(in);
   options.rebalance.as_protocol = in.as_protocol;
   options.on_phase = progress.phase_done;
+  if (devices) options.on_mapping = [devices](const Phase& phase, bool after) { devices->judge(phase, after); };
   if (progress.running) progress.running(strategy.name(), phases);
 
   PhasesResult result;
   result.run = run_phases(strategy, *input, topology, options);
+  if (devices) {
+    result.devices = devices->judged();
+    result.run.last.node_alpha = devices->own_alphas();  // as the input had them, for --write
+  }
   if (in.write && vt_data) write_vt_data(*vt_data, vt->id, result.run.last.node_of, *in.write);
   if (in.write && dump) write_vt_phases({result.run.last}, *in.write);
 
@@ -253,6 +338,7 @@ PhasesResult phases_command(const PhasesInputs& given, const PhasesProgress& pro
                  {"lbaf_config", in.lbaf_config ? nlohmann::json{{"file", *in.lbaf_config}, {"ignored", lbaf.ignored}}
                                                 : nlohmann::json(nullptr)}});
   if (in.speeds) inputs["speeds"] = speeds;
+  if (in.devices) inputs.update({{"devices", speedups}, {"offload", offload}, {"device_blind", in.device_blind}});
   return result;
 }
 
@@ -323,6 +409,21 @@ nlohmann::json to_json(const PhasesResult& result) {
     j["max_work_before"] = work_before / steps;
     j["max_work_after"] = work_after / steps;
   }
+  if (!result.devices.empty()) {  // means over the balancing steps, as the imbalances; the run's sum
+    double device_before = 0, device_after = 0, device_bound = 0, device_seconds = 0;
+    for (const DevicePhase& d : result.devices) {
+      device_seconds += d.time;
+      if (d.time_after) {
+        device_before += d.time;
+        device_after += *d.time_after;
+        device_bound += d.bound;
+      }
+    }
+    j["device_time_before"] = figure(device_before / steps, balanced);
+    j["device_time_after"] = figure(device_after / steps, balanced);
+    j["device_bound"] = figure(device_bound / steps, balanced);
+    j["device_seconds"] = device_seconds;
+  }
   nlohmann::json phases = nlohmann::json::array();
   for (std::size_t k = 0; k < run.steps.size(); ++k) {
     const PhaseStep& s = run.steps[k];
@@ -337,6 +438,12 @@ nlohmann::json to_json(const PhasesResult& result) {
                      {"objects_destroyed", s.objects_destroyed},
                      {"balanced", s.rebalanced.has_value()}};
     if (has_subphases) p["subphase_time"] = s.figures.subphase_time;
+    if (!result.devices.empty()) {
+      const DevicePhase& d = result.devices[k];
+      p["device_time"] = d.time;
+      p["device_bound"] = d.bound;
+      if (d.time_after) p["device_time_after"] = *d.time_after;
+    }
     if (s.rebalanced) {
       const Rebalanced& r = *s.rebalanced;
       p["imbalance_after"] = r.after.imbalance;

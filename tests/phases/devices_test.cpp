@@ -38,6 +38,19 @@ TEST(Devices, ANodesTimeIsTheBestSplitBetweenItsProcessorAndDevice) {
             "the device model: object 2's offloadable share is 2; accepted: a number in [0, 1]");
 }
 
+// --devices' text: one speedup per node, S*N for N nodes alike.
+TEST(Devices, SpeedupsAreReadOnePerNodeOrNNodesAlike) {
+  EXPECT_EQ(parse_device_speedups("8*2,0*3,2.5", "--devices"), (std::vector<double>{8, 8, 0, 0, 0, 2.5}));
+  EXPECT_EQ(error_of([] { parse_device_speedups("8,-1", "--devices"); }),
+            "--devices '8,-1': '-1' is not accepted; accepted: one speedup per node, each a number >= 0 "
+            "(0: no device), comma-separated, S*N for N nodes alike, e.g. 8,0,0,0 or 8*2,0*6");
+  EXPECT_EQ(error_of([] { parse_device_speedups("1,0*10000000", "--devices"); }),
+            "--devices '1,0*10000000': more than 10000000 speedups; accepted: one per node, a number >= 0 "
+            "(0: no device)");
+  EXPECT_EQ(error_of([] { check_device_speedups({8, 0, 0}, 4, "--devices"); }),
+            "--devices: 3 device speedups for 4 nodes; accepted: one per node, a number >= 0 (0: no device)");
+}
+
 // A strategy judged under the model: greedy on 8 nodes, one with a device 8x its processor,
 // objects 90% offloadable. Blind to the device it loads every node alike, and the device node
 // waits on the others; told the effective speeds it comes near the fluid bound.

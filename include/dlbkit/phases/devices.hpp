@@ -33,6 +33,14 @@ struct DeviceModel {
   std::vector<double> offload;  ///< per object: the share of its load a device can run, in [0, 1]
 };
 
+/// "S0,S1,...", each a number >= 0, and "S*N" for N nodes alike: "8*2,0*6" is 8,8,0,0,0,0,0,0.
+/// InputError naming `what`, the value and what is accepted otherwise (nan, a negative number,
+/// a count of 0, an empty item, more than 10^7 nodes).
+std::vector<double> parse_device_speedups(const std::string& text, const std::string& what);
+
+/// InputError naming `what` unless there is one speedup per node, each finite and >= 0.
+void check_device_speedups(const std::vector<double>& speedups, std::size_t nodes, const std::string& what);
+
 /// InputError naming `what` unless there is one speedup per node (finite, >= 0) and one
 /// offloadable share per object (in [0, 1]).
 void check_device_model(const Phase& phase, const DeviceModel& model, const std::string& what);

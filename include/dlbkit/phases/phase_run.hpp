@@ -32,6 +32,10 @@ struct PhaseRunOptions {
   RebalanceOptions rebalance;
   /// Called after each phase with the phases done so far (for a progress line).
   std::function<void(std::size_t)> on_phase;
+  /// Called with each phase under the mapping it ran with (after = false), and again under the
+  /// balancing step's mapping when one ran after it (after = true): to judge the mappings in
+  /// another model (devices.hpp).
+  std::function<void(const Phase& phase, bool after)> on_mapping;
 };
 
 struct PhaseStep {

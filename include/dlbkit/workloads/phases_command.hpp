@@ -22,6 +22,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -47,6 +48,13 @@ struct PhasesInputs {
   /// Each node's speed, "S0,S1,..." (phases/speeds.hpp): every phase's node_alpha, over the
   /// data's rank_alpha where it has one. Not given: the input's (1 on every node for a workload).
   std::optional<std::string> speeds;
+  /// Placement-dependent costs (phases/devices.hpp): each node's device speedup, "S0,S1,..." or
+  /// "S*N" for N nodes alike (0: no device), and the share of every object's load a device can
+  /// run (a number in [0, 1], default 1; only with devices). Every mapping is judged in the
+  /// model (PhasesResult::devices). The strategies see each node's speed on the phase's mix of
+  /// work (effective_alphas) as its node_alpha; with device_blind, the nodes' speeds alone.
+  std::optional<std::string> devices, offload;
+  bool device_blind = false;
   /// With a workload: phases to run (1 to 1000000, default 1). With workload or replay: balance
   /// after every k-th phase (default 1) and after any phase whose imbalance (max / mean - 1)
   /// exceeds the threshold (a number >= 0 or "inf", the default).
@@ -74,9 +82,18 @@ struct PhasesProgress {
   std::function<void(std::size_t done)> phase_done;                        ///< after each phase
 };
 
+/// A phase in the devices model: the busiest node's time under the mapping it ran with, and
+/// under the balancing step's mapping when one ran after it; device_bound(), a time no mapping beats.
+struct DevicePhase {
+  double time = 0;
+  std::optional<double> time_after;
+  double bound = 0;
+};
+
 struct PhasesResult {
   nlohmann::json inputs;  ///< what ran, defaults resolved: the "inputs" of `dlbkit phases --json`
   PhaseRunResult run;
+  std::vector<DevicePhase> devices;  ///< with devices: one per phase
 };
 
 /// Runs it (and writes the files of `write`). Throws InputError naming the first value
@@ -87,7 +104,7 @@ PhasesResult phases_command(const PhasesInputs& in, const PhasesProgress& progre
 /// averaged (the imbalances, imbalance_lower_bound among them) over the balancing steps, the
 /// objects created and destroyed between phases, and one entry per phase (its objects, those
 /// created and destroyed since the phase before; with `optimal`, each balancing step's exact
-/// reference in "optimum").
+/// reference in "optimum"; with devices, its times in the model).
 /// at_lower_bound: every step reached its bound. A figure without a value (no balancing step
 /// ran) is null.
 nlohmann::json to_json(const PhasesResult& result);
