@@ -37,7 +37,7 @@
 // would not move. In Recursive LBAF's max_objects_per_transfer bounds only the recursive
 // extension of a rejected transfer, which is not here (see transfer()).
 //
-// Its rank protocol (tempered_protocol.cpp) runs the Recursive stages on loads with real messages.
+// Its rank protocol (tempered_protocol.cpp) runs both transfer strategies on loads with real messages.
 
 #include "central.hpp"
 #include "rank_protocols.hpp"
@@ -154,19 +154,28 @@ public:
         max_enumerated_(p[kEnumerated]),
         proposals_(p.real(kProposals.name)) {}
 
-  /// The protocol of the Recursive transfer strategy on loads (tempered_protocol.cpp).
+  /// The protocol of both transfer strategies on loads (tempered_protocol.cpp).
   static std::unique_ptr<RankProtocol> rank_protocol(const Parameters& p, const RankSetup& setup) {
-    if (p[kTransfer] != kTransfer.choice("Recursive"))
-      throw InputError(fmt::format("phase strategy tempered: transfer_strategy={} has no rank protocol; accepted: "
-                                   "transfer_strategy=Recursive",
-                                   p[kTransfer]));
+    const bool clustering = p[kTransfer] == kTransfer.choice("Clustering");
+    if (clustering && p.real(kProposals.name) > 1)
+      throw InputError(fmt::format("phase strategy tempered: proposals_per_round={} has no rank protocol with "
+                                   "transfer_strategy=Clustering; accepted: proposals_per_round=1",
+                                   p.real(kProposals.name)));
     return detail::tempered_rank_protocol({.iterations = p[kIterations],
                                            .rounds = p[kRounds],
                                            .fanout = p[kFanout],
                                            .order = p[kOrder],
                                            .deterministic = p[kDeterministic],
                                            .every_node = p[kPeers] == kPeers.choice("LBAF"),
-                                           .proposals = p.real(kProposals.name)},
+                                           .proposals = p.real(kProposals.name),
+                                           .clustering = clustering,
+                                           .swap_rtol = p[kSwapRtol],
+                                           .max_subclusters = p.real(kMaxSubclusters.name),
+                                           .max_objects = p.real(kMaxObjects.name),
+                                           .sub_threshold = p[kSubThreshold],
+                                           .sub_improvement = p[kSubImprovement],
+                                           .separate = p[kSeparate],
+                                           .max_enumerated = p[kEnumerated]},
                                           setup);
   }
 
