@@ -44,6 +44,7 @@
 
 #include "rank_holdings.hpp"
 #include "rank_protocols.hpp"
+#include "tempered_subclusters.hpp"
 
 #include <dlbkit/core/random.hpp>
 
@@ -523,7 +524,7 @@ private:
   std::vector<std::byte> grant_message() {
     Cluster fixed;
     std::map<std::int64_t, double> blocks;
-    ObjectRecord rest{.working = 0};
+    ObjectRecord rest;
     for (const auto& [id, h] : holdings_.objects()) {
       const ObjectRecord& o = h.record;
       if (o.migratable && o.block >= 0) continue;
@@ -635,53 +636,12 @@ private:
       subclusters_.push_back({reach, subcluster_objects_.size(), objects.size()});
       subcluster_objects_.insert(subcluster_objects_.end(), objects.begin(), objects.end());
     };
-    for (Cluster& cluster : clusters(false)) {
-      const auto most = static_cast<std::size_t>(std::min(o_.max_objects, static_cast<double>(cluster.size())));
-      if (o_.deterministic) {  // by size, then itertools.combinations' order
-        long long tried = 0;
-        std::vector<std::size_t> pick;
-        Cluster subset;
-        for (std::size_t size = 1; size <= most && tried < o_.max_enumerated; ++size) {
-          pick.resize(size);
-          std::iota(pick.begin(), pick.end(), std::size_t{0});
-          do {
-            subset.clear();
-            for (std::size_t k : pick) subset.push_back(cluster[k]);
-            keep(subset);
-          } while (++tried < o_.max_enumerated && next_combination(pick, cluster.size()));
-        }
-      } else {  // min(size, max_subclusters) draws of a Binomial(size, 1/2) number of objects
-        std::set<std::vector<std::uint64_t>> drawn;
-        const auto draws = static_cast<std::size_t>(std::min(o_.max_subclusters, static_cast<double>(most)));
-        for (std::size_t d = 0; d < draws; ++d) {
-          std::size_t size = 0;
-          for (std::size_t bit = 0; bit < most; bit += 64) {
-            const auto width = static_cast<int>(std::min<std::size_t>(64, most - bit));
-            size += static_cast<std::size_t>(std::popcount(rng_.next() >> (64 - width)));
-          }
-          for (std::size_t k = 0; k < size; ++k) std::swap(cluster[k], cluster[k + rng_.below(cluster.size() - k)]);
-          Cluster subset(cluster.begin(), cluster.begin() + static_cast<std::ptrdiff_t>(size));
-          std::vector<std::uint64_t> ids;  // the subset's key
-          for (const ObjectRecord& o : subset) ids.push_back(o.id);
-          std::sort(ids.begin(), ids.end());
-          if (size > 0 && drawn.insert(ids).second) keep(subset);
-        }
-      }
-    }
+    for (Cluster& cluster : clusters(false))
+      for_each_subcluster(cluster, {o_.deterministic, o_.max_objects, o_.max_subclusters, o_.max_enumerated}, rng_,
+                          [](const ObjectRecord& o) { return o.id; }, keep);
     std::stable_sort(subclusters_.begin(), subclusters_.end(),
                      [](const Subcluster& a, const Subcluster& b) { return a.reach < b.reach; });
     return !subclusters_.empty();
-  }
-
-  /// The next combination of pick.size() of n indices in lexicographic order, or false.
-  static bool next_combination(std::vector<std::size_t>& pick, std::size_t n) {
-    const std::size_t r = pick.size();
-    std::size_t i = r;
-    while (i > 0 && pick[i - 1] == n - r + i - 1) --i;
-    if (i == 0) return false;
-    ++pick[i - 1];
-    for (std::size_t j = i; j < r; ++j) pick[j] = pick[j - 1] + 1;
-    return true;
   }
 
   /// tempered.cpp's transfer_subcluster, its target, on the polled loads: the first subcluster
