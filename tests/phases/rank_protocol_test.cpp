@@ -450,10 +450,10 @@ TEST(RankProtocol, TemperedClusteringBalancesAsItsPhaseStrategyDoes) {
           }
         }
       }
-      fmt::print("{} deterministic={}: I {:.4f} before, strategy {:.4f}, protocol {:.4f}\n", c.what, deterministic,
-                 before, strategy, protocol);
-      EXPECT_LT(protocol, strategy + 0.1) << c.what << ", deterministic " << deterministic;
-      EXPECT_LT(protocol, before) << c.what << ", deterministic " << deterministic;
+      const std::string what = fmt::format("{}, deterministic {}: I {} before, the strategy's {}", c.what,
+                                           deterministic, before, strategy);
+      EXPECT_LT(protocol, strategy + 0.1) << what;
+      EXPECT_LT(protocol, before) << what;
     }
 }
 
