@@ -271,7 +271,8 @@ private:
     double memory = k.resident, working = k.largest_working;
     std::set<std::int64_t> blocks;
     for (const ObjectRecord& o : objects) {
-      memory += o.footprint + (o.block >= 0 && blocks.insert(o.block).second ? o.block_bytes : 0.0);
+      memory += o.footprint;
+      memory += o.block >= 0 && blocks.insert(o.block).second ? o.block_bytes : 0.0;
       working = std::max(working, o.working);
     }
     return memory + working <= bound_;
