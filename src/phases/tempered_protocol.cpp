@@ -698,20 +698,18 @@ private:
       r.get<Kind>();
       const auto count = r.get<std::uint32_t>();
       std::uint32_t applied = 0;
-      for (bool fits = true; applied < count; ++applied) {
+      for (std::uint32_t s = 0; s < count; ++s) {
         const Cluster give = get_records(r);
         std::vector<std::uint64_t> take(r.get<std::uint32_t>());
         for (std::uint64_t& id : take) id = r.get<std::uint64_t>();
-        if (!fits) continue;  // read past
+        if (applied < s) continue;  // one did not fit: the rest are read past
         RankMemory memory = holdings_.memory();
         for (const std::uint64_t id : take) memory.remove(holdings_.objects().at(id).record);
         for (const ObjectRecord& o : give) memory.add(o);
-        if (!give.empty() && total(memory) > bound_) {
-          fits = false;
-          continue;
-        }
+        if (!give.empty() && total(memory) > bound_) continue;
         for (const std::uint64_t id : take) holdings_.leave(id, m->peer);
         for (const ObjectRecord& o : give) holdings_.arrive(o, m->peer);
+        ++applied;
       }
       std::vector<std::byte> bytes;
       put(bytes, kSwapAck);
