@@ -2,13 +2,13 @@
 // (phases/in_process_protocol.hpp) under random orders: every object ends on exactly one
 // rank, the step ends, the plan does not depend on the order, and the loads the protocol
 // counted are those the plan gives.
+#include "../support/phases.hpp"
+
 #include <dlbkit/error.hpp>
 #include <dlbkit/phases/builtin_phase_strategies.hpp>
 #include <dlbkit/phases/in_process_protocol.hpp>
 #include <dlbkit/phases/rebalance.hpp>
 #include <dlbkit/phases/vt_data.hpp>
-
-#include <dlbkit/core/random.hpp>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -329,7 +329,9 @@ const std::vector<std::map<std::string, std::string>> kClustering = {
     {{"max_subclusters", "1"}, {"max_objects_per_transfer", "1"}},
     {{"deterministic_transfer", "true"}},
     {{"deterministic_transfer", "true"}, {"max_objects_per_transfer", "1"}, {"max_enumerated_subclusters", "1"}},
-    {{"deterministic_transfer", "true"}, {"subclustering_threshold", "0.5"}, {"subclustering_minimum_improvement", "0.01"}},
+    {{"deterministic_transfer", "true"},
+     {"subclustering_threshold", "0.5"},
+     {"subclustering_minimum_improvement", "0.01"}},
     {{"separate_subclustering", "true"}},
     {{"separate_subclustering", "true"}, {"deterministic_transfer", "true"}, {"max_subclusters", "0"}},
     {{"peers", "LBAF"}},
@@ -384,14 +386,13 @@ TEST(RankProtocol, TemperedClusteringMovesSharedBlocksWhole) {
     moved += to.size();
     for (const PhaseObject& o : ranks[r].objects)
       if (o.migratable) went[o.memory.block].insert(to.contains(o.id) ? to[o.id] : r);
-    for (const auto& [block, ranks_reached] : went) EXPECT_EQ(ranks_reached.size(), 1u) << "rank " << r << ", block " << block;
+    for (const auto& [block, reached] : went) EXPECT_EQ(reached.size(), 1u) << "rank " << r << ", block " << block;
   }
   EXPECT_GT(moved, 0u);
 }
 
-/// The LBAF-like data sets of the phase strategy's tests: LBAF's two vt data sets with shared
-/// blocks, with their LBAF configurations' parameters and memory bounds, and 16 ranks of which
-/// every fourth holds two blocks of 12 objects.
+/// The data sets with shared blocks of the phase strategy's tests: LBAF's two vt data sets, with
+/// their LBAF configurations' parameters and memory bounds, and test::blocks_on_every_fourth().
 struct BlockCase {
   std::string what;
   Phase phase;
@@ -409,19 +410,7 @@ std::vector<BlockCase> block_cases() {
   cases.push_back(
       {"toy_mem", phase_of("toy_mem"), {{"n_rounds", "2"}, {"fanout", "2"}, {"max_objects_per_transfer", "32"}}, 8e9});
   cases.push_back({"synthetic-dataset-blocks", phase_of("synthetic-dataset-blocks"), {{"max_subclusters", "4"}}, 45});
-  Rng rng(9);
-  Phase phase{.nodes = 16, .has_memory = true, .node_working_bytes = std::vector<double>(16, 0.0)};
-  for (NodeId v = 0; v < 16; v += 4)
-    for (int b = 0; b < 2; ++b) {
-      phase.block_bytes.push_back(10);
-      phase.block_ids.push_back(static_cast<std::int64_t>(phase.block_ids.size()));
-      for (int k = 0; k < 12; ++k) {
-        phase.objects.push_back({.id = phase.objects.size(), .load = rng.uniform(0, 1),
-                                 .memory = {.block = static_cast<std::int32_t>(phase.block_ids.size() - 1)}});
-        phase.node_of.push_back(v);
-      }
-    }
-  cases.push_back({"16 ranks", phase, {}, kNoBound});
+  cases.push_back({"16 ranks", test::blocks_on_every_fourth(), {}, kNoBound});
   return cases;
 }
 
