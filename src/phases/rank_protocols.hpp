@@ -39,6 +39,13 @@ struct TemperedProtocolOptions {
   bool deterministic = false;
   bool every_node = false;  // peers=LBAF
   double proposals = 1;     // proposals_per_round: an integer, or inf
+  // transfer_strategy=Clustering and its parameters (tempered.cpp's)
+  bool clustering = false;
+  double swap_rtol = 0.05;
+  double max_subclusters = 0, max_objects = 0;  // integers, or inf
+  double sub_threshold = 0, sub_improvement = 0;
+  bool separate = false;
+  long long max_enumerated = 0;
 };
 std::unique_ptr<RankProtocol> tempered_rank_protocol(const TemperedProtocolOptions& options, const RankSetup& setup);
 

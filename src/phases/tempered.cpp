@@ -37,23 +37,22 @@
 // would not move. In Recursive LBAF's max_objects_per_transfer bounds only the recursive
 // extension of a rejected transfer, which is not here (see transfer()).
 //
-// Its rank protocol (tempered_protocol.cpp) runs the Recursive stages on loads with real messages.
+// Its rank protocol (tempered_protocol.cpp) runs both transfer strategies on loads with real messages.
 
 #include "central.hpp"
 #include "rank_protocols.hpp"
+#include "tempered_subclusters.hpp"
 
 #include <dlbkit/error.hpp>
 
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <bit>
 #include <cmath>
 #include <limits>
 #include <map>
 #include <numeric>
 #include <optional>
-#include <set>
 #include <span>
 
 namespace dlbkit {
@@ -154,19 +153,28 @@ public:
         max_enumerated_(p[kEnumerated]),
         proposals_(p.real(kProposals.name)) {}
 
-  /// The protocol of the Recursive transfer strategy on loads (tempered_protocol.cpp).
+  /// The protocol of both transfer strategies on loads (tempered_protocol.cpp).
   static std::unique_ptr<RankProtocol> rank_protocol(const Parameters& p, const RankSetup& setup) {
-    if (p[kTransfer] != kTransfer.choice("Recursive"))
-      throw InputError(fmt::format("phase strategy tempered: transfer_strategy={} has no rank protocol; accepted: "
-                                   "transfer_strategy=Recursive",
-                                   p[kTransfer]));
+    const bool clustering = p[kTransfer] == kTransfer.choice("Clustering");
+    if (clustering && p.real(kProposals.name) > 1)
+      throw InputError(fmt::format("phase strategy tempered: proposals_per_round={} has no rank protocol with "
+                                   "transfer_strategy=Clustering; accepted: proposals_per_round=1",
+                                   p.real(kProposals.name)));
     return detail::tempered_rank_protocol({.iterations = p[kIterations],
                                            .rounds = p[kRounds],
                                            .fanout = p[kFanout],
                                            .order = p[kOrder],
                                            .deterministic = p[kDeterministic],
                                            .every_node = p[kPeers] == kPeers.choice("LBAF"),
-                                           .proposals = p.real(kProposals.name)},
+                                           .proposals = p.real(kProposals.name),
+                                           .clustering = clustering,
+                                           .swap_rtol = p[kSwapRtol],
+                                           .max_subclusters = p.real(kMaxSubclusters.name),
+                                           .max_objects = p.real(kMaxObjects.name),
+                                           .sub_threshold = p[kSubThreshold],
+                                           .sub_improvement = p[kSubImprovement],
+                                           .separate = p[kSeparate],
+                                           .max_enumerated = p[kEnumerated]},
                                           setup);
   }
 
@@ -706,40 +714,9 @@ private:
       subclusters.push_back({reach, subcluster_objects_.size(), objects.size()});
       subcluster_objects_.insert(subcluster_objects_.end(), objects.begin(), objects.end());
     };
-    for (std::vector<ObjectIndex>& cluster : clusters(ctx, v, on, false)) {
-      const auto most = static_cast<std::size_t>(std::min(max_objects_, static_cast<double>(cluster.size())));
-      if (deterministic_) {
-        long long tried = 0;
-        std::vector<std::size_t> pick;
-        std::vector<ObjectIndex> subset;
-        for (std::size_t size = 1; size <= most && tried < max_enumerated_; ++size) {
-          pick.resize(size);
-          std::iota(pick.begin(), pick.end(), 0);
-          do {
-            subset.clear();
-            for (std::size_t k : pick) subset.push_back(cluster[k]);
-            keep(subset);
-          } while (++tried < max_enumerated_ && next_combination(pick, cluster.size()));
-        }
-      } else {
-        // LBAF's random.sample of a numpy binomial size; a subset drawn twice is kept once
-        // (LBAF keys them by their tuple), the empty one never (it gains nothing).
-        std::set<std::vector<ObjectIndex>> drawn;
-        const auto draws = static_cast<std::size_t>(std::min(max_subclusters_, static_cast<double>(most)));
-        for (std::size_t d = 0; d < draws; ++d) {
-          std::size_t size = 0;  // Binomial(most, 1/2): the ones among `most` random bits
-          for (std::size_t bit = 0; bit < most; bit += 64) {
-            const auto width = static_cast<int>(std::min<std::size_t>(64, most - bit));
-            size += static_cast<std::size_t>(std::popcount(ctx.rng().next() >> (64 - width)));
-          }
-          for (std::size_t k = 0; k < size; ++k)  // the first `size` of a shuffle
-            std::swap(cluster[k], cluster[k + ctx.rng().below(cluster.size() - k)]);
-          std::vector<ObjectIndex> subset(cluster.begin(), cluster.begin() + static_cast<std::ptrdiff_t>(size));
-          std::sort(subset.begin(), subset.end());
-          if (size > 0 && drawn.insert(subset).second) keep(subset);
-        }
-      }
-    }
+    for (std::vector<ObjectIndex>& cluster : clusters(ctx, v, on, false))
+      detail::for_each_subcluster(cluster, {deterministic_, max_objects_, max_subclusters_, max_enumerated_},
+                                  ctx.rng(), [](ObjectIndex i) { return i; }, keep);
     if (subclusters.empty()) return;
     std::stable_sort(subclusters.begin(), subclusters.end(),
                      [](const Subcluster& a, const Subcluster& b) { return a.reach < b.reach; });
@@ -778,17 +755,6 @@ private:
       update_least_known(v);
       return;
     }
-  }
-
-  /// The next combination of pick.size() of n indices in lexicographic order (itertools'), or false.
-  static bool next_combination(std::vector<std::size_t>& pick, std::size_t n) {
-    const std::size_t r = pick.size();
-    std::size_t i = r;
-    while (i > 0 && pick[i - 1] == n - r + i - 1) --i;
-    if (i == 0) return false;
-    ++pick[i - 1];
-    for (std::size_t j = i; j < r; ++j) pick[j] = pick[j - 1] + 1;
-    return true;
   }
 
   long long iterations_, rounds_, fanout_;

@@ -89,6 +89,27 @@ TEST(Balancer, EveryStrategysPlanMovesEachObjectOnceAsItsDecisionDoes) {
   }
 }
 
+TEST(Balancer, TemperedClusteringPlansByItsProtocol) {
+  // Objects in shared blocks, rank 0 a hot spot: the plan comes from the protocol's own rounds,
+  // not from the central path's gather and scatter, and moves each object once.
+  std::vector<LocalPhase> before(4);
+  for (std::size_t r = 0; r < 4; ++r) {
+    const auto first = static_cast<std::int64_t>(2 * r);
+    before[r].blocks = {{.id = first, .bytes = 100}, {.id = first + 1, .bytes = 100}};
+    for (std::uint64_t k = 0; k < 8; ++k)
+      before[r].objects.push_back({.id = r * 100 + k,
+                                   .load = (r == 0 ? 4.0 : 1.0) * static_cast<double>(1 + k % 3),
+                                   .memory = {.footprint_bytes = 10, .block = static_cast<std::int32_t>(k % 2)}});
+  }
+  Balancer balancer({.engine = "threads", .strategy = "tempered", .params = {"transfer_strategy=Clustering"}});
+  const auto plans = balancer.plan(before);
+  carry_out(before, plans);
+  EXPECT_GT(plans[0].protocol_rounds, 2u);
+  EXPECT_NE(plans[0].protocol_messages, 6u);
+  EXPECT_GT(plans[0].objects_migrated, 0u);
+  EXPECT_LT(plans[0].imbalance_after, plans[0].imbalance_before);
+}
+
 TEST(Balancer, ThePlanDoesNotDependOnTheOrderARankListsItsObjectsIn) {
   auto before = ranks(3);
   Balancer balancer({.engine = "threads", .strategy = "tempered"});

@@ -181,19 +181,7 @@ TEST(Tempered, SubclustersGoWhereTheMemoryBoundLeavesRoom) {
 }
 
 TEST(Tempered, SubclustersAreReproducibleFromTheSeed) {
-  // 16 nodes, every fourth holding two blocks of 12 objects of random loads.
-  Rng rng(9);
-  Phase phase{.nodes = 16, .has_memory = true, .node_working_bytes = std::vector<double>(16, 0.0)};
-  for (NodeId v = 0; v < 16; v += 4)
-    for (int b = 0; b < 2; ++b) {
-      phase.block_bytes.push_back(10);
-      phase.block_ids.push_back(static_cast<std::int64_t>(phase.block_ids.size()));
-      for (int k = 0; k < 12; ++k) {
-        phase.objects.push_back({.id = phase.objects.size(), .load = rng.uniform(0, 1),
-                                 .memory = {.block = static_cast<std::int32_t>(phase.block_ids.size() - 1)}});
-        phase.node_of.push_back(v);
-      }
-    }
+  const Phase phase = test::blocks_on_every_fourth();
   for (const char* deterministic : {"true", "false"}) {
     const std::map<std::string, std::string> params = {{"transfer_strategy", "Clustering"},
                                                        {"deterministic_transfer", deterministic}};

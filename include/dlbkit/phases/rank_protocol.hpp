@@ -82,8 +82,9 @@ using RankProtocolFactory = std::function<std::unique_ptr<RankProtocol>(const Ra
 /// without a rank protocol (a central one).
 RankProtocolFactory rank_protocol_factory(const PhaseStrategyChoice& choice);
 /// The same where the strategy runs as its rank protocol with these parameters (an agent can
-/// be made: tempered's Clustering cannot) and its criterion weighs the loads (the agents do
-/// not read works); empty otherwise, for a runtime to decide centrally instead.
+/// be made: not for tempered's Clustering with proposals_per_round above 1) and its criterion
+/// weighs the loads (the agents do not read works); empty otherwise, for a runtime to decide
+/// centrally instead.
 RankProtocolFactory runnable_rank_protocol(const PhaseStrategyChoice& choice, const WorkModel& work_model);
 
 /// What a driver measured of one rank's step.
