@@ -115,7 +115,7 @@ Run add_phases(CLI::App& app) {
                   "the nodes and their network, e.g. torus:8x8 (with --data, default complete:RANKS)");
   auto* speeds = cmd->add_option("--speeds", o->speeds,
                                  "each node's speed, S0,S1,... (> 0: a load of 1 takes 1/S on a node of speed S); "
-                                 "greedy and refine balance times (docs/phases.md)");
+                                 "the strategies that weigh speeds balance times (docs/phases.md)");
   // Options of a run of several phases of a workload.
   auto* phases =
       cmd->add_option("--phases", o->phases, "phases to run")->check(integer_in(1, 1'000'000))->capture_default_str();

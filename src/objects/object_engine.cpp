@@ -19,6 +19,7 @@
 #include <deque>
 #include <cstring>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <limits>
 #include <mutex>
 #include <numeric>
@@ -220,8 +221,8 @@ ObjectEngine::ObjectEngine(ObjectRuntimeOptions options, std::optional<PhaseStra
       // than the measured times themselves (docs/objects.md, Workers that differ in speed).
       if (!strategy_.info->weighs_speeds && strategy_.name() != "none")
         throw InputError(fmt::format("--speeds with strategy {}: its criterion balances loads, not times; accepted: "
-                                     "--speeds with greedy or refine, or a strategy that declares weighs_speeds",
-                                     strategy_.name()));
+                                     "--speeds with {}, or a strategy that declares weighs_speeds",
+                                     strategy_.name(), fmt::join(strategies_weighing_speeds(), ", ")));
     }
     // The linear load model fits every object's past loads, which a gather brings together;
     // the rank protocols balance loads, the gathered phase's strategies weigh the speeds.

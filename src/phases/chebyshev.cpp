@@ -31,6 +31,7 @@ public:
   static constexpr const char* description =
       "Chebyshev-accelerated diffusion on the loads, then each node ships objects matching the flow on each edge";
   static constexpr const char* source = "Diekmann, Frommer, Monien, Parallel Computing 25 (1999)";
+  static constexpr bool weighs_speeds = true;
   static constexpr RealParam kAlpha{.name = "alpha", .default_value = "auto",
       .description = "alpha_ij on every edge, as for diffusion (capped at 1/max degree; auto: the optimal uniform "
                      "alpha)",

@@ -39,6 +39,7 @@ public:
   static constexpr const char* description =
       "Cybenko's diffusion on the loads, then each node ships objects matching the flow on each edge";
   static constexpr const char* source = "Cyb89 Sec. 2 eq. 1a-5, Sec. 3, eq. 11";
+  static constexpr bool weighs_speeds = true;
   static constexpr RealParam kAlpha{.name = "alpha", .default_value = "auto",
       .description = "alpha_ij on every edge, capped at 1/max degree (constraint (b)); auto: the optimal "
                      "uniform alpha 2/(mu_2 + mu_max) of the analysis",

@@ -36,6 +36,7 @@ public:
       "matching the flow on each edge";
   static constexpr const char* source = "Cyb89 Sec. 4 (hypercube); edge-coloured graphs (generalized dimension "
                                         "exchange)";
+  static constexpr bool weighs_speeds = true;
   static constexpr RealParam kLambda{.name = "lambda", .default_value = "0.5",
       .description = "exchange parameter: the fraction of the pair's difference moved (1/2 balances a hypercube "
                      "in one sweep, Theorem 4)",

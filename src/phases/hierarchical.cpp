@@ -43,6 +43,7 @@ public:
   static constexpr const char* description =
       "two levels: groups' totals balanced among their leaders, then refine or greedy inside each group";
   static constexpr const char* source = "Charm++ TreeLB / HybridLB (hierarchical balancers)";
+  static constexpr bool weighs_speeds = true;
   static constexpr IntegerParam kGroup{.name = "group",
                                        .default_value = "auto",
                                        .description = "nodes per group; auto: ceil(sqrt(nodes))",

@@ -176,6 +176,7 @@ public:
   static constexpr const char* description =
       "central: Scotch's repartitioning, balancing loads against cut bytes and migrations";
   static constexpr const char* source = "Scotch 7 SCOTCH_graphRepartFixed (Pellegrini, Inria)";
+  static constexpr bool weighs_speeds = true;
   static constexpr bool reads_communications = true;
   static constexpr RealParam kMigration{
       .name = "migration_weight", .default_value = "1",

@@ -36,6 +36,7 @@ public:
   static constexpr const char* description =
       "second-order diffusion on the loads, then each node ships objects matching the flow on each edge";
   static constexpr const char* source = "Ghosh, Muthukrishnan, Schultz SPAA'96; Cyb89 eq. 1a for M";
+  static constexpr bool weighs_speeds = true;
   static constexpr RealParam kAlpha{.name = "alpha", .default_value = "auto",
       .description = "alpha_ij on every edge, as for diffusion (capped at 1/max degree; auto: the optimal uniform "
                      "alpha)",
