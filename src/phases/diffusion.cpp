@@ -10,7 +10,7 @@
 // On nodes of unequal speed it is the heterogeneous diffusion of Elsaesser, Monien, Preis
 // (Theory Comput. Syst. 35, 2002; flows.hpp, FlowCapacities): the rounds run on l_v / c_v, the
 // matrix is I - alpha L C^-1, and the loads tend to c_v sum l / sum c, so every node's time
-// to total load / total speed. gamma for rounds auto is heterogeneous_gamma's bound.
+// tends to total load / total speed. gamma for rounds auto is heterogeneous_gamma's bound.
 //
 // The objects: each node fills its positive outgoing flows, largest first, from the objects
 // it holds, and passes on what it receives in later migration rounds (phases/flows.hpp,

@@ -334,7 +334,8 @@ private:
   std::vector<ObjectRecord> shipped_[2];  // by round parity, while it may come back
   Stage stage_ = Stage::loads;
   // The rounds on the loads: this rank's load and z, its neighbours' z / c of the round; the
-  // sums Z of its and their z / c over the rounds (dimension exchange: what it sent across each edge).
+  // sums Z of its and their z / c over the rounds (dimension exchange: what it sent across
+  // each edge).
   double load_ = 0, z_ = 0, z_sum_ = 0;
   double start_mean_ = 0, deviation_ = 0;  // for FlowStop::factor
   std::vector<double> neighbour_z_, neighbour_sum_;

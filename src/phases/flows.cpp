@@ -183,10 +183,10 @@ IdealFlow polynomial_flow(PhaseContext& ctx, double alpha, const std::vector<dou
       kernel->update(flow.rounds, flow.loads, next, 0, n);
     } else {
       const double beta = betas[std::min<std::size_t>(flow.rounds, betas.size() - 1)];
-      // z_v / c_v is what node v sends (z_v where the capacities are all 1).
+      // z_v / c_v is what node v sends (z_v, exactly, where the capacities are all 1).
       for (NodeId v = 0; v < n; ++v) {
         z[v] = flow.rounds == 0 ? flow.loads[v] : (beta - 1.0) * z[v] + beta * flow.loads[v];
-        scaled[v] = capacities.empty() ? z[v] : z[v] / capacities[v];
+        scaled[v] = z[v] / capacities[v];
         z_sum[v] += scaled[v];
       }
       for (NodeId v = 0; v < n; ++v) {
