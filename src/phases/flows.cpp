@@ -4,6 +4,7 @@
 
 #include <dlbkit/analysis/polynomial_schemes.hpp>
 #include <dlbkit/error.hpp>
+#include <dlbkit/phases/speeds.hpp>
 #include <dlbkit/rounds/diffusion_kernel.hpp>
 
 #include <fmt/format.h>
@@ -49,11 +50,7 @@ FlowCapacities flow_capacities(std::span<const double> speeds, std::size_t nodes
   return c;
 }
 
-FlowCapacities flow_capacities(const Phase& phase) {
-  std::vector<double> speeds;
-  for (const double a : phase.node_alpha) speeds.push_back(1 / a);
-  return flow_capacities(speeds, phase.nodes);
-}
+FlowCapacities flow_capacities(const Phase& phase) { return flow_capacities(node_speeds(phase), phase.nodes); }
 
 double heterogeneous_gamma(double gamma, double spread) { return spread == 1 ? gamma : 1 - (1 - gamma) / spread; }
 

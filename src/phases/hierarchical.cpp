@@ -27,6 +27,7 @@
 
 #include <dlbkit/phases/gather_tree.hpp>
 #include <dlbkit/phases/phase_strategy.hpp>
+#include <dlbkit/phases/speeds.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -69,8 +70,7 @@ public:
   void rebalance(PhaseContext& ctx) override {
     const std::size_t n = ctx.nodes();
     const Phase& phase = ctx.phase();
-    std::vector<double> speeds;  // as local_phases() gives each rank's, for the rank protocol's bits
-    for (const double alpha : phase.node_alpha) speeds.push_back(1 / alpha);
+    const std::vector<double> speeds = node_speeds(phase);
     const detail::Groups groups{
         .nodes = n, .size = group_ != 0 ? std::min(group_, n) : GatherTree(n, 0).group, .speeds = speeds};
     const double bound = phase.has_memory ? ctx.memory_bound() : std::numeric_limits<double>::infinity();

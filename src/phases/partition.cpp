@@ -27,6 +27,7 @@
 #include "central.hpp"
 
 #include <dlbkit/error.hpp>
+#include <dlbkit/phases/speeds.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -333,9 +334,7 @@ private:
                                            &scotch.strat, parts.data()),
                    "graphRepartFixed");
     } else {
-      std::vector<double> speeds;
-      for (const double alpha : phase.node_alpha) speeds.push_back(1 / alpha);
-      const std::vector<SCOTCH_Num> weights = vertex_weights(speeds);
+      const std::vector<SCOTCH_Num> weights = vertex_weights(node_speeds(phase));
       check_scotch(SCOTCH_archCmpltw(&scotch.arch, nodes, weights.data()), "archCmpltw");
       check_scotch(SCOTCH_graphRemapFixed(&scotch.bound, &scotch.arch, old_parts.data(), emraval, vmlotab.data(),
                                           &scotch.strat, parts.data()),

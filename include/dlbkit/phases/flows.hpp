@@ -77,7 +77,7 @@ struct FlowCapacities {
 };
 /// From the nodes' speeds (one per node, or none: all 1): `of` empty where they are all equal.
 FlowCapacities flow_capacities(std::span<const double> speeds, std::size_t nodes);
-/// From the phase's node_alpha, each speed 1 / alpha as local_phases() gives a rank's.
+/// From the phase's node_alpha (speeds.hpp, node_speeds).
 FlowCapacities flow_capacities(const Phase& phase);
 
 /// A bound on gamma of I - alpha L C^-1 from gamma of I - alpha L, for capacities whose largest
