@@ -129,7 +129,7 @@ Run add_phases(CLI::App& app) {
                   "the nodes and their network, e.g. torus:8x8 (with --data, default complete:RANKS)");
   auto* speeds = cmd->add_option("--speeds", o->speeds,
                                  "each node's speed, S0,S1,... (> 0: a load of 1 takes 1/S on a node of speed S); "
-                                 "greedy and refine balance times (docs/phases.md)");
+                                 "the strategies that weigh speeds balance times (docs/phases.md)");
   auto* devices = cmd->add_option("--devices", o->devices,
                                   "each node's device speedup, S0,S1,... or S*N for N nodes alike (0: no device): "
                                   "each mapping judged in the devices model (docs/phases.md)");

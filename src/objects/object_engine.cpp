@@ -20,6 +20,7 @@
 #include <deque>
 #include <cstring>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <limits>
 #include <mutex>
 #include <numeric>
@@ -227,8 +228,8 @@ ObjectEngine::ObjectEngine(ObjectRuntimeOptions options, std::optional<PhaseStra
       // than the measured times themselves (docs/objects.md, Workers that differ in speed).
       if (!strategy_.info->weighs_speeds && strategy_.name() != "none")
         throw InputError(fmt::format("{} with strategy {}: its criterion balances loads, not times; accepted: "
-                                     "{} with greedy or refine, or a strategy that declares weighs_speeds",
-                                     what, strategy_.name(), what));
+                                     "{} with {}, or a strategy that declares weighs_speeds",
+                                     what, strategy_.name(), what, fmt::join(strategies_weighing_speeds(), ", ")));
       speeds_ = options_.speeds;
       if (options_.measure_speeds) {
         speed_estimate_ = std::make_unique<SpeedEstimate>(workers_);

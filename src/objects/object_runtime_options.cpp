@@ -49,7 +49,7 @@ ObjectRuntimeOptions ObjectRuntimeOptions::parse(int argc, const char* const* ar
        fmt::format("what the strategy weighs: load, or LBAF's work beta=B,gamma=G,delta=D (default {})", d.work_model)},
       {"--speeds", "S0,S1,...|measured",
        "each worker's speed, a number > 0: a load of 1 takes 1/S on a worker of speed S; or measured: estimated "
-       "from the times of objects that moved; with greedy or refine (default all 1)"},
+       "from the times of objects that moved; with a strategy that weighs speeds (default all 1)"},
       {"--record", "STEM", "vt LB data, STEM.R.json for each worker R, written at finish()"},
       {"--timeline", "FILE", "Chrome trace-event JSON of phases and migrations, written at finish()"},
       {"--quiet", "", "no warnings on stderr"}};

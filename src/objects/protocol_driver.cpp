@@ -5,9 +5,11 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstring>
 #include <limits>
+#include <span>
 #include <stdexcept>
 #include <thread>
 
@@ -39,13 +41,20 @@ RankPlan run_rank_protocol(const DistributedEngine& engine, const RankProtocolFa
                            const ProtocolDriverOptions& options) {
   const auto start = std::chrono::steady_clock::now();
   const auto rank = static_cast<NodeId>(engine.rank());
+  // Every rank's speed, known alike (RankSetup::speeds, as the in-process driver gives them):
+  // none where they are all 1.
+  std::vector<double> speeds;
+  for (const auto& bytes : engine.all_gather(std::as_bytes(std::span(&mine.speed, 1))))
+    speeds.push_back(as_doubles(bytes).front());
+  if (std::all_of(speeds.begin(), speeds.end(), [](double s) { return s == 1; })) speeds.clear();
   std::unique_ptr<RankProtocol> agent;
   std::exception_ptr error;
   try {
     if (topology.size() != static_cast<std::size_t>(engine.size()))
       throw InputError(fmt::format("a rank protocol on topology {} of {} nodes for {} ranks; accepted: {} nodes",
                                    topology.spec(), topology.size(), engine.size(), engine.size()));
-    agent = make({.mine = mine, .rank = rank, .topology = topology, .memory_bound = memory_bound, .seed = seed});
+    agent = make({.mine = mine, .rank = rank, .topology = topology, .memory_bound = memory_bound, .seed = seed,
+                  .speeds = speeds});
   } catch (...) {
     error = std::current_exception();
   }

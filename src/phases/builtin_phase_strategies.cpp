@@ -36,4 +36,11 @@ const PhaseStrategyRegistry& builtin_phase_strategies() {
   return registry;
 }
 
+std::vector<std::string> strategies_weighing_speeds() {
+  std::vector<std::string> names;
+  for (const auto& s : builtin_phase_strategies().all())
+    if (s.weighs_speeds) names.push_back(s.name);
+  return names;
+}
+
 }  // namespace dlbkit

@@ -5,6 +5,10 @@
 // rounds auto: the t with 2 r^t / (1 + r^(2t)) <= 1/F, r = (beta_SOS - 1)^(1/2), F as for
 // `diffusion` (FlowStop::factor).
 //
+// On nodes of unequal speed the same rounds on I - alpha L C^-1, as `diffusion` (Elsaesser,
+// Monien, Preis 2002 treat FOS and SOS alike), the betas from heterogeneous_gamma's bound on
+// gamma (a bound from above keeps the scheme convergent).
+//
 // The objects are chosen as for `diffusion` (phases/flows.hpp, realise), and the flow error measured
 // the same way.
 
@@ -27,6 +31,7 @@ public:
   static constexpr const char* description =
       "Chebyshev-accelerated diffusion on the loads, then each node ships objects matching the flow on each edge";
   static constexpr const char* source = "Diekmann, Frommer, Monien, Parallel Computing 25 (1999)";
+  static constexpr bool weighs_speeds = true;
   static constexpr RealParam kAlpha{.name = "alpha", .default_value = "auto",
       .description = "alpha_ij on every edge, as for diffusion (capped at 1/max degree; auto: the optimal uniform "
                      "alpha)",
@@ -36,21 +41,27 @@ public:
   explicit Chebyshev(const Parameters& p) : p_(p), stop_(FlowStop::from(p)) {}
 
   void rebalance(PhaseContext& ctx) override {
-    const detail::FlowScheme s = scheme(p_, ctx.topology());
-    realise(ctx, polynomial_flow(ctx, s.alpha, s.betas, s.rounds(stop_.factor(ctx.loads())), stop_.tolerance), p_);
+    const FlowCapacities c = flow_capacities(ctx.phase());
+    const detail::FlowScheme s = scheme(p_, ctx.topology(), c.spread);
+    realise(ctx, polynomial_flow(ctx, s.alpha, s.betas, s.rounds(stop_.factor(ctx.loads(), c)), stop_.tolerance, c),
+            p_);
   }
 
   /// Its rank protocol (flow_protocol.cpp): the same rounds with real messages.
   static std::unique_ptr<RankProtocol> rank_protocol(const Parameters& p, const RankSetup& setup) {
-    return detail::flow_rank_protocol(p, setup, scheme(p, setup.topology));
+    return detail::flow_rank_protocol(
+        p, setup, scheme(p, setup.topology, flow_capacities(setup.speeds, setup.topology.size()).spread));
   }
 
 private:
-  static detail::FlowScheme scheme(const Parameters& p, const Topology& t) {
+  // spread: the largest capacity (flows.hpp, FlowCapacities), 1 on equal nodes.
+  static detail::FlowScheme scheme(const Parameters& p, const Topology& t, double spread) {
     const double alpha = diffusion_agent_alpha(t, p.text(kAlpha.name));
-    const double gamma = uniform_gamma(t, alpha);
+    const double gamma = heterogeneous_gamma(uniform_gamma(t, alpha), spread);
     return {.alpha = alpha,
-            .betas = sos_agent_betas(t, "chebyshev", alpha, "auto"),
+            .betas = spread == 1 ? sos_agent_betas(t, "chebyshev", alpha, "auto")
+                     : gamma < 1 ? chebyshev_beta_schedule(gamma)
+                                 : std::vector<double>{1.0},
             .rounds = [=, stop = FlowStop::from(p), spec = t.spec()](double factor) {
               return stop.limit(predict_scheme_steps(gamma, std::nullopt, factor).chebyshev, "phase strategy chebyshev",
                                 fmt::format("alpha={} gives gamma(M) = 1 on {} (Cyb89 Theorem 1)", alpha, spec));

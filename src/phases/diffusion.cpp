@@ -7,6 +7,11 @@
 // gamma^t <= 1/F, F the factor that takes ||l - mean|| to tolerance x mean (eq. 11, a bound
 // over all starts; FlowStop::factor; the imbalance check stops earlier when the loads allow).
 //
+// On nodes of unequal speed it is the heterogeneous diffusion of Elsaesser, Monien, Preis
+// (Theory Comput. Syst. 35, 2002; flows.hpp, FlowCapacities): the rounds run on l_v / c_v, the
+// matrix is I - alpha L C^-1, and the loads tend to c_v sum l / sum c, so every node's time
+// tends to total load / total speed. gamma for rounds auto is heterogeneous_gamma's bound.
+//
 // The objects: each node fills its positive outgoing flows, largest first, from the objects
 // it holds, and passes on what it receives in later migration rounds (phases/flows.hpp,
 // realise: selection greedy or largest_first, hops). The flow error
@@ -34,6 +39,7 @@ public:
   static constexpr const char* description =
       "Cybenko's diffusion on the loads, then each node ships objects matching the flow on each edge";
   static constexpr const char* source = "Cyb89 Sec. 2 eq. 1a-5, Sec. 3, eq. 11";
+  static constexpr bool weighs_speeds = true;
   static constexpr RealParam kAlpha{.name = "alpha", .default_value = "auto",
       .description = "alpha_ij on every edge, capped at 1/max degree (constraint (b)); auto: the optimal "
                      "uniform alpha 2/(mu_2 + mu_max) of the analysis",
@@ -43,18 +49,22 @@ public:
   explicit Diffusion(const Parameters& p) : p_(p), stop_(FlowStop::from(p)) {}
 
   void rebalance(PhaseContext& ctx) override {
-    const detail::FlowScheme s = scheme(p_, ctx.topology());
-    realise(ctx, polynomial_flow(ctx, s.alpha, s.betas, s.rounds(stop_.factor(ctx.loads())), stop_.tolerance), p_);
+    const FlowCapacities c = flow_capacities(ctx.phase());
+    const detail::FlowScheme s = scheme(p_, ctx.topology(), c.spread);
+    realise(ctx, polynomial_flow(ctx, s.alpha, s.betas, s.rounds(stop_.factor(ctx.loads(), c)), stop_.tolerance, c),
+            p_);
   }
 
   static std::unique_ptr<RankProtocol> rank_protocol(const Parameters& p, const RankSetup& setup) {
-    return detail::flow_rank_protocol(p, setup, scheme(p, setup.topology));
+    return detail::flow_rank_protocol(
+        p, setup, scheme(p, setup.topology, flow_capacities(setup.speeds, setup.topology.size()).spread));
   }
 
 private:
-  static detail::FlowScheme scheme(const Parameters& p, const Topology& t) {
+  // spread: the largest capacity (flows.hpp, FlowCapacities), 1 on equal nodes.
+  static detail::FlowScheme scheme(const Parameters& p, const Topology& t, double spread) {
     const double alpha = diffusion_agent_alpha(t, p.text(kAlpha.name));
-    const double gamma = uniform_gamma(t, alpha);
+    const double gamma = heterogeneous_gamma(uniform_gamma(t, alpha), spread);
     return {.alpha = alpha, .betas = {1.0}, .rounds = [=, stop = FlowStop::from(p), spec = t.spec()](double factor) {
               return stop.limit(predict_scheme_steps(gamma, std::nullopt, factor).fos, "phase strategy diffusion",
                                 fmt::format("alpha={} gives gamma(M) = 1 on {} (Cyb89 Theorem 1)", alpha, spec));

@@ -12,7 +12,9 @@
 // round's exchange from what its partners sent (flows.hpp: l_v -= sum_u alpha (z_v - z_u), or
 // lambda (l_v - l_p) with the partner), and sends its next z. A rank sums its own and its
 // neighbours' z over the rounds (Z), so the flow to neighbour u is alpha (Z_v - Z_u), known at
-// both ends alike; dimension exchange sums what it sent across each edge.
+// both ends alike; dimension exchange sums what it sent across each edge. On ranks of unequal
+// speed (RankSetup::speeds, known alike) the heterogeneous schemes of flows.hpp: a rank sends
+// z / c, contributes l / c to the maxima and (l - c mean)^2 / c to the factor's sum.
 //
 // hbm computes its flow its own way (hbm.cpp, WLR93 Sec. III-D): d rounds up, in which the
 // controller of each right half sends its domain's load to the controller of the domain
@@ -57,10 +59,17 @@ public:
         stop_(scheme_.form == Form::hierarchy ? FlowStop{} : FlowStop::from(p)),
         close_gap_(p[kFlowSelection] == kFlowSelection.choice("greedy")),
         forward_(p[kFlowTransit] == kFlowTransit.choice("forward")),
-        hops_(p.is_auto(kFlowHops) ? std::max(s.topology.diameter(), 1) : p[kFlowHops]),
         bound_(s.memory_bound),
         holdings_(s.mine, s.rank),
         reserved_(holdings_.memory()) {
+    {  // of every rank's capacities only what this rank reads, not a copy per rank
+      const FlowCapacities c = flow_capacities(s.speeds, ranks_);
+      capacity_total_ = c.total;
+      spread_ = c.spread;
+      capacity_ = c[s.rank];
+      for (const NodeId u : neighbours_) neighbour_capacity_.push_back(c[u]);
+      hops_ = flow_hops(p, s.topology, !c.empty());
+    }
     neighbour_z_.assign(neighbours_.size(), 0.0);
     neighbour_sum_.assign(neighbours_.size(), 0.0);
     if (scheme_.form == Form::exchange) {  // the neighbour slot of each colour
@@ -95,15 +104,16 @@ private:
       const double beta = scheme_.betas[std::min<std::size_t>(rounds_, scheme_.betas.size() - 1)];
       z_ = rounds_ == 0 ? load_ : (beta - 1.0) * z_ + beta * load_;
     }
+    const double sent = scheme_.form == Form::exchange ? z_ : z_ / capacity_;
     for (std::size_t k = 0; k < neighbours_.size(); ++k) {
       if (scheme_.form == Form::exchange && k != exchange_slot_) continue;
       std::vector<std::byte> bytes;
       put(bytes, kZ);
-      put(bytes, z_);
+      put(bytes, sent);
       out.outbox.push_back({neighbours_[k], std::move(bytes)});
     }
     out.sums = {load_, deviation_};
-    out.maxima = {load_};
+    out.maxima = {load_ / capacity_};
   }
 
   std::size_t slot_of(NodeId u) const {
@@ -120,15 +130,18 @@ private:
       r.get<std::uint8_t>();
       neighbour_z_[slot_of(m.peer)] = r.get<double>();
     }
-    const double mean = in.sums[0] / static_cast<double>(ranks_);
+    // With capacities (flows.hpp, FlowCapacities) the mean is sum l / sum c, as each rank knows
+    // every speed; on equal ranks c = 1 makes each step below exact, the same bits.
+    const double mean = in.sums[0] / capacity_total_;
     if (in.round == 1) {  // the first loads' mean: their deviations from it go with the next z
       start_mean_ = mean;
-      deviation_ = (load_ - mean) * (load_ - mean);
+      const double e = load_ - capacity_ * mean;
+      deviation_ = e * e / capacity_;
     } else {
       deviation_ = 0;
     }
     if (in.round == 2) {  // FlowStop::factor of the first loads
-      const double spread = std::sqrt(in.sums[1]) / (stop_.tolerance * start_mean_);
+      const double spread = std::sqrt(spread_) * std::sqrt(in.sums[1]) / (stop_.tolerance * start_mean_);
       limit_ = scheme_.rounds(start_mean_ > 0 ? std::max(spread, 1.0) : 1.0);
     }
     const bool balanced = !(mean > 0) || in.maxima[0] / mean - 1 <= stop_.tolerance;
@@ -136,16 +149,19 @@ private:
     if (balanced || rounds_ == limit_ || no_partner) return start_hops(in.round, out);
     if (scheme_.form == Form::exchange) {
       if (exchange_slot_ != kNoPartner) {
-        const double y = scheme_.alpha * (load_ - neighbour_z_[exchange_slot_]);
+        const double partner = neighbour_capacity_[exchange_slot_];
+        const double y = exchange_weight(scheme_.alpha, capacity_, partner) *
+                         (load_ / capacity_ - neighbour_z_[exchange_slot_] / partner);
         neighbour_sum_[exchange_slot_] += y;  // what crossed the edge
         load_ -= y;
       }
     } else {
       double sent = 0;
-      z_sum_ += z_;
+      const double scaled = z_ / capacity_;
+      z_sum_ += scaled;
       for (std::size_t k = 0; k < neighbours_.size(); ++k) {
         neighbour_sum_[k] += neighbour_z_[k];
-        sent += scheme_.alpha * (z_ - neighbour_z_[k]);
+        sent += scheme_.alpha * (scaled - neighbour_z_[k]);
       }
       load_ -= sent;
     }
@@ -307,14 +323,19 @@ private:
   std::vector<NodeId> neighbours_;
   FlowStop stop_;
   bool close_gap_, forward_;
-  long long hops_;
+  long long hops_ = 0;
   double bound_;
   Holdings holdings_;
   RankMemory reserved_;  // holdings_'s, and what left in the last two rounds
+  // flows.hpp's FlowCapacities, as this rank reads them (hbm balances loads): its own, its
+  // neighbours', their sum and the largest.
+  double capacity_ = 1, capacity_total_ = 0, spread_ = 1;
+  std::vector<double> neighbour_capacity_;
   std::vector<ObjectRecord> shipped_[2];  // by round parity, while it may come back
   Stage stage_ = Stage::loads;
-  // The rounds on the loads: this rank's load and z, its neighbours' z of the round; the sums
-  // Z of its and their z over the rounds (dimension exchange: what it sent across each edge).
+  // The rounds on the loads: this rank's load and z, its neighbours' z / c of the round; the
+  // sums Z of its and their z / c over the rounds (dimension exchange: what it sent across
+  // each edge).
   double load_ = 0, z_ = 0, z_sum_ = 0;
   double start_mean_ = 0, deviation_ = 0;  // for FlowStop::factor
   std::vector<double> neighbour_z_, neighbour_sum_;

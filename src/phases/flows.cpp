@@ -4,12 +4,14 @@
 
 #include <dlbkit/analysis/polynomial_schemes.hpp>
 #include <dlbkit/error.hpp>
+#include <dlbkit/phases/speeds.hpp>
 #include <dlbkit/rounds/diffusion_kernel.hpp>
 
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <limits>
 #include <numeric>
 #include <optional>
@@ -22,13 +24,35 @@ FlowStop FlowStop::from(const Parameters& p) {
   return stop;
 }
 
-double FlowStop::factor(const std::vector<double>& loads) const {
-  const double mean = std::accumulate(loads.begin(), loads.end(), 0.0) / static_cast<double>(loads.size());
+double FlowStop::factor(const std::vector<double>& loads, const FlowCapacities& capacities) const {
+  // Where every capacity is 1 each step below is exact (x 1, / 1), the equal nodes' figure.
+  const double total = capacities.empty() ? static_cast<double>(loads.size()) : capacities.total;
+  const double mean = std::accumulate(loads.begin(), loads.end(), 0.0) / total;
   if (!(mean > 0)) return 1;
   double squares = 0;
-  for (const double l : loads) squares += (l - mean) * (l - mean);
-  return std::max(std::sqrt(squares) / (tolerance * mean), 1.0);
+  for (std::size_t v = 0; v < loads.size(); ++v) {
+    const double e = loads[v] - capacities[v] * mean;
+    squares += e * e / capacities[v];
+  }
+  return std::max(std::sqrt(capacities.spread) * std::sqrt(squares) / (tolerance * mean), 1.0);
 }
+
+FlowCapacities flow_capacities(std::span<const double> speeds, std::size_t nodes) {
+  FlowCapacities c{.total = static_cast<double>(nodes)};
+  if (std::adjacent_find(speeds.begin(), speeds.end(), std::not_equal_to<>()) == speeds.end()) return c;
+  const double slowest = *std::min_element(speeds.begin(), speeds.end());
+  c.total = 0;
+  for (const double s : speeds) {
+    c.of.push_back(s / slowest);
+    c.total += c.of.back();
+  }
+  c.spread = *std::max_element(c.of.begin(), c.of.end());
+  return c;
+}
+
+FlowCapacities flow_capacities(const Phase& phase) { return flow_capacities(node_speeds(phase), phase.nodes); }
+
+double heterogeneous_gamma(double gamma, double spread) { return spread == 1 ? gamma : 1 - (1 - gamma) / spread; }
 
 std::uint64_t FlowStop::limit(std::optional<std::uint64_t> predicted, const std::string& owner,
                               const std::string& why) const {
@@ -47,6 +71,11 @@ double uniform_gamma(const Topology& topology, double alpha) {
   return topology.shared<double>(fmt::format("uniform_gamma:{}", alpha), [alpha](const Topology& t) {
     return scheme_spectrum(DiffusionMatrix::uniform(t, alpha)).gamma;
   });
+}
+
+long long flow_hops(const Parameters& p, const Topology& topology, bool unequal) {
+  if (!p.is_auto(kFlowHops)) return p[kFlowHops];
+  return std::max(topology.diameter(), 1) + (unequal ? 1 : 0);
 }
 
 std::vector<ParamSpec> with_flow_params(std::vector<ParamSpec> scheme) {
@@ -99,6 +128,19 @@ bool balanced_enough(const std::vector<double>& loads, double tolerance) {
   return verdict(largest, std::accumulate(loads.begin(), loads.end(), 0.0));
 }
 
+// With capacities: max l_v / c_v over sum l / sum c, less 1, within the tolerance, both in
+// node order as a rank protocol's reductions take them.
+bool balanced_enough(const std::vector<double>& loads, double tolerance, const FlowCapacities& capacities) {
+  if (capacities.empty()) return balanced_enough(loads, tolerance);
+  double sum = 0, most = -std::numeric_limits<double>::infinity();
+  for (std::size_t v = 0; v < loads.size(); ++v) {
+    sum += loads[v];
+    most = std::max(most, loads[v] / capacities[v]);
+  }
+  const double mean = sum / capacities.total;
+  return !(mean > 0) || most / mean - 1 <= tolerance;
+}
+
 // Each round's messages are the same, so each kind of round is counted once and repeated.
 // The reductions before the rounds (`checks` of them): the loads' sum and maximum reduced
 // along a tree, the verdict back down it.
@@ -112,7 +154,7 @@ void count_reductions(PhaseContext& ctx, std::uint64_t checks) {
 }  // namespace
 
 IdealFlow polynomial_flow(PhaseContext& ctx, double alpha, const std::vector<double>& betas, std::uint64_t max_rounds,
-                          double tolerance) {
+                          double tolerance, const FlowCapacities& capacities) {
   const Topology& t = ctx.topology();
   const auto offsets = t.neighbor_offsets();
   const auto n = static_cast<NodeId>(t.size());
@@ -120,31 +162,33 @@ IdealFlow polynomial_flow(PhaseContext& ctx, double alpha, const std::vector<dou
   // The flow on an edge is alpha times the sum over the rounds of z_v - z_u, that is alpha
   // (Z_v - Z_u) with Z the sum of the z vectors: a node's sum is kept each round, and the
   // edges' flows computed once at the end.
-  std::vector<double> z(n), next(n), z_sum(n, 0.0);
+  std::vector<double> z(n), scaled(n), next(n), z_sum(n, 0.0);
   // First-order diffusion (every beta 1, so z = l) is the round loop's diffusion kernel on the
   // loads, vectorised: its l_v + sum_u alpha (l_u - l_v) is the l_v - sum_u alpha (l_v - l_u)
   // of the loop below with every term negated, which is exact, so it gives the same bits.
   const bool first_order = std::all_of(betas.begin(), betas.end(), [](double b) { return b == 1.0; }) &&
-                           alpha > 0 && 1 - alpha * static_cast<double>(t.max_degree()) >= 0;
+                           alpha > 0 && 1 - alpha * static_cast<double>(t.max_degree()) >= 0 && capacities.empty();
   const std::optional<DiffusionKernel> kernel =
       first_order ? std::optional<DiffusionKernel>(std::in_place, DiffusionMatrix::uniform(t, alpha), false)
                   : std::nullopt;
   std::uint64_t checks = 0;
   while (flow.rounds < max_rounds) {
     ++checks;
-    if (balanced_enough(flow.loads, tolerance)) break;
+    if (balanced_enough(flow.loads, tolerance, capacities)) break;
     if (kernel) {
       for (NodeId v = 0; v < n; ++v) z_sum[v] += flow.loads[v];
       kernel->update(flow.rounds, flow.loads, next, 0, n);
     } else {
       const double beta = betas[std::min<std::size_t>(flow.rounds, betas.size() - 1)];
+      // z_v / c_v is what node v sends (z_v, exactly, where the capacities are all 1).
       for (NodeId v = 0; v < n; ++v) {
         z[v] = flow.rounds == 0 ? flow.loads[v] : (beta - 1.0) * z[v] + beta * flow.loads[v];
-        z_sum[v] += z[v];
+        scaled[v] = z[v] / capacities[v];
+        z_sum[v] += scaled[v];
       }
       for (NodeId v = 0; v < n; ++v) {
         double sent = 0;
-        for (const NodeId u : t.neighbors(v)) sent += alpha * (z[v] - z[u]);
+        for (const NodeId u : t.neighbors(v)) sent += alpha * (scaled[v] - scaled[u]);
         next[v] = flow.loads[v] - sent;
       }
     }
@@ -166,7 +210,7 @@ IdealFlow polynomial_flow(PhaseContext& ctx, double alpha, const std::vector<dou
 }
 
 IdealFlow exchange_flow(PhaseContext& ctx, const EdgeColoring& colouring, double lambda, std::uint64_t max_rounds,
-                        double tolerance) {
+                        double tolerance, const FlowCapacities& capacities) {
   const Topology& t = ctx.topology();
   const auto offsets = t.neighbor_offsets();
   const std::size_t n = t.size(), colours = colouring.colors();
@@ -184,15 +228,24 @@ IdealFlow exchange_flow(PhaseContext& ctx, const EdgeColoring& colouring, double
   std::uint64_t checks = 0;
   while (flow.rounds < max_rounds) {
     ++checks;
-    if (balanced_enough(flow.loads, tolerance) || colours == 0) break;
+    if (balanced_enough(flow.loads, tolerance, capacities) || colours == 0) break;
     const std::size_t first = (flow.rounds % colours) * n;
     const NodeId* p = partner.data() + first;
     double* f = sent.data() + first;
     const double* l = flow.loads.data();
-    for (NodeId v = 0; v < n; ++v) {
-      const double y = lambda * (l[v] - l[p[v]]);
-      f[v] += y;
-      next[v] = l[v] - y;
+    if (capacities.empty()) {
+      for (NodeId v = 0; v < n; ++v) {
+        const double y = lambda * (l[v] - l[p[v]]);
+        f[v] += y;
+        next[v] = l[v] - y;
+      }
+    } else {
+      for (NodeId v = 0; v < n; ++v) {
+        const double cv = capacities[v], cp = capacities[p[v]];
+        const double y = exchange_weight(lambda, cv, cp) * (l[v] / cv - l[p[v]] / cp);
+        f[v] += y;
+        next[v] = l[v] - y;
+      }
     }
     flow.loads.swap(next);
     ++flow.rounds;
@@ -226,7 +279,7 @@ void realise(PhaseContext& ctx, const IdealFlow& flow, const Parameters& p) {
   const Phase& phase = ctx.phase();
   const auto offsets = t.neighbor_offsets();
   const bool close_gap = p[kFlowSelection] == kFlowSelection.choice("greedy");
-  const long long hops = p.is_auto(kFlowHops) ? std::max(t.diameter(), 1) : p[kFlowHops];
+  const long long hops = flow_hops(p, t, !flow_capacities(phase).empty());
   std::vector<double> owed(flow.edge.size()), moved(flow.edge.size(), 0.0);
   for (std::size_t s = 0; s < owed.size(); ++s) owed[s] = std::max(flow.edge[s], 0.0);
   std::vector<NodeId> refused_at(phase.objects.size(), NodeMemory::kNowhere);

@@ -5,16 +5,19 @@
 // 1. Between groups, distributed among the leaders: each leader gathers its group's loads and
 //    the leaders exchange their groups' totals (each sends its total to every other leader).
 //    Every leader then computes the same transport plan from the totals: the groups above
-//    (1 + tolerance) x the mean group total give their excess to the groups below the mean, in
-//    group order (the north-west corner rule of a transportation problem). A giving leader
+//    (1 + tolerance) x their share give their excess to the groups below it, in group order
+//    (the north-west corner rule of a transportation problem). A group's share is the total
+//    load in proportion to its speed, its nodes' summed (on equal nodes, the mean group total). A giving leader
 //    picks the objects, from its most loaded node first, each its heaviest object not above
 //    the flow still owed (then its lightest, where that lands nearer the flow), and sends
-//    their loads to the receiving leader, which places each on the least loaded node of its
-//    group with room for it (TreeLB's per-level assignment, which TreeLB itself leaves to the
-//    lower level's token passing); what finds no room goes back.
+//    their loads to the receiving leader, which places each on the node of its group with
+//    room for it where it ends first (the least loaded on equal nodes; TreeLB's per-level
+//    assignment, which TreeLB itself leaves to the lower level's token passing); what finds
+//    no room goes back.
 // 2. Inside each group, centrally at its leader: `inner` (refine: the overloaded nodes give
 //    their heaviest objects to the least loaded, Charm++'s RefineLB; greedy: every object of
-//    the group dealt again, heaviest first, Charm++'s GreedyLB).
+//    the group dealt again, heaviest first, Charm++'s GreedyLB). On nodes of unequal speed
+//    every step weighs times, load / speed, as the phase strategies refine and greedy do.
 // Then each leader tells each rank concerned its decisions. No node ever holds more than its
 // group's objects and the group totals. The steps are hierarchical_groups.hpp's, which the rank
 // protocol (hierarchical_protocol.cpp) runs at each leader with real messages: the same plan.
@@ -24,6 +27,7 @@
 
 #include <dlbkit/phases/gather_tree.hpp>
 #include <dlbkit/phases/phase_strategy.hpp>
+#include <dlbkit/phases/speeds.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -40,6 +44,7 @@ public:
   static constexpr const char* description =
       "two levels: groups' totals balanced among their leaders, then refine or greedy inside each group";
   static constexpr const char* source = "Charm++ TreeLB / HybridLB (hierarchical balancers)";
+  static constexpr bool weighs_speeds = true;
   static constexpr IntegerParam kGroup{.name = "group",
                                        .default_value = "auto",
                                        .description = "nodes per group; auto: ceil(sqrt(nodes))",
@@ -64,8 +69,10 @@ public:
 
   void rebalance(PhaseContext& ctx) override {
     const std::size_t n = ctx.nodes();
-    const detail::Groups groups{.nodes = n, .size = group_ != 0 ? std::min(group_, n) : GatherTree(n, 0).group};
     const Phase& phase = ctx.phase();
+    const std::vector<double> speeds = node_speeds(phase);
+    const detail::Groups groups{
+        .nodes = n, .size = group_ != 0 ? std::min(group_, n) : GatherTree(n, 0).group, .speeds = speeds};
     const double bound = phase.has_memory ? ctx.memory_bound() : std::numeric_limits<double>::infinity();
 
     // The group's objects to its leader; the totals between leaders.
@@ -74,6 +81,7 @@ public:
     for (NodeId v = 0; v < n; ++v) {
       if (v != groups.leader(groups.of(v))) ctx.protocol().send(v, groups.leader(groups.of(v)));
       members[groups.of(v)].push_back(member(phase, v, objects[v], std::isfinite(bound)));
+      members[groups.of(v)].back().speed = groups.speed(v);
     }
     ctx.protocol().end_round();
     std::vector<double> totals(groups.count(), 0.0);

@@ -16,6 +16,33 @@ using LeastLoaded = std::priority_queue<Entry, std::vector<Entry>, std::greater<
 bool lighter(const ObjectRecord& a, const ObjectRecord& b) { return a.load < b.load; }
 bool heavier(const ObjectRecord& a, const ObjectRecord& b) { return a.load > b.load; }
 
+/// The members of each speed in a heap by load, least loaded on top: the member where an
+/// object of load w ends first, least (load + w) / speed, is one of the tops (greedy.cpp's
+/// classes). With one speed it is the least loaded member, the heap alone.
+class FirstEnd {
+public:
+  static constexpr std::size_t kNone = ~std::size_t{0};
+  void push(double speed, Entry e) {
+    auto c = std::find_if(classes_.begin(), classes_.end(), [&](const auto& k) { return k.first == speed; });
+    if (c == classes_.end()) c = classes_.insert(c, {speed, LeastLoaded()});
+    c->second.push(e);
+  }
+  void push(std::size_t c, Entry e) { classes_[c].second.push(e); }
+  /// The class whose top ends an object of load w first (the first such class), kNone when empty.
+  std::size_t best(double w) const {
+    std::size_t best = kNone;
+    for (std::size_t c = 0; c < classes_.size(); ++c)
+      if (!classes_[c].second.empty() && (best == kNone || end(c, w) < end(best, w))) best = c;
+    return best;
+  }
+  const Entry& top(std::size_t c) const { return classes_[c].second.top(); }
+  void pop(std::size_t c) { classes_[c].second.pop(); }
+
+private:
+  double end(std::size_t c, double w) const { return (classes_[c].second.top().first + w) / classes_[c].first; }
+  std::vector<std::pair<double, LeastLoaded>> classes_;  // (speed, its members)
+};
+
 /// Removes the object `id` from m.
 void remove(GroupMember& m, std::uint64_t id) {
   const auto it = std::find_if(m.objects.begin(), m.objects.end(), [&](const ObjectRecord& r) { return r.id == id; });
@@ -25,10 +52,14 @@ void remove(GroupMember& m, std::uint64_t id) {
 }  // namespace
 
 std::vector<GroupFlow> group_transport(const Groups& groups, const std::vector<double>& totals, double tolerance) {
-  const double per_node = std::accumulate(totals.begin(), totals.end(), 0.0) / static_cast<double>(groups.nodes);
+  // Each group's speed, summed over its nodes (on equal nodes its node count, exactly).
+  std::vector<double> speeds(groups.count(), 0.0);
+  for (NodeId v = 0; v < groups.nodes; ++v) speeds[groups.of(v)] += groups.speed(v);
+  const double per_speed = std::accumulate(totals.begin(), totals.end(), 0.0) /
+                           std::accumulate(speeds.begin(), speeds.end(), 0.0);
   std::vector<double> excess(groups.count()), room(groups.count());
   for (std::size_t g = 0; g < groups.count(); ++g) {
-    const double share = per_node * static_cast<double>(groups.members(g));
+    const double share = per_speed * speeds[g];
     excess[g] = totals[g] > (1 + tolerance) * share ? totals[g] - share : 0;
     room[g] = std::max(0.0, share - totals[g]);
   }
@@ -61,7 +92,7 @@ std::vector<std::vector<ObjectRecord>> take_for_flows(std::vector<GroupMember>& 
   for (std::size_t f = 0; f < flows.size(); ++f) {
     MostLoaded givers;
     for (std::size_t k = 0; k < members.size(); ++k)
-      if (!movable[k].empty()) givers.emplace(members[k].load, k);
+      if (!movable[k].empty()) givers.emplace(members[k].time(), k);
     double moved = 0;
     while (!givers.empty()) {
       const std::size_t giver = givers.top().second;
@@ -80,7 +111,7 @@ std::vector<std::vector<ObjectRecord>> take_for_flows(std::vector<GroupMember>& 
       remove(members[giver], o.id);
       taken[f].push_back(o);
       moved += o.load;
-      givers.emplace(members[giver].load, giver);
+      givers.emplace(members[giver].time(), giver);
     }
   }
   return taken;
@@ -88,25 +119,28 @@ std::vector<std::vector<ObjectRecord>> take_for_flows(std::vector<GroupMember>& 
 
 std::vector<std::ptrdiff_t> place(std::vector<GroupMember>& members, const std::vector<ObjectRecord>& objects,
                                   double bound) {
-  LeastLoaded receivers;
-  for (std::size_t k = 0; k < members.size(); ++k) receivers.emplace(members[k].load, k);
+  FirstEnd receivers;
+  for (std::size_t k = 0; k < members.size(); ++k) receivers.push(members[k].speed, {members[k].load, k});
   std::vector<std::ptrdiff_t> where;
+  std::vector<std::pair<std::size_t, Entry>> full;  // (class, receiver) without room for it
   for (const ObjectRecord& o : objects) {
-    std::vector<Entry> full;  // receivers without room for it
-    while (!receivers.empty() && !members[receivers.top().second].fits(o, bound)) {
-      full.push_back(receivers.top());
-      receivers.pop();
+    std::size_t c = receivers.best(o.load);
+    while (c != FirstEnd::kNone && !members[receivers.top(c).second].fits(o, bound)) {
+      full.emplace_back(c, receivers.top(c));
+      receivers.pop(c);
+      c = receivers.best(o.load);
     }
-    if (receivers.empty()) {
+    if (c == FirstEnd::kNone) {
       where.push_back(-1);
     } else {
-      const std::size_t k = receivers.top().second;
-      receivers.pop();
+      const std::size_t k = receivers.top(c).second;
+      receivers.pop(c);
       members[k].add(o);
-      receivers.emplace(members[k].load, k);
+      receivers.push(c, {members[k].load, k});
       where.push_back(static_cast<std::ptrdiff_t>(k));
     }
-    for (const Entry& e : full) receivers.push(e);
+    for (const auto& [k, e] : full) receivers.push(k, e);
+    full.clear();
   }
   return where;
 }
@@ -125,45 +159,51 @@ std::vector<ObjectRecord> balance_inside(std::vector<GroupMember>& members, bool
       }
     std::stable_sort(movable.begin(), movable.end(),
                      [](const auto& a, const auto& b) { return heavier(a.first, b.first); });
-    LeastLoaded lightest;  // by the loads dealt so far
-    for (std::size_t k = 0; k < members.size(); ++k) lightest.emplace(fixed[k], k);
-    std::vector<Entry> full;  // nodes without room for the current object
+    FirstEnd lightest;  // by the loads dealt so far
+    for (std::size_t k = 0; k < members.size(); ++k) lightest.push(members[k].speed, {fixed[k], k});
+    std::vector<std::pair<std::size_t, Entry>> full;  // (class, node) without room for the current object
     for (const auto& [o, home] : movable) {
       remove(members[home], o.id);
-      // Its own node is in the heap, and takes it back whatever the bound, as it held it.
-      while (lightest.top().second != home && !members[lightest.top().second].fits(o, bound)) {
-        full.push_back(lightest.top());
-        lightest.pop();
+      // Its own node is in a heap, and takes it back whatever the bound, as it held it.
+      std::size_t c = lightest.best(o.load);
+      while (lightest.top(c).second != home && !members[lightest.top(c).second].fits(o, bound)) {
+        full.emplace_back(c, lightest.top(c));
+        lightest.pop(c);
+        c = lightest.best(o.load);
       }
-      const std::size_t chosen = lightest.top().second;
-      lightest.pop();
-      for (const Entry& e : full) lightest.push(e);
+      const std::size_t chosen = lightest.top(c).second;
+      lightest.pop(c);
+      for (const auto& [k, e] : full) lightest.push(k, e);
       full.clear();
       members[chosen].add(o);
       fixed[chosen] += o.load;
-      lightest.emplace(fixed[chosen], chosen);
+      lightest.push(c, {fixed[chosen], chosen});
     }
     return unplaced;
   }
-  // RefineLB.
-  double sum = 0;
-  for (const GroupMember& m : members) sum += m.load;
-  const double threshold = (1 + tolerance) * sum / static_cast<double>(members.size());
-  LeastLoaded lightest;
+  // RefineLB, on times (on equal nodes, loads against (1 + tolerance) x their mean).
+  double sum = 0, speed = 0;
+  for (const GroupMember& m : members) {
+    sum += m.load;
+    speed += m.speed;
+  }
+  const double threshold = (1 + tolerance) * sum / speed;
+  LeastLoaded lightest;  // by time
   std::vector<std::size_t> donors;
   for (std::size_t k = 0; k < members.size(); ++k) {
-    if (members[k].load > threshold) donors.push_back(k);
-    else lightest.emplace(members[k].load, k);
+    if (members[k].time() > threshold) donors.push_back(k);
+    else lightest.emplace(members[k].time(), k);
   }
-  std::stable_sort(donors.begin(), donors.end(), [&](std::size_t x, std::size_t y) { return members[x].load > members[y].load; });
+  std::stable_sort(donors.begin(), donors.end(),
+                   [&](std::size_t x, std::size_t y) { return members[x].time() > members[y].time(); });
   for (const std::size_t donor : donors) {
     std::vector<ObjectRecord> given = members[donor].objects;
     std::stable_sort(given.begin(), given.end(), heavier);
     for (const ObjectRecord& o : given) {
-      if (lightest.empty() || members[donor].load <= threshold) break;
+      if (lightest.empty() || members[donor].time() <= threshold) break;
       if (!o.migratable) continue;
-      const auto [receiver_load, receiver] = lightest.top();
-      if (receiver_load + o.load > threshold) continue;
+      const std::size_t receiver = lightest.top().second;
+      if (members[receiver].time(o.load) > threshold) continue;
       if (!members[receiver].fits(o, bound)) {
         unplaced.push_back(o);
         continue;
@@ -171,7 +211,7 @@ std::vector<ObjectRecord> balance_inside(std::vector<GroupMember>& members, bool
       remove(members[donor], o.id);
       members[receiver].add(o);
       lightest.pop();
-      lightest.emplace(members[receiver].load, receiver);
+      lightest.emplace(members[receiver].time(), receiver);
     }
   }
   return unplaced;

@@ -10,16 +10,18 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <span>
 #include <vector>
 
 namespace dlbkit::detail {
 
 /// A node of a group as its leader holds it: its objects, their load and, under a memory
-/// bound (`bounded`), its memory.
+/// bound (`bounded`), its memory; its speed, so that its time is load / speed.
 struct GroupMember {
   NodeId rank = 0;
   bool bounded = false;
   double load = 0;
+  double speed = 1;
   RankMemory memory{0};
   std::vector<ObjectRecord> objects;
 
@@ -33,6 +35,8 @@ struct GroupMember {
     if (bounded) memory.remove(objects[k]);
     objects.erase(objects.begin() + static_cast<std::ptrdiff_t>(k));
   }
+  /// Its time with `added` more load.
+  double time(double added = 0) const { return (load + added) / speed; }
   /// Whether `o` fits here within `bound`.
   bool fits(const ObjectRecord& o, double bound) const { return !bounded || memory.with(o) <= bound; }
 };
@@ -40,6 +44,9 @@ struct GroupMember {
 /// The groups: `size` consecutive ranks each (the last may be smaller), led by their first.
 struct Groups {
   std::size_t nodes = 0, size = 1;
+  /// Every node's speed, known alike (RankSetup::speeds); empty: all 1.
+  std::span<const double> speeds;
+  double speed(NodeId v) const { return speeds.empty() ? 1.0 : speeds[v]; }
   std::size_t count() const { return (nodes + size - 1) / size; }
   NodeId leader(std::size_t g) const { return static_cast<NodeId>(g * size); }
   std::size_t members(std::size_t g) const { return std::min(nodes, (g + 1) * size) - g * size; }
@@ -53,25 +60,29 @@ struct GroupFlow {
 };
 
 /// The transport between groups from their totals, the same at every leader: the groups above
-/// (1 + tolerance) x their share (the mean per node times their nodes) give their excess to the
+/// (1 + tolerance) x their share (the total load in proportion to their speed, summed over
+/// their nodes: on equal nodes the mean per node times their nodes) give their excess to the
 /// groups below their share, in group order (the north-west corner rule).
 std::vector<GroupFlow> group_transport(const Groups& groups, const std::vector<double>& totals, double tolerance);
 
-/// The giving group's objects for each of its flows, in order: from its most loaded node first,
+/// The giving group's objects for each of its flows, in order: from its busiest node first,
 /// each its heaviest movable object not above the flow still owed, else its lightest where that
 /// lands nearer the flow than the gap. They leave `members`.
 std::vector<std::vector<ObjectRecord>> take_for_flows(std::vector<GroupMember>& members,
                                                       const std::vector<double>& flows);
 
-/// The receiving group places `objects`, in order, each on its least loaded node with room
-/// within `bound`; the index in `members` of each one's node, or none (-1: no room anywhere).
+/// The receiving group places `objects`, in order, each on its node with room within `bound`
+/// where it ends first, least time with it (on equal nodes the least loaded); the index in
+/// `members` of each one's node, or none (-1: no room anywhere).
 std::vector<std::ptrdiff_t> place(std::vector<GroupMember>& members, const std::vector<ObjectRecord>& objects,
                                   double bound);
 
-/// Inside the group: refine (the nodes above (1 + tolerance) x the group's mean give their
-/// heaviest objects to the least loaded, Charm++'s RefineLB) or greedy (every movable object
-/// dealt again, heaviest first, to the least loaded node with room, Charm++'s GreedyLB). The
-/// objects a node could not take within the bound stay and are returned.
+/// Inside the group, on times (load / speed) as the phase strategies refine and greedy weigh
+/// them: refine (the nodes above (1 + tolerance) x the group's load over its speed give their
+/// heaviest objects to the node of least time, Charm++'s RefineLB) or greedy (every movable
+/// object dealt again, heaviest first, to the node with room where it ends first, Charm++'s
+/// GreedyLB). On equal nodes, times are loads. The objects a node could not take within the
+/// bound stay and are returned.
 std::vector<ObjectRecord> balance_inside(std::vector<GroupMember>& members, bool greedy, double tolerance,
                                          double bound);
 

@@ -40,7 +40,8 @@ public:
   HierarchicalProtocol(const HierarchicalProtocolOptions& o, const RankSetup& s)
       : o_(o),
         groups_{.nodes = s.topology.size(),
-                .size = o.group != 0 ? std::min(o.group, s.topology.size()) : GatherTree(s.topology.size(), 0).group},
+                .size = o.group != 0 ? std::min(o.group, s.topology.size()) : GatherTree(s.topology.size(), 0).group,
+                .speeds = s.speeds},
         bound_(s.memory_bound),
         working_(s.mine.working_bytes),
         holdings_(s.mine, s.rank) {}
@@ -87,6 +88,7 @@ private:
     for (std::size_t k = 0; k < members_.size(); ++k) {
       members_[k].rank = self() + static_cast<NodeId>(k);
       members_[k].bounded = std::isfinite(bound_);
+      members_[k].speed = groups_.speed(members_[k].rank);
     }
     members_[0].memory = RankMemory(working_);
     for (const ObjectRecord& o : own_records()) members_[0].add(o);

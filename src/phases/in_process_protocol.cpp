@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
 #include <numeric>
 
@@ -18,10 +19,13 @@ std::vector<RankPlan> run_protocol_in_process(const RankProtocolFactory& make, s
   if (topology.size() != n)
     throw InputError(fmt::format("a rank protocol on topology {} of {} nodes for {} ranks; accepted: {} nodes",
                                  topology.spec(), topology.size(), n, n));
+  std::vector<double> speeds;  // known alike: one process holds every rank
+  if (std::any_of(ranks.begin(), ranks.end(), [](const LocalPhase& r) { return r.speed != 1; }))
+    for (const LocalPhase& r : ranks) speeds.push_back(r.speed);
   std::vector<std::unique_ptr<RankProtocol>> agents;
   for (NodeId r = 0; r < n; ++r)
-    agents.push_back(
-        make({.mine = ranks[r], .rank = r, .topology = topology, .memory_bound = memory_bound, .seed = seed}));
+    agents.push_back(make({.mine = ranks[r], .rank = r, .topology = topology, .memory_bound = memory_bound,
+                           .seed = seed, .speeds = speeds}));
   std::optional<Rng> order;
   if (options.shuffle_seed) order.emplace(*options.shuffle_seed);
   const auto shuffle = [&](auto& items) {

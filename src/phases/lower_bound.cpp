@@ -46,16 +46,20 @@ std::vector<double> pinned_loads(const Phase& phase, double memory_bound) {
 double max_load_lower_bound(const Phase& phase, double memory_bound) {
   std::vector<double> loads(phase.objects.size());
   std::transform(phase.objects.begin(), phase.objects.end(), loads.begin(), [](const PhaseObject& o) { return o.load; });
-  double bound = std::accumulate(loads.begin(), loads.end(), 0.0) / static_cast<double>(phase.nodes);
-  if (!loads.empty()) bound = std::max(bound, *std::max_element(loads.begin(), loads.end()));
+  double bound = std::accumulate(loads.begin(), loads.end(), 0.0) / total_speed(phase);
+  // An object's time is at least its load on the fastest node, the least alpha.
+  const double fastest =
+      phase.node_alpha.empty() ? 1.0 : *std::min_element(phase.node_alpha.begin(), phase.node_alpha.end());
+  if (!loads.empty()) bound = std::max(bound, *std::max_element(loads.begin(), loads.end()) * fastest);
   const std::size_t p = phase.nodes;
   if (loads.size() > p) {  // the P + 1 heaviest first, the (P+1)-th at index p
     std::nth_element(loads.begin(), loads.begin() + static_cast<std::ptrdiff_t>(p), loads.end(), std::greater<>());
     const double p_th = *std::min_element(loads.begin(), loads.begin() + static_cast<std::ptrdiff_t>(p));
-    bound = std::max(bound, p_th + loads[p]);
+    bound = std::max(bound, (p_th + loads[p]) * fastest);
   }
   const std::vector<double> pinned = pinned_loads(phase, memory_bound);
-  return std::max(bound, *std::max_element(pinned.begin(), pinned.end()));
+  for (NodeId v = 0; v < phase.nodes; ++v) bound = std::max(bound, pinned[v] * alpha_of(phase, v));
+  return bound;
 }
 
 }  // namespace dlbkit

@@ -3,9 +3,9 @@
 // fewest migrations.
 //
 //   x[i][v] in {0, 1}   object i on node v (for each node where i fits alone; see candidates())
-//   C >= 0              the max load, in units of the mean load
+//   C >= 0              the makespan, in units of total load / total speed
 //   sum_v x[i][v] = 1                                   each object on one node
-//   sum_i load_i x[i][v] <= C                           on every node
+//   alpha_v sum_i load_i x[i][v] <= C                   on every node (its time; alpha 1 without alphas)
 //   and with a memory bound, memory.hpp's sum, in units of the bound, on every node:
 //   own_v + sum_b block_b y[b][v] + sum_i footprint_i x[i][v] + w[v] <= 1
 //     y[b][v] >= x[i][v] for i in block b   (a block counted once where any of its objects is)
@@ -113,11 +113,12 @@ Model build(const Phase& phase, const std::vector<Pair>& pairs, double bound, do
   for (NodeId v = 0; v < n; ++v) {
     cols = {kC};
     coefs = {-1};
+    const double alpha = alpha_of(phase, v);
     for (int k : on_node[v]) {
       cols.push_back(kFirstX + k);
-      coefs.push_back(phase.objects[pairs[static_cast<std::size_t>(k)].object].load / unit);
+      coefs.push_back(phase.objects[pairs[static_cast<std::size_t>(k)].object].load * alpha / unit);
     }
-    Cbc_addRow(m, "", static_cast<int>(cols.size()), cols.data(), coefs.data(), 'L', -fixed_load[v] / unit);
+    Cbc_addRow(m, "", static_cast<int>(cols.size()), cols.data(), coefs.data(), 'L', -fixed_load[v] * alpha / unit);
   }
   if (!phase.has_memory || !std::isfinite(bound)) return model;
 
@@ -183,9 +184,12 @@ bool fits(const Phase& phase, const std::vector<NodeId>& mapping, double bound) 
   return !phase.has_memory || NodeMemory(phase, mapping).max() <= bound;
 }
 
+/// The busiest node's time, alpha x load (its load without alphas).
 double max_load(const Phase& phase, const std::vector<NodeId>& mapping) {
   const std::vector<double> loads = node_loads(phase, mapping);
-  return *std::max_element(loads.begin(), loads.end());
+  double most = 0;
+  for (NodeId v = 0; v < phase.nodes; ++v) most = std::max(most, loads[v] * alpha_of(phase, v));
+  return most;
 }
 
 }  // namespace
@@ -210,7 +214,7 @@ MilpResult solve_milp(const Phase& phase, const MilpOptions& options) {
   result.max_load_lower_bound = cheap;
   const double total = std::accumulate(phase.objects.begin(), phase.objects.end(), 0.0,
                                        [](double sum, const PhaseObject& o) { return sum + o.load; });
-  const double unit = total > 0 ? total / static_cast<double>(phase.nodes) : 1.0;
+  const double unit = total > 0 ? total / total_speed(phase) : 1.0;
   const std::vector<Pair> pairs = candidates(phase, options.memory_bound);
 
   // Stage 1: the least max load, from the better start (CBC drops one that breaks the bound),

@@ -19,10 +19,15 @@
 //
 // Scotch does not know the memory bound: its partition is applied object by object through
 // ctx.move, which refuses what does not fit (could_not_place).
+//
+// On nodes of unequal speed the target is Scotch's weighted complete graph (SCOTCH_archCmpltw,
+// each node weighted by its speed; SCOTCH_graphRemapFixed, of which SCOTCH_graphRepartFixed is
+// the unweighted case): each part's load in proportion to its node's speed, within the ratio.
 
 #include "central.hpp"
 
 #include <dlbkit/error.hpp>
+#include <dlbkit/phases/speeds.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -66,9 +71,9 @@ namespace {
 
 static_assert(sizeof(SCOTCH_Num) == sizeof(std::int32_t), "Debian's default scotch.h: 32-bit SCOTCH_Num");
 
-/// The vertices' weights: Scotch's are integers whose sum must fit a 32-bit SCOTCH_Num; the
-/// loads scaled so that the largest is 10^6 and their sum at most 2^30, each at least 1 (a
-/// zero load weighs one unit).
+/// The vertices' weights (the objects' loads, or the target nodes' speeds): Scotch's are
+/// integers whose sum must fit a 32-bit SCOTCH_Num; the values scaled so that the largest is
+/// 10^6 and their sum at most 2^30, each at least 1 (a zero load weighs one unit).
 std::vector<SCOTCH_Num> vertex_weights(const std::vector<double>& loads) {
   double largest = 0, sum = 0;
   for (double v : loads) largest = std::max(largest, v), sum += v;
@@ -172,6 +177,7 @@ public:
   static constexpr const char* description =
       "central: Scotch's repartitioning, balancing loads against cut bytes and migrations";
   static constexpr const char* source = "Scotch 7 SCOTCH_graphRepartFixed (Pellegrini, Inria)";
+  static constexpr bool weighs_speeds = true;
   static constexpr bool reads_communications = true;
   static constexpr RealParam kMigration{
       .name = "migration_weight", .default_value = "1",
@@ -323,9 +329,17 @@ private:
     else
       check_scotch(SCOTCH_stratGraphMapBuild(&scotch.strat, flags_ | SCOTCH_STRATREMAP, nodes, imbalance_),
                    "stratGraphMapBuild");
-    check_scotch(SCOTCH_graphRepartFixed(&scotch.bound, nodes, old_parts.data(), emraval, vmlotab.data(), &scotch.strat,
-                                         parts.data()),
-                 "graphRepartFixed");
+    if (phase.node_alpha.empty()) {
+      check_scotch(SCOTCH_graphRepartFixed(&scotch.bound, nodes, old_parts.data(), emraval, vmlotab.data(),
+                                           &scotch.strat, parts.data()),
+                   "graphRepartFixed");
+    } else {
+      const std::vector<SCOTCH_Num> weights = vertex_weights(node_speeds(phase));
+      check_scotch(SCOTCH_archCmpltw(&scotch.arch, nodes, weights.data()), "archCmpltw");
+      check_scotch(SCOTCH_graphRemapFixed(&scotch.bound, &scotch.arch, old_parts.data(), emraval, vmlotab.data(),
+                                          &scotch.strat, parts.data()),
+                   "graphRemapFixed");
+    }
     if (group.empty()) return parts;
     std::vector<SCOTCH_Num> object_parts(n);
     for (std::size_t i = 0; i < n; ++i) object_parts[i] = parts[group[i]];
@@ -336,13 +350,16 @@ private:
     SCOTCH_Context context;
     SCOTCH_Graph graph, bound;  // bound: the graph seen through the context
     SCOTCH_Strat strat;
+    SCOTCH_Arch arch;  // the weighted target, on nodes of unequal speed
     Scotch() {
       check_scotch(SCOTCH_contextInit(&context), "contextInit");
       SCOTCH_graphInit(&graph);
       SCOTCH_graphInit(&bound);
       SCOTCH_stratInit(&strat);
+      check_scotch(SCOTCH_archInit(&arch), "archInit");
     }
     ~Scotch() {
+      SCOTCH_archExit(&arch);
       SCOTCH_stratExit(&strat);
       SCOTCH_graphExit(&bound);
       SCOTCH_graphExit(&graph);

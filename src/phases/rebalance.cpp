@@ -58,10 +58,18 @@ void finish_bounds(const Phase& phase, const RebalanceOptions& options, Rebalanc
     if (result.nodes_over_memory_bound == 0)
       result.max_load_lower_bound = std::max(result.max_load_lower_bound, result.optimum->max_load_lower_bound);
   }
-  const double mean = result.after.mean_load;
+  // Where the phase has alphas the bound is on times (lower_bound.hpp): against the busiest
+  // node's time and total load / total speed.
+  double mean = result.after.mean_load, busiest = result.after.max_load;
+  if (!phase.node_alpha.empty()) {
+    const std::vector<double> loads = node_loads(phase, result.mapping);
+    mean = mean * static_cast<double>(phase.nodes) / total_speed(phase);
+    busiest = 0;
+    for (NodeId v = 0; v < phase.nodes; ++v) busiest = std::max(busiest, loads[v] * alpha_of(phase, v));
+  }
   result.imbalance_lower_bound = mean > 0 ? std::max(0.0, result.max_load_lower_bound / mean - 1) : 0.0;
   // Relative slack for the rounding of the loads' sums, which differ in order between the two.
-  result.at_lower_bound = result.after.max_load <= result.max_load_lower_bound * (1 + 1e-9);
+  result.at_lower_bound = busiest <= result.max_load_lower_bound * (1 + 1e-9);
 }
 
 std::vector<std::string> strategies_with_protocols() {

@@ -9,6 +9,10 @@
 // (FlowStop::factor); for a given beta, first-order diffusion's count (eq. 11 of Cyb89), as no
 // prediction is made for it.
 //
+// On nodes of unequal speed the same rounds on I - alpha L C^-1, as `diffusion` (Elsaesser,
+// Monien, Preis 2002 treat FOS and SOS alike), the betas from heterogeneous_gamma's bound on
+// gamma (a bound from above keeps the scheme convergent).
+//
 // The objects are chosen as for `diffusion` (phases/flows.hpp, realise), and the flow error measured
 // the same way; the net flow summed over the rounds is what the objects follow, not the
 // overshoots of single rounds.
@@ -32,6 +36,7 @@ public:
   static constexpr const char* description =
       "second-order diffusion on the loads, then each node ships objects matching the flow on each edge";
   static constexpr const char* source = "Ghosh, Muthukrishnan, Schultz SPAA'96; Cyb89 eq. 1a for M";
+  static constexpr bool weighs_speeds = true;
   static constexpr RealParam kAlpha{.name = "alpha", .default_value = "auto",
       .description = "alpha_ij on every edge, as for diffusion (capped at 1/max degree; auto: the optimal uniform "
                      "alpha)",
@@ -44,22 +49,28 @@ public:
   explicit Sos(const Parameters& p) : p_(p), stop_(FlowStop::from(p)) {}
 
   void rebalance(PhaseContext& ctx) override {
-    const detail::FlowScheme s = scheme(p_, ctx.topology());
-    realise(ctx, polynomial_flow(ctx, s.alpha, s.betas, s.rounds(stop_.factor(ctx.loads())), stop_.tolerance), p_);
+    const FlowCapacities c = flow_capacities(ctx.phase());
+    const detail::FlowScheme s = scheme(p_, ctx.topology(), c.spread);
+    realise(ctx, polynomial_flow(ctx, s.alpha, s.betas, s.rounds(stop_.factor(ctx.loads(), c)), stop_.tolerance, c),
+            p_);
   }
 
   /// Its rank protocol (flow_protocol.cpp): the same rounds with real messages.
   static std::unique_ptr<RankProtocol> rank_protocol(const Parameters& p, const RankSetup& setup) {
-    return detail::flow_rank_protocol(p, setup, scheme(p, setup.topology));
+    return detail::flow_rank_protocol(
+        p, setup, scheme(p, setup.topology, flow_capacities(setup.speeds, setup.topology.size()).spread));
   }
 
 private:
-  static detail::FlowScheme scheme(const Parameters& p, const Topology& t) {
+  // spread: the largest capacity (flows.hpp, FlowCapacities), 1 on equal nodes.
+  static detail::FlowScheme scheme(const Parameters& p, const Topology& t, double spread) {
     const double alpha = diffusion_agent_alpha(t, p.text(kAlpha.name));
-    const double gamma = uniform_gamma(t, alpha);
+    const double gamma = heterogeneous_gamma(uniform_gamma(t, alpha), spread);
     const bool optimal = p.is_auto(kBeta);
     return {.alpha = alpha,
-            .betas = sos_agent_betas(t, "sos", alpha, p.text(kBeta.name)),
+            .betas = spread == 1 || !optimal ? sos_agent_betas(t, "sos", alpha, p.text(kBeta.name))
+                     : gamma < 1         ? std::vector<double>{1.0, sos_beta(gamma)}
+                                         : std::vector<double>{1.0},
             .rounds = [=, stop = FlowStop::from(p), spec = t.spec()](double factor) {
               const auto predicted = predict_scheme_steps(gamma, std::nullopt, factor);
               return stop.limit(optimal ? predicted.sos : predicted.fos, "phase strategy sos",

@@ -42,4 +42,10 @@ void set_speeds(Phase& phase, const std::vector<double>& speeds, const std::stri
   for (const double s : speeds) phase.node_alpha.push_back(1 / s);
 }
 
+std::vector<double> node_speeds(const Phase& phase) {
+  std::vector<double> speeds;
+  for (const double alpha : phase.node_alpha) speeds.push_back(1 / alpha);
+  return speeds;
+}
+
 }  // namespace dlbkit

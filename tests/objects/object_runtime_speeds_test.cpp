@@ -63,7 +63,8 @@ double balanced_over_ideal(const std::string& strategy, const std::vector<double
 // objects look heavier than they are, and greedy, which deals every object again, chases its
 // own moves (1.5).
 TEST(ObjectRuntimeSpeeds, ADeclaredSlowerWorkerGetsItsShareOfTheWork) {
-  for (const char* strategy : {"greedy", "refine"}) EXPECT_LE(balanced_over_ideal(strategy, {1, 2}), 1.1) << strategy;
+  for (const char* strategy : {"greedy", "refine", "diffusion", "dimension_exchange", "hierarchical"})
+    EXPECT_LE(balanced_over_ideal(strategy, {1, 2}), 1.1) << strategy;
   EXPECT_GT(balanced_over_ideal("greedy", {}), 1.1);
 }
 
@@ -116,12 +117,13 @@ TEST(ObjectRuntimeSpeeds, BadSpeedsAreOneLineErrors) {
             "--speeds '1,nan': the speed 'nan' is not accepted; accepted: one speed per node, each a number > 0, "
             "comma-separated, e.g. 1,2, or measured");
   // A strategy blind to speeds would balance the declared loads as equal workers' (1.5 here).
-  EXPECT_EQ(error_of([] { balanced_over_ideal("diffusion", {1, 2}); }),
-            "--speeds with strategy diffusion: its criterion balances loads, not times; accepted: --speeds with greedy "
-            "or refine, or a strategy that declares weighs_speeds");
-  EXPECT_EQ(error_of([] { run({.strategy = "diffusion", .measure_speeds = true}, 1); }),
-            "--speeds measured with strategy diffusion: its criterion balances loads, not times; accepted: --speeds "
-            "measured with greedy or refine, or a strategy that declares weighs_speeds");
+  const std::string accepted = "greedy, refine, diffusion, dimension_exchange, sos, chebyshev, partition, hierarchical";
+  EXPECT_EQ(error_of([] { balanced_over_ideal("tempered", {1, 2}); }),
+            "--speeds with strategy tempered: its criterion balances loads, not times; accepted: --speeds with " +
+                accepted + ", or a strategy that declares weighs_speeds");
+  EXPECT_EQ(error_of([] { run({.strategy = "tempered", .measure_speeds = true}, 1); }),
+            "--speeds measured with strategy tempered: its criterion balances loads, not times; accepted: --speeds "
+            "measured with " + accepted + ", or a strategy that declares weighs_speeds");
   EXPECT_EQ(error_of([] { run({.strategy = "greedy", .speeds = {1, 2}, .measure_speeds = true}, 1); }),
             "ObjectRuntimeOptions: speeds declared and measure_speeds at once; accepted: one of them");
   EXPECT_EQ(balanced_over_ideal("none", {1, 2}), 1.5);

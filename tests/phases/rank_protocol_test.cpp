@@ -234,7 +234,10 @@ TEST(RankProtocol, BalancesAHotSpot) {
 
 TEST(RankProtocol, TheFlowStrategiesAndHierarchicalMoveWhatThePhaseStrategyMoves) {
   // Without a memory bound each node's choices are its own: the protocol's plan is the
-  // phase strategy's mapping (hierarchical's leaders run the phase strategy's own steps).
+  // phase strategy's mapping (hierarchical's leaders run the phase strategy's own steps), on
+  // equal ranks and on ranks of speeds 1, 2, 0.7, 3, ... (each rank's 1 / its alpha, as
+  // local_phases() gives it).
+  for (const bool speeds : {false, true})
   for (const std::string strategy : {"diffusion", "sos", "chebyshev", "dimension_exchange", "hbm", "hierarchical"})
   for (const std::string topology : {"ring:6", "hypercube:3", "mesh:3x4", "hypercube:4"}) {
     if ((strategy == "hbm") != topology.starts_with("hypercube")) continue;  // hbm's only, and only for hbm
@@ -245,6 +248,9 @@ TEST(RankProtocol, TheFlowStrategiesAndHierarchicalMoveWhatThePhaseStrategyMoves
       std::sort(ranks[r].objects.begin(), ranks[r].objects.end(),
                 [](const PhaseObject& a, const PhaseObject& b) { return a.id < b.id; });
       for (const PhaseObject& o : ranks[r].objects) phase.objects.push_back(o), phase.node_of.push_back(r);
+      if (!speeds) continue;
+      phase.node_alpha.push_back(1 / std::vector<double>{1, 2, 0.7, 3}[r % 4]);
+      ranks[r].speed = 1 / phase.node_alpha.back();
     }
     const auto choice = builtin_phase_strategies().configure(strategy, {});
     const Rebalanced central = rebalance(choice, phase, parse_topology(topology), {});
@@ -257,7 +263,7 @@ TEST(RankProtocol, TheFlowStrategiesAndHierarchicalMoveWhatThePhaseStrategyMoves
     for (ObjectIndex i = 0; i < phase.objects.size(); ++i) {
       const auto it = moved.find(phase.objects[i].id);
       EXPECT_EQ(it == moved.end() ? phase.node_of[i] : it->second, central.mapping[i])
-          << strategy << " on " << topology << ", object " << i;
+          << strategy << " on " << topology << (speeds ? " with speeds" : "") << ", object " << i;
       migrated += central.mapping[i] != phase.node_of[i];
     }
     EXPECT_GT(migrated, 0u) << strategy << " on " << topology;

@@ -7,6 +7,9 @@
 #include <dlbkit/core/random.hpp>
 #include <dlbkit/error.hpp>
 #include <dlbkit/phases/builtin_phase_strategies.hpp>
+#include <dlbkit/phases/flows.hpp>
+#include <dlbkit/phases/lower_bound.hpp>
+#include <dlbkit/phases/milp.hpp>
 #include <dlbkit/phases/rebalance.hpp>
 #include <dlbkit/phases/speeds.hpp>
 #include <dlbkit/phases/vt_data.hpp>
@@ -17,6 +20,7 @@
 #include <cmath>
 #include <filesystem>
 #include <functional>
+#include <limits>
 #include <map>
 #include <numeric>
 #include <string>
@@ -84,6 +88,59 @@ TEST(Speeds, TheStrategiesThatWeighSpeedsBalanceTimes) {
              {"greedy", {}}, {"greedy", {{"improve", "true"}}}, {"refine", {}}})
       EXPECT_LE(balanced_over_ideal(name, params, speeds), 1.1) << name << " on " << speeds.size() << " nodes";
   EXPECT_LE(balanced_over_ideal("tempered", {}, {1, 2}), 1.1);
+}
+
+// The flow strategies run the heterogeneous schemes (flows.hpp, FlowCapacities), hierarchical
+// shares the load between its groups by their speeds, partition maps onto Scotch's weighted
+// complete graph: each within 10% of total load / total speed, where balancing loads leaves
+// the slow node at 1.5x (and the mix of four at 2.1x).
+TEST(Speeds, TheFlowStrategiesHierarchicalAndPartitionBalanceTimes) {
+  for (const std::vector<double>& speeds : {std::vector<double>{1, 2}, std::vector<double>{1, 2, 0.5, 4}})
+    for (const auto& [name, params] : std::vector<std::pair<std::string, std::map<std::string, std::string>>>{
+             {"diffusion", {}}, {"sos", {}}, {"chebyshev", {}}, {"dimension_exchange", {}},
+             {"hierarchical", {}}, {"hierarchical", {{"inner", "greedy"}}}, {"hierarchical", {{"group", "1"}}},
+             {"partition", {}}})
+      EXPECT_LE(balanced_over_ideal(name, params, speeds), 1.1) << name << " on " << speeds.size() << " nodes";
+}
+
+// Every flow strategy's loads tend to c_v sum l / sum c on a ring of nodes at speeds 1, 2, 3,
+// 4 (the ideal flow, without objects): the rounds stop within their tolerance of it.
+TEST(Speeds, TheHeterogeneousFlowEndsInProportionToTheSpeeds) {
+  Phase phase{.nodes = 4, .objects = {{.id = 0, .load = 10}}, .node_of = {0}};
+  set_speeds(phase, {1, 2, 3, 4}, "speeds");
+  const Topology ring = parse_topology("ring:4");
+  const FlowCapacities c = flow_capacities(phase);
+  EXPECT_EQ(c.of, (std::vector<double>{1, 2, 3, 4}));
+  EXPECT_EQ(c.total, 10);
+  for (const auto& betas : {std::vector<double>{1.0}, std::vector<double>{1.0, 1.3}}) {
+    PhaseContext ctx(phase, ring, {}, std::numeric_limits<double>::infinity(), 1);
+    const IdealFlow flow = polynomial_flow(ctx, 0.3, betas, 10'000, 1e-6, c);
+    for (NodeId v = 0; v < 4; ++v) EXPECT_NEAR(flow.loads[v], c.of[v], 1e-4) << v;
+  }
+  PhaseContext ctx(phase, ring, {}, std::numeric_limits<double>::infinity(), 1);
+  const IdealFlow flow = exchange_flow(ctx, edge_coloring(ring), 0.5, 10'000, 1e-6, c);
+  for (NodeId v = 0; v < 4; ++v) EXPECT_NEAR(flow.loads[v], c.of[v], 1e-4) << v;
+  // Equal speeds: no capacities, the schemes of equal nodes.
+  set_speeds(phase, {2, 2, 2, 2}, "speeds");
+  EXPECT_TRUE(flow_capacities(phase).empty());
+}
+
+// The lower bound and the exact reference weigh times: at speeds 1 and 3 the least makespan of
+// loads 4, 2, 2, 1, 1 is 8 / 3 (8 on the fast node, 2 on the slow one), above total / total
+// speed, 10 / 4. On loads alone the bound would be 5, above that makespan.
+TEST(Speeds, TheLowerBoundAndTheExactReferenceWeighTimes) {
+  Phase phase{.nodes = 2};
+  for (const double load : {4.0, 2.0, 2.0, 1.0, 1.0}) {
+    phase.objects.push_back({.id = phase.objects.size(), .load = load});
+    phase.node_of.push_back(0);
+  }
+  set_speeds(phase, {1, 3}, "speeds");
+  EXPECT_EQ(max_load_lower_bound(phase, std::numeric_limits<double>::infinity()), 2.5);
+  const MilpResult best = solve_milp(phase, {.time_limit = 30});
+  ASSERT_TRUE(best.optimal);
+  EXPECT_NEAR(best.max_load, 8.0 / 3, 1e-12);
+  const std::vector<double> loads = node_loads(phase, best.mapping);
+  EXPECT_EQ(loads[1], 8);
 }
 
 // An object as heavy as the rest together goes where it ends first: on the fast node.

@@ -1,13 +1,16 @@
 #pragma once
 /// \file
 /// A lower bound on the maximum load that any balancing of a phase can reach: what a result is
-/// judged against (docs/phases.md, "How far from the best"). It is the largest of
+/// judged against (docs/phases.md, "How far from the best"). Where the phase has alphas it
+/// bounds the makespan, the busiest node's time alpha_v x load_v, and with every alpha 1 that
+/// is the max load. It is the largest of
 ///
-///   - the mean load, total / nodes (some node carries at least the mean);
-///   - the heaviest object (an object is not split);
-///   - the P-th and (P+1)-th heaviest objects together, P the nodes (two of the P + 1 heaviest share a node);
-///   - on each node, the objects that must stay there: unmigratable ones, and under a memory
-///     bound those that fit alone on no other node.
+///   - total load / total speed (l_v <= T / alpha_v on every node, summed: total <= T sum 1/alpha);
+///   - the heaviest object on the fastest node (an object is not split);
+///   - the P-th and (P+1)-th heaviest objects together on the fastest node, P the nodes (two
+///     of the P + 1 heaviest share a node);
+///   - on each node, its alpha x the objects that must stay there: unmigratable ones, and
+///     under a memory bound those that fit alone on no other node.
 ///
 /// ```
 /// double bound = dlbkit::max_load_lower_bound(phase, memory_bound);

@@ -1,10 +1,11 @@
 #pragma once
 /// \file
 /// The exact reference of a small phase (hundreds of objects, tens of nodes): the mapping of
-/// least max load within the memory bound, and among those the one that moves the fewest
-/// objects, by a mixed-integer program solved with COIN-OR CBC under a time limit
-/// (docs/phases.md, "How far from the best"). A solver out of time gives its best mapping and
-/// a proven lower bound, never a claim of optimality.
+/// least max load within the memory bound (where the phase has alphas, of least makespan: the
+/// busiest node's time, alpha x load; "max load" below means that), and among those the one
+/// that moves the fewest objects, by a mixed-integer program solved with COIN-OR CBC under a
+/// time limit (docs/phases.md, "How far from the best"). A solver out of time gives its best
+/// mapping and a proven lower bound, never a claim of optimality.
 ///
 /// ```
 /// dlbkit::MilpResult best = dlbkit::solve_milp(phase, {.memory_bound = 1e9, .time_limit = 60});

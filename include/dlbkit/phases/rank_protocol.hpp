@@ -74,6 +74,9 @@ struct RankSetup {
   double memory_bound = std::numeric_limits<double>::infinity();
   /// The agent's random stream is Rng(seed, rank).
   std::uint64_t seed = 0;
+  /// Every rank's speed (LocalPhase::speed), known alike, for the flow strategies' heterogeneous
+  /// schemes (flows.hpp, FlowCapacities); empty: every rank equally fast. It outlives the agent.
+  std::span<const double> speeds;
 };
 
 using RankProtocolFactory = std::function<std::unique_ptr<RankProtocol>(const RankSetup&)>;

@@ -46,7 +46,8 @@ struct Rebalanced {
   std::optional<double> flow_error;
   /// lower_bound.hpp's bound on the max load (raised to what the exact reference proved), the
   /// imbalance it implies (bound / mean - 1), and whether the result reaches it (then no
-  /// mapping has a lower max load).
+  /// mapping has a lower max load). Where the phase has alphas, on times: the bound on the
+  /// busiest node's alpha x load, over total load / total speed.
   double max_load_lower_bound = 0;
   double imbalance_lower_bound = 0;
   bool at_lower_bound = false;

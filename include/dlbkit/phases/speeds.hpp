@@ -27,4 +27,8 @@ void check_speeds(const std::vector<double>& speeds, std::size_t nodes, const st
 /// Sets phase.node_alpha to 1 / speed of each node (check_speeds first).
 void set_speeds(Phase& phase, const std::vector<double>& speeds, const std::string& what);
 
+/// Each node's speed, 1 / its alpha, as local_phases() gives a rank's (so that a strategy and
+/// its rank protocol compute from the same bits); empty where the phase has no alphas.
+std::vector<double> node_speeds(const Phase& phase);
+
 }  // namespace dlbkit

@@ -33,13 +33,14 @@ using dlbkit::ObjectMove;
 
 /// Every rank's part, the same on every rank: 15 objects each, rank 0 a hot spot; with
 /// `memory`, footprints and two shared blocks a rank.
-std::vector<LocalPhase> ranks_of(int ranks, bool memory) {
+std::vector<LocalPhase> ranks_of(int ranks, bool memory, bool speeds) {
   std::mt19937_64 rng(5);
   std::uniform_real_distribution<double> uniform(0, 1);
   std::vector<LocalPhase> out(static_cast<std::size_t>(ranks));
   for (int r = 0; r < ranks; ++r) {
     LocalPhase& mine = out[static_cast<std::size_t>(r)];
     if (memory) mine.blocks = {{.id = 2 * r, .bytes = 40}, {.id = 2 * r + 1, .bytes = 60}};
+    if (speeds) mine.speed = std::vector<double>{1, 2, 0.7, 3}[static_cast<std::size_t>(r) % 4];
     for (std::uint64_t i = 0; i < 15; ++i) {
       dlbkit::PhaseObject o{.id = i * static_cast<std::uint64_t>(ranks) + static_cast<std::uint64_t>(r),
                             .load = uniform(rng) * (r == 0 ? 5 : 1)};
@@ -72,6 +73,7 @@ struct Case {
   std::map<std::string, std::string> params;
   std::string topology;  // {} for the ranks' count (complete below 3 ranks); hypercube: of the ranks
   bool memory;
+  bool speeds = false;  // ranks of speeds 1, 2, 0.7, 3: every rank's agent knows them all
 };
 
 }  // namespace
@@ -103,11 +105,14 @@ int main() try {
       {"hbm", {}, "hypercube", false},  // at 2 and 4 ranks
       {"hierarchical", {}, "complete:{}", false},
       {"hierarchical", {{"group", "1"}, {"inner", "greedy"}}, "complete:{}", true},
+      {"diffusion", {}, "ring:{}", false, true},
+      {"dimension_exchange", {}, "complete:{}", false, true},
+      {"hierarchical", {}, "complete:{}", false, true},
   };
   for (const Case& c : cases)
     for (const std::uint64_t seed : {1u, 2u}) {
       if (c.topology == "hypercube" && !std::has_single_bit(static_cast<unsigned>(size))) continue;
-      const auto ranks = ranks_of(size, c.memory);
+      const auto ranks = ranks_of(size, c.memory, c.speeds);
       const double bound = c.memory ? 20 + 100 + 30 * 10 : std::numeric_limits<double>::infinity();
       const std::string spec = c.topology == "hypercube"
                                    ? fmt::format("hypercube:{}", std::countr_zero(static_cast<unsigned>(size)))
@@ -119,7 +124,7 @@ int main() try {
       const auto expected = dlbkit::run_protocol_in_process(make, ranks, topology, bound, seed)[r];
       const auto plan =
           dlbkit::detail::run_rank_protocol(engine, make, ranks[r], topology, bound, seed, {.max_delay_us = 300});
-      const std::string what = fmt::format("{} seed {}", c.strategy, seed);
+      const std::string what = fmt::format("{} seed {}{}", c.strategy, seed, c.speeds ? " with speeds" : "");
       if (!same(plan.departures, expected.departures) || !same(plan.arrivals, expected.arrivals))
         fail(what + ": not the in-process plan");
       if (plan.load_after != expected.load_after) fail(what + ": not the in-process load after");
@@ -149,7 +154,7 @@ int main() try {
     if (s.rank == 1) throw dlbkit::InputError("rank 1's objects are bad");
     return tempered(s);
   };
-  const auto ranks = ranks_of(size, false);
+  const auto ranks = ranks_of(size, false, false);
   try {
     dlbkit::detail::run_rank_protocol(engine, faulty, ranks[static_cast<std::size_t>(rank)], complete,
                                       std::numeric_limits<double>::infinity(), 1);
