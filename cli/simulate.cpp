@@ -34,7 +34,8 @@ void print_report(const ExperimentSetup& s, const ExperimentResult& r) {
              s.execution == Execution::fcfs ? "" : s.execution == Execution::lifo ? ", lifo" : ", processor sharing");
   if (!s.strategy.params.to_string().empty()) fmt::print("  strategy parameters  {}\n", s.strategy.params.to_string());
   fmt::print("  makespan             {:.4f} s\n", to_seconds(b.makespan));
-  fmt::print("  optimal              {:.4f} s   (total work / {})\n", r.optimal, s.speeds.empty() ? "N" : "total speed");
+  fmt::print("  optimal              {:.4f} s   (total work / {})\n", r.optimal,
+             s.speeds.empty() ? "N" : "total speed");
   fmt::print("  NOBAL makespan       {:.4f} s\n", to_seconds(r.nobal.makespan));
   fmt::print("  speedup over NOBAL   {}\n", figure_or_undefined(r.speedup, r.speedup_undefined));
   fmt::print("  Pi (eq. 36)          {}\n", figure_or_undefined(r.pi, r.pi_undefined));

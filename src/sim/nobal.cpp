@@ -14,20 +14,20 @@ namespace {
 // at the node's speed; notes what the simulation would refuse (it then runs and says why).
 class NodeSums final : public TaskSink {
 public:
-  NodeSums(std::size_t nodes, const std::vector<double>& speeds) : stats(nodes), work(nodes), speeds_(speeds) {}
-  void add(NodeId node, SimTime w, std::uint32_t) override {
-    if (node >= stats.size() || w < 0 || w > 1'000'000 * kSecond) {
+  NodeSums(std::size_t nodes, const std::vector<double>& speeds) : stats(nodes), speeds_(speeds) {}
+  void add(NodeId node, SimTime work, std::uint32_t) override {
+    if (node >= stats.size() || work < 0 || work > 1'000'000 * kSecond) {
       refused = true;
       return;
     }
-    const SimTime time = speeds_.empty() ? w : time_at_speed(w, speeds_[node]);
+    const SimTime time = speeds_.empty() ? work : time_at_speed(work, speeds_[node]);
     NodeStats& s = stats[node];
     if (time < 0 || __builtin_add_overflow(s.busy, time, &s.busy)) refused = true;
-    work[node] += w;
+    total_work += work;
     ++s.tasks_executed;
   }
   std::vector<NodeStats> stats;
-  std::vector<SimTime> work;
+  SimTime total_work = 0;
   bool refused = false;
 
 private:
@@ -53,14 +53,13 @@ std::optional<SimulationResult> nobal_by_node(const SimulationConfig& config, bo
   if (consumed != nullptr) *consumed = true;
   config.workload->initial_tasks(topology, config.cost, rng, sums);
   SimulationResult r;
-  for (std::size_t v = 0; v < topology.size(); ++v) {
-    NodeStats& s = sums.stats[v];
+  for (NodeStats& s : sums.stats) {
     // One event per task: its completion, at the sum of the times before it and its own.
     if (s.tasks_executed > 0) s.finish = s.busy;
     r.makespan = std::max(r.makespan, s.finish);
-    r.total_work += sums.work[v];
     r.tasks_created += s.tasks_executed;
   }
+  r.total_work = sums.total_work;
   // The simulation's guard it could hit: more events than the limit. (One event per task
   // never exceeds the instant limit, which allows 64 events per task.)
   if (sums.refused || r.tasks_created > config.event_limit) return std::nullopt;

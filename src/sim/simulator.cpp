@@ -166,7 +166,6 @@ public:
         prefetching_(topology_.size() * sizeof(Node) > kPrefetchAbove) {
     const auto n = topology_.size();
     if (shared_mode_) shared_.resize(n);
-    if (kSpeeds) speeds_ = config.speeds;
     if (cost_.checks == Checks::engines) last_check_.assign(n, 0);
     mail_waits_ = cost_.checks == Checks::engines && cost_.mail == Mail::check_points && cost_.poll_interval > 0;
     rngs_.reserve(n);
@@ -500,13 +499,13 @@ private:
   // the processor time v does in `elapsed` (node_speed.hpp).
   SimTime on_node(NodeId v, SimTime processor) const {
     if constexpr (!kSpeeds) return processor;
-    const SimTime t = time_at_speed(processor, speeds_[v]);
-    if (t < 0) [[unlikely]] fail_time_at_speed(processor, speeds_[v]);
+    const SimTime t = time_at_speed(processor, config_.speeds[v]);
+    if (t < 0) [[unlikely]] fail_time_at_speed(processor, config_.speeds[v]);
     return t;
   }
   SimTime processor_of(NodeId v, SimTime elapsed) const {
     if constexpr (!kSpeeds) return elapsed;
-    return processor_at_speed(elapsed, speeds_[v]);
+    return processor_at_speed(elapsed, config_.speeds[v]);
   }
 
   // Poll points fall at every multiple of poll_interval of work: a task's work (FCFS) or the
@@ -569,7 +568,8 @@ private:
   [[gnu::cold, gnu::noinline]] void poll_shared(NodeId v, SimTime t) {
     Node& node = nodes_[v];
     const SharedNode& s = shared_[v];
-    const SimTime poll = next_poll_point(s.executed + executed_in(s.executed, processor_of(v, t - node.segment_start)));
+    const SimTime poll =
+        next_poll_point(s.executed + executed_in(s.executed, processor_of(v, t - node.segment_start)));
     const SimTime at = node.segment_start + on_node(v, stretched(s.executed, poll - s.executed));
     if (at < s.next_completion) {
       schedule_wake(v, at);
@@ -734,8 +734,8 @@ private:
     finish(v, t, handled);
   }
 
-  // With checks = engines: node v, busy at t, is less than poll_interval past its last check
-  // point, so nothing but something handled makes t one.
+  // With checks = engines: node v, busy at t, is less than poll_interval (of its processor
+  // time) past its last check point, so nothing but something handled makes t one.
   bool between_checks(NodeId v, SimTime t) const {
     return node_load(v) != 0 && t - last_check_[v] < on_node(v, cost_.poll_interval);
   }
@@ -885,7 +885,6 @@ private:
   std::vector<Transfers> transfers_;  // per node, apart: only migrations touch them
   std::vector<std::int64_t> reported_load_;  // the observers' last on_load per node (sized only with observers)
   std::vector<SimTime> last_check_;  // checks = engines: each node's latest check point (else empty)
-  std::vector<double> speeds_;       // kSpeeds: each node's speed (else empty)
   AgentArray agents_;
   std::vector<std::int64_t, HugePageAllocator<std::int64_t>> slots_;  // neighbor_slots() of every node, 64-byte aligned
   std::span<const std::uint32_t> slot_begin_;              // the topology's offsets: node v's are [slot_begin_[v], slot_begin_[v + 1])

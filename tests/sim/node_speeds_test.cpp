@@ -159,7 +159,8 @@ TEST(NodeSpeeds, SpeedsThatCannotBeAreRefused) {
   EXPECT_EQ(error({1, 0}), "simulate: node 1's speed is 0; accepted: a finite number > 0");
   EXPECT_EQ(error({-1, 1}), "simulate: node 0's speed is -1; accepted: a finite number > 0");
   EXPECT_EQ(error({1, std::nan("")}), "simulate: node 1's speed is nan; accepted: a finite number > 0");
-  EXPECT_EQ(error({1, std::numeric_limits<double>::infinity()}), "simulate: node 1's speed is inf; accepted: a finite number > 0");
+  EXPECT_EQ(error({1, std::numeric_limits<double>::infinity()}),
+            "simulate: node 1's speed is inf; accepted: a finite number > 0");
   EqualShares workload(0);
   EXPECT_FALSE(nobal_by_node({.topology = &pair, .strategy = builtin_strategies().configure("none", {}),
                               .workload = &workload, .speeds = {-1, 1}})

@@ -113,8 +113,9 @@ struct EventLimitReached : std::runtime_error {
 
 /// Runs the simulation to the completion of the last task. Throws InputError for an
 /// unusable config (no topology or workload, a cost model that cannot carry tasks, a
-/// strategy that cannot run on the topology, speeds not one per node or not > 0), EventLimitReached at the event limit and
-/// std::runtime_error when another limit is reached or simulated time would overflow.
+/// strategy that cannot run on the topology, speeds not one per node or not > 0),
+/// EventLimitReached at the event limit and std::runtime_error when another limit is
+/// reached or simulated time would overflow.
 SimulationResult simulate(const SimulationConfig& config);
 
 /// The instant-event limit a simulation of `config` on `topology` applies
