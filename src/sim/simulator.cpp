@@ -508,6 +508,14 @@ private:
     return processor_at_speed(elapsed, config_.speeds[v]);
   }
 
+  // The time of a poll point due at `at` for a message that arrived at t. A node slower than 1
+  // takes more than a nanosecond per nanosecond of work: the work done by t may end before t,
+  // and the check is then at t, never in the past.
+  static SimTime poll_time(SimTime t, SimTime at) {
+    if constexpr (!kSpeeds) return at;
+    return std::max(t, at);
+  }
+
   // Poll points fall at every multiple of poll_interval of work: a task's work (FCFS) or the
   // node's executed processor time (PS). Each costs poll_cost (WLR93 V-B: messages are
   // checked every 100 loops), computed here rather than with an event per check.
@@ -558,7 +566,7 @@ private:
       const SimTime poll =
           next_poll_point(node.progress + executed_in(node.progress, processor_of(v, t - node.segment_start)));
       if (poll < node.current.work) {  // otherwise the completion is the next check
-        schedule_wake(v, node.segment_start + on_node(v, stretched(node.progress, poll - node.progress)));
+        schedule_wake(v, poll_time(t, node.segment_start + on_node(v, stretched(node.progress, poll - node.progress))));
         node.poll_scheduled = true;
       }
     }
@@ -570,7 +578,7 @@ private:
     const SharedNode& s = shared_[v];
     const SimTime poll =
         next_poll_point(s.executed + executed_in(s.executed, processor_of(v, t - node.segment_start)));
-    const SimTime at = node.segment_start + on_node(v, stretched(s.executed, poll - s.executed));
+    const SimTime at = poll_time(t, node.segment_start + on_node(v, stretched(s.executed, poll - s.executed)));
     if (at < s.next_completion) {
       schedule_wake(v, at);
       node.poll_scheduled = true;

@@ -105,6 +105,26 @@ TEST(NodeSpeeds, EveryNodeAtSpeedTwoIsTheMachineWithHalfTheProcessorTimes) {
   }
 }
 
+TEST(NodeSpeeds, NodesSlowerThanOneCheckTheirMessagesNeverInThePast) {
+  // At speed 0.3 a nanosecond of work takes 3.3: a message arriving between two whole
+  // nanoseconds of work, to be handled at once (poll_interval 0) or at a poll point just
+  // passed, is handled when it arrives.
+  const Topology topology = parse_topology("torus:4x4");
+  std::vector<double> speeds;
+  for (int k = 0; k < 16; ++k) speeds.push_back(std::vector<double>{1, 2.5, 0.3}[k % 3]);
+  for (const char* cost : {"ahmad91", "ideal", "ipsc2"}) {
+    for (const char* strategy : {"sid", "rid"}) {
+      SCOPED_TRACE(::testing::Message() << strategy << " " << cost);
+      auto workload = builtin_workloads().configure("artificial", {{"granularity", "20"}}).create();
+      SimulationResult r;
+      ASSERT_NO_THROW(r = simulate({.topology = &topology, .strategy = builtin_strategies().configure(strategy, {}),
+                                    .workload = workload.get(), .cost = make_cost_model(cost), .speeds = speeds}));
+      EXPECT_EQ(r.tasks_completed, r.tasks_created);
+      for (const NodeStats& n : r.nodes) EXPECT_LE(n.busy + n.overhead, r.makespan);
+    }
+  }
+}
+
 TEST(NodeSpeeds, SpeedsOfOneChangeNothing) {
   const Topology topology = parse_topology("hypercube:3");
   const auto run = [&](std::vector<double> speeds) {
