@@ -34,7 +34,8 @@ void print_report(const ExperimentSetup& s, const ExperimentResult& r) {
              s.execution == Execution::fcfs ? "" : s.execution == Execution::lifo ? ", lifo" : ", processor sharing");
   if (!s.strategy.params.to_string().empty()) fmt::print("  strategy parameters  {}\n", s.strategy.params.to_string());
   fmt::print("  makespan             {:.4f} s\n", to_seconds(b.makespan));
-  fmt::print("  optimal              {:.4f} s   (total work / N)\n", r.optimal);
+  fmt::print("  optimal              {:.4f} s   (total work / {})\n", r.optimal,
+             s.speeds.empty() ? "N" : "total speed");
   fmt::print("  NOBAL makespan       {:.4f} s\n", to_seconds(r.nobal.makespan));
   fmt::print("  speedup over NOBAL   {}\n", figure_or_undefined(r.speedup, r.speedup_undefined));
   fmt::print("  Pi (eq. 36)          {}\n", figure_or_undefined(r.pi, r.pi_undefined));
@@ -60,7 +61,7 @@ Run add_simulate(CLI::App& app) {
     std::string strategy, workload = "artificial";
     std::vector<std::string> params;
     long long granularity = 0;
-    std::string timeline, timeline_nodes, plot_load;
+    std::string timeline, timeline_nodes, plot_load, speeds;
     bool json = false, per_node = false;
   };
   auto o = std::make_shared<Options>();
@@ -70,6 +71,10 @@ Run add_simulate(CLI::App& app) {
   auto* granularity =
       cmd->add_option("-g,--granularity", o->granularity, "tasks per node: the workload's granularity parameter");
   add_simulation_inputs(*cmd, o->in);
+  auto* speeds = cmd->add_option("--speeds", o->speeds,
+                                 "each node's speed, S0,S1,... (one per node), or cycle:S0,...,Sk-1 (node v at speed "
+                                 "S[v mod k]): a node of speed S spends 1/S of the time on its work and messages "
+                                 "(docs/simulator.md)");
   cmd->add_flag("--json", o->json, "print one JSON document with the inputs and the figures");
   cmd->add_flag("--per-node", o->per_node, "with --json: list each node's busy, overhead and idle time")
       ->needs("--json");
@@ -81,7 +86,7 @@ Run add_simulate(CLI::App& app) {
       ->needs(timeline);
   cmd->add_option("--plot-load", o->plot_load,
                   "draw every node's load over time as a heat map to this PNG file (needs gnuplot)");
-  return [o, granularity] {
+  return [o, granularity, speeds] {
     auto wparams = assignments(o->in.workload_params, "--workload-param");
     if (granularity->count() > 0) {
       if (wparams.count("granularity")) throw InputError("granularity is given both by --granularity and --workload-param");
@@ -92,6 +97,7 @@ Run add_simulate(CLI::App& app) {
                                    "(Debian package gnuplot-nox)",
                                    o->plot_load));
     if (!o->plot_load.empty()) AtomicFile probe(o->plot_load);  // an unwritable picture before the run; leaves nothing
+    if (speeds->count() > 0) o->in.values.speeds = o->speeds;
     ExperimentSetup setup =
         experiment_setup(o->in, o->strategy, assignments(o->params, "--param"), o->workload, std::move(wparams));
     const std::string title = fmt::format("{} on {}, workload {}, simulated (cost model {}, seed {})",

@@ -53,6 +53,11 @@ def _texts(params):
     return {str(k): _text(v) for k, v in (params or {}).items()}
 
 
+def _speeds_text(speeds):
+    """Speeds as --speeds takes them: a text as it is, a list of numbers comma-separated."""
+    return speeds if speeds is None or isinstance(speeds, str) else ",".join(str(s) for s in speeds)
+
+
 class _Figures:
     """A JSON document of the CLI with every figure as an attribute; to_dict() gives it back."""
 
@@ -100,7 +105,8 @@ def _per_node_array(rows):
 
 
 def simulate(strategy, topology, workload="artificial", cost="ipsc2", params=None, workload_params=None,
-             cost_params=None, seed=1, execution="fcfs", max_events=None, max_seconds=None, per_node=False):
+             cost_params=None, seed=1, execution="fcfs", max_events=None, max_seconds=None, per_node=False,
+             speeds=None):
     """Simulate one strategy on a workload, beside NOBAL on the same tasks: `dlbkit simulate`.
 
     strategy         a strategy name (dlbkit.strategies())                      -s
@@ -115,6 +121,8 @@ def simulate(strategy, topology, workload="artificial", cost="ipsc2", params=Non
     max_events       stop each run after this many events (None: the CLI's default)
     max_seconds      stop each run after this many seconds of host time (None: no limit)
     per_node         also return each node's times as the numpy array .per_node
+    speeds           each node's speed, "1,2" or [1, 2], or "cycle:1,2" (node v at the
+                     (v mod k)-th); None: every node at speed 1                   --speeds
 
     Values may be numbers or strings ("350us"); True and False are "true" and "false".
     Returns a SimulationResult. The run releases the GIL (other threads go on) and cannot be
@@ -124,7 +132,7 @@ def simulate(strategy, topology, workload="artificial", cost="ipsc2", params=Non
         _text(strategy), _text(topology), _text(workload), _text(cost), _texts(params),
         _texts(workload_params), _texts(cost_params), _text(seed), _text(execution),
         None if max_events is None else _text(max_events), None if max_seconds is None else _text(max_seconds),
-        bool(per_node))))
+        bool(per_node), _speeds_text(speeds))))
 
 
 class ReproductionResult:

@@ -48,4 +48,20 @@ std::vector<double> node_speeds(const Phase& phase) {
   return speeds;
 }
 
+std::vector<double> parse_node_speeds(const std::string& text, std::size_t nodes, const std::string& what) {
+  if (!text.starts_with("cycle:")) {
+    std::vector<double> speeds = parse_speeds(text, what);
+    check_speeds(speeds, nodes, what);
+    return speeds;
+  }
+  const std::vector<double> cycle = parse_speeds(text.substr(6), what);
+  if (cycle.size() > nodes)
+    throw InputError(fmt::format("{} '{}': a cycle of {} speeds for {} nodes; accepted: cycle:S0,...,Sk-1 with k at "
+                                 "most the nodes",
+                                 what, excerpt(text), cycle.size(), nodes));
+  std::vector<double> speeds(nodes);
+  for (std::size_t v = 0; v < nodes; ++v) speeds[v] = cycle[v % cycle.size()];
+  return speeds;
+}
+
 }  // namespace dlbkit

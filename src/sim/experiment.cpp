@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numeric>
 
 namespace dlbkit {
 
@@ -14,7 +15,7 @@ SimulationResult run_once(const ExperimentSetup& s, const StrategyChoice& strate
   auto workload = s.workload.create();
   SimulationConfig config{.topology = &s.topology, .strategy = strategy, .workload = workload.get(), .cost = s.cost, .seed = s.seed,
                           .observers = observers, .event_limit = s.event_limit,
-                          .wall_seconds_limit = s.wall_seconds_limit, .execution = s.execution};
+                          .wall_seconds_limit = s.wall_seconds_limit, .execution = s.execution, .speeds = s.speeds};
   return simulate(config);
 }
 
@@ -31,12 +32,15 @@ ExperimentResult run_experiment(const ExperimentSetup& setup) {
   } else {
     r.nobal = simulate_nobal({.topology = &setup.topology, .strategy = builtin_strategies().configure("none", {}),
                               .cost = setup.cost, .seed = setup.seed, .event_limit = setup.event_limit,
-                              .wall_seconds_limit = setup.wall_seconds_limit, .execution = setup.execution},
+                              .wall_seconds_limit = setup.wall_seconds_limit, .execution = setup.execution,
+                              .speeds = setup.speeds},
                              setup.workload);
   }
   const double t_bal = to_seconds(r.balanced.makespan);
   const double t_nobal = to_seconds(r.nobal.makespan);
-  r.optimal = to_seconds(r.balanced.total_work) / static_cast<double>(setup.topology.size());
+  const double capacity = setup.speeds.empty() ? static_cast<double>(setup.topology.size())
+                                               : std::accumulate(setup.speeds.begin(), setup.speeds.end(), 0.0);
+  r.optimal = to_seconds(r.balanced.total_work) / capacity;
   r.speedup = t_nobal / t_bal;
   r.pi = (t_nobal - t_bal) / (t_nobal - r.optimal);  // eq. (36)
   if (t_bal == 0) r.speedup_undefined = "the run took no time: the workload has no work";
@@ -89,6 +93,7 @@ nlohmann::json to_json(const ExperimentSetup& s, const ExperimentResult& r, bool
       {"seed", s.seed},
       {"execution", to_string(s.execution)},
   };
+  if (!s.speeds.empty()) j["inputs"]["speeds"] = s.speeds;
   j["makespan"] = to_seconds(b.makespan);
   j["optimal"] = r.optimal;
   j["nobal_makespan"] = to_seconds(r.nobal.makespan);

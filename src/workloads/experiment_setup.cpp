@@ -1,5 +1,6 @@
 #include <dlbkit/core/parameters.hpp>
 #include <dlbkit/error.hpp>
+#include <dlbkit/phases/speeds.hpp>
 #include <dlbkit/strategies/builtin_strategies.hpp>
 #include <dlbkit/workloads/builtin_workloads.hpp>
 #include <dlbkit/workloads/experiment_setup.hpp>
@@ -29,6 +30,7 @@ ExperimentSetup experiment_setup(const ExperimentInputs& in) {
       .wall_seconds_limit = static_cast<double>(parse_unsigned(in.max_seconds, "--max-seconds", 1'000'000'000)),
       .execution = parse_execution(in.execution),
   };
+  if (in.speeds) setup.speeds = parse_node_speeds(*in.speeds, setup.topology.size(), "--speeds");
   // The cost model's measured parameters of this workload (a calibrated time per unit), where
   // the inputs do not give them; read after every input is checked, so errors keep their order.
   const auto measured = setup.cost.workload_params.find(name);

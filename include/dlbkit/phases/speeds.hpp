@@ -31,4 +31,9 @@ void set_speeds(Phase& phase, const std::vector<double>& speeds, const std::stri
 /// its rank protocol compute from the same bits); empty where the phase has no alphas.
 std::vector<double> node_speeds(const Phase& phase);
 
+/// `nodes` speeds from "S0,S1,..." (one per node) or "cycle:S0,...,Sk-1" (node v at speed
+/// S[v mod k], k <= nodes: a large machine's pattern in a few numbers). InputError naming
+/// `what` otherwise (a wrong count, and all that parse_speeds refuses).
+std::vector<double> parse_node_speeds(const std::string& text, std::size_t nodes, const std::string& what);
+
 }  // namespace dlbkit

@@ -21,6 +21,7 @@ struct ExperimentSetup {
   std::uint64_t event_limit = SimulationConfig{}.event_limit;  ///< of each run: SimulationConfig's
   double wall_seconds_limit = 0;                               ///< of each run: SimulationConfig's
   Execution execution = Execution::fcfs;
+  std::vector<double> speeds;        ///< each node's speed; none: every node at speed 1 (SimulationConfig's)
   std::vector<Observer*> observers;  ///< watch the strategy's run (not NOBAL's)
   /// NOBAL's run of this same setup, when the caller has it already (`dlbkit advise` runs
   /// many strategies on one setup): run_experiment takes it instead of simulating it again.
@@ -30,7 +31,9 @@ struct ExperimentSetup {
 struct ExperimentResult {
   SimulationResult balanced;
   SimulationResult nobal;
-  double optimal = 0;  ///< T_op = T_uni / N in seconds: the total work spread evenly
+  /// T_op = T_uni / N in seconds: the total work spread evenly; with speeds, T_uni over the
+  /// sum of the speeds (each node busy until the same time).
+  double optimal = 0;
   double speedup = 0;  ///< T_nobal / T_bal
   double pi = 0;       ///< (T_nobal - T_bal) / (T_nobal - T_op), eq. (36)
   /// Why speedup or pi is undefined for this input (a division by zero), or empty when it

@@ -3,8 +3,9 @@
 /// NOBAL (strategy `none`) without a simulation where none is needed. With no balancing a
 /// node never sends, receives or checks for a message (`none` pays no poll_cost), so under
 /// FCFS it executes its tasks back to back from time 0: its finish time is the sum of its
-/// tasks' work. When every task is given at the start (Workload::closed()), the whole run
-/// is that per-node sum, bit for bit what simulate() computes (tests/sim/nobal_test.cpp).
+/// tasks' times (their work at its speed). When every task is given at the start
+/// (Workload::closed()), the whole run is that per-node sum, bit for bit what simulate()
+/// computes (tests/sim/nobal_test.cpp, tests/sim/node_speeds_test.cpp).
 /// Still simulated: workloads that create tasks as others complete or arrive over time (the
 /// order of completions across nodes draws the workload's random stream), processor
 /// sharing, runs with observers.

@@ -73,10 +73,14 @@ struct SimulationConfig {
   /// strategy (nna or liquid at a 1 ns period: ~1 000 per task) reaches.
   std::uint64_t stall_migration_limit = 0;
   Execution execution = Execution::fcfs;
+  /// Each node's speed, a finite number > 0, or none: every node has speed 1. A node of
+  /// speed s spends 1 / s of the simulated time on all its processor time: task work,
+  /// message checks, sending and handling (docs/simulator.md, Nodes that differ in speed).
+  std::vector<double> speeds;
 };
 
 struct NodeStats {
-  SimTime busy = 0;      ///< executing tasks
+  SimTime busy = 0;      ///< executing tasks (simulated time: work / speed)
   SimTime overhead = 0;  ///< sending and handling messages
   SimTime finish = 0;    ///< when its last task completed
   std::uint64_t tasks_executed = 0;
@@ -87,7 +91,7 @@ struct NodeStats {
 
 struct SimulationResult {
   SimTime makespan = 0;    ///< completion of the last task
-  SimTime total_work = 0;  ///< sum of the work of every task executed
+  SimTime total_work = 0;  ///< sum of the work of every task executed (at speed 1)
   std::uint64_t tasks_created = 0;
   std::uint64_t tasks_completed = 0;
   std::uint64_t tasks_transferred = 0;  ///< task migrations (a task moved twice counts twice)
@@ -109,8 +113,9 @@ struct EventLimitReached : std::runtime_error {
 
 /// Runs the simulation to the completion of the last task. Throws InputError for an
 /// unusable config (no topology or workload, a cost model that cannot carry tasks, a
-/// strategy that cannot run on the topology), EventLimitReached at the event limit and
-/// std::runtime_error when another limit is reached or simulated time would overflow.
+/// strategy that cannot run on the topology, speeds not one per node or not > 0),
+/// EventLimitReached at the event limit and std::runtime_error when another limit is
+/// reached or simulated time would overflow.
 SimulationResult simulate(const SimulationConfig& config);
 
 /// The instant-event limit a simulation of `config` on `topology` applies

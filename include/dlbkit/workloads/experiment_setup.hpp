@@ -12,6 +12,7 @@
 #include <dlbkit/sim/experiment.hpp>
 
 #include <map>
+#include <optional>
 #include <string>
 
 namespace dlbkit {
@@ -25,10 +26,13 @@ struct ExperimentInputs {
   /// errors name them as the CLI's options (--seed, --max-events, --max-seconds).
   std::string seed = "1", execution = "fcfs";
   std::string max_events = std::to_string(SimulationConfig{}.event_limit), max_seconds = "0";
+  /// Each node's speed, as --speeds takes it: "S0,S1,..." or "cycle:S0,..." (parse_node_speeds);
+  /// none: every node at speed 1.
+  std::optional<std::string> speeds;
 };
 
-/// The setup of one run: topology, strategy, workload, cost model, seed, limits and
-/// execution. Throws InputError naming the first value refused, in that order.
+/// The setup of one run: topology, strategy, workload, cost model, seed, limits, execution
+/// and speeds. Throws InputError naming the first value refused, in that order.
 ExperimentSetup experiment_setup(const ExperimentInputs& in);
 
 }  // namespace dlbkit
