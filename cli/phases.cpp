@@ -128,7 +128,8 @@ Run add_phases(CLI::App& app) {
   cmd->add_option("-t,--topology", o->in.topology,
                   "the nodes and their network, e.g. torus:8x8 (with --data, default complete:RANKS)");
   auto* speeds = cmd->add_option("--speeds", o->speeds,
-                                 "each node's speed, S0,S1,... (> 0: a load of 1 takes 1/S on a node of speed S); "
+                                 "each node's speed, S0,S1,... or cycle:S0,... (node v at S[v mod k]) (> 0: a load of 1 takes 1/S "
+                                 "on a node of speed S); "
                                  "the strategies that weigh speeds balance times (docs/phases.md)");
   auto* devices = cmd->add_option("--devices", o->devices,
                                   "each node's device speedup, S0,S1,... or S*N for N nodes alike (0: no device): "

@@ -256,8 +256,7 @@ PhasesResult phases_command(const PhasesInputs& given, const PhasesProgress& pro
                                     : parse_topology(in.topology);
   std::vector<double> speeds;
   if (in.speeds) {
-    speeds = parse_speeds(*in.speeds, "--speeds");
-    check_speeds(speeds, topology.size(), "--speeds");
+    speeds = parse_node_speeds(*in.speeds, topology.size(), "--speeds");
     input = std::make_unique<WithSpeeds>(std::move(input), speeds);
   }
   WithDevices* devices = nullptr;
