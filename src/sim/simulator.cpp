@@ -95,8 +95,8 @@ struct alignas(32) InFlight {
   std::uint32_t next = kNone;  // the next slot in the receiver's inbox
   std::uint32_t ref = 0;       // tasks and local_arrival: the batch; large_message: its place in large_
   Delivery type;
-  std::uint16_t kind = 0;                       // message: its kind
-  std::array<std::byte, kSlotBody> body{};      // message: the body's first bytes; timer: the tag
+  std::uint16_t kind = 0;                   // message: its kind
+  std::array<std::byte, kSlotBody> body{};  // message: the body's first bytes; timer: the tag
 };
 static_assert(sizeof(InFlight) == 32, "a slot is half a cache line");
 
@@ -480,23 +480,27 @@ private:
     return e.key == node.wake_key;
   }
 
-  std::uint32_t new_slot(const InFlight& item) {
-    if (free_slots_.empty()) {
-      in_flight_.push_back(item);
-      return static_cast<std::uint32_t>(in_flight_.size() - 1);
+  // A place in `items` for `item`: one freed before, else a new one.
+  template <class Items>
+  static std::uint32_t place(Items& items, std::vector<std::uint32_t>& free, const typename Items::value_type& item) {
+    if (free.empty()) {
+      items.push_back(item);
+      return static_cast<std::uint32_t>(items.size() - 1);
     }
-    const std::uint32_t slot = free_slots_.back();
-    free_slots_.pop_back();
-    in_flight_[slot] = item;
-    return slot;
+    const std::uint32_t i = free.back();
+    free.pop_back();
+    items[i] = item;
+    return i;
   }
+
+  std::uint32_t new_slot(const InFlight& item) { return place(in_flight_, free_slots_, item); }
 
   // A message sent by the current node: in its slot, or in large_ when it does not fit.
   std::uint32_t message_slot(const Message& m) {
     std::uint64_t tail[2];
     std::memcpy(tail, m.body.data() + kSlotBody, sizeof tail);
     if ((m.reserved[0] | m.reserved[1] | m.reserved[2] | tail[0] | tail[1]) != 0) [[unlikely]]
-      return new_slot(InFlight{current_, kNone, new_large(m), Delivery::large_message});
+      return new_slot(InFlight{current_, kNone, place(large_, free_large_, m), Delivery::large_message});
     InFlight item{current_, kNone, 0, Delivery::message, m.kind};
     std::memcpy(item.body.data(), m.body.data(), kSlotBody);
     return new_slot(item);
@@ -512,17 +516,6 @@ private:
     m.kind = item.kind;
     std::memcpy(m.body.data(), item.body.data(), kSlotBody);
     return m;
-  }
-
-  [[gnu::cold, gnu::noinline]] std::uint32_t new_large(const Message& m) {
-    if (free_large_.empty()) {
-      large_.push_back(m);
-      return static_cast<std::uint32_t>(large_.size() - 1);
-    }
-    const std::uint32_t i = free_large_.back();
-    free_large_.pop_back();
-    large_[i] = m;
-    return i;
   }
 
   std::uint32_t new_batch() {
