@@ -4,9 +4,9 @@
 /// that the tasks of a machine of 2^22 nodes with 100 each fit in memory.
 ///
 /// The work takes 50 bits (1.1e15 ns, past the 1e6 s a task may take), the hop count the 14
-/// bits left beside it, the id 32 bits (the engine refuses a run's 2^32nd task) and the tag
-/// its 32. A task that migrated 16 383 times or more (tasks juggled in zero time until the
-/// engine stops the run) keeps its count in a table by id, so no count is ever cut.
+/// bits left beside it, the id 32 bits (the engine refuses tasks past a run's 2^32nd) and
+/// the tag its 32. A task that migrated 16 383 times or more (tasks juggled in zero time
+/// until the engine stops the run) keeps its count in a table by id, so no count is cut.
 
 #include <dlbkit/core/task.hpp>
 
