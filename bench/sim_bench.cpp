@@ -2,7 +2,8 @@
 // (WLR93's granularity), and heap bytes per pending task at the peak; and for Zambonelli's
 // direct-neighbour policy on processor-sharing nodes.
 // Targets: >= 6 M events/s on one core at hypercube:16 and >= 3 M at hypercube:20, at most
-// 60 B per task (docs/simulator.md has the measured table).
+// 40 B per task, so that 2^22 nodes of 100 tasks fit 20 GB (docs/simulator.md, "Memory per
+// task", has the measured table).
 // BM_RidCurve: the same case from 2^10 to 2^16 nodes (2^20 with DLBKIT_BENCH_LARGE=1),
 // events/s and resident bytes per task.
 

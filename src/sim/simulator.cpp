@@ -3,6 +3,7 @@
 #include "event_queue.hpp"
 #include "huge_pages.hpp"
 #include "node_speed.hpp"
+#include "packed_task.hpp"
 #include "pooled_deques.hpp"
 
 #include <dlbkit/error.hpp>
@@ -10,9 +11,11 @@
 #include <dlbkit/sim/simulator.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cassert>
 #include <chrono>
 #include <cmath>
+#include <cstring>
 #include <fmt/format.h>
 #include <memory>
 #include <new>
@@ -82,23 +85,30 @@ struct Event {
   EventType type() const { return static_cast<EventType>(key.type()); }
 };
 
-// Something on its way to a node's inbox.
-enum class Delivery : std::uint8_t { message, tasks, timer, local_arrival };
+// Something on its way to a node's inbox. A message travels in its slot when only the first
+// kSlotBody bytes of its body may be other than zero (a load, a request: most), else in a
+// place of its own (large_message).
+enum class Delivery : std::uint8_t { message, large_message, tasks, timer, local_arrival };
 
 constexpr std::uint32_t kNone = 0xFFFFFFFFu;
+constexpr std::size_t kSlotBody = 16;
 
-// A slot is one cache line (56 bytes unaligned would straddle two for most slots).
-struct alignas(64) InFlight {
+// A slot is half a cache line, aligned so that it never straddles two: at the start every
+// node messages every neighbour, and these slots with their events are then the largest
+// share of the memory after the tasks.
+struct alignas(32) InFlight {
   NodeId from;
-  Delivery type;
-  std::uint32_t batch;  // tasks and local_arrival: index into the batch pool
-  Message message;      // message: the message; timer: the tag in the body
   std::uint32_t next = kNone;  // the next slot in the receiver's inbox
+  std::uint32_t ref = 0;       // tasks and local_arrival: the batch; large_message: its place in large_
+  Delivery type;
+  std::uint16_t kind = 0;                   // message: its kind
+  std::array<std::byte, kSlotBody> body{};  // message: the body's first bytes; timer: the tag
 };
+static_assert(sizeof(InFlight) == 32, "a slot is half a cache line");
 
 enum class Mode : std::uint8_t { idle, running, overhead };
 
-using TaskQueues = PooledDeques<Task, 16>;  // blocks of 384 bytes: short queues waste little
+using TaskQueues = PooledDeques<PackedTask, 16>;  // blocks of 264 bytes: short queues waste little
 
 // One node's state, in one array indexed by node: the fields an event touches fill the
 // first two cache lines, the statistics of completions and sends the third; the pending
@@ -270,8 +280,7 @@ public:
     ++result_.messages_by_kind[message.kind];
     ++nodes_[current_].messages_sent;
     for (Observer* o : observers_) o->on_message_sent(current_, to, message.kind, cursor_);
-    const std::uint32_t slot = new_slot(InFlight{current_, Delivery::message, 0, message});
-    push(later(cursor_, transit(to, 0)), EventType::delivery, to, slot);
+    push(later(cursor_, transit(to, 0)), EventType::delivery, to, message_slot(message));
   }
 
   std::int64_t migrate(NodeId to, std::int64_t amount, std::uint32_t max_hops) override {
@@ -282,7 +291,7 @@ public:
     // in their order.
     std::int64_t moved = shared_mode_ ? select_processes(to, amount, max_hops) : 0;
     while (!shared_mode_ && moved < amount && !node.queue.empty()) {
-      Task t = lifo_mode_ ? tasks_.pop_front(node.queue) : tasks_.pop_back(node.queue);
+      Task t = packer_.unpack(lifo_mode_ ? tasks_.pop_front(node.queue) : tasks_.pop_back(node.queue));
       if (t.hops >= max_hops) {
         passed_over_.push_back(t);
         continue;
@@ -293,8 +302,9 @@ public:
       ++moved;
     }
     while (!passed_over_.empty()) {
-      if (lifo_mode_) tasks_.push_front(node.queue, passed_over_.back());
-      else tasks_.push_back(node.queue, passed_over_.back());
+      const PackedTask t = packer_.pack(passed_over_.back());
+      if (lifo_mode_) tasks_.push_front(node.queue, t);
+      else tasks_.push_back(node.queue, t);
       passed_over_.pop_back();
     }
     const std::size_t per_message = static_cast<std::size_t>(cost_.tasks_per_message);
@@ -307,7 +317,7 @@ public:
       ++result_.messages_by_kind[static_cast<std::size_t>(task_kind_)];
       ++nodes_[current_].messages_sent;
       for (Observer* o : observers_) o->on_message_sent(current_, to, task_kind_, cursor_);
-      const std::uint32_t slot = new_slot(InFlight{current_, Delivery::tasks, batch, {}});
+      const std::uint32_t slot = new_slot(InFlight{current_, kNone, batch, Delivery::tasks});
       push(later(cursor_, transit(to, static_cast<std::int64_t>(n))), EventType::delivery, to, slot);
     }
     outgoing_.clear();
@@ -320,9 +330,9 @@ public:
 
   void set_timer(SimTime delay, std::uint64_t tag) override {
     assert(delay >= 0);
-    Message m;
-    std::memcpy(m.body.data(), &tag, sizeof tag);
-    const std::uint32_t slot = new_slot(InFlight{current_, Delivery::timer, 0, m});
+    InFlight item{current_, kNone, 0, Delivery::timer};
+    std::memcpy(item.body.data(), &tag, sizeof tag);
+    const std::uint32_t slot = new_slot(item);
     push(later(cursor_, delay), EventType::delivery, current_, slot);
   }
 
@@ -344,7 +354,7 @@ private:
   // --- TaskSink: tasks created by the workload land in a node's queue ---
   void add(NodeId node, SimTime work, std::uint32_t tag) override {
     check_task(node, work);
-    const Task t{next_task_id_++, work, 0, tag};
+    const Task t{new_task_id(), work, 0, tag};
     ++result_.tasks_created;
     for (Observer* o : observers_) o->on_task_created(node, t, cursor_);
     if (started_ && node != completing_) {
@@ -354,10 +364,21 @@ private:
       // change only at its own events. A task created where one completes joins at once.
       const std::uint32_t batch = new_batch();
       batches_[batch].push_back(t);
-      push(cursor_, EventType::delivery, node, new_slot(InFlight{node, Delivery::local_arrival, batch, {}}));
+      push(cursor_, EventType::delivery, node, new_slot(InFlight{node, kNone, batch, Delivery::local_arrival}));
     } else {
       admit(node, t);
     }
+  }
+
+  // The task pool numbers tasks in 32 bits (packed_task.hpp).
+  std::uint64_t new_task_id() {
+    if (next_task_id_ == TaskPacker::kIds) [[unlikely]] fail_task_ids();
+    return next_task_id_++;
+  }
+  [[noreturn, gnu::cold, gnu::noinline]] void fail_task_ids() const {
+    throw std::runtime_error(fmt::format("simulation of strategy {} stopped at simulated time {}: the workload "
+                                         "creates more than {} tasks, the most one run can number",
+                                         config_.strategy.name(), format_duration(cursor_), TaskPacker::kIds));
   }
 
   std::int64_t node_load(NodeId v) const {
@@ -369,7 +390,7 @@ private:
   // A task joins node v: the queue's back (FCFS), or the running processes (PS).
   void admit(NodeId v, const Task& t) {
     if (shared_mode_) [[unlikely]] admit_shared(v, t);
-    else tasks_.push_back(nodes_[v].queue, t);
+    else tasks_.push_back(nodes_[v].queue, packer_.pack(t));
   }
   [[gnu::cold, gnu::noinline]] void admit_shared(NodeId v, const Task& t) {
     shared_[v].processes.push_back(Process{t, static_cast<double>(t.work)});
@@ -469,15 +490,42 @@ private:
     return e.key == node.wake_key;
   }
 
-  std::uint32_t new_slot(const InFlight& item) {
-    if (free_slots_.empty()) {
-      in_flight_.push_back(item);
-      return static_cast<std::uint32_t>(in_flight_.size() - 1);
+  // A place in `items` for `item`: one freed before, else a new one.
+  template <class Items>
+  static std::uint32_t place(Items& items, std::vector<std::uint32_t>& free, const typename Items::value_type& item) {
+    if (free.empty()) {
+      items.push_back(item);
+      return static_cast<std::uint32_t>(items.size() - 1);
     }
-    const std::uint32_t slot = free_slots_.back();
-    free_slots_.pop_back();
-    in_flight_[slot] = item;
-    return slot;
+    const std::uint32_t i = free.back();
+    free.pop_back();
+    items[i] = item;
+    return i;
+  }
+
+  std::uint32_t new_slot(const InFlight& item) { return place(in_flight_, free_slots_, item); }
+
+  // A message sent by the current node: in its slot, or in large_ when it does not fit.
+  std::uint32_t message_slot(const Message& m) {
+    std::uint64_t tail[2];
+    std::memcpy(tail, m.body.data() + kSlotBody, sizeof tail);
+    if ((m.reserved[0] | m.reserved[1] | m.reserved[2] | tail[0] | tail[1]) != 0) [[unlikely]]
+      return new_slot(InFlight{current_, kNone, place(large_, free_large_, m), Delivery::large_message});
+    InFlight item{current_, kNone, 0, Delivery::message, m.kind};
+    std::memcpy(item.body.data(), m.body.data(), kSlotBody);
+    return new_slot(item);
+  }
+
+  // The message of a message slot, byte for byte as sent.
+  Message message_of(const InFlight& item) {
+    if (item.type == Delivery::large_message) [[unlikely]] {
+      free_large_.push_back(item.ref);
+      return large_[item.ref];
+    }
+    Message m;
+    m.kind = item.kind;
+    std::memcpy(m.body.data(), item.body.data(), kSlotBody);
+    return m;
   }
 
   std::uint32_t new_batch() {
@@ -674,10 +722,10 @@ private:
     const Arrival a = next_arrival_;
     assert(a.node < nodes_.size());
     const std::uint32_t batch = new_batch();
-    batches_[batch].push_back(Task{next_task_id_++, a.work, 0, a.tag});
+    batches_[batch].push_back(Task{new_task_id(), a.work, 0, a.tag});
     ++result_.tasks_created;
     for (Observer* o : observers_) o->on_task_created(a.node, batches_[batch].back(), t);
-    deliver(a.node, new_slot(InFlight{a.node, Delivery::local_arrival, batch, {}}), t);
+    deliver(a.node, new_slot(InFlight{a.node, kNone, batch, Delivery::local_arrival}), t);
     schedule_next_arrival(t);
   }
 
@@ -714,27 +762,31 @@ private:
       slot = item.next;
       switch (item.type) {
         case Delivery::message:
+        case Delivery::large_message:
           cursor_ = later(cursor_, on_node(v, cost_.handle_cost));
-          agent.on_message(*this, item.from, item.message);
+          agent.on_message(*this, item.from, message_of(item));
           break;
         case Delivery::tasks: {
           cursor_ = later(cursor_, on_node(v, cost_.handle_cost));
-          auto& tasks = batches_[item.batch];
+          auto& tasks = batches_[item.ref];
           for (const Task& task : tasks) admit(v, task);
           for (Observer* o : observers_)
             for (const Task& task : tasks) o->on_task_arrived(v, item.from, task, cursor_);
           const auto count = static_cast<std::int64_t>(tasks.size());
           transfers_[v].received += static_cast<std::uint64_t>(count);
-          release_batch(item.batch);
+          release_batch(item.ref);
           agent.on_tasks_arrived(*this, item.from, count);
           break;
         }
-        case Delivery::timer:
-          agent.on_timer(*this, item.message.as<std::uint64_t>());
+        case Delivery::timer: {
+          std::uint64_t tag;
+          std::memcpy(&tag, item.body.data(), sizeof tag);
+          agent.on_timer(*this, tag);
           break;
+        }
         case Delivery::local_arrival:
-          admit(v, batches_[item.batch].front());
-          release_batch(item.batch);
+          admit(v, batches_[item.ref].front());
+          release_batch(item.ref);
           agent.on_task_submitted(*this);
           break;
       }
@@ -793,7 +845,7 @@ private:
       return;
     }
     if (!node.has_current && !node.queue.empty()) {
-      node.current = lifo_mode_ ? tasks_.pop_back(node.queue) : tasks_.pop_front(node.queue);
+      node.current = packer_.unpack(lifo_mode_ ? tasks_.pop_back(node.queue) : tasks_.pop_front(node.queue));
       node.has_current = true;
       node.progress = 0;
       for (Observer* o : observers_) o->on_task_started(v, node.current, t);
@@ -887,6 +939,7 @@ private:
   const std::vector<Observer*>& observers_;
   std::vector<Node, HugePageAllocator<Node>> nodes_;
   TaskQueues tasks_;  // every node's pending tasks
+  TaskPacker packer_;
   struct Transfers {
     std::uint64_t sent = 0, received = 0;  // tasks
   };
@@ -902,6 +955,8 @@ private:
   EventQueue<Event> heap_;
   std::vector<InFlight, HugePageAllocator<InFlight>> in_flight_;
   std::vector<std::uint32_t> free_slots_;
+  std::vector<Message> large_;  // messages that do not fit a slot (message_slot)
+  std::vector<std::uint32_t> free_large_;
   std::vector<std::vector<Task>> batches_;
   std::vector<std::uint32_t> free_batches_;
   std::vector<Task> outgoing_, passed_over_;  // migrate()'s scratch

@@ -10,6 +10,9 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <array>
+#include <cstring>
+
 using namespace dlbkit;
 using dlbkit::test::ConservationObserver;
 
@@ -263,6 +266,45 @@ TEST(Simulator, NeighborSlotsAreEachNodesOwnOnePerNeighbour) {
             .cost = make_cost_model("ipsc2"), .seed = 1});
   EXPECT_EQ(checks.bad, 0);
   EXPECT_EQ(checks.messages, static_cast<int>(2 * mesh.edge_count()));
+}
+
+// A message arrives as it was sent, byte for byte, whether its body fits an in-flight slot
+// (nothing past its first 16 bytes) or not (a byte in its last 16, or in the reserved ones),
+// and a timer keeps its tag.
+TEST(Simulator, MessagesAndTimersArriveAsSent) {
+  std::vector<Message> sent(3);
+  sent[0] = Message::make(1, std::array<std::uint64_t, 2>{~std::uint64_t{0}, 42});
+  sent[1] = Message::make(2, std::array<std::uint64_t, 4>{1, 2, 3, std::uint64_t{1} << 63});
+  sent[2] = sent[0];
+  sent[2].reserved[1] = 7;
+  struct Seen {
+    std::vector<Message> messages;
+    std::uint64_t tag = 0;
+  } seen;
+  class Echo final : public Strategy {
+  public:
+    Echo(const std::vector<Message>& sent, Seen& seen) : sent_(sent), seen_(seen) {}
+    void on_start(NodeContext& ctx) override {
+      if (ctx.self() != 0) return;
+      for (const Message& m : sent_) ctx.send(1, m);
+      ctx.set_timer(kMillisecond, 0xFEDCBA9876543210u);
+    }
+    void on_message(NodeContext&, NodeId, const Message& m) override { seen_.messages.push_back(m); }
+    void on_timer(NodeContext&, std::uint64_t tag) override { seen_.tag = tag; }
+
+  private:
+    const std::vector<Message>& sent_;
+    Seen& seen_;
+  };
+  const StrategyInfo info{.name = "echo", .message_kinds = {"a", "b", "c"},
+                          .create = [&](const Parameters&) { return std::make_unique<Echo>(sent, seen); }};
+  const Topology pair = parse_topology("complete:2");
+  auto w = artificial(1);
+  simulate({.topology = &pair, .strategy = {&info, {}}, .workload = w.get(), .cost = make_cost_model("ipsc2")});
+  ASSERT_EQ(seen.messages.size(), sent.size());
+  for (std::size_t i = 0; i < sent.size(); ++i)
+    EXPECT_EQ(std::memcmp(&seen.messages[i], &sent[i], sizeof(Message)), 0) << "message " << i;
+  EXPECT_EQ(seen.tag, 0xFEDCBA9876543210u);
 }
 
 TEST(Simulator, TaskMessagesCarryAtMostTasksPerMessageAndCostPerHop) {
