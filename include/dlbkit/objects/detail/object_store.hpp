@@ -271,9 +271,9 @@ private:
         ctx.load_ = -1;
         work(s.object, ctx);
         s.inboxes[unread].clear();
-        const std::uint64_t now = detail::ticks();
-        loads_[s.index] = now > last ? static_cast<double>(now - last) : 0.0;
-        last = std::max(last, now);
+        const std::uint64_t now = std::max(detail::ticks(), last);  // 0 for a count that went back
+        loads_[s.index] = static_cast<double>(static_cast<std::int64_t>(now - last));  // one instruction, not four
+        last = now;
         if (ctx.load_ >= 0) set.emplace_back(s.index, ctx.load_);
       }
       work_end[local] = detail::Clock::now();
