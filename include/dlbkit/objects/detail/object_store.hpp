@@ -271,8 +271,8 @@ private:
         ctx.load_ = -1;
         work(s.object, ctx);
         s.inboxes[unread].clear();
-        const std::uint64_t now = std::max(detail::ticks(), last);  // 0 for a count that went back
-        loads_[s.index] = static_cast<double>(static_cast<std::int64_t>(now - last));  // one instruction, not four
+        const std::uint64_t now = std::max(detail::ticks(), last);  // a count that went back: 0
+        loads_[s.index] = static_cast<double>(static_cast<std::int64_t>(now - last));  // signed: one instruction
         last = now;
         if (ctx.load_ >= 0) set.emplace_back(s.index, ctx.load_);
       }
