@@ -100,7 +100,9 @@ TEST(ObjectRuntime, AnInboxIsInSenderOrderWhereverItsSendersRun) {
     rt.run_phase([&](Cell&, ObjectContext<std::uint64_t>& ctx) {
       std::vector<std::uint64_t> got;
       for (const auto& [from, value] : ctx.received()) got.push_back(value);
-      if (ctx.phase() > 0) EXPECT_EQ(got, expected) << "object " << ctx.id() << ", phase " << ctx.phase();
+      if (ctx.phase() > 0) {
+        EXPECT_EQ(got, expected) << "object " << ctx.id() << ", phase " << ctx.phase();
+      }
       for (std::uint64_t to = 0; to < n; ++to)
         for (std::uint64_t k = 0; k < 2; ++k) ctx.send(to, 2 * ctx.id() + k);
       ctx.set_load(ctx.id() < 3 ? 1.0 + static_cast<double>(ctx.phase() % 2) : 0.1);
