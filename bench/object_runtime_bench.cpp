@@ -10,7 +10,8 @@
 //                     to the next, 2 threads, `none`: each phase runs on the runtime and as a
 //                     plain loop on 2 threads of its own (the same work, the messages in an
 //                     array), ten phases of each in turn; ns_per_object of each and runtime_over_plain; target:
-//                     at most 2.
+//                     at most 2. BM_SmallObjectsSequential: the same on the sequential engine
+//                     and one thread, in CPU time (a loaded machine's waits left out).
 //   BM_SlowerWorker   two workers at speeds 1 and 2 (emulated: worker 0's objects spin twice as
 //                     long), declared to the runtime, measured by it, or neither:
 //                     balanced_over_ideal = the balanced phases' time over total work / total
@@ -25,6 +26,7 @@
 
 #include <barrier>
 #include <chrono>
+#include <ctime>
 #include <thread>
 #include <vector>
 
@@ -64,18 +66,22 @@ std::uint64_t small_work(std::uint64_t x) {
   return x;
 }
 
+constexpr std::uint64_t kSmallObjects = 100000;
+
+// A small object's phase: what it received, its work, a message to the next. A lambda: its own
+// type, so that the runtime's loop calls it inline, as a program's usually is.
+constexpr auto small_object = [](std::uint64_t& x, dlbkit::ObjectContext<std::uint64_t>& ctx) {
+  for (const auto& r : ctx.received()) x += r.message;
+  x = small_work(x);
+  ctx.send(ctx.id() + 1 == kSmallObjects ? 0 : ctx.id() + 1, x);
+};
+
 void BM_SmallObjects(benchmark::State& state) {
-  constexpr std::uint64_t kObjects = 100000;
   using Clock = std::chrono::steady_clock;
   dlbkit::ObjectRuntime<std::uint64_t, std::uint64_t> rt({.engine = "threads", .strategy = "none", .workers = 2});
-  for (std::uint64_t id = 0; id < kObjects; ++id) rt.add(id, id, static_cast<dlbkit::NodeId>(id * 2 / kObjects));
-  const auto work = [](std::uint64_t& x, dlbkit::ObjectContext<std::uint64_t>& ctx) {
-    for (const auto& r : ctx.received()) x += r.message;
-    x = small_work(x);
-    ctx.send(ctx.id() + 1 == kObjects ? 0 : ctx.id() + 1, x);
-  };
+  for (std::uint64_t id = 0; id < kSmallObjects; ++id) rt.add(id, id, static_cast<dlbkit::NodeId>(id * 2 / kSmallObjects));
   // The plain loop: each of 2 threads runs its half, a barrier ends the phase.
-  std::vector<std::uint64_t> values(kObjects), inbox(kObjects), next(kObjects);
+  std::vector<std::uint64_t> values(kSmallObjects), inbox(kSmallObjects), next(kSmallObjects);
   bool stop = false;
   std::barrier start(3);
   std::barrier end(3, [&]() noexcept { inbox.swap(next); });
@@ -85,9 +91,9 @@ void BM_SmallObjects(benchmark::State& state) {
       for (;;) {
         start.arrive_and_wait();
         if (stop) return;
-        for (std::uint64_t i = t * kObjects / 2; i < (t + 1) * kObjects / 2; ++i) {
+        for (std::uint64_t i = t * kSmallObjects / 2; i < (t + 1) * kSmallObjects / 2; ++i) {
           values[i] = small_work(values[i] + inbox[i]);
-          next[i + 1 == kObjects ? 0 : i + 1] = values[i];
+          next[i + 1 == kSmallObjects ? 0 : i + 1] = values[i];
         }
         end.arrive_and_wait();
       }
@@ -97,7 +103,7 @@ void BM_SmallObjects(benchmark::State& state) {
   double runtime_seconds = 0, plain_seconds = 0;
   for (auto _ : state) {
     const auto t0 = Clock::now();
-    for (int k = 0; k < kPhases; ++k) rt.run_phase(work);
+    for (int k = 0; k < kPhases; ++k) rt.run_phase(small_object);
     const auto t1 = Clock::now();
     for (int k = 0; k < kPhases; ++k) {
       start.arrive_and_wait();
@@ -109,14 +115,46 @@ void BM_SmallObjects(benchmark::State& state) {
   }
   stop = true;
   start.arrive_and_wait();
-  const double per = 1e9 / static_cast<double>(kObjects * kPhases * state.iterations());
+  const double per = 1e9 / static_cast<double>(kSmallObjects * kPhases * state.iterations());
   state.counters["ns_per_object"] = runtime_seconds * per;
   state.counters["plain_ns_per_object"] = plain_seconds * per;
   state.counters["runtime_over_plain"] = runtime_seconds / plain_seconds;
-  state.counters["objects_per_s"] = static_cast<double>(kObjects * kPhases * state.iterations()) / runtime_seconds;
+  state.counters["objects_per_s"] = static_cast<double>(kSmallObjects * kPhases * state.iterations()) / runtime_seconds;
   benchmark::DoNotOptimize(values.data());
 }
 BENCHMARK(BM_SmallObjects)->Unit(benchmark::kMillisecond);
+
+// The same objects on the sequential engine, in CPU time, which a loaded machine's waits for a
+// core leave out: cpu_ns_per_object of the runtime and of the plain loop on one thread, and
+// runtime_over_plain.
+void BM_SmallObjectsSequential(benchmark::State& state) {
+  dlbkit::ObjectRuntime<std::uint64_t, std::uint64_t> rt({.engine = "sequential", .strategy = "none"});
+  for (std::uint64_t id = 0; id < kSmallObjects; ++id) rt.add(id, id, 0);
+  std::vector<std::uint64_t> values(kSmallObjects), inbox(kSmallObjects), next(kSmallObjects);
+  constexpr int kPhases = 10;
+  double runtime_seconds = 0, plain_seconds = 0;
+  for (auto _ : state) {
+    const std::clock_t t0 = std::clock();
+    for (int k = 0; k < kPhases; ++k) rt.run_phase(small_object);
+    const std::clock_t t1 = std::clock();
+    for (int k = 0; k < kPhases; ++k) {
+      for (std::uint64_t i = 0; i < kSmallObjects; ++i) {
+        values[i] = small_work(values[i] + inbox[i]);
+        next[i + 1 == kSmallObjects ? 0 : i + 1] = values[i];
+      }
+      inbox.swap(next);
+    }
+    const std::clock_t t2 = std::clock();
+    runtime_seconds += static_cast<double>(t1 - t0) / CLOCKS_PER_SEC;
+    plain_seconds += static_cast<double>(t2 - t1) / CLOCKS_PER_SEC;
+  }
+  const double per = 1e9 / static_cast<double>(kSmallObjects * kPhases * state.iterations());
+  state.counters["cpu_ns_per_object"] = runtime_seconds * per;
+  state.counters["plain_cpu_ns_per_object"] = plain_seconds * per;
+  state.counters["runtime_over_plain"] = runtime_seconds / plain_seconds;
+  benchmark::DoNotOptimize(values.data());
+}
+BENCHMARK(BM_SmallObjectsSequential)->Unit(benchmark::kMillisecond);
 
 const char* const kStrategies[] = {"greedy", "refine", "tempered", "diffusion"};
 

@@ -87,6 +87,29 @@ TEST(ObjectRuntime, EveryStrategyKeepsEveryObjectOnceAndTheResultsExact) {
   }
 }
 
+// Two messages from every object to every object, the workers' objects interleaved: each
+// inbox lists the senders by id, each sender's two in the order sent, whether a sender runs on
+// the receiver's worker or another, before and after the objects move.
+TEST(ObjectRuntime, AnInboxIsInSenderOrderWhereverItsSendersRun) {
+  constexpr std::uint64_t n = 9;
+  ObjectRuntime<Cell, std::uint64_t> rt(threads_options("greedy", 3));
+  for (std::uint64_t id = 0; id < n; ++id) rt.add(id, Cell{id, {}}, static_cast<dlbkit::NodeId>(id * 5 % 3));
+  std::vector<std::uint64_t> expected(2 * n);
+  std::iota(expected.begin(), expected.end(), 0);
+  for (std::size_t phase = 0; phase < 6; ++phase)
+    rt.run_phase([&](Cell&, ObjectContext<std::uint64_t>& ctx) {
+      std::vector<std::uint64_t> got;
+      for (const auto& [from, value] : ctx.received()) got.push_back(value);
+      if (ctx.phase() > 0) {
+        EXPECT_EQ(got, expected) << "object " << ctx.id() << ", phase " << ctx.phase();
+      }
+      for (std::uint64_t to = 0; to < n; ++to)
+        for (std::uint64_t k = 0; k < 2; ++k) ctx.send(to, 2 * ctx.id() + k);
+      ctx.set_load(ctx.id() < 3 ? 1.0 + static_cast<double>(ctx.phase() % 2) : 0.1);
+    });
+  EXPECT_GT(rt.finish().objects_migrated, 0u);
+}
+
 TEST(ObjectRuntime, TheEndsOfWhenToBalance) {
   const auto reference = ring(threads_options("none", 1), 9);
   ObjectRuntimeOptions never = threads_options("greedy", 3);

@@ -48,6 +48,7 @@
 
 #include <fmt/format.h>
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -78,6 +79,7 @@ public:
   /// there is no object `to`.
   void send(std::uint64_t to, Message message) {
     const ObjectIndex target = engine_->index_of(to);
+    const NodeId owner = engine_->owners()[target];
     std::uint32_t record = 0;
     if (track_) {
       // The bytes: known from the type, or counted where the message is delivered, beyond
@@ -86,7 +88,11 @@ public:
       communications_->push_back(
           {.from = index_, .to = target, .messages = 1, .bytes = static_cast<double>(known_size(message).value_or(0))});
     }
-    (*outbox_)[engine_->owners()[target]].push_back({target, record, id_, std::move(message)});
+    ++sent_;
+    // To an object of this worker: straight to the inbox it reads next phase (this worker's
+    // objects run in id order, so its inboxes stay in sender order); else by the outbox.
+    if (owner == worker_ && direct_) (*inboxes_[target])[1 - unread_].push_back({id_, std::move(message)});
+    else (*outbox_)[owner].push_back({target, record, id_, std::move(message)});
   }
   /// The load the balancer sees for this object in this phase, in seconds, in place of the
   /// measured time (a model of the program's own).
@@ -105,8 +111,14 @@ private:
     std::uint64_t from;
     Message message;
   };
+  // An object's inboxes: the one it reads in a phase (`unread_`), the other filled for the next.
+  using Inboxes = std::array<std::vector<Received<Message>>, 2>;
   const detail::ObjectEngine* engine_ = nullptr;
   std::vector<std::vector<Outgoing>>* outbox_ = nullptr;  // by destination worker
+  Inboxes* const* inboxes_ = nullptr;                      // by index: this process's objects'
+  std::size_t unread_ = 0;
+  bool direct_ = false;  // whether messages to this worker's objects skip the outbox
+  std::size_t sent_ = 0;
   std::vector<ObjectCommunication>* communications_ = nullptr;
   bool track_ = false;
   const std::vector<Received<Message>>* received_ = nullptr;
