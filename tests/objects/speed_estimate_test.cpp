@@ -92,7 +92,9 @@ TEST(SpeedEstimate, APauseOfAWorkerDoesNotMoveTheEstimate) {
     for (std::size_t i = 0, stretched = 0; i < times.size(); ++i)
       if (workers[i] == 1 && (phase == 5 || (phase == 8 && stretched++ < 3))) times[i] *= 5;
     e.observe(workers, times);
-    if (phase >= 2) EXPECT_NEAR(e.speeds()[1] / e.speeds()[0], 2, 1e-12) << "after phase " << phase;
+    if (phase >= 2) {
+      EXPECT_NEAR(e.speeds()[1] / e.speeds()[0], 2, 1e-12) << "after phase " << phase;
+    }
   }
 }
 
