@@ -61,7 +61,7 @@ Run add_simulate(CLI::App& app) {
     std::string strategy, workload = "artificial";
     std::vector<std::string> params;
     long long granularity = 0;
-    std::string timeline, timeline_nodes, plot_load, speeds;
+    std::string timeline, timeline_nodes, plot_load, speeds, threads;
     bool json = false, per_node = false;
   };
   auto o = std::make_shared<Options>();
@@ -75,6 +75,11 @@ Run add_simulate(CLI::App& app) {
                                  "each node's speed, S0,S1,... (one per node), or cycle:S0,...,Sk-1 (node v at speed "
                                  "S[v mod k]): a node of speed S spends 1/S of the time on its work and messages "
                                  "(docs/simulator.md)");
+  auto* threads = cmd->add_option(
+      "--threads", o->threads,
+      fmt::format("threads to simulate on, with the same result as on one (docs/simulator.md, \"Parallel windows\"); "
+                  "default: every core from {} nodes on, else 1",
+                  kThreadsFrom));
   cmd->add_flag("--json", o->json, "print one JSON document with the inputs and the figures");
   cmd->add_flag("--per-node", o->per_node, "with --json: list each node's busy, overhead and idle time")
       ->needs("--json");
@@ -86,7 +91,7 @@ Run add_simulate(CLI::App& app) {
       ->needs(timeline);
   cmd->add_option("--plot-load", o->plot_load,
                   "draw every node's load over time as a heat map to this PNG file (needs gnuplot)");
-  return [o, granularity, speeds] {
+  return [o, granularity, speeds, threads] {
     auto wparams = assignments(o->in.workload_params, "--workload-param");
     if (granularity->count() > 0) {
       if (wparams.count("granularity")) throw InputError("granularity is given both by --granularity and --workload-param");
@@ -98,6 +103,7 @@ Run add_simulate(CLI::App& app) {
                                    o->plot_load));
     if (!o->plot_load.empty()) AtomicFile probe(o->plot_load);  // an unwritable picture before the run; leaves nothing
     if (speeds->count() > 0) o->in.values.speeds = o->speeds;
+    if (threads->count() > 0) o->in.values.threads = o->threads;
     ExperimentSetup setup =
         experiment_setup(o->in, o->strategy, assignments(o->params, "--param"), o->workload, std::move(wparams));
     const std::string title = fmt::format("{} on {}, workload {}, simulated (cost model {}, seed {})",

@@ -99,7 +99,7 @@ std::string simulate(std::string strategy, std::string topology, std::string wor
                      std::map<std::string, std::string> params, std::map<std::string, std::string> workload_params,
                      std::map<std::string, std::string> cost_params, std::string seed, std::string execution,
                      std::optional<std::string> max_events, std::optional<std::string> max_seconds, bool per_node,
-                     std::optional<std::string> speeds) {
+                     std::optional<std::string> speeds, std::optional<std::string> threads) {
   dlbkit::ExperimentInputs in{.strategy = std::move(strategy),
                               .topology = std::move(topology),
                               .workload = std::move(workload),
@@ -109,7 +109,8 @@ std::string simulate(std::string strategy, std::string topology, std::string wor
                               .cost_params = std::move(cost_params),
                               .seed = std::move(seed),
                               .execution = std::move(execution),
-                              .speeds = std::move(speeds)};
+                              .speeds = std::move(speeds),
+                              .threads = std::move(threads)};
   if (max_events) in.max_events = *max_events;
   if (max_seconds) in.max_seconds = *max_seconds;
   py::gil_scoped_release release;  // other Python threads run meanwhile; the run touches no Python object
@@ -336,7 +337,7 @@ PYBIND11_MODULE(_dlbkit, m) {
   m.def("topology", [](const std::string& spec) { return dlbkit::parse_topology(spec); }, py::arg("spec"));
   m.def("simulate", &simulate, py::arg("strategy"), py::arg("topology"), py::arg("workload"), py::arg("cost"),
         py::arg("params"), py::arg("workload_params"), py::arg("cost_params"), py::arg("seed"), py::arg("execution"),
-        py::arg("max_events"), py::arg("max_seconds"), py::arg("per_node"), py::arg("speeds"));
+        py::arg("max_events"), py::arg("max_seconds"), py::arg("per_node"), py::arg("speeds"), py::arg("threads"));
   m.def(
       "rounds",
       [](std::string algorithm, std::string topology, std::string init, std::string until, std::string alpha,

@@ -106,7 +106,7 @@ def _per_node_array(rows):
 
 def simulate(strategy, topology, workload="artificial", cost="ipsc2", params=None, workload_params=None,
              cost_params=None, seed=1, execution="fcfs", max_events=None, max_seconds=None, per_node=False,
-             speeds=None):
+             speeds=None, threads=None):
     """Simulate one strategy on a workload, beside NOBAL on the same tasks: `dlbkit simulate`.
 
     strategy         a strategy name (dlbkit.strategies())                      -s
@@ -123,6 +123,8 @@ def simulate(strategy, topology, workload="artificial", cost="ipsc2", params=Non
     per_node         also return each node's times as the numpy array .per_node
     speeds           each node's speed, "1,2" or [1, 2], or "cycle:1,2" (node v at the
                      (v mod k)-th); None: every node at speed 1                   --speeds
+    threads          threads to simulate on, with the same result as on one; None:
+                     every core from 4096 nodes on, else 1                       --threads
 
     Values may be numbers or strings ("350us"); True and False are "true" and "false".
     Returns a SimulationResult. The run releases the GIL (other threads go on) and cannot be
@@ -132,7 +134,7 @@ def simulate(strategy, topology, workload="artificial", cost="ipsc2", params=Non
         _text(strategy), _text(topology), _text(workload), _text(cost), _texts(params),
         _texts(workload_params), _texts(cost_params), _text(seed), _text(execution),
         None if max_events is None else _text(max_events), None if max_seconds is None else _text(max_seconds),
-        bool(per_node), _speeds_text(speeds))))
+        bool(per_node), _speeds_text(speeds), None if threads is None else _text(threads))))
 
 
 class ReproductionResult:

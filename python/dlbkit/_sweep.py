@@ -217,7 +217,8 @@ def sweep(strategies, topologies, workload="artificial", params=None, workload_p
             jobs_list.append({"labels": row_labels,
                               "args": dict(strategy=strategy, topology=topology, workload=wl, cost=cost, params=p,
                                            workload_params=wp, cost_params=cost_params, seed=seed,
-                                           execution=execution, max_seconds=max_seconds)})
+                                           execution=execution, max_seconds=max_seconds,
+                                           threads=1)})  # the runs go `jobs` at a time, each on one thread
     # The first run here, in this process: bad input is a ValueError before any worker starts.
     rows = [_one_run(jobs_list[0])]
     bar = _Progress(len(jobs_list), sys.stderr.isatty() if progress is None else bool(progress))

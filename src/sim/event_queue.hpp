@@ -69,6 +69,30 @@ public:
     return item;
   }
 
+  /// The item pop() will return next if it is earlier than `end`, else null. Unlike pop(),
+  /// this never takes the base past `end`, so that items from `end` on may still be pushed
+  /// (a parallel simulation's events from other partitions, after a window ending at `end`).
+  const Item* top_before(std::int64_t end) {
+    if (due_head_ < due_.size()) return due_[due_head_].time < end ? &due_[due_head_] : nullptr;
+    if (size_ == 0) return nullptr;
+    const std::size_t i = lowest_occupied();
+    const std::int64_t lower = bucket_start(i);
+    if (lower >= end) return nullptr;
+    // A bucket that reaches past `end` is looked into first.
+    const std::int64_t span = std::int64_t{1} << (i / kDigitValues * kDigitBits);
+    if (span > end - lower && smallest(buckets_[i])->time >= end)
+      return nullptr;
+    refill();
+    return &due_[due_head_];
+  }
+
+  /// The time of the item pop() will return next; the queue must not be empty.
+  std::int64_t earliest() const {
+    assert(size_ > 0);
+    if (due_head_ < due_.size()) return due_[due_head_].time;
+    return smallest(buckets_[lowest_occupied()])->time;
+  }
+
   /// Items the queue keeps in memory: those pending and popped ones whose room is not
   /// given back yet (a bounded number).
   std::size_t held() const { return size_ + due_head_; }
@@ -105,6 +129,15 @@ private:
     const std::uint64_t differs = time ^ static_cast<std::uint64_t>(last_time_);
     const auto level = static_cast<std::size_t>(63 - __builtin_clzll(differs)) / kDigitBits;
     return level * kDigitValues + ((time >> (level * kDigitBits)) & (kDigitValues - 1));
+  }
+
+  // The earliest time bucket b can hold: last_time_'s digits above its level, its value at
+  // its level, zeros below.
+  std::int64_t bucket_start(std::size_t b) const {
+    const std::size_t level = b / kDigitValues;
+    const std::size_t above = (level + 1) * kDigitBits;
+    const std::uint64_t high = above >= 64 ? 0 : static_cast<std::uint64_t>(last_time_) >> above << above;
+    return static_cast<std::int64_t>(high | std::uint64_t{b % kDigitValues} << (level * kDigitBits));
   }
 
   void put(const Item& item) {

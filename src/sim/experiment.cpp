@@ -15,7 +15,8 @@ SimulationResult run_once(const ExperimentSetup& s, const StrategyChoice& strate
   auto workload = s.workload.create();
   SimulationConfig config{.topology = &s.topology, .strategy = strategy, .workload = workload.get(), .cost = s.cost, .seed = s.seed,
                           .observers = observers, .event_limit = s.event_limit,
-                          .wall_seconds_limit = s.wall_seconds_limit, .execution = s.execution, .speeds = s.speeds};
+                          .wall_seconds_limit = s.wall_seconds_limit, .execution = s.execution, .speeds = s.speeds,
+                          .threads = s.threads};
   return simulate(config);
 }
 
@@ -33,7 +34,7 @@ ExperimentResult run_experiment(const ExperimentSetup& setup) {
     r.nobal = simulate_nobal({.topology = &setup.topology, .strategy = builtin_strategies().configure("none", {}),
                               .cost = setup.cost, .seed = setup.seed, .event_limit = setup.event_limit,
                               .wall_seconds_limit = setup.wall_seconds_limit, .execution = setup.execution,
-                              .speeds = setup.speeds},
+                              .speeds = setup.speeds, .threads = setup.threads},
                              setup.workload);
   }
   const double t_bal = to_seconds(r.balanced.makespan);

@@ -2,9 +2,11 @@
 #include "event_key.hpp"
 #include "event_queue.hpp"
 #include "huge_pages.hpp"
+#include "instant_ranks.hpp"
 #include "node_speed.hpp"
 #include "packed_task.hpp"
 #include "pooled_deques.hpp"
+#include "spin_barrier.hpp"
 
 #include <dlbkit/error.hpp>
 #include <dlbkit/sim/meter.hpp>
@@ -17,11 +19,14 @@
 #include <cmath>
 #include <cstring>
 #include <fmt/format.h>
+#include <limits>
 #include <memory>
+#include <mutex>
 #include <new>
 #include <numeric>
 #include <span>
 #include <stdexcept>
+#include <thread>
 
 namespace dlbkit {
 
@@ -74,6 +79,8 @@ SimTime times(SimTime unit, std::int64_t count) {
   if (__builtin_mul_overflow(unit, count, &product)) [[unlikely]] fail_time_product(unit, count);
   return product;
 }
+
+constexpr SimTime kNever = std::numeric_limits<SimTime>::max();
 
 enum class EventType : std::uint8_t { delivery, wake, arrival };
 
@@ -153,113 +160,321 @@ struct SharedNode {
 };
 constexpr double kDoneBelow = 0.5;
 
+struct Transfers {
+  std::uint64_t sent = 0, received = 0;  // tasks
+};
+
+// Every node's state, apart from the engine that advances it: a parallel run's partitions
+// share these arrays, each writing only its own nodes' entries (docs/simulator.md,
+// "Parallel windows").
+struct NodeStates {
+  explicit NodeStates(const SimulationConfig& config)
+      : nodes(config.topology->size()),
+        transfers(config.topology->size()),
+        reported_load(config.observers.empty() ? 0 : config.topology->size(), -1),
+        agents(config.strategy, config.topology->size()) {
+    const std::size_t n = config.topology->size();
+    if (config.execution == Execution::processor_sharing) shared.resize(n);
+    if (config.cost.checks == Checks::engines) last_check.assign(n, 0);
+    rngs.reserve(n);
+    for (std::size_t i = 0; i < n; ++i) rngs.emplace_back(config.seed, i + 1);
+  }
+
+  // Every node's neighbor_slots() in one array laid out as the topology's neighbour lists,
+  // aligned so that a node of degree 8k takes k cache lines; made on the first request
+  // (strategies that keep nothing per neighbour cost nothing), by one partition.
+  void allocate_neighbor_slots(const Topology& topology) {
+    std::call_once(slots_once, [&] {
+      slot_begin = topology.neighbor_offsets();
+      slots.assign(slot_begin.back(), 0);
+    });
+  }
+
+  std::vector<Node, HugePageAllocator<Node>> nodes;
+  std::vector<Transfers> transfers;          // apart from the nodes: only migrations touch them
+  std::vector<std::int64_t> reported_load;   // the observers' last on_load per node (sized only with observers)
+  std::vector<SimTime> last_check;           // checks = engines: each node's latest check point (else empty)
+  std::vector<SharedNode> shared;            // PS only
+  AgentArray agents;
+  std::vector<Rng> rngs;
+  std::vector<std::int64_t, HugePageAllocator<std::int64_t>> slots;  // neighbor_slots() of every node, 64-byte aligned
+  std::span<const std::uint32_t> slot_begin;  // the topology's offsets: node v's are [slot_begin[v], slot_begin[v + 1])
+  std::once_flag slots_once;
+};
+
+// Every node's figures at the end of a run whose last task completed at `makespan`.
+std::vector<NodeStats> node_stats(const NodeStates& states, SimTime makespan) {
+  std::vector<NodeStats> stats;
+  stats.reserve(states.nodes.size());
+  for (std::size_t v = 0; v < states.nodes.size(); ++v) {
+    const Node& node = states.nodes[v];
+    // The run ends with the last task; overhead spent after it is not part of the run.
+    stats.push_back(NodeStats{.busy = node.busy,
+                              .overhead = node.overhead - std::max<SimTime>(0, node.overhead_until - makespan),
+                              .finish = node.finish,
+                              .tasks_executed = node.tasks_executed,
+                              .tasks_sent = states.transfers[v].sent,
+                              .tasks_received = states.transfers[v].received,
+                              .messages_sent = node.messages_sent});
+  }
+  return stats;
+}
+
+// The nodes [lo, hi) of a run, partition `index` of `count`: the whole run on one thread.
+struct Partition {
+  NodeId lo = 0, hi = 0;
+  unsigned index = 0, count = 1;
+};
+
 // kSpeeds: some node's speed is not 1 (SimulationConfig::speeds). The engine of equal nodes
 // is compiled without the conversions between processor time and a node's time, which would
 // add 4% to its instructions (cachegrind, RID on hypercube:8).
 template <bool kSpeeds>
 class Engine final : public NodeContext, private TaskSink {
 public:
-  explicit Engine(const SimulationConfig& config)
+  Engine(const SimulationConfig& config, NodeStates& states, Partition part)
       : config_(config),
         topology_(*config.topology),
         cost_(config.cost),
         observers_(config.observers),
-        nodes_(topology_.size()),
-        transfers_(topology_.size()),
-        reported_load_(config.observers.empty() ? 0 : topology_.size(), -1),
-        agents_(config.strategy, topology_.size()),
+        states_(states),
+        nodes_(states.nodes.data()),
+        transfers_(states.transfers.data()),
+        reported_load_(states.reported_load),
+        last_check_(states.last_check),
+        agents_(states.agents),
+        rngs_(states.rngs),
+        shared_(states.shared),
+        part_(part),
         workload_rng_(config.seed, 0),
         shared_mode_(config.execution == Execution::processor_sharing),
         lifo_mode_(config.execution == Execution::lifo),
         poll_cost_(config.strategy.info->checks_messages && config.cost.poll_interval > 0 ? config.cost.poll_cost
                                                                                           : 0),
         prefetching_(topology_.size() * sizeof(Node) > kPrefetchAbove) {
-    const auto n = topology_.size();
-    if (shared_mode_) shared_.resize(n);
-    if (cost_.checks == Checks::engines) last_check_.assign(n, 0);
     mail_waits_ = cost_.checks == Checks::engines && cost_.mail == Mail::check_points && cost_.poll_interval > 0;
-    rngs_.reserve(n);
-    for (std::size_t i = 0; i < n; ++i) rngs_.emplace_back(config.seed, i + 1);
     result_.message_kinds = config.strategy.info->message_kinds;
     result_.message_kinds.push_back("task_transfer");
     task_kind_ = static_cast<int>(result_.message_kinds.size() - 1);
     instant_limit_ = instant_event_limit(config, topology_);
     result_.messages_by_kind.assign(result_.message_kinds.size(), 0);
-    result_.nodes.reserve(n);
     // At the start every node may message every neighbour: room for that many messages in
     // flight up front, so the slots are not copied while the burst grows (untouched room
     // costs address space, not memory).
-    in_flight_.reserve(2 * topology_.edge_count() + n);
-    free_slots_.reserve(2 * topology_.edge_count() + n);
+    const std::size_t room = (2 * topology_.edge_count() + topology_.size()) / part.count;
+    in_flight_.reserve(room);
+    free_slots_.reserve(room);
   }
 
+  // The whole run on this thread.
   SimulationResult run() {
-    const auto wall_start = std::chrono::steady_clock::now();
+    wall_start_ = std::chrono::steady_clock::now();
     config_.workload->initial_tasks(topology_, cost_, workload_rng_, *this);
-    // The engines check inside a task only at its poll() calls: tasks that never poll are
-    // looked into at their end.
-    if (cost_.checks == Checks::engines && !config_.workload->tasks_poll()) {
-      checks_inside_tasks_ = false;
-      poll_cost_ = 0;
-    }
+    after_initial_tasks();
     // The start makes events before any event is handled: the arrivals' creator, then each
     // node's, ranked at instant -1.
     keys_.creator(-1, 0);
     schedule_next_arrival(0);
+    start_nodes();
+    while (!heap_.empty() && !(held_ == 0 && !arrival_pending_)) {
+      const Event e = heap_.pop();
+      if (prefetching_)
+        if (const Event* next = heap_.peek()) prefetch(*next);
+      handle(e);
+    }
+    if (held_ != 0) fail_out_of_events(result_.tasks_created - result_.tasks_completed, result_.tasks_created);
+    report_progress(result_.makespan);
+    result_.nodes = node_stats(states_, result_.makespan);
+    result_.wall_seconds = seconds_since(wall_start_);
+    return std::move(result_);
+  }
+
+  // The engines check inside a task only at its poll() calls: tasks that never poll are
+  // looked into at their end.
+  void after_initial_tasks() {
+    if (cost_.checks == Checks::engines && !config_.workload->tasks_poll()) {
+      checks_inside_tasks_ = false;
+      poll_cost_ = 0;
+    }
+  }
+
+  // Each node's start, ranked at instant -1 by its id (after the arrivals' creator).
+  void start_nodes() {
     started_ = true;
-    for (NodeId v = 0; v < nodes_.size(); ++v) {
+    for (NodeId v = part_.lo; v < part_.hi; ++v) {
       keys_.creator(-1, std::uint64_t{v} + 1);
       nodes_[v].notified_load = node_load(v);
       begin(v, 0);
       agents_[v].on_start(*this);
       finish(v, 0, false);
     }
-    while (!heap_.empty() && !(result_.tasks_completed == result_.tasks_created && !arrival_pending_)) {
+  }
+
+  // Handles event e; false for a wake that a later one superseded (skipped, not counted).
+  bool handle(const Event& e) {
+    Node& node = nodes_[e.node];
+    if (e.type() == EventType::wake && !wake_due(node, e)) return false;
+    if (++result_.events > config_.event_limit) fail_event_limit(e.time);
+    if (result_.events % MeterShare::kEvery == 0) [[unlikely]] {
+      report_progress(e.time);
+      if (config_.wall_seconds_limit > 0 && seconds_since(wall_start_) > config_.wall_seconds_limit)
+        fail_wall_limit(e.time);
+    }
+    if (e.time != instant_) {
+      instant_ = e.time;
+      instant_events_ = 0;
+    } else if (++instant_events_ > instant_limit_ &&
+               instant_events_ > instant_limit_ + kInstantEventsPerTask * result_.tasks_created) {
+      fail_time_stands_still(e.time);
+    }
+    keys_.creator(e.time, instant_events_);
+    switch (e.type()) {
+      case EventType::delivery: deliver(e.node, e.ref, e.time); break;
+      case EventType::wake: wake(e.node, e.time); break;
+      case EventType::arrival: arrive(e.time); break;
+    }
+    return true;
+  }
+
+  [[noreturn]] void fail_out_of_events(std::uint64_t unfinished, std::uint64_t created) const {
+    throw std::logic_error(fmt::format("simulation of strategy {} ran out of events with {} of {} tasks not completed",
+                                       config_.strategy.name(), unfinished, created));
+  }
+
+  // --- As one partition of a parallel run (ParallelRun) ---
+
+  // Something a partition sends another at a window's end: an event at one of its nodes
+  // with what it delivers.
+  struct Crossing {
+    Event event;
+    InFlight item;
+    std::uint32_t first = 0, count = 0;  // tasks: their place in Outbox::tasks; large: in Outbox::large
+  };
+  struct Outbox {
+    std::vector<Crossing> items;
+    std::vector<Task> tasks;
+    std::vector<Message> large;
+  };
+
+  void begin_parallel(std::chrono::steady_clock::time_point wall_start, std::span<const NodeId> bounds) {
+    parallel_ = true;
+    wall_start_ = wall_start;
+    bounds_ = bounds;
+    outboxes_.resize(part_.count);
+  }
+  TaskSink& sink() { return *this; }
+  const SimulationResult& result() const { return result_; }
+  std::int64_t held() const { return held_; }
+  std::span<const HandledEvent> handled() const { return handled_; }
+  const Outbox& outbox(unsigned to) const { return outboxes_[to]; }
+  SimTime next_time() const { return heap_.empty() ? kNever : heap_.earliest(); }
+
+  // The window [start, end): events due from `end` on, and those for another partition,
+  // wait in later_ for its end.
+  void open_window(SimTime start, SimTime end) {
+    window_start_ = start;
+    window_end_ = end;
+    handled_.clear();
+    woken_.clear();
+  }
+
+  // Handles the events due before `end`. With `may_pause`, stops before the first when the
+  // partition holds no task, or after the one that leaves it none: what follows may be
+  // past the run's end. True when it paused.
+  bool run_until(SimTime end, bool may_pause) {
+    if (may_pause && held_ == 0) return true;
+    while (heap_.top_before(end) != nullptr) {
       const Event e = heap_.pop();
       if (prefetching_)
         if (const Event* next = heap_.peek()) prefetch(*next);
-      Node& node = nodes_[e.node];
-      if (e.type() == EventType::wake && !wake_due(node, e)) continue;  // superseded
-      if (++result_.events > config_.event_limit) fail_event_limit(e.time);
-      if (result_.events % MeterShare::kEvery == 0) [[unlikely]] {
-        report_progress(e.time);
-        if (config_.wall_seconds_limit > 0 && seconds_since(wall_start) > config_.wall_seconds_limit)
-          fail_wall_limit(e.time);
-      }
-      if (e.time != instant_) {
-        instant_ = e.time;
-        instant_events_ = 0;
-      } else if (++instant_events_ > instant_limit_ &&
-                 instant_events_ > instant_limit_ + kInstantEventsPerTask * result_.tasks_created) {
-        fail_time_stands_still(e.time);
-      }
-      keys_.creator(e.time, instant_events_);
-      switch (e.type()) {
-        case EventType::delivery: deliver(e.node, e.ref, e.time); break;
-        case EventType::wake: wake(e.node, e.time); break;
-        case EventType::arrival: arrive(e.time); break;
-      }
+      if (!handle(e)) continue;
+      handled_.push_back({e.time, e.key});
+      if (may_pause && held_ == 0) return true;
     }
-    if (result_.tasks_completed != result_.tasks_created)
-      throw std::logic_error(fmt::format("simulation of strategy {} ran out of events with {} of {} tasks not "
-                                         "completed",
-                                         config_.strategy.name(), result_.tasks_created - result_.tasks_completed,
-                                         result_.tasks_created));
-    report_progress(result_.makespan);
-    for (NodeId v = 0; v < nodes_.size(); ++v) {
-      const Node& node = nodes_[v];
-      // The run ends with the last task; overhead spent after it is not part of the run.
-      result_.nodes.push_back(NodeStats{
-          .busy = node.busy,
-          .overhead = node.overhead - std::max<SimTime>(0, node.overhead_until - result_.makespan),
-          .finish = node.finish,
-          .tasks_executed = node.tasks_executed,
-          .tasks_sent = transfers_[v].sent,
-          .tasks_received = transfers_[v].received,
-          .messages_sent = node.messages_sent});
+    return false;
+  }
+
+  // The next event due at `t` that is not a superseded wake (those are skipped as handle()
+  // skips them), or null.
+  const Event* next_at(SimTime t) {
+    for (;;) {
+      const Event* e = heap_.top_before(t + 1);
+      if (e == nullptr || e->type() != EventType::wake) return e;
+      const Node& node = nodes_[e->node];
+      const bool carried = node.has_reserve && e->time == node.reserve_at && node.wake_carried;
+      if (!carried && e->key == node.wake_key) return e;
+      const Event skipped = heap_.pop();
+      wake_due(nodes_[skipped.node], skipped);
     }
-    result_.wall_seconds = seconds_since(wall_start);
-    return std::move(result_);
+  }
+  // Handles the event next_at() gave.
+  void handle_next() {
+    const Event e = heap_.pop();
+    handle(e);
+    handled_.push_back({e.time, e.key});
+  }
+
+  // After the window's ranks are known: the events kept for later take the run's ranks, and
+  // those for other partitions go to their outboxes with what they deliver. Returns the
+  // earliest time of this partition's events and of those it sends.
+  SimTime pack(const RankTable& ranks) {
+    std::sort(woken_.begin(), woken_.end());
+    woken_.erase(std::unique(woken_.begin(), woken_.end()), woken_.end());
+    for (const NodeId v : woken_) nodes_[v].wake_key = ranks.global_key(nodes_[v].wake_key, window_start_);
+    for (Outbox& out : outboxes_) {
+      out.items.clear();
+      out.tasks.clear();
+      out.large.clear();
+    }
+    std::size_t kept = 0;
+    SimTime earliest = next_time();
+    for (Event e : later_) {
+      earliest = std::min(earliest, e.time);
+      e.key = ranks.global_key(e.key, window_start_);
+      if (owns(e.node)) {
+        later_[kept++] = e;
+        continue;
+      }
+      const auto to = static_cast<std::size_t>(std::upper_bound(bounds_.begin(), bounds_.end(), e.node) - bounds_.begin()) - 1;
+      Outbox& out = outboxes_[to];
+      Crossing c{e, in_flight_[e.ref]};
+      free_slots_.push_back(e.ref);
+      if (c.item.type == Delivery::tasks) {
+        auto& batch = batches_[c.item.ref];
+        c.first = static_cast<std::uint32_t>(out.tasks.size());
+        c.count = static_cast<std::uint32_t>(batch.size());
+        out.tasks.insert(out.tasks.end(), batch.begin(), batch.end());
+        held_ -= static_cast<std::int64_t>(batch.size());
+        release_batch(c.item.ref);
+      } else if (c.item.type == Delivery::large_message) {
+        c.first = static_cast<std::uint32_t>(out.large.size());
+        out.large.push_back(large_[c.item.ref]);
+        free_large_.push_back(c.item.ref);
+      }
+      out.items.push_back(c);
+    }
+    later_.resize(kept);
+    return earliest;
+  }
+
+  // What another partition packed for this one, then the events kept for later, join the queue.
+  void unpack(const Outbox& from) {
+    for (const Crossing& c : from.items) {
+      InFlight item = c.item;
+      item.next = kNone;
+      if (item.type == Delivery::tasks) {
+        item.ref = new_batch();
+        batches_[item.ref].assign(from.tasks.begin() + c.first, from.tasks.begin() + c.first + c.count);
+        held_ += c.count;
+      } else if (item.type == Delivery::large_message) {
+        item.ref = place(large_, free_large_, from.large[c.first]);
+      }
+      heap_.push(Event{c.event.time, c.event.key, c.event.node, new_slot(item)});
+    }
+  }
+  void push_later() {
+    for (const Event& e : later_) heap_.push(e);
+    later_.clear();
   }
 
   void report_progress(SimTime t) { meter_.report(result_.events, result_.tasks_created, result_.tasks_completed, t); }
@@ -284,7 +499,7 @@ public:
   }
 
   std::int64_t migrate(NodeId to, std::int64_t amount, std::uint32_t max_hops) override {
-    assert(to != current_ && to < nodes_.size());
+    assert(to != current_ && to < topology_.size());
     Node& node = nodes_[current_];
     // Task selection: the most recently queued tasks that may still travel (lifo: the
     // oldest, the ones a runtime worker would execute last); the ones passed over go back
@@ -338,17 +553,14 @@ public:
 
   std::span<std::int64_t> neighbor_slots() override {
     if (slot_begin_.empty()) allocate_neighbor_slots();
-    return {slots_.data() + slot_begin_[current_], slot_begin_[current_ + 1] - slot_begin_[current_]};
+    return {slots_ + slot_begin_[current_], slot_begin_[current_ + 1] - slot_begin_[current_]};
   }
 
 private:
-  // Every node's neighbor_slots() in one array laid out as the topology's neighbour lists,
-  // aligned so that a node of degree 8k takes k cache lines; made on the first request
-  // (strategies that keep nothing per neighbour cost nothing).
   [[gnu::cold, gnu::noinline]] void allocate_neighbor_slots() {
-    slot_begin_ = topology_.neighbor_offsets();
-    const std::size_t count = slot_begin_.back();
-    slots_.assign(count, 0);
+    states_.allocate_neighbor_slots(topology_);
+    slots_ = states_.slots.data();
+    slot_begin_ = states_.slot_begin;
   }
 
   // --- TaskSink: tasks created by the workload land in a node's queue ---
@@ -356,6 +568,7 @@ private:
     check_task(node, work);
     const Task t{new_task_id(), work, 0, tag};
     ++result_.tasks_created;
+    ++held_;
     for (Observer* o : observers_) o->on_task_created(node, t, cursor_);
     if (started_ && node != completing_) {
       // A task created at another node than the one completing (dynamic_load's relocations)
@@ -372,8 +585,10 @@ private:
 
   // The task pool numbers tasks in 32 bits (packed_task.hpp).
   std::uint64_t new_task_id() {
-    if (next_task_id_ == TaskPacker::kIds) [[unlikely]] fail_task_ids();
-    return next_task_id_++;
+    if (next_task_id_ >= TaskPacker::kIds) [[unlikely]] fail_task_ids();
+    const std::uint64_t id = next_task_id_;
+    next_task_id_ += part_.count;  // a partition's ids: its index modulo the partitions
+    return id;
   }
   [[noreturn, gnu::cold, gnu::noinline]] void fail_task_ids() const {
     throw std::runtime_error(fmt::format("simulation of strategy {} stopped at simulated time {}: the workload "
@@ -436,7 +651,28 @@ private:
   }
 
   void push(SimTime time, EventType type, NodeId node, std::uint32_t ref) {
-    heap_.push(Event{time, keys_.next(static_cast<unsigned>(type)), node, ref});
+    queue(Event{time, keys_.next(static_cast<unsigned>(type)), node, ref});
+  }
+
+  // An event joins the queue; in a parallel window one due from the window's end on, or at
+  // another partition's node, waits in later_ for the window's end.
+  void queue(const Event& e) {
+    if (parallel_) [[unlikely]] {
+      if (e.time >= window_end_ || !owns(e.node)) {
+        if (e.time < window_end_) fail_lookahead(e);
+        later_.push_back(e);
+        return;
+      }
+    }
+    heap_.push(e);
+  }
+
+  bool owns(NodeId v) const { return v - part_.lo < part_.hi - part_.lo; }
+
+  [[noreturn, gnu::cold, gnu::noinline]] void fail_lookahead(const Event& e) const {
+    throw std::logic_error(fmt::format("parallel simulation: an event for node {} at {} reaches another partition "
+                                       "within the window ending at {}",
+                                       e.node, format_duration(e.time), format_duration(window_end_)));
   }
 
   // The next event's node, agent and delivery are far apart in memory at large N: their
@@ -449,8 +685,8 @@ private:
     __builtin_prefetch(&agents_[next.node]);
     if (next.type() == EventType::delivery) __builtin_prefetch(&in_flight_[next.ref]);
     if (!slot_begin_.empty()) {  // the neighbour loads a message handled at the event updates
-      const auto first = reinterpret_cast<std::uintptr_t>(slots_.data() + slot_begin_[next.node]) & ~std::uintptr_t{63};
-      const auto end = reinterpret_cast<std::uintptr_t>(slots_.data() + slot_begin_[next.node + 1]);
+      const auto first = reinterpret_cast<std::uintptr_t>(slots_ + slot_begin_[next.node]) & ~std::uintptr_t{63};
+      const auto end = reinterpret_cast<std::uintptr_t>(slots_ + slot_begin_[next.node + 1]);
       for (std::uintptr_t line = first; line < end; line += 64) __builtin_prefetch(reinterpret_cast<const void*>(line));
     }
   }
@@ -466,8 +702,9 @@ private:
     node.wake_at = time;
     node.wake_key = keys_.next(static_cast<unsigned>(EventType::wake));
     node.wake_carried = node.has_reserve && node.reserve_at <= time;
+    if (parallel_) [[unlikely]] woken_.push_back(v);
     if (node.wake_carried) return;
-    heap_.push(Event{time, node.wake_key, v, 0});
+    queue(Event{time, node.wake_key, v, 0});
     if (!node.has_reserve) {
       node.has_reserve = true;
       node.reserve_at = time;
@@ -481,7 +718,7 @@ private:
       node.has_reserve = false;
       if (node.wake_carried) {
         node.wake_carried = false;
-        heap_.push(Event{node.wake_at, node.wake_key, e.node, 0});
+        queue(Event{node.wake_at, node.wake_key, e.node, 0});
         node.has_reserve = true;
         node.reserve_at = node.wake_at;
         return false;
@@ -709,6 +946,7 @@ private:
     node.finish = t;
     ++node.tasks_executed;
     ++result_.tasks_completed;
+    --held_;
     migrations_since_completion_ = 0;
     result_.total_work += task.work;
     result_.makespan = std::max(result_.makespan, t);
@@ -720,10 +958,11 @@ private:
   void arrive(SimTime t) {
     arrival_pending_ = false;
     const Arrival a = next_arrival_;
-    assert(a.node < nodes_.size());
+    assert(a.node < topology_.size());
     const std::uint32_t batch = new_batch();
     batches_[batch].push_back(Task{new_task_id(), a.work, 0, a.tag});
     ++result_.tasks_created;
+    ++held_;
     for (Observer* o : observers_) o->on_task_created(a.node, batches_[batch].back(), t);
     deliver(a.node, new_slot(InFlight{a.node, kNone, batch, Delivery::local_arrival}), t);
     schedule_next_arrival(t);
@@ -854,8 +1093,7 @@ private:
       node.mode = Mode::running;
       node.segment_start = t;
       schedule_wake(v, later(t, on_node(v, stretched(node.progress, node.current.work - node.progress))));
-      result_.peak_pending_tasks =
-          std::max(result_.peak_pending_tasks, result_.tasks_created - result_.tasks_completed);
+      result_.peak_pending_tasks = std::max(result_.peak_pending_tasks, static_cast<std::uint64_t>(held_));
     } else {
       node.mode = Mode::idle;
     }
@@ -877,14 +1115,14 @@ private:
     s.next_completion =
         later(t, on_node(v, stretched(s.executed, std::max<SimTime>(1, static_cast<SimTime>(std::ceil(least * n))))));
     schedule_wake(v, s.next_completion);
-    result_.peak_pending_tasks = std::max(result_.peak_pending_tasks, result_.tasks_created - result_.tasks_completed);
+    result_.peak_pending_tasks = std::max(result_.peak_pending_tasks, static_cast<std::uint64_t>(held_));
   }
 
   // A workload's task must be at a node that exists and take between 0 and a million
   // seconds (bad workload parameters, such as a huge total load, end up here).
   void check_task(NodeId node, SimTime work) const {
-    if (node >= nodes_.size())
-      throw std::logic_error(fmt::format("workload placed a task at node {} of {}", node, nodes_.size()));
+    if (node >= topology_.size())
+      throw std::logic_error(fmt::format("workload placed a task at node {} of {}", node, topology_.size()));
     if (work < 0 || work > 1'000'000 * kSecond)
       throw std::runtime_error(fmt::format("workload produced a task of {} ns; accepted: 0 to 1e6 s (check the "
                                            "workload's parameters and the cost model's loop_time)",
@@ -901,15 +1139,14 @@ private:
 
   std::uint64_t stall_limit() const {
     if (config_.stall_migration_limit != 0) return config_.stall_migration_limit;
-    return 10'000 * (result_.tasks_created - result_.tasks_completed) + 1'000'000;
+    return 10'000 * static_cast<std::uint64_t>(std::max<std::int64_t>(held_, 0)) + 1'000'000;
   }
 
   [[noreturn]] void fail_stalled() const {
     throw std::runtime_error(fmt::format(
         "simulation of strategy {} stopped at simulated time {}: {} task migrations since the last task completed, "
         "with {} of {} tasks unfinished; the strategy moves tasks back and forth without finishing them",
-        config_.strategy.name(), format_duration(cursor_), migrations_since_completion_,
-        result_.tasks_created - result_.tasks_completed, result_.tasks_created));
+        config_.strategy.name(), format_duration(cursor_), migrations_since_completion_, held_, result_.tasks_created));
   }
 
   static double seconds_since(std::chrono::steady_clock::time_point start) {
@@ -937,19 +1174,19 @@ private:
   const Topology& topology_;
   const CostModel& cost_;
   const std::vector<Observer*>& observers_;
-  std::vector<Node, HugePageAllocator<Node>> nodes_;
-  TaskQueues tasks_;  // every node's pending tasks
+  NodeStates& states_;
+  Node* const nodes_;  // states_'s arrays, as the hot paths use them
+  Transfers* const transfers_;
+  std::vector<std::int64_t>& reported_load_;
+  std::vector<SimTime>& last_check_;
+  AgentArray& agents_;
+  std::vector<Rng>& rngs_;
+  std::vector<SharedNode>& shared_;
+  std::int64_t* slots_ = nullptr;              // states_.slots, once a node asked for them
+  std::span<const std::uint32_t> slot_begin_;  // states_.slot_begin, likewise
+  const Partition part_;
+  TaskQueues tasks_;  // the pending tasks of this engine's nodes
   TaskPacker packer_;
-  struct Transfers {
-    std::uint64_t sent = 0, received = 0;  // tasks
-  };
-  std::vector<Transfers> transfers_;  // per node, apart: only migrations touch them
-  std::vector<std::int64_t> reported_load_;  // the observers' last on_load per node (sized only with observers)
-  std::vector<SimTime> last_check_;  // checks = engines: each node's latest check point (else empty)
-  AgentArray agents_;
-  std::vector<std::int64_t, HugePageAllocator<std::int64_t>> slots_;  // neighbor_slots() of every node, 64-byte aligned
-  std::span<const std::uint32_t> slot_begin_;              // the topology's offsets: node v's are [slot_begin_[v], slot_begin_[v + 1])
-  std::vector<Rng> rngs_;
   Rng workload_rng_;
   mutable Rng network_rng_{config_.seed, ~std::uint64_t{0}};  // random transfer times; apart from the nodes' streams
   EventQueue<Event> heap_;
@@ -971,12 +1208,11 @@ private:
   static constexpr std::size_t kPrefetchAbove = std::size_t{1} << 20;  // bytes of node state
   const bool prefetching_;
   bool started_ = false;                      // initial tasks placed
-  std::vector<SharedNode> shared_;            // PS only: per node
   std::vector<Task> finished_;                // run_shared()'s scratch
   static constexpr NodeId kNoNode = ~NodeId{0};
   NodeId completing_ = kNoNode;               // the node whose completions are being recorded
   KeyMaker keys_;  // the keys of the events the event being handled creates
-  std::uint64_t next_task_id_ = 0;
+  std::uint64_t next_task_id_ = part_.index;
   int task_kind_ = 0;
   Arrival next_arrival_{};
   bool arrival_pending_ = false;
@@ -991,9 +1227,281 @@ private:
   std::uint64_t instant_events_ = 0;
   std::uint64_t migrations_since_completion_ = 0;  // livelock guard: tasks bouncing, none finishing
   std::uint64_t instant_limit_ = 0;
+  // A parallel run's partition: the events handled in the window, their ranks in the run's
+  // terms, the events for after it, the nodes that scheduled a wake in it, what goes to
+  // the other partitions, and the partitions' first nodes.
+  bool parallel_ = false;
+  SimTime window_start_ = -1, window_end_ = 0;
+  std::vector<HandledEvent> handled_;
+  std::vector<Event> later_;
+  std::vector<NodeId> woken_;
+  std::vector<Outbox> outboxes_;
+  std::span<const NodeId> bounds_;
+  // Tasks this engine holds: at its nodes, on their way between them, and on their way to
+  // them from or to another partition until the window's exchange; on one thread, the tasks
+  // created and not completed.
+  std::int64_t held_ = 0;
+  std::chrono::steady_clock::time_point wall_start_;
   SimulationResult result_;
   MeterShare meter_;  // for a progress display
 };
+
+// A run in partitions of the nodes, one a thread, each advancing through windows no longer
+// than the lookahead (the shortest time in which an event at one node can make one at
+// another), with what crosses between partitions exchanged at each window's end and the
+// events of instants two partitions share ranked as the whole run ranks them: the same run
+// as on one thread, event for event (docs/simulator.md, "Parallel windows").
+template <bool kSpeeds>
+class ParallelRun {
+public:
+  ParallelRun(const SimulationConfig& config, unsigned parts, SimTime lookahead)
+      : config_(config), states_(config), lookahead_(lookahead), barrier_(parts), errors_(parts) {
+    const std::size_t n = config.topology->size();
+    for (unsigned k = 0; k <= parts; ++k) bounds_.push_back(static_cast<NodeId>(n * k / parts));
+    for (unsigned k = 0; k < parts; ++k)
+      parts_.push_back(std::make_unique<Engine<kSpeeds>>(config, states_, Partition{bounds_[k], bounds_[k + 1], k, parts}));
+    tables_.assign(parts, std::vector<RankTable>(parts));
+    next_.resize(parts);
+  }
+
+  SimulationResult run() {
+    const auto wall_start = std::chrono::steady_clock::now();
+    Dispatch dispatch(*this);
+    Rng rng(config_.seed, 0);  // the workload's stream, as on one thread
+    config_.workload->initial_tasks(*config_.topology, config_.cost, rng, dispatch);
+    for (auto& part : parts_) {
+      part->begin_parallel(wall_start, bounds_);
+      part->after_initial_tasks();
+    }
+    {
+      std::vector<std::jthread> threads;
+      for (unsigned k = 1; k < parts_.size(); ++k) threads.emplace_back([this, k] { advance(k); });
+      advance(0);
+    }
+    for (const auto& error : errors_)
+      if (error) std::rethrow_exception(error);
+    SimulationResult result = parts_[0]->result();
+    for (std::size_t k = 1; k < parts_.size(); ++k) {
+      const SimulationResult& r = parts_[k]->result();
+      result.makespan = std::max(result.makespan, r.makespan);
+      result.total_work += r.total_work;
+      result.tasks_created += r.tasks_created;
+      result.tasks_completed += r.tasks_completed;
+      result.tasks_transferred += r.tasks_transferred;
+      result.events += r.events;
+      result.peak_pending_tasks += r.peak_pending_tasks;  // an upper bound: each partition's own peak
+      for (std::size_t i = 0; i < result.messages_by_kind.size(); ++i)
+        result.messages_by_kind[i] += r.messages_by_kind[i];
+    }
+    if (ran_out_ && result.tasks_completed != result.tasks_created)
+      parts_[0]->fail_out_of_events(result.tasks_created - result.tasks_completed, result.tasks_created);
+    for (auto& part : parts_) part->report_progress(result.makespan);
+    result.nodes = node_stats(states_, result.makespan);
+    result.threads = static_cast<unsigned>(parts_.size());
+    result.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+    return result;
+  }
+
+private:
+  using Part = Engine<kSpeeds>;
+
+  // The initial tasks, each to its node's partition.
+  struct Dispatch final : TaskSink {
+    explicit Dispatch(ParallelRun& run) : run_(run) {}
+    void add(NodeId node, SimTime work, std::uint32_t tag) override {
+      if (node >= run_.config_.topology->size())
+        throw std::logic_error(
+            fmt::format("workload placed a task at node {} of {}", node, run_.config_.topology->size()));
+      const auto k = static_cast<std::size_t>(std::upper_bound(run_.bounds_.begin(), run_.bounds_.end(), node) -
+                                              run_.bounds_.begin()) - 1;
+      run_.parts_[k]->sink().add(node, work, tag);
+    }
+    ParallelRun& run_;
+  };
+
+  // Runs f for partition k; an exception stops the run once every thread has seen it.
+  template <class F>
+  void guarded(unsigned k, F&& f) {
+    try {
+      f();
+    } catch (...) {
+      errors_[k] = std::current_exception();
+      failed_.store(true, std::memory_order_release);
+    }
+  }
+  bool failed() const { return failed_.load(std::memory_order_acquire); }
+
+  // Thread k's part of the run: windows, each ended by ranking the events of its shared
+  // instants (every thread merges the same lists, each keeping all the partitions' tables,
+  // so that no thread waits for another's) and by packing what crosses; two barriers a window.
+  void advance(unsigned k) {
+    Part& me = *parts_[k];
+    std::vector<RankTable>& tables = tables_[k];
+    guarded(k, [&] { me.start_nodes(); });
+    SimTime start = -1;  // the start's keys are the run's already
+    for (unsigned window = 0;; ++window) {
+      guarded(k, [&] { next_[k] = me.pack(tables[k]); });
+      barrier_.arrive_and_wait();
+      if (failed()) return;
+      guarded(k, [&] {
+        for (std::size_t from = 0; from < parts_.size(); ++from)
+          if (from != k) me.unpack(parts_[from]->outbox(k));
+        me.push_later();
+      });
+      start = *std::min_element(next_.begin(), next_.end());
+      if (start == kNever) {  // nothing left anywhere, yet tasks are (the end makes them none)
+        if (k == 0) ran_out_ = true;
+        return;
+      }
+      const SimTime end = start > kNever - lookahead_ ? kNever : start + lookahead_;
+      me.open_window(start, end);
+      bool paused = true;
+      guarded(k, [&] { paused = me.run_until(end, true); });
+      Decision& decision = decisions_[window % 2];
+      if (ends_here(decision, paused && !failed())) {
+        barrier_.arrive_and_wait();
+        if (k == 0 && !failed()) guarded(0, [&] { finish(start); });
+        return;
+      }
+      if (paused) guarded(k, [&] { me.run_until(end, false); });
+      barrier_.arrive_and_wait();
+      if (failed()) return;
+      if (k == 0) decisions_[(window + 1) % 2].reset();  // its last use ended before this barrier
+      rank(tables, start, kNever);
+    }
+  }
+
+  // Whether the run ends in this window: every partition paused holding no task. A
+  // partition that reached the window's end holding tasks says at once that it does not,
+  // so that those waiting go on.
+  struct Decision {
+    std::atomic<unsigned> arrived{0};  // partitions done with the window's first pass
+    std::atomic<bool> holding{false};  // one of them holds tasks at the window's end
+    void reset() {
+      arrived.store(0, std::memory_order_relaxed);
+      holding.store(false, std::memory_order_relaxed);
+    }
+  };
+  bool ends_here(Decision& d, bool paused) {
+    if (!paused) d.holding.store(true, std::memory_order_release);
+    const unsigned parts = static_cast<unsigned>(parts_.size());
+    d.arrived.fetch_add(1, std::memory_order_acq_rel);
+    notify(news_);
+    if (!paused) return false;
+    await(news_, [&] {
+      return d.holding.load(std::memory_order_acquire) || d.arrived.load(std::memory_order_acquire) == parts;
+    });
+    return !d.holding.load(std::memory_order_acquire);
+  }
+
+  // Every partition's ranks of the window's events at shared instants before `until`.
+  void rank(std::vector<RankTable>& tables, SimTime start, SimTime until) {
+    std::vector<std::span<const HandledEvent>> logs;
+    std::vector<RankTable*> pointers;
+    for (std::size_t p = 0; p < parts_.size(); ++p) {
+      logs.push_back(parts_[p]->handled());
+      tables[p].clear();
+      pointers.push_back(&tables[p]);
+    }
+    rank_shared_instants(logs, start, until, pointers);
+  }
+
+  // Every partition holds no task: the run's last task completed in this window, with the
+  // latest of the partitions' last completions. Each partition handles what comes before
+  // it in the run's order, and nothing after (thread 0, the others done).
+  void finish(SimTime start) {
+    const std::size_t parts = parts_.size();
+    SimTime last = -1;
+    for (std::size_t p = 0; p < parts; ++p)
+      if (!parts_[p]->handled().empty()) last = std::max(last, parts_[p]->handled().back().time);
+    if (last < 0) return;  // no task at all: no event either
+    std::vector<std::size_t> last_completion(parts, SIZE_MAX);  // in the log, where it is at `last`
+    for (std::size_t p = 0; p < parts; ++p) {
+      const auto log = parts_[p]->handled();
+      if (!log.empty() && log.back().time == last) last_completion[p] = log.size() - 1;
+    }
+    for (auto& part : parts_) part->run_until(last, false);
+    std::vector<RankTable>& tables = tables_[0];
+    rank(tables, start, last);
+    // The instant `last`: the events handled at it and those due at it, merged in key order;
+    // the latter are handled as they come, until every partition's last completion is in.
+    std::vector<std::size_t> at(parts);
+    std::size_t waiting = 0;
+    for (std::size_t p = 0; p < parts; ++p) {
+      const auto log = parts_[p]->handled();
+      at[p] = static_cast<std::size_t>(
+          std::lower_bound(log.begin(), log.end(), last, [](const HandledEvent& e, SimTime t) { return e.time < t; }) -
+          log.begin());
+      tables[p].begin(last);
+      waiting += last_completion[p] != SIZE_MAX ? 1 : 0;
+    }
+    for (std::uint64_t next_rank = 0; waiting > 0; ++next_rank) {
+      std::size_t best = parts;
+      EventKey best_key;
+      for (std::size_t p = 0; p < parts; ++p) {
+        const auto log = parts_[p]->handled();
+        EventKey key;
+        if (at[p] < log.size()) {
+          key = log[at[p]].key;
+        } else if (const Event* e = parts_[p]->next_at(last)) {
+          key = e->key;
+        } else {
+          continue;
+        }
+        key = tables[p].global_key(key, start);
+        if (best == parts || key < best_key) {
+          best = p;
+          best_key = key;
+        }
+      }
+      if (best == parts) throw std::logic_error("parallel simulation: the last completion was not found");
+      Part& part = *parts_[best];
+      if (at[best] == part.handled().size()) part.handle_next();
+      tables[best].append(next_rank);
+      if (at[best] == last_completion[best]) --waiting;
+      ++at[best];
+    }
+  }
+
+  const SimulationConfig& config_;
+  NodeStates states_;
+  const SimTime lookahead_;
+  std::vector<NodeId> bounds_;  // partition k has the nodes [bounds_[k], bounds_[k + 1])
+  std::vector<std::unique_ptr<Part>> parts_;
+  SpinBarrier barrier_;
+  std::vector<std::exception_ptr> errors_;
+  std::atomic<bool> failed_{false};
+  Decision decisions_[2];                // the even windows', the odd ones'
+  std::atomic<std::uint32_t> news_{0};   // bumped as a decision changes
+  std::vector<std::vector<RankTable>> tables_;  // thread k's copy of every partition's ranks
+  std::vector<SimTime> next_;  // each partition's next event time
+  bool ran_out_ = false;
+};
+
+// The lookahead of a parallel run: the least time from an event at one node to the event
+// it makes at another (a message or tasks sent: the sender's send overhead, at its speed,
+// and the network's latency); or, in `because`, why the run stays on one thread.
+SimTime parallel_lookahead(const SimulationConfig& config, std::string& because) {
+  const CostModel& cost = config.cost;
+  if (config.threads <= 1) because = "one thread asked for";
+  else if (config.topology->size() < 2) because = "one node";
+  else if (!config.observers.empty()) because = "observers follow the run on one thread";
+  else if (!config.workload->runs_apart())
+    because = "the workload shares its state between nodes (tasks created at other nodes, arrivals, or a shared "
+              "stream)";
+  else if (cost.transfer == TransferDistribution::exponential)
+    because = "exponential transfer times draw from one stream";
+  if (!because.empty()) return 0;
+  SimTime overhead = cost.send_overhead;
+  for (const double s : config.speeds)
+    if (const SimTime t = time_at_speed(cost.send_overhead, s); t >= 0) overhead = std::min(overhead, t);
+  if (cost.latency <= 0 && overhead <= 0) {
+    because = "the cost model has no lookahead: a message can reach another node in zero time (latency and "
+              "send_overhead are 0)";
+    return 0;
+  }
+  return later(cost.latency, overhead);
+}
 
 }  // namespace
 
@@ -1017,9 +1525,21 @@ SimulationResult simulate(const SimulationConfig& config) {
   if (const std::size_t v = first_bad_speed(config.speeds); v < config.speeds.size())
     throw InputError(
         fmt::format("simulate: node {}'s speed is {}; accepted: a finite number > 0", v, config.speeds[v]));
-  if (std::any_of(config.speeds.begin(), config.speeds.end(), [](double s) { return s != 1; }))
-    return Engine<true>(config).run();
-  return Engine<false>(config).run();
+  const bool speeds = std::any_of(config.speeds.begin(), config.speeds.end(), [](double s) { return s != 1; });
+  std::string because;
+  const SimTime lookahead = parallel_lookahead(config, because);
+  if (because.empty()) {
+    const auto parts = static_cast<unsigned>(std::min<std::size_t>(config.threads, config.topology->size()));
+    if (speeds) return ParallelRun<true>(config, parts, lookahead).run();
+    return ParallelRun<false>(config, parts, lookahead).run();
+  }
+  SimulationResult result = [&] {
+    NodeStates states(config);
+    if (speeds) return Engine<true>(config, states, Partition{0, static_cast<NodeId>(config.topology->size())}).run();
+    return Engine<false>(config, states, Partition{0, static_cast<NodeId>(config.topology->size())}).run();
+  }();
+  if (config.threads > 1) result.one_thread_because = because;
+  return result;
 }
 
 }  // namespace dlbkit

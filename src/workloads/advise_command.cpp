@@ -176,6 +176,7 @@ AdviceResult advise_on_tasks(const AdviseInputs& in, const AdviseProgress& progr
   if (in.execution) values.execution = *in.execution;
   if (in.max_events) values.max_events = *in.max_events;
   if (in.max_seconds) values.max_seconds = *in.max_seconds;
+  values.threads = "1";  // the candidates run `jobs` at a time, each on one thread
   AdviceResult result;
   // Every candidate below replaces only the strategy of NOBAL's setup.
   const ExperimentSetup& base = result.setup.emplace(experiment_setup(values));

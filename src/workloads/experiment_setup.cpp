@@ -8,6 +8,11 @@
 #include <fmt/format.h>
 
 #include <limits>
+#include <thread>
+
+namespace {
+constexpr std::uint64_t kMaxThreads = 1024;
+}
 
 namespace dlbkit {
 
@@ -31,6 +36,13 @@ ExperimentSetup experiment_setup(const ExperimentInputs& in) {
       .execution = parse_execution(in.execution),
   };
   if (in.speeds) setup.speeds = parse_node_speeds(*in.speeds, setup.topology.size(), "--speeds");
+  if (in.threads) {
+    setup.threads = static_cast<unsigned>(parse_unsigned(*in.threads, "--threads", kMaxThreads));
+    if (setup.threads == 0)
+      throw InputError(fmt::format("--threads: '0' is not accepted; accepted: an integer from 1 to {}", kMaxThreads));
+  } else if (setup.topology.size() >= kThreadsFrom) {
+    setup.threads = std::max(1u, std::thread::hardware_concurrency());
+  }
   // The cost model's measured parameters of this workload (a calibrated time per unit), where
   // the inputs do not give them; read after every input is checked, so errors keep their order.
   const auto measured = setup.cost.workload_params.find(name);

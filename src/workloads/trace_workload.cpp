@@ -48,6 +48,7 @@ public:
     for (std::uint32_t c = tree_.first_child[done.tag]; c < tree_.first_child[done.tag + 1]; ++c)
       sink.add(node, work(tree_.children[c]), tree_.children[c]);
   }
+  bool runs_apart() const override { return true; }  // children at the completing node, from the trace
   // A version 1 trace does not say: its tasks are taken to poll, as before version 2.
   bool tasks_poll() const override { return !tree_.poll_calls || *tree_.poll_calls > 0; }
 

@@ -77,6 +77,11 @@ struct SimulationConfig {
   /// speed s spends 1 / s of the simulated time on all its processor time: task work,
   /// message checks, sending and handling (docs/simulator.md, Nodes that differ in speed).
   std::vector<double> speeds;
+  /// Threads to simulate on: the nodes in as many partitions, advancing in windows of the
+  /// cost model's lookahead, with the very same result as on one (docs/simulator.md,
+  /// "Parallel windows"). A run that cannot be split (SimulationResult::one_thread_because)
+  /// runs on one.
+  unsigned threads = 1;
 };
 
 struct NodeStats {
@@ -102,6 +107,9 @@ struct SimulationResult {
   std::vector<std::uint64_t> messages_by_kind;
   std::vector<NodeStats> nodes;
   double wall_seconds = 0;  ///< host time the run took
+  unsigned threads = 1;     ///< the threads it ran on
+  /// Why it ran on one thread though asked for more (SimulationConfig::threads); else empty.
+  std::string one_thread_because;
 
   std::uint64_t messages() const;
 };

@@ -48,6 +48,10 @@ public:
   /// True when initial_tasks() gives every task and the two calls above create none
   /// (artificial, bnb with its static placements): NOBAL then needs no simulation (sim/nobal.hpp).
   virtual bool closed() const { return false; }
+  /// True when on_completed() creates tasks only at the completing node, draws nothing from
+  /// the workload's stream and changes no state, and next_arrival() gives none: the
+  /// simulator may then run partitions of the nodes at once (SimulationConfig::threads).
+  virtual bool runs_apart() const { return closed(); }
   /// True when a task calls poll() as it runs, as WLR93's processes check messages (V-B),
   /// so that an engine looks at its messages inside the task; false for the tasks of an app
   /// that never polls (uts nodes, a recorded run whose tasks made no poll() call). With the

@@ -29,7 +29,13 @@ struct ExperimentInputs {
   /// Each node's speed, as --speeds takes it: "S0,S1,..." or "cycle:S0,..." (parse_node_speeds);
   /// none: every node at speed 1.
   std::optional<std::string> speeds;
+  /// Threads to simulate on, 1 or more (SimulationConfig::threads); none: every core for a
+  /// run of at least kThreadsFrom nodes, where windows pay, else one.
+  std::optional<std::string> threads;
 };
+
+/// The size from which a run takes every core by default (ExperimentInputs::threads).
+inline constexpr std::size_t kThreadsFrom = 4096;
 
 /// The setup of one run: topology, strategy, workload, cost model, seed, limits, execution
 /// and speeds. Throws InputError naming the first value refused, in that order.

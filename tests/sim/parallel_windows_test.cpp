@@ -1,0 +1,161 @@
+#include "event_queue.hpp"
+#include "instant_ranks.hpp"
+
+#include <dlbkit/sim/simulator.hpp>
+#include <dlbkit/strategies/builtin_strategies.hpp>
+#include <dlbkit/workloads/builtin_workloads.hpp>
+
+#include <gtest/gtest.h>
+
+#include <map>
+#include <string>
+#include <vector>
+
+using namespace dlbkit;
+
+namespace {
+
+struct Case {
+  std::string strategy, topology, workload = "artificial", cost = "ipsc2";
+  std::uint64_t seed = 1;
+  Execution execution = Execution::fcfs;
+  std::vector<double> speeds;
+  std::map<std::string, std::string> workload_params = {{"granularity", "20"}};
+};
+
+SimulationResult simulate_on(const Case& run, unsigned threads) {
+  const Topology topology = parse_topology(run.topology);
+  auto workload = builtin_workloads().configure(run.workload, run.workload_params).create();
+  return simulate({.topology = &topology,
+                   .strategy = builtin_strategies().configure(run.strategy, {}),
+                   .workload = workload.get(),
+                   .cost = make_cost_model(run.cost),
+                   .seed = run.seed,
+                   .execution = run.execution,
+                   .speeds = run.speeds,
+                   .threads = threads});
+}
+
+// Everything but the host's time and the peak of pending tasks (an upper bound in parallel).
+void expect_same(const SimulationResult& one, const SimulationResult& many, const std::string& what) {
+  EXPECT_EQ(one.events, many.events) << what;
+  EXPECT_EQ(one.makespan, many.makespan) << what;
+  EXPECT_EQ(one.total_work, many.total_work) << what;
+  EXPECT_EQ(one.tasks_created, many.tasks_created) << what;
+  EXPECT_EQ(one.tasks_completed, many.tasks_completed) << what;
+  EXPECT_EQ(one.tasks_transferred, many.tasks_transferred) << what;
+  EXPECT_EQ(one.messages_by_kind, many.messages_by_kind) << what;
+  ASSERT_EQ(one.nodes.size(), many.nodes.size()) << what;
+  for (std::size_t v = 0; v < one.nodes.size(); ++v) {
+    const NodeStats &a = one.nodes[v], &b = many.nodes[v];
+    EXPECT_TRUE(a.busy == b.busy && a.overhead == b.overhead && a.finish == b.finish &&
+                a.tasks_executed == b.tasks_executed && a.tasks_sent == b.tasks_sent &&
+                a.tasks_received == b.tasks_received && a.messages_sent == b.messages_sent)
+        << what << ", node " << v;
+  }
+}
+
+TEST(ParallelWindows, EveryThreadCountGivesTheVeryRunOfOneThread) {
+  // Strategies whose runs have ties between partitions (work stealing, diffusion, gm:
+  // docs/simulator.md, "Ties and parallel runs"), one that sends tasks far (rid), and the
+  // three ways a node runs its tasks; 3 threads split the nodes unevenly.
+  std::vector<Case> runs;
+  for (const char* s : {"rid", "work_stealing", "diffusion", "gm", "sid", "lifeline", "hbm", "none"})
+    for (const char* t : {"hypercube:5", "torus:4x6"}) runs.push_back({.strategy = s, .topology = t, .seed = 2});
+  runs.push_back({.strategy = "work_stealing", .topology = "hypercube:4", .execution = Execution::lifo});
+  runs.push_back({.strategy = "rid", .topology = "ring:9", .execution = Execution::processor_sharing});
+  runs.push_back({.strategy = "rid", .topology = "hypercube:4", .cost = "meiko-cs1"});
+  runs.push_back({.strategy = "work_stealing", .topology = "hypercube:4", .speeds = {1, 2, 1, 2, 1, 2, 1, 2, 3, 1, 1, 1, 1, 0.5, 1, 1}});
+  for (const Case& run : runs) {
+    const SimulationResult one = simulate_on(run, 1);
+    EXPECT_EQ(one.threads, 1u);
+    for (const unsigned threads : {2u, 3u, 4u}) {
+      const std::string what = run.strategy + " on " + run.topology + ", " + std::to_string(threads) + " threads";
+      const SimulationResult many = simulate_on(run, threads);
+      EXPECT_EQ(many.threads, threads) << what << ": " << many.one_thread_because;
+      expect_same(one, many, what);
+    }
+  }
+}
+
+TEST(ParallelWindows, AThreadANodeAndMoreThreadsThanNodes) {
+  const Case run{.strategy = "work_stealing", .topology = "hypercube:2"};
+  const SimulationResult one = simulate_on(run, 1);
+  const SimulationResult many = simulate_on(run, 16);
+  EXPECT_EQ(many.threads, 4u);
+  expect_same(one, many, "16 threads on 4 nodes");
+}
+
+TEST(ParallelWindows, ARunWithoutTasksHandlesNoEvent) {
+  const Case run{.strategy = "work_stealing", .topology = "hypercube:3", .workload_params = {{"granularity", "0"}}};
+  const SimulationResult many = simulate_on(run, 2);
+  EXPECT_EQ(many.events, simulate_on(run, 1).events);
+  EXPECT_EQ(many.tasks_created, 0u);
+}
+
+TEST(ParallelWindows, RunsThatCannotBeSplitRunOnOneThreadAndSaySo) {
+  // No lookahead: a message can reach another node in no time.
+  SimulationResult r = simulate_on({.strategy = "rid", .topology = "hypercube:3", .cost = "ideal"}, 2);
+  EXPECT_EQ(r.threads, 1u);
+  EXPECT_NE(r.one_thread_because.find("lookahead"), std::string::npos) << r.one_thread_because;
+  // Tasks made where others complete share the workload's state (a tree search).
+  r = simulate_on({.strategy = "work_stealing", .topology = "hypercube:3", .workload = "uts", .workload_params = {}}, 2);
+  EXPECT_EQ(r.threads, 1u);
+  EXPECT_NE(r.one_thread_because.find("workload"), std::string::npos) << r.one_thread_because;
+  // Asked for one: nothing to say.
+  r = simulate_on({.strategy = "rid", .topology = "hypercube:3"}, 1);
+  EXPECT_TRUE(r.one_thread_because.empty());
+}
+
+TEST(ParallelWindows, AnErrorInOnePartitionStopsTheRunWithoutHanging) {
+  const Topology topology = parse_topology("hypercube:5");
+  auto workload = builtin_workloads().configure("artificial", {{"granularity", "50"}}).create();
+  SimulationConfig config{.topology = &topology,
+                          .strategy = builtin_strategies().configure("work_stealing", {}),
+                          .workload = workload.get(),
+                          .cost = make_cost_model("ipsc2"),
+                          .event_limit = 1000,
+                          .threads = 3};
+  EXPECT_THROW(simulate(config), EventLimitReached);
+}
+
+// Two partitions' events at one instant: partition 0 handled (creator at 5, rank 0, child 0)
+// and (creator at 5, rank 2, child 0); partition 1 (creator at 5, rank 1, child 0); all due
+// at 10, in a window from 7 (so the creators' ranks are the run's).
+TEST(ParallelWindows, EventsOfASharedInstantAreRankedInKeyOrder) {
+  const auto key = [](SimTime creator, std::uint64_t rank) { return EventKey{creator, rank << EventKey::kRankShift}; };
+  const std::vector<HandledEvent> zero{{10, key(5, 0)}, {10, key(5, 2)}, {12, key(10, 1)}};
+  const std::vector<HandledEvent> one{{10, key(5, 1)}, {11, key(10, 0)}};
+  const std::vector<std::span<const HandledEvent>> logs{zero, one};
+  RankTable tables[2];
+  RankTable* pointers[2] = {&tables[0], &tables[1]};
+  rank_shared_instants(logs, 7, 100, pointers);
+  EXPECT_EQ(tables[0].global(10, 0), 0u);
+  EXPECT_EQ(tables[0].global(10, 1), 2u);
+  EXPECT_EQ(tables[1].global(10, 0), 1u);
+  // Instants only one partition had keep its ranks; a creator in the window takes the run's.
+  EXPECT_EQ(tables[0].global(12, 0), 0u);
+  EXPECT_EQ(tables[0].global_key(key(10, 1), 7), key(10, 2));
+  EXPECT_EQ(tables[1].global_key(key(10, 0), 7), key(10, 1));
+  EXPECT_EQ(tables[1].global_key(key(5, 0), 7), key(5, 0));  // before the window: the run's already
+}
+
+struct Item {
+  std::int64_t time;
+  std::uint64_t key;
+};
+
+TEST(ParallelWindows, TheQueueLooksPastAWindowWithoutMovingItsBase) {
+  EventQueue<Item> queue;
+  queue.push({1000, 1});
+  queue.push({5000, 2});
+  ASSERT_NE(queue.top_before(2000), nullptr);
+  EXPECT_EQ(queue.pop().key, 1u);
+  EXPECT_EQ(queue.top_before(2000), nullptr);
+  EXPECT_EQ(queue.earliest(), 5000);
+  queue.push({2000, 3});  // from the window's end on: still in order
+  EXPECT_EQ(queue.pop().key, 3u);
+  EXPECT_EQ(queue.pop().key, 2u);
+}
+
+}  // namespace
