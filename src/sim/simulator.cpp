@@ -327,7 +327,8 @@ public:
                instant_events_ > instant_limit_ + kInstantEventsPerTask * result_.tasks_created) {
       fail_time_stands_still(e.time);
     }
-    keys_.creator(e.time, instant_events_);
+    // A partition's own events are named by their place in its window's list (instant_ranks.hpp).
+    keys_.creator(e.time, parallel_ ? handled_.size() : instant_events_);
     switch (e.type()) {
       case EventType::delivery: deliver(e.node, e.ref, e.time); break;
       case EventType::wake: wake(e.node, e.time); break;
@@ -358,6 +359,7 @@ public:
 
   void begin_parallel(std::chrono::steady_clock::time_point wall_start, std::span<const NodeId> bounds) {
     parallel_ = true;
+    woken_in_.assign(part_.hi - part_.lo, 0);
     wall_start_ = wall_start;
     bounds_ = bounds;
     outboxes_.resize(part_.count);
@@ -376,6 +378,7 @@ public:
     window_end_ = end;
     handled_.clear();
     woken_.clear();
+    ++window_;
   }
 
   // Handles the events due before `end`. With `may_pause`, stops before the first when the
@@ -417,9 +420,7 @@ public:
   // After the window's ranks are known: the events kept for later take the run's ranks, and
   // those for other partitions go to their outboxes with what they deliver. Returns the
   // earliest time of this partition's events and of those it sends.
-  SimTime pack(const RankTable& ranks) {
-    std::sort(woken_.begin(), woken_.end());
-    woken_.erase(std::unique(woken_.begin(), woken_.end()), woken_.end());
+  SimTime pack(const WindowRanks& ranks) {
     for (const NodeId v : woken_) nodes_[v].wake_key = ranks.global_key(nodes_[v].wake_key, window_start_);
     for (Outbox& out : outboxes_) {
       out.items.clear();
@@ -702,7 +703,10 @@ private:
     node.wake_at = time;
     node.wake_key = keys_.next(static_cast<unsigned>(EventType::wake));
     node.wake_carried = node.has_reserve && node.reserve_at <= time;
-    if (parallel_) [[unlikely]] woken_.push_back(v);
+    if (parallel_ && woken_in_[v - part_.lo] != window_) [[unlikely]] {
+      woken_in_[v - part_.lo] = window_;
+      woken_.push_back(v);
+    }
     if (node.wake_carried) return;
     queue(Event{time, node.wake_key, v, 0});
     if (!node.has_reserve) {
@@ -1231,10 +1235,12 @@ private:
   // terms, the events for after it, the nodes that scheduled a wake in it, what goes to
   // the other partitions, and the partitions' first nodes.
   bool parallel_ = false;
-  SimTime window_start_ = -1, window_end_ = 0;
+  SimTime window_start_ = 0, window_end_ = 0;  // the start's: its keys (at instant -1) are the run's
   std::vector<HandledEvent> handled_;
   std::vector<Event> later_;
   std::vector<NodeId> woken_;
+  std::vector<std::uint32_t> woken_in_;  // per node: the window it last joined woken_ in
+  std::uint32_t window_ = 1;             // the window's number (the start's is 1)
   std::vector<Outbox> outboxes_;
   std::span<const NodeId> bounds_;
   // Tasks this engine holds: at its nodes, on their way between them, and on their way to
@@ -1260,7 +1266,7 @@ public:
     for (unsigned k = 0; k <= parts; ++k) bounds_.push_back(static_cast<NodeId>(n * k / parts));
     for (unsigned k = 0; k < parts; ++k)
       parts_.push_back(std::make_unique<Engine<kSpeeds>>(config, states_, Partition{bounds_[k], bounds_[k + 1], k, parts}));
-    tables_.assign(parts, std::vector<RankTable>(parts));
+    tables_.assign(parts, std::vector<WindowRanks>(parts));
     next_.resize(parts);
   }
 
@@ -1336,7 +1342,7 @@ private:
   // so that no thread waits for another's) and by packing what crosses; two barriers a window.
   void advance(unsigned k) {
     Part& me = *parts_[k];
-    std::vector<RankTable>& tables = tables_[k];
+    std::vector<WindowRanks>& tables = tables_[k];
     guarded(k, [&] { me.start_nodes(); });
     SimTime start = -1;  // the start's keys are the run's already
     for (unsigned window = 0;; ++window) {
@@ -1394,16 +1400,16 @@ private:
     return !d.holding.load(std::memory_order_acquire);
   }
 
-  // Every partition's ranks of the window's events at shared instants before `until`.
-  void rank(std::vector<RankTable>& tables, SimTime start, SimTime until) {
+  // Every partition's ranks of the window's events before `until`.
+  void rank(std::vector<WindowRanks>& tables, SimTime start, SimTime until) {
     std::vector<std::span<const HandledEvent>> logs;
-    std::vector<RankTable*> pointers;
+    std::vector<WindowRanks*> pointers;
     for (std::size_t p = 0; p < parts_.size(); ++p) {
       logs.push_back(parts_[p]->handled());
       tables[p].clear();
       pointers.push_back(&tables[p]);
     }
-    rank_shared_instants(logs, start, until, pointers);
+    rank_window(logs, start, until, pointers);
   }
 
   // Every partition holds no task: the run's last task completed in this window, with the
@@ -1421,7 +1427,7 @@ private:
       if (!log.empty() && log.back().time == last) last_completion[p] = log.size() - 1;
     }
     for (auto& part : parts_) part->run_until(last, false);
-    std::vector<RankTable>& tables = tables_[0];
+    std::vector<WindowRanks>& tables = tables_[0];
     rank(tables, start, last);
     // The instant `last`: the events handled at it and those due at it, merged in key order;
     // the latter are handled as they come, until every partition's last completion is in.
@@ -1432,7 +1438,6 @@ private:
       at[p] = static_cast<std::size_t>(
           std::lower_bound(log.begin(), log.end(), last, [](const HandledEvent& e, SimTime t) { return e.time < t; }) -
           log.begin());
-      tables[p].begin(last);
       waiting += last_completion[p] != SIZE_MAX ? 1 : 0;
     }
     for (std::uint64_t next_rank = 0; waiting > 0; ++next_rank) {
@@ -1473,7 +1478,7 @@ private:
   std::atomic<bool> failed_{false};
   Decision decisions_[2];                // the even windows', the odd ones'
   std::atomic<std::uint32_t> news_{0};   // bumped as a decision changes
-  std::vector<std::vector<RankTable>> tables_;  // thread k's copy of every partition's ranks
+  std::vector<std::vector<WindowRanks>> tables_;  // thread k's copy of every partition's ranks
   std::vector<SimTime> next_;  // each partition's next event time
   bool ran_out_ = false;
 };

@@ -20,7 +20,9 @@ struct Case {
   std::uint64_t seed = 1;
   Execution execution = Execution::fcfs;
   std::vector<double> speeds;
-  std::map<std::string, std::string> workload_params = {{"granularity", "20"}};
+  std::map<std::string, std::string> workload_params = {{"granularity", "8"}};
+  // A long latency: windows of the lookahead are few, so that the test is quick.
+  std::map<std::string, std::string> cost_params = {{"latency", "5ms"}};
 };
 
 SimulationResult simulate_on(const Case& run, unsigned threads) {
@@ -29,7 +31,7 @@ SimulationResult simulate_on(const Case& run, unsigned threads) {
   return simulate({.topology = &topology,
                    .strategy = builtin_strategies().configure(run.strategy, {}),
                    .workload = workload.get(),
-                   .cost = make_cost_model(run.cost),
+                   .cost = make_cost_model(run.cost, run.cost_params),
                    .seed = run.seed,
                    .execution = run.execution,
                    .speeds = run.speeds,
@@ -61,10 +63,11 @@ TEST(ParallelWindows, EveryThreadCountGivesTheVeryRunOfOneThread) {
   // three ways a node runs its tasks; 3 threads split the nodes unevenly.
   std::vector<Case> runs;
   for (const char* s : {"rid", "work_stealing", "diffusion", "gm", "sid", "lifeline", "hbm", "none"})
-    for (const char* t : {"hypercube:5", "torus:4x6"}) runs.push_back({.strategy = s, .topology = t, .seed = 2});
+    for (const char* t : {"hypercube:5", "torus:4x8"}) runs.push_back({.strategy = s, .topology = t, .seed = 2});
   runs.push_back({.strategy = "work_stealing", .topology = "hypercube:4", .execution = Execution::lifo});
   runs.push_back({.strategy = "rid", .topology = "ring:9", .execution = Execution::processor_sharing});
   runs.push_back({.strategy = "rid", .topology = "hypercube:4", .cost = "meiko-cs1"});
+  runs.push_back({.strategy = "work_stealing", .topology = "hypercube:4", .cost_params = {}});  // ipsc2 itself
   runs.push_back({.strategy = "work_stealing", .topology = "hypercube:4", .speeds = {1, 2, 1, 2, 1, 2, 1, 2, 3, 1, 1, 1, 1, 0.5, 1, 1}});
   for (const Case& run : runs) {
     const SimulationResult one = simulate_on(run, 1);
@@ -86,11 +89,24 @@ TEST(ParallelWindows, AThreadANodeAndMoreThreadsThanNodes) {
   expect_same(one, many, "16 threads on 4 nodes");
 }
 
+struct NoTasks final : Workload {
+  void initial_tasks(const Topology&, const CostModel&, Rng&, TaskSink&) override {}
+  bool closed() const override { return true; }
+};
+
 TEST(ParallelWindows, ARunWithoutTasksHandlesNoEvent) {
-  const Case run{.strategy = "work_stealing", .topology = "hypercube:3", .workload_params = {{"granularity", "0"}}};
-  const SimulationResult many = simulate_on(run, 2);
-  EXPECT_EQ(many.events, simulate_on(run, 1).events);
-  EXPECT_EQ(many.tasks_created, 0u);
+  const Topology topology = parse_topology("hypercube:3");
+  NoTasks none;
+  for (const unsigned threads : {1u, 2u}) {
+    const SimulationResult r = simulate({.topology = &topology,
+                                         .strategy = builtin_strategies().configure("work_stealing", {}),
+                                         .workload = &none,
+                                         .cost = make_cost_model("ipsc2"),
+                                         .threads = threads});
+    EXPECT_EQ(r.threads, threads);
+    EXPECT_EQ(r.events, 0u);
+    EXPECT_EQ(r.makespan, 0);
+  }
 }
 
 TEST(ParallelWindows, RunsThatCannotBeSplitRunOnOneThreadAndSaySo) {
@@ -119,25 +135,28 @@ TEST(ParallelWindows, AnErrorInOnePartitionStopsTheRunWithoutHanging) {
   EXPECT_THROW(simulate(config), EventLimitReached);
 }
 
-// Two partitions' events at one instant: partition 0 handled (creator at 5, rank 0, child 0)
-// and (creator at 5, rank 2, child 0); partition 1 (creator at 5, rank 1, child 0); all due
-// at 10, in a window from 7 (so the creators' ranks are the run's).
+// Two partitions' windows from time 7. Partition 0 handled, due at 10, (creator at 5, rank
+// 0) and (creator at 5, rank 2), then at 12 a child of its second event; partition 1, at 10,
+// (creator at 5, rank 1), then at 11 a child of that. Creators before the window carry the
+// run's ranks; those in it, their place in their partition's list.
 TEST(ParallelWindows, EventsOfASharedInstantAreRankedInKeyOrder) {
   const auto key = [](SimTime creator, std::uint64_t rank) { return EventKey{creator, rank << EventKey::kRankShift}; };
   const std::vector<HandledEvent> zero{{10, key(5, 0)}, {10, key(5, 2)}, {12, key(10, 1)}};
   const std::vector<HandledEvent> one{{10, key(5, 1)}, {11, key(10, 0)}};
   const std::vector<std::span<const HandledEvent>> logs{zero, one};
-  RankTable tables[2];
-  RankTable* pointers[2] = {&tables[0], &tables[1]};
-  rank_shared_instants(logs, 7, 100, pointers);
-  EXPECT_EQ(tables[0].global(10, 0), 0u);
-  EXPECT_EQ(tables[0].global(10, 1), 2u);
-  EXPECT_EQ(tables[1].global(10, 0), 1u);
-  // Instants only one partition had keep its ranks; a creator in the window takes the run's.
-  EXPECT_EQ(tables[0].global(12, 0), 0u);
-  EXPECT_EQ(tables[0].global_key(key(10, 1), 7), key(10, 2));
-  EXPECT_EQ(tables[1].global_key(key(10, 0), 7), key(10, 1));
-  EXPECT_EQ(tables[1].global_key(key(5, 0), 7), key(5, 0));  // before the window: the run's already
+  WindowRanks ranks[2];
+  WindowRanks* pointers[2] = {&ranks[0], &ranks[1]};
+  rank_window(logs, 7, 100, pointers);
+  ASSERT_EQ(ranks[0].size(), 3u);
+  ASSERT_EQ(ranks[1].size(), 2u);
+  // At 10 the run has partition 0's first, partition 1's, then partition 0's second.
+  EXPECT_EQ(ranks[0].global_key(key(10, 0), 7), key(10, 0));
+  EXPECT_EQ(ranks[0].global_key(key(10, 1), 7), key(10, 2));
+  EXPECT_EQ(ranks[1].global_key(key(10, 0), 7), key(10, 1));
+  // Instants only one partition had keep its order; creators before the window are the run's.
+  EXPECT_EQ(ranks[0].global_key(key(12, 2), 7), key(12, 0));
+  EXPECT_EQ(ranks[1].global_key(key(11, 1), 7), key(11, 0));
+  EXPECT_EQ(ranks[1].global_key(key(5, 0), 7), key(5, 0));
 }
 
 struct Item {
