@@ -328,7 +328,7 @@ public:
       fail_time_stands_still(e.time);
     }
     // A partition's own events are named by their place in its window's list (instant_ranks.hpp).
-    keys_.creator(e.time, parallel_ ? handled_.size() : instant_events_);
+    keys_.creator(e.time, parallel_ ? log_.next_place() : instant_events_);
     switch (e.type()) {
       case EventType::delivery: deliver(e.node, e.ref, e.time); break;
       case EventType::wake: wake(e.node, e.time); break;
@@ -367,7 +367,7 @@ public:
   TaskSink& sink() { return *this; }
   const SimulationResult& result() const { return result_; }
   std::int64_t held() const { return held_; }
-  std::span<const HandledEvent> handled() const { return handled_; }
+  WindowLog& log() { return log_; }
   const Outbox& outbox(unsigned to) const { return outboxes_[to]; }
   SimTime next_time() const { return heap_.empty() ? kNever : heap_.earliest(); }
 
@@ -376,7 +376,7 @@ public:
   void open_window(SimTime start, SimTime end) {
     window_start_ = start;
     window_end_ = end;
-    handled_.clear();
+    log_.clear();
     woken_.clear();
     ++window_;
   }
@@ -391,7 +391,7 @@ public:
       if (prefetching_)
         if (const Event* next = heap_.peek()) prefetch(*next);
       if (!handle(e)) continue;
-      handled_.push_back({e.time, e.key});
+      log_.add(e.time, e.key, instant_events_);
       if (may_pause && held_ == 0) return true;
     }
     return false;
@@ -414,14 +414,14 @@ public:
   void handle_next() {
     const Event e = heap_.pop();
     handle(e);
-    handled_.push_back({e.time, e.key});
+    log_.add(e.time, e.key, instant_events_);
   }
 
   // After the window's ranks are known: the events kept for later take the run's ranks, and
   // those for other partitions go to their outboxes with what they deliver. Returns the
   // earliest time of this partition's events and of those it sends.
-  SimTime pack(const WindowRanks& ranks) {
-    for (const NodeId v : woken_) nodes_[v].wake_key = ranks.global_key(nodes_[v].wake_key, window_start_);
+  SimTime pack() {
+    for (const NodeId v : woken_) nodes_[v].wake_key = log_.global_key(nodes_[v].wake_key, window_start_);
     for (Outbox& out : outboxes_) {
       out.items.clear();
       out.tasks.clear();
@@ -431,7 +431,7 @@ public:
     SimTime earliest = next_time();
     for (Event e : later_) {
       earliest = std::min(earliest, e.time);
-      e.key = ranks.global_key(e.key, window_start_);
+      e.key = log_.global_key(e.key, window_start_);
       if (owns(e.node)) {
         later_[kept++] = e;
         continue;
@@ -1236,7 +1236,7 @@ private:
   // the other partitions, and the partitions' first nodes.
   bool parallel_ = false;
   SimTime window_start_ = 0, window_end_ = 0;  // the start's: its keys (at instant -1) are the run's
-  std::vector<HandledEvent> handled_;
+  WindowLog log_;
   std::vector<Event> later_;
   std::vector<NodeId> woken_;
   std::vector<std::uint32_t> woken_in_;  // per node: the window it last joined woken_ in
@@ -1266,7 +1266,6 @@ public:
     for (unsigned k = 0; k <= parts; ++k) bounds_.push_back(static_cast<NodeId>(n * k / parts));
     for (unsigned k = 0; k < parts; ++k)
       parts_.push_back(std::make_unique<Engine<kSpeeds>>(config, states_, Partition{bounds_[k], bounds_[k + 1], k, parts}));
-    tables_.assign(parts, std::vector<WindowRanks>(parts));
     next_.resize(parts);
   }
 
@@ -1337,16 +1336,13 @@ private:
   }
   bool failed() const { return failed_.load(std::memory_order_acquire); }
 
-  // Thread k's part of the run: windows, each ended by ranking the events of its shared
-  // instants (every thread merges the same lists, each keeping all the partitions' tables,
-  // so that no thread waits for another's) and by packing what crosses; two barriers a window.
+  // Thread k's part of the run: windows, each ended by ranking the events of the instants
+  // two partitions shared (thread 0) and by packing what crosses; three barriers a window.
   void advance(unsigned k) {
     Part& me = *parts_[k];
-    std::vector<WindowRanks>& tables = tables_[k];
     guarded(k, [&] { me.start_nodes(); });
-    SimTime start = -1;  // the start's keys are the run's already
     for (unsigned window = 0;; ++window) {
-      guarded(k, [&] { next_[k] = me.pack(tables[k]); });
+      guarded(k, [&] { next_[k] = me.pack(); });
       barrier_.arrive_and_wait();
       if (failed()) return;
       guarded(k, [&] {
@@ -1354,7 +1350,7 @@ private:
           if (from != k) me.unpack(parts_[from]->outbox(k));
         me.push_later();
       });
-      start = *std::min_element(next_.begin(), next_.end());
+      const SimTime start = *std::min_element(next_.begin(), next_.end());
       if (start == kNever) {  // nothing left anywhere, yet tasks are (the end makes them none)
         if (k == 0) ran_out_ = true;
         return;
@@ -1372,8 +1368,11 @@ private:
       if (paused) guarded(k, [&] { me.run_until(end, false); });
       barrier_.arrive_and_wait();
       if (failed()) return;
-      if (k == 0) decisions_[(window + 1) % 2].reset();  // its last use ended before this barrier
-      rank(tables, start, kNever);
+      if (k == 0) {
+        decisions_[(window + 1) % 2].reset();  // its last use ended before this barrier
+        rank(start, kNever);
+      }
+      barrier_.arrive_and_wait();
     }
   }
 
@@ -1400,16 +1399,11 @@ private:
     return !d.holding.load(std::memory_order_acquire);
   }
 
-  // Every partition's ranks of the window's events before `until`.
-  void rank(std::vector<WindowRanks>& tables, SimTime start, SimTime until) {
-    std::vector<std::span<const HandledEvent>> logs;
-    std::vector<WindowRanks*> pointers;
-    for (std::size_t p = 0; p < parts_.size(); ++p) {
-      logs.push_back(parts_[p]->handled());
-      tables[p].clear();
-      pointers.push_back(&tables[p]);
-    }
-    rank_window(logs, start, until, pointers);
+  // The run's ranks of the window's events at shared instants before `until`.
+  void rank(SimTime start, SimTime until) {
+    std::vector<WindowLog*> logs;
+    for (auto& part : parts_) logs.push_back(&part->log());
+    rank_shared_instants(logs, start, until);
   }
 
   // Every partition holds no task: the run's last task completed in this window, with the
@@ -1418,42 +1412,41 @@ private:
   void finish(SimTime start) {
     const std::size_t parts = parts_.size();
     SimTime last = -1;
-    for (std::size_t p = 0; p < parts; ++p)
-      if (!parts_[p]->handled().empty()) last = std::max(last, parts_[p]->handled().back().time);
-    if (last < 0) return;  // no task at all: no event either
     std::vector<std::size_t> last_completion(parts, SIZE_MAX);  // in the log, where it is at `last`
+    for (const auto& part : parts_)
+      if (!part->log().events().empty()) last = std::max(last, part->log().events().back().time);
+    if (last < 0) return;  // no task at all: no event either
     for (std::size_t p = 0; p < parts; ++p) {
-      const auto log = parts_[p]->handled();
-      if (!log.empty() && log.back().time == last) last_completion[p] = log.size() - 1;
+      const auto events = parts_[p]->log().events();
+      if (!events.empty() && events.back().time == last) last_completion[p] = events.size() - 1;
     }
     for (auto& part : parts_) part->run_until(last, false);
-    std::vector<WindowRanks>& tables = tables_[0];
-    rank(tables, start, last);
+    rank(start, last);
     // The instant `last`: the events handled at it and those due at it, merged in key order;
     // the latter are handled as they come, until every partition's last completion is in.
     std::vector<std::size_t> at(parts);
     std::size_t waiting = 0;
     for (std::size_t p = 0; p < parts; ++p) {
-      const auto log = parts_[p]->handled();
-      at[p] = static_cast<std::size_t>(
-          std::lower_bound(log.begin(), log.end(), last, [](const HandledEvent& e, SimTime t) { return e.time < t; }) -
-          log.begin());
+      const auto events = parts_[p]->log().events();
+      at[p] = static_cast<std::size_t>(std::lower_bound(events.begin(), events.end(), last,
+                                                        [](const HandledEvent& e, SimTime t) { return e.time < t; }) -
+                                       events.begin());
       waiting += last_completion[p] != SIZE_MAX ? 1 : 0;
     }
-    for (std::uint64_t next_rank = 0; waiting > 0; ++next_rank) {
+    for (std::uint64_t rank = 0; waiting > 0; ++rank) {
       std::size_t best = parts;
       EventKey best_key;
       for (std::size_t p = 0; p < parts; ++p) {
-        const auto log = parts_[p]->handled();
+        const WindowLog& log = parts_[p]->log();
         EventKey key;
-        if (at[p] < log.size()) {
-          key = log[at[p]].key;
+        if (at[p] < log.events().size()) {
+          key = log.events()[at[p]].key;
         } else if (const Event* e = parts_[p]->next_at(last)) {
           key = e->key;
         } else {
           continue;
         }
-        key = tables[p].global_key(key, start);
+        key = log.global_key(key, start);
         if (best == parts || key < best_key) {
           best = p;
           best_key = key;
@@ -1461,8 +1454,8 @@ private:
       }
       if (best == parts) throw std::logic_error("parallel simulation: the last completion was not found");
       Part& part = *parts_[best];
-      if (at[best] == part.handled().size()) part.handle_next();
-      tables[best].append(next_rank);
+      if (at[best] == part.log().events().size()) part.handle_next();
+      part.log().events()[at[best]].rank = rank;
       if (at[best] == last_completion[best]) --waiting;
       ++at[best];
     }
@@ -1478,7 +1471,6 @@ private:
   std::atomic<bool> failed_{false};
   Decision decisions_[2];                // the even windows', the odd ones'
   std::atomic<std::uint32_t> news_{0};   // bumped as a decision changes
-  std::vector<std::vector<WindowRanks>> tables_;  // thread k's copy of every partition's ranks
   std::vector<SimTime> next_;  // each partition's next event time
   bool ran_out_ = false;
 };
