@@ -5,7 +5,7 @@
 // 40 B per task, so that 2^22 nodes of 100 tasks fit 20 GB (docs/simulator.md, "Memory per
 // task", has the measured table).
 // BM_RidCurve: the same case from 2^10 to 2^16 nodes (2^20 with DLBKIT_BENCH_LARGE=1),
-// events/s and resident bytes per task.
+// events/s and resident bytes per task. BM_ParallelWindows: the same on 1 and 2 threads.
 
 #include <dlbkit/workloads/builtin_workloads.hpp>
 #include <dlbkit/sim/simulator.hpp>
@@ -143,8 +143,35 @@ void BM_RidCurve(benchmark::State& state) {
   return true;
 }();
 
+// Parallel windows (docs/simulator.md, "Parallel windows"): RID (arg 0) or work stealing
+// (arg 1), 100 tasks a node, at hypercube:D on T threads: events per second of wall time,
+// the same run on every thread count. Target: 2 threads at least 1.7x one at 2^16.
+void BM_ParallelWindows(benchmark::State& state) {
+  const char* name = state.range(0) == 0 ? "rid" : "work_stealing";
+  const dlbkit::Topology cube = dlbkit::parse_topology("hypercube:" + std::to_string(state.range(1)));
+  const auto strategy = dlbkit::builtin_strategies().configure(name, {});
+  const auto workload_choice = dlbkit::builtin_workloads().configure("artificial", {{"granularity", "100"}});
+  std::uint64_t events = 0;
+  for (auto _ : state) {
+    auto workload = workload_choice.create();
+    const dlbkit::SimulationResult r =
+        dlbkit::simulate({.topology = &cube, .strategy = strategy, .workload = workload.get(),
+                          .cost = dlbkit::make_cost_model("ipsc2"), .seed = 1,
+                          .threads = static_cast<unsigned>(state.range(2))});
+    events += r.events;
+    benchmark::DoNotOptimize(r.makespan);
+  }
+  state.counters["events_per_second"] = benchmark::Counter(static_cast<double>(events), benchmark::Counter::kIsRate);
+  state.SetLabel(name);
+}
+
 }  // namespace
 
+BENCHMARK(BM_ParallelWindows)
+    ->ArgsProduct({{0, 1}, {12, 14, 16}, {1, 2}})
+    ->Iterations(1)
+    ->UseRealTime()
+    ->Unit(benchmark::kSecond);
 BENCHMARK(BM_DirectNeighborProcessorSharing)->Unit(benchmark::kMillisecond)->MinTime(1.0);
 BENCHMARK(BM_RidHypercube)->Arg(10)->Unit(benchmark::kMillisecond)->MinTime(1.0);
 BENCHMARK(BM_RidHypercube)->Arg(16)->Unit(benchmark::kMillisecond)->Iterations(2);

@@ -128,6 +128,8 @@ Run add_simulate(CLI::App& app) {
       progress.phase(setup.strategy.name(), simulation_progress(true));
       result = run_experiment(setup);
     }
+    if (threads->count() > 0 && !result.balanced.one_thread_because.empty())
+      fmt::print(stderr, "dlbkit: note: simulated on one thread: {}\n", result.balanced.one_thread_because);
     // Every output is written before any takes its name: a failed one leaves none.
     if (tracer) {
       tracer->finish(result.balanced.makespan);

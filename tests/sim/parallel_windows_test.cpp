@@ -111,7 +111,7 @@ TEST(ParallelWindows, ARunWithoutTasksHandlesNoEvent) {
 
 TEST(ParallelWindows, RunsThatCannotBeSplitRunOnOneThreadAndSaySo) {
   // No lookahead: a message can reach another node in no time.
-  SimulationResult r = simulate_on({.strategy = "rid", .topology = "hypercube:3", .cost = "ideal"}, 2);
+  SimulationResult r = simulate_on({.strategy = "rid", .topology = "hypercube:3", .cost = "ideal", .cost_params = {}}, 2);
   EXPECT_EQ(r.threads, 1u);
   EXPECT_NE(r.one_thread_because.find("lookahead"), std::string::npos) << r.one_thread_because;
   // Tasks made where others complete share the workload's state (a tree search).
@@ -141,22 +141,23 @@ TEST(ParallelWindows, AnErrorInOnePartitionStopsTheRunWithoutHanging) {
 // run's ranks; those in it, their place in their partition's list.
 TEST(ParallelWindows, EventsOfASharedInstantAreRankedInKeyOrder) {
   const auto key = [](SimTime creator, std::uint64_t rank) { return EventKey{creator, rank << EventKey::kRankShift}; };
-  const std::vector<HandledEvent> zero{{10, key(5, 0)}, {10, key(5, 2)}, {12, key(10, 1)}};
-  const std::vector<HandledEvent> one{{10, key(5, 1)}, {11, key(10, 0)}};
-  const std::vector<std::span<const HandledEvent>> logs{zero, one};
-  WindowRanks ranks[2];
-  WindowRanks* pointers[2] = {&ranks[0], &ranks[1]};
-  rank_window(logs, 7, 100, pointers);
-  ASSERT_EQ(ranks[0].size(), 3u);
-  ASSERT_EQ(ranks[1].size(), 2u);
+  WindowLog zero, one;
+  zero.add(10, key(5, 0), 0);
+  zero.add(10, key(5, 2), 1);
+  zero.add(12, key(10, 1), 0);
+  one.add(10, key(5, 1), 0);
+  one.add(11, key(10, 0), 0);
+  WindowLog* logs[2] = {&zero, &one};
+  rank_shared_instants(logs, 7, 100);
   // At 10 the run has partition 0's first, partition 1's, then partition 0's second.
-  EXPECT_EQ(ranks[0].global_key(key(10, 0), 7), key(10, 0));
-  EXPECT_EQ(ranks[0].global_key(key(10, 1), 7), key(10, 2));
-  EXPECT_EQ(ranks[1].global_key(key(10, 0), 7), key(10, 1));
-  // Instants only one partition had keep its order; creators before the window are the run's.
-  EXPECT_EQ(ranks[0].global_key(key(12, 2), 7), key(12, 0));
-  EXPECT_EQ(ranks[1].global_key(key(11, 1), 7), key(11, 0));
-  EXPECT_EQ(ranks[1].global_key(key(5, 0), 7), key(5, 0));
+  EXPECT_EQ(zero.global_key(key(10, 0), 7), key(10, 0));
+  EXPECT_EQ(zero.global_key(key(10, 1), 7), key(10, 2));
+  EXPECT_EQ(one.global_key(key(10, 0), 7), key(10, 1));
+  // Instants only one partition had keep its ranks; creators before the window are the run's.
+  EXPECT_EQ(zero.global_key(key(12, 2), 7), key(12, 0));
+  EXPECT_EQ(one.global_key(key(11, 1), 7), key(11, 0));
+  EXPECT_EQ(one.global_key(key(5, 0), 7), key(5, 0));
+  EXPECT_EQ(zero.instants().size(), 2u);
 }
 
 struct Item {
