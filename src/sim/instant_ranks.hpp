@@ -11,6 +11,7 @@
 
 #include "event_key.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -25,10 +26,14 @@ struct HandledEvent {
   std::uint64_t rank;
 };
 
-/// The events one partition handled in a window, in its order, and where each of its
-/// instants begins in that list.
+/// The events one partition handled in a window, in its order, and its instants.
 class WindowLog {
 public:
+  struct Instant {
+    SimTime time;
+    std::uint32_t first;  // the place of its first event
+  };
+
   void clear() {
     events_.clear();
     instants_.clear();
@@ -36,25 +41,34 @@ public:
   /// The next event's place in the list: its name as a creator.
   std::uint64_t next_place() const { return events_.size(); }
   void add(SimTime time, EventKey key, std::uint64_t rank) {
-    if (events_.empty() || events_.back().time != time) instants_.push_back(static_cast<std::uint32_t>(events_.size()));
+    if (instants_.empty() || instants_.back().time != time)
+      instants_.push_back({time, static_cast<std::uint32_t>(events_.size())});
     events_.push_back({time, key, rank});
   }
 
   std::span<const HandledEvent> events() const { return events_; }
   std::span<HandledEvent> events() { return events_; }
-  std::span<const std::uint32_t> instants() const { return instants_; }
+  std::span<const Instant> instants() const { return instants_; }
+  /// The end of instant i's events.
+  std::uint32_t end_of(std::size_t i) const {
+    return i + 1 < instants_.size() ? instants_[i + 1].first : static_cast<std::uint32_t>(events_.size());
+  }
 
   /// `key` with its creator's rank in the run's terms: a creator at or after
   /// `window_start` is this partition's own, named by its place in the list.
   EventKey global_key(EventKey key, SimTime window_start) const {
     if (key.creator_time < window_start) return key;
+    return with_rank(key, events_[key.bits >> EventKey::kRankShift].rank);
+  }
+
+  static EventKey with_rank(EventKey key, std::uint64_t rank) {
     const std::uint64_t low = key.bits & ((std::uint64_t{1} << EventKey::kRankShift) - 1);
-    return {key.creator_time, events_[key.bits >> EventKey::kRankShift].rank << EventKey::kRankShift | low};
+    return {key.creator_time, rank << EventKey::kRankShift | low};
   }
 
 private:
   std::vector<HandledEvent> events_;
-  std::vector<std::uint32_t> instants_;  // the place of each instant's first event
+  std::vector<Instant> instants_;
 };
 
 /// Gives every event of the partitions' `logs` at an instant before `until` that two or more
@@ -62,28 +76,24 @@ private:
 /// order, so that a creator in the window has its rank before its children are compared.
 inline void rank_shared_instants(std::span<WindowLog* const> logs, SimTime window_start, SimTime until) {
   const std::size_t parts = logs.size();
-  std::vector<std::size_t> instant(parts, 0), at(parts), end(parts);
+  std::vector<std::size_t> next(parts, 0), at(parts), end(parts);
   for (;;) {
     SimTime t = until;
     std::size_t sharing = 0;
     for (std::size_t p = 0; p < parts; ++p) {
-      const auto starts = logs[p]->instants();
-      if (instant[p] == starts.size()) continue;
-      const SimTime time = logs[p]->events()[starts[instant[p]]].time;
-      if (time < t) {
-        t = time;
-        sharing = 1;
-      } else if (time == t) {
-        ++sharing;
-      }
+      const auto instants = logs[p]->instants();
+      if (next[p] == instants.size()) continue;
+      const SimTime time = instants[next[p]].time;
+      sharing = time < t ? 1 : sharing + (time == t ? 1 : 0);
+      t = std::min(t, time);
     }
     if (t >= until) return;
     for (std::size_t p = 0; p < parts; ++p) {
-      const auto starts = logs[p]->instants();
-      end[p] = at[p] = 0;
-      if (instant[p] == starts.size() || logs[p]->events()[starts[instant[p]]].time != t) continue;
-      at[p] = starts[instant[p]];
-      end[p] = ++instant[p] < starts.size() ? starts[instant[p]] : logs[p]->events().size();
+      const auto instants = logs[p]->instants();
+      at[p] = end[p] = 0;
+      if (next[p] == instants.size() || instants[next[p]].time != t) continue;
+      at[p] = instants[next[p]].first;
+      end[p] = logs[p]->end_of(next[p]++);
     }
     if (sharing < 2) continue;  // one partition's instant: its ranks are the run's
     for (std::uint64_t rank = 0;; ++rank) {

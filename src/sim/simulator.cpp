@@ -1267,6 +1267,7 @@ public:
     for (unsigned k = 0; k < parts; ++k)
       parts_.push_back(std::make_unique<Engine<kSpeeds>>(config, states_, Partition{bounds_[k], bounds_[k + 1], k, parts}));
     next_.resize(parts);
+    for (auto& part : parts_) logs_.push_back(&part->log());
   }
 
   SimulationResult run() {
@@ -1370,9 +1371,10 @@ private:
       if (failed()) return;
       if (k == 0) {
         decisions_[(window + 1) % 2].reset();  // its last use ended before this barrier
-        rank(start, kNever);
+        guarded(0, [&] { rank_shared_instants(logs_, start, kNever); });
       }
       barrier_.arrive_and_wait();
+      if (failed()) return;
     }
   }
 
@@ -1399,13 +1401,6 @@ private:
     return !d.holding.load(std::memory_order_acquire);
   }
 
-  // The run's ranks of the window's events at shared instants before `until`.
-  void rank(SimTime start, SimTime until) {
-    std::vector<WindowLog*> logs;
-    for (auto& part : parts_) logs.push_back(&part->log());
-    rank_shared_instants(logs, start, until);
-  }
-
   // Every partition holds no task: the run's last task completed in this window, with the
   // latest of the partitions' last completions. Each partition handles what comes before
   // it in the run's order, and nothing after (thread 0, the others done).
@@ -1421,7 +1416,7 @@ private:
       if (!events.empty() && events.back().time == last) last_completion[p] = events.size() - 1;
     }
     for (auto& part : parts_) part->run_until(last, false);
-    rank(start, last);
+    rank_shared_instants(logs_, start, last);
     // The instant `last`: the events handled at it and those due at it, merged in key order;
     // the latter are handled as they come, until every partition's last completion is in.
     std::vector<std::size_t> at(parts);
@@ -1472,6 +1467,7 @@ private:
   Decision decisions_[2];                // the even windows', the odd ones'
   std::atomic<std::uint32_t> news_{0};   // bumped as a decision changes
   std::vector<SimTime> next_;  // each partition's next event time
+  std::vector<WindowLog*> logs_;
   bool ran_out_ = false;
 };
 

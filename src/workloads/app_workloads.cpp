@@ -122,6 +122,7 @@ public:
       sink.add(node, *work, index++);
     });
   }
+  bool runs_apart() const override { return true; }  // every task at the start
 
 private:
   BusyDraw draw_;
