@@ -2,12 +2,13 @@
 //   mpirun -np R build/bench/plan_step_bench --strategy S [--param k=v] [--objects N] [--steps K]
 //                                            [--warmup W] [--topology T] [--predict MODEL]
 // Each rank holds N objects whose loads make a hot spot around rank 0 (loads 1 + 9 exp(-(r /
-// (0.1 R))^2), each times 0.95..1.05 at random); W plans of them not carried out and not
-// timed (MPI's first messages between the ranks), then K plans in a row, each carried out by
-// migrate() (the objects travel with their loads). Prints one JSON line on rank 0: per step the decision's
-// wall time (the slowest rank's), its protocol messages and rounds, the imbalance before and
-// after and the objects moved; and each rank's peak resident memory (rank 0's beside the
-// others' largest), the figure that shows whether one rank holds everyone's objects.
+// (0.1 R))^2), each times 0.95..1.05 at random); W plans of them, not carried out and not
+// timed (the first use of MPI's connections, of the code and of the memory), then K plans in
+// a row, each carried out by migrate() (the objects travel with their loads). Prints one JSON
+// line on rank 0: per step the decision's wall time (the slowest rank's), its protocol
+// messages and rounds, the imbalance before and after and the objects moved; and each rank's
+// peak resident memory (rank 0's beside the others' largest), the figure that shows whether
+// one rank holds everyone's objects.
 #include <dlbkit/core/random.hpp>
 #include <dlbkit/error.hpp>
 #include <dlbkit/core/parameters.hpp>
