@@ -17,10 +17,15 @@
                                         $MIGRATION_COST (e.g. 24us): the MPI migration cost
                                         per object, instead of fitting it on greedy's real runs
 
+$TIMED: a command put before each timed run (a real run, a calibration), e.g. "flock LOCKFILE"
+on a machine shared with other timed work. `messages` takes $RUNS real runs of each row (default 3)
+on $RANKS ranks (default "2 4").
+
 Needs a build (scripts/build.sh) and mpirun; writes its scratch files under a temporary folder.
 """
 import json
 import os
+import shlex
 import statistics
 import subprocess
 import sys
@@ -32,6 +37,7 @@ PARTICLES = os.path.join(ROOT, "build/bin/dlbkit_example_particles")
 AMR = os.path.join(ROOT, "build/bin/dlbkit_example_amr")
 DLBKIT = os.path.join(ROOT, "build/bin/dlbkit")
 ENV = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
+TIMED = shlex.split(os.environ.get("TIMED", ""))
 STRATEGIES = ["greedy", "refine", "tempered", "diffusion"]
 
 
@@ -40,7 +46,7 @@ def stencil(engine, args, program=STENCIL, ranks=2):
         cmd = [program, "--workers", str(ranks)]
     else:
         cmd = ["mpirun", "--oversubscribe", "-np", str(ranks), program, "--engine", "mpi"]
-    out = subprocess.run(cmd + args + ["--json"], capture_output=True, text=True, env=ENV, check=True).stdout
+    out = subprocess.run(TIMED + cmd + args + ["--json"], capture_output=True, text=True, env=ENV, check=True).stdout
     run = json.loads(out.strip().splitlines()[-1])
     if run["checksum_balanced"] != run["checksum_unbalanced"]:
         sys.exit("checksums differ: " + " ".join(cmd + args))
@@ -75,7 +81,7 @@ def calibrated(scratch, engine):
     calibrate = [DLBKIT, "calibrate", "--engine", engine, "-o", cost]
     if engine == "mpi":
         calibrate = ["mpirun", "--oversubscribe", "-np", "2"] + calibrate
-    subprocess.run(calibrate, capture_output=True, env=ENV, check=True)
+    subprocess.run(TIMED + calibrate, capture_output=True, env=ENV, check=True)
     return cost
 
 
@@ -147,7 +153,7 @@ def advise(scratch):
 
 
 def messages(scratch):
-    """Under MPI, programs whose messages cross ranks: each strategy's real run (median of 3)
+    """Under MPI, programs whose messages cross ranks: each strategy's real run (median of $RUNS)
     beside the replay of the recorded unbalanced run, whose phases pay their crossing messages
     and whose migrations pay their recorded bytes, both at the calibrated model's costs
     (nothing fitted); the messages' predicted part of a phase beside the real runs' overhead
@@ -156,8 +162,9 @@ def messages(scratch):
     cost = calibrated(scratch, "mpi")
     print("calibrated MPI model: send %s, handle %s, latency %s, per byte %s" % tuple(
         json.load(open(cost))[f] for f in ("send_overhead", "handle_cost", "latency", "per_byte")))
+    runs_each = int(os.environ.get("RUNS", "3"))
     for name, program, args in (("stencil", STENCIL, []), ("particles", PARTICLES, ["--work", "4"])):
-        for ranks in (2, 4):
+        for ranks in map(int, os.environ.get("RANKS", "2 4").split()):
             stem = os.path.join(scratch, "%s-%d" % (name, ranks))
             stencil("mpi", ["--strategy", "none", "--record", stem] + args, program, ranks)
             print("\n%s, %d ranks (%s)" % (name, ranks, " ".join(args) or "defaults"))
@@ -165,7 +172,7 @@ def messages(scratch):
             print("|---|---|---|---|---|---|---|")
             real = {}
             for s in ["none"] + STRATEGIES:
-                runs = [stencil("mpi", ["--strategy", s] + args, program, ranks) for _ in range(3)]
+                runs = [stencil("mpi", ["--strategy", s] + args, program, ranks) for _ in range(runs_each)]
                 real[s] = statistics.median(r["mean_phase_seconds_balanced"] for r in runs)
                 overhead = statistics.median(r["overhead_phase_seconds"] for r in runs)
                 out = subprocess.run([DLBKIT, "phases", "-s", s, "--data", stem, "--replay", "-c", "file:" + cost,
@@ -184,7 +191,8 @@ def messages(scratch):
             for key, value in sorted(pick["params"].items()):
                 params += ["--param", "%s=%s" % (key, value if isinstance(value, str) else json.dumps(value))]
             label = "advise's pick " + " ".join([pick["strategy"]] + params[1::2])
-            runs = [stencil("mpi", ["--strategy", pick["strategy"]] + params + args, program, ranks) for _ in range(3)]
+            runs = [stencil("mpi", ["--strategy", pick["strategy"]] + params + args, program, ranks)
+                    for _ in range(runs_each)]
             real[label] = statistics.median(r["mean_phase_seconds_balanced"] for r in runs)
             best = min(real, key=real.get)
             print("%s: predicted %.2f ms, real %.2f ms; the real best, %s: %.2f ms; the pick %+.1f%% from it" % (
