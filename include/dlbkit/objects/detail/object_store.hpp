@@ -39,13 +39,19 @@ public:
       : engine_(std::move(options), std::move(own), communicator), slots_(engine_.local_workers()),
         outbox_(engine_.local_workers(), std::vector<std::vector<Outgoing>>(engine_.workers())),
         communications_(engine_.local_workers()), set_loads_(engine_.local_workers()) {
-    // A record's object sizes: what a migration ships of each object (put_sized's payload).
+    // A record's object sizes: what a migration after the phase ships of each object (put_sized's
+    // payloads): the object and the messages it has not read yet, which move with it (relocate).
     engine_.measure_sizes_with([this](std::vector<double>& bytes) {
       std::vector<std::byte> scratch;
       for (const auto& mine : slots_)
         for (const Slot& s : mine) {
           to_bytes(s.object, scratch);
-          bytes[s.index] = static_cast<double>(scratch.size());
+          double size = static_cast<double>(scratch.size());
+          for (const Received<Message>& r : s.inboxes[phases_ % 2]) {
+            to_bytes(r.message, scratch);
+            size += static_cast<double>(scratch.size());
+          }
+          bytes[s.index] = size;
         }
     });
   }
