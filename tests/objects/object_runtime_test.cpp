@@ -575,6 +575,7 @@ TEST(ObjectRuntime, RecordsEachObjectsSerializedSize) {
   for (const dlbkit::PhaseObject& object : data.phases[0].phase.objects) {
     dlbkit::to_bytes(cell(object.id), bytes);
     EXPECT_EQ(object.memory.serialized_bytes, static_cast<double>(bytes.size() + sizeof(std::uint64_t))) << object.id;
+    EXPECT_GT(object.memory.serialize_seconds, 0) << object.id;  // the time to serialize them
   }
   std::filesystem::remove_all(dir);
 }
