@@ -18,8 +18,8 @@
                                         per object, instead of fitting it on greedy's real runs
 
 $TIMED: a command put before each timed run (a real run, a calibration), e.g. "flock LOCKFILE"
-on a machine shared with other timed work. `messages` takes $RUNS real runs of each row (default 3)
-on $RANKS ranks (default "2 4").
+on a machine shared with other timed work. `messages` runs $RUNS rounds (default 3) on $RANKS
+ranks (default "2 4").
 
 Needs a build (scripts/build.sh) and mpirun; writes its scratch files under a temporary folder.
 """
@@ -154,10 +154,9 @@ def advise(scratch):
 
 def messages(scratch):
     """Under MPI, programs whose messages cross ranks: each strategy's real run beside the
-    replay of a recorded unbalanced run, whose phases pay their crossing messages at the
-    calibrated model's costs and whose migrations pay their recorded bytes (an object and its
-    unread messages) at a cost per byte fitted on one number: the stencil's greedy, its real
-    balancing seconds per byte migrated (bytes from its replay). $RUNS rounds, each a
+    replay of a recorded unbalanced run, whose phases pay their crossing messages and whose
+    migrations pay their recorded bytes (an object and its unread messages) at the calibrated
+    model's costs, and the recorded time to serialize them (nothing fitted). $RUNS rounds, each a
     recording and a real run of every strategy (so that a slower spell of the machine falls on
     all of them); real: the median of the runs, predicted: the median of the recordings'
     replays. Beside them, the real runs' overhead (a phase's wall time beyond its busiest
@@ -167,7 +166,6 @@ def messages(scratch):
     print("calibrated MPI model: send %s, handle %s, latency %s, per byte %s" % tuple(
         json.load(open(cost))[f] for f in ("send_overhead", "handle_cost", "latency", "per_byte")))
     rounds = int(os.environ.get("RUNS", "3"))
-    byte_cost = None
     for name, program, args in (("stencil", STENCIL, []), ("particles", PARTICLES, ["--work", "4"])):
         for ranks in map(int, os.environ.get("RANKS", "2 4").split()):
             stems, runs = [], {s: [] for s in ["none"] + STRATEGIES}
@@ -177,17 +175,10 @@ def messages(scratch):
                 for s in runs:
                     runs[s].append(stencil("mpi", ["--strategy", s] + args, program, ranks))
 
-            def replays(strategy, migration):
+            def replays(strategy):
                 return [json.loads(subprocess.run(
-                    [DLBKIT, "phases", "-s", strategy, "--data", stem, "--replay", "-c", "file:" + cost] + migration
-                    + ["--json"], capture_output=True, text=True, check=True).stdout) for stem in stems]
-            if byte_cost is None:
-                per_object = statistics.median(r["balancing_seconds"] / r["objects_migrated"] for r in runs["greedy"])
-                per_byte = per_object / statistics.median(j["bytes_migrated"] / j["objects_migrated"]
-                                                          for j in replays("greedy", []))
-                byte_cost = "%.3fns" % (1e9 * per_byte)
-                print("migration cost per byte, fitted on the %s's greedy on %d ranks: %s" % (name, ranks, byte_cost))
-            migration = ["--migration-byte-cost", byte_cost]
+                    [DLBKIT, "phases", "-s", strategy, "--data", stem, "--replay", "-c", "file:" + cost, "--json"],
+                    capture_output=True, text=True, check=True).stdout) for stem in stems]
             print("\n%s, %d ranks (%s)" % (name, ranks, " ".join(args) or "defaults"))
             print("| strategy | real | (min-max) | predicted | error | real overhead | predicted messages "
                   "| real balancing | predicted | crossing KB |")
@@ -195,7 +186,7 @@ def messages(scratch):
             real = {}
             for s in runs:
                 real[s] = statistics.median(r["mean_phase_seconds_balanced"] for r in runs[s])
-                js = replays(s, migration)
+                js = replays(s)
                 phases = len(js[0]["phases"])
                 predicted = statistics.median(j["mean_phase_seconds"] for j in js)
                 if s == "none":  # advise reads the recording of the median unbalanced replay
@@ -211,7 +202,7 @@ def messages(scratch):
                     statistics.median(sum(p["crossing_bytes"] for p in j["phases"]) for j in js) / phases / 1e3),
                     flush=True)
             out = subprocess.run([DLBKIT, "advise", "--data", median_stem, "-t", "complete:%d" % ranks,
-                                  "-c", "file:" + cost] + migration + ["--json"],
+                                  "-c", "file:" + cost, "--json"],
                                  capture_output=True, text=True, check=True).stdout
             pick = json.loads(out)["ranking"][0]
             params = []
