@@ -369,15 +369,16 @@ private:
   // Without observers to tell of each task's creation, FCFS queues take their initial tasks
   // from the workload only as they run or travel, where it can defer them.
   void place_initial_tasks() {
-    std::unique_ptr<DeferredTasks> deferred;
     if (observers_.empty() && config_.execution == Execution::fcfs)
-      deferred = config_.workload->defer_initial_tasks(topology_, cost_, workload_rng_);
-    if (!deferred) {
+      deferred_tasks_ = config_.workload->defer_initial_tasks(topology_, cost_, workload_rng_);
+    if (!deferred_tasks_) {
       config_.workload->initial_tasks(topology_, cost_, workload_rng_, *this);
       return;
     }
-    result_.tasks_created = tasks_.defer(std::move(deferred), nodes_.size(),
-                                         [&](NodeId v) -> TaskQueues::Queue& { return nodes_[v].queue; });
+    for (NodeId v = 0; v < nodes_.size(); ++v) {
+      tasks_.defer(*deferred_tasks_, nodes_[v].queue, v);
+      result_.tasks_created += nodes_[v].queue.size();
+    }
     if (result_.tasks_created > TaskPacker::kIds) fail_task_ids();
     next_task_id_ = result_.tasks_created;
   }
@@ -950,7 +951,8 @@ private:
   const CostModel& cost_;
   const std::vector<Observer*>& observers_;
   std::vector<Node, HugePageAllocator<Node>> nodes_;
-  TaskQueues tasks_;  // every node's pending tasks
+  std::unique_ptr<DeferredTasks> deferred_tasks_;  // the workload's initial tasks not drawn at the start, or none
+  TaskQueues tasks_;                               // every node's pending tasks
   struct Transfers {
     std::uint64_t sent = 0, received = 0;  // tasks
   };

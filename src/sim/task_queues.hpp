@@ -14,8 +14,6 @@
 
 #include <cassert>
 #include <cstdint>
-#include <cstddef>
-#include <memory>
 
 namespace dlbkit {
 
@@ -30,19 +28,11 @@ public:
     bool empty() const { return size() == 0; }
   };
 
-  /// Every node's queue, `queue_of(v)`, empty so far, starts with its tasks of `tasks`.
-  /// Returns how many tasks that makes.
-  template <class QueueOf>
-  std::uint64_t defer(std::unique_ptr<DeferredTasks> tasks, std::size_t nodes, QueueOf&& queue_of) {
-    std::uint64_t total = 0;
-    for (NodeId v = 0; v < nodes; ++v) {
-      Queue& q = queue_of(v);
-      assert(q.empty());
-      q.deferred = tasks->count(v);
-      total += q.deferred;
-    }
-    deferred_ = std::move(tasks);
-    return total;
+  /// Node v's queue, empty so far, starts with its tasks of `tasks`, which outlive the pool.
+  void defer(DeferredTasks& tasks, Queue& q, NodeId v) {
+    assert(q.empty());
+    deferred_ = &tasks;
+    q.deferred = tasks.count(v);
   }
 
   void push_back(Queue& q, const Task& t) { held_.push_back(q.held, packer_.pack(t)); }
@@ -62,14 +52,25 @@ public:
 
   Task pop_back(Queue& q, NodeId v) {
     assert(!q.empty());
-    if (q.held.empty()) return deferred_->take_back(v, q.deferred--);
+    if (q.held.empty()) {
+      if (q.deferred <= kDrawnFromBack) return deferred_->take_back(v, q.deferred--);
+      hold_deferred(q, v);
+    }
     return packer_.unpack(held_.pop_back(q.held));
   }
 
 private:
+  // A task from the back of a list may cost a draw for each task before it: a longer list
+  // is drawn whole, once, into the pool.
+  static constexpr std::uint32_t kDrawnFromBack = 256;
+
+  void hold_deferred(Queue& q, NodeId v) {
+    for (; q.deferred > 0; --q.deferred) held_.push_back(q.held, packer_.pack(deferred_->take_front(v)));
+  }
+
   Held held_;
   TaskPacker packer_;
-  std::unique_ptr<DeferredTasks> deferred_;  // none: every task is held
+  DeferredTasks* deferred_ = nullptr;  // none: every task is held
 };
 
 }  // namespace dlbkit
