@@ -41,7 +41,7 @@ public:
   /// The draws of a machine: a node draws its load, then its g tasks, from the stream.
   class Draws {
   public:
-    /// A node's load l_i (eq. 33), as the bound of its tasks' tau.
+    /// Draws a node's load l_i (eq. 33); returns its tasks' bound on tau, 2 omega l_i / g.
     double node(Rng& rng) const { return 2.0 * omega_ * rng.uniform(0.0, node_max_) / g_; }
     /// A task's work (eq. 34-35) at a node of that bound.
     SimTime task(Rng& rng, double bound) const {
