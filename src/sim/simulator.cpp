@@ -3,8 +3,7 @@
 #include "event_queue.hpp"
 #include "huge_pages.hpp"
 #include "node_speed.hpp"
-#include "packed_task.hpp"
-#include "pooled_deques.hpp"
+#include "task_queues.hpp"
 
 #include <dlbkit/error.hpp>
 #include <dlbkit/sim/meter.hpp>
@@ -108,8 +107,6 @@ static_assert(sizeof(InFlight) == 32, "a slot is half a cache line");
 
 enum class Mode : std::uint8_t { idle, running, overhead };
 
-using TaskQueues = PooledDeques<PackedTask, 16>;  // blocks of 264 bytes: short queues waste little
-
 // One node's state, in one array indexed by node: the fields an event touches fill the
 // first two cache lines, the statistics of completions and sends the third; the pending
 // tasks are in the engine's pool.
@@ -195,7 +192,7 @@ public:
 
   SimulationResult run() {
     const auto wall_start = std::chrono::steady_clock::now();
-    config_.workload->initial_tasks(topology_, cost_, workload_rng_, *this);
+    place_initial_tasks();
     // The engines check inside a task only at its poll() calls: tasks that never poll are
     // looked into at their end.
     if (cost_.checks == Checks::engines && !config_.workload->tasks_poll()) {
@@ -269,7 +266,7 @@ public:
   const Topology& topology() const override { return topology_; }
   std::int64_t load() const override { return node_load(current_); }
   std::int64_t migratable() const override {
-    return shared_mode_ ? node_load(current_) : static_cast<std::int64_t>(nodes_[current_].queue.size);
+    return shared_mode_ ? node_load(current_) : static_cast<std::int64_t>(nodes_[current_].queue.size());
   }
   SimTime now() const override { return cursor_; }
   Rng& rng() override { return rngs_[current_]; }
@@ -291,7 +288,7 @@ public:
     // in their order.
     std::int64_t moved = shared_mode_ ? select_processes(to, amount, max_hops) : 0;
     while (!shared_mode_ && moved < amount && !node.queue.empty()) {
-      Task t = packer_.unpack(lifo_mode_ ? tasks_.pop_front(node.queue) : tasks_.pop_back(node.queue));
+      Task t = lifo_mode_ ? tasks_.pop_front(node.queue, current_) : tasks_.pop_back(node.queue, current_);
       if (t.hops >= max_hops) {
         passed_over_.push_back(t);
         continue;
@@ -302,9 +299,8 @@ public:
       ++moved;
     }
     while (!passed_over_.empty()) {
-      const PackedTask t = packer_.pack(passed_over_.back());
-      if (lifo_mode_) tasks_.push_front(node.queue, t);
-      else tasks_.push_back(node.queue, t);
+      if (lifo_mode_) tasks_.push_front(node.queue, passed_over_.back());
+      else tasks_.push_back(node.queue, passed_over_.back());
       passed_over_.pop_back();
     }
     const std::size_t per_message = static_cast<std::size_t>(cost_.tasks_per_message);
@@ -370,6 +366,23 @@ private:
     }
   }
 
+  // Without observers to tell of each task's creation, FCFS queues take their initial tasks
+  // from the workload only as they run or travel, where it can defer them.
+  void place_initial_tasks() {
+    if (observers_.empty() && config_.execution == Execution::fcfs)
+      deferred_tasks_ = config_.workload->defer_initial_tasks(topology_, cost_, workload_rng_);
+    if (!deferred_tasks_) {
+      config_.workload->initial_tasks(topology_, cost_, workload_rng_, *this);
+      return;
+    }
+    for (NodeId v = 0; v < nodes_.size(); ++v) {
+      tasks_.defer(*deferred_tasks_, nodes_[v].queue, v);
+      result_.tasks_created += nodes_[v].queue.size();
+    }
+    if (result_.tasks_created > TaskPacker::kIds) fail_task_ids();
+    next_task_id_ = result_.tasks_created;
+  }
+
   // The task pool numbers tasks in 32 bits (packed_task.hpp).
   std::uint64_t new_task_id() {
     if (next_task_id_ == TaskPacker::kIds) [[unlikely]] fail_task_ids();
@@ -383,14 +396,14 @@ private:
 
   std::int64_t node_load(NodeId v) const {
     const Node& n = nodes_[v];
-    const auto load = static_cast<std::int64_t>(n.queue.size) + (n.has_current ? 1 : 0);
+    const auto load = static_cast<std::int64_t>(n.queue.size()) + (n.has_current ? 1 : 0);
     return shared_mode_ ? load + static_cast<std::int64_t>(shared_[v].processes.size()) : load;
   }
 
   // A task joins node v: the queue's back (FCFS), or the running processes (PS).
   void admit(NodeId v, const Task& t) {
     if (shared_mode_) [[unlikely]] admit_shared(v, t);
-    else tasks_.push_back(nodes_[v].queue, packer_.pack(t));
+    else tasks_.push_back(nodes_[v].queue, t);
   }
   [[gnu::cold, gnu::noinline]] void admit_shared(NodeId v, const Task& t) {
     shared_[v].processes.push_back(Process{t, static_cast<double>(t.work)});
@@ -845,7 +858,7 @@ private:
       return;
     }
     if (!node.has_current && !node.queue.empty()) {
-      node.current = packer_.unpack(lifo_mode_ ? tasks_.pop_back(node.queue) : tasks_.pop_front(node.queue));
+      node.current = lifo_mode_ ? tasks_.pop_back(node.queue, v) : tasks_.pop_front(node.queue, v);
       node.has_current = true;
       node.progress = 0;
       for (Observer* o : observers_) o->on_task_started(v, node.current, t);
@@ -938,8 +951,8 @@ private:
   const CostModel& cost_;
   const std::vector<Observer*>& observers_;
   std::vector<Node, HugePageAllocator<Node>> nodes_;
-  TaskQueues tasks_;  // every node's pending tasks
-  TaskPacker packer_;
+  std::unique_ptr<DeferredTasks> deferred_tasks_;  // the workload's initial tasks not drawn at the start, or none
+  TaskQueues tasks_;                               // every node's pending tasks
   struct Transfers {
     std::uint64_t sent = 0, received = 0;  // tasks
   };
