@@ -1,17 +1,24 @@
 // dlbkit calibrate: the runtime's costs on this machine, measured by runs of the engine
 // itself, written as a cost model file for `dlbkit simulate --cost file:PATH`
 // (docs/predict.md says how each figure is measured). The measuring and the file are
-// calibrate_command()'s; this prints the result.
+// calibrate_command()'s; this prints the result. Under MPI it adds the plan API's own costs
+// (objects/balancer.hpp), which the task runtime's layers below it do not know.
 
 #include "commands.hpp"
 
 #include <dlbkit/apps/calibrate_command.hpp>
 #include <dlbkit/error.hpp>
+#include <dlbkit/io/output_file.hpp>
 #ifdef DLBKIT_HAS_MPI
+#include <dlbkit/objects/balancer.hpp>
+#include <dlbkit/phases/in_process_protocol.hpp>
+#include <dlbkit/phases/protocol_meter.hpp>
 #include <dlbkit/runtime/mpi_engine.hpp>
+#include <dlbkit/sim/statistics.hpp>
 #endif
 
 #include <fmt/format.h>
+#include <limits>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -42,6 +49,9 @@ void print_report(const CalibrateInputs& in, const CalibrationResult& r) {
   fmt::print("  per byte             {:>10.3f} ns\n", costs.per_byte());
   fmt::print("  check                {:>10.1f} ns   (a look at the clock and a check point)\n", costs.check);
   fmt::print("  busy loop            {:>10.1f} ns\n", r.loop_ns);
+  if (in.engine == "mpi")
+    fmt::print("  plan API             {:>10} ns   per round, {} ns per step (beyond its messages and collectives)\n",
+               r.model.protocol_round, r.model.protocol_step);
   std::string per_unit;
   for (const char* unit : {"step", "loop", "node"})
     if (const auto it = r.app.find(fmt::format("ns_per_{}", unit)); it != r.app.end())
@@ -51,13 +61,107 @@ void print_report(const CalibrateInputs& in, const CalibrationResult& r) {
   fmt::print("\n  cost model           {}\n", json_text(r.model.to_json(), -1));
 }
 
-int calibrate(const Options& o, const EngineRun& run = {}, int rank = 0) {
-  const std::optional<CalibrationResult> r = calibrate_command(o.in, run, rank);
-  if (!r) return 0;
+// The file's text, as calibrate_command() writes it.
+std::string file_text(const nlohmann::json& file) {
+  return file.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+}
+
+void print(const Options& o, const CalibrationResult& r, const nlohmann::json& file) {
   if (o.json)
-    fmt::print("{}\n", json_text(to_json(*r)));
+    fmt::print("{}\n", json_text(file));
   else
-    print_report(o.in, *r);
+    print_report(o.in, r);
+}
+
+#ifdef DLBKIT_HAS_MPI
+// An agent that sends nothing and is done in round `rounds` - 1: a step of the plan API with
+// nothing in it but the API's own work.
+class Idle : public RankProtocol {
+public:
+  explicit Idle(std::uint64_t rounds) : rounds_(rounds) {}
+  void round(const RoundInput& in, RoundOutput& out) override { out.done = in.round + 1 >= rounds_; }
+  std::vector<ObjectMove> departures() const override { return {}; }
+  std::vector<ObjectMove> arrivals() const override { return {}; }
+  double load() const override { return 0; }
+
+private:
+  std::uint64_t rounds_;
+};
+
+constexpr std::uint64_t kIdleRounds = 50;
+
+RankProtocolFactory idle_agents(std::uint64_t rounds) {
+  return [rounds](const RankSetup&) { return std::make_unique<Idle>(rounds); };
+}
+
+// A Balancer (MPI, this session's two ranks) whose strategy is idle agents of `rounds` rounds.
+std::unique_ptr<Balancer> idle_balancer(std::uint64_t rounds) {
+  PhaseStrategyInfo idle{.name = fmt::format("idle-{}", rounds), .description = "calibration: rounds without messages",
+                         .create = [](const Parameters&) -> std::unique_ptr<PhaseStrategy> { return nullptr; },
+                         .rank_protocol = [make = idle_agents(rounds)](const Parameters&, const RankSetup& setup) {
+                           return make(setup);
+                         }};
+  return std::make_unique<Balancer>(BalancerOptions{.engine = "mpi"}, std::move(idle));
+}
+
+// Collective: the median over `repetitions` of the slowest rank's plan() of no objects, in ns.
+double median_step_ns(Balancer& balancer, int repetitions) {
+  std::vector<double> samples;
+  for (int k = 0; k < repetitions; ++k) {
+    const double seconds = balancer.plan(LocalPhase{}).decision_seconds;
+    double slowest = 0;
+    MPI_Allreduce(&seconds, &slowest, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    samples.push_back(slowest * 1e9);
+  }
+  return median(samples);
+}
+
+// What the cost model `model` already prices of a step of idle agents of `rounds` rounds on
+// two ranks (each round's collectives).
+double priced_ns(const CostModel& model, std::uint64_t rounds) {
+  ProtocolMeter meter(2, model);
+  run_protocol_in_process(meter.metered(idle_agents(rounds)), std::vector<LocalPhase>(2), parse_topology("complete:2"),
+                          std::numeric_limits<double>::infinity(), 1);
+  meter.finish();
+  return static_cast<double>(meter.time());
+}
+
+// Collective: the plan API's own costs (CostModel::protocol_round and protocol_step) into
+// rank 0's model, from steps of idle agents of 1 and of 1 + kIdleRounds rounds (after a step
+// of each, not timed: MPI's first messages), beyond what the model prices already; on rank 0
+// the figures measured.
+nlohmann::json measure_plan_api(CalibrationResult* r, int repetitions) {
+  const auto one = idle_balancer(1), more = idle_balancer(1 + kIdleRounds);
+  (void)one->plan(LocalPhase{});
+  (void)more->plan(LocalPhase{});
+  const double step1 = median_step_ns(*one, repetitions), step_more = median_step_ns(*more, repetitions);
+  if (!r) return {};
+  CostModel& m = r->model;
+  const double round = (step_more - step1 - (priced_ns(m, 1 + kIdleRounds) - priced_ns(m, 1))) / kIdleRounds;
+  m.protocol_round = std::max<SimTime>(0, std::llround(round));
+  m.protocol_step = std::max<SimTime>(0, std::llround(step1 - priced_ns(m, 1) - static_cast<double>(m.protocol_round)));
+  return {{"method", "Balancer steps of agents that send nothing, medians of the slowest rank's decision time"},
+          {"step_ns_1_round", step1}, {fmt::format("step_ns_{}_rounds", 1 + kIdleRounds), step_more}};
+}
+
+// Collective over the session's two ranks: calibrate_command() and the plan API's costs.
+int calibrate_mpi(const Options& o, MpiSession& mpi) {
+  CalibrateInputs in = o.in;
+  in.output.clear();  // written below, with the plan API's costs
+  std::optional<CalibrationResult> r = calibrate_command(
+      in, [&mpi](AnyApplication& a, const RuntimeConfig& c) { return run_mpi(a, c, mpi); }, mpi.rank());
+  const nlohmann::json plan_api = measure_plan_api(r ? &*r : nullptr, o.in.repetitions);
+  if (!r) return 0;
+  nlohmann::json file = to_json(*r);
+  file["calibration"]["plan_api"] = plan_api;
+  write_text_file(o.in.output, file_text(file));
+  print(o, *r, file);
+  return 0;
+}
+#endif
+
+int calibrate(const Options& o) {
+  if (const std::optional<CalibrationResult> r = calibrate_command(o.in)) print(o, *r, to_json(*r));
   return 0;
 }
 
@@ -96,7 +200,7 @@ Run add_calibrate(CLI::App& app) {
                                    "--engine mpi ...)",
                                    mpi.size()));
     }
-    return calibrate(*o, [&mpi](AnyApplication& a, const RuntimeConfig& c) { return run_mpi(a, c, mpi); }, mpi.rank());
+    return calibrate_mpi(*o, mpi);
 #else
     throw InputError("--engine 'mpi'; accepted: threads (this dlbkit was built without MPI)");
 #endif

@@ -17,10 +17,15 @@
                                         $MIGRATION_COST (e.g. 24us): the MPI migration cost
                                         per object, instead of fitting it on greedy's real runs
 
+$TIMED: a command put before each timed run (a real run, a calibration), e.g. "flock LOCKFILE"
+on a machine shared with other timed work. `messages` runs $RUNS rounds (default 3) on $RANKS
+ranks (default "2 4").
+
 Needs a build (scripts/build.sh) and mpirun; writes its scratch files under a temporary folder.
 """
 import json
 import os
+import shlex
 import statistics
 import subprocess
 import sys
@@ -32,6 +37,7 @@ PARTICLES = os.path.join(ROOT, "build/bin/dlbkit_example_particles")
 AMR = os.path.join(ROOT, "build/bin/dlbkit_example_amr")
 DLBKIT = os.path.join(ROOT, "build/bin/dlbkit")
 ENV = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
+TIMED = shlex.split(os.environ.get("TIMED", ""))
 STRATEGIES = ["greedy", "refine", "tempered", "diffusion"]
 
 
@@ -40,7 +46,7 @@ def stencil(engine, args, program=STENCIL, ranks=2):
         cmd = [program, "--workers", str(ranks)]
     else:
         cmd = ["mpirun", "--oversubscribe", "-np", str(ranks), program, "--engine", "mpi"]
-    out = subprocess.run(cmd + args + ["--json"], capture_output=True, text=True, env=ENV, check=True).stdout
+    out = subprocess.run(TIMED + cmd + args + ["--json"], capture_output=True, text=True, env=ENV, check=True).stdout
     run = json.loads(out.strip().splitlines()[-1])
     if run["checksum_balanced"] != run["checksum_unbalanced"]:
         sys.exit("checksums differ: " + " ".join(cmd + args))
@@ -75,7 +81,7 @@ def calibrated(scratch, engine):
     calibrate = [DLBKIT, "calibrate", "--engine", engine, "-o", cost]
     if engine == "mpi":
         calibrate = ["mpirun", "--oversubscribe", "-np", "2"] + calibrate
-    subprocess.run(calibrate, capture_output=True, env=ENV, check=True)
+    subprocess.run(TIMED + calibrate, capture_output=True, env=ENV, check=True)
     return cost
 
 
@@ -147,49 +153,71 @@ def advise(scratch):
 
 
 def messages(scratch):
-    """Under MPI, programs whose messages cross ranks: each strategy's real run (median of 3)
-    beside the replay of the recorded unbalanced run, whose phases pay their crossing messages
-    and whose migrations pay their recorded bytes, both at the calibrated model's costs
-    (nothing fitted); the messages' predicted part of a phase beside the real runs' overhead
-    (a phase's wall time beyond its busiest worker's load, which holds their delivery); then
-    advise's pick beside the real best of the strategies run."""
+    """Under MPI, programs whose messages cross ranks: each strategy's real run beside the
+    replay of a recorded unbalanced run, whose phases pay their crossing messages and whose
+    migrations pay their recorded bytes (an object and its unread messages) at the calibrated
+    model's costs, and the recorded time to serialize them (nothing fitted). $RUNS rounds, each a
+    recording and a real run of every strategy (so that a slower spell of the machine falls on
+    all of them); real: the median of the runs, predicted: the median of the recordings'
+    replays. Beside them, the real runs' overhead (a phase's wall time beyond its busiest
+    worker's load, which holds the messages' delivery) and balancing time per phase; then
+    advise's pick (on the recording of the median unbalanced replay) beside the real best."""
     cost = calibrated(scratch, "mpi")
     print("calibrated MPI model: send %s, handle %s, latency %s, per byte %s" % tuple(
         json.load(open(cost))[f] for f in ("send_overhead", "handle_cost", "latency", "per_byte")))
+    rounds = int(os.environ.get("RUNS", "3"))
     for name, program, args in (("stencil", STENCIL, []), ("particles", PARTICLES, ["--work", "4"])):
-        for ranks in (2, 4):
-            stem = os.path.join(scratch, "%s-%d" % (name, ranks))
-            stencil("mpi", ["--strategy", "none", "--record", stem] + args, program, ranks)
+        for ranks in map(int, os.environ.get("RANKS", "2 4").split()):
+            stems, runs = [], {s: [] for s in ["none"] + STRATEGIES}
+            for k in range(rounds):
+                stems.append(os.path.join(scratch, "%s-%d-%d" % (name, ranks, k)))
+                stencil("mpi", ["--strategy", "none", "--record", stems[-1]] + args, program, ranks)
+                for s in runs:
+                    runs[s].append(stencil("mpi", ["--strategy", s] + args, program, ranks))
+
+            def replays(strategy):
+                return [json.loads(subprocess.run(
+                    [DLBKIT, "phases", "-s", strategy, "--data", stem, "--replay", "-c", "file:" + cost, "--json"],
+                    capture_output=True, text=True, check=True).stdout) for stem in stems]
             print("\n%s, %d ranks (%s)" % (name, ranks, " ".join(args) or "defaults"))
-            print("| strategy | real | predicted | error | predicted messages | real overhead | crossing KB |")
-            print("|---|---|---|---|---|---|---|")
+            print("| strategy | real | (min-max) | predicted | error | real overhead | predicted messages "
+                  "| real balancing | predicted | crossing KB |")
+            print("|---|---|---|---|---|---|---|---|---|---|")
             real = {}
-            for s in ["none"] + STRATEGIES:
-                runs = [stencil("mpi", ["--strategy", s] + args, program, ranks) for _ in range(3)]
-                real[s] = statistics.median(r["mean_phase_seconds_balanced"] for r in runs)
-                overhead = statistics.median(r["overhead_phase_seconds"] for r in runs)
-                out = subprocess.run([DLBKIT, "phases", "-s", s, "--data", stem, "--replay", "-c", "file:" + cost,
-                                      "--json"], capture_output=True, text=True, check=True).stdout
-                j = json.loads(out)
-                phases = len(j["phases"])
-                crossing = sum(p["crossing_bytes"] for p in j["phases"]) / phases
-                predicted = j["mean_phase_seconds"]
-                print("| %s | %.2f ms | %.2f ms | %+.1f%% | %.3f ms | %.3f ms | %.0f |" % (
-                    s, 1e3 * real[s], 1e3 * predicted, 100 * (predicted / real[s] - 1),
-                    1e3 * j["communication_seconds"] / phases, 1e3 * overhead, crossing / 1e3), flush=True)
-            out = subprocess.run([DLBKIT, "advise", "--data", stem, "-t", "complete:%d" % ranks, "-c", "file:" + cost,
-                                  "--json"], capture_output=True, text=True, check=True).stdout
+            for s in runs:
+                real[s] = statistics.median(r["mean_phase_seconds_balanced"] for r in runs[s])
+                js = replays(s)
+                phases = len(js[0]["phases"])
+                predicted = statistics.median(j["mean_phase_seconds"] for j in js)
+                if s == "none":  # advise reads the recording of the median unbalanced replay
+                    median_stem = stems[sorted(range(rounds), key=lambda k: js[k]["mean_phase_seconds"])[rounds // 2]]
+                times = [r["mean_phase_seconds_balanced"] for r in runs[s]]
+                print("| %s | %.2f ms | %.2f-%.2f | %.2f ms | %+.1f%% | %.3f ms | %.3f ms | %.3f ms | %.3f ms | %.0f |" % (
+                    s, 1e3 * real[s], 1e3 * min(times), 1e3 * max(times), 1e3 * predicted,
+                    100 * (predicted / real[s] - 1),
+                    1e3 * statistics.median(r["overhead_phase_seconds"] for r in runs[s]),
+                    1e3 * statistics.median(j["communication_seconds"] for j in js) / phases,
+                    1e3 * statistics.median(r["balancing_seconds"] / r["phases"] for r in runs[s]),
+                    1e3 * statistics.median(j["balancing_seconds"] for j in js) / phases,
+                    statistics.median(sum(p["crossing_bytes"] for p in j["phases"]) for j in js) / phases / 1e3),
+                    flush=True)
+            out = subprocess.run([DLBKIT, "advise", "--data", median_stem, "-t", "complete:%d" % ranks,
+                                  "-c", "file:" + cost, "--json"],
+                                 capture_output=True, text=True, check=True).stdout
             pick = json.loads(out)["ranking"][0]
             params = []
             for key, value in sorted(pick["params"].items()):
                 params += ["--param", "%s=%s" % (key, value if isinstance(value, str) else json.dumps(value))]
             label = "advise's pick " + " ".join([pick["strategy"]] + params[1::2])
-            runs = [stencil("mpi", ["--strategy", pick["strategy"]] + params + args, program, ranks) for _ in range(3)]
-            real[label] = statistics.median(r["mean_phase_seconds_balanced"] for r in runs)
+            picked = [stencil("mpi", ["--strategy", pick["strategy"]] + params + args, program, ranks)
+                      for _ in range(rounds)]
+            real[label] = statistics.median(r["mean_phase_seconds_balanced"] for r in picked)
             best = min(real, key=real.get)
-            print("%s: predicted %.2f ms, real %.2f ms; the real best, %s: %.2f ms; the pick %+.1f%% from it" % (
-                label, 1e3 * pick["predicted_phase_seconds"], 1e3 * real[label], best, 1e3 * real[best],
-                100 * (real[label] / real[best] - 1)))
+            print("%s: predicted %.2f ms, real %.2f ms (%.2f-%.2f); the real best, %s: %.2f ms; the pick %+.1f%% "
+                  "from it" % (label, 1e3 * pick["predicted_phase_seconds"], 1e3 * real[label],
+                               1e3 * min(r["mean_phase_seconds_balanced"] for r in picked),
+                               1e3 * max(r["mean_phase_seconds_balanced"] for r in picked), best, 1e3 * real[best],
+                               100 * (real[label] / real[best] - 1)))
 
 
 CANDIDATES = ["greedy", "refine", "tempered", "diffusion", "hbm", "hierarchical", "partition"]

@@ -1,12 +1,14 @@
 // One balancing step of dlbkit::Balancer (objects/balancer.hpp) under MPI, measured:
 //   mpirun -np R build/bench/plan_step_bench --strategy S [--param k=v] [--objects N] [--steps K]
-//                                            [--predict MODEL]
+//                                            [--warmup W] [--topology T] [--predict MODEL]
 // Each rank holds N objects whose loads make a hot spot around rank 0 (loads 1 + 9 exp(-(r /
-// (0.1 R))^2), each times 0.95..1.05 at random); K plans in a row, each carried out by migrate()
-// (the objects travel with their loads). Prints one JSON line on rank 0: per step the decision's
-// wall time (the slowest rank's), its protocol messages and rounds, the imbalance before and
-// after and the objects moved; and each rank's peak resident memory (rank 0's beside the
-// others' largest), the figure that shows whether one rank holds everyone's objects.
+// (0.1 R))^2), each times 0.95..1.05 at random); W plans of them, not carried out and not
+// timed (the first use of MPI's connections, of the code and of the memory), then K plans in
+// a row, each carried out by migrate() (the objects travel with their loads). Prints one JSON
+// line on rank 0: per step the decision's wall time (the slowest rank's), its protocol
+// messages and rounds, the imbalance before and after and the objects moved; and each rank's
+// peak resident memory (rank 0's beside the others' largest), the figure that shows whether
+// one rank holds everyone's objects.
 #include <dlbkit/core/random.hpp>
 #include <dlbkit/error.hpp>
 #include <dlbkit/core/parameters.hpp>
@@ -34,6 +36,7 @@ struct Settings {
   dlbkit::BalancerOptions balancer{.engine = "mpi"};
   std::uint64_t objects = 1000;
   int steps = 3;
+  int warmup = 0;
   std::string predict;  // a cost model; empty: no prediction
 };
 
@@ -45,8 +48,12 @@ Settings parse(int argc, char** argv) {
     else if (name == "--param") s.balancer.params.push_back(value);
     else if (name == "--objects") s.objects = std::stoull(value);
     else if (name == "--steps") s.steps = std::stoi(value);
+    else if (name == "--warmup") s.warmup = std::stoi(value);
+    else if (name == "--topology") s.balancer.topology = value;
     else if (name == "--predict") s.predict = value;
-    else throw dlbkit::InputError(fmt::format("option '{}'; accepted: --strategy, --param, --objects, --steps, --predict", name));
+    else throw dlbkit::InputError(fmt::format(
+        "option '{}'; accepted: --strategy, --param, --objects, --steps, --warmup, --topology, --predict",
+        name));
   }
   if (argc % 2 == 0) throw dlbkit::InputError(fmt::format("option '{}' without a value", argv[argc - 1]));
   return s;
@@ -73,7 +80,8 @@ std::string predict(const Settings& s, int size) {
   std::vector<dlbkit::LocalPhase> ranks;
   for (int r = 0; r < size; ++r) ranks.push_back(objects_of(r, size, s.objects));
   dlbkit::ProtocolMeter meter(ranks.size(), dlbkit::make_cost_model(s.predict));
-  dlbkit::run_protocol_in_process(meter.metered(make), ranks, dlbkit::parse_topology(fmt::format("complete:{}", size)),
+  const std::string topology = s.balancer.topology == "auto" ? fmt::format("complete:{}", size) : s.balancer.topology;
+  dlbkit::run_protocol_in_process(meter.metered(make), ranks, dlbkit::parse_topology(topology),
                                   s.balancer.memory_bound, s.balancer.seed);
   meter.finish();
   return fmt::format(R"("predicted_seconds": {}, "predicted_messages": {}, "predicted_rounds": {}, )",
@@ -100,6 +108,7 @@ int main(int argc, char** argv) {
     dlbkit::LocalPhase mine = objects_of(rank, size, s.objects);
     std::string prediction;
     if (rank == 0 && !s.predict.empty()) prediction = predict(s, size);
+    for (int k = 0; k < s.warmup; ++k) (void)balancer.plan(mine);
     std::vector<std::string> steps;
     for (int step = 0; step < s.steps; ++step) {
       dlbkit::MigrationPlan plan = balancer.plan(mine);

@@ -26,9 +26,12 @@ ArtificialTasks::ArtificialTasks(const Parameters& p)
       total_auto_(p.is_auto("total_load")),
       total_(p.real("total_load")) {}
 
-void ArtificialTasks::check(std::size_t nodes, double L, double loop) const {
+ArtificialTasks::Draws ArtificialTasks::draws(std::size_t nodes, SimTime loop_time) const {
   const auto N = static_cast<double>(nodes);
+  const double L = total_auto_ ? 2.5e7 * N : total_;  // loops (Sec. V-B)
   const double g = static_cast<double>(g_);
+  const double omega = omega_per_g_ * g;  // task weight
+  const double loop = static_cast<double>(loop_time);
   if (g * N > 1e9)
     throw InputError(fmt::format("artificial: granularity {} on {} nodes makes {:.0f} tasks; accepted: at most 1e9",
                                  g_, nodes, g * N));
@@ -36,7 +39,14 @@ void ArtificialTasks::check(std::size_t nodes, double L, double loop) const {
   if (4.0 * L / (N * g) * loop > 1e6 * static_cast<double>(kSecond))
     throw InputError(fmt::format("artificial: total_load={:g} loops makes tasks of up to {:.3g} s at loop_time={}; "
                                  "accepted: tasks of at most 1e6 s",
-                                 L, 4.0 * L / (N * g) * loop / 1e9, format_duration(static_cast<SimTime>(loop))));
+                                 L, 4.0 * L / (N * g) * loop / 1e9, format_duration(loop_time)));
+  Draws d;
+  d.node_max_ = 2.0 * L / (h_ * N);
+  d.omega_ = omega;
+  d.g_ = g;
+  d.psi_ = h_ / omega;  // loop size, h = omega psi
+  d.loop_ = loop;
+  return d;
 }
 
 }  // namespace dlbkit

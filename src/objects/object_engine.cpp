@@ -533,17 +533,20 @@ Phase ObjectEngine::gather_phase(const std::vector<double>& loads, std::span<con
   phase.node_of = owners_;
   phase.objects.resize(ids_.size());
   for (ObjectIndex i = 0; i < ids_.size(); ++i) phase.objects[i] = {.id = ids_[i], .load = loads[i]};
-  std::vector<double> sizes(ids_.size(), 0.0);  // 0: not known (no record)
+  std::vector<double> sizes(ids_.size(), 0.0), serialize(ids_.size(), 0.0);  // 0: not known (no record)
   if (!options_.record.empty() && measure_sizes_) {
     std::exception_ptr error;  // a serialiser's, on every rank before the gathering below
     try {
-      measure_sizes_(sizes);
+      measure_sizes_(sizes, serialize);
     } catch (...) {
       error = std::current_exception();
     }
     agree(error);
   }
-  for (ObjectIndex i = 0; i < ids_.size(); ++i) phase.objects[i].memory.serialized_bytes = sizes[i];
+  for (ObjectIndex i = 0; i < ids_.size(); ++i) {
+    phase.objects[i].memory.serialized_bytes = sizes[i];
+    phase.objects[i].memory.serialize_seconds = serialize[i];
+  }
   const std::vector<ObjectCommunication> communications = by_pair(sent);
   if (!mpi_) {
     phase.communications = communications;
@@ -557,6 +560,7 @@ Phase ObjectEngine::gather_phase(const std::vector<double>& loads, std::span<con
       append_bytes(i, mine);
       append_bytes(loads[i], mine);
       append_bytes(sizes[i], mine);
+      append_bytes(serialize[i], mine);
     }
   for (const ObjectCommunication& c : communications) append_bytes(c, mine);
   for (const std::vector<std::byte>& from : mpi_->engine->all_gather(mine)) {
@@ -566,13 +570,15 @@ Phase ObjectEngine::gather_phase(const std::vector<double>& loads, std::span<con
     at += sizeof n;
     for (std::uint64_t k = 0; k < n; ++k) {
       ObjectIndex i = 0;
-      double load = 0, bytes = 0;
+      double load = 0, bytes = 0, seconds = 0;
       std::memcpy(&i, from.data() + at, sizeof i);
       std::memcpy(&load, from.data() + at + sizeof i, sizeof load);
       std::memcpy(&bytes, from.data() + at + sizeof i + sizeof load, sizeof bytes);
-      at += sizeof i + sizeof load + sizeof bytes;
+      std::memcpy(&seconds, from.data() + at + sizeof i + sizeof load + sizeof bytes, sizeof seconds);
+      at += sizeof i + sizeof load + sizeof bytes + sizeof seconds;
       phase.objects[i].load = load;
       phase.objects[i].memory.serialized_bytes = bytes;
+      phase.objects[i].memory.serialize_seconds = seconds;
     }
     for (; at + sizeof(ObjectCommunication) <= from.size(); at += sizeof(ObjectCommunication)) {
       ObjectCommunication c;

@@ -74,7 +74,8 @@ void ProtocolMeter::close_round() {
     sent_[v] = received_[v] = 0;
     bytes_out_[v] = bytes_in_[v] = 0;
   }
-  time_ += static_cast<SimTime>(std::llround(busiest)) + (touched_.empty() ? 0 : cost_.latency) + collective_;
+  time_ += static_cast<SimTime>(std::llround(busiest)) + (touched_.empty() ? 0 : cost_.latency) + collective_ +
+           cost_.protocol_round;
   touched_.clear();
   ++rounds_;
   open_ = false;
@@ -82,6 +83,7 @@ void ProtocolMeter::close_round() {
 
 void ProtocolMeter::finish() {
   if (open_) close_round();
+  time_ += cost_.protocol_step;
 }
 
 }  // namespace dlbkit

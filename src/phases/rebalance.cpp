@@ -24,7 +24,9 @@ SimTime migration_time(const Phase& phase, const std::vector<NodeId>& mapping, c
   std::vector<double> busy(phase.nodes, 0.0);
   for (std::size_t i = 0; i < phase.objects.size(); ++i) {
     if (mapping[i] == phase.node_of[i]) continue;
-    const double one = static_cast<double>(cost.per_object) + phase.objects[i].memory.shipped_bytes() * cost.per_byte;
+    const ObjectMemory& m = phase.objects[i].memory;
+    const double one =
+        static_cast<double>(cost.per_object) + m.shipped_bytes() * cost.per_byte + m.serialize_seconds * 1e9;
     busy[phase.node_of[i]] += one;
     busy[mapping[i]] += one;
   }

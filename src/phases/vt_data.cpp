@@ -447,6 +447,8 @@ private:
     // phase no memory figures.
     if (const json* value = c.optional(user, "task_serialized_bytes"))
       memory.serialized_bytes = c.amount(*value, at + "/task_serialized_bytes", kMaxBytes, "bytes");
+    if (const json* value = c.optional(user, "task_serialize_seconds"))
+      memory.serialize_seconds = c.amount(*value, at + "/task_serialize_seconds", kMaxSeconds, "seconds");
     double shared_bytes = 0;
     bytes("shared_bytes", [&](double x) { shared_bytes = x; });
     if (const json* shared = c.optional(user, "shared_id")) {
@@ -690,8 +692,9 @@ void VtPhasesWriter::write(const Phase& phase) {
         for (std::size_t s = 0; s < phase.subphases; ++s)
           parts.push_back({{"id", s}, {"time", phase.subphase_loads[i * phase.subphases + s]}});
       }
-      if (const double bytes = phase.objects[i].memory.serialized_bytes; bytes > 0)
-        task["user_defined"] = {{"task_serialized_bytes", bytes}};
+      const ObjectMemory& memory = phase.objects[i].memory;
+      if (memory.serialized_bytes > 0) task["user_defined"]["task_serialized_bytes"] = memory.serialized_bytes;
+      if (memory.serialize_seconds > 0) task["user_defined"]["task_serialize_seconds"] = memory.serialize_seconds;
       out.write((k == 0 ? "" : ",") + dump(task));
     }
     out.write("]}");

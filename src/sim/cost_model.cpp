@@ -36,6 +36,15 @@ constexpr Field kFields[] = {
 constexpr DurationParam kPerByte{.name = "per_byte", .default_value = "0",
     .description = "network time per byte of a message between objects (a fraction of a nanosecond allowed)",
     .min = 0, .max = 1e15, .fractional = true};
+// The MPI plan API's own costs (phases/protocol_meter.hpp): optional in a file, and written
+// only when set, so that a model without them prints as before.
+constexpr DurationParam kProtocolRound{.name = "protocol_round", .default_value = "0",
+    .description = "the MPI plan API's own time per round of a rank protocol beyond its messages (its barrier, "
+                   "the round's reduction, its polling)",
+    .min = 0, .max = 1e15};
+constexpr DurationParam kProtocolStep{.name = "protocol_step", .default_value = "0",
+    .description = "the MPI plan API's fixed time per balancing step (ids checked, speeds shared, figures summed)",
+    .min = 0, .max = 1e15};
 constexpr IntegerParam kTasksPerMessage{.name = "tasks_per_message", .default_value = "1",
     .description = "most tasks one task message carries", .min = 1, .max = 1e6};
 constexpr ChoiceParam kTransfer{.name = "transfer", .default_value = "fixed",
@@ -121,6 +130,8 @@ nlohmann::json CostModel::to_json() const {
   j["transfer"] = transfer == TransferDistribution::exponential ? "exponential" : "fixed";
   j["checks"] = checks == Checks::engines ? "engines" : "each_event";
   j["mail"] = mail == Mail::check_points ? "check_points" : "each_task";
+  if (protocol_round > 0) j[std::string(kProtocolRound.name)] = exact_duration(protocol_round);
+  if (protocol_step > 0) j[std::string(kProtocolStep.name)] = exact_duration(protocol_step);
   if (!workload_params.empty()) j["workload_params"] = workload_params;
   return j;
 }
@@ -152,6 +163,8 @@ const std::vector<ParamSpec>& cost_model_params() {
                    .default_value = f.member == &CostModel::loop_time ? "1.3us" : "0", .description = f.description,
                    .min = f.member == &CostModel::loop_time ? 1.0 : 0.0});
     s.push_back(kPerByte);
+    s.push_back(kProtocolRound);
+    s.push_back(kProtocolStep);
     s.push_back(kTasksPerMessage);
     s.push_back(kTransfer);
     s.push_back(kChecks);
@@ -169,6 +182,8 @@ void apply_fields(CostModel& c, const std::map<std::string, std::string>& given,
   for (const Field& f : kFields)
     if (given.count(f.name)) c.*(f.member) = p.duration(f.name);
   if (given.count(std::string(kPerByte.name))) c.per_byte = p.fractional_duration(kPerByte.name);
+  if (given.count(std::string(kProtocolRound.name))) c.protocol_round = p[kProtocolRound];
+  if (given.count(std::string(kProtocolStep.name))) c.protocol_step = p[kProtocolStep];
   if (given.count(std::string(kTasksPerMessage.name))) c.tasks_per_message = static_cast<int>(p[kTasksPerMessage]);
   if (given.count(std::string(kTransfer.name)))
     c.transfer = p[kTransfer] == kTransfer.choice("exponential") ? TransferDistribution::exponential : TransferDistribution::fixed;
@@ -241,8 +256,9 @@ CostModel cost_model_from_json(const nlohmann::json& j, const std::string& where
   }
   std::vector<std::string> missing;
   if (name.empty()) missing.push_back("name");
-  for (const ParamSpec& spec : cost_model_params())  // but per_byte, checks and mail, newer than the format
-    if (!fields.count(spec.name) && spec.name != kPerByte.name && spec.name != kChecks.name && spec.name != kMail.name)
+  for (const ParamSpec& spec : cost_model_params())  // but the fields newer than the format
+    if (!fields.count(spec.name) && spec.name != kPerByte.name && spec.name != kChecks.name &&
+        spec.name != kMail.name && spec.name != kProtocolRound.name && spec.name != kProtocolStep.name)
       missing.push_back(spec.name);
   if (!missing.empty())
     throw InputError(fmt::format("{}: missing field{} {}; accepted: an object with every field of "

@@ -4,9 +4,8 @@
 #include "huge_pages.hpp"
 #include "instant_ranks.hpp"
 #include "node_speed.hpp"
-#include "packed_task.hpp"
-#include "pooled_deques.hpp"
 #include "spin_barrier.hpp"
+#include "task_queues.hpp"
 
 #include <dlbkit/error.hpp>
 #include <dlbkit/sim/meter.hpp>
@@ -115,8 +114,6 @@ static_assert(sizeof(InFlight) == 32, "a slot is half a cache line");
 
 enum class Mode : std::uint8_t { idle, running, overhead };
 
-using TaskQueues = PooledDeques<PackedTask, 16>;  // blocks of 264 bytes: short queues waste little
-
 // One node's state, in one array indexed by node: the fields an event touches fill the
 // first two cache lines, the statistics of completions and sends the third; the pending
 // tasks are in the engine's pool.
@@ -220,6 +217,19 @@ std::vector<NodeStats> node_stats(const NodeStates& states, SimTime makespan) {
   return stats;
 }
 
+// Without observers to tell of each task's creation, FCFS queues take their initial tasks
+// from the workload only as they run or travel, where it can defer them; null where not.
+std::unique_ptr<DeferredTasks> deferred_initial_tasks(const SimulationConfig& config, Rng& workload_rng) {
+  if (!config.observers.empty() || config.execution != Execution::fcfs) return nullptr;
+  return config.workload->defer_initial_tasks(*config.topology, config.cost, workload_rng);
+}
+
+std::uint64_t tasks_in(const DeferredTasks& deferred, std::size_t nodes) {
+  std::uint64_t total = 0;
+  for (NodeId v = 0; v < nodes; ++v) total += deferred.count(v);
+  return total;
+}
+
 // The nodes [lo, hi) of a run, partition `index` of `count`: the whole run on one thread.
 struct Partition {
   NodeId lo = 0, hi = 0;
@@ -269,7 +279,7 @@ public:
   // The whole run on this thread.
   SimulationResult run() {
     wall_start_ = std::chrono::steady_clock::now();
-    config_.workload->initial_tasks(topology_, cost_, workload_rng_, *this);
+    place_initial_tasks();
     after_initial_tasks();
     // The start makes events before any event is handled: the arrivals' creator, then each
     // node's, ranked at instant -1.
@@ -340,6 +350,18 @@ public:
   [[noreturn]] void fail_out_of_events(std::uint64_t unfinished, std::uint64_t created) const {
     throw std::logic_error(fmt::format("simulation of strategy {} ran out of events with {} of {} tasks not completed",
                                        config_.strategy.name(), unfinished, created));
+  }
+
+  // This engine's nodes' initial tasks, drawn from `deferred` as they are taken; `total`
+  // of them in the run.
+  void defer_initial_tasks(DeferredTasks& deferred, std::uint64_t total) {
+    if (total > TaskPacker::kIds) fail_task_ids();
+    for (NodeId v = part_.lo; v < part_.hi; ++v) {
+      tasks_.defer(deferred, nodes_[v].queue, v);
+      result_.tasks_created += nodes_[v].queue.size();
+      held_ += nodes_[v].queue.size();
+    }
+    next_task_id_ = total + part_.index;  // the deferred tasks have the ids before
   }
 
   // --- As one partition of a parallel run (ParallelRun) ---
@@ -485,7 +507,7 @@ public:
   const Topology& topology() const override { return topology_; }
   std::int64_t load() const override { return node_load(current_); }
   std::int64_t migratable() const override {
-    return shared_mode_ ? node_load(current_) : static_cast<std::int64_t>(nodes_[current_].queue.size);
+    return shared_mode_ ? node_load(current_) : static_cast<std::int64_t>(nodes_[current_].queue.size());
   }
   SimTime now() const override { return cursor_; }
   Rng& rng() override { return rngs_[current_]; }
@@ -507,7 +529,7 @@ public:
     // in their order.
     std::int64_t moved = shared_mode_ ? select_processes(to, amount, max_hops) : 0;
     while (!shared_mode_ && moved < amount && !node.queue.empty()) {
-      Task t = packer_.unpack(lifo_mode_ ? tasks_.pop_front(node.queue) : tasks_.pop_back(node.queue));
+      Task t = lifo_mode_ ? tasks_.pop_front(node.queue, current_) : tasks_.pop_back(node.queue, current_);
       if (t.hops >= max_hops) {
         passed_over_.push_back(t);
         continue;
@@ -518,9 +540,8 @@ public:
       ++moved;
     }
     while (!passed_over_.empty()) {
-      const PackedTask t = packer_.pack(passed_over_.back());
-      if (lifo_mode_) tasks_.push_front(node.queue, t);
-      else tasks_.push_back(node.queue, t);
+      if (lifo_mode_) tasks_.push_front(node.queue, passed_over_.back());
+      else tasks_.push_back(node.queue, passed_over_.back());
       passed_over_.pop_back();
     }
     const std::size_t per_message = static_cast<std::size_t>(cost_.tasks_per_message);
@@ -584,6 +605,15 @@ private:
     }
   }
 
+  void place_initial_tasks() {
+    deferred_tasks_ = deferred_initial_tasks(config_, workload_rng_);
+    if (!deferred_tasks_) {
+      config_.workload->initial_tasks(topology_, cost_, workload_rng_, *this);
+      return;
+    }
+    defer_initial_tasks(*deferred_tasks_, tasks_in(*deferred_tasks_, topology_.size()));
+  }
+
   // The task pool numbers tasks in 32 bits (packed_task.hpp).
   std::uint64_t new_task_id() {
     if (next_task_id_ >= TaskPacker::kIds) [[unlikely]] fail_task_ids();
@@ -599,14 +629,14 @@ private:
 
   std::int64_t node_load(NodeId v) const {
     const Node& n = nodes_[v];
-    const auto load = static_cast<std::int64_t>(n.queue.size) + (n.has_current ? 1 : 0);
+    const auto load = static_cast<std::int64_t>(n.queue.size()) + (n.has_current ? 1 : 0);
     return shared_mode_ ? load + static_cast<std::int64_t>(shared_[v].processes.size()) : load;
   }
 
   // A task joins node v: the queue's back (FCFS), or the running processes (PS).
   void admit(NodeId v, const Task& t) {
     if (shared_mode_) [[unlikely]] admit_shared(v, t);
-    else tasks_.push_back(nodes_[v].queue, packer_.pack(t));
+    else tasks_.push_back(nodes_[v].queue, t);
   }
   [[gnu::cold, gnu::noinline]] void admit_shared(NodeId v, const Task& t) {
     shared_[v].processes.push_back(Process{t, static_cast<double>(t.work)});
@@ -1088,7 +1118,7 @@ private:
       return;
     }
     if (!node.has_current && !node.queue.empty()) {
-      node.current = packer_.unpack(lifo_mode_ ? tasks_.pop_back(node.queue) : tasks_.pop_front(node.queue));
+      node.current = lifo_mode_ ? tasks_.pop_back(node.queue, v) : tasks_.pop_front(node.queue, v);
       node.has_current = true;
       node.progress = 0;
       for (Observer* o : observers_) o->on_task_started(v, node.current, t);
@@ -1189,8 +1219,8 @@ private:
   std::int64_t* slots_ = nullptr;              // states_.slots, once a node asked for them
   std::span<const std::uint32_t> slot_begin_;  // states_.slot_begin, likewise
   const Partition part_;
-  TaskQueues tasks_;  // the pending tasks of this engine's nodes
-  TaskPacker packer_;
+  std::unique_ptr<DeferredTasks> deferred_tasks_;  // on one thread: the workload's initial tasks not drawn at the start, or none
+  TaskQueues tasks_;                               // the pending tasks of this engine's nodes
   Rng workload_rng_;
   mutable Rng network_rng_{config_.seed, ~std::uint64_t{0}};  // random transfer times; apart from the nodes' streams
   EventQueue<Event> heap_;
@@ -1272,9 +1302,15 @@ public:
 
   SimulationResult run() {
     const auto wall_start = std::chrono::steady_clock::now();
-    Dispatch dispatch(*this);
     Rng rng(config_.seed, 0);  // the workload's stream, as on one thread
-    config_.workload->initial_tasks(*config_.topology, config_.cost, rng, dispatch);
+    deferred_ = deferred_initial_tasks(config_, rng);
+    if (deferred_) {
+      const std::uint64_t total = tasks_in(*deferred_, config_.topology->size());
+      for (auto& part : parts_) part->defer_initial_tasks(*deferred_, total);
+    } else {
+      Dispatch dispatch(*this);
+      config_.workload->initial_tasks(*config_.topology, config_.cost, rng, dispatch);
+    }
     for (auto& part : parts_) {
       part->begin_parallel(wall_start, bounds_);
       part->after_initial_tasks();
@@ -1459,6 +1495,7 @@ private:
   const SimulationConfig& config_;
   NodeStates states_;
   const SimTime lookahead_;
+  std::unique_ptr<DeferredTasks> deferred_;  // every partition's nodes' initial tasks, or none
   std::vector<NodeId> bounds_;  // partition k has the nodes [bounds_[k], bounds_[k + 1])
   std::vector<std::unique_ptr<Part>> parts_;
   SpinBarrier barrier_;

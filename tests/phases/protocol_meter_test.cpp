@@ -9,8 +9,10 @@
 
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <limits>
 #include <memory>
+#include <nlohmann/json.hpp>
 
 namespace dlbkit {
 namespace {
@@ -50,6 +52,31 @@ TEST(ProtocolMeter, PricesEachRoundsBusiestRankLatencyAndTheDriversCollectives) 
   EXPECT_EQ(meter.messages(), 4u);
   EXPECT_EQ(meter.bytes(), 310.0);
   EXPECT_EQ(meter.time(), (28 + 155) + 1000 + 2 * collective);
+}
+
+// The plan API's own costs, from a cost model file as `dlbkit calibrate` writes them: each
+// round's and the step's, on top of the messages and collectives.
+TEST(ProtocolMeter, AddsTheDriversCostPerRoundAndPerStep) {
+  const auto toy_time = [](const CostModel& cost) {
+    ProtocolMeter meter(3, cost);
+    run_protocol_in_process(meter.metered([](const RankSetup& s) { return std::make_unique<Toy>(s.rank); }),
+                            std::vector<LocalPhase>(3), parse_topology("complete:3"),
+                            std::numeric_limits<double>::infinity(), 1);
+    meter.finish();
+    return meter.time();
+  };
+  const std::string path = ::testing::TempDir() + "protocol_meter_test_cost.json";
+  std::ofstream(path) << make_cost_model("ideal", {{"latency", "1us"}, {"protocol_round", "7us"},
+                                                   {"protocol_step", "300us"}})
+                             .to_json()
+                             .dump();
+  const CostModel calibrated = make_cost_model("file:" + path);
+  const SimTime without = toy_time(make_cost_model("ideal", {{"latency", "1us"}}));
+  EXPECT_EQ(toy_time(calibrated), without + 2 * 7'000 + 300'000);  // two rounds, one step
+  for (const auto& preset : cost_model_presets()) {  // none changes what it predicted
+    EXPECT_EQ(make_cost_model(preset.name).protocol_round, 0);
+    EXPECT_EQ(make_cost_model(preset.name).protocol_step, 0);
+  }
 }
 
 TEST(ProtocolMeter, AsProtocolGivesTheAgentsMappingAndTheirRounds) {

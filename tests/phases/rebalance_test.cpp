@@ -152,6 +152,19 @@ TEST(Rebalance, TheMigrationByteCostIsTheModelsPerByteUnlessGiven) {
   EXPECT_DOUBLE_EQ(rebalance_options(given, 1).migration.per_byte, 2.0);
 }
 
+TEST(Rebalance, AMigrationPaysItsBytesAndItsRecordedSerializeSeconds) {
+  // Two equal objects on node 0: greedy sends one to node 1, which both nodes spend on.
+  Phase phase = piled_up(2, 2);
+  for (PhaseObject& o : phase.objects) {
+    o.load = 1;
+    o.memory.serialized_bytes = 100;
+    o.memory.serialize_seconds = 2e-6;
+  }
+  const Rebalanced r = run("greedy", phase, {.migration = {.per_object = 10, .per_byte = 1}});
+  EXPECT_EQ(r.objects_migrated, 1u);
+  EXPECT_EQ(r.migration_time, 10 + 100 + 2000);
+}
+
 TEST(Rebalance, MismatchedTopologyIsAnError) {
   EXPECT_THROW(rebalance(builtin_phase_strategies().configure("greedy", {}), piled_up(2, 2),
                          parse_topology("complete:3"), {}),

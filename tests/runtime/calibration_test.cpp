@@ -124,8 +124,8 @@ std::string mpirun(int ranks, const std::string& args) {
          std::to_string(ranks) + " " DLBKIT_CLI " calibrate --engine mpi " + args;
 }
 
-// Under mpirun with two ranks: rank 0 writes the file, which loads; other rank counts are
-// refused with one line and status 2.
+// Under mpirun with two ranks: rank 0 writes the file, which loads, with the plan API's costs;
+// other rank counts are refused with one line and status 2.
 TEST(Calibration, MpiCalibrationWritesALoadableCostModel) {
   const std::string path = test::temp_path("calibrate-mpi.json").string();
   const auto o = test::run_shell(mpirun(2, "--repetitions 10 --app-runs 1 --output " + test::shell_quote(path)));
@@ -134,6 +134,12 @@ TEST(Calibration, MpiCalibrationWritesALoadableCostModel) {
   EXPECT_EQ(model.name, "calibrated-mpi");
   EXPECT_GT(model.poll_cost, 0);
   EXPECT_GT(model.send_overhead, 0);
+  // The plan API's own costs, measured beside the engine's: rounds that take time, and a step
+  // that costs more than the model's collectives (how the rest splits between the round and
+  // the step depends on the machine's noise).
+  EXPECT_GT(model.protocol_round + model.protocol_step, 0);
+  const auto plan_api = nlohmann::json::parse(std::ifstream(path))["calibration"]["plan_api"];
+  EXPECT_GT(plan_api["step_ns_51_rounds"].get<double>(), plan_api["step_ns_1_round"].get<double>());
   const auto three = test::run_shell(mpirun(3, "--output " + test::shell_quote(path)));
   EXPECT_EQ(three.status, 2);
   EXPECT_NE(three.err.find("3 MPI ranks; accepted: 2"), std::string::npos) << three.err;

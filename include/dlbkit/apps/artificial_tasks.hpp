@@ -22,6 +22,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <vector>
 
 namespace dlbkit {
@@ -34,30 +35,46 @@ public:
   /// From values of artificial_task_params().
   explicit ArtificialTasks(const Parameters& p);
 
+  /// g, the tasks of a node.
+  long long granularity() const { return g_; }
+
+  /// The draws of a machine: a node draws its load, then its g tasks, from the stream.
+  class Draws {
+  public:
+    /// Draws a node's load l_i (eq. 33); returns its tasks' bound on tau, 2 omega l_i / g.
+    double node(Rng& rng) const { return 2.0 * omega_ * rng.uniform(0.0, node_max_) / g_; }
+    /// A task's work (eq. 34-35) at a node of that bound.
+    SimTime task(Rng& rng, double bound) const {
+      const double tau = rng.uniform(0.0, bound);
+      const double loops = std::max(1.0, std::round(psi_ * tau));
+      return static_cast<SimTime>(std::llround(loops * loop_));
+    }
+    /// Passes over `tasks` tasks' draws: a task is one number of the stream.
+    static void skip(Rng& rng, std::uint64_t tasks) {
+      for (; tasks > 0; --tasks) rng.next();
+    }
+
+  private:
+    friend class ArtificialTasks;
+    double node_max_, omega_, g_, psi_, loop_;
+  };
+
+  /// The draws of `nodes` nodes whose loop takes `loop_time`. Throws InputError for more
+  /// than 1e9 tasks or a task over 1e6 s.
+  Draws draws(std::size_t nodes, SimTime loop_time) const;
+
   /// Every task of `nodes` nodes, in the order drawn, as add(node, work) with work its loops
-  /// times `loop_time`. Throws InputError for more than 1e9 tasks or a task over 1e6 s.
+  /// times `loop_time`. Throws as draws().
   template <class Add>
   void draw(std::size_t nodes, SimTime loop_time, Rng& rng, Add&& add) const {
-    const auto N = static_cast<double>(nodes);
-    const double L = total_auto_ ? 2.5e7 * N : total_;   // loops (Sec. V-B)
-    const double g = static_cast<double>(g_);
-    const double omega = omega_per_g_ * g;                // task weight
-    const double psi = h_ / omega;                        // loop size, h = omega psi
-    check(nodes, L, static_cast<double>(loop_time));
-    const double loop = static_cast<double>(loop_time);
+    const Draws d = draws(nodes, loop_time);
     for (NodeId i = 0; i < nodes; ++i) {
-      const double l_i = rng.uniform(0.0, 2.0 * L / (h_ * N));   // eq. (33)
-      for (long long j = 0; j < g_; ++j) {
-        const double tau = rng.uniform(0.0, 2.0 * omega * l_i / g);  // eq. (34)-(35)
-        const double loops = std::max(1.0, std::round(psi * tau));
-        add(i, static_cast<SimTime>(std::llround(loops * loop)));
-      }
+      const double bound = d.node(rng);
+      for (long long j = 0; j < g_; ++j) add(i, d.task(rng, bound));
     }
   }
 
 private:
-  void check(std::size_t nodes, double L, double loop) const;
-
   long long g_;
   double h_;
   double omega_per_g_;

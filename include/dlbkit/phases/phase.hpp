@@ -31,6 +31,9 @@ struct ObjectMemory {
   double footprint_bytes = 0;   ///< task_footprint_bytes: resident while the object lives here
   double working_bytes = 0;     ///< task_working_bytes: while it runs
   double serialized_bytes = 0;  ///< task_serialized_bytes: what a migration ships (0: footprint)
+  /// task_serialize_seconds: the time to serialize what a migration ships, which ObjectRuntime's
+  /// record measures (0: not known); the sender pays it to pack, the receiver as much to unpack.
+  double serialize_seconds = 0;
   std::int32_t block = -1;      ///< index in Phase::block_bytes of its shared block, -1: none
 
   /// What a migration of the object ships: its serialized bytes, else its footprint.

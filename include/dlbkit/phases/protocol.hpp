@@ -10,7 +10,8 @@
 ///
 /// Then the objects migrate: each node ships and receives its objects at once,
 ///
-///     migration time = max over nodes (objects in and out x per_object + bytes in and out x per_byte).
+///     migration time = max over nodes (objects in and out x per_object + bytes in and out x per_byte
+///                                      + their recorded serialize seconds: packing out, unpacking in).
 
 #include <dlbkit/core/time.hpp>
 #include <dlbkit/sim/cost_model.hpp>

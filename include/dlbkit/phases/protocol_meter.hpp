@@ -9,9 +9,13 @@
 ///                                  + max(bytes sent, bytes received) x per_byte)
 ///                + latency                                   (when a message was sent)
 ///                + 2 ceil(log2 P) x (latency + send_overhead + handle_cost)
+///                + protocol_round
 ///
-/// the last term the driver's all-gather of the round's figures and its exchange's closing
-/// barrier, each in log2 P steps of one message (recursive doubling, a dissemination barrier).
+/// the third term the driver's all-gather of the round's figures and its exchange's closing
+/// barrier, each in log2 P steps of one message (recursive doubling, a dissemination barrier),
+/// and the last the driver's own time in a round beyond its messages; and the step adds
+/// `protocol_step` once (the plan API's checks and sums around the rounds). Both are the cost
+/// model's, 0 in its presets (`dlbkit calibrate --engine mpi` measures them).
 ///
 /// ```
 /// dlbkit::ProtocolMeter meter(ranks.size(), cost);
@@ -35,7 +39,7 @@ public:
 
   /// `make`'s agents, each reporting its rounds' messages here (the meter must outlive them).
   RankProtocolFactory metered(RankProtocolFactory make);
-  /// Prices the last round; after the step.
+  /// Prices the last round and the step's fixed cost; once, after the step.
   void finish();
 
   SimTime time() const { return time_; }

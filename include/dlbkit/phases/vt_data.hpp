@@ -92,12 +92,12 @@ void write_vt_data(const VtDataSet& data, std::int64_t phase_id, const std::vect
 /// Writes STEM.R.json for every node R of `phases` (phase k with id k, all of one node count;
 /// the objects may differ from phase to phase): each object of a phase as a task (entity id,
 /// home: its node in the first of the phases in a row that hold it, migratable; its load as
-/// `time`, its subphase loads as `subphases`; its serialized bytes, where known, as
-/// user_defined's task_serialized_bytes) on its node of that phase, each communication as a
-/// SendRecv on its sender's node, and each node's alpha of the first phase, where it has them,
-/// as its rank_alpha. Plain JSON; the files appear together or not at all. Throws InputError
-/// for an empty stem, phases of different node counts, two objects of a phase with one id, a
-/// file that cannot be written.
+/// `time`, its subphase loads as `subphases`; its serialized bytes and the time to serialize
+/// them, where known, as user_defined's task_serialized_bytes and task_serialize_seconds) on
+/// its node of that phase, each communication as a SendRecv on its sender's node, and each
+/// node's alpha of the first phase, where it has them, as its rank_alpha. Plain JSON; the
+/// files appear together or not at all. Throws InputError for an empty stem, phases of
+/// different node counts, two objects of a phase with one id, a file that cannot be written.
 void write_vt_phases(const std::vector<Phase>& phases, const std::string& stem);
 
 /// write_vt_phases one phase at a time, as a run produces them: each phase goes to the files

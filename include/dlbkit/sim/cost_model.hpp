@@ -50,6 +50,12 @@ struct CostModel {
   TransferDistribution transfer = TransferDistribution::fixed;  ///< of the per_task part
   Checks checks = Checks::each_event;  ///< when a strategy hears of a changed load
   Mail mail = Mail::each_task;         ///< with checks = engines: when a busy worker sees its mail
+  /// The MPI plan API's own time beyond its messages (phases/protocol_meter.hpp): each round of
+  /// a rank protocol's driver (its barrier, the round's reduction, its polling), and each step
+  /// (the ids checked, the speeds shared, the figures summed). 0 in presets; `dlbkit calibrate
+  /// --engine mpi` measures them.
+  SimTime protocol_round = 0;
+  SimTime protocol_step = 0;
   /// A workload's own parameters measured on the modelled machine, workload -> name ->
   /// value ("uts" -> "node_time" -> "69.4ns"): `dlbkit calibrate --app` writes its app's time
   /// per unit here, and a run takes it unless it gives the parameter itself. Empty in presets.

@@ -9,6 +9,7 @@
 #include <dlbkit/core/registry.hpp>
 #include <dlbkit/core/task.hpp>
 #include <dlbkit/sim/cost_model.hpp>
+#include <dlbkit/sim/deferred_tasks.hpp>
 #include <dlbkit/topology/topology.hpp>
 
 #include <cstdint>
@@ -40,6 +41,13 @@ public:
   virtual ~Workload() = default;
   /// The tasks present at time 0. `rng` is the workload's own stream.
   virtual void initial_tasks(const Topology& topology, const CostModel& cost, Rng& rng, TaskSink& sink) = 0;
+  /// The same tasks, drawn when the engine takes them (sim/deferred_tasks.hpp), in place of
+  /// initial_tasks(), or none where the workload cannot defer them. Leaves `rng` where
+  /// initial_tasks() would.
+  virtual std::unique_ptr<DeferredTasks> defer_initial_tasks(const Topology& /*topology*/, const CostModel& /*cost*/,
+                                                             Rng& /*rng*/) {
+    return nullptr;
+  }
   /// Tasks created when `done` completes on `node` (children in a tree search).
   virtual void on_completed(const Task& /*done*/, NodeId /*node*/, Rng& /*rng*/, TaskSink& /*sink*/) {}
   /// The next arrival from outside at or after `now`, or none: called once at the start and

@@ -137,10 +137,12 @@ public:
   /// Collective: `error` set on some rank becomes an exception on every rank.
   void agree(std::exception_ptr error) const;
 
-  /// How a record learns the objects' sizes: `f(bytes)` sets bytes[index] to the serialized
-  /// size of each of this process's objects. Called once per recorded phase, after its time
-  /// is taken.
-  void measure_sizes_with(std::function<void(std::vector<double>&)> f) { measure_sizes_ = std::move(f); }
+  /// How a record learns the objects' sizes: `f(bytes, seconds)` sets bytes[index] to the
+  /// serialized size of each of this process's objects, seconds[index] to the time its
+  /// serialization took. Called once per recorded phase, after its time is taken.
+  void measure_sizes_with(std::function<void(std::vector<double>&, std::vector<double>&)> f) {
+    measure_sizes_ = std::move(f);
+  }
 
   /// Marks the start of a phase (its time, the timeline's spans).
   void begin_phase();
@@ -186,7 +188,7 @@ private:
   void gather_last_phase(const std::vector<double>& loads, std::span<const ObjectCommunication> communications);
 
   ObjectRuntimeOptions options_;
-  std::function<void(std::vector<double>&)> measure_sizes_;
+  std::function<void(std::vector<double>&, std::vector<double>&)> measure_sizes_;
   std::string engine_;
   struct Mpi;
   std::unique_ptr<Mpi> mpi_;

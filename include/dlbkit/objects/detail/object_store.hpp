@@ -39,13 +39,22 @@ public:
       : engine_(std::move(options), std::move(own), communicator), slots_(engine_.local_workers()),
         outbox_(engine_.local_workers(), std::vector<std::vector<Outgoing>>(engine_.workers())),
         communications_(engine_.local_workers()), set_loads_(engine_.local_workers()) {
-    // A record's object sizes: what a migration ships of each object (put_sized's payload).
-    engine_.measure_sizes_with([this](std::vector<double>& bytes) {
+    // A record's object sizes: what a migration after the phase ships of each object (put_sized's
+    // payloads): the object and the messages it has not read yet, which move with it (relocate);
+    // and the time their serialization takes, which depends on their types as much as on the bytes.
+    engine_.measure_sizes_with([this](std::vector<double>& bytes, std::vector<double>& seconds) {
       std::vector<std::byte> scratch;
       for (const auto& mine : slots_)
         for (const Slot& s : mine) {
+          const auto start = detail::Clock::now();
           to_bytes(s.object, scratch);
-          bytes[s.index] = static_cast<double>(scratch.size());
+          double size = static_cast<double>(scratch.size());
+          for (const Received<Message>& r : s.inboxes[phases_ % 2]) {
+            to_bytes(r.message, scratch);
+            size += static_cast<double>(scratch.size());
+          }
+          seconds[s.index] = std::chrono::duration<double>(detail::Clock::now() - start).count();
+          bytes[s.index] = size;
         }
     });
   }
