@@ -107,7 +107,8 @@ def simulate(strategy: str, topology: str, workload: str = "artificial", cost: s
              params: _Params = None, workload_params: _Params = None, cost_params: _Params = None,
              seed: int = 1, execution: str = "fcfs", max_events: Optional[_Value] = None,
              max_seconds: Optional[_Value] = None, per_node: bool = False,
-             speeds: Optional[Union[str, Sequence[float]]] = None) -> SimulationResult: ...
+             speeds: Optional[Union[str, Sequence[float]]] = None,
+             threads: Optional[int] = None) -> SimulationResult: ...
 def sweep(strategies: Union[str, Sequence[str]], topologies: Union[str, Sequence[str]],
           workload: Union[str, Sequence[str]] = "artificial", params: Optional[Mapping[str, _Axis]] = None,
           workload_params: Optional[Mapping[str, _Axis]] = None, seeds: Union[int, Iterable[int]] = (1,),

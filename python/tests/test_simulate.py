@@ -23,11 +23,13 @@ CASES = [
      ["-s", "work_stealing", "-t", "ring:4", "--speeds", "1,2.5,1,0.5"]),
     (dict(strategy="rid", topology="ring:4", speeds="cycle:2,1"),
      ["-s", "rid", "-t", "ring:4", "--speeds", "cycle:2,1"]),
+    (dict(strategy="work_stealing", topology="hypercube:3", threads=2),
+     ["-s", "work_stealing", "-t", "hypercube:3", "--threads", "2"]),
 ]
 
 
 @pytest.mark.parametrize("kwargs,args", CASES, ids=[c[0]["strategy"] + ("-speeds" if "speeds" in c[0] else "")
-                                                     for c in CASES])
+                                                     + ("-threads" if "threads" in c[0] else "") for c in CASES])
 def test_simulate_equals_cli(kwargs, args, cli):
     expected = cli("simulate", *args, "--json")
     r = dlbkit.simulate(**kwargs)
@@ -80,8 +82,9 @@ def test_values_are_spelled_as_on_the_command_line(cli):
     (dict(strategy="rid", topology="complete:2", speeds="1,nan"),
      ["-s", "rid", "-t", "complete:2", "--speeds", "1,nan"]),
     (dict(strategy="rid", topology="ring:3", speeds=[1, 2]), ["-s", "rid", "-t", "ring:3", "--speeds", "1,2"]),
+    (dict(strategy="rid", topology="ring:3", threads=0), ["-s", "rid", "-t", "ring:3", "--threads", "0"]),
 ], ids=["strategy", "topology", "param-value", "param-name", "workload", "cost-param", "seed", "execution",
-        "speed-zero", "speed-nan", "speeds-count"])
+        "speed-zero", "speed-nan", "speeds-count", "threads-zero"])
 def test_bad_input_is_a_value_error_with_the_cli_message(kwargs, args, cli_error):
     message = cli_error("simulate", *args)
     with pytest.raises(ValueError) as e:

@@ -1431,7 +1431,7 @@ private:
     d.arrived.fetch_add(1, std::memory_order_acq_rel);
     notify(news_);
     if (!paused) return false;
-    await(news_, [&] {
+    await(news_, barrier_.spins(), [&] {
       return d.holding.load(std::memory_order_acquire) || d.arrived.load(std::memory_order_acquire) == parts;
     });
     return !d.holding.load(std::memory_order_acquire);

@@ -1,18 +1,21 @@
 #pragma once
 /// \file
 /// Waiting for the other threads of a parallel simulation, whose windows last microseconds:
-/// a thread spins briefly, then sleeps on the word it waits for (a futex), so that more
-/// threads than cores, or other work on the machine, do not stall the run.
+/// a thread spins briefly, then sleeps on the word it waits for (a futex), so that other
+/// work on the machine does not stall the run; with more threads than cores it sleeps at once.
 
 #include <atomic>
 #include <cstdint>
+#include <thread>
 
 namespace dlbkit {
 
-/// Waits until `done()`. Whoever changes what done() reads then calls `notify(signal)`.
+/// Waits until `done()`, spinning first for `spins` rounds (0 where the threads outnumber
+/// the cores: the one waited for needs the core). Whoever changes what done() reads then
+/// calls `notify(signal)`.
 template <class Done>
-void await(std::atomic<std::uint32_t>& signal, Done done) {
-  for (unsigned spins = 0; spins < 1000; ++spins) {  // a few microseconds
+void await(std::atomic<std::uint32_t>& signal, unsigned spins, Done done) {
+  for (; spins > 0; --spins) {
     if (done()) return;
 #if defined(__x86_64__) || defined(__i386__)
     __builtin_ia32_pause();
@@ -32,7 +35,11 @@ inline void notify(std::atomic<std::uint32_t>& signal) {
 
 class SpinBarrier {
 public:
-  explicit SpinBarrier(unsigned threads) : threads_(threads) {}
+  explicit SpinBarrier(unsigned threads)
+      : threads_(threads), spins_(threads <= std::thread::hardware_concurrency() ? kSpins : 0) {}
+
+  static constexpr unsigned kSpins = 1000;  // some 50 us
+  unsigned spins() const { return spins_; }
 
   void arrive_and_wait() {
     const std::uint32_t generation = generation_.load(std::memory_order_acquire);
@@ -41,11 +48,12 @@ public:
       notify(generation_);
       return;
     }
-    await(generation_, [&] { return generation_.load(std::memory_order_acquire) != generation; });
+    await(generation_, spins_, [&] { return generation_.load(std::memory_order_acquire) != generation; });
   }
 
 private:
   const unsigned threads_;
+  const unsigned spins_;
   std::atomic<unsigned> arrived_{0};
   std::atomic<std::uint32_t> generation_{0};
 };
