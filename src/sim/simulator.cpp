@@ -1429,9 +1429,8 @@ private:
     if (!paused) d.holding.store(true, std::memory_order_release);
     const unsigned parts = static_cast<unsigned>(parts_.size());
     d.arrived.fetch_add(1, std::memory_order_acq_rel);
-    notify(news_);
     if (!paused) return false;
-    await(news_, barrier_.spins(), [&] {
+    await(barrier_.spins(), [&] {
       return d.holding.load(std::memory_order_acquire) || d.arrived.load(std::memory_order_acquire) == parts;
     });
     return !d.holding.load(std::memory_order_acquire);
@@ -1502,7 +1501,6 @@ private:
   std::vector<std::exception_ptr> errors_;
   std::atomic<bool> failed_{false};
   Decision decisions_[2];                // the even windows', the odd ones'
-  std::atomic<std::uint32_t> news_{0};   // bumped as a decision changes
   std::vector<SimTime> next_;  // each partition's next event time
   std::vector<WindowLog*> logs_;
   bool ran_out_ = false;

@@ -1,8 +1,8 @@
 #pragma once
 /// \file
 /// Waiting for the other threads of a parallel simulation, whose windows last microseconds:
-/// a thread spins briefly, then sleeps on the word it waits for (a futex), so that other
-/// work on the machine does not stall the run; with more threads than cores it sleeps at once.
+/// a thread spins briefly, then yields its core between looks, so that other work on the
+/// machine does not stall the run; with more threads than cores it yields at once.
 
 #include <atomic>
 #include <cstdint>
@@ -10,27 +10,17 @@
 
 namespace dlbkit {
 
-/// Waits until `done()`, spinning first for `spins` rounds (0 where the threads outnumber
-/// the cores: the one waited for needs the core). Whoever changes what done() reads then
-/// calls `notify(signal)`.
+/// Waits until `done()`: spinning first for `spins` rounds (0 where the threads outnumber
+/// the cores: the one waited for needs the core), then yielding the core between looks.
 template <class Done>
-void await(std::atomic<std::uint32_t>& signal, unsigned spins, Done done) {
+void await(unsigned spins, Done done) {
   for (; spins > 0; --spins) {
     if (done()) return;
 #if defined(__x86_64__) || defined(__i386__)
     __builtin_ia32_pause();
 #endif
   }
-  for (;;) {
-    const std::uint32_t seen = signal.load(std::memory_order_acquire);
-    if (done()) return;
-    signal.wait(seen, std::memory_order_acquire);
-  }
-}
-
-inline void notify(std::atomic<std::uint32_t>& signal) {
-  signal.fetch_add(1, std::memory_order_acq_rel);
-  signal.notify_all();
+  while (!done()) std::this_thread::yield();
 }
 
 class SpinBarrier {
@@ -45,10 +35,10 @@ public:
     const std::uint32_t generation = generation_.load(std::memory_order_acquire);
     if (arrived_.fetch_add(1, std::memory_order_acq_rel) + 1 == threads_) {
       arrived_.store(0, std::memory_order_relaxed);
-      notify(generation_);
+      generation_.fetch_add(1, std::memory_order_release);
       return;
     }
-    await(generation_, spins_, [&] { return generation_.load(std::memory_order_acquire) != generation; });
+    await(spins_, [&] { return generation_.load(std::memory_order_acquire) != generation; });
   }
 
 private:
