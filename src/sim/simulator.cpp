@@ -1361,28 +1361,29 @@ private:
     ParallelRun& run_;
   };
 
-  // Runs f for partition k; an exception stops the run once every thread has seen it.
+  // Runs f for partition k; returns false when it threw. The error stops every thread at
+  // the next barrier, which tells them all alike (a thread checking a shared flag on its
+  // own could leave while another, that had looked before, waits for it).
   template <class F>
-  void guarded(unsigned k, F&& f) {
+  bool guarded(unsigned k, F&& f) {
     try {
       f();
+      return true;
     } catch (...) {
       errors_[k] = std::current_exception();
-      failed_.store(true, std::memory_order_release);
+      return false;
     }
   }
-  bool failed() const { return failed_.load(std::memory_order_acquire); }
 
   // Thread k's part of the run: windows, each ended by ranking the events of the instants
   // two partitions shared (thread 0) and by packing what crosses; three barriers a window.
   void advance(unsigned k) {
     Part& me = *parts_[k];
-    guarded(k, [&] { me.start_nodes(); });
+    bool failed = !guarded(k, [&] { me.start_nodes(); });
     for (unsigned window = 0;; ++window) {
-      guarded(k, [&] { next_[k] = me.pack(); });
-      barrier_.arrive_and_wait();
-      if (failed()) return;
-      guarded(k, [&] {
+      failed = failed || !guarded(k, [&] { next_[k] = me.pack(); });
+      if (barrier_.arrive_and_wait(failed)) return;
+      failed = !guarded(k, [&] {
         for (std::size_t from = 0; from < parts_.size(); ++from)
           if (from != k) me.unpack(parts_[from]->outbox(k));
         me.push_later();
@@ -1394,23 +1395,20 @@ private:
       }
       const SimTime end = start > kNever - lookahead_ ? kNever : start + lookahead_;
       me.open_window(start, end);
-      bool paused = true;
-      guarded(k, [&] { paused = me.run_until(end, true); });
+      bool paused = false;
+      failed = failed || !guarded(k, [&] { paused = me.run_until(end, true); });
       Decision& decision = decisions_[window % 2];
-      if (ends_here(decision, paused && !failed())) {
-        barrier_.arrive_and_wait();
-        if (k == 0 && !failed()) guarded(0, [&] { finish(start); });
+      if (ends_here(decision, paused && !failed)) {
+        if (!barrier_.arrive_and_wait() && k == 0) guarded(0, [&] { finish(start); });
         return;
       }
-      if (paused) guarded(k, [&] { me.run_until(end, false); });
-      barrier_.arrive_and_wait();
-      if (failed()) return;
+      if (paused && !failed) failed = !guarded(k, [&] { me.run_until(end, false); });
+      if (barrier_.arrive_and_wait(failed)) return;
       if (k == 0) {
         decisions_[(window + 1) % 2].reset();  // its last use ended before this barrier
-        guarded(0, [&] { rank_shared_instants(logs_, start, kNever); });
+        failed = !guarded(0, [&] { rank_shared_instants(logs_, start, kNever); });
       }
-      barrier_.arrive_and_wait();
-      if (failed()) return;
+      if (barrier_.arrive_and_wait(failed)) return;
     }
   }
 
@@ -1429,8 +1427,9 @@ private:
     if (!paused) d.holding.store(true, std::memory_order_release);
     const unsigned parts = static_cast<unsigned>(parts_.size());
     d.arrived.fetch_add(1, std::memory_order_acq_rel);
+    notify(news_);
     if (!paused) return false;
-    await(barrier_.spins(), [&] {
+    await(news_, barrier_.spins(), [&] {
       return d.holding.load(std::memory_order_acquire) || d.arrived.load(std::memory_order_acquire) == parts;
     });
     return !d.holding.load(std::memory_order_acquire);
@@ -1499,8 +1498,8 @@ private:
   std::vector<std::unique_ptr<Part>> parts_;
   SpinBarrier barrier_;
   std::vector<std::exception_ptr> errors_;
-  std::atomic<bool> failed_{false};
   Decision decisions_[2];                // the even windows', the odd ones'
+  std::atomic<std::uint32_t> news_{0};   // bumped as a decision changes
   std::vector<SimTime> next_;  // each partition's next event time
   std::vector<WindowLog*> logs_;
   bool ran_out_ = false;

@@ -1,5 +1,6 @@
 #include "event_queue.hpp"
 #include "instant_ranks.hpp"
+#include "spin_barrier.hpp"
 
 #include <dlbkit/sim/simulator.hpp>
 #include <dlbkit/strategies/builtin_strategies.hpp>
@@ -8,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include <map>
+#include <thread>
 #include <string>
 #include <vector>
 
@@ -133,6 +135,33 @@ TEST(ParallelWindows, AnErrorInOnePartitionStopsTheRunWithoutHanging) {
                           .event_limit = 1000,
                           .threads = 3};
   EXPECT_THROW(simulate(config), EventLimitReached);
+}
+
+// A thread that fails stops at the next barrier, and so does every other, whatever the
+// order in which they arrive and leave: each barrier tells them all alike. (The run once
+// read a shared flag after the barrier instead; a thread that read it late left while one
+// that had read it early waited at the next barrier for ever.)
+TEST(ParallelWindows, EveryThreadStopsAtTheBarrierAfterAFailure) {
+  for (const unsigned threads : {2u, 3u, 5u}) {
+    for (unsigned failing_round = 0; failing_round < 40; failing_round += 7) {
+      SpinBarrier barrier(threads);
+      std::vector<unsigned> stopped(threads, 0);
+      {
+        std::vector<std::jthread> team;
+        for (unsigned k = 0; k < threads; ++k)
+          team.emplace_back([&, k] {
+            for (unsigned round = 0;; ++round) {
+              if (round % (k + 2) == 0) std::this_thread::yield();  // arrive in varying orders
+              if (barrier.arrive_and_wait(k == threads - 1 && round == failing_round)) {
+                stopped[k] = round;
+                return;
+              }
+            }
+          });
+      }
+      for (unsigned k = 0; k < threads; ++k) EXPECT_EQ(stopped[k], failing_round) << threads << " threads, thread " << k;
+    }
+  }
 }
 
 // Two partitions' windows from time 7. Partition 0 handled, due at 10, (creator at 5, rank
