@@ -3,6 +3,7 @@
 #include "event_queue.hpp"
 #include "huge_pages.hpp"
 #include "instant_ranks.hpp"
+#include "observer_log.hpp"
 #include "node_speed.hpp"
 #include "spin_barrier.hpp"
 #include "task_queues.hpp"
@@ -23,6 +24,7 @@
 #include <mutex>
 #include <new>
 #include <numeric>
+#include <optional>
 #include <span>
 #include <stdexcept>
 #include <thread>
@@ -387,6 +389,8 @@ public:
     outboxes_.resize(part_.count);
   }
   TaskSink& sink() { return *this; }
+  // The observers' calls go to `log` instead, to be replayed in the run's order.
+  void observe_through(Observer* log) { observers_ = {log}; }
   const SimulationResult& result() const { return result_; }
   std::int64_t held() const { return held_; }
   WindowLog& log() { return log_; }
@@ -1207,7 +1211,7 @@ private:
   const SimulationConfig& config_;
   const Topology& topology_;
   const CostModel& cost_;
-  const std::vector<Observer*>& observers_;
+  std::vector<Observer*> observers_;
   NodeStates& states_;
   Node* const nodes_;  // states_'s arrays, as the hot paths use them
   Transfers* const transfers_;
@@ -1298,6 +1302,14 @@ public:
       parts_.push_back(std::make_unique<Engine<kSpeeds>>(config, states_, Partition{bounds_[k], bounds_[k + 1], k, parts}));
     next_.resize(parts);
     for (auto& part : parts_) logs_.push_back(&part->log());
+    if (!config.observers.empty()) {
+      for (auto& part : parts_) {
+        observer_logs_.push_back(std::make_unique<ObserverLog>(part->log(), placed_));
+        part->observe_through(observer_logs_.back().get());
+        calls_.push_back(observer_logs_.back().get());
+      }
+      replay_.emplace(config.observers);
+    }
   }
 
   SimulationResult run() {
@@ -1315,6 +1327,7 @@ public:
       part->begin_parallel(wall_start, bounds_);
       part->after_initial_tasks();
     }
+    for (ObserverLog* log : calls_) log->set_phase(ObserverLog::Phase::start);
     {
       std::vector<std::jthread> threads;
       for (unsigned k = 1; k < parts_.size(); ++k) threads.emplace_back([this, k] { advance(k); });
@@ -1322,6 +1335,7 @@ public:
     }
     for (const auto& error : errors_)
       if (error) std::rethrow_exception(error);
+    replay_observers();  // the last window's calls
     SimulationResult result = parts_[0]->result();
     for (std::size_t k = 1; k < parts_.size(); ++k) {
       const SimulationResult& r = parts_[k]->result();
@@ -1380,6 +1394,7 @@ private:
   void advance(unsigned k) {
     Part& me = *parts_[k];
     bool failed = !guarded(k, [&] { me.start_nodes(); });
+    if (!calls_.empty()) calls_[k]->set_phase(ObserverLog::Phase::events);
     for (unsigned window = 0;; ++window) {
       failed = failed || !guarded(k, [&] { next_[k] = me.pack(); });
       if (barrier_.arrive_and_wait(failed)) return;
@@ -1406,10 +1421,18 @@ private:
       if (barrier_.arrive_and_wait(failed)) return;
       if (k == 0) {
         decisions_[(window + 1) % 2].reset();  // its last use ended before this barrier
-        failed = !guarded(0, [&] { rank_shared_instants(logs_, start, kNever); });
+        failed = !guarded(0, [&] {
+          rank_shared_instants(logs_, start, kNever);
+          replay_observers();
+        });
       }
       if (barrier_.arrive_and_wait(failed)) return;
     }
+  }
+
+  // The observers' calls so far, in the run's order: the events' ranks are known.
+  void replay_observers() {
+    if (replay_) replay_->replay(calls_, logs_);
   }
 
   // Whether the run ends in this window: every partition paused holding no task. A
@@ -1502,6 +1525,10 @@ private:
   std::atomic<std::uint32_t> news_{0};   // bumped as a decision changes
   std::vector<SimTime> next_;  // each partition's next event time
   std::vector<WindowLog*> logs_;
+  std::uint64_t placed_ = 0;  // the observers' calls as the initial tasks were placed
+  std::vector<std::unique_ptr<ObserverLog>> observer_logs_;  // with observers: each partition's calls
+  std::vector<ObserverLog*> calls_;                           // the same, as the replay reads them
+  std::optional<ObserverReplay> replay_;
   bool ran_out_ = false;
 };
 
@@ -1512,7 +1539,6 @@ SimTime parallel_lookahead(const SimulationConfig& config, std::string& because)
   const CostModel& cost = config.cost;
   if (config.threads <= 1) because = "one thread asked for";
   else if (config.topology->size() < 2) because = "one node";
-  else if (!config.observers.empty()) because = "observers follow the run on one thread";
   else if (!config.workload->runs_apart())
     because = "the workload shares its state between nodes (tasks created at other nodes, arrivals, or a shared "
               "stream)";

@@ -27,7 +27,7 @@ struct Case {
   std::map<std::string, std::string> cost_params = {{"latency", "5ms"}};
 };
 
-SimulationResult simulate_on(const Case& run, unsigned threads) {
+SimulationResult simulate_on(const Case& run, unsigned threads, std::vector<Observer*> observers = {}) {
   const Topology topology = parse_topology(run.topology);
   auto workload = builtin_workloads().configure(run.workload, run.workload_params).create();
   return simulate({.topology = &topology,
@@ -35,6 +35,7 @@ SimulationResult simulate_on(const Case& run, unsigned threads) {
                    .workload = workload.get(),
                    .cost = make_cost_model(run.cost, run.cost_params),
                    .seed = run.seed,
+                   .observers = std::move(observers),
                    .execution = run.execution,
                    .speeds = run.speeds,
                    .threads = threads});
@@ -79,6 +80,54 @@ TEST(ParallelWindows, EveryThreadCountGivesTheVeryRunOfOneThread) {
       const SimulationResult many = simulate_on(run, threads);
       EXPECT_EQ(many.threads, threads) << what << ": " << many.one_thread_because;
       expect_same(one, many, what);
+    }
+  }
+}
+
+// Every observer call, written out.
+struct CallRecord final : Observer {
+  std::vector<std::string> calls;
+  void add(std::string call) { calls.push_back(std::move(call)); }
+  static std::string task(const Task& t) { return std::to_string(t.id) + "/" + std::to_string(t.work) + "/" + std::to_string(t.hops); }
+  void on_task_created(NodeId v, const Task& t, SimTime at) override { add(fmt("created", v, task(t), at)); }
+  void on_task_started(NodeId v, const Task& t, SimTime at) override { add(fmt("started", v, task(t), at)); }
+  void on_task_completed(NodeId v, const Task& t, SimTime at) override { add(fmt("completed", v, task(t), at)); }
+  void on_task_migrated(NodeId v, NodeId to, const Task& t, SimTime at) override {
+    add(fmt("migrated", v, task(t) + " to " + std::to_string(to), at));
+  }
+  void on_message_sent(NodeId v, NodeId to, int kind, SimTime at) override {
+    add(fmt("sent", v, std::to_string(kind) + " to " + std::to_string(to), at));
+  }
+  void on_task_arrived(NodeId v, NodeId from, const Task& t, SimTime at) override {
+    add(fmt("arrived", v, task(t) + " from " + std::to_string(from), at));
+  }
+  void on_activity(NodeId v, Activity a, SimTime begin, SimTime end) override {
+    add(fmt(a == Activity::busy ? "busy" : "overhead", v, std::to_string(end), begin));
+  }
+  void on_load(NodeId v, std::int64_t load, SimTime at) override { add(fmt("load", v, std::to_string(load), at)); }
+  static std::string fmt(const char* what, NodeId v, const std::string& detail, SimTime at) {
+    return std::to_string(at) + " " + what + " at " + std::to_string(v) + ": " + detail;
+  }
+};
+
+// The observers see the calls of one thread's run, in its order and with its task ids: each
+// partition's calls are replayed at its windows' ends by the events' ranks in the run.
+TEST(ParallelWindows, ObserversSeeTheCallsOfOneThread) {
+  std::vector<Case> runs;
+  for (const char* s : {"rid", "work_stealing", "diffusion", "gm"}) runs.push_back({.strategy = s, .topology = "hypercube:4", .seed = 3});
+  runs.push_back({.strategy = "rid", .topology = "ring:9", .execution = Execution::processor_sharing});
+  for (const Case& run : runs) {
+    CallRecord one;
+    simulate_on(run, 1, {&one});
+    ASSERT_GT(one.calls.size(), 100u) << run.strategy;
+    for (const unsigned threads : {2u, 3u}) {
+      const std::string what = run.strategy + " on " + run.topology + ", " + std::to_string(threads) + " threads";
+      CallRecord many;
+      const SimulationResult r = simulate_on(run, threads, {&many});
+      EXPECT_EQ(r.threads, threads) << what << ": " << r.one_thread_because;
+      ASSERT_EQ(one.calls.size(), many.calls.size()) << what;
+      for (std::size_t i = 0; i < one.calls.size(); ++i)
+        ASSERT_EQ(one.calls[i], many.calls[i]) << what << ", call " << i;
     }
   }
 }
