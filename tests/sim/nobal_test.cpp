@@ -2,6 +2,8 @@
 // field for field, on closed workloads; a simulation wherever the per-node sum would not be
 // exact.
 
+#include "../support/same_run.hpp"
+
 #include <dlbkit/workloads/builtin_workloads.hpp>
 #include <dlbkit/sim/experiment.hpp>
 #include <dlbkit/sim/nobal.hpp>
@@ -13,29 +15,6 @@
 using namespace dlbkit;
 
 namespace {
-
-void expect_same(const SimulationResult& a, const SimulationResult& b) {
-  EXPECT_EQ(a.makespan, b.makespan);
-  EXPECT_EQ(a.total_work, b.total_work);
-  EXPECT_EQ(a.tasks_created, b.tasks_created);
-  EXPECT_EQ(a.tasks_completed, b.tasks_completed);
-  EXPECT_EQ(a.tasks_transferred, b.tasks_transferred);
-  EXPECT_EQ(a.events, b.events);
-  EXPECT_EQ(a.peak_pending_tasks, b.peak_pending_tasks);
-  EXPECT_EQ(a.message_kinds, b.message_kinds);
-  EXPECT_EQ(a.messages_by_kind, b.messages_by_kind);
-  ASSERT_EQ(a.nodes.size(), b.nodes.size());
-  for (std::size_t v = 0; v < a.nodes.size(); ++v) {
-    const NodeStats &x = a.nodes[v], &y = b.nodes[v];
-    EXPECT_EQ(x.busy, y.busy) << v;
-    EXPECT_EQ(x.overhead, y.overhead) << v;
-    EXPECT_EQ(x.finish, y.finish) << v;
-    EXPECT_EQ(x.tasks_executed, y.tasks_executed) << v;
-    EXPECT_EQ(x.tasks_sent, y.tasks_sent) << v;
-    EXPECT_EQ(x.tasks_received, y.tasks_received) << v;
-    EXPECT_EQ(x.messages_sent, y.messages_sent) << v;
-  }
-}
 
 SimulationResult simulated(const SimulationConfig& config, const WorkloadChoice& workload) {
   auto w = workload.create();
@@ -70,8 +49,8 @@ TEST(Nobal, PerNodeEqualsTheSimulationOnClosedWorkloads) {
           ASSERT_TRUE(by_node.has_value());
           const SimulationResult sim = simulated(config, workload);
           EXPECT_GT(sim.tasks_completed, 0u);
-          expect_same(*by_node, sim);
-          expect_same(simulate_nobal(config, workload), sim);
+          test::expect_same_run(*by_node, sim);
+          test::expect_same_run(simulate_nobal(config, workload), sim);
           ++compared;
         }
       }
@@ -93,7 +72,7 @@ TEST(Nobal, ExperimentAndCostOverridesKeepTheSimulatedNobal) {
   const SimulationResult sim = simulated(
       {.topology = &setup.topology, .strategy = builtin_strategies().configure("none", {}), .cost = cost, .seed = 5},
       setup.workload);
-  expect_same(r.nobal, sim);
+  test::expect_same_run(r.nobal, sim);
 }
 
 TEST(Nobal, StillSimulatedWhereThePerNodeSumIsNotExact) {
@@ -121,7 +100,7 @@ TEST(Nobal, StillSimulatedWhereThePerNodeSumIsNotExact) {
     bool consumed = true;
     EXPECT_FALSE(nobal_by_node(with, &consumed).has_value());
     EXPECT_FALSE(consumed);
-    expect_same(simulate_nobal(config, c.workload), simulated(config, c.workload));
+    test::expect_same_run(simulate_nobal(config, c.workload), simulated(config, c.workload));
   }
   // Another strategy is never computed per node.
   auto w = builtin_workloads().configure("artificial", {{"granularity", "5"}}).create();
@@ -150,7 +129,7 @@ TEST(Nobal, ALimitTheSimulationWouldHitIsLeftToIt) {
   SimulationConfig with = config;
   with.workload = w.get();
   ASSERT_TRUE(nobal_by_node(with).has_value());
-  expect_same(simulate_nobal(config, workload), simulated(config, workload));
+  test::expect_same_run(simulate_nobal(config, workload), simulated(config, workload));
   SimulationConfig few_events = config;
   few_events.instant_event_limit = 0;
   few_events.event_limit = 150;
@@ -161,5 +140,5 @@ TEST(Nobal, ALimitTheSimulationWouldHitIsLeftToIt) {
   with = few_events;
   with.workload = w.get();
   ASSERT_TRUE(nobal_by_node(with).has_value());
-  expect_same(simulate_nobal(few_events, workload), simulated(few_events, workload));
+  test::expect_same_run(simulate_nobal(few_events, workload), simulated(few_events, workload));
 }
