@@ -50,8 +50,10 @@ public:
     ++size_;
   }
 
-  /// Removes and returns the item with the smallest (time, key).
-  Item pop() {
+  /// Removes and returns the item with the smallest (time, key). Inlined by force: the
+  /// simulator pops in several loops, and GCC then keeps it out of line (4% of the
+  /// one-thread engine's instructions, cachegrind, work stealing on hypercube:11).
+  [[gnu::always_inline]] Item pop() {
     assert(size_ > 0);
     if (due_head_ == due_.size()) refill();
     --size_;
