@@ -51,7 +51,7 @@ public:
   }
 
   /// Removes and returns the item with the smallest (time, key). Inlined by force: the
-  /// simulator pops in several loops, and GCC then keeps it out of line (4% of the
+  /// simulator pops in several loops, and GCC then keeps it out of line (2.6% of the
   /// one-thread engine's instructions, cachegrind, work stealing on hypercube:11).
   [[gnu::always_inline]] Item pop() {
     assert(size_ > 0);

@@ -241,8 +241,8 @@ struct Partition {
 // kSpeeds: some node's speed is not 1 (SimulationConfig::speeds). The engine of equal nodes
 // is compiled without the conversions between processor time and a node's time, which would
 // add 4% to its instructions (cachegrind, RID on hypercube:8). kParallel: a partition of a
-// parallel run (ParallelRun); the one-thread engine is compiled without its checks, which
-// cost it 6% of its instructions (cachegrind, work stealing on hypercube:11).
+// parallel run (ParallelRun); the one-thread engine is compiled without its checks (1.2% of
+// its instructions, cachegrind, work stealing on hypercube:11).
 template <bool kSpeeds, bool kParallel = false>
 class Engine final : public NodeContext, private TaskSink {
 public:
@@ -326,7 +326,7 @@ public:
 
   // Handles event e; false for a wake that a later one superseded (skipped, not counted).
   // Inlined by force into the loops, as it was into the one loop before partitions had
-  // their own (2% of the one-thread engine's instructions).
+  // their own.
   [[gnu::always_inline]] bool handle(const Event& e) {
     Node& node = nodes_[e.node];
     if (e.type() == EventType::wake && !wake_due(node, e)) return false;
