@@ -11,6 +11,7 @@
 #include <dlbkit/sim/observer.hpp>
 
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <stdexcept>
 #include <unordered_map>
@@ -83,7 +84,7 @@ public:
 
   /// Replays and clears every call recorded so far; partition p's calls made during events
   /// name events of `windows[p]`, whose ranks in the run are known.
-  void replay(std::span<ObserverLog* const> logs, std::span<WindowLog* const> windows) {
+  void replay(std::span<const std::unique_ptr<ObserverLog>> logs, std::span<WindowLog* const> windows) {
     const std::size_t parts = logs.size();
     std::vector<std::size_t> at(parts, 0);
     const auto head = [&](std::size_t p) -> const ObserverLog::Call* {
@@ -114,7 +115,7 @@ public:
       const std::uint64_t event = head(best)->order;
       for (const auto* c = head(best); c && c->order == event; c = head(best)) play(logs[best]->calls_[at[best]++]);
     }
-    for (ObserverLog* log : logs) log->calls_.clear();
+    for (const auto& log : logs) log->calls_.clear();
   }
 
 private:

@@ -1309,7 +1309,6 @@ public:
       for (auto& part : parts_) {
         observer_logs_.push_back(std::make_unique<ObserverLog>(part->log(), placed_));
         part->observe_through(observer_logs_.back().get());
-        calls_.push_back(observer_logs_.back().get());
       }
       replay_.emplace(config.observers);
     }
@@ -1330,7 +1329,7 @@ public:
       part->begin_parallel(wall_start, bounds_);
       part->after_initial_tasks();
     }
-    for (ObserverLog* log : calls_) log->set_phase(ObserverLog::Phase::start);
+    for (auto& log : observer_logs_) log->set_phase(ObserverLog::Phase::start);
     {
       std::vector<std::jthread> threads;
       for (unsigned k = 1; k < parts_.size(); ++k) threads.emplace_back([this, k] { advance(k); });
@@ -1397,7 +1396,7 @@ private:
   void advance(unsigned k) {
     Part& me = *parts_[k];
     bool failed = !guarded(k, [&] { me.start_nodes(); });
-    if (!calls_.empty()) calls_[k]->set_phase(ObserverLog::Phase::events);
+    if (!observer_logs_.empty()) observer_logs_[k]->set_phase(ObserverLog::Phase::events);
     for (unsigned window = 0;; ++window) {
       failed = failed || !guarded(k, [&] { next_[k] = me.pack(); });
       if (barrier_.arrive_and_wait(failed)) return;
@@ -1435,7 +1434,7 @@ private:
 
   // The observers' calls so far, in the run's order: the events' ranks are known.
   void replay_observers() {
-    if (replay_) replay_->replay(calls_, logs_);
+    if (replay_) replay_->replay(observer_logs_, logs_);
   }
 
   // Whether the run ends in this window: every partition paused holding no task. A
@@ -1530,7 +1529,6 @@ private:
   std::vector<WindowLog*> logs_;
   std::uint64_t placed_ = 0;  // the observers' calls as the initial tasks were placed
   std::vector<std::unique_ptr<ObserverLog>> observer_logs_;  // with observers: each partition's calls
-  std::vector<ObserverLog*> calls_;                           // the same, as the replay reads them
   std::optional<ObserverReplay> replay_;
   bool ran_out_ = false;
 };

@@ -10,8 +10,8 @@
 #include <gtest/gtest.h>
 
 #include <map>
-#include <thread>
 #include <string>
+#include <thread>
 #include <vector>
 
 using namespace dlbkit;
@@ -61,7 +61,7 @@ TEST(ParallelWindows, EveryThreadCountGivesTheVeryRunOfOneThread) {
       const std::string what = run.strategy + " on " + run.topology + ", " + std::to_string(threads) + " threads";
       const SimulationResult many = simulate_on(run, threads);
       EXPECT_EQ(many.threads, threads) << what << ": " << many.one_thread_because;
-      expect_same_run(one, many, what, test::Peak::left_out);
+      test::expect_same_run(one, many, what, test::Peak::left_out);
     }
   }
 }
@@ -119,7 +119,7 @@ TEST(ParallelWindows, AThreadANodeAndMoreThreadsThanNodes) {
   const SimulationResult one = simulate_on(run, 1);
   const SimulationResult many = simulate_on(run, 16);
   EXPECT_EQ(many.threads, 4u);
-  expect_same_run(one, many, "16 threads on 4 nodes", test::Peak::left_out);
+  test::expect_same_run(one, many, "16 threads on 4 nodes", test::Peak::left_out);
 }
 
 struct NoTasks final : Workload {
