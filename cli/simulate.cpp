@@ -9,6 +9,7 @@
 #include <dlbkit/error.hpp>
 #include <dlbkit/io/atomic_file.hpp>
 #include <dlbkit/io/gnuplot.hpp>
+#include <dlbkit/runtime/detail/distributed_engine.hpp>
 #include <dlbkit/sim/load_picture.hpp>
 #include <dlbkit/sim/experiment.hpp>
 #include <dlbkit/sim/load_history.hpp>
@@ -106,6 +107,17 @@ Run add_simulate(CLI::App& app) {
     if (threads->count() > 0) o->in.values.threads = o->threads;
     ExperimentSetup setup =
         experiment_setup(o->in, o->strategy, assignments(o->params, "--param"), o->workload, std::move(wparams));
+    // Under an MPI launcher the processes simulate the run together, a partition of the
+    // nodes each, and rank 0 prints it (docs/simulator.md, "Across processes").
+    const detail::ResolvedEngine launch = detail::resolve_engine("auto", Communicator{});
+    const int rank = launch.mpi ? launch.mpi->rank() : 0;
+    if (launch.mpi) {
+      if (!o->timeline.empty() || !o->plot_load.empty())
+        throw InputError(fmt::format("{} with {} processes of an MPI launcher; accepted: a run on one process, "
+                                     "on any number of --threads",
+                                     !o->timeline.empty() ? "--timeline" : "--plot-load", launch.mpi->size()));
+      setup.processes = launch.mpi.get();
+    }
     const std::string title = fmt::format("{} on {}, workload {}, simulated (cost model {}, seed {})",
                                           setup.strategy.name(), setup.topology.spec(), setup.workload.name(),
                                           setup.cost.name, setup.seed);
@@ -124,11 +136,12 @@ Run add_simulate(CLI::App& app) {
     }
     ExperimentResult result;
     {
-      ProgressLine progress(true, "dlbkit simulate");
+      ProgressLine progress(rank == 0, "dlbkit simulate");
       progress.phase(setup.strategy.name(), simulation_progress(true));
       result = run_experiment(setup);
     }
-    if (threads->count() > 0 && !result.balanced.one_thread_because.empty())
+    if (rank != 0) return 0;
+    if ((threads->count() > 0 || setup.processes != nullptr) && !result.balanced.one_thread_because.empty())
       fmt::print(stderr, "dlbkit: note: simulated on one thread: {}\n", result.balanced.one_thread_because);
     // Every output is written before any takes its name: a failed one leaves none.
     if (tracer) {

@@ -5,6 +5,7 @@ simulator can be shown to keep every run (docs/simulator.md, "Ties and parallel 
 
     scripts/sim-same-runs.py 'OLD/bin/dlbkit simulate' 'build/bin/dlbkit simulate'
     scripts/sim-same-runs.py 'build/bin/dlbkit simulate' 'build/bin/dlbkit simulate --threads 2'
+    scripts/sim-same-runs.py 'build/bin/dlbkit simulate --threads 1' 'mpirun -np 2 build/bin/dlbkit simulate'
 
 The set: every strategy x hypercube:4, torus:4x4, ring:8 x artificial, uts x fcfs, lifo x
 seeds 1, 2; then every strategy on hypercube:4 with the bnb, busy and poisson workloads,
@@ -59,7 +60,9 @@ def outcome(command, run):
     done = subprocess.run(shlex.split(command) + run + ["--json", "--per-node"], capture_output=True, text=True,
                           timeout=600)
     if done.returncode != 0:
-        return ("status", done.returncode, done.stderr.strip())
+        # dlbkit's own lines: a launcher such as mpirun adds its own about the status.
+        said = [line for line in done.stderr.splitlines() if line.startswith("dlbkit:")]
+        return ("status", done.returncode, said)
     return ("json", without_wall_times(json.loads(done.stdout)))
 
 

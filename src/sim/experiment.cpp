@@ -16,7 +16,7 @@ SimulationResult run_once(const ExperimentSetup& s, const StrategyChoice& strate
   SimulationConfig config{.topology = &s.topology, .strategy = strategy, .workload = workload.get(), .cost = s.cost, .seed = s.seed,
                           .observers = observers, .event_limit = s.event_limit,
                           .wall_seconds_limit = s.wall_seconds_limit, .execution = s.execution, .speeds = s.speeds,
-                          .threads = s.threads};
+                          .threads = s.threads, .processes = s.processes};
   return simulate(config);
 }
 

@@ -1,4 +1,5 @@
 #include "agent_array.hpp"
+#include "byte_stream.hpp"
 #include "event_key.hpp"
 #include "event_queue.hpp"
 #include "huge_pages.hpp"
@@ -1533,12 +1534,284 @@ private:
   bool ran_out_ = false;
 };
 
+// A run in partitions of the nodes, one a process of `group` (an MPI launch): the windows of
+// ParallelRun, with what a thread there reads of the others' state exchanged as bytes.
+// Each window takes an all-to-all (what crosses, with each partition's next event time), an
+// all-gather of whether the partitions hold tasks at its end, and one of the events they
+// handled, which every process ranks alike; each step is preceded by an agreement on errors,
+// so that a failure anywhere stops every process at the same step.
+template <bool kSpeeds>
+class ProcessRun {
+public:
+  ProcessRun(const SimulationConfig& config, const ProcessGroup& group, SimTime lookahead)
+      : config_(config), group_(group), me_(static_cast<unsigned>(group.rank())),
+        parts_(static_cast<unsigned>(group.size())), states_(config), lookahead_(lookahead) {
+    const std::size_t n = config.topology->size();
+    for (unsigned k = 0; k <= parts_; ++k) bounds_.push_back(static_cast<NodeId>(n * k / parts_));
+    part_ = std::make_unique<Part>(config, states_, Partition{bounds_[me_], bounds_[me_ + 1], me_, parts_});
+  }
+
+  SimulationResult run() {
+    const auto wall_start = std::chrono::steady_clock::now();
+    Part& me = *part_;
+    std::exception_ptr error;
+    try {
+      Rng rng(config_.seed, 0);  // the workload's stream, as on one thread
+      deferred_ = deferred_initial_tasks(config_, rng);
+      if (deferred_) {
+        me.defer_initial_tasks(*deferred_, tasks_in(*deferred_, config_.topology->size()));
+      } else {
+        Dispatch dispatch(*this);
+        config_.workload->initial_tasks(*config_.topology, config_.cost, rng, dispatch);
+      }
+      me.begin_parallel(wall_start, bounds_);
+      me.after_initial_tasks();
+      me.start_nodes();
+    } catch (...) {
+      error = std::current_exception();
+    }
+    group_.agree(error);
+    windows();
+    return result(wall_start);
+  }
+
+private:
+  using Part = Engine<kSpeeds, true>;
+
+  // The initial tasks of this process's nodes; the others' are drawn and dropped, so that
+  // the workload's stream is drawn as on one thread.
+  struct Dispatch final : TaskSink {
+    explicit Dispatch(ProcessRun& run) : run_(run) {}
+    void add(NodeId node, SimTime work, std::uint32_t tag) override {
+      if (node >= run_.config_.topology->size())
+        throw std::logic_error(
+            fmt::format("workload placed a task at node {} of {}", node, run_.config_.topology->size()));
+      if (node >= run_.bounds_[run_.me_] && node < run_.bounds_[run_.me_ + 1]) run_.part_->sink().add(node, work, tag);
+    }
+    ProcessRun& run_;
+  };
+
+  // Runs f, keeping what it throws for the next agreement.
+  template <class F>
+  void guarded(std::exception_ptr& error, F&& f) {
+    if (error) return;
+    try {
+      f();
+    } catch (...) {
+      error = std::current_exception();
+    }
+  }
+
+  // ParallelRun::advance, with the barriers as collectives.
+  void windows() {
+    Part& me = *part_;
+    for (;;) {
+      std::exception_ptr error;
+      std::vector<std::vector<std::byte>> out(parts_);
+      guarded(error, [&] {
+        const SimTime next = me.pack();
+        for (unsigned to = 0; to < parts_; ++to) out[to] = packed(next, to);
+      });
+      group_.agree(error);
+      const auto in = group_.all_to_all(out);
+      SimTime start = kNever;
+      guarded(error, [&] {
+        for (unsigned from = 0; from < parts_; ++from) start = std::min(start, unpack(in[from], from));
+        me.push_later();
+      });
+      group_.agree(error);
+      if (start == kNever) {  // nothing left anywhere, yet tasks are (the end makes them none)
+        ran_out_ = true;
+        return;
+      }
+      const SimTime end = start > kNever - lookahead_ ? kNever : start + lookahead_;
+      me.open_window(start, end);
+      bool paused = false;
+      guarded(error, [&] { paused = me.run_until(end, true); });
+      group_.agree(error);
+      const std::uint8_t holding = paused ? 0 : 1;
+      const auto holdings = group_.all_gather(std::as_bytes(std::span(&holding, 1)));
+      if (std::all_of(holdings.begin(), holdings.end(), [](const auto& h) { return h.at(0) == std::byte{0}; })) {
+        finish(start);
+        return;
+      }
+      if (paused) guarded(error, [&] { me.run_until(end, false); });
+      group_.agree(error);
+      rank_shared(start, kNever);
+    }
+  }
+
+  // What this partition sends partition `to` at a window's end, after its next event time
+  // (each partition's next event time reaches every other, and the earliest opens the next
+  // window).
+  std::vector<std::byte> packed(SimTime next, unsigned to) const {
+    ByteWriter w;
+    w.put(next);
+    if (to == me_) return std::move(w.bytes());
+    const auto& box = part_->outbox(to);
+    w.put_all(std::span(box.items));
+    w.put_all(std::span(box.tasks));
+    w.put_all(std::span(box.large));
+    return std::move(w.bytes());
+  }
+  // Joins what `from` sent to the queue; returns its next event time.
+  SimTime unpack(std::span<const std::byte> bytes, unsigned from) {
+    ByteReader r(bytes);
+    const auto next = r.get<SimTime>();
+    if (from == me_) return next;
+    typename Part::Outbox box;
+    box.items = r.get_all<typename Part::Crossing>();
+    box.tasks = r.get_all<Task>();
+    box.large = r.get_all<Message>();
+    part_->unpack(box);
+    return next;
+  }
+
+  // rank_shared_instants over every partition's window log: each process receives the
+  // others' logs and ranks them all alike, keeping the ranks of its own.
+  void rank_shared(SimTime start, SimTime until) {
+    WindowLog& mine = part_->log();
+    ByteWriter w;
+    w.put_all(std::span<const HandledEvent>(mine.events()));
+    const auto logs = group_.all_gather(w.bytes());
+    std::vector<WindowLog> copies(parts_);
+    std::vector<WindowLog*> all(parts_);
+    for (unsigned p = 0; p < parts_; ++p) {
+      if (p == me_) {
+        all[p] = &mine;
+        continue;
+      }
+      ByteReader r(logs[p]);
+      for (const HandledEvent& e : r.get_all<HandledEvent>()) copies[p].add(e.time, e.key, e.rank);
+      all[p] = &copies[p];
+    }
+    rank_shared_instants(all, start, until);
+  }
+
+  // ParallelRun::finish: every partition holds no task. The events at the last instant are
+  // merged one at a time, each process offering its next in key order.
+  void finish(SimTime start) {
+    Part& me = *part_;
+    WindowLog& log = me.log();
+    const SimTime mine = log.events().empty() ? -1 : log.events().back().time;
+    SimTime last = -1;
+    std::size_t waiting = 0;  // partitions whose last completion is at `last`, not yet ranked
+    {
+      const auto times = group_.all_gather(std::as_bytes(std::span(&mine, 1)));
+      std::vector<SimTime> t(parts_);
+      for (unsigned p = 0; p < parts_; ++p) t[p] = ByteReader(times[p]).get<SimTime>();
+      last = *std::max_element(t.begin(), t.end());
+      waiting = static_cast<std::size_t>(std::count(t.begin(), t.end(), last));
+    }
+    if (last < 0) return;  // no task at all: no event either
+    const std::size_t last_completion = mine == last ? log.events().size() - 1 : SIZE_MAX;
+    std::exception_ptr error;
+    guarded(error, [&] { me.run_until(last, false); });
+    group_.agree(error);
+    rank_shared(start, last);
+    const auto events = log.events();
+    std::size_t at = static_cast<std::size_t>(
+        std::lower_bound(events.begin(), events.end(), last, [](const HandledEvent& e, SimTime t) { return e.time < t; }) -
+        events.begin());
+    struct Offer {
+      std::uint8_t has = 0, last_completion = 0;
+      EventKey key;
+    };
+    for (std::uint64_t rank = 0; waiting > 0; ++rank) {
+      Offer offer;
+      guarded(error, [&] {
+        if (at < log.events().size()) {
+          offer = {1, 0, log.events()[at].key};
+        } else if (const Event* e = me.next_at(last)) {
+          offer = {1, 0, e->key};
+        }
+        offer.key = log.global_key(offer.key, start);
+        offer.last_completion = at == last_completion ? 1 : 0;
+      });
+      group_.agree(error);
+      const auto offers = group_.all_gather(std::as_bytes(std::span(&offer, 1)));
+      unsigned best = parts_;
+      Offer best_offer;
+      for (unsigned p = 0; p < parts_; ++p) {
+        const auto o = ByteReader(offers[p]).get<Offer>();
+        if (o.has != 0 && (best == parts_ || o.key < best_offer.key)) {
+          best = p;
+          best_offer = o;
+        }
+      }
+      if (best == parts_) throw std::logic_error("parallel simulation: the last completion was not found");
+      if (best == me_) {
+        guarded(error, [&] {
+          if (at == log.events().size()) me.handle_next();
+          log.events()[at++].rank = rank;
+        });
+      }
+      if (best_offer.last_completion != 0) --waiting;
+    }
+    group_.agree(error);
+  }
+
+  // The run's result: every partition's figures summed, every node's in node order.
+  SimulationResult result(std::chrono::steady_clock::time_point wall_start) {
+    const SimulationResult& mine = part_->result();
+    ByteWriter w;
+    for (const auto x : {mine.makespan, mine.total_work}) w.put(x);
+    for (const auto x : {mine.tasks_created, mine.tasks_completed, mine.tasks_transferred, mine.events,
+                         mine.peak_pending_tasks})
+      w.put(x);
+    w.put_all(std::span(mine.messages_by_kind));
+    const auto figures = group_.all_gather(w.bytes());
+    SimulationResult result = mine;
+    result.makespan = result.total_work = 0;
+    result.tasks_created = result.tasks_completed = result.tasks_transferred = result.events = 0;
+    result.peak_pending_tasks = 0;
+    std::fill(result.messages_by_kind.begin(), result.messages_by_kind.end(), 0);
+    for (const auto& bytes : figures) {
+      ByteReader r(bytes);
+      result.makespan = std::max(result.makespan, r.get<SimTime>());
+      result.total_work += r.get<SimTime>();
+      result.tasks_created += r.get<std::uint64_t>();
+      result.tasks_completed += r.get<std::uint64_t>();
+      result.tasks_transferred += r.get<std::uint64_t>();
+      result.events += r.get<std::uint64_t>();
+      result.peak_pending_tasks += r.get<std::uint64_t>();  // an upper bound: each partition's own peak
+      const auto kinds = r.get_all<std::uint64_t>();
+      for (std::size_t i = 0; i < kinds.size() && i < result.messages_by_kind.size(); ++i)
+        result.messages_by_kind[i] += kinds[i];
+    }
+    if (ran_out_ && result.tasks_completed != result.tasks_created)
+      part_->fail_out_of_events(result.tasks_created - result.tasks_completed, result.tasks_created);
+    part_->report_progress(result.makespan);
+    // Each node's figures from the process that ran it.
+    const std::vector<NodeStats> all = node_stats(states_, result.makespan);
+    ByteWriter ours;
+    ours.put_all(std::span(all).subspan(bounds_[me_], bounds_[me_ + 1] - bounds_[me_]));
+    for (const auto& bytes : group_.all_gather(ours.bytes())) {
+      const auto nodes = ByteReader(bytes).get_all<NodeStats>();
+      result.nodes.insert(result.nodes.end(), nodes.begin(), nodes.end());
+    }
+    result.processes = parts_;
+    result.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+    return result;
+  }
+
+  const SimulationConfig& config_;
+  const ProcessGroup& group_;
+  const unsigned me_, parts_;
+  NodeStates states_;  // this process writes only its own nodes' entries
+  const SimTime lookahead_;
+  std::unique_ptr<DeferredTasks> deferred_;
+  std::vector<NodeId> bounds_;  // partition k has the nodes [bounds_[k], bounds_[k + 1])
+  std::unique_ptr<Part> part_;
+  bool ran_out_ = false;
+};
+
 // The lookahead of a parallel run: the least time from an event at one node to the event
 // it makes at another (a message or tasks sent: the sender's send overhead, at its speed,
 // and the network's latency); or, in `because`, why the run stays on one thread.
-SimTime parallel_lookahead(const SimulationConfig& config, std::string& because) {
+SimTime parallel_lookahead(const SimulationConfig& config, unsigned parts, std::string& because) {
   const CostModel& cost = config.cost;
-  if (config.threads <= 1) because = "one thread asked for";
+  if (parts <= 1) because = "one thread asked for";
   else if (config.topology->size() < 2) because = "one node";
   else if (!config.workload->runs_apart())
     because = "the workload shares its state between nodes (tasks created at other nodes, arrivals, or a shared "
@@ -1580,9 +1853,19 @@ SimulationResult simulate(const SimulationConfig& config) {
     throw InputError(
         fmt::format("simulate: node {}'s speed is {}; accepted: a finite number > 0", v, config.speeds[v]));
   const bool speeds = std::any_of(config.speeds.begin(), config.speeds.end(), [](double s) { return s != 1; });
+  const int processes = config.processes != nullptr ? config.processes->size() : 1;
+  if (processes > 1 && !config.observers.empty())
+    throw InputError("simulate: observers (a timeline, a load history) in a run on several processes; accepted: "
+                     "observers on one process, on any number of threads");
   std::string because;
-  const SimTime lookahead = parallel_lookahead(config, because);
-  if (because.empty()) {
+  const SimTime lookahead =
+      parallel_lookahead(config, processes > 1 ? static_cast<unsigned>(processes) : config.threads, because);
+  if (processes > 1 && because.empty()) {
+    if (speeds) return ProcessRun<true>(config, *config.processes, lookahead).run();
+    return ProcessRun<false>(config, *config.processes, lookahead).run();
+  }
+  if (processes > 1) because = std::string("each process ran the whole run: ") + because;
+  if (processes == 1 && because.empty()) {
     const auto parts = static_cast<unsigned>(std::min<std::size_t>(config.threads, config.topology->size()));
     if (speeds) return ParallelRun<true>(config, parts, lookahead).run();
     return ParallelRun<false>(config, parts, lookahead).run();
@@ -1592,7 +1875,7 @@ SimulationResult simulate(const SimulationConfig& config) {
     if (speeds) return Engine<true>(config, states, Partition{0, static_cast<NodeId>(config.topology->size())}).run();
     return Engine<false>(config, states, Partition{0, static_cast<NodeId>(config.topology->size())}).run();
   }();
-  if (config.threads > 1) result.one_thread_because = because;
+  if (config.threads > 1 || processes > 1) result.one_thread_because = because;
   return result;
 }
 

@@ -1,4 +1,5 @@
 #include "../support/same_run.hpp"
+#include "../support/thread_processes.hpp"
 #include "event_queue.hpp"
 #include "instant_ranks.hpp"
 #include "spin_barrier.hpp"
@@ -28,7 +29,8 @@ struct Case {
   std::map<std::string, std::string> cost_params = {{"latency", "5ms"}};
 };
 
-SimulationResult simulate_on(const Case& run, unsigned threads, std::vector<Observer*> observers = {}) {
+SimulationResult simulate_on(const Case& run, unsigned threads, std::vector<Observer*> observers = {},
+                             const ProcessGroup* processes = nullptr, std::uint64_t event_limit = SimulationConfig{}.event_limit) {
   const Topology topology = parse_topology(run.topology);
   auto workload = builtin_workloads().configure(run.workload, run.workload_params).create();
   return simulate({.topology = &topology,
@@ -37,9 +39,34 @@ SimulationResult simulate_on(const Case& run, unsigned threads, std::vector<Obse
                    .cost = make_cost_model(run.cost, run.cost_params),
                    .seed = run.seed,
                    .observers = std::move(observers),
+                   .event_limit = event_limit,
                    .execution = run.execution,
                    .speeds = run.speeds,
-                   .threads = threads});
+                   .threads = threads,
+                   .processes = processes});
+}
+
+// The run of `run` on `size` processes (threads standing in for them), as each process returns it.
+std::vector<SimulationResult> simulate_on_processes(const Case& run, int size,
+                                                    std::uint64_t event_limit = SimulationConfig{}.event_limit) {
+  test::ThreadProcesses processes(size);
+  std::vector<SimulationResult> results(static_cast<std::size_t>(size));
+  std::vector<std::exception_ptr> errors(static_cast<std::size_t>(size));
+  {
+    std::vector<std::jthread> team;
+    for (int r = 0; r < size; ++r)
+      team.emplace_back([&, r] {
+        try {
+          const test::ThreadProcesses::Member me(processes, r);
+          results[static_cast<std::size_t>(r)] = simulate_on(run, 1, {}, &me, event_limit);
+        } catch (...) {
+          errors[static_cast<std::size_t>(r)] = std::current_exception();
+        }
+      });
+  }
+  for (const auto& e : errors)
+    if (e) std::rethrow_exception(e);
+  return results;
 }
 
 TEST(ParallelWindows, EveryThreadCountGivesTheVeryRunOfOneThread) {
@@ -63,6 +90,47 @@ TEST(ParallelWindows, EveryThreadCountGivesTheVeryRunOfOneThread) {
       EXPECT_EQ(many.threads, threads) << what << ": " << many.one_thread_because;
       test::expect_same_run(one, many, what, test::Peak::left_out);
     }
+  }
+}
+
+// `mpirun -np R dlbkit simulate`: a partition a process, the same windows, what crosses and
+// the events' ranks exchanged through the collectives; every process returns the very run
+// of one thread.
+TEST(ParallelWindows, ProcessesGiveTheVeryRunOfOneThread) {
+  std::vector<Case> runs;
+  for (const char* s : {"rid", "work_stealing", "gm"}) runs.push_back({.strategy = s, .topology = "hypercube:5", .seed = 2});
+  runs.push_back({.strategy = "diffusion", .topology = "torus:4x8", .seed = 2});
+  runs.push_back({.strategy = "work_stealing", .topology = "hypercube:4", .execution = Execution::lifo});
+  runs.push_back({.strategy = "rid", .topology = "ring:9", .execution = Execution::processor_sharing});
+  runs.push_back({.strategy = "work_stealing", .topology = "hypercube:4", .speeds = {1, 2, 1, 2, 1, 2, 1, 2, 3, 1, 1, 1, 1, 0.5, 1, 1}});
+  runs.push_back({.strategy = "rid", .topology = "hypercube:1"});  // 3 processes: one holds no node
+  for (const Case& run : runs) {
+    const SimulationResult one = simulate_on(run, 1);
+    for (const int size : {2, 3}) {
+      const std::string what = run.strategy + " on " + run.topology + ", " + std::to_string(size) + " processes";
+      for (const SimulationResult& many : simulate_on_processes(run, size)) {
+        EXPECT_EQ(many.processes, static_cast<unsigned>(size)) << what << ": " << many.one_thread_because;
+        test::expect_same_run(one, many, what, test::Peak::left_out);
+      }
+    }
+  }
+}
+
+// An error in one process reaches every process, which all stop at the same collective.
+TEST(ParallelWindows, AnErrorInOneProcessStopsEveryProcess) {
+  const Case run{.strategy = "work_stealing", .topology = "hypercube:5", .workload_params = {{"granularity", "50"}},
+                 .cost_params = {}};
+  EXPECT_THROW(simulate_on_processes(run, 3, 1000), std::runtime_error);
+}
+
+// A run that cannot be split runs whole in every process, and says why.
+TEST(ParallelWindows, ProcessesRunWhatCannotBeSplitWholeAndSaySo) {
+  const Case run{.strategy = "rid", .topology = "hypercube:4", .cost = "ideal", .cost_params = {}};
+  const SimulationResult one = simulate_on(run, 1);
+  for (const SimulationResult& r : simulate_on_processes(run, 2)) {
+    EXPECT_EQ(r.processes, 1u);
+    EXPECT_NE(r.one_thread_because.find("each process ran the whole run"), std::string::npos) << r.one_thread_because;
+    test::expect_same_run(one, r);
   }
 }
 

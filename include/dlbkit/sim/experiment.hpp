@@ -23,6 +23,7 @@ struct ExperimentSetup {
   Execution execution = Execution::fcfs;
   std::vector<double> speeds;        ///< each node's speed; none: every node at speed 1 (SimulationConfig's)
   unsigned threads = 1;              ///< of each run: SimulationConfig's
+  const ProcessGroup* processes = nullptr;  ///< of the strategy's run: SimulationConfig's
   std::vector<Observer*> observers;  ///< watch the strategy's run (not NOBAL's)
   /// NOBAL's run of this same setup, when the caller has it already (`dlbkit advise` runs
   /// many strategies on one setup): run_experiment takes it instead of simulating it again.

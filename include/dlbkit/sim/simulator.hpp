@@ -26,6 +26,7 @@
 #include <dlbkit/core/time.hpp>
 #include <dlbkit/sim/cost_model.hpp>
 #include <dlbkit/sim/observer.hpp>
+#include <dlbkit/sim/process_group.hpp>
 #include <dlbkit/sim/workload.hpp>
 #include <dlbkit/topology/topology.hpp>
 
@@ -82,6 +83,11 @@ struct SimulationConfig {
   /// "Parallel windows"). A run that cannot be split (SimulationResult::one_thread_because)
   /// runs on one.
   unsigned threads = 1;
+  /// The processes simulating this run together (an MPI launch), each a partition of the
+  /// nodes advancing in the same windows as threads do, with the same result; every process
+  /// calls simulate() with the same config and gets the whole run's result. Null or one
+  /// process: this process alone, on `threads`. Not with observers.
+  const ProcessGroup* processes = nullptr;
 };
 
 struct NodeStats {
@@ -108,6 +114,7 @@ struct SimulationResult {
   std::vector<NodeStats> nodes;
   double wall_seconds = 0;  ///< host time the run took
   unsigned threads = 1;     ///< the threads it ran on
+  unsigned processes = 1;   ///< the processes it ran on (SimulationConfig::processes), one thread each
   /// Why it ran on one thread though asked for more (SimulationConfig::threads); else empty.
   std::string one_thread_because;
 

@@ -5,6 +5,7 @@
 
 #include <dlbkit/runtime/communicator.hpp>
 #include <dlbkit/runtime/engine.hpp>
+#include <dlbkit/sim/process_group.hpp>
 
 #include <cstddef>
 #include <cstdint>
@@ -16,20 +17,9 @@
 
 namespace dlbkit::detail {
 
-class DistributedEngine {
+class DistributedEngine : public ProcessGroup {
 public:
-  virtual ~DistributedEngine() = default;
-  virtual int rank() const = 0;
-  virtual int size() const = 0;
   virtual RuntimeResult run(ByteApplication& app, const RuntimeConfig& config) = 0;
-  /// Collective: every rank's bytes, in rank order, on every rank (serialised results).
-  virtual std::vector<std::vector<std::byte>> all_gather(std::span<const std::byte> mine) const = 0;
-  /// Collective: `to[r]` goes to rank r; returns what each rank sent this one, by rank.
-  virtual std::vector<std::vector<std::byte>> all_to_all(const std::vector<std::vector<std::byte>>& to) const = 0;
-  /// Collective: when `error` is set on some rank, every rank throws the error of the
-  /// lowest such rank (that rank its own exception, the others an InputError, or a
-  /// std::runtime_error, with its message), so that no rank waits for one that failed.
-  virtual void agree(std::exception_ptr error) const = 0;
   /// Collective: waits for every rank, sleeping.
   virtual void barrier() const = 0;
 
