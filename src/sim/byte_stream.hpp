@@ -19,20 +19,25 @@ public:
   template <class T>
   void put(const T& value) {
     static_assert(std::is_trivially_copyable_v<T>);
-    const auto* p = reinterpret_cast<const std::byte*>(&value);
-    bytes_.insert(bytes_.end(), p, p + sizeof(T));
+    append(&value, sizeof(T));
   }
   /// The count, then the items.
   template <class T>
   void put_all(std::span<const T> items) {
     static_assert(std::is_trivially_copyable_v<T>);
     put(static_cast<std::uint64_t>(items.size()));
-    const auto* p = reinterpret_cast<const std::byte*>(items.data());
-    bytes_.insert(bytes_.end(), p, p + items.size_bytes());
+    append(items.data(), items.size_bytes());
   }
   std::vector<std::byte>& bytes() { return bytes_; }
 
 private:
+  void append(const void* from, std::size_t n) {
+    if (n == 0) return;
+    const std::size_t at = bytes_.size();
+    bytes_.resize(at + n);
+    std::memcpy(bytes_.data() + at, from, n);
+  }
+
   std::vector<std::byte> bytes_;
 };
 
@@ -45,6 +50,12 @@ public:
     T value;
     std::memcpy(&value, take(sizeof(T)), sizeof(T));
     return value;
+  }
+  /// Passes over a value.
+  template <class T>
+  ByteReader& skip() {
+    take(sizeof(T));
+    return *this;
   }
   template <class T>
   std::vector<T> get_all() {

@@ -1602,25 +1602,27 @@ private:
     }
   }
 
-  // ParallelRun::advance, with the barriers as collectives.
+  // ParallelRun::advance, with the barriers as collectives: an all-to-all and an all-gather
+  // a window (two all-gathers when some partitions stopped holding no task and others not).
   void windows() {
     Part& me = *part_;
+    std::exception_ptr error;
     for (;;) {
-      std::exception_ptr error;
+      SimTime next = kNever;
+      guarded(error, [&] { next = me.pack(); });
       std::vector<std::vector<std::byte>> out(parts_);
-      guarded(error, [&] {
-        const SimTime next = me.pack();
-        for (unsigned to = 0; to < parts_; ++to) out[to] = packed(next, to);
-      });
-      group_.agree(error);
-      const auto in = group_.all_to_all(out);
+      for (unsigned to = 0; to < parts_; ++to) out[to] = packed(error, next, to);
+      const auto in = checked(group_.all_to_all(out), error);
+      // Every process reads the same next times, so that all take the same branch.
       SimTime start = kNever;
+      for (const auto& bytes : in) start = std::min(start, ByteReader(bytes).skip<std::uint8_t>().get<SimTime>());
       guarded(error, [&] {
-        for (unsigned from = 0; from < parts_; ++from) start = std::min(start, unpack(in[from], from));
+        for (unsigned from = 0; from < parts_; ++from)
+          if (from != me_) unpack(in[from]);
         me.push_later();
       });
-      group_.agree(error);
       if (start == kNever) {  // nothing left anywhere, yet tasks are (the end makes them none)
+        group_.agree(error);
         ran_out_ = true;
         return;
       }
@@ -1628,87 +1630,108 @@ private:
       me.open_window(start, end);
       bool paused = false;
       guarded(error, [&] { paused = me.run_until(end, true); });
-      group_.agree(error);
-      const std::uint8_t holding = paused ? 0 : 1;
-      const auto holdings = group_.all_gather(std::as_bytes(std::span(&holding, 1)));
-      if (std::all_of(holdings.begin(), holdings.end(), [](const auto& h) { return h.at(0) == std::byte{0}; })) {
-        finish(start);
+      auto logs = gather_log(error, paused);
+      const auto stopped = std::count_if(logs.begin(), logs.end(), [](const auto& l) { return l.holding == 0; });
+      if (stopped == parts_) {
+        finish(error, start, logs);
         return;
       }
-      if (paused) guarded(error, [&] { me.run_until(end, false); });
-      group_.agree(error);
-      rank_shared(start, kNever);
+      if (stopped > 0) {
+        if (paused) guarded(error, [&] { me.run_until(end, false); });
+        logs = gather_log(error, false);
+      }
+      guarded(error, [&] { rank_shared(logs, start, kNever); });
     }
   }
 
-  // What this partition sends partition `to` at a window's end, after its next event time
-  // (each partition's next event time reaches every other, and the earliest opens the next
-  // window).
-  std::vector<std::byte> packed(SimTime next, unsigned to) const {
+  // The bytes of a collective begin with whether their process has failed; when one has,
+  // every process throws its error (ProcessGroup::agree) instead of going on.
+  std::vector<std::vector<std::byte>> checked(std::vector<std::vector<std::byte>> in, const std::exception_ptr& error) {
+    for (const auto& bytes : in)
+      if (bytes.at(0) != std::byte{0}) group_.agree(error);
+    return in;
+  }
+  static ByteWriter failure(const std::exception_ptr& error) {
     ByteWriter w;
+    w.put(static_cast<std::uint8_t>(error ? 1 : 0));
+    return w;
+  }
+
+  // What this partition sends partition `to` at a window's end, after its next event time
+  // (each partition's reaches every other, and the earliest opens the next window).
+  std::vector<std::byte> packed(const std::exception_ptr& error, SimTime next, unsigned to) const {
+    ByteWriter w = failure(error);
     w.put(next);
-    if (to == me_) return std::move(w.bytes());
+    if (to == me_ || error) return std::move(w.bytes());
     const auto& box = part_->outbox(to);
     w.put_all(std::span(box.items));
     w.put_all(std::span(box.tasks));
     w.put_all(std::span(box.large));
     return std::move(w.bytes());
   }
-  // Joins what `from` sent to the queue; returns its next event time.
-  SimTime unpack(std::span<const std::byte> bytes, unsigned from) {
+  // Joins what another partition sent to the queue.
+  void unpack(std::span<const std::byte> bytes) {
     ByteReader r(bytes);
-    const auto next = r.get<SimTime>();
-    if (from == me_) return next;
+    r.skip<std::uint8_t>().skip<SimTime>();
     typename Part::Outbox box;
     box.items = r.get_all<typename Part::Crossing>();
     box.tasks = r.get_all<Task>();
     box.large = r.get_all<Message>();
     part_->unpack(box);
-    return next;
   }
 
-  // rank_shared_instants over every partition's window log: each process receives the
-  // others' logs and ranks them all alike, keeping the ranks of its own.
-  void rank_shared(SimTime start, SimTime until) {
-    WindowLog& mine = part_->log();
-    ByteWriter w;
-    w.put_all(std::span<const HandledEvent>(mine.events()));
-    const auto logs = group_.all_gather(w.bytes());
+  // A partition's window as the others see it: whether it holds tasks, and its events.
+  struct SentLog {
+    std::uint8_t holding = 0;
+    std::vector<HandledEvent> events;
+  };
+  std::vector<SentLog> gather_log(const std::exception_ptr& error, bool paused) {
+    ByteWriter w = failure(error);
+    w.put(static_cast<std::uint8_t>(paused ? 0 : 1));
+    w.put_all(std::span<const HandledEvent>(part_->log().events()));
+    std::vector<SentLog> logs;
+    for (const auto& bytes : checked(group_.all_gather(w.bytes()), error)) {
+      ByteReader r(bytes);
+      r.skip<std::uint8_t>();
+      SentLog& log = logs.emplace_back();
+      log.holding = r.get<std::uint8_t>();
+      log.events = r.get_all<HandledEvent>();
+    }
+    return logs;
+  }
+
+  // rank_shared_instants over every partition's window log, as thread 0 ranks them: every
+  // process ranks them all alike, keeping the ranks of its own.
+  void rank_shared(const std::vector<SentLog>& logs, SimTime start, SimTime until) {
     std::vector<WindowLog> copies(parts_);
     std::vector<WindowLog*> all(parts_);
     for (unsigned p = 0; p < parts_; ++p) {
-      if (p == me_) {
-        all[p] = &mine;
-        continue;
-      }
-      ByteReader r(logs[p]);
-      for (const HandledEvent& e : r.get_all<HandledEvent>()) copies[p].add(e.time, e.key, e.rank);
-      all[p] = &copies[p];
+      all[p] = p == me_ ? &part_->log() : &copies[p];
+      if (p != me_)
+        for (const HandledEvent& e : logs[p].events) copies[p].add(e.time, e.key, e.rank);
     }
     rank_shared_instants(all, start, until);
   }
 
   // ParallelRun::finish: every partition holds no task. The events at the last instant are
   // merged one at a time, each process offering its next in key order.
-  void finish(SimTime start) {
+  void finish(std::exception_ptr& error, SimTime start, const std::vector<SentLog>& logs) {
     Part& me = *part_;
     WindowLog& log = me.log();
-    const SimTime mine = log.events().empty() ? -1 : log.events().back().time;
     SimTime last = -1;
     std::size_t waiting = 0;  // partitions whose last completion is at `last`, not yet ranked
-    {
-      const auto times = group_.all_gather(std::as_bytes(std::span(&mine, 1)));
-      std::vector<SimTime> t(parts_);
-      for (unsigned p = 0; p < parts_; ++p) t[p] = ByteReader(times[p]).get<SimTime>();
-      last = *std::max_element(t.begin(), t.end());
-      waiting = static_cast<std::size_t>(std::count(t.begin(), t.end(), last));
+    for (const SentLog& l : logs)
+      if (!l.events.empty()) last = std::max(last, l.events.back().time);
+    for (const SentLog& l : logs) waiting += !l.events.empty() && l.events.back().time == last ? 1 : 0;
+    if (last < 0) {  // no task at all: no event either
+      group_.agree(error);
+      return;
     }
-    if (last < 0) return;  // no task at all: no event either
-    const std::size_t last_completion = mine == last ? log.events().size() - 1 : SIZE_MAX;
-    std::exception_ptr error;
+    const std::size_t last_completion =
+        !log.events().empty() && log.events().back().time == last ? log.events().size() - 1 : SIZE_MAX;
     guarded(error, [&] { me.run_until(last, false); });
-    group_.agree(error);
-    rank_shared(start, last);
+    const auto before = gather_log(error, true);
+    guarded(error, [&] { rank_shared(before, start, last); });
     const auto events = log.events();
     std::size_t at = static_cast<std::size_t>(
         std::lower_bound(events.begin(), events.end(), last, [](const HandledEvent& e, SimTime t) { return e.time < t; }) -
@@ -1728,12 +1751,13 @@ private:
         offer.key = log.global_key(offer.key, start);
         offer.last_completion = at == last_completion ? 1 : 0;
       });
-      group_.agree(error);
-      const auto offers = group_.all_gather(std::as_bytes(std::span(&offer, 1)));
+      ByteWriter w = failure(error);
+      w.put(offer);
       unsigned best = parts_;
       Offer best_offer;
+      const auto offers = checked(group_.all_gather(w.bytes()), error);
       for (unsigned p = 0; p < parts_; ++p) {
-        const auto o = ByteReader(offers[p]).get<Offer>();
+        const auto o = ByteReader(offers[p]).skip<std::uint8_t>().get<Offer>();
         if (o.has != 0 && (best == parts_ || o.key < best_offer.key)) {
           best = p;
           best_offer = o;
