@@ -57,6 +57,13 @@ public:
     take(sizeof(T));
     return *this;
   }
+  /// Calls f with each item that put_all wrote, without an array of them.
+  template <class T, class F>
+  void for_each(F&& f) {
+    const auto count = get<std::uint64_t>();
+    if (count > (bytes_.size() - at_) / sizeof(T)) short_read();
+    for (std::uint64_t i = 0; i < count; ++i) f(get<T>());
+  }
   template <class T>
   std::vector<T> get_all() {
     const auto count = get<std::uint64_t>();

@@ -1536,10 +1536,10 @@ private:
 
 // A run in partitions of the nodes, one a process of `group` (an MPI launch): the windows of
 // ParallelRun, with what a thread there reads of the others' state exchanged as bytes.
-// Each window takes an all-to-all (what crosses, with each partition's next event time), an
-// all-gather of whether the partitions hold tasks at its end, and one of the events they
-// handled, which every process ranks alike; each step is preceded by an agreement on errors,
-// so that a failure anywhere stops every process at the same step.
+// Each window takes an all-to-all (what crosses, with each partition's next event time) and
+// an all-gather of whether the partitions hold tasks at its end with the events they
+// handled, which every process ranks alike. A failure anywhere travels in the bytes of the
+// next collective and stops every process there (docs/simulator.md, "Across processes").
 template <bool kSpeeds>
 class ProcessRun {
 public:
@@ -1549,6 +1549,8 @@ public:
     const std::size_t n = config.topology->size();
     for (unsigned k = 0; k <= parts_; ++k) bounds_.push_back(static_cast<NodeId>(n * k / parts_));
     part_ = std::make_unique<Part>(config, states_, Partition{bounds_[me_], bounds_[me_ + 1], me_, parts_});
+    copies_.resize(parts_);
+    for (unsigned p = 0; p < parts_; ++p) logs_.push_back(p == me_ ? &part_->log() : &copies_[p]);
   }
 
   SimulationResult run() {
@@ -1630,17 +1632,16 @@ private:
       me.open_window(start, end);
       bool paused = false;
       guarded(error, [&] { paused = me.run_until(end, true); });
-      auto logs = gather_log(error, paused);
-      const auto stopped = std::count_if(logs.begin(), logs.end(), [](const auto& l) { return l.holding == 0; });
+      const unsigned stopped = gather_logs(error, paused);
       if (stopped == parts_) {
-        finish(error, start, logs);
+        finish(error, start);
         return;
       }
       if (stopped > 0) {
         if (paused) guarded(error, [&] { me.run_until(end, false); });
-        logs = gather_log(error, false);
+        gather_logs(error, false);
       }
-      guarded(error, [&] { rank_shared(logs, start, kNever); });
+      guarded(error, [&] { rank_shared_instants(logs_, start, kNever); });
     }
   }
 
@@ -1680,49 +1681,36 @@ private:
     part_->unpack(box);
   }
 
-  // A partition's window as the others see it: whether it holds tasks, and its events.
-  struct SentLog {
-    std::uint8_t holding = 0;
-    std::vector<HandledEvent> events;
-  };
-  std::vector<SentLog> gather_log(const std::exception_ptr& error, bool paused) {
+  // Every partition's window log, for rank_shared_instants, which every process runs alike
+  // (as thread 0 does), keeping the ranks of its own: the others' logs arrive in copies kept
+  // from window to window. Returns how many partitions stopped holding no task.
+  unsigned gather_logs(const std::exception_ptr& error, bool paused) {
     ByteWriter w = failure(error);
     w.put(static_cast<std::uint8_t>(paused ? 0 : 1));
     w.put_all(std::span<const HandledEvent>(part_->log().events()));
-    std::vector<SentLog> logs;
-    for (const auto& bytes : checked(group_.all_gather(w.bytes()), error)) {
-      ByteReader r(bytes);
-      r.skip<std::uint8_t>();
-      SentLog& log = logs.emplace_back();
-      log.holding = r.get<std::uint8_t>();
-      log.events = r.get_all<HandledEvent>();
-    }
-    return logs;
-  }
-
-  // rank_shared_instants over every partition's window log, as thread 0 ranks them: every
-  // process ranks them all alike, keeping the ranks of its own.
-  void rank_shared(const std::vector<SentLog>& logs, SimTime start, SimTime until) {
-    std::vector<WindowLog> copies(parts_);
-    std::vector<WindowLog*> all(parts_);
+    const auto all = checked(group_.all_gather(w.bytes()), error);
+    unsigned stopped = 0;
     for (unsigned p = 0; p < parts_; ++p) {
-      all[p] = p == me_ ? &part_->log() : &copies[p];
-      if (p != me_)
-        for (const HandledEvent& e : logs[p].events) copies[p].add(e.time, e.key, e.rank);
+      ByteReader r(all[p]);
+      r.skip<std::uint8_t>();
+      stopped += r.get<std::uint8_t>() == 0 ? 1 : 0;
+      if (p == me_) continue;
+      copies_[p].clear();
+      r.for_each<HandledEvent>([&](const HandledEvent& e) { copies_[p].add(e.time, e.key, e.rank); });
     }
-    rank_shared_instants(all, start, until);
+    return stopped;
   }
 
   // ParallelRun::finish: every partition holds no task. The events at the last instant are
   // merged one at a time, each process offering its next in key order.
-  void finish(std::exception_ptr& error, SimTime start, const std::vector<SentLog>& logs) {
+  void finish(std::exception_ptr& error, SimTime start) {
     Part& me = *part_;
     WindowLog& log = me.log();
     SimTime last = -1;
     std::size_t waiting = 0;  // partitions whose last completion is at `last`, not yet ranked
-    for (const SentLog& l : logs)
-      if (!l.events.empty()) last = std::max(last, l.events.back().time);
-    for (const SentLog& l : logs) waiting += !l.events.empty() && l.events.back().time == last ? 1 : 0;
+    for (const WindowLog* l : logs_)
+      if (!l->events().empty()) last = std::max(last, l->events().back().time);
+    for (const WindowLog* l : logs_) waiting += !l->events().empty() && l->events().back().time == last ? 1 : 0;
     if (last < 0) {  // no task at all: no event either
       group_.agree(error);
       return;
@@ -1730,8 +1718,8 @@ private:
     const std::size_t last_completion =
         !log.events().empty() && log.events().back().time == last ? log.events().size() - 1 : SIZE_MAX;
     guarded(error, [&] { me.run_until(last, false); });
-    const auto before = gather_log(error, true);
-    guarded(error, [&] { rank_shared(before, start, last); });
+    gather_logs(error, true);
+    guarded(error, [&] { rank_shared_instants(logs_, start, last); });
     const auto events = log.events();
     std::size_t at = static_cast<std::size_t>(
         std::lower_bound(events.begin(), events.end(), last, [](const HandledEvent& e, SimTime t) { return e.time < t; }) -
@@ -1827,6 +1815,8 @@ private:
   std::unique_ptr<DeferredTasks> deferred_;
   std::vector<NodeId> bounds_;  // partition k has the nodes [bounds_[k], bounds_[k + 1])
   std::unique_ptr<Part> part_;
+  std::vector<WindowLog> copies_;  // the other partitions' window logs (this one's stays empty)
+  std::vector<WindowLog*> logs_;   // every partition's: this one's own, the others' copies
   bool ran_out_ = false;
 };
 
