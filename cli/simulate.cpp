@@ -141,7 +141,10 @@ Run add_simulate(CLI::App& app) {
       result = run_experiment(setup);
     }
     if (rank != 0) return 0;
-    if ((threads->count() > 0 || setup.processes != nullptr) && !result.balanced.one_thread_because.empty())
+    if (setup.processes != nullptr && !result.balanced.one_thread_because.empty())
+      fmt::print(stderr, "dlbkit: note: simulated whole in each of the {} processes: {}\n", setup.processes->size(),
+                 result.balanced.one_thread_because);
+    else if (threads->count() > 0 && !result.balanced.one_thread_because.empty())
       fmt::print(stderr, "dlbkit: note: simulated on one thread: {}\n", result.balanced.one_thread_because);
     // Every output is written before any takes its name: a failed one leaves none.
     if (tracer) {

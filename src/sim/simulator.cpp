@@ -1878,7 +1878,6 @@ SimulationResult simulate(const SimulationConfig& config) {
     if (speeds) return ProcessRun<true>(config, *config.processes, lookahead).run();
     return ProcessRun<false>(config, *config.processes, lookahead).run();
   }
-  if (processes > 1) because = std::string("each process ran the whole run: ") + because;
   if (processes == 1 && because.empty()) {
     const auto parts = static_cast<unsigned>(std::min<std::size_t>(config.threads, config.topology->size()));
     if (speeds) return ParallelRun<true>(config, parts, lookahead).run();

@@ -115,7 +115,8 @@ struct SimulationResult {
   double wall_seconds = 0;  ///< host time the run took
   unsigned threads = 1;     ///< the threads it ran on
   unsigned processes = 1;   ///< the processes it ran on (SimulationConfig::processes), one thread each
-  /// Why it ran on one thread though asked for more (SimulationConfig::threads); else empty.
+  /// Why it ran on one thread though asked for more (SimulationConfig::threads), or whole
+  /// in each of several processes (SimulationConfig::processes); else empty.
   std::string one_thread_because;
 
   std::uint64_t messages() const;
