@@ -1290,6 +1290,22 @@ private:
   MeterShare meter_;  // for a progress display
 };
 
+// The initial tasks of a run in partitions, each to its node's partition: to that
+// partition's engine, or dropped where this process does not hold it (a null sink), so that
+// the workload's stream is drawn whole, as on one thread.
+struct PartitionDispatch final : TaskSink {
+  PartitionDispatch(std::span<const NodeId> bounds, std::vector<TaskSink*> sinks)
+      : bounds_(bounds), sinks_(std::move(sinks)) {}
+  void add(NodeId node, SimTime work, std::uint32_t tag) override {
+    if (node >= bounds_.back())
+      throw std::logic_error(fmt::format("workload placed a task at node {} of {}", node, bounds_.back()));
+    const auto k = static_cast<std::size_t>(std::upper_bound(bounds_.begin(), bounds_.end(), node) - bounds_.begin()) - 1;
+    if (sinks_[k] != nullptr) sinks_[k]->add(node, work, tag);
+  }
+  std::span<const NodeId> bounds_;  // partition k has the nodes [bounds_[k], bounds_[k + 1])
+  std::vector<TaskSink*> sinks_;
+};
+
 // A run in partitions of the nodes, one a thread, each advancing through windows no longer
 // than the lookahead (the shortest time in which an event at one node can make one at
 // another), with what crosses between partitions exchanged at each window's end and the
@@ -1323,7 +1339,9 @@ public:
       const std::uint64_t total = tasks_in(*deferred_, config_.topology->size());
       for (auto& part : parts_) part->defer_initial_tasks(*deferred_, total);
     } else {
-      Dispatch dispatch(*this);
+      std::vector<TaskSink*> sinks;
+      for (auto& part : parts_) sinks.push_back(&part->sink());
+      PartitionDispatch dispatch(bounds_, std::move(sinks));
       config_.workload->initial_tasks(*config_.topology, config_.cost, rng, dispatch);
     }
     for (auto& part : parts_) {
@@ -1363,20 +1381,6 @@ public:
 
 private:
   using Part = Engine<kSpeeds, true>;
-
-  // The initial tasks, each to its node's partition.
-  struct Dispatch final : TaskSink {
-    explicit Dispatch(ParallelRun& run) : run_(run) {}
-    void add(NodeId node, SimTime work, std::uint32_t tag) override {
-      if (node >= run_.config_.topology->size())
-        throw std::logic_error(
-            fmt::format("workload placed a task at node {} of {}", node, run_.config_.topology->size()));
-      const auto k = static_cast<std::size_t>(std::upper_bound(run_.bounds_.begin(), run_.bounds_.end(), node) -
-                                              run_.bounds_.begin()) - 1;
-      run_.parts_[k]->sink().add(node, work, tag);
-    }
-    ParallelRun& run_;
-  };
 
   // Runs f for partition k; returns false when it threw. The error stops every thread at
   // the next barrier, which tells them all alike (a thread checking a shared flag on its
@@ -1563,7 +1567,9 @@ public:
       if (deferred_) {
         me.defer_initial_tasks(*deferred_, tasks_in(*deferred_, config_.topology->size()));
       } else {
-        Dispatch dispatch(*this);
+        std::vector<TaskSink*> sinks(parts_, nullptr);  // the other processes' partitions: dropped
+        sinks[me_] = &me.sink();
+        PartitionDispatch dispatch(bounds_, std::move(sinks));
         config_.workload->initial_tasks(*config_.topology, config_.cost, rng, dispatch);
       }
       me.begin_parallel(wall_start, bounds_);
@@ -1579,19 +1585,6 @@ public:
 
 private:
   using Part = Engine<kSpeeds, true>;
-
-  // The initial tasks of this process's nodes; the others' are drawn and dropped, so that
-  // the workload's stream is drawn as on one thread.
-  struct Dispatch final : TaskSink {
-    explicit Dispatch(ProcessRun& run) : run_(run) {}
-    void add(NodeId node, SimTime work, std::uint32_t tag) override {
-      if (node >= run_.config_.topology->size())
-        throw std::logic_error(
-            fmt::format("workload placed a task at node {} of {}", node, run_.config_.topology->size()));
-      if (node >= run_.bounds_[run_.me_] && node < run_.bounds_[run_.me_ + 1]) run_.part_->sink().add(node, work, tag);
-    }
-    ProcessRun& run_;
-  };
 
   // Runs f, keeping what it throws for the next agreement.
   template <class F>
