@@ -104,7 +104,7 @@ Run add_advise(CLI::App& app) {
     std::int64_t phase = 0;
     long long every = 1;
     unsigned jobs = std::max(1u, std::thread::hardware_concurrency());
-    bool json = false;
+    bool json = false, as_protocol = false;
   };
   auto o = std::make_shared<Options>();
   auto* workload = cmd->add_option("-w,--workload", o->workload,
@@ -133,6 +133,9 @@ Run add_advise(CLI::App& app) {
   auto* migration_byte_cost =
       cmd->add_option("--migration-byte-cost", o->migration_byte_cost,
                       "with --data: time per byte migrated (default: the cost model's per_byte)");
+  cmd->add_flag("--as-protocol", o->as_protocol,
+                "with --data: each strategy with a rank protocol for its parameters runs it and is priced as it runs, "
+                "as Balancer and ObjectRuntime run it (dlbkit phases --as-protocol)");
   cmd->add_option("--jobs", o->jobs, "simulations at once (the ranking does not depend on it)")
       ->check(integer_in(1, 256))
       ->capture_default_str();
@@ -155,6 +158,7 @@ Run add_advise(CLI::App& app) {
     if (given(memory_bound)) in.memory_bound = o->memory_bound;
     if (given(migration_cost)) in.migration_cost = o->migration_cost;
     if (given(migration_byte_cost)) in.migration_byte_cost = o->migration_byte_cost;
+    in.as_protocol = o->as_protocol;
 
     AdviceResult result;
     {

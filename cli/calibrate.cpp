@@ -50,8 +50,9 @@ void print_report(const CalibrateInputs& in, const CalibrationResult& r) {
   fmt::print("  check                {:>10.1f} ns   (a look at the clock and a check point)\n", costs.check);
   fmt::print("  busy loop            {:>10.1f} ns\n", r.loop_ns);
   if (in.engine == "mpi")
-    fmt::print("  plan API             {:>10} ns   per round, {} ns per step (beyond its messages and collectives)\n",
-               r.model.protocol_round, r.model.protocol_step);
+    fmt::print("  plan API             {:>10} ns   per round, {} ns per step, {:.1f} ns per object (beyond its messages "
+               "and collectives)\n",
+               r.model.protocol_round, r.model.protocol_step, r.model.protocol_object);
   std::string per_unit;
   for (const char* unit : {"step", "loop", "node"})
     if (const auto it = r.app.find(fmt::format("ns_per_{}", unit)); it != r.app.end())
@@ -89,6 +90,17 @@ private:
 };
 
 constexpr std::uint64_t kIdleRounds = 50;
+constexpr std::uint64_t kIdleObjects = 2000;  // a rank's, for the plan API's time per object
+
+// This rank's kIdleObjects objects, of load 1, their ids distinct over the ranks.
+LocalPhase idle_objects() {
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  LocalPhase mine;
+  for (std::uint64_t k = 0; k < kIdleObjects; ++k)
+    mine.objects.push_back({.id = static_cast<std::uint64_t>(rank) * kIdleObjects + k, .load = 1});
+  return mine;
+}
 
 RankProtocolFactory idle_agents(std::uint64_t rounds) {
   return [rounds](const RankSetup&) { return std::make_unique<Idle>(rounds); };
@@ -104,11 +116,11 @@ std::unique_ptr<Balancer> idle_balancer(std::uint64_t rounds) {
   return std::make_unique<Balancer>(BalancerOptions{.engine = "mpi"}, std::move(idle));
 }
 
-// Collective: the median over `repetitions` of the slowest rank's plan() of no objects, in ns.
-double median_step_ns(Balancer& balancer, int repetitions) {
+// Collective: the median over `repetitions` of the slowest rank's plan() of `mine`, in ns.
+double median_step_ns(Balancer& balancer, int repetitions, const LocalPhase& mine = {}) {
   std::vector<double> samples;
   for (int k = 0; k < repetitions; ++k) {
-    const double seconds = balancer.plan(LocalPhase{}).decision_seconds;
+    const double seconds = balancer.plan(mine).decision_seconds;
     double slowest = 0;
     MPI_Allreduce(&seconds, &slowest, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
     samples.push_back(slowest * 1e9);
@@ -126,22 +138,28 @@ double priced_ns(const CostModel& model, std::uint64_t rounds) {
   return static_cast<double>(meter.time());
 }
 
-// Collective: the plan API's own costs (CostModel::protocol_round and protocol_step) into
-// rank 0's model, from steps of idle agents of 1 and of 1 + kIdleRounds rounds (after a step
-// of each, not timed: MPI's first messages), beyond what the model prices already; on rank 0
-// the figures measured.
+// Collective: the plan API's own costs (CostModel::protocol_round, protocol_step and
+// protocol_object) into rank 0's model, from steps of idle agents of 1 and of 1 + kIdleRounds
+// rounds, and of 1 round with kIdleObjects objects a rank (after a step of each, not timed:
+// MPI's first messages), beyond what the model prices already; on rank 0 the figures measured.
 nlohmann::json measure_plan_api(CalibrationResult* r, int repetitions) {
   const auto one = idle_balancer(1), more = idle_balancer(1 + kIdleRounds);
+  const LocalPhase objects = idle_objects();
   (void)one->plan(LocalPhase{});
   (void)more->plan(LocalPhase{});
+  (void)one->plan(objects);
   const double step1 = median_step_ns(*one, repetitions), step_more = median_step_ns(*more, repetitions);
+  const double step_objects = median_step_ns(*one, repetitions, objects);
   if (!r) return {};
   CostModel& m = r->model;
   const double round = (step_more - step1 - (priced_ns(m, 1 + kIdleRounds) - priced_ns(m, 1))) / kIdleRounds;
   m.protocol_round = std::max<SimTime>(0, std::llround(round));
   m.protocol_step = std::max<SimTime>(0, std::llround(step1 - priced_ns(m, 1) - static_cast<double>(m.protocol_round)));
+  m.protocol_object = std::max(0.0, (step_objects - step1) / kIdleObjects);
+  m.protocol_compute = 1;  // the agents' computation as this machine times it (protocol_meter.hpp)
   return {{"method", "Balancer steps of agents that send nothing, medians of the slowest rank's decision time"},
-          {"step_ns_1_round", step1}, {fmt::format("step_ns_{}_rounds", 1 + kIdleRounds), step_more}};
+          {"step_ns_1_round", step1}, {fmt::format("step_ns_{}_rounds", 1 + kIdleRounds), step_more},
+          {fmt::format("step_ns_1_round_{}_objects", kIdleObjects), step_objects}};
 }
 
 // Collective over the session's two ranks: calibrate_command() and the plan API's costs.

@@ -16,6 +16,8 @@
                                         objects moved); LBAF's data folder from $LBAF_DATA, if set;
                                         $MIGRATION_COST (e.g. 24us): the MPI migration cost
                                         per object, instead of fitting it on greedy's real runs
+  scripts/objects-figures.py protocol   MPI, each rank protocol's step (bench/mpi/plan_step_bench)
+                                        beside its prediction, $RUNS runs on each of $RANKS ranks
 
 $TIMED: a command put before each timed run (a real run, a calibration), e.g. "flock LOCKFILE"
 on a machine shared with other timed work. `messages` runs $RUNS rounds (default 3) on $RANKS
@@ -39,6 +41,7 @@ DLBKIT = os.path.join(ROOT, "build/bin/dlbkit")
 ENV = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
 TIMED = shlex.split(os.environ.get("TIMED", ""))
 STRATEGIES = ["greedy", "refine", "tempered", "diffusion"]
+PROTOCOLS = {"tempered", "diffusion"}  # of STRATEGIES, those ObjectRuntime decides by their rank protocol
 
 
 def stencil(engine, args, program=STENCIL, ranks=2):
@@ -83,6 +86,29 @@ def calibrated(scratch, engine):
         calibrate = ["mpirun", "--oversubscribe", "-np", "2"] + calibrate
     subprocess.run(TIMED + calibrate, capture_output=True, env=ENV, check=True)
     return cost
+
+
+def duration_ns(text):
+    for unit, scale in (("ns", 1), ("us", 1e3), ("ms", 1e6), ("s", 1e9)):
+        if text.endswith(unit) and text[:-len(unit)].replace(".", "", 1).isdigit():
+            return float(text[:-len(unit)]) * scale
+    raise ValueError("not a duration: " + text)
+
+
+def median_calibration(scratch, runs=3):
+    """The MPI model of `runs` calibrations, each duration the median of theirs: one
+    calibration's message costs move by up to a factor of two from one launch to the next here
+    (where mpirun places the two ranks), the median less."""
+    models = [json.load(open(calibrated(scratch, "mpi"))) for _ in range(runs)]
+    model = models[runs // 2]
+    # A plan API term measured as 0 is not written (a field left out is 0).
+    keys = {key for m in models for key, value in m.items()
+            if isinstance(value, str) and key not in ("name", "transfer", "checks", "mail")}
+    for key in keys:
+        model[key] = "%gns" % statistics.median(duration_ns(m.get(key, "0ns")) for m in models)
+    path = os.path.join(scratch, "mpi-median.json")
+    json.dump(model, open(path, "w"))
+    return path
 
 
 def migration_cost(engine, greedy_runs):
@@ -159,10 +185,13 @@ def messages(scratch):
     model's costs, and the recorded time to serialize them (nothing fitted). $RUNS rounds, each a
     recording and a real run of every strategy (so that a slower spell of the machine falls on
     all of them); real: the median of the runs, predicted: the median of the recordings'
-    replays. Beside them, the real runs' overhead (a phase's wall time beyond its busiest
+    replays, the strategies that ObjectRuntime decides by their rank protocols priced as these
+    run (--as-protocol: the calibrated plan API's rounds and step, the agents' computation as
+    timed here). Beside them, the real runs' overhead (a phase's wall time beyond its busiest
     worker's load, which holds the messages' delivery) and balancing time per phase; then
-    advise's pick (on the recording of the median unbalanced replay) beside the real best."""
-    cost = calibrated(scratch, "mpi")
+    advise's pick (on the recording of the median unbalanced replay) beside the real best, the
+    pick and every strategy run again in $RUNS new rounds."""
+    cost = median_calibration(scratch)
     print("calibrated MPI model: send %s, handle %s, latency %s, per byte %s" % tuple(
         json.load(open(cost))[f] for f in ("send_overhead", "handle_cost", "latency", "per_byte")))
     rounds = int(os.environ.get("RUNS", "3"))
@@ -175,10 +204,11 @@ def messages(scratch):
                 for s in runs:
                     runs[s].append(stencil("mpi", ["--strategy", s] + args, program, ranks))
 
-            def replays(strategy):
+            def replays(strategy):  # as the runtime decides: by its rank protocol where it has one
+                protocol = ["--as-protocol"] if strategy in PROTOCOLS else []
                 return [json.loads(subprocess.run(
-                    [DLBKIT, "phases", "-s", strategy, "--data", stem, "--replay", "-c", "file:" + cost, "--json"],
-                    capture_output=True, text=True, check=True).stdout) for stem in stems]
+                    [DLBKIT, "phases", "-s", strategy, "--data", stem, "--replay", "-c", "file:" + cost, "--json"]
+                    + protocol, capture_output=True, text=True, check=True).stdout) for stem in stems]
             print("\n%s, %d ranks (%s)" % (name, ranks, " ".join(args) or "defaults"))
             print("| strategy | real | (min-max) | predicted | error | real overhead | predicted messages "
                   "| real balancing | predicted | crossing KB |")
@@ -202,16 +232,23 @@ def messages(scratch):
                     statistics.median(sum(p["crossing_bytes"] for p in j["phases"]) for j in js) / phases / 1e3),
                     flush=True)
             out = subprocess.run([DLBKIT, "advise", "--data", median_stem, "-t", "complete:%d" % ranks,
-                                  "-c", "file:" + cost, "--json"],
+                                  "-c", "file:" + cost, "--as-protocol", "--json"],
                                  capture_output=True, text=True, check=True).stdout
             pick = json.loads(out)["ranking"][0]
             params = []
             for key, value in sorted(pick["params"].items()):
                 params += ["--param", "%s=%s" % (key, value if isinstance(value, str) else json.dumps(value))]
             label = "advise's pick " + " ".join([pick["strategy"]] + params[1::2])
-            picked = [stencil("mpi", ["--strategy", pick["strategy"]] + params + args, program, ranks)
-                      for _ in range(rounds)]
-            real[label] = statistics.median(r["mean_phase_seconds_balanced"] for r in picked)
+            # The pick beside every strategy run again, in the same rounds, so that the machine's
+            # drift since the runs above falls on all of them alike.
+            again = {label: ["--strategy", pick["strategy"]] + params}
+            again.update((s, ["--strategy", s]) for s in runs)
+            block = {name: [] for name in again}
+            for _ in range(rounds):
+                for name, options in again.items():
+                    block[name].append(stencil("mpi", options + args, program, ranks))
+            picked = block[label]
+            real = {name: statistics.median(r["mean_phase_seconds_balanced"] for r in block[name]) for name in block}
             best = min(real, key=real.get)
             print("%s: predicted %.2f ms, real %.2f ms (%.2f-%.2f); the real best, %s: %.2f ms; the pick %+.1f%% "
                   "from it" % (label, 1e3 * pick["predicted_phase_seconds"], 1e3 * real[label],
@@ -292,10 +329,49 @@ def default(scratch):
             flush=True)
 
 
+PLAN_STEP = os.path.join(ROOT, "build/bench/plan_step_bench")
+PROTOCOL_STRATEGIES = ["tempered", "diffusion", "dimension_exchange", "sos", "chebyshev", "hbm", "hierarchical"]
+
+
+def protocol(scratch):
+    """Each rank protocol's step under MPI (bench/mpi/plan_step_bench, 200 objects a rank on a
+    hot spot) beside its prediction, the agents run in process and priced by the median of
+    three calibrations (`dlbkit phases --as-protocol`'s meter). Per run: the median decision
+    time of 21 plans of the same objects after 10 not timed, the slowest rank's; $RUNS runs
+    (default 7) on each of $RANKS (default "2") ranks, their median."""
+    cost = median_calibration(scratch)
+    model = json.load(open(cost))
+    print("calibrated MPI model (median of 3): send %s, handle %s, latency %s, protocol_round %s, protocol_step %s, "
+          "protocol_object %s" % tuple(model[f] for f in ("send_overhead", "handle_cost", "latency", "protocol_round",
+                                                          "protocol_step", "protocol_object")))
+    print("| strategy | ranks | rounds | messages | predicted | measured: median (range) | measured / predicted |")
+    print("|---|---|---|---|---|---|---|")
+    for ranks in map(int, os.environ.get("RANKS", "2").split()):
+        for strategy in PROTOCOL_STRATEGIES:
+            topology = ["--topology", "hypercube:%d" % (ranks.bit_length() - 1)] if strategy == "hbm" else []
+            runs = []
+            for _ in range(int(os.environ.get("RUNS", "7"))):
+                out = subprocess.run(TIMED + ["mpirun", "--oversubscribe", "-np", str(ranks), PLAN_STEP, "--strategy",
+                                              strategy, "--objects", "200", "--steps", "1", "--warmup", "10",
+                                              "--timed", "21", "--predict", "file:" + cost] + topology,
+                                     capture_output=True, text=True, env=ENV, check=True).stdout
+                runs.append(json.loads(out.strip().splitlines()[-1]))
+            predicted = statistics.median(r["predicted_seconds"] for r in runs)
+            measured = [r["steps"][0]["decision_seconds"] for r in runs]
+            if any(r["steps"][0]["protocol_rounds"] != r["predicted_rounds"] or
+                   r["steps"][0]["protocol_messages"] != r["predicted_messages"] for r in runs):
+                sys.exit("%s on %d ranks: the rounds or messages differ from the prediction's" % (strategy, ranks))
+            print("| %s | %d | %d | %d | %.4f ms | %.4f ms (%.4f to %.4f) | %.2f |" % (
+                strategy, ranks, runs[0]["predicted_rounds"], runs[0]["predicted_messages"], 1e3 * predicted,
+                1e3 * statistics.median(measured), 1e3 * min(measured), 1e3 * max(measured),
+                statistics.median(measured) / predicted), flush=True)
+
+
 if __name__ == "__main__":
-    modes = {"balance": None, "predict": predict, "advise": advise, "messages": messages, "default": default}
+    modes = {"balance": None, "predict": predict, "advise": advise, "messages": messages, "default": default,
+             "protocol": protocol}
     if len(sys.argv) != 2 or sys.argv[1] not in modes:
-        sys.exit("usage: scripts/objects-figures.py balance|predict|advise|messages|default")
+        sys.exit("usage: scripts/objects-figures.py balance|predict|advise|messages|default|protocol")
     if sys.argv[1] == "balance":
         balance()
     else:

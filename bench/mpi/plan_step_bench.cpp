@@ -1,10 +1,11 @@
 // One balancing step of dlbkit::Balancer (objects/balancer.hpp) under MPI, measured:
 //   mpirun -np R build/bench/plan_step_bench --strategy S [--param k=v] [--objects N] [--steps K]
-//                                            [--warmup W] [--topology T] [--predict MODEL]
+//                                            [--warmup W] [--timed T] [--topology T] [--predict MODEL]
 // Each rank holds N objects whose loads make a hot spot around rank 0 (loads 1 + 9 exp(-(r /
 // (0.1 R))^2), each times 0.95..1.05 at random); W plans of them, not carried out and not
-// timed (the first use of MPI's connections, of the code and of the memory), then K plans in
-// a row, each carried out by migrate() (the objects travel with their loads). Prints one JSON
+// timed (the first use of MPI's connections, of the code and of the memory), then K steps in
+// a row, each planned T times (its decision time the median of the T) and carried out once by
+// migrate() (the objects travel with their loads). Prints one JSON
 // line on rank 0: per step the decision's wall time (the slowest rank's), its protocol
 // messages and rounds, the imbalance before and after and the objects moved; and each rank's
 // peak resident memory (rank 0's beside the others' largest), the figure that shows whether
@@ -37,6 +38,7 @@ struct Settings {
   std::uint64_t objects = 1000;
   int steps = 3;
   int warmup = 0;
+  int timed = 1;        // plans of each step, its decision time their median
   std::string predict;  // a cost model; empty: no prediction
 };
 
@@ -49,13 +51,15 @@ Settings parse(int argc, char** argv) {
     else if (name == "--objects") s.objects = std::stoull(value);
     else if (name == "--steps") s.steps = std::stoi(value);
     else if (name == "--warmup") s.warmup = std::stoi(value);
+    else if (name == "--timed") s.timed = std::stoi(value);
     else if (name == "--topology") s.balancer.topology = value;
     else if (name == "--predict") s.predict = value;
     else throw dlbkit::InputError(fmt::format(
-        "option '{}'; accepted: --strategy, --param, --objects, --steps, --warmup, --topology, --predict",
+        "option '{}'; accepted: --strategy, --param, --objects, --steps, --warmup, --timed, --topology, --predict",
         name));
   }
   if (argc % 2 == 0) throw dlbkit::InputError(fmt::format("option '{}' without a value", argv[argc - 1]));
+  if (s.timed < 1) throw dlbkit::InputError(fmt::format("--timed {}; accepted: 1 or more", s.timed));
   return s;
 }
 
@@ -79,13 +83,27 @@ std::string predict(const Settings& s, int size) {
   if (!make) return "";
   std::vector<dlbkit::LocalPhase> ranks;
   for (int r = 0; r < size; ++r) ranks.push_back(objects_of(r, size, s.objects));
-  dlbkit::ProtocolMeter meter(ranks.size(), dlbkit::make_cost_model(s.predict));
-  const std::string topology = s.balancer.topology == "auto" ? fmt::format("complete:{}", size) : s.balancer.topology;
-  dlbkit::run_protocol_in_process(meter.metered(make), ranks, dlbkit::parse_topology(topology),
-                                  s.balancer.memory_bound, s.balancer.seed);
-  meter.finish();
-  return fmt::format(R"("predicted_seconds": {}, "predicted_messages": {}, "predicted_rounds": {}, )",
-                     static_cast<double>(meter.time()) * 1e-9, meter.messages(), meter.rounds());
+  const dlbkit::CostModel cost = dlbkit::make_cost_model(s.predict);
+  const dlbkit::Topology topology = dlbkit::parse_topology(
+      s.balancer.topology == "auto" ? fmt::format("complete:{}", size) : s.balancer.topology);
+  // As many steps not metered as the measured side's warm-up, so that where the agents'
+  // computation is timed (protocol_compute) it is timed warm alike; then the median of 5
+  // metered steps (the same rounds and messages; the timed computation varies).
+  for (int k = 0; k < s.warmup; ++k)
+    dlbkit::run_protocol_in_process(make, ranks, topology, s.balancer.memory_bound, s.balancer.seed);
+  std::vector<double> seconds;
+  std::uint64_t messages = 0, rounds = 0;
+  for (int k = 0; k < 5; ++k) {
+    dlbkit::ProtocolMeter meter(ranks.size(), cost);
+    dlbkit::run_protocol_in_process(meter.metered(make), ranks, topology, s.balancer.memory_bound, s.balancer.seed);
+    meter.finish();
+    seconds.push_back(static_cast<double>(meter.time()) * 1e-9);
+    messages = meter.messages();
+    rounds = meter.rounds();
+  }
+  std::nth_element(seconds.begin(), seconds.begin() + 2, seconds.end());
+  return fmt::format(R"("predicted_seconds": {}, "predicted_messages": {}, "predicted_rounds": {}, )", seconds[2],
+                     messages, rounds);
 }
 
 double peak_resident_bytes() {
@@ -111,9 +129,14 @@ int main(int argc, char** argv) {
     for (int k = 0; k < s.warmup; ++k) (void)balancer.plan(mine);
     std::vector<std::string> steps;
     for (int step = 0; step < s.steps; ++step) {
-      dlbkit::MigrationPlan plan = balancer.plan(mine);
-      double slowest = 0;
-      MPI_Reduce(&plan.decision_seconds, &slowest, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
+      std::vector<double> slowest_of(static_cast<std::size_t>(s.timed));
+      dlbkit::MigrationPlan plan;
+      for (double& slowest : slowest_of) {
+        plan = balancer.plan(mine);
+        MPI_Reduce(&plan.decision_seconds, &slowest, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
+      }
+      std::nth_element(slowest_of.begin(), slowest_of.begin() + s.timed / 2, slowest_of.end());
+      const double slowest = slowest_of[static_cast<std::size_t>(s.timed / 2)];
       // The objects travel with their loads; the departed ones leave this rank's list.
       std::unordered_map<std::uint64_t, std::size_t> at;
       for (std::size_t k = 0; k < mine.objects.size(); ++k) at[mine.objects[k].id] = k;

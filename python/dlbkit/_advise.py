@@ -40,7 +40,8 @@ class AdviceResult(_Figures):
 
 def advise(workload=None, trace=None, data=None, topology=None, cost=None, cost_params=None, seed=1,
            workload_params=None, execution=None, max_events=None, max_seconds=None, phase=None, every=None,
-           threshold=None, memory_bound=None, migration_cost=None, migration_byte_cost=None, jobs=None):
+           threshold=None, memory_bound=None, migration_cost=None, migration_byte_cost=None, as_protocol=False,
+           jobs=None):
     """Rank every strategy that accepts the topology, with a few values of its main parameters,
     by predicted makespan: `dlbkit advise`.
 
@@ -65,6 +66,8 @@ def advise(workload=None, trace=None, data=None, topology=None, cost=None, cost_
     memory_bound         the most bytes a node may hold, or "inf"
     migration_cost       time to migrate one object, e.g. "50us" (None: the model's per_task)
     migration_byte_cost  time per byte migrated, e.g. "0.1ns" (default: the cost model's per_byte)
+    as_protocol          each strategy with a rank protocol for its parameters runs it and
+                         is priced as it runs, as Balancer and ObjectRuntime run it      --as-protocol
 
     jobs                 runs at once, 1 to 256 (None: every core); the ranking does not
                          depend on it
@@ -72,6 +75,8 @@ def advise(workload=None, trace=None, data=None, topology=None, cost=None, cost_
     Returns an AdviceResult. The runs release the GIL. Raises ValueError with the CLI's message
     for bad input.
     """
+    if as_protocol not in (True, False):
+        raise ValueError(f"as_protocol: '{as_protocol}' is not accepted; accepted: True or False")
     if jobs is None:
         jobs = min(_os.cpu_count() or 1, 256)
     return AdviceResult(_json.loads(_dlbkit.advise(
@@ -80,4 +85,4 @@ def advise(workload=None, trace=None, data=None, topology=None, cost=None, cost_
         _text_or_none(execution), _text_or_none(max_events), _text_or_none(max_seconds),
         _integer("--phase", phase, -2**63, 2**63 - 1, "a decimal integer"), _integer("--every", every, 1, 1000000),
         _text_or_none(threshold), _text_or_none(memory_bound), _text_or_none(migration_cost),
-        _text_or_none(migration_byte_cost), _integer("--jobs", jobs, 1, 256))))
+        _text_or_none(migration_byte_cost), bool(as_protocol), _integer("--jobs", jobs, 1, 256))))

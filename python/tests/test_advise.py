@@ -30,6 +30,8 @@ def cases(recorded):
           "--migration-byte-cost", "0.1ns"]),
         (dict(data=recorded, topology="complete:2", cost="ideal", phase=1),
          ["--data", recorded, "-t", "complete:2", "-c", "ideal", "--phase", "1"]),
+        (dict(data=recorded, topology="complete:2", cost="ipsc2", as_protocol=True),
+         ["--data", recorded, "-t", "complete:2", "-c", "ipsc2", "--as-protocol"]),
     ]
 
 
@@ -74,6 +76,8 @@ def test_bad_values_are_the_clis_errors(cli_error, recorded):
          ["--data", BLOCKS, "-t", "complete:4", "-c", "ideal", "--jobs", "0"]),
         (dict(data=recorded, topology="complete:2", cost="ideal", every=0),
          ["--data", recorded, "-t", "complete:2", "-c", "ideal", "--every", "0"]),
+        (dict(workload="uts", topology="complete:2", cost="ideal", as_protocol=True),
+         ["-w", "uts", "-t", "complete:2", "-c", "ideal", "--as-protocol"]),
     ]:
         with pytest.raises(ValueError) as error:
             dlbkit.advise(**kwargs)

@@ -39,6 +39,6 @@ def test_cost_models_are_the_cli_list():
         expected = json.loads(fields)
         expected.pop("name")
         expected = {k: v if isinstance(v, str) else json.dumps(v) for k, v in expected.items()}
-        for unset in ("protocol_round", "protocol_step"):  # a model's JSON has them only when set
+        for unset in ("protocol_round", "protocol_step", "protocol_object", "protocol_compute"):  # only when set
             expected.setdefault(unset, "0")
         assert {p["name"]: p["default"] for p in preset["params"]} == expected

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <chrono>
 #include <cmath>
 #include <memory>
 #include <utility>
@@ -17,14 +18,30 @@ public:
       : inner_(std::move(inner)), meter_(&meter), rank_(rank) {}
   void round(const RoundInput& in, RoundOutput& out) override {
     meter_->begin(in.round);
-    inner_->round(in, out);
+    timed(true, [&] { inner_->round(in, out); });
     for (const ProtocolMessage& m : out.outbox) meter_->sent(in.round, rank_, m.peer, m.bytes.size());
   }
-  std::vector<ObjectMove> departures() const override { return inner_->departures(); }
-  std::vector<ObjectMove> arrivals() const override { return inner_->arrivals(); }
+  std::vector<ObjectMove> departures() const override {
+    std::vector<ObjectMove> moves;
+    timed(false, [&] { moves = inner_->departures(); });
+    return moves;
+  }
+  std::vector<ObjectMove> arrivals() const override {
+    std::vector<ObjectMove> moves;
+    timed(false, [&] { moves = inner_->arrivals(); });
+    return moves;
+  }
   double load() const override { return inner_->load(); }
 
 private:
+  template <class Work>
+  void timed(bool in_round, Work work) const {
+    if (!meter_->times_agents()) return work();
+    const auto start = std::chrono::steady_clock::now();
+    work();
+    meter_->computed(rank_, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), in_round);
+  }
+
   std::unique_ptr<RankProtocol> inner_;
   ProtocolMeter* meter_;
   NodeId rank_;
@@ -40,11 +57,18 @@ ProtocolMeter::ProtocolMeter(std::size_t ranks, const CostModel& cost)
       sent_(ranks, 0),
       received_(ranks, 0),
       bytes_out_(ranks, 0.0),
-      bytes_in_(ranks, 0.0) {}
+      bytes_in_(ranks, 0.0),
+      round_compute_(times_agents() ? ranks : 0, 0.0),
+      step_compute_(times_agents() ? ranks : 0, 0.0) {}
 
 RankProtocolFactory ProtocolMeter::metered(RankProtocolFactory make) {
   return [this, make = std::move(make)](const RankSetup& setup) -> std::unique_ptr<RankProtocol> {
-    return std::make_unique<Metered>(make(setup), *this, setup.rank);
+    most_objects_ = std::max(most_objects_, setup.mine.objects.size());
+    const auto start = std::chrono::steady_clock::now();
+    std::unique_ptr<RankProtocol> agent = make(setup);
+    if (times_agents())
+      computed(setup.rank, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), false);
+    return std::make_unique<Metered>(std::move(agent), *this, setup.rank);
   };
 }
 
@@ -66,15 +90,24 @@ void ProtocolMeter::sent(std::uint64_t, NodeId from, NodeId to, std::size_t byte
   bytes_ += static_cast<double>(bytes);
 }
 
+void ProtocolMeter::computed(NodeId rank, double seconds, bool in_round) {
+  (in_round ? round_compute_ : step_compute_)[rank] += seconds * 1e9 * cost_.protocol_compute;
+}
+
 void ProtocolMeter::close_round() {
   double busiest = 0;
+  bool sent = false;
   for (NodeId v : touched_) {
     busiest = std::max(busiest, static_cast<double>(sent_[v] * cost_.send_overhead + received_[v] * cost_.handle_cost) +
-                                    std::max(bytes_out_[v], bytes_in_[v]) * cost_.per_byte);
+                                    std::max(bytes_out_[v], bytes_in_[v]) * cost_.per_byte +
+                                    (times_agents() ? std::exchange(round_compute_[v], 0.0) : 0.0));
+    sent = sent || sent_[v] > 0;
     sent_[v] = received_[v] = 0;
     bytes_out_[v] = bytes_in_[v] = 0;
   }
-  time_ += static_cast<SimTime>(std::llround(busiest)) + (touched_.empty() ? 0 : cost_.latency) + collective_ +
+  for (double& c : round_compute_)  // the ranks that computed and sent nothing
+    busiest = std::max(busiest, std::exchange(c, 0.0));
+  time_ += static_cast<SimTime>(std::llround(busiest)) + (sent ? 2 * cost_.latency : 0) + collective_ +
            cost_.protocol_round;
   touched_.clear();
   ++rounds_;
@@ -83,7 +116,10 @@ void ProtocolMeter::close_round() {
 
 void ProtocolMeter::finish() {
   if (open_) close_round();
-  time_ += cost_.protocol_step;
+  time_ += cost_.protocol_step + static_cast<SimTime>(std::llround(cost_.protocol_object *
+                                                                    static_cast<double>(most_objects_)));
+  if (!step_compute_.empty())
+    time_ += static_cast<SimTime>(std::llround(*std::max_element(step_compute_.begin(), step_compute_.end())));
 }
 
 }  // namespace dlbkit

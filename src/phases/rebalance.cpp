@@ -4,6 +4,7 @@
 #include <dlbkit/phases/in_process_protocol.hpp>
 #include <dlbkit/phases/local_phase.hpp>
 #include <dlbkit/phases/protocol_meter.hpp>
+#include <dlbkit/phases/rank_protocol.hpp>
 #include <dlbkit/phases/rebalance.hpp>
 
 #include <algorithm>
@@ -129,6 +130,7 @@ Rebalanced rebalance(const PhaseStrategyChoice& strategy, const Phase& phase, co
   Rebalanced result;
   result.before = phase_figures(phase, phase.node_of);
   if (options.as_protocol) return as_protocol(strategy, phase, topology, options, result);
+  const auto decision_start = std::chrono::steady_clock::now();
   PhaseContext ctx(phase, topology, options.cost, options.memory_bound, options.seed, options.work_model);
   const auto start = std::chrono::steady_clock::now();
   strategy.create()->rebalance(ctx);
@@ -154,6 +156,12 @@ Rebalanced rebalance(const PhaseStrategyChoice& strategy, const Phase& phase, co
     result.max_work_before = max_work(phase.node_of);
     result.max_work_after = max_work(result.mapping);
   }
+  // Direct execution (cost_model.hpp, protocol_compute): a strategy that Balancer and
+  // ObjectRuntime decide centrally runs this call at the root, on the gathered objects.
+  if (options.cost.protocol_compute > 0 && !runnable_rank_protocol(strategy, options.work_model))
+    result.protocol_time += static_cast<SimTime>(std::llround(
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - decision_start).count() * 1e9 *
+        options.cost.protocol_compute));
   finish_bounds(phase, options, result);
   return result;
 }

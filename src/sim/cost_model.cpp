@@ -45,6 +45,16 @@ constexpr DurationParam kProtocolRound{.name = "protocol_round", .default_value 
 constexpr DurationParam kProtocolStep{.name = "protocol_step", .default_value = "0",
     .description = "the MPI plan API's fixed time per balancing step (ids checked, speeds shared, figures summed)",
     .min = 0, .max = 1e15};
+constexpr DurationParam kProtocolObject{.name = "protocol_object", .default_value = "0",
+    .description = "the MPI plan API's time per object of a rank in a balancing step (ids checked, loads read and "
+                   "summed; a fraction of a nanosecond allowed)",
+    .min = 0, .max = 1e15, .fractional = true};
+// Direct execution of the agents: their computation, timed on this machine, scaled to the
+// modelled one. Optional in a file, written only when set.
+constexpr RealParam kProtocolCompute{.name = "protocol_compute", .default_value = "0",
+    .description = "the modelled machine's time per second of a rank protocol's computation timed on this machine "
+                   "(1: this machine; 0: the agents' computation is not priced)",
+    .min = 0, .max = 1e6};
 constexpr IntegerParam kTasksPerMessage{.name = "tasks_per_message", .default_value = "1",
     .description = "most tasks one task message carries", .min = 1, .max = 1e6};
 constexpr ChoiceParam kTransfer{.name = "transfer", .default_value = "fixed",
@@ -132,6 +142,8 @@ nlohmann::json CostModel::to_json() const {
   j["mail"] = mail == Mail::check_points ? "check_points" : "each_task";
   if (protocol_round > 0) j[std::string(kProtocolRound.name)] = exact_duration(protocol_round);
   if (protocol_step > 0) j[std::string(kProtocolStep.name)] = exact_duration(protocol_step);
+  if (protocol_object > 0) j[std::string(kProtocolObject.name)] = fmt::format("{}ns", protocol_object);
+  if (protocol_compute > 0) j[std::string(kProtocolCompute.name)] = protocol_compute;
   if (!workload_params.empty()) j["workload_params"] = workload_params;
   return j;
 }
@@ -165,6 +177,8 @@ const std::vector<ParamSpec>& cost_model_params() {
     s.push_back(kPerByte);
     s.push_back(kProtocolRound);
     s.push_back(kProtocolStep);
+    s.push_back(kProtocolObject);
+    s.push_back(kProtocolCompute);
     s.push_back(kTasksPerMessage);
     s.push_back(kTransfer);
     s.push_back(kChecks);
@@ -184,6 +198,8 @@ void apply_fields(CostModel& c, const std::map<std::string, std::string>& given,
   if (given.count(std::string(kPerByte.name))) c.per_byte = p.fractional_duration(kPerByte.name);
   if (given.count(std::string(kProtocolRound.name))) c.protocol_round = p[kProtocolRound];
   if (given.count(std::string(kProtocolStep.name))) c.protocol_step = p[kProtocolStep];
+  if (given.count(std::string(kProtocolObject.name))) c.protocol_object = p.fractional_duration(kProtocolObject.name);
+  if (given.count(std::string(kProtocolCompute.name))) c.protocol_compute = p[kProtocolCompute];
   if (given.count(std::string(kTasksPerMessage.name))) c.tasks_per_message = static_cast<int>(p[kTasksPerMessage]);
   if (given.count(std::string(kTransfer.name)))
     c.transfer = p[kTransfer] == kTransfer.choice("exponential") ? TransferDistribution::exponential : TransferDistribution::fixed;
@@ -205,8 +221,9 @@ std::string quoted(const nlohmann::json& v) {
 std::string field_text(const std::string& where, const std::string& key, const nlohmann::json& v) {
   if (v.is_string()) return v.get<std::string>();
   if (v.is_number_integer() || v.is_number_unsigned()) return v.dump();
+  if (v.is_number_float()) return fmt::format("{}", v.get<double>());  // shortest text of the same double
   throw InputError(fmt::format("{}: field {} is {}; accepted: a string (a duration such as \"350us\", or a choice) or "
-                               "an integer for tasks_per_message",
+                               "a number (tasks_per_message, protocol_compute)",
                                where, excerpt(key), quoted(v)));
 }
 
@@ -258,7 +275,8 @@ CostModel cost_model_from_json(const nlohmann::json& j, const std::string& where
   if (name.empty()) missing.push_back("name");
   for (const ParamSpec& spec : cost_model_params())  // but the fields newer than the format
     if (!fields.count(spec.name) && spec.name != kPerByte.name && spec.name != kChecks.name &&
-        spec.name != kMail.name && spec.name != kProtocolRound.name && spec.name != kProtocolStep.name)
+        spec.name != kMail.name && spec.name != kProtocolRound.name && spec.name != kProtocolStep.name &&
+        spec.name != kProtocolObject.name && spec.name != kProtocolCompute.name)
       missing.push_back(spec.name);
   if (!missing.empty())
     throw InputError(fmt::format("{}: missing field{} {}; accepted: an object with every field of "

@@ -10,6 +10,7 @@
 #include <dlbkit/phases/builtin_phase_strategies.hpp>
 #include <dlbkit/phases/communication_cost.hpp>
 #include <dlbkit/phases/phase_run.hpp>
+#include <dlbkit/phases/rank_protocol.hpp>
 #include <dlbkit/phases/rebalance_inputs.hpp>
 #include <dlbkit/phases/vt_workloads.hpp>
 #include <dlbkit/sim/nobal.hpp>
@@ -75,7 +76,8 @@ void check_options(const AdviseInputs& in) {
                                                        {"--threshold", in.threshold.has_value()},
                                                        {"--memory-bound", in.memory_bound.has_value()},
                                                        {"--migration-cost", in.migration_cost.has_value()},
-                                                       {"--migration-byte-cost", in.migration_byte_cost.has_value()}};
+                                                       {"--migration-byte-cost", in.migration_byte_cost.has_value()},
+                                                       {"--as-protocol", in.as_protocol}};
   if (in.data) {
     for (const auto& [option, given] : task_options)
       if (given)
@@ -297,20 +299,23 @@ AdviceResult advise_on_data(const AdviseInputs& in, const AdviseProgress& progre
                    {"migration_cost", exact_duration(options.rebalance.migration.per_object)},
                    {"migration_byte_cost", fmt::format("{}ns", options.rebalance.migration.per_byte)},
                    {"memory_bound", memory_bound},
+                   {"as_protocol", in.as_protocol},
                    {"seed", seed}};
   result.optimal = total_load_per_node(data, replay ? nullptr : &first, topology.size());
   auto outcomes = configured(builtin_phase_strategies(), topology, result.not_run);
   if (progress.runs_done) progress.runs_done(0, outcomes.size());
   run_all(outcomes, in.jobs, progress, [&](const PhaseStrategyChoice& strategy) {
     AdviceRow row;
+    PhaseRunOptions own = options;
+    own.rebalance.as_protocol = in.as_protocol && runnable_rank_protocol(strategy, own.rebalance.work_model);
     if (replay) {
       VtReplay input = *replay_input;  // each run from the first phase
-      const PhaseRunResult run = run_phases(strategy, input, topology, options);
+      const PhaseRunResult run = run_phases(strategy, input, topology, own);
       row.prediction = replayed(run);
       row.predicted_makespan = run.application_seconds + run.balancing_seconds;
     } else {
       row.prediction =
-          next_phase(first.phase, rebalance(strategy, first.phase, topology, options.rebalance), options.rebalance.cost);
+          next_phase(first.phase, rebalance(strategy, first.phase, topology, own.rebalance), options.rebalance.cost);
       row.predicted_makespan = row.prediction->phase_seconds;
     }
     row.efficiency = efficiency(result.optimal, row.predicted_makespan);

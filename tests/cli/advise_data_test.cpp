@@ -9,12 +9,14 @@
 
 #include <dlbkit/phases/builtin_phase_strategies.hpp>
 #include <dlbkit/phases/phase_strategy.hpp>
+#include <dlbkit/phases/rank_protocol.hpp>
 #include <dlbkit/phases/vt_data.hpp>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
 #include <filesystem>
+#include <map>
 #include <set>
 #include <string>
 #include <vector>
@@ -161,6 +163,41 @@ TEST(CliAdviseData, ReplaysEveryPhaseOfTheData) {
   fs::remove_all(fs::path(stem).parent_path());
 }
 
+// --as-protocol: each row whose strategy runs its rank protocol for its parameters is what
+// `dlbkit phases --replay --as-protocol` gives; the others are the rows without it.
+TEST(CliAdviseData, AsProtocolPricesTheStrategiesThatRunOneAsTheyRun) {
+  const std::string stem = three_phases("cli-advise-protocol");
+  const std::vector<std::string> inputs = {"--data", stem, "-t", "hypercube:2", "-c", "ipsc2"};
+  const json plain = cli_json(with({"advise"}, with(inputs, {"--json"})));
+  const json advice = cli_json(with({"advise"}, with(inputs, {"--as-protocol", "--json"})));
+  EXPECT_EQ(advice["inputs"]["as_protocol"], true);
+  EXPECT_EQ(plain["inputs"]["as_protocol"], false);
+  const auto key = [](const json& row) { return row["strategy"].dump() + row["params"].dump(); };
+  std::map<std::string, json> before;
+  for (const json& row : plain["ranking"]) before[key(row)] = row;
+  std::size_t protocols = 0;
+  for (const json& row : advice["ranking"]) {
+    SCOPED_TRACE(row.dump());
+    std::map<std::string, std::string> params;
+    for (const auto& [name, value] : row["params"].items())
+      params[name] = value.is_string() ? value.get<std::string>() : value.dump();
+    const auto choice = dlbkit::builtin_phase_strategies().configure(row["strategy"].get<std::string>(), params);
+    if (!dlbkit::runnable_rank_protocol(choice, {})) {  // no protocol: as without the flag
+      json same = row, old = before.at(key(row));
+      same.erase("rank");
+      old.erase("rank");
+      EXPECT_EQ(same, old);
+      continue;
+    }
+    ++protocols;
+    const json replayed = phases_of(row, inputs, {"--replay", "--as-protocol", "--json"});
+    EXPECT_DOUBLE_EQ(row["predicted_phase_seconds"].get<double>(), replayed["mean_phase_seconds"].get<double>());
+    EXPECT_EQ(row["messages"], replayed["messages"]);
+  }
+  EXPECT_GE(protocols, 6u);  // diffusion, dimension_exchange, sos, chebyshev, hbm, hierarchical, tempered
+  fs::remove_all(fs::path(stem).parent_path());
+}
+
 TEST(CliAdviseData, SameInputsSameOutputWhateverTheJobs) {
   const std::vector<std::string> args = {"advise", "--data", kBlocks, "-t", "complete:4", "-c", "ipsc2"};
   for (const std::vector<std::string>& base : {args, with(args, {"--json"})}) {
@@ -183,7 +220,7 @@ TEST(CliAdviseData, BadInputIsOneLine) {
     expect_usage_error(with(data, option), {option[0], "with --data", "-w/--workload or --trace"});
   for (const std::vector<std::string>& option :
        {std::vector<std::string>{"--phase", "0"}, {"--every", "2"}, {"--threshold", "1"}, {"--memory-bound", "10"},
-        {"--migration-cost", "1us"}, {"--migration-byte-cost", "1ns"}})
+        {"--migration-cost", "1us"}, {"--migration-byte-cost", "1ns"}, {"--as-protocol"}})
     expect_usage_error(with({"advise", "-w", "busy", "-t", "complete:2", "-c", "ideal"}, option),
                        {option[0], "without --data"});
   expect_usage_error(with(data, {"--every", "2"}), {"--every", "has one phase", "two or more phases"});

@@ -9,6 +9,8 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
+
 #include <fstream>
 #include <limits>
 #include <memory>
@@ -45,13 +47,61 @@ TEST(ProtocolMeter, PricesEachRoundsBusiestRankLatencyAndTheDriversCollectives) 
   run_protocol_in_process(meter.metered(toy), ranks, parse_topology("complete:3"),
                           std::numeric_limits<double>::infinity(), 1);
   meter.finish();
-  // Round 0: rank 0 sends 4 (28) and 310 bytes (155); rank 1 receives 3 (15) and 300 bytes (150).
-  // Both rounds: the all-gather and the barrier, 2 x ceil(log2 3) = 4 steps of 1012.
+  // Round 0: rank 0 sends 4 (28) and 310 bytes (155); rank 1 receives 3 (15) and 300 bytes (150);
+  // the messages' way and their acknowledgments' (NBX), 2 latencies. Both rounds: the
+  // all-gather and the barrier, 2 x ceil(log2 3) = 4 steps of 1012.
   const SimTime collective = 4 * 1012;
   EXPECT_EQ(meter.rounds(), 2u);  // the second sees every agent done and none sending
   EXPECT_EQ(meter.messages(), 4u);
   EXPECT_EQ(meter.bytes(), 310.0);
-  EXPECT_EQ(meter.time(), (28 + 155) + 1000 + 2 * collective);
+  EXPECT_EQ(meter.time(), (28 + 155) + 2 * 1000 + 2 * collective);
+}
+
+// What the toy's step costs under `cost`, its ranks holding 0, 5 and 2 objects.
+SimTime toy_step(const CostModel& cost, const RankProtocolFactory& make) {
+  std::vector<LocalPhase> ranks(3);
+  for (std::uint64_t k = 0; k < 5; ++k) ranks[1].objects.push_back({.id = k, .load = 1});
+  for (std::uint64_t k = 5; k < 7; ++k) ranks[2].objects.push_back({.id = k, .load = 1});
+  ProtocolMeter meter(3, cost);
+  run_protocol_in_process(meter.metered(make), ranks, parse_topology("complete:3"),
+                          std::numeric_limits<double>::infinity(), 1);
+  meter.finish();
+  return meter.time();
+}
+
+TEST(ProtocolMeter, AddsThePlanApisTimePerObjectOfTheFullestRank) {
+  const RankProtocolFactory toy = [](const RankSetup& s) { return std::make_unique<Toy>(s.rank); };
+  const CostModel cost{.latency = 1000};
+  EXPECT_EQ(toy_step({.latency = 1000, .protocol_object = 4.5}, toy), toy_step(cost, toy) + 23);  // 5 x 4.5
+}
+
+// The toy, whose rank 1 also computes for 2 ms in round 0.
+class Busy : public Toy {
+public:
+  explicit Busy(NodeId rank) : Toy(rank), rank_(rank) {}
+  void round(const RoundInput& in, RoundOutput& out) override {
+    Toy::round(in, out);
+    if (in.round != 0 || rank_ != 1) return;
+    const auto start = std::chrono::steady_clock::now();
+    while (std::chrono::steady_clock::now() - start < std::chrono::milliseconds(2)) {
+    }
+  }
+
+private:
+  NodeId rank_;
+};
+
+// Direct execution: the agents' computation, timed, scaled by protocol_compute and added to
+// its rank's term of the round; nothing timed at 0.
+TEST(ProtocolMeter, PricesTheAgentsComputationAsTimedWhereAsked) {
+  const RankProtocolFactory busy = [](const RankSetup& s) { return std::make_unique<Busy>(s.rank); };
+  const RankProtocolFactory toy = [](const RankSetup& s) { return std::make_unique<Toy>(s.rank); };
+  const CostModel unpriced{.latency = 1000};
+  EXPECT_EQ(toy_step(unpriced, busy), toy_step(unpriced, toy));
+  const SimTime once = toy_step({.latency = 1000, .protocol_compute = 1}, busy);
+  const SimTime thrice = toy_step({.latency = 1000, .protocol_compute = 3}, busy);
+  EXPECT_GE(once, toy_step(unpriced, toy) + 2 * kMillisecond);
+  EXPECT_GE(thrice, toy_step(unpriced, toy) + 6 * kMillisecond);
 }
 
 // The plan API's own costs, from a cost model file as `dlbkit calibrate` writes them: each

@@ -138,8 +138,10 @@ TEST(Calibration, MpiCalibrationWritesALoadableCostModel) {
   // that costs more than the model's collectives (how the rest splits between the round and
   // the step depends on the machine's noise).
   EXPECT_GT(model.protocol_round + model.protocol_step, 0);
+  EXPECT_EQ(model.protocol_compute, 1.0);  // the agents' computation as this machine times it
   const auto plan_api = nlohmann::json::parse(std::ifstream(path))["calibration"]["plan_api"];
   EXPECT_GT(plan_api["step_ns_51_rounds"].get<double>(), plan_api["step_ns_1_round"].get<double>());
+  EXPECT_GT(plan_api["step_ns_1_round_2000_objects"].get<double>(), 0);
   const auto three = test::run_shell(mpirun(3, "--output " + test::shell_quote(path)));
   EXPECT_EQ(three.status, 2);
   EXPECT_NE(three.err.find("3 MPI ranks; accepted: 2"), std::string::npos) << three.err;

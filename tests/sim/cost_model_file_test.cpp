@@ -83,6 +83,23 @@ TEST(CostModelFile, AFractionalPerByteRoundTrips) {
   EXPECT_THROW(make_cost_model("ideal", {{"per_byte", "-1ns"}}), InputError);
 }
 
+// The plan API's terms (phases/protocol_meter.hpp), written only when set, as calibrate writes them.
+TEST(CostModelFile, ThePlanApisTermsRoundTrip) {
+  const CostModel c = make_cost_model("ideal", {{"protocol_round", "874ns"}, {"protocol_step", "3.8us"},
+                                                {"protocol_object", "51.5ns"}, {"protocol_compute", "1"}});
+  EXPECT_DOUBLE_EQ(c.protocol_object, 51.5);
+  EXPECT_EQ(c.protocol_compute, 1.0);
+  const CostModel back = make_cost_model("file:" + write_file("plan_api", c.to_json().dump()));
+  expect_same(back, c);
+  EXPECT_EQ(back.protocol_round, 874);
+  EXPECT_DOUBLE_EQ(back.protocol_object, 51.5);
+  EXPECT_EQ(back.protocol_compute, 1.0);
+  EXPECT_FALSE(make_cost_model("ideal").to_json().contains("protocol_compute"));
+  EXPECT_THROW(make_cost_model("ideal", {{"protocol_compute", "-1"}}), InputError);
+  EXPECT_THROW(make_cost_model("ideal", {{"protocol_compute", "nan"}}), InputError);
+  EXPECT_THROW(make_cost_model("ideal", {{"protocol_object", ""}}), InputError);
+}
+
 TEST(CostModelFile, OverridesApplyOnTopOfTheFile) {
   const std::string path = write_file("over", make_cost_model("ipsc2").to_json().dump());
   const CostModel c = make_cost_model("file:" + path, {{"latency", "5us"}});

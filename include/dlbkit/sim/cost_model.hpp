@@ -56,6 +56,13 @@ struct CostModel {
   /// --engine mpi` measures them.
   SimTime protocol_round = 0;
   SimTime protocol_step = 0;
+  /// And its time per object of a rank in a step (the ids checked, the loads read and
+  /// summed), ns, a fraction allowed: the step adds it for the rank of the most objects.
+  double protocol_object = 0;
+  /// The modelled machine's time for each second the rank protocol's agents compute on this
+  /// machine, timed as they run in process (phases/protocol_meter.hpp): 1 for the machine
+  /// itself, which `dlbkit calibrate --engine mpi` writes; 0 in presets (not priced).
+  double protocol_compute = 0;
   /// A workload's own parameters measured on the modelled machine, workload -> name ->
   /// value ("uts" -> "node_time" -> "69.4ns"): `dlbkit calibrate --app` writes its app's time
   /// per unit here, and a run takes it unless it gives the parameter itself. Empty in presets.

@@ -50,6 +50,10 @@ struct AdviseInputs {
   std::optional<std::int64_t> phase;
   std::optional<long long> every;
   std::optional<std::string> threshold, memory_bound, migration_cost, migration_byte_cost;
+  /// With data only: each strategy whose rank protocol runs for its parameters
+  /// (runnable_rank_protocol) runs it and is priced as it runs (`dlbkit phases --as-protocol`),
+  /// as Balancer and ObjectRuntime run it; the others as their PhaseContext form.
+  bool as_protocol = false;
   unsigned jobs = 1;  ///< runs at once, 1 to 256 (the ranking does not depend on it)
 };
 
