@@ -96,18 +96,16 @@ void ProtocolMeter::computed(NodeId rank, double seconds, bool in_round) {
 
 void ProtocolMeter::close_round() {
   double busiest = 0;
-  bool sent = false;
   for (NodeId v : touched_) {
     busiest = std::max(busiest, static_cast<double>(sent_[v] * cost_.send_overhead + received_[v] * cost_.handle_cost) +
                                     std::max(bytes_out_[v], bytes_in_[v]) * cost_.per_byte +
                                     (times_agents() ? std::exchange(round_compute_[v], 0.0) : 0.0));
-    sent = sent || sent_[v] > 0;
     sent_[v] = received_[v] = 0;
     bytes_out_[v] = bytes_in_[v] = 0;
   }
   for (double& c : round_compute_)  // the ranks that computed and sent nothing
     busiest = std::max(busiest, std::exchange(c, 0.0));
-  time_ += static_cast<SimTime>(std::llround(busiest)) + (sent ? 2 * cost_.latency : 0) + collective_ +
+  time_ += static_cast<SimTime>(std::llround(busiest)) + (touched_.empty() ? 0 : 2 * cost_.latency) + collective_ +
            cost_.protocol_round;
   touched_.clear();
   ++rounds_;

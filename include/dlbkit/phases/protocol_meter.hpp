@@ -13,12 +13,12 @@
 ///
 /// the second term the messages' way there and their acknowledgments' way back (the driver's
 /// exchange is NBX: a synchronous send completes once its receiver has matched it, and only
-/// then does its rank enter the closing barrier), the third term the driver's all-gather of the round's figures and its exchange's closing
-/// barrier, each in log2 P steps of one message (recursive doubling, a dissemination barrier),
-/// and the last the driver's own time in a round beyond its messages; and the step adds
-/// `protocol_step` once and `protocol_object` for each object of the rank of the most (the
-/// plan API's checks and sums around the rounds). These are the cost model's, 0 in its
-/// presets (`dlbkit calibrate --engine mpi` measures them).
+/// then does its rank enter the closing barrier), the third the driver's all-gather of the
+/// round's figures and its exchange's closing barrier, each in log2 P steps of one message
+/// (recursive doubling, a dissemination barrier), and the last the driver's own time in a
+/// round beyond its messages; and the step adds `protocol_step` once and `protocol_object` for
+/// each object of the rank of the most (the plan API's checks and sums around the rounds).
+/// These are the cost model's, 0 in its presets (`dlbkit calibrate --engine mpi` measures them).
 ///
 /// Where the model's `protocol_compute` is above 0, the agents' own computation is priced too,
 /// by direct execution (as SimGrid's SMPI prices an MPI program's computation): each agent's
