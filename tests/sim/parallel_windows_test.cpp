@@ -98,7 +98,7 @@ TEST(ParallelWindows, EveryThreadCountGivesTheVeryRunOfOneThread) {
 // of one thread.
 TEST(ParallelWindows, ProcessesGiveTheVeryRunOfOneThread) {
   std::vector<Case> runs;
-  for (const char* s : {"rid", "work_stealing"}) runs.push_back({.strategy = s, .topology = "hypercube:5", .seed = 2});
+  for (const char* s : {"rid", "work_stealing", "gm"}) runs.push_back({.strategy = s, .topology = "hypercube:5", .seed = 2});
   runs.push_back({.strategy = "diffusion", .topology = "torus:4x8", .seed = 2});
   runs.push_back({.strategy = "work_stealing", .topology = "hypercube:4", .execution = Execution::lifo});
   runs.push_back({.strategy = "rid", .topology = "ring:9", .execution = Execution::processor_sharing});
