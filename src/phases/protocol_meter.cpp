@@ -11,6 +11,16 @@ namespace dlbkit {
 
 namespace {
 
+// Runs `work`, an agent's computation for `rank`; where the meter times the agents, tells it
+// how long that took (in a round, or outside the rounds).
+template <class Work>
+void timed(ProtocolMeter& meter, NodeId rank, bool in_round, Work&& work) {
+  if (!meter.times_agents()) return work();
+  const auto start = std::chrono::steady_clock::now();
+  work();
+  meter.computed(rank, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), in_round);
+}
+
 // An agent that reports each round's messages to the meter, and otherwise is its inner agent.
 class Metered : public RankProtocol {
 public:
@@ -18,30 +28,22 @@ public:
       : inner_(std::move(inner)), meter_(&meter), rank_(rank) {}
   void round(const RoundInput& in, RoundOutput& out) override {
     meter_->begin(in.round);
-    timed(true, [&] { inner_->round(in, out); });
+    timed(*meter_, rank_, true, [&] { inner_->round(in, out); });
     for (const ProtocolMessage& m : out.outbox) meter_->sent(in.round, rank_, m.peer, m.bytes.size());
   }
   std::vector<ObjectMove> departures() const override {
     std::vector<ObjectMove> moves;
-    timed(false, [&] { moves = inner_->departures(); });
+    timed(*meter_, rank_, false, [&] { moves = inner_->departures(); });
     return moves;
   }
   std::vector<ObjectMove> arrivals() const override {
     std::vector<ObjectMove> moves;
-    timed(false, [&] { moves = inner_->arrivals(); });
+    timed(*meter_, rank_, false, [&] { moves = inner_->arrivals(); });
     return moves;
   }
   double load() const override { return inner_->load(); }
 
 private:
-  template <class Work>
-  void timed(bool in_round, Work work) const {
-    if (!meter_->times_agents()) return work();
-    const auto start = std::chrono::steady_clock::now();
-    work();
-    meter_->computed(rank_, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), in_round);
-  }
-
   std::unique_ptr<RankProtocol> inner_;
   ProtocolMeter* meter_;
   NodeId rank_;
@@ -64,10 +66,8 @@ ProtocolMeter::ProtocolMeter(std::size_t ranks, const CostModel& cost)
 RankProtocolFactory ProtocolMeter::metered(RankProtocolFactory make) {
   return [this, make = std::move(make)](const RankSetup& setup) -> std::unique_ptr<RankProtocol> {
     most_objects_ = std::max(most_objects_, setup.mine.objects.size());
-    const auto start = std::chrono::steady_clock::now();
-    std::unique_ptr<RankProtocol> agent = make(setup);
-    if (times_agents())
-      computed(setup.rank, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), false);
+    std::unique_ptr<RankProtocol> agent;
+    timed(*this, setup.rank, false, [&] { agent = make(setup); });
     return std::make_unique<Metered>(std::move(agent), *this, setup.rank);
   };
 }
