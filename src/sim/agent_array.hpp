@@ -25,18 +25,21 @@ namespace dlbkit {
 class AgentArray {
 public:
   /// `count` agents of `strategy`; what the strategy's constructor throws passes through.
-  AgentArray(const StrategyChoice& strategy, std::size_t count) {
+  AgentArray(const StrategyChoice& strategy, std::size_t count) : AgentArray(strategy, count, 0, count) {}
+  /// Of `count` nodes, agents only for [lo, hi) (a process's partition), still at their
+  /// nodes' places: the others' room is mapped but never touched.
+  AgentArray(const StrategyChoice& strategy, std::size_t count, std::size_t lo, std::size_t hi) : lo_(lo), built_(lo) {
     const InPlace& layout = strategy.info->in_place;
     if (layout.construct == nullptr || layout.align > 64) {  // allocate_huge aligns to 64
-      owned_.reserve(count);
-      for (std::size_t v = 0; v < count; ++v) owned_.push_back(strategy.create());
+      owned_.resize(count);
+      for (std::size_t v = lo; v < hi; ++v) owned_[v] = strategy.create();
       return;
     }
     stride_ = (layout.size + layout.align - 1) / layout.align * layout.align;
     bytes_ = stride_ * count;
     base_ = static_cast<std::byte*>(allocate_huge(bytes_));
     try {
-      for (; built_ < count; ++built_) {
+      for (; built_ < hi; ++built_) {
         std::byte* where = base_ + built_ * stride_;
         Strategy* agent = layout.construct(where, strategy.params);
         offset_ = static_cast<std::size_t>(reinterpret_cast<std::byte*>(agent) - where);  // the same for every agent
@@ -60,13 +63,13 @@ public:
 private:
   void destroy() noexcept {
     if (base_ == nullptr) return;
-    for (std::size_t v = 0; v < built_; ++v) (*this)[v].~Strategy();
+    for (std::size_t v = lo_; v < built_; ++v) (*this)[v].~Strategy();
     free_huge(base_, bytes_);
     base_ = nullptr;
   }
 
   std::byte* base_ = nullptr;  // in place: agent v at base_ + v * stride_
-  std::size_t stride_ = 0, offset_ = 0, bytes_ = 0, built_ = 0;
+  std::size_t lo_ = 0, stride_ = 0, offset_ = 0, bytes_ = 0, built_ = 0;  // agents [lo_, built_) are made
   std::vector<std::unique_ptr<Strategy>> owned_;  // otherwise
 };
 

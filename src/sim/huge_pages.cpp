@@ -40,7 +40,16 @@ void free_huge(void* p, std::size_t bytes) noexcept {
   else ::munmap(p, whole_pages(bytes));
 }
 
+void release_pages(void* p, std::size_t bytes) noexcept {
+  const std::uintptr_t page = 4096;
+  const auto begin = (reinterpret_cast<std::uintptr_t>(p) + page - 1) / page * page;
+  const auto end = (reinterpret_cast<std::uintptr_t>(p) + bytes) / page * page;
+  if (end > begin) ::madvise(reinterpret_cast<void*>(begin), end - begin, MADV_DONTNEED);  // a request
+}
+
 #else
+
+void release_pages(void*, std::size_t) noexcept {}
 
 void* allocate_huge(std::size_t bytes) { return ::operator new(bytes, kLine); }
 void free_huge(void* p, std::size_t) noexcept { ::operator delete(p, kLine); }

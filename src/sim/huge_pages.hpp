@@ -24,6 +24,11 @@ void* allocate_huge(std::size_t bytes);
 /// Returns what allocate_huge(bytes) gave, with the same `bytes`.
 void free_huge(void* p, std::size_t bytes) noexcept;
 
+/// Gives the whole pages within [p, p + bytes) back to the system; they read as zeros when
+/// touched again. For an array's part that this process never touches (a partition's
+/// neighbours' nodes), so that it stops counting in the process's memory.
+void release_pages(void* p, std::size_t bytes) noexcept;
+
 /// The bytes below which allocate_huge uses operator new.
 inline constexpr std::size_t kHugePage = std::size_t{2} << 20;
 

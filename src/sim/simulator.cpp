@@ -1,4 +1,5 @@
 #include "agent_array.hpp"
+#include "block_list.hpp"
 #include "byte_stream.hpp"
 #include "event_key.hpp"
 #include "event_queue.hpp"
@@ -29,6 +30,7 @@
 #include <span>
 #include <stdexcept>
 #include <thread>
+#include <type_traits>
 
 namespace dlbkit {
 
@@ -167,18 +169,26 @@ struct Transfers {
 // Every node's state, apart from the engine that advances it: a parallel run's partitions
 // share these arrays, each writing only its own nodes' entries (docs/simulator.md,
 // "Parallel windows").
+// A process that runs only the nodes [lo, hi) (one of several) keeps the arrays whole, for
+// the indexing, but gives the pages of the other nodes' entries back.
 struct NodeStates {
-  explicit NodeStates(const SimulationConfig& config)
+  NodeStates(const SimulationConfig& config, NodeId lo, NodeId hi)
       : nodes(config.topology->size()),
         transfers(config.topology->size()),
         reported_load(config.observers.empty() ? 0 : config.topology->size(), -1),
-        agents(config.strategy, config.topology->size()) {
+        agents(config.strategy, config.topology->size(), lo, hi),
+        lo_(lo),
+        hi_(hi) {
     const std::size_t n = config.topology->size();
     if (config.execution == Execution::processor_sharing) shared.resize(n);
     if (config.cost.checks == Checks::engines) last_check.assign(n, 0);
     rngs.reserve(n);
     for (std::size_t i = 0; i < n; ++i) rngs.emplace_back(config.seed, i + 1);
+    release_others(nodes);
+    release_others(transfers);
+    release_others(rngs);
   }
+  explicit NodeStates(const SimulationConfig& config) : NodeStates(config, 0, static_cast<NodeId>(config.topology->size())) {}
 
   // Every node's neighbor_slots() in one array laid out as the topology's neighbour lists,
   // aligned so that a node of degree 8k takes k cache lines; made on the first request
@@ -187,6 +197,9 @@ struct NodeStates {
     std::call_once(slots_once, [&] {
       slot_begin = topology.neighbor_offsets();
       slots.assign(slot_begin.back(), 0);
+      std::int64_t* all = slots.data();
+      release_pages(all, slot_begin[lo_] * sizeof(std::int64_t));
+      release_pages(all + slot_begin[hi_], (slots.size() - slot_begin[hi_]) * sizeof(std::int64_t));
     });
   }
 
@@ -200,13 +213,24 @@ struct NodeStates {
   std::vector<std::int64_t, HugePageAllocator<std::int64_t>> slots;  // neighbor_slots() of every node, 64-byte aligned
   std::span<const std::uint32_t> slot_begin;  // the topology's offsets: node v's are [slot_begin[v], slot_begin[v + 1])
   std::once_flag slots_once;
+
+private:
+  template <class Array>
+  void release_others(Array& array) {
+    static_assert(std::is_trivially_destructible_v<typename Array::value_type>);
+    using T = typename Array::value_type;
+    release_pages(array.data(), lo_ * sizeof(T));
+    release_pages(array.data() + hi_, (array.size() - hi_) * sizeof(T));
+  }
+
+  NodeId lo_, hi_;  // the nodes whose entries this process touches
 };
 
 // Every node's figures at the end of a run whose last task completed at `makespan`.
-std::vector<NodeStats> node_stats(const NodeStates& states, SimTime makespan) {
+std::vector<NodeStats> node_stats(const NodeStates& states, SimTime makespan, NodeId lo, NodeId hi) {
   std::vector<NodeStats> stats;
-  stats.reserve(states.nodes.size());
-  for (std::size_t v = 0; v < states.nodes.size(); ++v) {
+  stats.reserve(hi - lo);
+  for (std::size_t v = lo; v < hi; ++v) {
     const Node& node = states.nodes[v];
     // The run ends with the last task; overhead spent after it is not part of the run.
     stats.push_back(NodeStats{.busy = node.busy,
@@ -231,6 +255,14 @@ std::uint64_t tasks_in(const DeferredTasks& deferred, std::size_t nodes) {
   std::uint64_t total = 0;
   for (NodeId v = 0; v < nodes; ++v) total += deferred.count(v);
   return total;
+}
+
+// Partition k of `parts` has the nodes [bounds[k], bounds[k + 1]): contiguous blocks (a
+// hypercube's sub-cubes when both counts are powers of two).
+std::vector<NodeId> partition_bounds(std::size_t nodes, unsigned parts) {
+  std::vector<NodeId> bounds;
+  for (unsigned k = 0; k <= parts; ++k) bounds.push_back(static_cast<NodeId>(nodes * k / parts));
+  return bounds;
 }
 
 // The nodes [lo, hi) of a run, partition `index` of `count`: the whole run on one thread.
@@ -299,7 +331,7 @@ public:
     }
     if (held_ != 0) fail_out_of_events(result_.tasks_created - result_.tasks_completed, result_.tasks_created);
     report_progress(result_.makespan);
-    result_.nodes = node_stats(states_, result_.makespan);
+    result_.nodes = node_stats(states_, result_.makespan, 0, static_cast<NodeId>(states_.nodes.size()));
     result_.wall_seconds = seconds_since(wall_start_);
     return std::move(result_);
   }
@@ -459,7 +491,8 @@ public:
     }
     std::size_t kept = 0;
     SimTime earliest = next_time();
-    for (Event e : later_) {
+    for (std::size_t i = 0; i < later_.size(); ++i) {
+      Event e = later_[i];
       earliest = std::min(earliest, e.time);
       e.key = log_.global_key(e.key, window_start_);
       if (owns(e.node)) {
@@ -484,7 +517,7 @@ public:
       }
       out.items.push_back(c);
     }
-    later_.resize(kept);
+    later_.truncate(kept);
     return earliest;
   }
 
@@ -504,8 +537,7 @@ public:
     }
   }
   void push_later() {
-    for (const Event& e : later_) heap_.push(e);
-    later_.clear();
+    later_.drain([&](const Event& e) { heap_.push(e); });
   }
 
   void report_progress(SimTime t) { meter_.report(result_.events, result_.tasks_created, result_.tasks_completed, t); }
@@ -1275,7 +1307,7 @@ private:
   static constexpr bool parallel_ = kParallel;
   SimTime window_start_ = 0, window_end_ = 0;  // the start's: its keys (at instant -1) are the run's
   WindowLog log_;
-  std::vector<Event> later_;
+  BlockList<Event> later_;  // the start's burst passes through it: blocks, given back as they drain
   std::vector<NodeId> woken_;
   std::vector<std::uint32_t> woken_in_;  // per node: the window it last joined woken_ in
   std::uint32_t window_ = 1;             // the window's number (the start's is 1)
@@ -1315,9 +1347,8 @@ template <bool kSpeeds>
 class ParallelRun {
 public:
   ParallelRun(const SimulationConfig& config, unsigned parts, SimTime lookahead)
-      : config_(config), states_(config), lookahead_(lookahead), barrier_(parts), errors_(parts) {
-    const std::size_t n = config.topology->size();
-    for (unsigned k = 0; k <= parts; ++k) bounds_.push_back(static_cast<NodeId>(n * k / parts));
+      : config_(config), states_(config), lookahead_(lookahead), bounds_(partition_bounds(config.topology->size(), parts)),
+        barrier_(parts), errors_(parts) {
     for (unsigned k = 0; k < parts; ++k)
       parts_.push_back(std::make_unique<Engine<kSpeeds, true>>(config, states_, Partition{bounds_[k], bounds_[k + 1], k, parts}));
     next_.resize(parts);
@@ -1373,7 +1404,7 @@ public:
     if (ran_out_ && result.tasks_completed != result.tasks_created)
       parts_[0]->fail_out_of_events(result.tasks_created - result.tasks_completed, result.tasks_created);
     for (auto& part : parts_) part->report_progress(result.makespan);
-    result.nodes = node_stats(states_, result.makespan);
+    result.nodes = node_stats(states_, result.makespan, 0, static_cast<NodeId>(states_.nodes.size()));
     result.threads = static_cast<unsigned>(parts_.size());
     result.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
     return result;
@@ -1524,7 +1555,7 @@ private:
   NodeStates states_;
   const SimTime lookahead_;
   std::unique_ptr<DeferredTasks> deferred_;  // every partition's nodes' initial tasks, or none
-  std::vector<NodeId> bounds_;  // partition k has the nodes [bounds_[k], bounds_[k + 1])
+  const std::vector<NodeId> bounds_;  // partition k has the nodes [bounds_[k], bounds_[k + 1])
   std::vector<std::unique_ptr<Part>> parts_;
   SpinBarrier barrier_;
   std::vector<std::exception_ptr> errors_;
@@ -1549,9 +1580,8 @@ class ProcessRun {
 public:
   ProcessRun(const SimulationConfig& config, const ProcessGroup& group, SimTime lookahead)
       : config_(config), group_(group), me_(static_cast<unsigned>(group.rank())),
-        parts_(static_cast<unsigned>(group.size())), states_(config), lookahead_(lookahead) {
-    const std::size_t n = config.topology->size();
-    for (unsigned k = 0; k <= parts_; ++k) bounds_.push_back(static_cast<NodeId>(n * k / parts_));
+        parts_(static_cast<unsigned>(group.size())), bounds_(partition_bounds(config.topology->size(), parts_)),
+        states_(config, bounds_[me_], bounds_[me_ + 1]), lookahead_(lookahead) {
     part_ = std::make_unique<Part>(config, states_, Partition{bounds_[me_], bounds_[me_ + 1], me_, parts_});
     copies_.resize(parts_);
     for (unsigned p = 0; p < parts_; ++p) logs_.push_back(p == me_ ? &part_->log() : &copies_[p]);
@@ -1788,9 +1818,9 @@ private:
       part_->fail_out_of_events(result.tasks_created - result.tasks_completed, result.tasks_created);
     part_->report_progress(result.makespan);
     // Each node's figures from the process that ran it.
-    const std::vector<NodeStats> all = node_stats(states_, result.makespan);
     ByteWriter ours;
-    ours.put_all(std::span(all).subspan(bounds_[me_], bounds_[me_ + 1] - bounds_[me_]));
+    const std::vector<NodeStats> mine_by_node = node_stats(states_, result.makespan, bounds_[me_], bounds_[me_ + 1]);
+    ours.put_all(std::span(mine_by_node));
     for (const auto& bytes : group_.all_gather(ours.bytes())) {
       const auto nodes = ByteReader(bytes).get_all<NodeStats>();
       result.nodes.insert(result.nodes.end(), nodes.begin(), nodes.end());
@@ -1803,10 +1833,10 @@ private:
   const SimulationConfig& config_;
   const ProcessGroup& group_;
   const unsigned me_, parts_;
-  NodeStates states_;  // this process writes only its own nodes' entries
+  const std::vector<NodeId> bounds_;  // partition k has the nodes [bounds_[k], bounds_[k + 1])
+  NodeStates states_;                 // this process touches only its own nodes' entries
   const SimTime lookahead_;
   std::unique_ptr<DeferredTasks> deferred_;
-  std::vector<NodeId> bounds_;  // partition k has the nodes [bounds_[k], bounds_[k + 1])
   std::unique_ptr<Part> part_;
   std::vector<WindowLog> copies_;  // the other partitions' window logs (this one's stays empty)
   std::vector<WindowLog*> logs_;   // every partition's: this one's own, the others' copies

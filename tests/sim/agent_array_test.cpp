@@ -61,6 +61,28 @@ TEST(AgentArray, AConstructorsExceptionReachesTheCallerAndNothingLeaks) {
   }
 }
 
+// A process's partition: agents only for its nodes [lo, hi), at their nodes' places, and
+// only those destroyed; a failure part way destroys those built.
+TEST(AgentArray, BuildsOnlyTheAgentsOfAPartition) {
+  for (const bool in_place : {true, false}) {
+    SCOPED_TRACE(in_place ? "in place" : "one by one");
+    const dlbkit::StrategyInfo info = counted_info(in_place);
+    live = built = 0;
+    fail_at = -1;
+    {
+      const AgentArray agents({&info, {}}, 1000, 300, 700);
+      EXPECT_EQ(live, 400);
+      for (std::size_t v = 300; v < 700; ++v)
+        EXPECT_EQ(dynamic_cast<const Counted&>(agents[v]).number, static_cast<int>(v - 300));
+    }
+    EXPECT_EQ(live, 0);
+    live = built = 0;
+    fail_at = 50;
+    EXPECT_THROW(AgentArray({&info, {}}, 1000, 300, 700), std::runtime_error);
+    EXPECT_EQ(live, 0);
+  }
+}
+
 // Every builtin strategy says how to build its agents in place, so the simulator keeps them
 // in one array; large arrays come from huge pages.
 TEST(AgentArray, EveryBuiltinStrategyIsBuiltInPlace) {
