@@ -50,6 +50,21 @@ public:
     ++size_;
   }
 
+  /// Counts an item that will be pushed before the next pop, for make_room().
+  void expect(const Item& item) {
+    if (!(due_head_ < due_.size() ? item.time <= due_.back().time : item.time == last_time_)) ++expected_[bucket_of(item)];
+  }
+  /// Grows each bucket once to hold the items expect() counted. A burst pushed after this
+  /// costs its own room rather than a doubling array's, and a large bucket's pages count in
+  /// the process's memory only as they are written (so a burst drained from elsewhere into
+  /// the queue is never held twice over).
+  void make_room() {
+    for (std::size_t b = 0; b < kBuckets; ++b) {
+      if (expected_[b] > kKeptCapacity) buckets_[b].reserve(buckets_[b].size() + expected_[b]);
+      expected_[b] = 0;
+    }
+  }
+
   /// Removes and returns the item with the smallest (time, key). Inlined by force: the
   /// simulator pops in several loops, and GCC then keeps it out of line (2.6% of the
   /// one-thread engine's instructions, cachegrind, work stealing on hypercube:11).
@@ -196,6 +211,7 @@ private:
   }
 
   std::array<Bucket, kBuckets> buckets_;
+  std::array<std::size_t, kBuckets> expected_{};  // make_room()'s counts
   std::array<std::uint64_t, kWords> occupied_{};  // bit b % 64 of word b / 64: bucket b is not empty
   std::uint64_t summary_ = 0;                     // bit w: occupied_[w] is not 0
   Bucket due_;                                    // the run: the items popped next, in order, from due_head_ on

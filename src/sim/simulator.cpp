@@ -521,6 +521,12 @@ public:
     return earliest;
   }
 
+  // Once the outboxes are sent (processes: copied into the bytes sent): a burst's room goes back.
+  void clear_outboxes() {
+    for (Outbox& out : outboxes_)
+      if (out.items.capacity() > kBurst) out = Outbox{};
+  }
+
   // What another partition packed for this one, then the events kept for later, join the queue.
   void unpack(const Outbox& from) {
     for (const Crossing& c : from.items) {
@@ -537,6 +543,10 @@ public:
     }
   }
   void push_later() {
+    if (later_.size() > kBurst) {  // the start's: room made once, so that it is not held twice over
+      for (std::size_t i = 0; i < later_.size(); ++i) heap_.expect(later_[i]);
+      heap_.make_room();
+    }
     later_.drain([&](const Event& e) { heap_.push(e); });
   }
 
@@ -1307,6 +1317,7 @@ private:
   static constexpr bool parallel_ = kParallel;
   SimTime window_start_ = 0, window_end_ = 0;  // the start's: its keys (at instant -1) are the run's
   WindowLog log_;
+  static constexpr std::size_t kBurst = std::size_t{1} << 16;  // later events that push_later makes room for first
   BlockList<Event> later_;  // the start's burst passes through it: blocks, given back as they drain
   std::vector<NodeId> woken_;
   std::vector<std::uint32_t> woken_in_;  // per node: the window it last joined woken_ in
@@ -1635,15 +1646,23 @@ private:
     for (;;) {
       SimTime next = kNever;
       guarded(error, [&] { next = me.pack(); });
-      std::vector<std::vector<std::byte>> out(parts_);
-      for (unsigned to = 0; to < parts_; ++to) out[to] = packed(error, next, to);
-      const auto in = checked(group_.all_to_all(out), error);
+      // Each copy of what crosses is let go as soon as the next is made: the start's burst
+      // crosses too (a message a node at 2^20 nodes).
+      std::vector<std::vector<std::byte>> in;
+      {
+        std::vector<std::vector<std::byte>> out(parts_);
+        for (unsigned to = 0; to < parts_; ++to) out[to] = packed(error, next, to);
+        me.clear_outboxes();
+        in = checked(group_.all_to_all(out), error);
+      }
       // Every process reads the same next times, so that all take the same branch.
       SimTime start = kNever;
       for (const auto& bytes : in) start = std::min(start, ByteReader(bytes).skip<std::uint8_t>().get<SimTime>());
       guarded(error, [&] {
-        for (unsigned from = 0; from < parts_; ++from)
+        for (unsigned from = 0; from < parts_; ++from) {
           if (from != me_) unpack(in[from]);
+          std::vector<std::byte>().swap(in[from]);
+        }
         me.push_later();
       });
       if (start == kNever) {  // nothing left anywhere, yet tasks are (the end makes them none)
@@ -1708,10 +1727,13 @@ private:
   // (as thread 0 does), keeping the ranks of its own: the others' logs arrive in copies kept
   // from window to window. Returns how many partitions stopped holding no task.
   unsigned gather_logs(const std::exception_ptr& error, bool paused) {
-    ByteWriter w = failure(error);
-    w.put(static_cast<std::uint8_t>(paused ? 0 : 1));
-    w.put_all(std::span<const HandledEvent>(part_->log().events()));
-    const auto all = checked(group_.all_gather(w.bytes()), error);
+    std::vector<std::vector<std::byte>> all;
+    {
+      ByteWriter w = failure(error);
+      w.put(static_cast<std::uint8_t>(paused ? 0 : 1));
+      w.put_all(std::span<const HandledEvent>(part_->log().events()));
+      all = checked(group_.all_gather(w.bytes()), error);
+    }
     unsigned stopped = 0;
     for (unsigned p = 0; p < parts_; ++p) {
       ByteReader r(all[p]);
@@ -1720,6 +1742,7 @@ private:
       if (p == me_) continue;
       copies_[p].clear();
       r.for_each<HandledEvent>([&](const HandledEvent& e) { copies_[p].add(e.time, e.key, e.rank); });
+      std::vector<std::byte>().swap(all[p]);  // a burst's window: its bytes go before the next copy is made
     }
     return stopped;
   }

@@ -80,8 +80,8 @@ public:
   }
 
   std::vector<std::vector<std::byte>> all_gather(std::span<const std::byte> mine) const override {
-    // MPI's counts and displacements are ints: every rank sees every count, so every rank
-    // refuses a total of 2 GiB or more alike.
+    // MPI's counts are ints: every rank sees every count, so every rank refuses a total of
+    // 2 GiB or more alike.
     const auto bytes = static_cast<long long>(mine.size());
     std::vector<long long> sizes(static_cast<std::size_t>(size_));
     MPI_Allgather(&bytes, 1, MPI_LONG_LONG, sizes.data(), 1, MPI_LONG_LONG, comm_);
@@ -91,20 +91,25 @@ public:
       throw InputError(fmt::format("an all-gather of {} bytes between MPI ranks; accepted: less than 2^31 (fewer or "
                                    "smaller objects or results)",
                                    sum));
-    std::vector<int> counts(static_cast<std::size_t>(size_)), offsets(static_cast<std::size_t>(size_));
-    int total = 0;
-    for (int r = 0; r < size_; ++r) {
-      counts[static_cast<std::size_t>(r)] = static_cast<int>(sizes[static_cast<std::size_t>(r)]);
-      offsets[static_cast<std::size_t>(r)] = total;
-      total += counts[static_cast<std::size_t>(r)];
+    // A message from each rank to each, straight into the rank's buffer: one gathered
+    // buffer copied out would hold everything twice (the simulator's window logs, hundreds
+    // of MB a window at a million nodes).
+    const auto n = static_cast<std::size_t>(size_);
+    std::vector<std::vector<std::byte>> out(n);
+    std::vector<MPI_Request> requests;
+    for (std::size_t r = 0; r < n; ++r) {
+      if (static_cast<int>(r) == rank_ || sizes[r] == 0) continue;
+      out[r].resize(static_cast<std::size_t>(sizes[r]));
+      MPI_Irecv(out[r].data(), static_cast<int>(sizes[r]), MPI_BYTE, static_cast<int>(r), kAllGatherTag, comm_,
+                &requests.emplace_back());
     }
-    std::vector<std::byte> all(static_cast<std::size_t>(total));
-    MPI_Allgatherv(mine.data(), bytes, MPI_BYTE, all.data(), counts.data(), offsets.data(), MPI_BYTE, comm_);
-    std::vector<std::vector<std::byte>> out;
-    for (int r = 0; r < size_; ++r) {
-      const auto from = all.begin() + offsets[static_cast<std::size_t>(r)];
-      out.emplace_back(from, from + counts[static_cast<std::size_t>(r)]);
+    for (std::size_t r = 0; r < n; ++r) {
+      if (static_cast<int>(r) == rank_ || bytes == 0) continue;
+      MPI_Isend(mine.data(), static_cast<int>(bytes), MPI_BYTE, static_cast<int>(r), kAllGatherTag, comm_,
+                &requests.emplace_back());
     }
+    out[static_cast<std::size_t>(rank_)].assign(mine.begin(), mine.end());
+    MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE);
     return out;
   }
 
@@ -212,7 +217,8 @@ public:
   }
 
 private:
-  static constexpr int kExchangeTag = 2;  // and 3; all_to_all's is 1
+  static constexpr int kExchangeTag = 2;   // and 3; all_to_all's is 1
+  static constexpr int kAllGatherTag = 4;
   MPI_Comm comm_ = MPI_COMM_NULL;  // the runtime's duplicate of the communicator it was given
   int rank_ = 0, size_ = 1;
 };
