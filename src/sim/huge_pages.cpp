@@ -5,6 +5,7 @@
 
 #if defined(__linux__)
 #include <sys/mman.h>
+#include <unistd.h>
 #endif
 
 namespace dlbkit {
@@ -41,7 +42,7 @@ void free_huge(void* p, std::size_t bytes) noexcept {
 }
 
 void release_pages(void* p, std::size_t bytes) noexcept {
-  const std::uintptr_t page = 4096;
+  static const auto page = static_cast<std::uintptr_t>(::sysconf(_SC_PAGESIZE));
   const auto begin = (reinterpret_cast<std::uintptr_t>(p) + page - 1) / page * page;
   const auto end = (reinterpret_cast<std::uintptr_t>(p) + bytes) / page * page;
   if (end > begin) ::madvise(reinterpret_cast<void*>(begin), end - begin, MADV_DONTNEED);  // a request

@@ -168,9 +168,8 @@ struct Transfers {
 
 // Every node's state, apart from the engine that advances it: a parallel run's partitions
 // share these arrays, each writing only its own nodes' entries (docs/simulator.md,
-// "Parallel windows").
-// A process that runs only the nodes [lo, hi) (one of several) keeps the arrays whole, for
-// the indexing, but gives the pages of the other nodes' entries back.
+// "Parallel windows"). A process that runs only the nodes [lo, hi) keeps the arrays whole,
+// for the indexing, but gives the pages of the other nodes' entries back.
 struct NodeStates {
   NodeStates(const SimulationConfig& config, NodeId lo, NodeId hi)
       : nodes(config.topology->size()),
