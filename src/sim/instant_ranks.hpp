@@ -38,6 +38,8 @@ public:
     events_.clear();
     instants_.clear();
   }
+  /// Room for n events (a copy of another partition's log, whose length is known).
+  void reserve(std::size_t n) { events_.reserve(n); }
   /// The next event's place in the list: its name as a creator.
   std::uint64_t next_place() const { return events_.size(); }
   void add(SimTime time, EventKey key, std::uint64_t rank) {

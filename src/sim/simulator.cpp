@@ -1740,6 +1740,7 @@ private:
       stopped += r.get<std::uint8_t>() == 0 ? 1 : 0;
       if (p == me_) continue;
       copies_[p].clear();
+      copies_[p].reserve(r.left() / sizeof(HandledEvent));  // its count, then its events
       r.for_each<HandledEvent>([&](const HandledEvent& e) { copies_[p].add(e.time, e.key, e.rank); });
       std::vector<std::byte>().swap(all[p]);  // a burst's window: its bytes go before the next copy is made
     }
