@@ -10,7 +10,8 @@
 /// left, while the queue builds the same events up again. Here an append never copies,
 /// the room is the events' own plus one block, and draining the list into the queue gives
 /// each block back to the system (its own mapping) as soon as its events have left. The
-/// first block stays, so that the windows of a run do not map and unmap a block each.
+/// first few blocks stay (16 MiB), so that windows of a few hundred thousand events do not
+/// map and unmap blocks each time.
 
 #include "huge_pages.hpp"
 
@@ -43,33 +44,34 @@ public:
     ++size_;
   }
 
-  /// Keeps the first n items; the blocks past them go back.
+  /// Keeps the first n items; the blocks past them, beyond the kept few, go back.
   void truncate(std::size_t n) {
     size_ = n;
-    release_from(std::max<std::size_t>(1, (n + kPerBlock - 1) / kPerBlock));
+    release_from(std::max(kKeptBlocks, (n + kPerBlock - 1) / kPerBlock));
     point_tail();
   }
 
-  /// Calls f on every item in order, giving each block but the first back once f has seen
-  /// its items; the list is then empty.
+  /// Calls f on every item in order, giving each block beyond the kept few back once f has
+  /// seen its items; the list is then empty.
   template <class F>
   void drain(F&& f) {
     for (std::size_t b = 0; size_ > 0; ++b) {
       const std::size_t n = std::min(size_, kPerBlock);
       for (std::size_t i = 0; i < n; ++i) f(blocks_[b][i]);
       size_ -= n;
-      if (b > 0) {
+      if (b >= kKeptBlocks) {
         free_huge(blocks_[b], kBlockBytes);
         blocks_[b] = nullptr;
       }
     }
-    release_from(1);
+    release_from(kKeptBlocks);
     point_tail();
   }
 
 private:
   static constexpr std::size_t kBlockBytes = kHugePage;
   static constexpr std::size_t kPerBlock = kBlockBytes / sizeof(T);
+  static constexpr std::size_t kKeptBlocks = 8;
 
   void next_block() {
     const std::size_t b = size_ / kPerBlock;
