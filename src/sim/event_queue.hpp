@@ -38,8 +38,8 @@ public:
   /// Adds an item whose time is not below that of the last item popped.
   void push(const Item& item) {
     assert(item.time >= last_time_ && "an event cannot be scheduled before the last one popped");
-    if (due_head_ < due_.size() ? item.time <= due_.back().time : item.time == last_time_) {
-      // Within the run: almost always its last item yet; else it goes in its place.
+    if (within_run(item)) {
+      // Almost always the run's last item yet; else it goes in its place.
       if (due_head_ == due_.size() || less(due_.back(), item)) due_.push_back(item);
       else
         due_.insert(std::upper_bound(due_.begin() + static_cast<std::ptrdiff_t>(due_head_), due_.end(), item, Less{}),
@@ -52,7 +52,7 @@ public:
 
   /// Counts an item that will be pushed before the next pop, for make_room().
   void expect(const Item& item) {
-    if (!(due_head_ < due_.size() ? item.time <= due_.back().time : item.time == last_time_)) ++expected_[bucket_of(item)];
+    if (!within_run(item)) ++expected_[bucket_of(item)];
   }
   /// Grows each bucket once to hold the items expect() counted. A burst pushed after this
   /// costs its own room rather than a doubling array's, and a large bucket's pages count in
@@ -138,6 +138,11 @@ private:
   struct Less {  // for the algorithms: a call they inline, not a pointer
     bool operator()(const Item& a, const Item& b) const { return less(a, b); }
   };
+
+  // Whether a pushed item joins the run (its time is within the run's) rather than a bucket.
+  bool within_run(const Item& item) const {
+    return due_head_ < due_.size() ? item.time <= due_.back().time : item.time == last_time_;
+  }
 
   // (level, value) of the highest digit in which the item's time differs from last_time_
   // (where the item's digit is the larger): the lower the bucket, the earlier the time.

@@ -183,9 +183,9 @@ struct NodeStates {
     if (config.cost.checks == Checks::engines) last_check.assign(n, 0);
     rngs.reserve(n);
     for (std::size_t i = 0; i < n; ++i) rngs.emplace_back(config.seed, i + 1);
-    release_others(nodes);
-    release_others(transfers);
-    release_others(rngs);
+    release_outside(nodes, lo, hi);
+    release_outside(transfers, lo, hi);
+    release_outside(rngs, lo, hi);
   }
   explicit NodeStates(const SimulationConfig& config) : NodeStates(config, 0, static_cast<NodeId>(config.topology->size())) {}
 
@@ -196,9 +196,7 @@ struct NodeStates {
     std::call_once(slots_once, [&] {
       slot_begin = topology.neighbor_offsets();
       slots.assign(slot_begin.back(), 0);
-      std::int64_t* all = slots.data();
-      release_pages(all, slot_begin[lo_] * sizeof(std::int64_t));
-      release_pages(all + slot_begin[hi_], (slots.size() - slot_begin[hi_]) * sizeof(std::int64_t));
+      release_outside(slots, slot_begin[lo_], slot_begin[hi_]);
     });
   }
 
@@ -214,12 +212,13 @@ struct NodeStates {
   std::once_flag slots_once;
 
 private:
+  // The pages of the entries before `from` and from `to` on (the other nodes').
   template <class Array>
-  void release_others(Array& array) {
-    static_assert(std::is_trivially_destructible_v<typename Array::value_type>);
+  static void release_outside(Array& array, std::size_t from, std::size_t to) {
     using T = typename Array::value_type;
-    release_pages(array.data(), lo_ * sizeof(T));
-    release_pages(array.data() + hi_, (array.size() - hi_) * sizeof(T));
+    static_assert(std::is_trivially_destructible_v<T>);
+    release_pages(array.data(), from * sizeof(T));
+    release_pages(array.data() + to, (array.size() - to) * sizeof(T));
   }
 
   NodeId lo_, hi_;  // the nodes whose entries this process touches

@@ -94,22 +94,8 @@ public:
     // A message from each rank to each, straight into the rank's buffer: one gathered
     // buffer copied out would hold everything twice (the simulator's window logs, hundreds
     // of MB a window at a million nodes).
-    const auto n = static_cast<std::size_t>(size_);
-    std::vector<std::vector<std::byte>> out(n);
-    std::vector<MPI_Request> requests;
-    for (std::size_t r = 0; r < n; ++r) {
-      if (static_cast<int>(r) == rank_ || sizes[r] == 0) continue;
-      out[r].resize(static_cast<std::size_t>(sizes[r]));
-      MPI_Irecv(out[r].data(), static_cast<int>(sizes[r]), MPI_BYTE, static_cast<int>(r), kAllGatherTag, comm_,
-                &requests.emplace_back());
-    }
-    for (std::size_t r = 0; r < n; ++r) {
-      if (static_cast<int>(r) == rank_ || bytes == 0) continue;
-      MPI_Isend(mine.data(), static_cast<int>(bytes), MPI_BYTE, static_cast<int>(r), kAllGatherTag, comm_,
-                &requests.emplace_back());
-    }
+    auto out = exchange(sizes, [&](std::size_t) { return mine; }, kAllGatherTag);
     out[static_cast<std::size_t>(rank_)].assign(mine.begin(), mine.end());
-    MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE);
     return out;
   }
 
@@ -128,22 +114,8 @@ public:
       throw InputError(fmt::format("an exchange of {} bytes from one MPI rank to another; accepted: less than 2^31 "
                                    "(fewer or smaller objects or messages per rank)",
                                    largest));
-    constexpr int kTag = 1;
-    std::vector<std::vector<std::byte>> from(n);
-    std::vector<MPI_Request> requests;
-    for (std::size_t r = 0; r < n; ++r) {
-      if (static_cast<int>(r) == rank_ || receive_counts[r] == 0) continue;
-      from[r].resize(static_cast<std::size_t>(receive_counts[r]));
-      MPI_Irecv(from[r].data(), static_cast<int>(receive_counts[r]), MPI_BYTE, static_cast<int>(r), kTag, comm_,
-                &requests.emplace_back());
-    }
-    for (std::size_t r = 0; r < n; ++r) {
-      if (static_cast<int>(r) == rank_ || send_counts[r] == 0) continue;
-      MPI_Isend(to[r].data(), static_cast<int>(send_counts[r]), MPI_BYTE, static_cast<int>(r), kTag, comm_,
-                &requests.emplace_back());
-    }
+    auto from = exchange(receive_counts, [&](std::size_t r) { return std::span<const std::byte>(to[r]); }, kAllToAllTag);
     from[static_cast<std::size_t>(rank_)] = to[static_cast<std::size_t>(rank_)];
-    MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE);
     return from;
   }
 
@@ -217,7 +189,31 @@ public:
   }
 
 private:
-  static constexpr int kExchangeTag = 2;   // and 3; all_to_all's is 1
+  // Every other rank's receive_counts[r] bytes, each into its own buffer, while send(r)'s
+  // bytes go to rank r; this rank's own entry stays empty. The counts are below 2^31.
+  template <class Send>
+  std::vector<std::vector<std::byte>> exchange(const std::vector<long long>& receive_counts, Send&& send, int tag) const {
+    const auto n = static_cast<std::size_t>(size_);
+    std::vector<std::vector<std::byte>> from(n);
+    std::vector<MPI_Request> requests;
+    for (std::size_t r = 0; r < n; ++r) {
+      if (static_cast<int>(r) == rank_ || receive_counts[r] == 0) continue;
+      from[r].resize(static_cast<std::size_t>(receive_counts[r]));
+      MPI_Irecv(from[r].data(), static_cast<int>(receive_counts[r]), MPI_BYTE, static_cast<int>(r), tag, comm_,
+                &requests.emplace_back());
+    }
+    for (std::size_t r = 0; r < n; ++r) {
+      const std::span<const std::byte> bytes = send(r);
+      if (static_cast<int>(r) == rank_ || bytes.empty()) continue;
+      MPI_Isend(bytes.data(), static_cast<int>(bytes.size()), MPI_BYTE, static_cast<int>(r), tag, comm_,
+                &requests.emplace_back());
+    }
+    MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE);
+    return from;
+  }
+
+  static constexpr int kAllToAllTag = 1;
+  static constexpr int kExchangeTag = 2;  // and 3
   static constexpr int kAllGatherTag = 4;
   MPI_Comm comm_ = MPI_COMM_NULL;  // the runtime's duplicate of the communicator it was given
   int rank_ = 0, size_ = 1;
