@@ -8,11 +8,11 @@
 
 #include <filesystem>
 #include <string>
-#include <unistd.h>
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   static dlbkit::fuzz::ScratchFile file;
-  static const std::string out = "/tmp/dlbkit-fuzz-charm-dump-" + std::to_string(::getpid());
+  static const dlbkit::fuzz::ScratchDir scratch("charm-dump");
+  const std::string& out = scratch.path();
   const std::string& path = file.write(dlbkit::fuzz::text_of(data, size));
   dlbkit::fuzz::within_contract([&] {
     const dlbkit::CharmDump dump = dlbkit::read_charm_dump(path);

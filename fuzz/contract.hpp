@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <string>
 #include <string_view>
@@ -68,6 +69,24 @@ public:
     std::ofstream(path_, std::ios::binary | std::ios::trunc).write(contents.data(), static_cast<std::streamsize>(contents.size()));
     return path_;
   }
+
+private:
+  std::string path_;
+};
+
+// For the readers and writers of a folder's files: a folder of this fuzzing process's own,
+// removed with what it holds at exit.
+class ScratchDir {
+public:
+  explicit ScratchDir(std::string_view name)
+      : path_("/tmp/dlbkit-fuzz-" + std::string(name) + "-" + std::to_string(::getpid())) {
+    std::filesystem::create_directories(path_);
+  }
+  ~ScratchDir() {
+    std::error_code ignored;
+    std::filesystem::remove_all(path_, ignored);
+  }
+  const std::string& path() const { return path_; }
 
 private:
   std::string path_;

@@ -8,11 +8,11 @@
 
 #include <fstream>
 #include <string>
-#include <unistd.h>
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   // The reader opens a path: the input goes through a file of this process's own.
-  static const std::string path = "/tmp/dlbkit-fuzz-cost-file-" + std::to_string(::getpid()) + ".json";
+  static const dlbkit::fuzz::ScratchDir scratch("cost-file");
+  static const std::string path = scratch.path() + "/cost.json";
   std::ofstream(path, std::ios::binary | std::ios::trunc) << dlbkit::fuzz::text_of(data, size);
   dlbkit::fuzz::within_contract([&] {
     const dlbkit::CostModel m = dlbkit::make_cost_model("file:" + path);

@@ -5,15 +5,13 @@
 
 #include <dlbkit/phases/vt_data.hpp>
 
-#include <filesystem>
 #include <fstream>
 #include <string>
-#include <unistd.h>
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   // The reader opens files: the input goes to this process's own folder.
-  static const std::string dir = "/tmp/dlbkit-fuzz-vt-data-" + std::to_string(::getpid());
-  std::filesystem::create_directories(dir);
+  static const dlbkit::fuzz::ScratchDir scratch("vt-data");
+  const std::string& dir = scratch.path();
   std::ofstream(dir + "/in.0.json", std::ios::binary | std::ios::trunc) << dlbkit::fuzz::text_of(data, size);
   dlbkit::fuzz::within_contract([&] {
     const dlbkit::VtDataSet set = dlbkit::read_vt_data(dir + "/in");

@@ -11,9 +11,16 @@ read -r -a dims <<<"${dims[*]}"
 repeat=${REPEAT:-3}
 out=build/peers
 mkdir -p "$out"
+[ -f /usr/include/simgrid/s4u.hpp ] || {
+  echo "bench-simgrid: SimGrid is not installed; accepted: Debian's libsimgrid-dev (apt-get install libsimgrid-dev)" >&2
+  exit 2
+}
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
-cmake --build build --target dlbkit >/dev/null
-c++ -std=c++20 -O2 -DNDEBUG -Iinclude bench/peers/load_updates_dlbkit.cpp build/libdlbkit.a -lfmt -lcrypto -pthread \
+cmake --build build --target dlbkit_sim >/dev/null
+# The simulator's layer and those below it (docs/architecture.md), top first.
+libs=()
+for layer in sim strategies analysis core topology io; do libs+=("build/libdlbkit_$layer.a"); done
+c++ -std=c++20 -O2 -DNDEBUG -Iinclude bench/peers/load_updates_dlbkit.cpp "${libs[@]}" -lfmt -pthread \
   -o "$out/load_updates_dlbkit"
 c++ -std=c++20 -O2 -DNDEBUG bench/peers/load_updates_simgrid.cpp -lsimgrid -o "$out/load_updates_simgrid"
 

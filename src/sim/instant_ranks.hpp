@@ -38,6 +38,17 @@ public:
     events_.clear();
     instants_.clear();
   }
+  /// Empties the log once its keys are no longer needed (the window's crossings packed),
+  /// giving back the room of one that grew past kKeptEvents (32 MB): a window of the
+  /// start's burst (4 million events a partition at 2^22 nodes) would otherwise keep its
+  /// room beside the messages it made, and so would the copy of another partition's log.
+  /// Smaller logs keep theirs: making it again every window would cost more than it saves.
+  void release() {
+    if (events_.capacity() <= kKeptEvents) return clear();
+    std::vector<HandledEvent>().swap(events_);
+    std::vector<Instant>().swap(instants_);
+  }
+  static constexpr std::size_t kKeptEvents = std::size_t{1} << 20;
   /// Room for n events (a copy of another partition's log, whose length is known).
   void reserve(std::size_t n) { events_.reserve(n); }
   /// The next event's place in the list: its name as a creator.

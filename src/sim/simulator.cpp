@@ -516,6 +516,7 @@ public:
       out.items.push_back(c);
     }
     later_.truncate(kept);
+    log_.release();
     return earliest;
   }
 
@@ -527,18 +528,20 @@ public:
 
   // What another partition packed for this one, then the events kept for later, join the queue.
   void unpack(const Outbox& from) {
-    for (const Crossing& c : from.items) {
-      InFlight item = c.item;
-      item.next = kNone;
-      if (item.type == Delivery::tasks) {
-        item.ref = new_batch();
-        batches_[item.ref].assign(from.tasks.begin() + c.first, from.tasks.begin() + c.first + c.count);
-        held_ += c.count;
-      } else if (item.type == Delivery::large_message) {
-        item.ref = place(large_, free_large_, from.large[c.first]);
-      }
-      heap_.push(Event{c.event.time, c.event.key, c.event.node, new_slot(item)});
+    for (const Crossing& c : from.items) unpack(c, from.tasks, from.large);
+  }
+  // One crossing, whose tasks or large message are in `tasks` and `large`.
+  void unpack(const Crossing& c, std::span<const Task> tasks, std::span<const Message> large) {
+    InFlight item = c.item;
+    item.next = kNone;
+    if (item.type == Delivery::tasks) {
+      item.ref = new_batch();
+      batches_[item.ref].assign(tasks.begin() + c.first, tasks.begin() + c.first + c.count);
+      held_ += c.count;
+    } else if (item.type == Delivery::large_message) {
+      item.ref = place(large_, free_large_, large[c.first]);
     }
+    heap_.push(Event{c.event.time, c.event.key, c.event.node, new_slot(item)});
   }
   void push_later() {
     if (later_.size() > kBurst) {  // the start's: room made once, so that it is not held twice over
@@ -1605,6 +1608,7 @@ public:
       deferred_ = deferred_initial_tasks(config_, rng);
       if (deferred_) {
         me.defer_initial_tasks(*deferred_, tasks_in(*deferred_, config_.topology->size()));
+        deferred_->keep_only(bounds_[me_], bounds_[me_ + 1]);
       } else {
         std::vector<TaskSink*> sinks(parts_, nullptr);  // the other processes' partitions: dropped
         sinks[me_] = &me.sink();
@@ -1644,25 +1648,9 @@ private:
     for (;;) {
       SimTime next = kNever;
       guarded(error, [&] { next = me.pack(); });
-      // Each copy of what crosses is let go as soon as the next is made: the start's burst
-      // crosses too (a message a node at 2^20 nodes).
-      std::vector<std::vector<std::byte>> in;
-      {
-        std::vector<std::vector<std::byte>> out(parts_);
-        for (unsigned to = 0; to < parts_; ++to) out[to] = packed(error, next, to);
-        me.clear_outboxes();
-        in = checked(group_.all_to_all(out), error);
-      }
-      // Every process reads the same next times, so that all take the same branch.
-      SimTime start = kNever;
-      for (const auto& bytes : in) start = std::min(start, ByteReader(bytes).skip<std::uint8_t>().get<SimTime>());
-      guarded(error, [&] {
-        for (unsigned from = 0; from < parts_; ++from) {
-          if (from != me_) unpack(in[from]);
-          std::vector<std::byte>().swap(in[from]);
-        }
-        me.push_later();
-      });
+      for (WindowLog& copy : copies_) copy.release();
+      const SimTime start = exchange(error, next);
+      guarded(error, [&] { me.push_later(); });
       if (start == kNever) {  // nothing left anywhere, yet tasks are (the end makes them none)
         group_.agree(error);
         ran_out_ = true;
@@ -1698,50 +1686,121 @@ private:
     return w;
   }
 
-  // What this partition sends partition `to` at a window's end, after its next event time
-  // (each partition's reaches every other, and the earliest opens the next window).
-  std::vector<std::byte> packed(const std::exception_ptr& error, SimTime next, unsigned to) const {
+  // What crosses to each partition, in rounds of at most round_bytes() of crossings each,
+  // which join the queue as they arrive: the start's burst crosses too (a message a node),
+  // and its bytes sent and received are never held whole. The first round carries each
+  // partition's next event time, the rounds it needs, and the tasks and large messages its
+  // crossings deliver; every process takes as many rounds as the most any needs. Returns
+  // where the next window starts, the same in every process, so that all take one branch.
+  SimTime exchange(std::exception_ptr& error, SimTime next) {
+    Part& me = *part_;
+    const std::size_t per_round = std::max<std::size_t>(1, group_.round_bytes() / sizeof(typename Part::Crossing));
+    std::uint64_t rounds = 1;
+    for (unsigned to = 0; to < parts_; ++to)
+      if (to != me_) rounds = std::max<std::uint64_t>(rounds, (me.outbox(to).items.size() + per_round - 1) / per_round);
+    const Round mine{next, rounds, per_round};
+    SimTime start = kNever;
+    std::vector<Delivered> delivered(parts_);
+    for (std::uint64_t round = 0; round < rounds; ++round) {
+      std::vector<std::vector<std::byte>> in;
+      {
+        std::vector<std::vector<std::byte>> out(parts_);
+        for (unsigned to = 0; to < parts_; ++to) out[to] = packed(error, mine, round, to);
+        in = checked(group_.all_to_all(out), error);
+      }
+      for (unsigned from = 0; from < parts_; ++from) {
+        ByteReader r(in[from]);
+        r.skip<std::uint8_t>();
+        if (round == 0) {
+          start = std::min(start, r.get<SimTime>());
+          rounds = std::max(rounds, r.get<std::uint64_t>());
+        }
+        if (from != me_) guarded(error, [&] { unpack(r, round, delivered[from]); });
+        std::vector<std::byte>().swap(in[from]);  // a burst's round: its bytes go before the next are read
+      }
+    }
+    me.clear_outboxes();
+    return start;
+  }
+
+  // This process's part of an exchange: its next event time, its rounds, its crossings a round.
+  struct Round {
+    SimTime next;
+    std::uint64_t rounds;
+    std::size_t per_round;
+  };
+  // What a partition's crossings deliver, sent in the first round.
+  struct Delivered {
+    std::vector<Task> tasks;
+    std::vector<Message> large;
+  };
+
+  // What this partition sends partition `to` in a round of an exchange.
+  std::vector<std::byte> packed(const std::exception_ptr& error, const Round& mine, std::uint64_t round,
+                                unsigned to) const {
     ByteWriter w = failure(error);
-    w.put(next);
+    if (round == 0) {
+      w.put(mine.next);
+      w.put(mine.rounds);
+    }
     if (to == me_ || error) return std::move(w.bytes());
     const auto& box = part_->outbox(to);
-    w.put_all(std::span(box.items));
-    w.put_all(std::span(box.tasks));
-    w.put_all(std::span(box.large));
+    if (round == 0) {
+      w.put_all(std::span(box.tasks));
+      w.put_all(std::span(box.large));
+    }
+    const std::size_t first = std::min<std::size_t>(box.items.size(), round * mine.per_round);
+    w.put_all(std::span(box.items).subspan(first, std::min(mine.per_round, box.items.size() - first)));
     return std::move(w.bytes());
   }
-  // Joins what another partition sent to the queue.
-  void unpack(std::span<const std::byte> bytes) {
-    ByteReader r(bytes);
-    r.skip<std::uint8_t>().skip<SimTime>();
-    typename Part::Outbox box;
-    box.items = r.get_all<typename Part::Crossing>();
-    box.tasks = r.get_all<Task>();
-    box.large = r.get_all<Message>();
-    part_->unpack(box);
+  // Joins a round of what another partition sent to the queue.
+  void unpack(ByteReader& r, std::uint64_t round, Delivered& from) {
+    if (round == 0) {
+      from.tasks = r.get_all<Task>();
+      from.large = r.get_all<Message>();
+    }
+    r.for_each<typename Part::Crossing>([&](const typename Part::Crossing& c) { part_->unpack(c, from.tasks, from.large); });
   }
 
   // Every partition's window log, for rank_shared_instants, which every process runs alike
   // (as thread 0 does), keeping the ranks of its own: the others' logs arrive in copies kept
-  // from window to window. Returns how many partitions stopped holding no task.
+  // from window to window, in rounds of at most round_bytes() of events from each (a
+  // window of the start's burst handles 4 million events a process at 2^22 nodes: 128 MB,
+  // which would otherwise be held four times over as bytes sent and received). The first
+  // round carries whether each partition stopped holding no task and its log's length.
+  // Returns how many partitions stopped so.
   unsigned gather_logs(const std::exception_ptr& error, bool paused) {
-    std::vector<std::vector<std::byte>> all;
-    {
-      ByteWriter w = failure(error);
-      w.put(static_cast<std::uint8_t>(paused ? 0 : 1));
-      w.put_all(std::span<const HandledEvent>(part_->log().events()));
-      all = checked(group_.all_gather(w.bytes()), error);
-    }
+    const auto events = std::span<const HandledEvent>(part_->log().events());
+    const std::size_t per_round = std::max<std::size_t>(1, group_.round_bytes() / sizeof(HandledEvent));
+    std::uint64_t rounds = 1;
     unsigned stopped = 0;
-    for (unsigned p = 0; p < parts_; ++p) {
-      ByteReader r(all[p]);
-      r.skip<std::uint8_t>();
-      stopped += r.get<std::uint8_t>() == 0 ? 1 : 0;
-      if (p == me_) continue;
-      copies_[p].clear();
-      copies_[p].reserve(r.left() / sizeof(HandledEvent));  // its count, then its events
-      r.for_each<HandledEvent>([&](const HandledEvent& e) { copies_[p].add(e.time, e.key, e.rank); });
-      std::vector<std::byte>().swap(all[p]);  // a burst's window: its bytes go before the next copy is made
+    for (std::uint64_t round = 0; round < rounds; ++round) {
+      std::vector<std::vector<std::byte>> all;
+      {
+        ByteWriter w = failure(error);
+        if (round == 0) {
+          w.put(static_cast<std::uint8_t>(paused ? 0 : 1));
+          w.put(static_cast<std::uint64_t>(events.size()));
+        }
+        const std::size_t first = std::min<std::size_t>(events.size(), round * per_round);
+        w.put_all(events.subspan(first, std::min(per_round, events.size() - first)));
+        all = checked(group_.all_gather(w.bytes()), error);
+      }
+      for (unsigned p = 0; p < parts_; ++p) {
+        ByteReader r(all[p]);
+        r.skip<std::uint8_t>();
+        if (round == 0) {
+          stopped += r.get<std::uint8_t>() == 0 ? 1 : 0;
+          const auto count = r.get<std::uint64_t>();
+          rounds = std::max<std::uint64_t>(rounds, (count + per_round - 1) / per_round);
+          if (p != me_) {
+            copies_[p].clear();
+            copies_[p].reserve(count);
+          }
+        }
+        if (p != me_) r.for_each<HandledEvent>([&](const HandledEvent& e) { copies_[p].add(e.time, e.key, e.rank); });
+        std::vector<std::byte>().swap(all[p]);
+      }
     }
     return stopped;
   }
@@ -1858,7 +1917,7 @@ private:
   const std::vector<NodeId> bounds_;  // partition k has the nodes [bounds_[k], bounds_[k + 1])
   NodeStates states_;                 // this process touches only its own nodes' entries
   const SimTime lookahead_;
-  std::unique_ptr<DeferredTasks> deferred_;
+  std::unique_ptr<DeferredTasks> deferred_;  // this process's nodes' initial tasks (keep_only), or none
   std::unique_ptr<Part> part_;
   std::vector<WindowLog> copies_;  // the other partitions' window logs (this one's stays empty)
   std::vector<WindowLog*> logs_;   // every partition's: this one's own, the others' copies

@@ -73,42 +73,37 @@ std::size_t grid_nodes(const std::string& spec, const std::vector<int>& extents,
 // Torus, ring and mesh: mixed radix with axis 0 fastest; per axis the +1 neighbour, then
 // the -1 neighbour (skipped when it equals the +1 one, or, without wrap, off the border).
 Topology make_grid(std::string spec, TopologyKind kind, int order, std::vector<int> extents, std::size_t n, bool wrap) {
-  std::size_t slots = 0;
-  for (const int k : extents) {
-    const auto uk = static_cast<std::size_t>(k);
-    slots += wrap ? n * (k == 2 ? 1 : 2) : 2 * (n / uk) * (uk - 1);
-  }
-  TopologyBuilder b = start(std::move(spec), kind, order, n, slots);
-  std::vector<std::uint32_t> stride(extents.size());
-  std::uint32_t place = 1;
-  for (std::size_t a = 0; a < extents.size(); ++a) {
-    stride[a] = place;
-    place *= static_cast<std::uint32_t>(extents[a]);
-  }
-  std::vector<std::uint32_t> coord(extents.size(), 0);
-  NodeId* out = b.neighbors.data();
+  TopologyBuilder b = start(std::move(spec), kind, order, n, 0);
+  // Node v's list, written at `out` when given; returns its length.
+  const auto list = [extents, wrap](NodeId v, NodeId* out) {
+    std::uint32_t len = 0;
+    std::uint32_t stride = 1;
+    NodeId rest = v;
+    for (const int extent : extents) {
+      const auto k = static_cast<std::uint32_t>(extent);
+      const std::uint32_t c = rest % k;
+      rest /= k;
+      const std::uint32_t s = stride;
+      stride *= k;
+      const bool up = wrap || c + 1 < k;
+      const bool down = wrap ? k > 2 : c > 0;
+      if (out != nullptr) {
+        if (up) out[len] = c + 1 < k ? v + s : v - (k - 1) * s;
+        if (down) out[len + (up ? 1 : 0)] = c > 0 ? v - s : v + (k - 1) * s;
+      }
+      len += (up ? 1 : 0) + (down ? 1 : 0);
+    }
+    return len;
+  };
+  // A torus's or ring's nodes all have node 0's degree; a mesh's border nodes fewer.
+  const std::uint32_t degree = list(0, nullptr);
   std::uint32_t pos = 0;
   for (NodeId v = 0; v < n; ++v) {
     b.offsets[v] = pos;
-    for (std::size_t a = 0; a < extents.size(); ++a) {
-      const auto k = static_cast<std::uint32_t>(extents[a]);
-      const std::uint32_t c = coord[a];
-      const std::uint32_t s = stride[a];
-      if (wrap) {
-        out[pos++] = c + 1 < k ? v + s : v - (k - 1) * s;
-        if (k > 2) out[pos++] = c > 0 ? v - s : v + (k - 1) * s;
-      } else {
-        if (c + 1 < k) out[pos++] = v + s;
-        if (c > 0) out[pos++] = v - s;
-      }
-    }
-    for (std::size_t a = 0; a < extents.size(); ++a) {
-      if (++coord[a] < static_cast<std::uint32_t>(extents[a])) break;
-      coord[a] = 0;
-    }
+    pos += wrap ? degree : list(v, nullptr);
   }
   b.offsets[n] = pos;
-  assert(pos == slots);
+  b.fill = list;
   b.extents = std::move(extents);
   return b.finish();
 }
@@ -143,13 +138,11 @@ Topology make_hypercube(int d) {
                                  kMaxHypercubeDimension, kMaxTopologyNodes));
   const std::uint32_t n = std::uint32_t{1} << d;
   const auto ud = static_cast<std::uint32_t>(d);
-  TopologyBuilder b = start(spec, TopologyKind::hypercube, d, n, std::size_t{n} * ud);
-  NodeId* out = b.neighbors.data();
-  for (NodeId v = 0; v < n; ++v) {
-    b.offsets[v] = v * ud;
-    for (std::uint32_t i = 0; i < ud; ++i) *out++ = v ^ (NodeId{1} << i);
-  }
-  b.offsets[n] = n * ud;
+  TopologyBuilder b = start(spec, TopologyKind::hypercube, d, n, 0);
+  for (NodeId v = 0; v <= n; ++v) b.offsets[v] = v * ud;
+  b.fill = [ud](NodeId v, NodeId* list) {
+    for (std::uint32_t i = 0; i < ud; ++i) list[i] = v ^ (NodeId{1} << i);
+  };
   b.extents.assign(static_cast<std::size_t>(d), 2);
   return b.finish();
 }

@@ -24,7 +24,7 @@ struct Topology::Data {
   int order = 0;
   std::vector<int> extents;
   std::vector<std::uint32_t> offsets;
-  std::vector<NodeId> neighbors;
+  NeighborLists lists;
   std::size_t min_degree = 0;
   std::size_t max_degree = 0;
   // Torus and ring: every node has the same slots, so one list of dimensions serves all.
@@ -64,6 +64,7 @@ constexpr std::size_t kTableLimit = 4096;
 int Topology::Data::bfs(NodeId source, std::vector<int>& dist, std::vector<NodeId>& queue,
                         std::optional<NodeId> target) const {
   std::fill(dist.begin(), dist.end(), -1);
+  const NodeId* neighbors = lists.all();
   std::size_t head = 0;
   std::size_t tail = 0;
   dist[source] = 0;
@@ -94,6 +95,7 @@ int Topology::Data::bfs(NodeId source, std::vector<int>& dist, std::vector<NodeI
 // sweep (from node 0 to its farthest a, from a to its farthest b).
 int Topology::Data::ifub_diameter() const {
   const std::size_t n = size();
+  const NodeId* neighbors = lists.all();
   std::vector<int> dist(n);
   std::vector<NodeId> queue(n);
   const auto farthest = [&](NodeId source) {
@@ -181,7 +183,7 @@ Topology TopologyBuilder::finish() {
   data->order = order;
   data->extents = std::move(extents);
   data->offsets = std::move(offsets);
-  data->neighbors = std::move(neighbors);
+  data->lists = fill ? NeighborLists(data->offsets, std::move(fill)) : NeighborLists(std::move(neighbors), data->offsets);
 
   const std::size_t n = data->offsets.size() - 1;
   data->min_degree = std::numeric_limits<std::size_t>::max();
@@ -269,7 +271,7 @@ Topology Topology::from_adjacency(std::string spec, const std::vector<std::vecto
 const std::string& Topology::spec() const { return data_->spec; }
 TopologyKind Topology::kind() const { return data_->kind; }
 std::size_t Topology::size() const { return data_->offsets.size() - 1; }
-std::size_t Topology::edge_count() const { return data_->neighbors.size() / 2; }
+std::size_t Topology::edge_count() const { return data_->lists.size() / 2; }
 std::size_t Topology::min_degree() const { return data_->min_degree; }
 std::size_t Topology::max_degree() const { return data_->max_degree; }
 
@@ -281,7 +283,7 @@ std::size_t Topology::degree(NodeId v) const {
 std::span<const NodeId> Topology::neighbors(NodeId v) const {
   assert(v < size());
   const std::uint32_t begin = data_->offsets[v];
-  return {data_->neighbors.data() + begin, data_->offsets[v + 1] - begin};
+  return {data_->lists.with(v) + begin, data_->offsets[v + 1] - begin};
 }
 
 std::span<const std::uint32_t> Topology::neighbor_offsets() const { return data_->offsets; }

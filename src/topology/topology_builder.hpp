@@ -4,6 +4,8 @@
 
 #include <dlbkit/topology/topology.hpp>
 
+#include "neighbor_lists.hpp"
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -32,6 +34,9 @@ struct TopologyBuilder {
   std::vector<int> extents;            // hypercube, torus, ring, mesh
   std::vector<std::uint32_t> offsets;  // N + 1 entries into `neighbors`
   std::vector<NodeId> neighbors;
+  // A family with a formula leaves `neighbors` empty and gives the writer of a node's list
+  // instead, called on first use (neighbor_lists.hpp).
+  NeighborLists::Fill fill;
 
   Topology finish();
 };

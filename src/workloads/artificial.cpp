@@ -1,6 +1,7 @@
 #include <dlbkit/apps/artificial_tasks.hpp>
 #include <dlbkit/sim/workload.hpp>
 
+#include <cassert>
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -27,15 +28,21 @@ public:
   std::uint32_t count(NodeId /*v*/) const override { return g_; }
 
   Task take_front(NodeId v) override {
-    List& list = lists_[v];
+    List& list = lists_[v - first_];
     return {first_id(v) + list.taken++, draws_.task(list.next, list.bound), 0, 0};
   }
 
   Task take_back(NodeId v, std::uint32_t left) override {
-    const List& list = lists_[v];
+    const List& list = lists_[v - first_];
     Rng rng = list.next;
     ArtificialTasks::Draws::skip(rng, left - 1);
     return {first_id(v) + list.taken + left - 1, draws_.task(rng, list.bound), 0, 0};
+  }
+
+  void keep_only(NodeId first, NodeId last) override {
+    assert(first >= first_ && last >= first && last - first_ <= lists_.size());
+    std::vector<List>(lists_.begin() + (first - first_), lists_.begin() + (last - first_)).swap(lists_);
+    first_ = first;
   }
 
 private:
@@ -48,7 +55,8 @@ private:
 
   ArtificialTasks::Draws draws_;
   std::uint32_t g_;
-  std::vector<List> lists_;
+  std::vector<List> lists_;  // of the nodes from first_ on
+  NodeId first_ = 0;
 };
 
 /// The artificial workload of WLR93 Sec. V-A (Table III).

@@ -71,6 +71,33 @@ TEST(DeferredTasks, ArtificialListsAreTheTasksDrawnAtTheStart) {
   }
 }
 
+// A process of a parallel simulation keeps only its nodes' lists (keep_only): they give the
+// same tasks as the whole lists, twice over (a range, then a range within it), and count()
+// still answers for every node.
+TEST(DeferredTasks, ArtificialListsKeptForARangeGiveItsTasks) {
+  const Topology topology = parse_topology("hypercube:5");
+  const CostModel cost = make_cost_model("ipsc2");
+  const WorkloadChoice choice = builtin_workloads().configure("artificial", {{"granularity", "7"}});
+  Rng at_start(4, 0), deferring(4, 0);
+  const std::vector<Drawn> expected = drawn_at_start(*choice.create(), topology, cost, at_start);
+  auto lists = choice.create()->defer_initial_tasks(topology, cost, deferring);
+  ASSERT_NE(lists, nullptr);
+  lists->keep_only(8, 24);
+  lists->keep_only(11, 20);
+  for (NodeId v = 0; v < topology.size(); ++v) EXPECT_EQ(lists->count(v), 7u);
+  for (NodeId v = 11; v < 20; ++v) {
+    const Task back = lists->take_back(v, 7);
+    EXPECT_EQ(back.id, v * 7 + 6);
+    EXPECT_EQ(back.work, expected[back.id].work);
+    for (std::uint32_t j = 0; j < 6; ++j) {
+      const Task t = lists->take_front(v);
+      EXPECT_EQ(t.id, v * 7 + j);
+      EXPECT_EQ(t.work, expected[t.id].work);
+      EXPECT_EQ(expected[t.id].node, v);
+    }
+  }
+}
+
 // Node v's list: tasks v * 1000 + j of work j, for j below 10 + 60 v (beyond 256 from node
 // 5 on: lists the queues draw whole before they take from the back).
 class Counting final : public DeferredTasks {

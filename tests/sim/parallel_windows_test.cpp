@@ -48,8 +48,9 @@ SimulationResult simulate_on(const Case& run, unsigned threads, std::vector<Obse
 
 // The run of `run` on `size` processes (threads standing in for them), as each process returns it.
 std::vector<SimulationResult> simulate_on_processes(const Case& run, int size,
-                                                    std::uint64_t event_limit = SimulationConfig{}.event_limit) {
-  test::ThreadProcesses processes(size);
+                                                    std::uint64_t event_limit = SimulationConfig{}.event_limit,
+                                                    std::size_t round_bytes = ProcessGroup::kRoundBytes) {
+  test::ThreadProcesses processes(size, round_bytes);
   std::vector<SimulationResult> results(static_cast<std::size_t>(size));
   std::vector<std::exception_ptr> errors(static_cast<std::size_t>(size));
   {
@@ -112,6 +113,11 @@ TEST(ParallelWindows, ProcessesGiveTheVeryRunOfOneThread) {
         EXPECT_EQ(many.processes, static_cast<unsigned>(size)) << what << ": " << many.one_thread_because;
         test::expect_same_run(one, many, what, test::Peak::left_out);
       }
+      // The other end of the rounds' size, a crossing a round in every window, for the
+      // strategies that send most (each round is a collective).
+      if (&run - runs.data() < 2)
+        for (const SimulationResult& many : simulate_on_processes(run, size, SimulationConfig{}.event_limit, 1))
+          test::expect_same_run(one, many, what + ", a crossing a round", test::Peak::left_out);
     }
   }
 }

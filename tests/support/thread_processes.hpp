@@ -15,8 +15,9 @@ namespace dlbkit::test {
 
 class ThreadProcesses {
 public:
-  explicit ThreadProcesses(int size)
-      : size_(size), sync_(size), slots_(static_cast<std::size_t>(size) * static_cast<std::size_t>(size)),
+  /// `round_bytes`: the members' ProcessGroup::round_bytes() (1: a crossing a round).
+  explicit ThreadProcesses(int size, std::size_t round_bytes = ProcessGroup::kRoundBytes)
+      : size_(size), round_bytes_(round_bytes), sync_(size), slots_(static_cast<std::size_t>(size) * static_cast<std::size_t>(size)),
         errors_(static_cast<std::size_t>(size)) {}
 
   class Member final : public ProcessGroup {
@@ -35,6 +36,7 @@ public:
       all_.sync_.arrive_and_wait();
       return from;
     }
+    std::size_t round_bytes() const override { return all_.round_bytes_; }
     void agree(std::exception_ptr error) const override {
       all_.errors_[static_cast<std::size_t>(rank_)] = error;
       all_.sync_.arrive_and_wait();
@@ -62,6 +64,7 @@ private:
   }
 
   int size_;
+  std::size_t round_bytes_;
   std::barrier<> sync_;
   std::vector<std::vector<std::byte>> slots_;  // [from][to]
   std::vector<std::exception_ptr> errors_;

@@ -25,6 +25,10 @@ public:
   virtual Task take_front(NodeId v) = 0;
   /// The last of node v's tasks not yet taken, of which `left` (at least 1) remain.
   virtual Task take_back(NodeId v, std::uint32_t left) = 0;
+  /// From now on tasks are taken from the nodes [first, last) only (a process of a parallel
+  /// simulation, which holds those nodes): the others' lists may give their memory back.
+  /// count() still answers for every node. Does nothing unless overridden.
+  virtual void keep_only(NodeId /*first*/, NodeId /*last*/) {}
 };
 
 }  // namespace dlbkit

@@ -25,6 +25,11 @@ public:
   /// lowest such rank (that rank its own exception, the others an InputError, or a
   /// std::runtime_error, with its message), so that no rank waits for one that failed.
   virtual void agree(std::exception_ptr error) const = 0;
+  /// The most bytes of a window's crossing events a rank sends another in one all_to_all;
+  /// more go in further rounds. The start's burst crosses too (190 MB a rank at 2^22 nodes
+  /// on 2 ranks), and in rounds it is never held whole as bytes sent and received.
+  virtual std::size_t round_bytes() const { return kRoundBytes; }
+  static constexpr std::size_t kRoundBytes = std::size_t{8} << 20;
 };
 
 }  // namespace dlbkit
