@@ -92,7 +92,7 @@ for stage in "${stages[@]}"; do
     tsan)
       configure build-tsan thread
       cmake --build build-tsan -j "$jobs" --target dlbkit_cli dlbkit_runtime_tests dlbkit_objects_tests dlbkit_example_tree_count \
-        dlbkit_sim_tests
+        dlbkit_sim_tests dlbkit_topology_tests
       # The MPI tests one at a time: each mpirun already starts up to four ranks, which under
       # ThreadSanitizer run 5-15 times slower, against the tests' 120 s limit per mpirun.
       # UtsRuntime.T1CountsAsPublishedForEveryStrategy is left to the Release run: it walks
@@ -100,7 +100,7 @@ for stage in "${stages[@]}"; do
       (cd build-tsan && export TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 suppressions=$PWD/../scripts/tsan-suppressions.txt" &&
         ctest --output-on-failure -j "$jobs" --timeout 900 -L '^(runtime|objects)$' -E '^(Mpi(Engine|Runtime)|Calibration\.Mpi)|_mpi$|T1CountsAsPublishedForEveryStrategy' &&
         ctest --output-on-failure --timeout 900 -L runtime -R '^(Mpi(Engine|Runtime)|Calibration\.Mpi)' &&
-        ctest --output-on-failure --timeout 900 -R '^ParallelWindows\.')  # the simulator's threads
+        ctest --output-on-failure --timeout 900 -R '^(ParallelWindows|ListsOnFirstUse)\.')  # the simulator's threads, the lists they share
       ;;
     *) echo "scripts/ci-sanitizers.sh: unknown stage '$stage'; accepted: fuzz, asan, tsan" >&2; exit 2 ;;
   esac
