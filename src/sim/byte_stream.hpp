@@ -57,8 +57,6 @@ public:
     take(sizeof(T));
     return *this;
   }
-  /// The bytes not read yet.
-  std::size_t left() const { return bytes_.size() - at_; }
   /// Calls f with each item that put_all wrote, without an array of them.
   template <class T, class F>
   void for_each(F&& f) {

@@ -1694,11 +1694,11 @@ private:
   // where the next window starts, the same in every process, so that all take one branch.
   SimTime exchange(std::exception_ptr& error, SimTime next) {
     Part& me = *part_;
-    const std::size_t per_round = std::max<std::size_t>(1, group_.round_bytes() / sizeof(typename Part::Crossing));
+    const Rounds<typename Part::Crossing> split(group_);
     std::uint64_t rounds = 1;
     for (unsigned to = 0; to < parts_; ++to)
-      if (to != me_) rounds = std::max<std::uint64_t>(rounds, (me.outbox(to).items.size() + per_round - 1) / per_round);
-    const Round mine{next, rounds, per_round};
+      if (to != me_) rounds = std::max(rounds, split.needed(me.outbox(to).items.size()));
+    const Round mine{next, rounds, split};
     SimTime start = kNever;
     std::vector<Delivered> delivered(parts_);
     for (std::uint64_t round = 0; round < rounds; ++round) {
@@ -1723,11 +1723,22 @@ private:
     return start;
   }
 
-  // This process's part of an exchange: its next event time, its rounds, its crossings a round.
+  // How a window's collective splits a list it carries: at most round_bytes() of it a round.
+  template <class T>
+  struct Rounds {
+    explicit Rounds(const ProcessGroup& group) : per_round(std::max<std::size_t>(1, group.round_bytes() / sizeof(T))) {}
+    std::uint64_t needed(std::size_t count) const { return (count + per_round - 1) / per_round; }
+    std::span<const T> part(std::span<const T> items, std::uint64_t round) const {
+      const std::size_t first = std::min<std::size_t>(items.size(), round * per_round);
+      return items.subspan(first, std::min(per_round, items.size() - first));
+    }
+    std::size_t per_round;
+  };
+  // This process's part of an exchange: its next event time, its rounds, how it splits its crossings.
   struct Round {
     SimTime next;
     std::uint64_t rounds;
-    std::size_t per_round;
+    Rounds<typename Part::Crossing> split;
   };
   // What a partition's crossings deliver, sent in the first round.
   struct Delivered {
@@ -1749,8 +1760,7 @@ private:
       w.put_all(std::span(box.tasks));
       w.put_all(std::span(box.large));
     }
-    const std::size_t first = std::min<std::size_t>(box.items.size(), round * mine.per_round);
-    w.put_all(std::span(box.items).subspan(first, std::min(mine.per_round, box.items.size() - first)));
+    w.put_all(mine.split.part(box.items, round));
     return std::move(w.bytes());
   }
   // Joins a round of what another partition sent to the queue.
@@ -1771,7 +1781,7 @@ private:
   // Returns how many partitions stopped so.
   unsigned gather_logs(const std::exception_ptr& error, bool paused) {
     const auto events = std::span<const HandledEvent>(part_->log().events());
-    const std::size_t per_round = std::max<std::size_t>(1, group_.round_bytes() / sizeof(HandledEvent));
+    const Rounds<HandledEvent> split(group_);
     std::uint64_t rounds = 1;
     unsigned stopped = 0;
     for (std::uint64_t round = 0; round < rounds; ++round) {
@@ -1782,8 +1792,7 @@ private:
           w.put(static_cast<std::uint8_t>(paused ? 0 : 1));
           w.put(static_cast<std::uint64_t>(events.size()));
         }
-        const std::size_t first = std::min<std::size_t>(events.size(), round * per_round);
-        w.put_all(events.subspan(first, std::min(per_round, events.size() - first)));
+        w.put_all(split.part(events, round));
         all = checked(group_.all_gather(w.bytes()), error);
       }
       for (unsigned p = 0; p < parts_; ++p) {
@@ -1792,7 +1801,7 @@ private:
         if (round == 0) {
           stopped += r.get<std::uint8_t>() == 0 ? 1 : 0;
           const auto count = r.get<std::uint64_t>();
-          rounds = std::max<std::uint64_t>(rounds, (count + per_round - 1) / per_round);
+          rounds = std::max(rounds, split.needed(count));
           if (p != me_) {
             copies_[p].clear();
             copies_[p].reserve(count);
