@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <limits>
 #include <span>
 #include <vector>
 
@@ -84,23 +85,56 @@ private:
   std::vector<Instant> instants_;
 };
 
-/// Gives every event of the partitions' `logs` at an instant before `until` that two or more
-/// of them share its rank in the run (the others keep theirs): the instants in ascending
-/// order, so that a creator in the window has its rank before its children are compared.
-inline void rank_shared_instants(std::span<WindowLog* const> logs, SimTime window_start, SimTime until) {
+/// Gives every event of the partitions' `logs` at an instant in [from, until) that two or
+/// more of them share its rank in the run (the others keep theirs): the instants in
+/// ascending order, so that a creator in the window has its rank before its children are
+/// compared. Threads may share a window's instants out in slices of time: a merge needs the
+/// ranks of an earlier instant only where two partitions' events have their creators at one
+/// instant of the window, and then calls `wait_for(c)`, which returns once the instants up
+/// to c are ranked (those before `from` are another slice's); `ranked(t)` says that those up
+/// to t are.
+template <class WaitFor, class Ranked>
+void rank_shared_instants(std::span<WindowLog* const> logs, SimTime window_start, SimTime from, SimTime until,
+                          WaitFor&& wait_for, Ranked&& ranked) {
   const std::size_t parts = logs.size();
-  std::vector<std::size_t> next(parts, 0), at(parts), end(parts);
+  std::vector<std::size_t> next(parts), at(parts), end(parts);
+  for (std::size_t p = 0; p < parts; ++p) {
+    const auto instants = logs[p]->instants();
+    next[p] = static_cast<std::size_t>(
+        std::lower_bound(instants.begin(), instants.end(), from,
+                         [](const WindowLog::Instant& i, SimTime t) { return i.time < t; }) -
+        instants.begin());
+  }
+  // Whether p's next event at the instant comes before q's: by the creators' times, then,
+  // creators at one instant of the window, by their ranks.
+  const auto before = [&](std::size_t p, std::size_t q) {
+    const EventKey a = logs[p]->events()[at[p]].key, b = logs[q]->events()[at[q]].key;
+    if (a.creator_time != b.creator_time || a.creator_time < window_start) return a < b;
+    wait_for(a.creator_time);
+    return logs[p]->global_key(a, window_start) < logs[q]->global_key(b, window_start);
+  };
   for (;;) {
-    SimTime t = until;
-    std::size_t sharing = 0;
+    // The earliest instant not yet passed, and the next after it in another partition.
+    SimTime t = until, second = until;
+    std::size_t first = parts;
     for (std::size_t p = 0; p < parts; ++p) {
       const auto instants = logs[p]->instants();
       if (next[p] == instants.size()) continue;
       const SimTime time = instants[next[p]].time;
-      sharing = time < t ? 1 : sharing + (time == t ? 1 : 0);
-      t = std::min(t, time);
+      if (time < t) {
+        second = t;
+        t = time;
+        first = p;
+      } else if (time < second) {
+        second = time;
+      }
     }
     if (t >= until) return;
+    if (t < second) {  // the instants before `second` are this partition's alone: its ranks are the run's
+      const auto instants = logs[first]->instants();
+      while (next[first] < instants.size() && instants[next[first]].time < second) ++next[first];
+      continue;
+    }
     for (std::size_t p = 0; p < parts; ++p) {
       const auto instants = logs[p]->instants();
       at[p] = end[p] = 0;
@@ -108,22 +142,20 @@ inline void rank_shared_instants(std::span<WindowLog* const> logs, SimTime windo
       at[p] = instants[next[p]].first;
       end[p] = logs[p]->end_of(next[p]++);
     }
-    if (sharing < 2) continue;  // one partition's instant: its ranks are the run's
     for (std::uint64_t rank = 0;; ++rank) {
       std::size_t best = parts;
-      EventKey best_key;
-      for (std::size_t p = 0; p < parts; ++p) {
-        if (at[p] == end[p]) continue;
-        const EventKey key = logs[p]->global_key(logs[p]->events()[at[p]].key, window_start);
-        if (best == parts || key < best_key) {
-          best = p;
-          best_key = key;
-        }
-      }
+      for (std::size_t p = 0; p < parts; ++p)
+        if (at[p] != end[p] && (best == parts || before(p, best))) best = p;
       if (best == parts) break;
       logs[best]->events()[at[best]++].rank = rank;
     }
+    ranked(t);
   }
+}
+
+/// The same on one thread: every shared instant before `until`.
+inline void rank_shared_instants(std::span<WindowLog* const> logs, SimTime window_start, SimTime until) {
+  rank_shared_instants(logs, window_start, std::numeric_limits<SimTime>::min(), until, [](SimTime) {}, [](SimTime) {});
 }
 
 }  // namespace dlbkit

@@ -1360,7 +1360,7 @@ class ParallelRun {
 public:
   ParallelRun(const SimulationConfig& config, unsigned parts, SimTime lookahead)
       : config_(config), states_(config), lookahead_(lookahead), bounds_(partition_bounds(config.topology->size(), parts)),
-        barrier_(parts), errors_(parts) {
+        barrier_(parts), errors_(parts), ranked_(parts) {
     for (unsigned k = 0; k < parts; ++k)
       parts_.push_back(std::make_unique<Engine<kSpeeds, true>>(config, states_, Partition{bounds_[k], bounds_[k + 1], k, parts}));
     next_.resize(parts);
@@ -1440,7 +1440,8 @@ private:
   }
 
   // Thread k's part of the run: windows, each ended by ranking the events of the instants
-  // two partitions shared (thread 0) and by packing what crosses; three barriers a window.
+  // two partitions shared (each thread a slice of the window) and by packing what crosses;
+  // three barriers a window.
   void advance(unsigned k) {
     Part& me = *parts_[k];
     bool failed = !guarded(k, [&] { me.start_nodes(); });
@@ -1460,6 +1461,7 @@ private:
       }
       const SimTime end = start > kNever - lookahead_ ? kNever : start + lookahead_;
       me.open_window(start, end);
+      ranked_[k].store(std::numeric_limits<SimTime>::min(), std::memory_order_relaxed);  // read after the next barrier
       bool paused = false;
       failed = failed || !guarded(k, [&] { paused = me.run_until(end, true); });
       Decision& decision = decisions_[window % 2];
@@ -1469,8 +1471,10 @@ private:
       }
       if (paused && !failed) failed = !guarded(k, [&] { me.run_until(end, false); });
       if (barrier_.arrive_and_wait(failed)) return;
-      if (k == 0) {
-        decisions_[(window + 1) % 2].reset();  // its last use ended before this barrier
+      if (k == 0) decisions_[(window + 1) % 2].reset();  // its last use ended before this barrier
+      if (!replay_) {
+        failed = !guarded(k, [&] { rank_slice(k, start, end); });
+      } else if (k == 0) {  // the observers' calls follow the whole window's ranks
         failed = !guarded(0, [&] {
           rank_shared_instants(logs_, start, kNever);
           replay_observers();
@@ -1478,6 +1482,36 @@ private:
       }
       if (barrier_.arrive_and_wait(failed)) return;
     }
+  }
+
+  // Thread k ranks the shared instants of its slice of the window [start, end): the k-th of
+  // as many equal spans of time as threads (a window without an end: thread 0 all of it).
+  // Where a merge needs the ranks of a creator's instant in an earlier slice, it waits until
+  // that slice's thread has passed it.
+  void rank_slice(unsigned k, SimTime start, SimTime end) {
+    const auto parts = static_cast<SimTime>(parts_.size());
+    const auto slice = [&](SimTime j) {
+      if (end == kNever) return j == 0 ? start : kNever;
+      return j == parts ? kNever : start + (end - start) * j / parts;
+    };
+    struct Passed {  // the slice done, also when a merge throws: none waits for it then
+      ParallelRun& run;
+      unsigned k;
+      ~Passed() {
+        run.ranked_[k].store(kNever, std::memory_order_release);
+        notify(run.ranking_);
+      }
+    } passed{*this, k};
+    const SimTime from = slice(k);
+    rank_shared_instants(
+        logs_, start, from, slice(k + 1),
+        [&](SimTime c) {
+          if (c >= from) return;
+          unsigned j = k - 1;
+          while (slice(j) > c) --j;
+          await(ranking_, barrier_.spins(), [&] { return ranked_[j].load(std::memory_order_acquire) >= c; });
+        },
+        [&](SimTime t) { ranked_[k].store(t, std::memory_order_release); });
   }
 
   // The observers' calls so far, in the run's order: the events' ranks are known.
@@ -1573,6 +1607,8 @@ private:
   std::vector<std::exception_ptr> errors_;
   Decision decisions_[2];                // the even windows', the odd ones'
   std::atomic<std::uint32_t> news_{0};   // bumped as a decision changes
+  std::vector<std::atomic<SimTime>> ranked_;  // by thread: its slice's shared instants are ranked up to this time
+  std::atomic<std::uint32_t> ranking_{0};     // bumped as a slice is done
   std::vector<SimTime> next_;  // each partition's next event time
   std::vector<WindowLog*> logs_;
   std::uint64_t placed_ = 0;  // the observers' calls as the initial tasks were placed

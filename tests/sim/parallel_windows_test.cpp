@@ -294,6 +294,46 @@ TEST(ParallelWindows, EventsOfASharedInstantAreRankedInKeyOrder) {
   EXPECT_EQ(zero.instants().size(), 2u);
 }
 
+TEST(ParallelWindows, SlicesOfAWindowRankAsOneThreadDoes) {
+  // A window [7, 100) in two slices, [7, 50) and [50, 100). At 10 the partitions share an
+  // instant, which the run orders partition 1's first; at 60 each has an event made by its
+  // event at 10, so the run orders them by those creators' ranks: partition 1's first again.
+  const auto key = [](SimTime creator, std::uint64_t rank) { return EventKey{creator, rank << EventKey::kRankShift}; };
+  const auto logs_of = [&](WindowLog& zero, WindowLog& one) {
+    zero.add(10, key(5, 1), 0);
+    zero.add(60, key(10, 0), 0);
+    one.add(10, key(5, 0), 0);
+    one.add(60, key(10, 0), 0);
+  };
+  WindowLog zero, one, serial_zero, serial_one;
+  logs_of(zero, one);
+  logs_of(serial_zero, serial_one);
+  WindowLog* logs[2] = {&zero, &one};
+  WindowLog* serial[2] = {&serial_zero, &serial_one};
+  rank_shared_instants(serial, 7, 100);
+  EXPECT_EQ(serial_one.events()[1].rank, 0u);
+  EXPECT_EQ(serial_zero.events()[1].rank, 1u);
+  // The second slice first: its merge asks for the instant 10, and the first slice runs then.
+  std::vector<SimTime> waited, ranked;
+  const auto first_slice = [&] {
+    rank_shared_instants(logs, 7, 7, 50, [](SimTime) { FAIL() << "the first slice waits for none"; },
+                         [&](SimTime t) { ranked.push_back(t); });
+  };
+  rank_shared_instants(
+      logs, 7, 50, 100,
+      [&](SimTime c) {
+        waited.push_back(c);
+        if (ranked.empty()) first_slice();
+      },
+      [&](SimTime t) { ranked.push_back(t); });
+  EXPECT_EQ(waited, std::vector<SimTime>{10});
+  EXPECT_EQ(ranked, (std::vector<SimTime>{10, 60}));
+  for (std::size_t i = 0; i < 2; ++i) {
+    EXPECT_EQ(zero.events()[i].rank, serial_zero.events()[i].rank);
+    EXPECT_EQ(one.events()[i].rank, serial_one.events()[i].rank);
+  }
+}
+
 struct Item {
   std::int64_t time;
   std::uint64_t key;

@@ -6,10 +6,11 @@
 #include <dlbkit/runtime/mpi_engine.hpp>
 #include <dlbkit/runtime/runtime.hpp>
 
+#include "message_pieces.hpp"
+
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
-#include <limits>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -80,41 +81,13 @@ public:
   }
 
   std::vector<std::vector<std::byte>> all_gather(std::span<const std::byte> mine) const override {
-    // MPI's counts are ints: every rank sees every count, so every rank refuses a total of
-    // 2 GiB or more alike.
-    const auto bytes = static_cast<long long>(mine.size());
-    std::vector<long long> sizes(static_cast<std::size_t>(size_));
-    MPI_Allgather(&bytes, 1, MPI_LONG_LONG, sizes.data(), 1, MPI_LONG_LONG, comm_);
-    long long sum = 0;
-    for (long long b : sizes) sum += b;
-    if (sum > std::numeric_limits<int>::max())
-      throw InputError(fmt::format("an all-gather of {} bytes between MPI ranks; accepted: less than 2^31 (fewer or "
-                                   "smaller objects or results)",
-                                   sum));
-    // A message from each rank to each, straight into the rank's buffer: one gathered
-    // buffer copied out would hold everything twice (the simulator's window logs, hundreds
-    // of MB a window at a million nodes).
-    auto out = exchange(sizes, [&](std::size_t) { return mine; }, kAllGatherTag);
+    auto out = exchange([&](std::size_t) { return mine; }, kAllGatherTag);
     out[static_cast<std::size_t>(rank_)].assign(mine.begin(), mine.end());
     return out;
   }
 
   std::vector<std::vector<std::byte>> all_to_all(const std::vector<std::vector<std::byte>>& to) const override {
-    // The counts first, then a message per pair with bytes to send, straight from and into
-    // the per-rank buffers. A message's count is an int: each below 2^31 bytes, the largest
-    // agreed on by every rank, so that all refuse it alike and none waits for a message.
-    const auto n = static_cast<std::size_t>(size_);
-    std::vector<long long> send_counts(n), receive_counts(n);
-    for (std::size_t r = 0; r < n; ++r) send_counts[r] = static_cast<long long>(to[r].size());
-    MPI_Alltoall(send_counts.data(), 1, MPI_LONG_LONG, receive_counts.data(), 1, MPI_LONG_LONG, comm_);
-    const long long mine = *std::max_element(send_counts.begin(), send_counts.end());
-    long long largest = 0;
-    MPI_Allreduce(&mine, &largest, 1, MPI_LONG_LONG, MPI_MAX, comm_);
-    if (largest > std::numeric_limits<int>::max())
-      throw InputError(fmt::format("an exchange of {} bytes from one MPI rank to another; accepted: less than 2^31 "
-                                   "(fewer or smaller objects or messages per rank)",
-                                   largest));
-    auto from = exchange(receive_counts, [&](std::size_t r) { return std::span<const std::byte>(to[r]); }, kAllToAllTag);
+    auto from = exchange([&](std::size_t r) { return std::span<const std::byte>(to[r]); }, kAllToAllTag);
     from[static_cast<std::size_t>(rank_)] = to[static_cast<std::size_t>(rank_)];
     return from;
   }
@@ -189,26 +162,40 @@ public:
   }
 
 private:
-  // Every other rank's receive_counts[r] bytes, each into its own buffer, while send(r)'s
-  // bytes go to rank r; this rank's own entry stays empty. The counts are below 2^31.
+  // send(r)'s bytes go to rank r, and every other rank's to this one, each into its own
+  // buffer; this rank's own entry stays empty. One message a pair, whatever its length (no
+  // lengths are exchanged first: a simulation's windows take two of these each), in pieces
+  // (message_pieces.hpp); messages between two ranks with one tag arrive in the order sent.
   template <class Send>
-  std::vector<std::vector<std::byte>> exchange(const std::vector<long long>& receive_counts, Send&& send, int tag) const {
+  std::vector<std::vector<std::byte>> exchange(Send&& send, int tag) const {
     const auto n = static_cast<std::size_t>(size_);
-    std::vector<std::vector<std::byte>> from(n);
-    std::vector<MPI_Request> requests;
+    std::vector<MPI_Request> sends;
     for (std::size_t r = 0; r < n; ++r) {
-      if (static_cast<int>(r) == rank_ || receive_counts[r] == 0) continue;
-      from[r].resize(static_cast<std::size_t>(receive_counts[r]));
-      MPI_Irecv(from[r].data(), static_cast<int>(receive_counts[r]), MPI_BYTE, static_cast<int>(r), tag, comm_,
-                &requests.emplace_back());
-    }
-    for (std::size_t r = 0; r < n; ++r) {
+      if (static_cast<int>(r) == rank_) continue;
       const std::span<const std::byte> bytes = send(r);
-      if (static_cast<int>(r) == rank_ || bytes.empty()) continue;
-      MPI_Isend(bytes.data(), static_cast<int>(bytes.size()), MPI_BYTE, static_cast<int>(r), tag, comm_,
-                &requests.emplace_back());
+      for (std::size_t first = 0;; first += kMessagePiece) {
+        const std::size_t length = std::min(kMessagePiece, bytes.size() - first);
+        MPI_Isend(bytes.data() + first, static_cast<int>(length), MPI_BYTE, static_cast<int>(r), tag, comm_,
+                  &sends.emplace_back());
+        if (length < kMessagePiece) break;
+      }
     }
-    MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE);
+    std::vector<std::vector<std::byte>> from(n);
+    for (std::size_t r = 0; r < n; ++r) {
+      if (static_cast<int>(r) == rank_) continue;
+      for (;;) {
+        MPI_Message message;
+        MPI_Status status;
+        MPI_Mprobe(static_cast<int>(r), tag, comm_, &message, &status);
+        int length = 0;
+        MPI_Get_count(&status, MPI_BYTE, &length);
+        const std::size_t first = from[r].size();
+        from[r].resize(first + static_cast<std::size_t>(length));
+        MPI_Mrecv(from[r].data() + first, length, MPI_BYTE, &message, MPI_STATUS_IGNORE);
+        if (static_cast<std::size_t>(length) < kMessagePiece) break;
+      }
+    }
+    MPI_Waitall(static_cast<int>(sends.size()), sends.data(), MPI_STATUSES_IGNORE);
     return from;
   }
 
