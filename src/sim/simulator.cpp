@@ -263,6 +263,16 @@ std::vector<NodeId> partition_bounds(std::size_t nodes, unsigned parts) {
   return bounds;
 }
 
+// A run stopped by SimulationConfig::wall_seconds_limit at simulated time t, with the
+// figures of `so_far` (on threads, the whole run's: every partition's summed).
+std::string wall_limit_message(const SimulationConfig& config, const SimulationResult& so_far, SimTime t) {
+  return fmt::format(
+      "simulation of strategy {} stopped at the limit of {} s of host time, after {} events at simulated time {}: "
+      "{} of {} tasks completed",
+      config.strategy.name(), config.wall_seconds_limit, so_far.events, format_duration(t), so_far.tasks_completed,
+      so_far.tasks_created);
+}
+
 // The nodes [lo, hi) of a run, partition `index` of `count`: the whole run on one thread.
 struct Partition {
   NodeId lo = 0, hi = 0;
@@ -1238,13 +1248,16 @@ private:
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   }
 
-  [[noreturn]] void fail_wall_limit(SimTime t) const {
-    throw EventLimitReached(fmt::format(
-        "simulation of strategy {} stopped at the limit of {} s of host time, after {} events at simulated time {}: "
-        "{} of {} tasks completed",
-        config_.strategy.name(), config_.wall_seconds_limit, result_.events, format_duration(t),
-        result_.tasks_completed, result_.tasks_created));
+  [[noreturn]] void fail_wall_limit(SimTime t) {
+    stopped_at_ = t;
+    throw EventLimitReached(wall_limit_message(config_, result_, t));
   }
+
+public:
+  // Where this partition stopped at the host-time limit, or -1.
+  SimTime stopped_at() const { return stopped_at_; }
+
+private:
 
   [[noreturn]] void fail_event_limit(SimTime t) const {
     throw EventLimitReached(fmt::format(
@@ -1310,6 +1323,7 @@ private:
   static constexpr std::uint64_t kInstantEventsPerTask = 64;
   SimTime instant_ = -1;
   std::uint64_t instant_events_ = 0;
+  SimTime stopped_at_ = -1;  // the simulated time at which the host-time limit stopped it
   std::uint64_t migrations_since_completion_ = 0;  // livelock guard: tasks bouncing, none finishing
   std::uint64_t instant_limit_ = 0;
   // A parallel run's partition: the events handled in the window, their ranks in the run's
@@ -1397,9 +1411,6 @@ public:
       for (unsigned k = 1; k < parts_.size(); ++k) threads.emplace_back([this, k] { advance(k); });
       advance(0);
     }
-    for (const auto& error : errors_)
-      if (error) std::rethrow_exception(error);
-    replay_observers();  // the last window's calls
     SimulationResult result = parts_[0]->result();
     for (std::size_t k = 1; k < parts_.size(); ++k) {
       const SimulationResult& r = parts_[k]->result();
@@ -1413,6 +1424,13 @@ public:
       for (std::size_t i = 0; i < result.messages_by_kind.size(); ++i)
         result.messages_by_kind[i] += r.messages_by_kind[i];
     }
+    for (std::size_t k = 0; k < parts_.size(); ++k) {
+      if (!errors_[k]) continue;
+      // A partition at the host-time limit: the whole run's figures, not its own.
+      if (parts_[k]->stopped_at() >= 0) throw EventLimitReached(wall_limit_message(config_, result, parts_[k]->stopped_at()));
+      std::rethrow_exception(errors_[k]);
+    }
+    replay_observers();  // the last window's calls
     if (ran_out_ && result.tasks_completed != result.tasks_created)
       parts_[0]->fail_out_of_events(result.tasks_created - result.tasks_completed, result.tasks_created);
     for (auto& part : parts_) part->report_progress(result.makespan);
@@ -1710,10 +1728,15 @@ private:
   }
 
   // The bytes of a collective begin with whether their process has failed; when one has,
-  // every process throws its error (ProcessGroup::agree) instead of going on.
+  // every process throws its error (ProcessGroup::agree) instead of going on. A partition
+  // stopped at the host-time limit says the whole run's figures, as one thread does.
   std::vector<std::vector<std::byte>> checked(std::vector<std::vector<std::byte>> in, const std::exception_ptr& error) {
-    for (const auto& bytes : in)
-      if (bytes.at(0) != std::byte{0}) group_.agree(error);
+    for (const auto& bytes : in) {
+      if (bytes.at(0) == std::byte{0}) continue;
+      const SimulationResult run = summed();
+      const SimTime t = part_->stopped_at();
+      group_.agree(t >= 0 ? std::make_exception_ptr(EventLimitReached(wall_limit_message(config_, run, t))) : error);
+    }
     return in;
   }
   static ByteWriter failure(const std::exception_ptr& error) {
@@ -1914,6 +1937,25 @@ private:
 
   // The run's result: every partition's figures summed, every node's in node order.
   SimulationResult result(std::chrono::steady_clock::time_point wall_start) {
+    SimulationResult result = summed();
+    if (ran_out_ && result.tasks_completed != result.tasks_created)
+      part_->fail_out_of_events(result.tasks_created - result.tasks_completed, result.tasks_created);
+    part_->report_progress(result.makespan);
+    // Each node's figures from the process that ran it.
+    ByteWriter ours;
+    const std::vector<NodeStats> mine_by_node = node_stats(states_, result.makespan, bounds_[me_], bounds_[me_ + 1]);
+    ours.put_all(std::span(mine_by_node));
+    for (const auto& bytes : group_.all_gather(ours.bytes())) {
+      const auto nodes = ByteReader(bytes).get_all<NodeStats>();
+      result.nodes.insert(result.nodes.end(), nodes.begin(), nodes.end());
+    }
+    result.processes = parts_;
+    result.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+    return result;
+  }
+
+  // Collective: the whole run's figures so far, every partition's summed (not its nodes').
+  SimulationResult summed() const {
     const SimulationResult& mine = part_->result();
     ByteWriter w;
     for (const auto x : {mine.makespan, mine.total_work}) w.put(x);
@@ -1940,19 +1982,6 @@ private:
       for (std::size_t i = 0; i < kinds.size() && i < result.messages_by_kind.size(); ++i)
         result.messages_by_kind[i] += kinds[i];
     }
-    if (ran_out_ && result.tasks_completed != result.tasks_created)
-      part_->fail_out_of_events(result.tasks_created - result.tasks_completed, result.tasks_created);
-    part_->report_progress(result.makespan);
-    // Each node's figures from the process that ran it.
-    ByteWriter ours;
-    const std::vector<NodeStats> mine_by_node = node_stats(states_, result.makespan, bounds_[me_], bounds_[me_ + 1]);
-    ours.put_all(std::span(mine_by_node));
-    for (const auto& bytes : group_.all_gather(ours.bytes())) {
-      const auto nodes = ByteReader(bytes).get_all<NodeStats>();
-      result.nodes.insert(result.nodes.end(), nodes.begin(), nodes.end());
-    }
-    result.processes = parts_;
-    result.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
     return result;
   }
 

@@ -27,6 +27,7 @@ struct Case {
   std::map<std::string, std::string> workload_params = {{"granularity", "8"}};
   // A long latency: windows of the lookahead are few, so that the test is quick.
   std::map<std::string, std::string> cost_params = {{"latency", "5ms"}};
+  double wall_seconds = 0;  // SimulationConfig::wall_seconds_limit
 };
 
 SimulationResult simulate_on(const Case& run, unsigned threads, std::vector<Observer*> observers = {},
@@ -40,6 +41,7 @@ SimulationResult simulate_on(const Case& run, unsigned threads, std::vector<Obse
                    .seed = run.seed,
                    .observers = std::move(observers),
                    .event_limit = event_limit,
+                   .wall_seconds_limit = run.wall_seconds,
                    .execution = run.execution,
                    .speeds = run.speeds,
                    .threads = threads,
@@ -123,6 +125,30 @@ TEST(ParallelWindows, ProcessesGiveTheVeryRunOfOneThread) {
 }
 
 // An error in one process reaches every process, which all stop at the same collective.
+// A run stopped at the host-time limit says the whole run's figures on threads and on
+// processes, as on one thread: every partition's tasks, not the one's that stopped first.
+TEST(ParallelWindows, TheHostTimeLimitSaysTheWholeRunsFigures) {
+  const Case run{.strategy = "rid", .topology = "hypercube:10", .workload_params = {{"granularity", "100"}},
+                 .cost_params = {}, .wall_seconds = 1e-9};
+  const std::string whole = "of 102400 tasks completed";
+  for (const unsigned threads : {1u, 2u, 3u}) {
+    try {
+      simulate_on(run, threads);
+      ADD_FAILURE() << threads << " threads: not stopped";
+    } catch (const EventLimitReached& e) {
+      EXPECT_NE(std::string(e.what()).find(whole), std::string::npos) << threads << " threads: " << e.what();
+    }
+  }
+  for (const int processes : {2, 3}) {
+    try {
+      simulate_on_processes(run, processes);
+      ADD_FAILURE() << processes << " processes: not stopped";
+    } catch (const std::runtime_error& e) {
+      EXPECT_NE(std::string(e.what()).find(whole), std::string::npos) << processes << " processes: " << e.what();
+    }
+  }
+}
+
 TEST(ParallelWindows, AnErrorInOneProcessStopsEveryProcess) {
   const Case run{.strategy = "work_stealing", .topology = "hypercube:5", .workload_params = {{"granularity", "50"}},
                  .cost_params = {}};
