@@ -264,7 +264,7 @@ std::vector<NodeId> partition_bounds(std::size_t nodes, unsigned parts) {
 }
 
 // A run stopped by SimulationConfig::wall_seconds_limit at simulated time t, with the
-// figures of `so_far` (on threads, the whole run's: every partition's summed).
+// figures of `so_far` (a parallel run's: every partition's summed).
 std::string wall_limit_message(const SimulationConfig& config, const SimulationResult& so_far, SimTime t) {
   return fmt::format(
       "simulation of strategy {} stopped at the limit of {} s of host time, after {} events at simulated time {}: "
@@ -437,6 +437,8 @@ public:
   void observe_through(Observer* log) { observers_ = {log}; }
   const SimulationResult& result() const { return result_; }
   std::int64_t held() const { return held_; }
+  // Where this partition stopped at the host-time limit, or -1.
+  SimTime stopped_at() const { return stopped_at_; }
   WindowLog& log() { return log_; }
   const Outbox& outbox(unsigned to) const { return outboxes_[to]; }
   SimTime next_time() const { return heap_.empty() ? kNever : heap_.earliest(); }
@@ -1252,12 +1254,6 @@ private:
     stopped_at_ = t;
     throw EventLimitReached(wall_limit_message(config_, result_, t));
   }
-
-public:
-  // Where this partition stopped at the host-time limit, or -1.
-  SimTime stopped_at() const { return stopped_at_; }
-
-private:
 
   [[noreturn]] void fail_event_limit(SimTime t) const {
     throw EventLimitReached(fmt::format(
