@@ -182,12 +182,13 @@ def messages(scratch):
     """Under MPI, programs whose messages cross ranks: each strategy's real run beside the
     replay of a recorded unbalanced run, whose phases pay their crossing messages and whose
     migrations pay their recorded bytes (an object and its unread messages) at the calibrated
-    model's costs, and the recorded time to serialize them (nothing fitted). $RUNS rounds, each a
-    recording and a real run of every strategy (so that a slower spell of the machine falls on
-    all of them); real: the median of the runs, predicted: the median of the recordings'
-    replays, the strategies that ObjectRuntime decides by their rank protocols priced as these
-    run (--as-protocol: the calibrated plan API's rounds and step, the agents' computation as
-    timed here). Beside them, the real runs' overhead (a phase's wall time beyond its busiest
+    model's costs, and the recorded times to pack and unpack them (nothing fitted). $RUNS rounds,
+    each a recording and a real run of every strategy (so that a slower spell of the machine falls
+    on all of them); real: the median of the runs, predicted: the median of the recordings'
+    replays, error: of the two medians, paired error: the median over the rounds of each round's
+    replay over its real run; the strategies that ObjectRuntime decides by their rank protocols
+    priced as these run (--as-protocol: the calibrated plan API's rounds and step, the agents'
+    computation as timed here). Beside them, the real runs' overhead (a phase's wall time beyond its busiest
     worker's load, which holds the messages' delivery) and balancing time per phase; then
     advise's pick (on the recording of the median unbalanced replay) beside the real best, the
     pick and every strategy run again in $RUNS new rounds."""
@@ -210,9 +211,9 @@ def messages(scratch):
                     [DLBKIT, "phases", "-s", strategy, "--data", stem, "--replay", "-c", "file:" + cost, "--json"]
                     + protocol, capture_output=True, text=True, check=True).stdout) for stem in stems]
             print("\n%s, %d ranks (%s)" % (name, ranks, " ".join(args) or "defaults"))
-            print("| strategy | real | (min-max) | predicted | error | real overhead | predicted messages "
+            print("| strategy | real | (min-max) | predicted | error | paired error | real overhead | predicted messages "
                   "| real balancing | predicted | crossing KB |")
-            print("|---|---|---|---|---|---|---|---|---|---|")
+            print("|---|---|---|---|---|---|---|---|---|---|---|")
             real = {}
             for s in runs:
                 real[s] = statistics.median(r["mean_phase_seconds_balanced"] for r in runs[s])
@@ -222,9 +223,12 @@ def messages(scratch):
                 if s == "none":  # advise reads the recording of the median unbalanced replay
                     median_stem = stems[sorted(range(rounds), key=lambda k: js[k]["mean_phase_seconds"])[rounds // 2]]
                 times = [r["mean_phase_seconds_balanced"] for r in runs[s]]
-                print("| %s | %.2f ms | %.2f-%.2f | %.2f ms | %+.1f%% | %.3f ms | %.3f ms | %.3f ms | %.3f ms | %.0f |" % (
+                # Each round's replay against that round's real run, made minutes apart at most:
+                # the machine's drift over the whole script falls out of the ratio.
+                paired = statistics.median(j["mean_phase_seconds"] / t for j, t in zip(js, times))
+                print("| %s | %.2f ms | %.2f-%.2f | %.2f ms | %+.1f%% | %+.1f%% | %.3f ms | %.3f ms | %.3f ms | %.3f ms | %.0f |" % (
                     s, 1e3 * real[s], 1e3 * min(times), 1e3 * max(times), 1e3 * predicted,
-                    100 * (predicted / real[s] - 1),
+                    100 * (predicted / real[s] - 1), 100 * (paired - 1),
                     1e3 * statistics.median(r["overhead_phase_seconds"] for r in runs[s]),
                     1e3 * statistics.median(j["communication_seconds"] for j in js) / phases,
                     1e3 * statistics.median(r["balancing_seconds"] / r["phases"] for r in runs[s]),

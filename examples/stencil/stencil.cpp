@@ -62,11 +62,11 @@ int main(int argc, char** argv) try {
     fmt::print("{{\"engine\": \"{}\", \"workers\": {}, \"strategy\": \"{}\", \"objects\": {}, \"phases\": {}, "
                "\"mean_phase_seconds_unbalanced\": {:.6g}, \"mean_phase_seconds_balanced\": {:.6g}, "
                "\"ideal_phase_seconds\": {:.6g}, \"overhead_phase_seconds\": {:.6g}, \"balancing_seconds\": {:.6g}, "
-               "\"balancing_steps\": {}, "
+               "\"decide_seconds\": {:.6g}, \"migrate_seconds\": {:.6g}, \"balancing_steps\": {}, "
                "\"objects_migrated\": {}, \"checksum_unbalanced\": {:.17g}, \"checksum_balanced\": {:.17g}{}}}\n",
                on.engine, on.workers, options.strategy, s.blocks * s.blocks, s.phases,
                mean_seconds(off.report, false), mean_seconds(on.report, true), ideal, overhead, on.report.balancing_seconds,
-               on.report.balances.size(), on.report.objects_migrated, off.checksum, on.checksum,
+               on.report.decide_seconds, on.report.migrate_seconds, on.report.balances.size(), on.report.objects_migrated, off.checksum, on.checksum,
                speeds_field(on.report));
   } else {
     fmt::print("{} blocks of {}x{} cells, {} phases, {} engine, {} workers\n", s.blocks * s.blocks, s.cells, s.cells,

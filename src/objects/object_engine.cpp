@@ -533,11 +533,12 @@ Phase ObjectEngine::gather_phase(const std::vector<double>& loads, std::span<con
   phase.node_of = owners_;
   phase.objects.resize(ids_.size());
   for (ObjectIndex i = 0; i < ids_.size(); ++i) phase.objects[i] = {.id = ids_[i], .load = loads[i]};
-  std::vector<double> sizes(ids_.size(), 0.0), serialize(ids_.size(), 0.0);  // 0: not known (no record)
+  // 0: not known (no record)
+  std::vector<double> sizes(ids_.size(), 0.0), serialize(ids_.size(), 0.0), deserialize(ids_.size(), 0.0);
   if (!options_.record.empty() && measure_sizes_) {
     std::exception_ptr error;  // a serialiser's, on every rank before the gathering below
     try {
-      measure_sizes_(sizes, serialize);
+      measure_sizes_(sizes, serialize, deserialize);
     } catch (...) {
       error = std::current_exception();
     }
@@ -546,6 +547,7 @@ Phase ObjectEngine::gather_phase(const std::vector<double>& loads, std::span<con
   for (ObjectIndex i = 0; i < ids_.size(); ++i) {
     phase.objects[i].memory.serialized_bytes = sizes[i];
     phase.objects[i].memory.serialize_seconds = serialize[i];
+    phase.objects[i].memory.deserialize_seconds = deserialize[i];
   }
   const std::vector<ObjectCommunication> communications = by_pair(sent);
   if (!mpi_) {
@@ -561,6 +563,7 @@ Phase ObjectEngine::gather_phase(const std::vector<double>& loads, std::span<con
       append_bytes(loads[i], mine);
       append_bytes(sizes[i], mine);
       append_bytes(serialize[i], mine);
+      append_bytes(deserialize[i], mine);
     }
   for (const ObjectCommunication& c : communications) append_bytes(c, mine);
   for (const std::vector<std::byte>& from : mpi_->engine->all_gather(mine)) {
@@ -570,15 +573,14 @@ Phase ObjectEngine::gather_phase(const std::vector<double>& loads, std::span<con
     at += sizeof n;
     for (std::uint64_t k = 0; k < n; ++k) {
       ObjectIndex i = 0;
-      double load = 0, bytes = 0, seconds = 0;
+      double figures[4];  // load, bytes, serialize and deserialize seconds
       std::memcpy(&i, from.data() + at, sizeof i);
-      std::memcpy(&load, from.data() + at + sizeof i, sizeof load);
-      std::memcpy(&bytes, from.data() + at + sizeof i + sizeof load, sizeof bytes);
-      std::memcpy(&seconds, from.data() + at + sizeof i + sizeof load + sizeof bytes, sizeof seconds);
-      at += sizeof i + sizeof load + sizeof bytes + sizeof seconds;
-      phase.objects[i].load = load;
-      phase.objects[i].memory.serialized_bytes = bytes;
-      phase.objects[i].memory.serialize_seconds = seconds;
+      std::memcpy(figures, from.data() + at + sizeof i, sizeof figures);
+      at += sizeof i + sizeof figures;
+      phase.objects[i].load = figures[0];
+      phase.objects[i].memory.serialized_bytes = figures[1];
+      phase.objects[i].memory.serialize_seconds = figures[2];
+      phase.objects[i].memory.deserialize_seconds = figures[3];
     }
     for (; at + sizeof(ObjectCommunication) <= from.size(); at += sizeof(ObjectCommunication)) {
       ObjectCommunication c;
@@ -811,6 +813,8 @@ void ObjectEngine::end_migration(const std::vector<NodeId>& old_owners, double b
   step.migrate_seconds = static_cast<double>(end - balance_start_ns_) * 1e-9 - step.decide_seconds;
   report_.objects_migrated += moved;
   report_.balancing_seconds += step.decide_seconds + step.migrate_seconds;
+  report_.decide_seconds += step.decide_seconds;
+  report_.migrate_seconds += step.migrate_seconds;
   if (timeline_) {
     for (std::size_t k = 0; k < local_workers_; ++k)
       timeline_->events.push_back({.type = TimelineEvent::overhead,

@@ -30,6 +30,7 @@ void check_phase(const Phase& phase, const std::string& what) {
     check_amount(object.memory.working_bytes, what, "the working bytes", i);
     check_amount(object.memory.serialized_bytes, what, "the serialized bytes", i);
     check_amount(object.memory.serialize_seconds, what, "the serialize seconds", i);
+    check_amount(object.memory.deserialize_seconds, what, "the deserialize seconds", i);
     if (object.memory.block < -1 || object.memory.block >= static_cast<std::int64_t>(phase.block_bytes.size()))
       throw InputError(fmt::format("{}: object {} uses shared block {}; accepted: -1 or a block in [0, {})", what,
                                    object.id, object.memory.block, phase.block_bytes.size()));

@@ -20,20 +20,6 @@ namespace dlbkit {
 
 namespace {
 
-/// protocol.hpp: each node ships and receives its objects at once; the slowest one sets the time.
-SimTime migration_time(const Phase& phase, const std::vector<NodeId>& mapping, const MigrationCost& cost) {
-  std::vector<double> busy(phase.nodes, 0.0);
-  for (std::size_t i = 0; i < phase.objects.size(); ++i) {
-    if (mapping[i] == phase.node_of[i]) continue;
-    const ObjectMemory& m = phase.objects[i].memory;
-    const double one =
-        static_cast<double>(cost.per_object) + m.shipped_bytes() * cost.per_byte + m.serialize_seconds * 1e9;
-    busy[phase.node_of[i]] += one;
-    busy[mapping[i]] += one;
-  }
-  return static_cast<SimTime>(std::llround(*std::max_element(busy.begin(), busy.end())));
-}
-
 // The result's mapping and what follows from it alone: the figures after, the objects and
 // bytes that move, the migrations' time.
 void take_mapping(const Phase& phase, std::vector<NodeId> mapping, const RebalanceOptions& options,
@@ -116,6 +102,27 @@ Rebalanced as_protocol(const PhaseStrategyChoice& strategy, const Phase& phase, 
 }
 
 }  // namespace
+
+SimTime migration_time(const Phase& phase, const std::vector<NodeId>& mapping, const MigrationCost& cost) {
+  std::vector<double> pack(phase.nodes, 0.0), handled(phase.nodes, 0.0), unpack(phase.nodes, 0.0);
+  std::vector<double> bytes_out(phase.nodes, 0.0), bytes_in(phase.nodes, 0.0);
+  for (std::size_t i = 0; i < phase.objects.size(); ++i) {
+    const NodeId from = phase.node_of[i], to = mapping[i];
+    if (from == to) continue;
+    const ObjectMemory& m = phase.objects[i].memory;
+    handled[from] += static_cast<double>(cost.per_object);
+    handled[to] += static_cast<double>(cost.per_object);
+    bytes_out[from] += m.shipped_bytes();
+    bytes_in[to] += m.shipped_bytes();
+    pack[from] += m.serialize_seconds * 1e9;
+    unpack[to] += (m.deserialize_seconds > 0 ? m.deserialize_seconds : m.serialize_seconds) * 1e9;
+  }
+  double exchange = 0;
+  for (NodeId v = 0; v < phase.nodes; ++v)
+    exchange = std::max(exchange, handled[v] + std::max(bytes_out[v], bytes_in[v]) * cost.per_byte);
+  const auto slowest = [](const std::vector<double>& v) { return *std::max_element(v.begin(), v.end()); };
+  return static_cast<SimTime>(std::llround(slowest(pack) + exchange + slowest(unpack)));
+}
 
 Rebalanced rebalance(const PhaseStrategyChoice& strategy, const Phase& phase, const Topology& topology,
                      const RebalanceOptions& options) {

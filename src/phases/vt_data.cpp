@@ -449,6 +449,8 @@ private:
       memory.serialized_bytes = c.amount(*value, at + "/task_serialized_bytes", kMaxBytes, "bytes");
     if (const json* value = c.optional(user, "task_serialize_seconds"))
       memory.serialize_seconds = c.amount(*value, at + "/task_serialize_seconds", kMaxSeconds, "seconds");
+    if (const json* value = c.optional(user, "task_deserialize_seconds"))
+      memory.deserialize_seconds = c.amount(*value, at + "/task_deserialize_seconds", kMaxSeconds, "seconds");
     double shared_bytes = 0;
     bytes("shared_bytes", [&](double x) { shared_bytes = x; });
     if (const json* shared = c.optional(user, "shared_id")) {
@@ -695,6 +697,8 @@ void VtPhasesWriter::write(const Phase& phase) {
       const ObjectMemory& memory = phase.objects[i].memory;
       if (memory.serialized_bytes > 0) task["user_defined"]["task_serialized_bytes"] = memory.serialized_bytes;
       if (memory.serialize_seconds > 0) task["user_defined"]["task_serialize_seconds"] = memory.serialize_seconds;
+      if (memory.deserialize_seconds > 0)
+        task["user_defined"]["task_deserialize_seconds"] = memory.deserialize_seconds;
       out.write((k == 0 ? "" : ",") + dump(task));
     }
     out.write("]}");

@@ -153,16 +153,34 @@ TEST(Rebalance, TheMigrationByteCostIsTheModelsPerByteUnlessGiven) {
 }
 
 TEST(Rebalance, AMigrationPaysItsBytesAndItsRecordedSerializeSeconds) {
-  // Two equal objects on node 0: greedy sends one to node 1, which both nodes spend on.
+  // Two equal objects on node 0: greedy sends one to node 1. Node 0 packs it, both handle it
+  // and its bytes cross, then node 1 unpacks it: three steps one after the other.
   Phase phase = piled_up(2, 2);
   for (PhaseObject& o : phase.objects) {
     o.load = 1;
     o.memory.serialized_bytes = 100;
     o.memory.serialize_seconds = 2e-6;
   }
-  const Rebalanced r = run("greedy", phase, {.migration = {.per_object = 10, .per_byte = 1}});
+  const MigrationCost cost{.per_object = 10, .per_byte = 1};
+  Rebalanced r = run("greedy", phase, {.migration = cost});
   EXPECT_EQ(r.objects_migrated, 1u);
-  EXPECT_EQ(r.migration_time, 10 + 100 + 2000);
+  EXPECT_EQ(r.migration_time, 2000 + (10 + 100) + 2000);  // unpacking unknown: as long as packing
+  for (PhaseObject& o : phase.objects) o.memory.deserialize_seconds = 0.5e-6;
+  r = run("greedy", phase, {.migration = cost});
+  EXPECT_EQ(r.migration_time, 2000 + (10 + 100) + 500);
+}
+
+TEST(Rebalance, AMigrationsBytesGoOutAndComeInAtOnce) {
+  // Objects of 100 and 60 bytes swap nodes: each node handles both, but sends 100 or 60 bytes
+  // while it receives the other; its link carries the larger, the slowest node's.
+  Phase phase = piled_up(2, 2);
+  phase.node_of = {0, 1};
+  phase.objects[0].memory.serialized_bytes = 100;
+  phase.objects[1].memory.serialized_bytes = 60;
+  phase.objects[0].memory.serialize_seconds = 3e-6;  // node 0 packs 3 us, node 1 1 us
+  phase.objects[1].memory.serialize_seconds = 1e-6;
+  const SimTime t = migration_time(phase, {1, 0}, {.per_object = 10, .per_byte = 1});
+  EXPECT_EQ(t, 3000 + (2 * 10 + 100) + 3000);  // the unpacking of node 1's arrival: 3 us
 }
 
 TEST(Rebalance, MismatchedTopologyIsAnError) {

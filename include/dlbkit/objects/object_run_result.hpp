@@ -48,6 +48,7 @@ struct ObjectRunResult {
   std::vector<ObjectBalanceFigures> balances;
   double phase_seconds = 0;      ///< every phase's seconds together
   double balancing_seconds = 0;  ///< every balancing step's decide and migrate seconds together
+  double decide_seconds = 0, migrate_seconds = 0;  ///< its two parts, each summed over the steps
   std::size_t objects_migrated = 0;
   /// Objects made and destroyed after the first phase (ObjectRuntime's add, split and merge;
   /// remove, split and merge), over every process.

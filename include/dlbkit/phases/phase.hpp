@@ -32,8 +32,11 @@ struct ObjectMemory {
   double working_bytes = 0;     ///< task_working_bytes: while it runs
   double serialized_bytes = 0;  ///< task_serialized_bytes: what a migration ships (0: footprint)
   /// task_serialize_seconds: the time to serialize what a migration ships, which ObjectRuntime's
-  /// record measures (0: not known); the sender pays it to pack, the receiver as much to unpack.
+  /// record measures (0: not known); the sender pays it to pack.
   double serialize_seconds = 0;
+  /// task_deserialize_seconds: the receiver's time to unpack it (0: not known; then taken as
+  /// serialize_seconds, the time to pack).
+  double deserialize_seconds = 0;
   std::int32_t block = -1;      ///< index in Phase::block_bytes of its shared block, -1: none
 
   /// What a migration of the object ships: its serialized bytes, else its footprint.

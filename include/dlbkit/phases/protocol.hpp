@@ -8,10 +8,17 @@
 ///     round time = max over nodes (sent x send_overhead + received x handle_cost)
 ///                + latency + (h - 1) x per_hop      (h: the longest route of the round)
 ///
-/// Then the objects migrate: each node ships and receives its objects at once,
+/// Then the objects migrate in three steps, each ended by a collective, as ObjectRuntime moves
+/// them: every node packs what leaves it, the nodes exchange the bytes, every node unpacks what
+/// arrived,
 ///
-///     migration time = max over nodes (objects in and out x per_object + bytes in and out x per_byte
-///                                      + their recorded serialize seconds: packing out, unpacking in).
+///     migration time = max over nodes (recorded serialize seconds of the objects out)
+///                    + max over nodes (objects in and out x per_object
+///                                      + max(bytes in, bytes out) x per_byte)
+///                    + max over nodes (recorded deserialize seconds of the objects in).
+///
+/// A node handles its objects one at a time, but its bytes go out and come in at once (full
+/// duplex, as an MPI all-to-all moves them).
 
 #include <dlbkit/core/time.hpp>
 #include <dlbkit/sim/cost_model.hpp>

@@ -57,6 +57,11 @@ struct Rebalanced {
   std::optional<double> max_work_before, max_work_after;
 };
 
+/// The simulated time of the migrations from the phase's mapping to `mapping` (protocol.hpp):
+/// each node packs what leaves it, then ships and receives its objects at once, then unpacks
+/// what arrived; the slowest node sets the time of each step.
+SimTime migration_time(const Phase& phase, const std::vector<NodeId>& mapping, const MigrationCost& cost);
+
 /// Throws InputError when the phase is malformed, its nodes are not the topology's, or the
 /// strategy does not accept the topology.
 Rebalanced rebalance(const PhaseStrategyChoice& strategy, const Phase& phase, const Topology& topology,

@@ -137,10 +137,12 @@ public:
   /// Collective: `error` set on some rank becomes an exception on every rank.
   void agree(std::exception_ptr error) const;
 
-  /// How a record learns the objects' sizes: `f(bytes, seconds)` sets bytes[index] to the
-  /// serialized size of each of this process's objects, seconds[index] to the time its
-  /// serialization took. Called once per recorded phase, after its time is taken.
-  void measure_sizes_with(std::function<void(std::vector<double>&, std::vector<double>&)> f) {
+  /// How a record learns the objects' sizes: `f(bytes, pack, unpack)` sets bytes[index] to the
+  /// serialized size of each of this process's objects, pack[index] and unpack[index] to the
+  /// times its serialization and deserialization took. Called once per recorded phase, after
+  /// its time is taken.
+  using MeasureSizes = std::function<void(std::vector<double>&, std::vector<double>&, std::vector<double>&)>;
+  void measure_sizes_with(MeasureSizes f) {
     measure_sizes_ = std::move(f);
   }
 
@@ -188,7 +190,7 @@ private:
   void gather_last_phase(const std::vector<double>& loads, std::span<const ObjectCommunication> communications);
 
   ObjectRuntimeOptions options_;
-  std::function<void(std::vector<double>&, std::vector<double>&)> measure_sizes_;
+  MeasureSizes measure_sizes_;
   std::string engine_;
   struct Mpi;
   std::unique_ptr<Mpi> mpi_;

@@ -39,22 +39,23 @@ public:
       : engine_(std::move(options), std::move(own), communicator), slots_(engine_.local_workers()),
         outbox_(engine_.local_workers(), std::vector<std::vector<Outgoing>>(engine_.workers())),
         communications_(engine_.local_workers()), set_loads_(engine_.local_workers()) {
-    // A record's object sizes: what a migration after the phase ships of each object (put_sized's
-    // payloads): the object and the messages it has not read yet, which move with it (relocate);
-    // and the time their serialization takes, which depends on their types as much as on the bytes.
-    engine_.measure_sizes_with([this](std::vector<double>& bytes, std::vector<double>& seconds) {
-      std::vector<std::byte> scratch;
+    // A record's object sizes: what a migration after the phase ships of each object (pack's
+    // bytes): the object and the messages it has not read yet, which move with it (relocate);
+    // and the times to pack and unpack them, which depend on their types as much as on the
+    // bytes. Each is packed into a buffer of its own, made anew, and unpacked from it.
+    engine_.measure_sizes_with([this](std::vector<double>& bytes, std::vector<double>& pack_seconds,
+                                      std::vector<double>& unpack_seconds) {
       for (const auto& mine : slots_)
         for (const Slot& s : mine) {
-          const auto start = detail::Clock::now();
-          to_bytes(s.object, scratch);
-          double size = static_cast<double>(scratch.size());
-          for (const Received<Message>& r : s.inboxes[phases_ % 2]) {
-            to_bytes(r.message, scratch);
-            size += static_cast<double>(scratch.size());
-          }
-          seconds[s.index] = std::chrono::duration<double>(detail::Clock::now() - start).count();
-          bytes[s.index] = size;
+          std::vector<std::byte> packed;
+          auto start = detail::Clock::now();
+          pack(s, packed);
+          pack_seconds[s.index] = std::chrono::duration<double>(detail::Clock::now() - start).count();
+          bytes[s.index] = static_cast<double>(packed.size());
+          std::size_t at = 0;
+          start = detail::Clock::now();
+          const Slot copy = unpack(packed, at);
+          unpack_seconds[s.index] = std::chrono::duration<double>(detail::Clock::now() - start).count();
         }
     });
   }
@@ -543,15 +544,7 @@ private:
         for (auto it = stays; it != mine.end(); ++it) {
           std::vector<std::byte>& out = to[now[it->index]];
           const std::size_t before = out.size();
-          append_bytes(it->index, out);
-          append_bytes(it->id, out);
-          put_sized(out, it->object);
-          const auto& inbox = it->inboxes[phases_ % 2];
-          append_bytes(static_cast<std::uint64_t>(inbox.size()), out);
-          for (const Received<Message>& r : inbox) {
-            append_bytes(r.from, out);
-            put_sized(out, r.message);
-          }
+          pack(*it, out);
           bytes += static_cast<double>(out.size() - before);
         }
         mine.erase(stays, mine.end());
@@ -560,21 +553,7 @@ private:
       agreed([&] {
         for (const std::vector<std::byte>& in : received) {
           std::size_t at = 0;
-          while (at < in.size()) {
-            Slot s{0, get<ObjectIndex>(in, at), {}, {}};
-            s.id = get<std::uint64_t>(in, at);
-            const auto size = get<std::uint64_t>(in, at);
-            s.object = from_bytes<Object>(std::span(in).subspan(at, size));
-            at += size;
-            const auto messages = get<std::uint64_t>(in, at);
-            for (std::uint64_t k = 0; k < messages; ++k) {
-              const auto from = get<std::uint64_t>(in, at);
-              const auto length = get<std::uint64_t>(in, at);
-              s.inboxes[phases_ % 2].push_back({from, from_bytes<Message>(std::span(in).subspan(at, length))});
-              at += length;
-            }
-            mine.push_back(std::move(s));
-          }
+          while (at < in.size()) mine.push_back(unpack(in, at));
         }
       });
     }
@@ -582,6 +561,36 @@ private:
       std::sort(mine.begin(), mine.end(), [](const Slot& a, const Slot& b) { return a.index < b.index; });
     index_slots();
     return bytes;
+  }
+
+  // What a migration ships of an object (relocate): its index and id, the object, and the
+  // messages it has not read yet.
+  void pack(const Slot& slot, std::vector<std::byte>& out) const {
+    append_bytes(slot.index, out);
+    append_bytes(slot.id, out);
+    put_sized(out, slot.object);
+    const auto& inbox = slot.inboxes[phases_ % 2];
+    append_bytes(static_cast<std::uint64_t>(inbox.size()), out);
+    for (const Received<Message>& r : inbox) {
+      append_bytes(r.from, out);
+      put_sized(out, r.message);
+    }
+  }
+  // The slot that pack wrote at `at`, which it moves past.
+  Slot unpack(const std::vector<std::byte>& in, std::size_t& at) const {
+    Slot s{0, get<ObjectIndex>(in, at), {}, {}};
+    s.id = get<std::uint64_t>(in, at);
+    const auto size = get<std::uint64_t>(in, at);
+    s.object = from_bytes<Object>(std::span(in).subspan(at, size));
+    at += size;
+    const auto messages = get<std::uint64_t>(in, at);
+    for (std::uint64_t k = 0; k < messages; ++k) {
+      const auto from = get<std::uint64_t>(in, at);
+      const auto length = get<std::uint64_t>(in, at);
+      s.inboxes[phases_ % 2].push_back({from, from_bytes<Message>(std::span(in).subspan(at, length))});
+      at += length;
+    }
+    return s;
   }
 
   void index_slots() {
