@@ -212,7 +212,7 @@ def messages(scratch):
                     + protocol, capture_output=True, text=True, check=True).stdout) for stem in stems]
             print("\n%s, %d ranks (%s)" % (name, ranks, " ".join(args) or "defaults"))
             print("| strategy | real | (min-max) | predicted | error | paired error | real overhead | predicted messages "
-                  "| real balancing | predicted | crossing KB |")
+                  "| real balancing (decide + migrate) | predicted (protocol + migration) | crossing KB |")
             print("|---|---|---|---|---|---|---|---|---|---|---|")
             real = {}
             for s in runs:
@@ -226,13 +226,18 @@ def messages(scratch):
                 # Each round's replay against that round's real run, made minutes apart at most:
                 # the machine's drift over the whole script falls out of the ratio.
                 paired = statistics.median(j["mean_phase_seconds"] / t for j, t in zip(js, times))
-                print("| %s | %.2f ms | %.2f-%.2f | %.2f ms | %+.1f%% | %+.1f%% | %.3f ms | %.3f ms | %.3f ms | %.3f ms | %.0f |" % (
+                def per_phase(field, results):  # ms, the median over the rounds
+                    return 1e3 * statistics.median(r[field] / len(r["phases"]) if isinstance(r["phases"], list)
+                                                   else r[field] / r["phases"] for r in results)
+                print("| %s | %.2f ms | %.2f-%.2f | %.2f ms | %+.1f%% | %+.1f%% | %.3f ms | %.3f ms "
+                      "| %.3f (%.3f + %.3f) ms | %.3f (%.3f + %.3f) ms | %.0f |" % (
                     s, 1e3 * real[s], 1e3 * min(times), 1e3 * max(times), 1e3 * predicted,
                     100 * (predicted / real[s] - 1), 100 * (paired - 1),
                     1e3 * statistics.median(r["overhead_phase_seconds"] for r in runs[s]),
                     1e3 * statistics.median(j["communication_seconds"] for j in js) / phases,
-                    1e3 * statistics.median(r["balancing_seconds"] / r["phases"] for r in runs[s]),
-                    1e3 * statistics.median(j["balancing_seconds"] for j in js) / phases,
+                    per_phase("balancing_seconds", runs[s]), per_phase("decide_seconds", runs[s]),
+                    per_phase("migrate_seconds", runs[s]), per_phase("balancing_seconds", js),
+                    per_phase("protocol_seconds", js), per_phase("migration_seconds", js),
                     statistics.median(sum(p["crossing_bytes"] for p in j["phases"]) for j in js) / phases / 1e3),
                     flush=True)
             out = subprocess.run([DLBKIT, "advise", "--data", median_stem, "-t", "complete:%d" % ranks,
