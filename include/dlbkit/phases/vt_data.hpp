@@ -92,8 +92,9 @@ void write_vt_data(const VtDataSet& data, std::int64_t phase_id, const std::vect
 /// Writes STEM.R.json for every node R of `phases` (phase k with id k, all of one node count;
 /// the objects may differ from phase to phase): each object of a phase as a task (entity id,
 /// home: its node in the first of the phases in a row that hold it, migratable; its load as
-/// `time`, its subphase loads as `subphases`; its serialized bytes and the time to serialize
-/// them, where known, as user_defined's task_serialized_bytes and task_serialize_seconds) on
+/// `time`, its subphase loads as `subphases`; its serialized bytes and the times to serialize
+/// and deserialize them, where known, as user_defined's task_serialized_bytes,
+/// task_serialize_seconds and task_deserialize_seconds) on
 /// its node of that phase, each communication as a SendRecv on its sender's node, and each
 /// node's alpha of the first phase, where it has them, as its rank_alpha. Plain JSON; the
 /// files appear together or not at all. Throws InputError for an empty stem, phases of
