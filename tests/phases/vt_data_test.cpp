@@ -465,6 +465,8 @@ TEST(VtData, RefusesNegativeNonFiniteOrAbsurdNumbers) {
        "/phases/0/tasks/0/user_defined/shared_bytes is 1e+30"},
       {[](json& d) { d["phases"][0]["tasks"][0]["user_defined"] = {{"shared_id", -2}}; },
        "/phases/0/tasks/0/user_defined/shared_id is -2"},
+      {[](json& d) { d["phases"][0]["tasks"][0]["user_defined"] = {{"task_deserialize_seconds", -0.5}}; },
+       "/phases/0/tasks/0/user_defined/task_deserialize_seconds is -0.5"},
       {[](json& d) { d["phases"][0]["tasks"][0]["entity"]["id"] = -5; }, "/phases/0/tasks/0/entity/id is -5"},
       {[](json& d) { d["phases"][0]["tasks"][0]["node"] = 1e20; }, "/phases/0/tasks/0/node is 1e+20"},
       {comm(-1, 1.0), "/phases/0/communications/0/messages is -1"},
