@@ -124,7 +124,6 @@ TEST(ParallelWindows, ProcessesGiveTheVeryRunOfOneThread) {
   }
 }
 
-// An error in one process reaches every process, which all stop at the same collective.
 // A run stopped at the host-time limit says the whole run's figures on threads and on
 // processes, as on one thread: every partition's tasks, not the one's that stopped first.
 TEST(ParallelWindows, TheHostTimeLimitSaysTheWholeRunsFigures) {
@@ -149,6 +148,7 @@ TEST(ParallelWindows, TheHostTimeLimitSaysTheWholeRunsFigures) {
   }
 }
 
+// An error in one process reaches every process, which all stop at the same collective.
 TEST(ParallelWindows, AnErrorInOneProcessStopsEveryProcess) {
   const Case run{.strategy = "work_stealing", .topology = "hypercube:5", .workload_params = {{"granularity", "50"}},
                  .cost_params = {}};
