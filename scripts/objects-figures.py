@@ -226,18 +226,20 @@ def messages(scratch):
                 # Each round's replay against that round's real run, made minutes apart at most:
                 # the machine's drift over the whole script falls out of the ratio.
                 paired = statistics.median(j["mean_phase_seconds"] / t for j, t in zip(js, times))
-                def per_phase(field, results):  # ms, the median over the rounds
-                    return 1e3 * statistics.median(r[field] / len(r["phases"]) if isinstance(r["phases"], list)
-                                                   else r[field] / r["phases"] for r in results)
+                def real_ms(field):  # per phase, the median over the rounds
+                    return 1e3 * statistics.median(r[field] / r["phases"] for r in runs[s])
+
+                def predicted_ms(field):
+                    return 1e3 * statistics.median(j[field] for j in js) / phases
                 print("| %s | %.2f ms | %.2f-%.2f | %.2f ms | %+.1f%% | %+.1f%% | %.3f ms | %.3f ms "
                       "| %.3f (%.3f + %.3f) ms | %.3f (%.3f + %.3f) ms | %.0f |" % (
                     s, 1e3 * real[s], 1e3 * min(times), 1e3 * max(times), 1e3 * predicted,
                     100 * (predicted / real[s] - 1), 100 * (paired - 1),
                     1e3 * statistics.median(r["overhead_phase_seconds"] for r in runs[s]),
                     1e3 * statistics.median(j["communication_seconds"] for j in js) / phases,
-                    per_phase("balancing_seconds", runs[s]), per_phase("decide_seconds", runs[s]),
-                    per_phase("migrate_seconds", runs[s]), per_phase("balancing_seconds", js),
-                    per_phase("protocol_seconds", js), per_phase("migration_seconds", js),
+                    real_ms("balancing_seconds"), real_ms("decide_seconds"), real_ms("migrate_seconds"),
+                    predicted_ms("balancing_seconds"), predicted_ms("protocol_seconds"),
+                    predicted_ms("migration_seconds"),
                     statistics.median(sum(p["crossing_bytes"] for p in j["phases"]) for j in js) / phases / 1e3),
                     flush=True)
             out = subprocess.run([DLBKIT, "advise", "--data", median_stem, "-t", "complete:%d" % ranks,
