@@ -88,6 +88,7 @@ class PhasesResult:
     imbalance_after: Optional[float]
     imbalance_lower_bound: Optional[float]
     at_lower_bound: Optional[bool]
+    lower_bound_units: str
     objects_migrated: int
     objects_created: int
     objects_destroyed: int

@@ -12,7 +12,8 @@ class PhasesResult(_Figures):
     """One run of `dlbkit phases --json`: every figure of its JSON as an attribute.
 
     inputs, imbalance_before, imbalance_after, imbalance_lower_bound (means over the balancing
-    steps; None when no step ran), at_lower_bound (every step reached its bound), objects_migrated,
+    steps; None when no step ran), at_lower_bound (every step reached its bound), lower_bound_units
+    ("objects", or "clusters" for a strategy that moves only whole clusters), objects_migrated,
     objects_created and objects_destroyed (between phases: a workload such as amr, or vt data whose
     tasks change; never counted as migrated), bytes_migrated, unplaced_objects, rounds, messages,
     protocol_seconds, migration_seconds, balancing_steps, application_seconds (the sum of the

@@ -36,8 +36,11 @@ void take_mapping(const Phase& phase, std::vector<NodeId> mapping, const Rebalan
 
 // The lower bound on the max load, the exact reference where asked, and whether the result
 // reaches the bound.
-void finish_bounds(const Phase& phase, const RebalanceOptions& options, Rebalanced& result) {
-  result.max_load_lower_bound = max_load_lower_bound(phase, options.memory_bound);
+void finish_bounds(const PhaseStrategyChoice& strategy, const Phase& phase, const RebalanceOptions& options,
+                   Rebalanced& result) {
+  result.lower_bound_on_clusters =
+      strategy.info->moves_whole_clusters && strategy.info->moves_whole_clusters(strategy.params);
+  result.max_load_lower_bound = max_load_lower_bound(phase, options.memory_bound, result.lower_bound_on_clusters);
   if (options.optimum_time_limit) {
     result.optimum = solve_milp(phase, {.memory_bound = options.memory_bound,
                                         .time_limit = *options.optimum_time_limit,
@@ -97,7 +100,7 @@ Rebalanced as_protocol(const PhaseStrategyChoice& strategy, const Phase& phase, 
   result.rounds = meter.rounds();
   result.messages = meter.messages();
   result.protocol_time = meter.time();
-  finish_bounds(phase, options, result);
+  finish_bounds(strategy, phase, options, result);
   return result;
 }
 
@@ -169,7 +172,7 @@ Rebalanced rebalance(const PhaseStrategyChoice& strategy, const Phase& phase, co
     result.protocol_time += static_cast<SimTime>(std::llround(
         std::chrono::duration<double>(std::chrono::steady_clock::now() - decision_start).count() * 1e9 *
         options.cost.protocol_compute));
-  finish_bounds(phase, options, result);
+  finish_bounds(strategy, phase, options, result);
   return result;
 }
 

@@ -153,6 +153,12 @@ public:
         max_enumerated_(p[kEnumerated]),
         proposals_(p.real(kProposals.name)) {}
 
+  /// Clustering without subclusters swaps and transfers whole clusters only, here and in the
+  /// rank protocol; objects of no block stay (LBAF's __build_rank_clusters).
+  static bool moves_whole_clusters(const Parameters& p) {
+    return p[kTransfer] == kTransfer.choice("Clustering") && p.real(kMaxSubclusters.name) == 0;
+  }
+
   /// The protocol of both transfer strategies on loads (tempered_protocol.cpp).
   static std::unique_ptr<RankProtocol> rank_protocol(const Parameters& p, const RankSetup& setup) {
     const bool clustering = p[kTransfer] == kTransfer.choice("Clustering");

@@ -349,7 +349,7 @@ nlohmann::json to_json(const PhasesResult& result) {
   double time_before = 0, time_after = 0;
   bool weighs_work = false;
   std::uint64_t rounds = 0, messages = 0, unplaced = 0;
-  bool at_bound = true;
+  bool at_bound = true, on_clusters = false;
   SimTime protocol = 0, migration = 0;
   for (const PhaseStep& s : run.steps)
     if (s.rebalanced) {
@@ -357,6 +357,7 @@ nlohmann::json to_json(const PhasesResult& result) {
       after += s.rebalanced->after.imbalance;
       bound += s.rebalanced->imbalance_lower_bound;
       at_bound = at_bound && s.rebalanced->at_lower_bound;
+      on_clusters = s.rebalanced->lower_bound_on_clusters;
       time_before += s.rebalanced->before.subphase_time;
       time_after += s.rebalanced->after.subphase_time;
       max_memory = std::max(max_memory, s.rebalanced->after.max_memory);
@@ -379,6 +380,7 @@ nlohmann::json to_json(const PhasesResult& result) {
                    {"imbalance_after", figure(after / steps, balanced)},
                    {"imbalance_lower_bound", figure(bound / steps, balanced)},
                    {"at_lower_bound", balanced ? nlohmann::json(at_bound) : nlohmann::json(nullptr)},
+                   {"lower_bound_units", on_clusters ? "clusters" : "objects"},
                    {"objects_migrated", run.objects_migrated},
                    {"objects_created", run.objects_created},
                    {"objects_destroyed", run.objects_destroyed},

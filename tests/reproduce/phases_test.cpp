@@ -103,8 +103,11 @@ TEST(PhasesReproduction, TemperedBesideLbafOnTheConfigurationsFound) {
     EXPECT_EQ(balancer[i + 2], "tempered peers=LBAF");
     EXPECT_NEAR(before[i + 1].get<double>(), before[i].get<double>(), 1e-4);  // LBAF's, rounded
     EXPECT_EQ(before[i + 2], before[i + 1]);
-    for (std::size_t k : {i + 1, i + 2})
+    for (std::size_t k : {i + 1, i + 2}) {
       EXPECT_LT(column("imbalance_after_median")[k].get<double>(), before[k].get<double>());
+      EXPECT_LE(column("imbalance_lower_bound")[k].get<double>(), column("imbalance_after_median")[k].get<double>());
+      EXPECT_EQ(column("lower_bound_units")[k], "objects");  // these configurations split blocks
+    }
   }
   EXPECT_EQ(problem[0], "user-defined-memory-toy-problem");
   EXPECT_EQ(problem[3], "synthetic-blocks");

@@ -12,6 +12,11 @@
 ///   - on each node, its alpha x the objects that must stay there: unmigratable ones, and
 ///     under a memory bound those that fit alone on no other node.
 ///
+/// With `whole_clusters` (a strategy that moves only whole clusters, as LBAF's Clustering
+/// without subclusters) the units are the clusters, not the objects: each node's migratable
+/// objects of one shared block at the start. Clusters merge as they move but never split; an
+/// object of no block, and a cluster with an object that must stay, stay where they are.
+///
 /// ```
 /// double bound = dlbkit::max_load_lower_bound(phase, memory_bound);
 /// ```
@@ -21,7 +26,8 @@
 namespace dlbkit {
 
 /// Valid for every mapping a phase strategy can make (PhaseContext's moves) and for every
-/// mapping within `memory_bound` (bytes per node, infinity: none).
-double max_load_lower_bound(const Phase& phase, double memory_bound);
+/// mapping within `memory_bound` (bytes per node, infinity: none); with `whole_clusters`, for
+/// every mapping that moves only whole clusters.
+double max_load_lower_bound(const Phase& phase, double memory_bound, bool whole_clusters = false);
 
 }  // namespace dlbkit

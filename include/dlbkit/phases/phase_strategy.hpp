@@ -119,13 +119,17 @@ struct PhaseStrategyInfo {
   /// Whether its criterion weighs the nodes' speeds (node_alpha) in every choice, balancing
   /// times: a runtime with declared speeds runs only such a strategy.
   bool weighs_speeds = false;
+  /// Where set and true for the parameters, the strategy moves only whole clusters (each node's
+  /// objects of one shared block, together) and never an object of no block: its lower bound
+  /// then counts clusters as indivisible (lower_bound.hpp).
+  std::function<bool(const Parameters&)> moves_whole_clusters;
   /// Where set, the strategy's agent on one rank of a distributed run (rank_protocol.hpp).
   std::function<std::unique_ptr<RankProtocol>(const Parameters&, const RankSetup&)> rank_protocol;
 };
 
 /// The registry entry of a phase strategy class S, declared once in static members (name,
-/// description, source, optional params(), check_topology, reads_communications, weighs_speeds and
-/// rank_protocol) and built from its Parameters.
+/// description, source, optional params(), check_topology, reads_communications, weighs_speeds,
+/// moves_whole_clusters and rank_protocol) and built from its Parameters.
 template <class S>
 PhaseStrategyInfo phase_strategy_info() {
   PhaseStrategyInfo info{.name = S::name,
@@ -138,6 +142,7 @@ PhaseStrategyInfo phase_strategy_info() {
   if constexpr (requires(const Topology& t) { S::check_topology(t); }) info.check_topology = S::check_topology;
   if constexpr (requires { S::reads_communications; }) info.reads_communications = S::reads_communications;
   if constexpr (requires { S::weighs_speeds; }) info.weighs_speeds = S::weighs_speeds;
+  if constexpr (requires { &S::moves_whole_clusters; }) info.moves_whole_clusters = &S::moves_whole_clusters;
   if constexpr (requires { &S::rank_protocol; }) info.rank_protocol = &S::rank_protocol;
   return info;
 }

@@ -51,6 +51,9 @@ struct Rebalanced {
   double max_load_lower_bound = 0;
   double imbalance_lower_bound = 0;
   bool at_lower_bound = false;
+  /// Whether the bound counts clusters, not objects, as what no mapping splits: the strategy's
+  /// configuration moves only whole clusters (PhaseStrategyInfo::moves_whole_clusters).
+  bool lower_bound_on_clusters = false;
   std::optional<MilpResult> optimum;  ///< with RebalanceOptions::optimum_time_limit
   /// The largest node work before and after (work_model.hpp), where the work is not the load:
   /// a work model other than the default, or nodes' alpha in the phase.
