@@ -16,6 +16,8 @@
 #             "tempered tempered:peers=vt greedy"
 #   RUNS      LBAF's runs, and dlbkit's with seeds 1 to RUNS (default 1): LBAF is not
 #             deterministic, so each figure is then the median (min..max) over the runs
+#   JOBS      LBAF's runs at once (default 1), each in a folder of its own: a run on
+#             LBAF's thousands-tasks data takes about an hour on one core
 # LBAF needs Debian's python3-numpy python3-scipy python3-yaml python3-brotli python3-schema
 # python3-colorama python3-typing-extensions.
 set -euo pipefail
@@ -58,6 +60,8 @@ cp "$out/vt/scripts/JSON_data_files_validator.py" "$out/vt/scripts/LBDatafile_sc
 # LB data files (so that the objects it moved can be counted).
 runs=${RUNS:-1}
 [[ $runs =~ ^[1-9][0-9]*$ ]] || { echo "lbaf-peer: RUNS=$runs is not accepted; accepted: an integer >= 1" >&2; exit 2; }
+jobs=${JOBS:-1}
+[[ $jobs =~ ^[1-9][0-9]*$ ]] || { echo "lbaf-peer: JOBS=$jobs is not accepted; accepted: an integer >= 1" >&2; exit 2; }
 # The configuration's own stem (a data folder may hold several, synthetic-blocks' does).
 stem=$(sed -n 's|^ *data_stem: *.*/||p' "$out/lbaf/config/$config" | head -1)
 [ -f "$out/lbaf/data/$data/$stem.0.json" ] ||
@@ -77,18 +81,20 @@ YAML
 
 # One LBAF run: its figures (imbalance of the rank loads before and after from its statistics,
 # the objects whose rank changed from its output files against its input, the largest rank
-# memory) and its wall time, on one line.
+# memory) and its wall time, on one line. Run K has the folder $out/run-K: its configuration,
+# log and output.
 run_lbaf() {
-  rm -rf "$out/output"
-  local start seconds
+  local dir="$out/run-$1" start seconds
+  rm -rf "$dir" && mkdir -p "$dir"
+  sed "s|output_dir: .*|output_dir: $dir/output|" "$out/config.yaml" >"$dir/config.yaml"
   start=$(date +%s.%N)
-  (cd "$out/lbaf" && PYTHONPATH=src "$python" -m lbaf -c "$out/config.yaml" >"$out/lbaf.log" 2>&1) ||
-    { echo "lbaf-peer: LBAF failed; its log: $out/lbaf.log" >&2; exit 1; }
+  (cd "$out/lbaf" && PYTHONPATH=src "$python" -m lbaf -c "$dir/config.yaml" >"$dir/lbaf.log" 2>&1) ||
+    { echo "lbaf-peer: LBAF failed; its log: $dir/lbaf.log" >&2; exit 1; }
   seconds=$(echo "$(date +%s.%N) - $start" | bc)
-  "$python" - "$out" "$data" "$stem" "$seconds" <<'PY'
+  "$python" - "$out" "$dir" "$data" "$stem" "$seconds" <<'PY'
 import json, os, re, sys
-out, data, stem, seconds = sys.argv[1:]
-log = open(f"{out}/lbaf.log").read()
+out, dir, data, stem, seconds = sys.argv[1:]
+log = open(f"{dir}/lbaf.log").read()
 before = re.search(r"initial rank load:\n.*?imbalance: ([0-9.e+-]+)", log).group(1)
 after = re.search(r"rebalanced rank load:\n.*?imbalance: ([0-9.e+-]+)", log).group(1)
 memory = re.search(r"rebalanced rank maximum memory usage:\n.*?\n.*?maximum: ([0-9.e+-]+)", log)
@@ -102,8 +108,8 @@ def ranks(prefix):
         r += 1
     return where
 a = ranks(f"{out}/lbaf/data/{data}/{stem}")
-output_stem = next(f[:-len(".0.json")] for f in os.listdir(f"{out}/output") if f.endswith(".0.json"))
-b = ranks(f"{out}/output/{output_stem}")
+output_stem = next(f[:-len(".0.json")] for f in os.listdir(f"{dir}/output") if f.endswith(".0.json"))
+b = ranks(f"{dir}/output/{output_stem}")
 print(before, after, sum(1 for k in a if b.get(k) != a[k]), memory.group(1) if memory else 0, seconds)
 PY
 }
@@ -123,7 +129,17 @@ print(" | ".join([label] + [cell([r[k] for r in rows], forms[k]) for k in range(
 ' "$1"
 }
 
-lbaf_rows=$(for ((i = 0; i < runs; ++i)); do run_lbaf; done)
+# JOBS runs at a time; a failed run stops the script.
+rm -rf "$out"/run-*
+for ((first = 0; first < runs; first += jobs)); do
+  pids=()
+  for ((i = first; i < runs && i < first + jobs; ++i)); do
+    run_lbaf "$i" >"$out/run-$i.row" &
+    pids+=($!)
+  done
+  for pid in "${pids[@]}"; do wait "$pid" || exit 1; done
+done
+lbaf_rows=$(cat "$out"/run-*.row)
 
 build_dlbkit() { [ -x build/bin/dlbkit ] || scripts/build.sh >/dev/null; }
 build_dlbkit
