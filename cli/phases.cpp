@@ -55,11 +55,12 @@ void print_report(const std::string& title, const PhaseRunResult& run, bool has_
       continue;
     }
     const Rebalanced& r = *s.rebalanced;
+    const char* at_bound = !r.at_lower_bound           ? ""
+                           : r.lower_bound_on_clusters ? "  at the bound: best possible for whole clusters"
+                                                       : "  at the bound: best possible";
     fmt::print("  {:>5}  {:>10.4f}  {:>9.3f}  {:>9.3f}  {:>9.3f}  {:>9}  {:>11.6f}  {:>9.3f} s{}\n", k,
                s.figures.max_load, s.figures.imbalance, r.after.imbalance, r.imbalance_lower_bound, r.objects_migrated,
-               to_seconds(r.protocol_time), r.wall_seconds, r.at_lower_bound ? r.lower_bound_on_clusters ? "  at the bound: best possible for whole clusters"
-                                                                                  : "  at the bound: best possible"
-                                 : "");
+               to_seconds(r.protocol_time), r.wall_seconds, at_bound);
     if (r.optimum) print_optimum(*r.optimum, r.after);
     if (!r.unplaced.empty() || r.nodes_over_memory_bound > 0)
       fmt::print("  {:>5}  memory bound: {} objects found no room, {} nodes above the bound\n", "", r.unplaced.size(),
