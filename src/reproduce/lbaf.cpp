@@ -22,7 +22,7 @@ constexpr TextParam kLbaf{.name = "lbaf", .default_value = "",
 
 std::vector<ParamSpec> lbaf_params() { return {kLbaf}; }
 
-/// A figure of LBAF's 5 runs: median, min, max.
+/// A figure of LBAF's runs: median, min, max.
 struct Spread {
   double median, min, max;
 };
@@ -39,6 +39,7 @@ struct Problem {
   std::optional<double> imbalance_before;  ///< LBAF's; none: not measured
   std::optional<Spread> imbalance_after, migrated;
   std::optional<double> wall_seconds;   ///< LBAF's whole process, median
+  int lbaf_runs = 5;                     ///< the runs behind LBAF's figures
 };
 
 // LBAF at commit 9615e7a, `RUNS=5 STRATEGIES="tempered:peers=vt tempered" scripts/lbaf-peer.sh DATA CONFIG`.
@@ -120,7 +121,7 @@ ReproductionResult beside_lbaf(const ReproductionOptions& options) {
 
   Table table{.name = "phases-lbaf",
               .title = fmt::format("tempered beside LBAF's InformAndTransfer on LBAF's configurations and data; "
-                                   "LBAF: 5 runs, tempered: seeds 1 to {}; median (min..max)",
+                                   "LBAF: 5 runs unless a note says, tempered: seeds 1 to {}; median (min..max)",
                                    runs),
               .columns = {{.name = "problem", .left = true, .quoted = true},
                           {.name = "balancer", .left = true, .quoted = true},
@@ -188,14 +189,16 @@ ReproductionResult beside_lbaf(const ReproductionOptions& options) {
                             before, text(a, "{:.5g}"), a.median, text(m, "{:.0f}"), m.median, spread(wall).median,
                             bound, std::string(on_clusters ? "clusters" : "objects")});
     }
+    if (p.imbalance_after && p.lbaf_runs != 5)
+      notes.push_back(fmt::format("{}: LBAF's figures are of {} runs", p.label, p.lbaf_runs));
     if (p.explicit_inputs) notes.push_back(fmt::format("{}: tempered runs the file's problem as options ({})", p.label,
                                                        p.why_explicit));
   }
   Results results{.inputs = {{"lbaf", root}, {"runs", runs}}, .tables = {std::move(table)}};
   results.notes = {
-      "LBAF's figures: scripts/lbaf-peer.sh at LBAF commit 9615e7a, 5 runs (LBAF is not deterministic: its gossip "
-      "draws from Python's unseeded stream); its wall time is its whole process, tempered's the decision alone. "
-      "tempered takes each configuration through --lbaf-config (docs/phases.md, LBAF's configurations).",
+      "LBAF's figures: scripts/lbaf-peer.sh at LBAF commit 9615e7a, 5 runs unless noted (LBAF is not "
+      "deterministic: its gossip draws from Python's unseeded stream); its wall time is its whole process, "
+      "tempered's the decision alone. tempered takes each configuration through --lbaf-config (docs/phases.md, LBAF's configurations).",
       "I bound: no mapping tempered can make ends below it (docs/phases.md, How far from the best); of clusters "
       "where the configuration moves only whole clusters (max_subclusters: 0), and then LBAF's runs, which move the "
       "same clusters, cannot end below it either."};
