@@ -198,7 +198,8 @@ ReproductionResult beside_lbaf(const ReproductionOptions& options) {
   results.notes = {
       "LBAF's figures: scripts/lbaf-peer.sh at LBAF commit 9615e7a, 5 runs unless noted (LBAF is not "
       "deterministic: its gossip draws from Python's unseeded stream); its wall time is its whole process, "
-      "tempered's the decision alone. tempered takes each configuration through --lbaf-config (docs/phases.md, LBAF's configurations).",
+      "tempered's the decision alone. tempered takes each configuration through --lbaf-config (docs/phases.md, "
+      "LBAF's configurations).",
       "I bound: no mapping tempered can make ends below it (docs/phases.md, How far from the best); of clusters "
       "where the configuration moves only whole clusters (max_subclusters: 0), and then LBAF's runs, which move the "
       "same clusters, cannot end below it either."};
