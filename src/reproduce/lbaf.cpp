@@ -194,7 +194,8 @@ ReproductionResult beside_lbaf(const ReproductionOptions& options) {
                             bound, std::string(on_clusters ? "clusters" : "objects")});
     }
     if (p.imbalance_after && p.lbaf_runs != 5)
-      notes.push_back(fmt::format("{}: LBAF's figures are of {} runs", p.label, p.lbaf_runs));
+      notes.push_back(
+          fmt::format("{}: LBAF's figures are of {} run{}", p.label, p.lbaf_runs, p.lbaf_runs == 1 ? "" : "s"));
     if (p.explicit_inputs) notes.push_back(fmt::format("{}: tempered runs the file's problem as options ({})", p.label,
                                                        p.why_explicit));
   }
