@@ -59,6 +59,8 @@ public:
   }
   /// Whether the agents are in one array (false: one allocation each).
   bool contiguous() const { return base_ != nullptr; }
+  /// Bytes from one agent to the next in the array (0 when not contiguous).
+  std::size_t stride() const { return stride_; }
 
 private:
   void destroy() noexcept {

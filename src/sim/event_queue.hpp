@@ -122,6 +122,11 @@ public:
     const auto& bucket = buckets_[lowest_occupied()];
     return bucket.size() > 8 ? nullptr : &*smallest(bucket);
   }
+  /// The item `ahead` places after the one pop() will return, when both are in the sorted
+  /// run, else null.
+  const Item* peek_after(std::size_t ahead) const {
+    return due_head_ + ahead < due_.size() ? &due_[due_head_ + ahead] : nullptr;
+  }
 
 private:
   static constexpr std::size_t kDigitBits = 4;

@@ -120,15 +120,16 @@ static_assert(sizeof(InFlight) == 32, "a slot is half a cache line");
 enum class Mode : std::uint8_t { idle, running, overhead };
 
 // One node's state, in one array indexed by node: the fields an event touches fill the
-// first two cache lines, the statistics of completions and sends the third; the pending
-// tasks are in the engine's pool.
+// first two cache lines (its flags are bits, so that they do), the statistics of
+// completions and sends and the node's random stream the third; the engine prefetches all
+// three. The pending tasks are in the engine's pool.
 struct alignas(64) Node {
   Mode mode = Mode::idle;
-  bool has_current = false;
-  bool poll_scheduled = false;  // while running: the pending wake is a poll point
-  bool idle_notified = false;
-  bool wake_carried = false;  // the latest wake is not queued: the reserve will queue it
-  bool has_reserve = false;   // a wake entry of the node is queued (Engine::schedule_wake)
+  bool has_current : 1 = false;
+  bool poll_scheduled : 1 = false;  // while running: the pending wake is a poll point
+  bool idle_notified : 1 = false;
+  bool wake_carried : 1 = false;  // the latest wake is not queued: the reserve will queue it
+  bool has_reserve : 1 = false;   // a wake entry of the node is queued (Engine::schedule_wake)
   std::uint32_t inbox_head = kNone;  // arrived and not yet handled: a list through the slots
   std::uint32_t inbox_tail = kNone;
   TaskQueues::Queue queue;  // pending, front executes next
@@ -145,7 +146,9 @@ struct alignas(64) Node {
   // NodeStats but overhead (above) and the migration counts, which few events touch (Engine::transfers_)
   SimTime busy = 0, finish = 0;
   std::uint64_t tasks_executed = 0, messages_sent = 0;
+  Rng rng{0};  // the agent's (NodeContext::rng): stream v + 1 of the run's seed (NodeStates)
 };
+static_assert(offsetof(Node, busy) == 128, "what an event reads fills the first two cache lines");
 static_assert(sizeof(Node) == 192, "a node's state is three cache lines");
 
 // Processor sharing: a node's processes, each progressing at 1/n of the processor while
@@ -181,11 +184,9 @@ struct NodeStates {
     const std::size_t n = config.topology->size();
     if (config.execution == Execution::processor_sharing) shared.resize(n);
     if (config.cost.checks == Checks::engines) last_check.assign(n, 0);
-    rngs.reserve(n);
-    for (std::size_t i = 0; i < n; ++i) rngs.emplace_back(config.seed, i + 1);
+    for (std::size_t i = lo; i < hi; ++i) nodes[i].rng = Rng(config.seed, i + 1);
     release_outside(nodes, lo, hi);
     release_outside(transfers, lo, hi);
-    release_outside(rngs, lo, hi);
   }
   explicit NodeStates(const SimulationConfig& config) : NodeStates(config, 0, static_cast<NodeId>(config.topology->size())) {}
 
@@ -206,7 +207,6 @@ struct NodeStates {
   std::vector<SimTime> last_check;           // checks = engines: each node's latest check point (else empty)
   std::vector<SharedNode> shared;            // PS only
   AgentArray agents;
-  std::vector<Rng> rngs;
   std::vector<std::int64_t, HugePageAllocator<std::int64_t>> slots;  // neighbor_slots() of every node, 64-byte aligned
   std::span<const std::uint32_t> slot_begin;  // the topology's offsets: node v's are [slot_begin[v], slot_begin[v + 1])
   std::once_flag slots_once;
@@ -298,7 +298,6 @@ public:
         reported_load_(states.reported_load),
         last_check_(states.last_check),
         agents_(states.agents),
-        rngs_(states.rngs),
         shared_(states.shared),
         part_(part),
         workload_rng_(config.seed, 0),
@@ -306,7 +305,8 @@ public:
         lifo_mode_(config.execution == Execution::lifo),
         poll_cost_(config.strategy.info->checks_messages && config.cost.poll_interval > 0 ? config.cost.poll_cost
                                                                                           : 0),
-        prefetching_(topology_.size() * sizeof(Node) > kPrefetchAbove) {
+        prefetching_(topology_.size() * sizeof(Node) > kPrefetchAbove),
+        agent_second_line_(states.agents.stride() > 64) {
     mail_waits_ = cost_.checks == Checks::engines && cost_.mail == Mail::check_points && cost_.poll_interval > 0;
     result_.message_kinds = config.strategy.info->message_kinds;
     result_.message_kinds.push_back("task_transfer");
@@ -333,8 +333,7 @@ public:
     start_nodes();
     while (!heap_.empty() && !(held_ == 0 && !arrival_pending_)) {
       const Event e = heap_.pop();
-      if (prefetching_)
-        if (const Event* next = heap_.peek()) prefetch(*next);
+      if (prefetching_) prefetch_ahead();
       handle(e);
     }
     if (held_ != 0) fail_out_of_events(result_.tasks_created - result_.tasks_completed, result_.tasks_created);
@@ -409,6 +408,7 @@ public:
       held_ += nodes_[v].queue.size();
     }
     next_task_id_ = total + part_.index;  // the deferred tasks have the ids before
+    deferred_place_ = deferred.place();
   }
 
   // --- As one partition of a parallel run (ParallelRun) ---
@@ -460,8 +460,7 @@ public:
     if (may_pause && held_ == 0) return true;
     while (heap_.top_before(end) != nullptr) {
       const Event e = heap_.pop();
-      if (prefetching_)
-        if (const Event* next = heap_.peek()) prefetch(*next);
+      if (prefetching_) prefetch_ahead();
       if (!handle(e)) continue;
       log_.add(e.time, e.key, instant_events_);
       if (may_pause && held_ == 0) return true;
@@ -573,7 +572,7 @@ public:
     return shared_mode_ ? node_load(current_) : static_cast<std::int64_t>(nodes_[current_].queue.size());
   }
   SimTime now() const override { return cursor_; }
-  Rng& rng() override { return rngs_[current_]; }
+  Rng& rng() override { return nodes_[current_].rng; }
 
   void send(NodeId to, const Message& message) override {
     assert(message.kind < task_kind_ && "message kind not declared in StrategyInfo::message_kinds");
@@ -773,10 +772,22 @@ private:
   // cache lines load while the current event is handled. Inlined by force: as a function of
   // its own GCC finds it free of side effects (a prefetch writes nothing) and deletes the
   // call (docs/simulator.md, "The prefetch that was not there").
+  // An event at 2^16 nodes takes about one memory access, so lines asked for only one event
+  // ahead come late: those of the event two after the next are asked for too (each event's
+  // lines are then asked for three events ahead and again one ahead, in case it joined the
+  // queue's run since; docs/simulator.md, "Two events ahead").
+  [[gnu::always_inline]] void prefetch_ahead() const {
+    if (const Event* next = heap_.peek()) prefetch(*next);
+    if (const Event* later = heap_.peek_after(2)) prefetch(*later);
+  }
   [[gnu::always_inline]] void prefetch(const Event& next) const {
     __builtin_prefetch(&nodes_[next.node]);
     __builtin_prefetch(reinterpret_cast<const char*>(&nodes_[next.node]) + 64);
+    __builtin_prefetch(reinterpret_cast<const char*>(&nodes_[next.node]) + 128);
     __builtin_prefetch(&agents_[next.node]);
+    if (agent_second_line_) __builtin_prefetch(reinterpret_cast<const char*>(&agents_[next.node]) + 64);
+    if (deferred_place_.stride != 0 && next.type() == EventType::wake)  // a wake may start the next task
+      __builtin_prefetch(reinterpret_cast<const void*>(deferred_place_.origin + next.node * deferred_place_.stride));
     if (next.type() == EventType::delivery) __builtin_prefetch(&in_flight_[next.ref]);
     if (!slot_begin_.empty()) {  // the neighbour loads a message handled at the event updates
       const auto first = reinterpret_cast<std::uintptr_t>(slots_ + slot_begin_[next.node]) & ~std::uintptr_t{63};
@@ -1274,7 +1285,6 @@ private:
   std::vector<std::int64_t>& reported_load_;
   std::vector<SimTime>& last_check_;
   AgentArray& agents_;
-  std::vector<Rng>& rngs_;
   std::vector<SharedNode>& shared_;
   std::int64_t* slots_ = nullptr;              // states_.slots, once a node asked for them
   std::span<const std::uint32_t> slot_begin_;  // states_.slot_begin, likewise
@@ -1301,6 +1311,8 @@ private:
   // 1.00 at 2^13, 0.69 at 2^14): the engine prefetches when its nodes' state outgrows an L2.
   static constexpr std::size_t kPrefetchAbove = std::size_t{1} << 20;  // bytes of node state
   const bool prefetching_;
+  const bool agent_second_line_;       // the agents are one array, each over a cache line
+  DeferredTasks::Place deferred_place_;  // where the lists of initial tasks not yet taken are
   bool started_ = false;                      // initial tasks placed
   std::vector<Task> finished_;                // run_shared()'s scratch
   static constexpr NodeId kNoNode = ~NodeId{0};
@@ -1657,8 +1669,8 @@ public:
       Rng rng(config_.seed, 0);  // the workload's stream, as on one thread
       deferred_ = deferred_initial_tasks(config_, rng);
       if (deferred_) {
+        deferred_->keep_only(bounds_[me_], bounds_[me_ + 1]);  // count() still answers for every node
         me.defer_initial_tasks(*deferred_, tasks_in(*deferred_, config_.topology->size()));
-        deferred_->keep_only(bounds_[me_], bounds_[me_ + 1]);
       } else {
         std::vector<TaskSink*> sinks(parts_, nullptr);  // the other processes' partitions: dropped
         sinks[me_] = &me.sink();

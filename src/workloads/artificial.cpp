@@ -45,6 +45,10 @@ public:
     first_ = first;
   }
 
+  Place place() const override {
+    return {reinterpret_cast<std::uintptr_t>(lists_.data()) - std::uintptr_t{first_} * sizeof(List), sizeof(List)};
+  }
+
 private:
   struct List {
     Rng next;             // draws the first task not yet taken

@@ -12,6 +12,7 @@
 #include <dlbkit/core/task.hpp>
 #include <dlbkit/topology/topology.hpp>
 
+#include <cstddef>
 #include <cstdint>
 
 namespace dlbkit {
@@ -29,6 +30,14 @@ public:
   /// simulation, which holds those nodes): the others' lists may give their memory back.
   /// count() still answers for every node. Does nothing unless overridden.
   virtual void keep_only(NodeId /*first*/, NodeId /*last*/) {}
+
+  /// Where node v's list is kept, when the lists are one array: at address origin + v x
+  /// stride (an address the simulator only prefetches, never reads). Valid until keep_only().
+  struct Place {
+    std::uintptr_t origin = 0;
+    std::size_t stride = 0;  // 0: not one array
+  };
+  virtual Place place() const { return {}; }
 };
 
 }  // namespace dlbkit
