@@ -130,6 +130,7 @@ struct alignas(64) Node {
   bool idle_notified : 1 = false;
   bool wake_carried : 1 = false;  // the latest wake is not queued: the reserve will queue it
   bool has_reserve : 1 = false;   // a wake entry of the node is queued (Engine::schedule_wake)
+  bool woken : 1 = false;         // parallel runs: in the window's list of nodes woken (Engine::woken_)
   std::uint32_t inbox_head = kNone;  // arrived and not yet handled: a list through the slots
   std::uint32_t inbox_tail = kNone;
   TaskQueues::Queue queue;  // pending, front executes next
@@ -196,6 +197,7 @@ struct NodeStates {
   void allocate_neighbor_slots(const Topology& topology) {
     std::call_once(slots_once, [&] {
       slot_begin = topology.neighbor_offsets();
+      if (topology.min_degree() == topology.max_degree()) slot_degree = static_cast<std::uint32_t>(topology.max_degree());
       slots.assign(slot_begin.back(), 0);
       release_outside(slots, slot_begin[lo_], slot_begin[hi_]);
     });
@@ -209,6 +211,7 @@ struct NodeStates {
   AgentArray agents;
   std::vector<std::int64_t, HugePageAllocator<std::int64_t>> slots;  // neighbor_slots() of every node, 64-byte aligned
   std::span<const std::uint32_t> slot_begin;  // the topology's offsets: node v's are [slot_begin[v], slot_begin[v + 1])
+  std::uint32_t slot_degree = 0;              // every node's degree where they are all alike, else 0
   std::once_flag slots_once;
 
 private:
@@ -427,7 +430,6 @@ public:
   };
 
   void begin_parallel(std::chrono::steady_clock::time_point wall_start, std::span<const NodeId> bounds) {
-    woken_in_.assign(part_.hi - part_.lo, 0);
     wall_start_ = wall_start;
     bounds_ = bounds;
     outboxes_.resize(part_.count);
@@ -449,8 +451,6 @@ public:
     window_start_ = start;
     window_end_ = end;
     log_.clear();
-    woken_.clear();
-    ++window_;
   }
 
   // Handles the events due before `end`. With `may_pause`, stops before the first when the
@@ -492,7 +492,11 @@ public:
   // those for other partitions go to their outboxes with what they deliver. Returns the
   // earliest time of this partition's events and of those it sends.
   SimTime pack() {
-    for (const NodeId v : woken_) nodes_[v].wake_key = log_.global_key(nodes_[v].wake_key, window_start_);
+    for (const NodeId v : woken_) {
+      nodes_[v].wake_key = log_.global_key(nodes_[v].wake_key, window_start_);
+      nodes_[v].woken = false;
+    }
+    woken_.clear();
     for (Outbox& out : outboxes_) {
       out.items.clear();
       out.tasks.clear();
@@ -637,7 +641,8 @@ public:
 
   std::span<std::int64_t> neighbor_slots() override {
     if (slot_begin_.empty()) allocate_neighbor_slots();
-    return {slots_ + slot_begin_[current_], slot_begin_[current_ + 1] - slot_begin_[current_]};
+    const std::uint32_t begin = slot_start(current_);
+    return {slots_ + begin, slot_start(current_ + 1) - begin};
   }
 
 private:
@@ -645,7 +650,12 @@ private:
     states_.allocate_neighbor_slots(topology_);
     slots_ = states_.slots.data();
     slot_begin_ = states_.slot_begin;
+    slot_degree_ = states_.slot_degree;
   }
+  // Where node v's neighbour slots start: v x degree on a network whose nodes have one degree
+  // (a hypercube, a torus), without reading the offsets, which at 2^22 nodes miss the caches
+  // on the path of every prefetch (docs/simulator.md, "Profile at 2^22").
+  std::uint32_t slot_start(NodeId v) const { return slot_degree_ != 0 ? v * slot_degree_ : slot_begin_[v]; }
 
   // --- TaskSink: tasks created by the workload land in a node's queue ---
   void add(NodeId node, SimTime work, std::uint32_t tag) override {
@@ -790,8 +800,8 @@ private:
       __builtin_prefetch(reinterpret_cast<const void*>(deferred_place_.origin + next.node * deferred_place_.stride));
     if (next.type() == EventType::delivery) __builtin_prefetch(&in_flight_[next.ref]);
     if (!slot_begin_.empty()) {  // the neighbour loads a message handled at the event updates
-      const auto first = reinterpret_cast<std::uintptr_t>(slots_ + slot_begin_[next.node]) & ~std::uintptr_t{63};
-      const auto end = reinterpret_cast<std::uintptr_t>(slots_ + slot_begin_[next.node + 1]);
+      const auto first = reinterpret_cast<std::uintptr_t>(slots_ + slot_start(next.node)) & ~std::uintptr_t{63};
+      const auto end = reinterpret_cast<std::uintptr_t>(slots_ + slot_start(next.node + 1));
       for (std::uintptr_t line = first; line < end; line += 64) __builtin_prefetch(reinterpret_cast<const void*>(line));
     }
   }
@@ -807,8 +817,8 @@ private:
     node.wake_at = time;
     node.wake_key = keys_.next(static_cast<unsigned>(EventType::wake));
     node.wake_carried = node.has_reserve && node.reserve_at <= time;
-    if (parallel_ && woken_in_[v - part_.lo] != window_) [[unlikely]] {
-      woken_in_[v - part_.lo] = window_;
+    if (parallel_ && !node.woken) [[unlikely]] {
+      node.woken = true;
       woken_.push_back(v);
     }
     if (node.wake_carried) return;
@@ -1288,6 +1298,7 @@ private:
   std::vector<SharedNode>& shared_;
   std::int64_t* slots_ = nullptr;              // states_.slots, once a node asked for them
   std::span<const std::uint32_t> slot_begin_;  // states_.slot_begin, likewise
+  std::uint32_t slot_degree_ = 0;              // states_.slot_degree, likewise
   const Partition part_;
   std::unique_ptr<DeferredTasks> deferred_tasks_;  // on one thread: the workload's initial tasks not drawn at the start, or none
   TaskQueues tasks_;                               // the pending tasks of this engine's nodes
@@ -1342,9 +1353,7 @@ private:
   WindowLog log_;
   static constexpr std::size_t kBurst = std::size_t{1} << 16;  // later events that push_later makes room for first
   BlockList<Event> later_;  // the start's burst passes through it: blocks, given back as they drain
-  std::vector<NodeId> woken_;
-  std::vector<std::uint32_t> woken_in_;  // per node: the window it last joined woken_ in
-  std::uint32_t window_ = 1;             // the window's number (the start's is 1)
+  std::vector<NodeId> woken_;  // each once (Node::woken), emptied by pack()
   std::vector<Outbox> outboxes_;
   std::span<const NodeId> bounds_;
   // Tasks this engine holds: at its nodes, on their way between them, and on their way to
