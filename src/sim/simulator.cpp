@@ -1481,9 +1481,10 @@ private:
     Part& me = *parts_[k];
     bool failed = !guarded(k, [&] { me.start_nodes(); });
     if (!observer_logs_.empty()) observer_logs_[k]->set_phase(ObserverLog::Phase::events);
+    std::chrono::nanoseconds spin = barrier_.spin({});  // this thread's waits: a share of its window's work
     for (unsigned window = 0;; ++window) {
       failed = failed || !guarded(k, [&] { next_[k] = me.pack(); });
-      if (barrier_.arrive_and_wait(failed)) return;
+      if (barrier_.arrive_and_wait(failed, spin)) return;
       failed = !guarded(k, [&] {
         for (std::size_t from = 0; from < parts_.size(); ++from)
           if (from != k) me.unpack(parts_[from]->outbox(k));
@@ -1498,24 +1499,26 @@ private:
       me.open_window(start, end);
       ranked_[k].store(std::numeric_limits<SimTime>::min(), std::memory_order_relaxed);  // read after the next barrier
       bool paused = false;
+      const auto work_start = std::chrono::steady_clock::now();
       failed = failed || !guarded(k, [&] { paused = me.run_until(end, true); });
+      spin = barrier_.spin(std::chrono::steady_clock::now() - work_start);
       Decision& decision = decisions_[window % 2];
-      if (ends_here(decision, paused && !failed)) {
-        if (!barrier_.arrive_and_wait() && k == 0) guarded(0, [&] { finish(start); });
+      if (ends_here(decision, paused && !failed, spin)) {
+        if (!barrier_.arrive_and_wait(false, spin) && k == 0) guarded(0, [&] { finish(start); });
         return;
       }
       if (paused && !failed) failed = !guarded(k, [&] { me.run_until(end, false); });
-      if (barrier_.arrive_and_wait(failed)) return;
+      if (barrier_.arrive_and_wait(failed, spin)) return;
       if (k == 0) decisions_[(window + 1) % 2].reset();  // its last use ended before this barrier
       if (!replay_) {
-        failed = !guarded(k, [&] { rank_slice(k, start, end); });
+        failed = !guarded(k, [&] { rank_slice(k, start, end, spin); });
       } else if (k == 0) {  // the observers' calls follow the whole window's ranks
         failed = !guarded(0, [&] {
           rank_shared_instants(logs_, start, kNever);
           replay_observers();
         });
       }
-      if (barrier_.arrive_and_wait(failed)) return;
+      if (barrier_.arrive_and_wait(failed, spin)) return;
     }
   }
 
@@ -1523,7 +1526,7 @@ private:
   // as many equal spans of time as threads (a window without an end: thread 0 all of it).
   // Where a merge needs the ranks of a creator's instant in an earlier slice, it waits until
   // that slice's thread has passed it.
-  void rank_slice(unsigned k, SimTime start, SimTime end) {
+  void rank_slice(unsigned k, SimTime start, SimTime end, std::chrono::nanoseconds spin) {
     const auto parts = static_cast<SimTime>(parts_.size());
     const auto slice = [&](SimTime j) {
       if (end == kNever) return j == 0 ? start : kNever;
@@ -1544,7 +1547,7 @@ private:
           if (c >= from) return;
           unsigned j = k - 1;
           while (slice(j) > c) --j;
-          await(ranking_, barrier_.spins(), [&] { return ranked_[j].load(std::memory_order_acquire) >= c; });
+          await(ranking_, spin, [&] { return ranked_[j].load(std::memory_order_acquire) >= c; });
         },
         [&](SimTime t) { ranked_[k].store(t, std::memory_order_release); });
   }
@@ -1565,13 +1568,13 @@ private:
       holding.store(false, std::memory_order_relaxed);
     }
   };
-  bool ends_here(Decision& d, bool paused) {
+  bool ends_here(Decision& d, bool paused, std::chrono::nanoseconds spin) {
     if (!paused) d.holding.store(true, std::memory_order_release);
     const unsigned parts = static_cast<unsigned>(parts_.size());
     d.arrived.fetch_add(1, std::memory_order_acq_rel);
     notify(news_);
     if (!paused) return false;
-    await(news_, barrier_.spins(), [&] {
+    await(news_, spin, [&] {
       return d.holding.load(std::memory_order_acquire) || d.arrived.load(std::memory_order_acquire) == parts;
     });
     return !d.holding.load(std::memory_order_acquire);

@@ -1,27 +1,37 @@
 #pragma once
 /// \file
-/// Waiting for the other threads of a parallel simulation, whose windows last microseconds:
-/// a thread spins briefly, then sleeps on the word it waits for (a futex), so that other
-/// work on the machine does not stall the run; with more threads than cores it sleeps at once.
-/// (Yielding the core between looks instead made runs beside one busy process on 2 cores
-/// more than 12 times slower: the waiting threads took the time of those they waited for.)
+/// Waiting for the other threads of a parallel simulation, whose windows last microseconds
+/// to milliseconds: a thread spins for a share of its own work between waits, then sleeps on
+/// the word it waits for (a futex), so that other work on the machine does not stall the
+/// run; with more threads than cores it sleeps at once. (Yielding the core between looks
+/// instead made runs beside one busy process on 2 cores more than 12 times slower: the
+/// waiting threads took the time of those they waited for. A fixed spin of 1 000 pauses,
+/// 17 us on a host whose pause takes 17 ns, ended most waits of large runs in a sleep whose
+/// wake-up cost more than the wait: docs/simulator.md, "Waiting at the barriers".)
 
+#include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <thread>
 
 namespace dlbkit {
 
-/// Waits until `done()`, spinning first for `spins` rounds (0 where the threads outnumber
-/// the cores: the one waited for needs the core). Whoever changes what done() reads then
-/// calls `notify(signal)`.
+/// Waits until `done()`, spinning first for up to `spin` of host time (0 where the threads
+/// outnumber the cores: the one waited for needs the core). Whoever changes what done()
+/// reads then calls `notify(signal)`.
 template <class Done>
-void await(std::atomic<std::uint32_t>& signal, unsigned spins, Done done) {
-  for (; spins > 0; --spins) {
-    if (done()) return;
+void await(std::atomic<std::uint32_t>& signal, std::chrono::nanoseconds spin, Done done) {
+  if (spin.count() > 0) {
+    const auto until = std::chrono::steady_clock::now() + spin;
+    do {
+      for (int i = 0; i < 16; ++i) {  // the clock read between rounds of pauses
+        if (done()) return;
 #if defined(__x86_64__) || defined(__i386__)
-    __builtin_ia32_pause();
+        __builtin_ia32_pause();
 #endif
+      }
+    } while (std::chrono::steady_clock::now() < until);
   }
   for (;;) {
     const std::uint32_t seen = signal.load(std::memory_order_acquire);
@@ -38,14 +48,21 @@ inline void notify(std::atomic<std::uint32_t>& signal) {
 class SpinBarrier {
 public:
   explicit SpinBarrier(unsigned threads)
-      : threads_(threads), spins_(threads <= std::thread::hardware_concurrency() ? kSpins : 0) {}
+      : threads_(threads), may_spin_(threads <= std::thread::hardware_concurrency()) {}
 
-  static constexpr unsigned kSpins = 1000;  // some 50 us
-  unsigned spins() const { return spins_; }
+  /// How long a wait spins before it sleeps, for a thread that worked `work` of host time
+  /// since its last wait: half of that (a wait is for the others' share of like work), from
+  /// 20 us to 1 ms; 0 where the threads outnumber the cores.
+  std::chrono::nanoseconds spin(std::chrono::nanoseconds work) const {
+    if (!may_spin_) return {};
+    return std::clamp<std::chrono::nanoseconds>(work / 2, std::chrono::microseconds{20}, std::chrono::milliseconds{1});
+  }
 
-  /// Waits for every thread; returns whether any of them arrived with `failed`, the same
-  /// answer for all, so that they all stop at the same barrier.
-  bool arrive_and_wait(bool failed = false) {
+  /// Waits for every thread, spinning as for a thread of no work; returns whether any of them
+  /// arrived with `failed`, the same answer for all, so that they all stop at the same barrier.
+  bool arrive_and_wait(bool failed = false) { return arrive_and_wait(failed, spin({})); }
+  /// The same, spinning for `spin` before it sleeps.
+  bool arrive_and_wait(bool failed, std::chrono::nanoseconds spin) {
     const std::uint32_t generation = generation_.load(std::memory_order_acquire);
     const unsigned slot = generation % 2;
     if (failed) failed_[slot].store(true, std::memory_order_relaxed);
@@ -56,13 +73,13 @@ public:
       notify(generation_);
       return failed_[slot].load(std::memory_order_relaxed);
     }
-    await(generation_, spins_, [&] { return generation_.load(std::memory_order_acquire) != generation; });
+    await(generation_, spin, [&] { return generation_.load(std::memory_order_acquire) != generation; });
     return failed_[slot].load(std::memory_order_relaxed);
   }
 
 private:
   const unsigned threads_;
-  const unsigned spins_;
+  const bool may_spin_;
   std::atomic<unsigned> arrived_{0};
   std::atomic<std::uint32_t> generation_{0};
   std::atomic<bool> failed_[2] = {false, false};  // by the generation's parity

@@ -295,6 +295,20 @@ TEST(ParallelWindows, EveryThreadStopsAtTheBarrierAfterAFailure) {
   }
 }
 
+// A wait spins for half the waiting thread's work since its last wait, within 20 us and 1 ms,
+// and not at all where the threads outnumber the cores (the one waited for needs a core).
+TEST(ParallelWindows, AWaitSpinsForAShareOfTheWorkThenSleeps) {
+  using namespace std::chrono_literals;
+  const SpinBarrier two(2);
+  if (std::thread::hardware_concurrency() >= 2) {
+    EXPECT_EQ(two.spin(0ns), 20us);
+    EXPECT_EQ(two.spin(300us), 150us);
+    EXPECT_EQ(two.spin(50ms), 1ms);
+  }
+  const SpinBarrier crowded(std::thread::hardware_concurrency() + 1);
+  EXPECT_EQ(crowded.spin(300us), 0ns);
+}
+
 // Two partitions' windows from time 7. Partition 0 handled, due at 10, (creator at 5, rank
 // 0) and (creator at 5, rank 2), then at 12 a child of its second event; partition 1, at 10,
 // (creator at 5, rank 1), then at 11 a child of that. Creators before the window carry the
