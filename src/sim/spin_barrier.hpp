@@ -58,10 +58,8 @@ public:
     return std::clamp<std::chrono::nanoseconds>(work / 2, std::chrono::microseconds{20}, std::chrono::milliseconds{1});
   }
 
-  /// Waits for every thread, spinning as for a thread of no work; returns whether any of them
+  /// Waits for every thread, spinning for `spin` before it sleeps; returns whether any of them
   /// arrived with `failed`, the same answer for all, so that they all stop at the same barrier.
-  bool arrive_and_wait(bool failed = false) { return arrive_and_wait(failed, spin({})); }
-  /// The same, spinning for `spin` before it sleeps.
   bool arrive_and_wait(bool failed, std::chrono::nanoseconds spin) {
     const std::uint32_t generation = generation_.load(std::memory_order_acquire);
     const unsigned slot = generation % 2;

@@ -283,7 +283,7 @@ TEST(ParallelWindows, EveryThreadStopsAtTheBarrierAfterAFailure) {
           team.emplace_back([&, k] {
             for (unsigned round = 0;; ++round) {
               if (round % (k + 2) == 0) std::this_thread::yield();  // arrive in varying orders
-              if (barrier.arrive_and_wait(k == threads - 1 && round == failing_round)) {
+              if (barrier.arrive_and_wait(k == threads - 1 && round == failing_round, barrier.spin({}))) {
                 stopped[k] = round;
                 return;
               }
