@@ -13,8 +13,13 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdlib>
+#include <cstring>
 #include <limits>
+#include <memory>
+#include <new>
 #include <span>
+#include <type_traits>
 #include <vector>
 
 namespace dlbkit {
@@ -36,8 +41,8 @@ public:
   };
 
   void clear() {
-    events_.clear();
-    instants_.clear();
+    events_size_ = 0;
+    instants_size_ = 0;
   }
   /// Empties the log once its keys are no longer needed (the window's crossings packed),
   /// giving back the room of one that grew past kKeptEvents (32 MB): a window of the
@@ -45,34 +50,41 @@ public:
   /// room beside the messages it made, and so would the copy of another partition's log.
   /// Smaller logs keep theirs: making it again every window would cost more than it saves.
   void release() {
-    if (events_.capacity() <= kKeptEvents) return clear();
-    std::vector<HandledEvent>().swap(events_);
-    std::vector<Instant>().swap(instants_);
+    clear();
+    if (events_.capacity() <= kKeptEvents) return;
+    events_ = {};
+    instants_ = {};
   }
   static constexpr std::size_t kKeptEvents = std::size_t{1} << 20;
   /// Room for n events (a copy of another partition's log, whose length is known).
-  void reserve(std::size_t n) { events_.reserve(n); }
+  void reserve(std::size_t n) {
+    if (events_.capacity() < n) events_.grow(events_size_, n);
+  }
   /// The next event's place in the list: its name as a creator.
-  std::uint64_t next_place() const { return events_.size(); }
-  void add(SimTime time, EventKey key, std::uint64_t rank) {
-    if (instants_.empty() || instants_.back().time != time)
-      instants_.push_back({time, static_cast<std::uint32_t>(events_.size())});
-    events_.push_back({time, key, rank});
+  std::uint64_t next_place() const { return events_size_; }
+  /// A store or two, inlined by force: a parallel run adds every event it handles.
+  [[gnu::always_inline]] void add(SimTime time, EventKey key, std::uint64_t rank) {
+    if (instants_size_ == 0 || instants_.data()[instants_size_ - 1].time != time) {
+      if (instants_size_ == instants_.capacity()) [[unlikely]] instants_.grow(instants_size_, instants_size_ + 1);
+      instants_.data()[instants_size_++] = {time, static_cast<std::uint32_t>(events_size_)};
+    }
+    if (events_size_ == events_.capacity()) [[unlikely]] events_.grow(events_size_, events_size_ + 1);
+    events_.data()[events_size_++] = {time, key, rank};
   }
 
-  std::span<const HandledEvent> events() const { return events_; }
-  std::span<HandledEvent> events() { return events_; }
-  std::span<const Instant> instants() const { return instants_; }
+  std::span<const HandledEvent> events() const { return {events_.data(), events_size_}; }
+  std::span<HandledEvent> events() { return {events_.data(), events_size_}; }
+  std::span<const Instant> instants() const { return {instants_.data(), instants_size_}; }
   /// The end of instant i's events.
   std::uint32_t end_of(std::size_t i) const {
-    return i + 1 < instants_.size() ? instants_[i + 1].first : static_cast<std::uint32_t>(events_.size());
+    return i + 1 < instants_size_ ? instants_.data()[i + 1].first : static_cast<std::uint32_t>(events_size_);
   }
 
   /// `key` with its creator's rank in the run's terms: a creator at or after
   /// `window_start` is this partition's own, named by its place in the list.
   EventKey global_key(EventKey key, SimTime window_start) const {
     if (key.creator_time < window_start) return key;
-    return with_rank(key, events_[key.bits >> EventKey::kRankShift].rank);
+    return with_rank(key, events_.data()[key.bits >> EventKey::kRankShift].rank);
   }
 
   static EventKey with_rank(EventKey key, std::uint64_t rank) {
@@ -81,8 +93,38 @@ public:
   }
 
 private:
-  std::vector<HandledEvent> events_;
-  std::vector<Instant> instants_;
+  // Room for a list that the log fills itself: a vector's push_back, at every event, GCC
+  // keeps out of line, and a vector's resize would write the room, where this commits its
+  // pages only as the log fills them (a window of the start's burst).
+  template <class T>
+  class Room {
+    static_assert(std::is_trivially_copyable_v<T>);
+
+  public:
+    T* data() const { return data_.get(); }
+    std::size_t capacity() const { return capacity_; }
+    /// Room for at least n, keeping the first `used`.
+    [[gnu::noinline]] void grow(std::size_t used, std::size_t n) {
+      const std::size_t capacity = std::max({n, 2 * capacity_, std::size_t{1024}});
+      Pointer data(static_cast<T*>(std::malloc(capacity * sizeof(T))));
+      if (data == nullptr) throw std::bad_alloc();
+      if (used > 0) std::memcpy(data.get(), data_.get(), used * sizeof(T));
+      data_ = std::move(data);
+      capacity_ = capacity;
+    }
+
+  private:
+    struct Free {
+      void operator()(T* p) const { std::free(p); }
+    };
+    using Pointer = std::unique_ptr<T, Free>;
+    Pointer data_;
+    std::size_t capacity_ = 0;
+  };
+
+  Room<HandledEvent> events_;
+  Room<Instant> instants_;
+  std::size_t events_size_ = 0, instants_size_ = 0;
 };
 
 /// Gives every event of the partitions' `logs` at an instant in [from, until) that two or
@@ -132,7 +174,9 @@ void rank_shared_instants(std::span<WindowLog* const> logs, SimTime window_start
     if (t >= until) return;
     if (t < second) {  // the instants before `second` are this partition's alone: its ranks are the run's
       const auto instants = logs[first]->instants();
-      while (next[first] < instants.size() && instants[next[first]].time < second) ++next[first];
+      std::size_t i = next[first] + 1;  // a local index, which the compiler keeps in a register
+      while (i < instants.size() && instants[i].time < second) ++i;
+      next[first] = i;
       continue;
     }
     for (std::size_t p = 0; p < parts; ++p) {

@@ -433,6 +433,7 @@ public:
     wall_start_ = wall_start;
     bounds_ = bounds;
     outboxes_.resize(part_.count);
+    woken_ = std::make_unique_for_overwrite<NodeId[]>(part_.hi - part_.lo);
   }
   TaskSink& sink() { return *this; }
   // The observers' calls go to `log` instead, to be replayed in the run's order.
@@ -492,11 +493,11 @@ public:
   // those for other partitions go to their outboxes with what they deliver. Returns the
   // earliest time of this partition's events and of those it sends.
   SimTime pack() {
-    for (const NodeId v : woken_) {
+    for (const NodeId v : std::span(woken_.get(), woken_count_)) {
       nodes_[v].wake_key = log_.global_key(nodes_[v].wake_key, window_start_);
       nodes_[v].woken = false;
     }
-    woken_.clear();
+    woken_count_ = 0;
     for (Outbox& out : outboxes_) {
       out.items.clear();
       out.tasks.clear();
@@ -759,15 +760,13 @@ private:
 
   // An event joins the queue; in a parallel window one due from the window's end on, or at
   // another partition's node, waits in later_ for the window's end.
-  void queue(const Event& e) {
-    if (parallel_) [[unlikely]] {
-      if (e.time >= window_end_ || !owns(e.node)) {
-        if (e.time < window_end_) fail_lookahead(e);
-        later_.push_back(e);
-        return;
-      }
-    }
+  [[gnu::always_inline]] void queue(const Event& e) {
+    if (parallel_ && (e.time >= window_end_ || !owns(e.node))) return queue_later(e);
     heap_.push(e);
+  }
+  void queue_later(const Event& e) {
+    if (e.time < window_end_) fail_lookahead(e);
+    later_.push_back(e);
   }
 
   bool owns(NodeId v) const { return v - part_.lo < part_.hi - part_.lo; }
@@ -817,9 +816,10 @@ private:
     node.wake_at = time;
     node.wake_key = keys_.next(static_cast<unsigned>(EventType::wake));
     node.wake_carried = node.has_reserve && node.reserve_at <= time;
-    if (parallel_ && !node.woken) [[unlikely]] {
+    if (parallel_ && !node.woken) {
+      assert(owns(v) && "a partition wakes its own nodes only");
       node.woken = true;
-      woken_.push_back(v);
+      woken_[woken_count_++] = v;
     }
     if (node.wake_carried) return;
     queue(Event{time, node.wake_key, v, 0});
@@ -1353,7 +1353,10 @@ private:
   WindowLog log_;
   static constexpr std::size_t kBurst = std::size_t{1} << 16;  // later events that push_later makes room for first
   BlockList<Event> later_;  // the start's burst passes through it: blocks, given back as they drain
-  std::vector<NodeId> woken_;  // each once (Node::woken), emptied by pack()
+  // Each once (Node::woken), emptied by pack(): room for every node of the partition, so that
+  // adding one is a store (its pages count as they are written).
+  std::unique_ptr<NodeId[]> woken_;
+  std::size_t woken_count_ = 0;
   std::vector<Outbox> outboxes_;
   std::span<const NodeId> bounds_;
   // Tasks this engine holds: at its nodes, on their way between them, and on their way to
