@@ -9,9 +9,10 @@
 /// moves to a lower bucket at most once per digit, so an event a millisecond ahead moves
 /// about five times where a bit-wise radix heap moves it up to twenty. (Bytes as digits
 /// move items less often but scatter them over 2 048 buckets whose ends are rarely in
-/// cache: slower for the simulator.) Unlike a binary heap of a million events, whose every
-/// pop walks twenty cache-missing levels, the work here is sequential scans of short
-/// vectors. The items popped next wait in a sorted run: the lowest bucket, when it holds at
+/// cache: slower for the simulator; so were a ladder queue's rungs, which deal a dense
+/// bucket at once: docs/simulator.md, "Steady state at 2^21".) Unlike a binary heap of a
+/// million events, whose every pop walks twenty cache-missing levels, the work here is
+/// sequential scans of short vectors. The items popped next wait in a sorted run: the lowest bucket, when it holds at
 /// most 32 items, sorted whole (its items would otherwise move down a level or more each,
 /// and 32 items sort in fewer steps: 15% fewer instructions per event for RID at 2^12),
 /// else its items at its earliest time. An item pushed within the run's times takes its

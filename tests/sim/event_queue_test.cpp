@@ -64,6 +64,55 @@ TEST(EventQueue, PopsInTheOrderOfTimeThenKey) {
   EXPECT_TRUE(queue.empty());
 }
 
+// As a parallel run uses it: windows [W, W + L) popped through top_before(), W the
+// earliest item, pushes at or after the time popped within, and after each window items
+// at or after its end (from other partitions), which top_before() must still take in order
+// however far it looked, some of them in dense bursts (buckets larger than a run).
+TEST(EventQueue, WindowsPopInTheOrderOfTimeThenKey) {
+  std::mt19937_64 rng(11);
+  dlbkit::EventQueue<Item> queue;
+  std::priority_queue<Item, std::vector<Item>, Later> reference;
+  std::uint64_t key = 0;
+  const auto push = [&](std::int64_t time) {
+    queue.push(Item{time, key});
+    reference.push(Item{time, key++});
+  };
+  const auto ahead = [&](int max_scale) {
+    const std::uint64_t r = rng();
+    return static_cast<std::int64_t>((r >> 8) % (std::uint64_t{1} << (r % max_scale)));
+  };
+  for (int i = 0; i < 3000; ++i) push(ahead(24));
+  std::int64_t popped = 0;
+  for (int window = 0; window < 20000 && !reference.empty(); ++window) {
+    ASSERT_EQ(queue.earliest(), reference.top().time) << "window " << window;
+    const std::int64_t end = queue.earliest() + 1 + ahead(12);
+    while (const Item* top = queue.top_before(end)) {
+      ASSERT_EQ(top->time, reference.top().time) << "window " << window;
+      ASSERT_EQ(top->key, reference.top().key) << "window " << window;
+      const Item got = queue.pop();
+      ASSERT_EQ(got.key, reference.top().key);
+      reference.pop();
+      popped = got.time;
+      if (rng() % 2 == 0) push(popped + ahead(16));
+      if (rng() % 3 == 0) push(popped + ahead(24));
+    }
+    if (!reference.empty()) {
+      ASSERT_GE(reference.top().time, end);
+    }
+    for (int i = static_cast<int>(rng() % 4); i > 0; --i) push(end + ahead(14));
+    if (window % 500 == 0)
+      for (int i = 0; i < 400; ++i) push(end + 1000 + ahead(7));  // a dense burst
+    ASSERT_EQ(queue.size(), reference.size());
+  }
+  while (!reference.empty()) {
+    const Item got = queue.pop();
+    ASSERT_EQ(got.time, reference.top().time);
+    ASSERT_EQ(got.key, reference.top().key);
+    reference.pop();
+  }
+  EXPECT_TRUE(queue.empty());
+}
+
 }  // namespace
 
 TEST(EventQueue, ARunKeptAliveByZeroTimePushesDoesNotGrow) {
