@@ -18,13 +18,26 @@ struct Later {
   bool operator()(const Item& a, const Item& b) const { return std::tie(a.time, a.key) > std::tie(b.time, b.key); }
 };
 
+using Reference = std::priority_queue<Item, std::vector<Item>, Later>;
+
+// Pops both to the end: the same items in the same order.
+void expect_pops_as(dlbkit::EventQueue<Item>& queue, Reference& reference) {
+  while (!reference.empty()) {
+    const Item got = queue.pop();
+    ASSERT_EQ(got.time, reference.top().time);
+    ASSERT_EQ(got.key, reference.top().key);
+    reference.pop();
+  }
+  EXPECT_TRUE(queue.empty());
+}
+
 // The radix heap pops exactly what a binary heap pops: bursts at one time, times from a
 // nanosecond to seconds ahead, items pushed at the time just popped, and items pushed
 // again later with an older key (as the simulator's reserve wakes are).
 TEST(EventQueue, PopsInTheOrderOfTimeThenKey) {
   std::mt19937_64 rng(7);
   dlbkit::EventQueue<Item> queue;
-  std::priority_queue<Item, std::vector<Item>, Later> reference;
+  Reference reference;
   std::vector<Item> held;  // popped items to push again later, at or after their time
   std::uint64_t key = 0;
   std::int64_t now = 0;
@@ -55,13 +68,7 @@ TEST(EventQueue, PopsInTheOrderOfTimeThenKey) {
       push(Item{now + ahead, key++});
     }
   }
-  while (!reference.empty()) {
-    const Item got = queue.pop();
-    ASSERT_EQ(got.time, reference.top().time);
-    ASSERT_EQ(got.key, reference.top().key);
-    reference.pop();
-  }
-  EXPECT_TRUE(queue.empty());
+  expect_pops_as(queue, reference);
 }
 
 // As a parallel run uses it: windows [W, W + L) popped through top_before(), W the
@@ -71,7 +78,7 @@ TEST(EventQueue, PopsInTheOrderOfTimeThenKey) {
 TEST(EventQueue, WindowsPopInTheOrderOfTimeThenKey) {
   std::mt19937_64 rng(11);
   dlbkit::EventQueue<Item> queue;
-  std::priority_queue<Item, std::vector<Item>, Later> reference;
+  Reference reference;
   std::uint64_t key = 0;
   const auto push = [&](std::int64_t time) {
     queue.push(Item{time, key});
@@ -104,13 +111,7 @@ TEST(EventQueue, WindowsPopInTheOrderOfTimeThenKey) {
       for (int i = 0; i < 400; ++i) push(end + 1000 + ahead(7));  // a dense burst
     ASSERT_EQ(queue.size(), reference.size());
   }
-  while (!reference.empty()) {
-    const Item got = queue.pop();
-    ASSERT_EQ(got.time, reference.top().time);
-    ASSERT_EQ(got.key, reference.top().key);
-    reference.pop();
-  }
-  EXPECT_TRUE(queue.empty());
+  expect_pops_as(queue, reference);
 }
 
 }  // namespace
