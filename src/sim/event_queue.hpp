@@ -15,11 +15,11 @@
 /// sequential scans of short vectors. The items popped next wait in a sorted run: the
 /// lowest bucket, when it holds at most 32 items, sorted whole (its items would otherwise
 /// move down a level or more each, and 32 items sort in fewer steps: 15% fewer
-/// instructions per event for RID at 2^12), else its items at its earliest time. An item pushed within the run's times takes its
-/// place in it, almost always at its end when keys grow with every push; one beyond goes to
-/// its bucket. A drained bucket that held a burst gives its room back, so the queue's
-/// memory follows the events pending. Ties cannot occur: keys are unique, so the order is
-/// total and runs are reproducible.
+/// instructions per event for RID at 2^12), else its items at its earliest time. An item
+/// pushed within the run's times takes its place in it, almost always at its end when keys
+/// grow with every push; one beyond goes to its bucket. A drained bucket that held a burst
+/// gives its room back, so the queue's memory follows the events pending. Ties cannot
+/// occur: keys are unique, so the order is total and runs are reproducible.
 
 #include <algorithm>
 #include <array>
