@@ -89,7 +89,6 @@ TEST(EventQueue, WindowsPopInTheOrderOfTimeThenKey) {
     return static_cast<std::int64_t>((r >> 8) % (std::uint64_t{1} << (r % max_scale)));
   };
   for (int i = 0; i < 3000; ++i) push(ahead(24));
-  std::int64_t popped = 0;
   for (int window = 0; window < 20000 && !reference.empty(); ++window) {
     ASSERT_EQ(queue.earliest(), reference.top().time) << "window " << window;
     const std::int64_t end = queue.earliest() + 1 + ahead(12);
@@ -99,9 +98,8 @@ TEST(EventQueue, WindowsPopInTheOrderOfTimeThenKey) {
       const Item got = queue.pop();
       ASSERT_EQ(got.key, reference.top().key);
       reference.pop();
-      popped = got.time;
-      if (rng() % 2 == 0) push(popped + ahead(16));
-      if (rng() % 3 == 0) push(popped + ahead(24));
+      if (rng() % 2 == 0) push(got.time + ahead(16));
+      if (rng() % 3 == 0) push(got.time + ahead(24));
     }
     if (!reference.empty()) {
       ASSERT_GE(reference.top().time, end);
