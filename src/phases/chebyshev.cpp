@@ -12,10 +12,9 @@
 // The objects are chosen as for `diffusion` (phases/flows.hpp, realise), and the flow error measured
 // the same way.
 
-#include "rank_protocols.hpp"
+#include "polynomial_flow_strategy.hpp"
 
 #include <dlbkit/analysis/polynomial_schemes.hpp>
-#include <dlbkit/phases/flows.hpp>
 #include <dlbkit/strategies/diffusion.hpp>
 #include <dlbkit/strategies/sos.hpp>
 
@@ -25,36 +24,20 @@ namespace dlbkit {
 
 namespace {
 
-class Chebyshev final : public PhaseStrategy {
+class Chebyshev final : public detail::PolynomialFlowStrategy<Chebyshev> {
 public:
   static constexpr const char* name = "chebyshev";
   static constexpr const char* description =
       "Chebyshev-accelerated diffusion on the loads, then each node ships objects matching the flow on each edge";
   static constexpr const char* source = "Diekmann, Frommer, Monien, Parallel Computing 25 (1999)";
-  static constexpr bool weighs_speeds = true;
   static constexpr RealParam kAlpha{.name = "alpha", .default_value = "auto",
       .description = "alpha_ij on every edge, as for diffusion (capped at 1/max degree; auto: the optimal uniform "
                      "alpha)",
       .min = 0, .max = 1, .allow_auto = true};
   static std::vector<ParamSpec> params() { return with_flow_params({kAlpha}); }
 
-  explicit Chebyshev(const Parameters& p) : p_(p), stop_(FlowStop::from(p)) {}
+  using PolynomialFlowStrategy::PolynomialFlowStrategy;
 
-  void rebalance(PhaseContext& ctx) override {
-    const FlowCapacities c = flow_capacities(ctx.phase());
-    const detail::FlowScheme s = scheme(p_, ctx.topology(), c.spread);
-    realise(ctx, polynomial_flow(ctx, s.alpha, s.betas, s.rounds(stop_.factor(ctx.loads(), c)), stop_.tolerance, c),
-            p_);
-  }
-
-  /// Its rank protocol (flow_protocol.cpp): the same rounds with real messages.
-  static std::unique_ptr<RankProtocol> rank_protocol(const Parameters& p, const RankSetup& setup) {
-    return detail::flow_rank_protocol(
-        p, setup, scheme(p, setup.topology, flow_capacities(setup.speeds, setup.topology.size()).spread));
-  }
-
-private:
-  // spread: the largest capacity (flows.hpp, FlowCapacities), 1 on equal nodes.
   static detail::FlowScheme scheme(const Parameters& p, const Topology& t, double spread) {
     const double alpha = diffusion_agent_alpha(t, p.text(kAlpha.name));
     const double gamma = heterogeneous_gamma(uniform_gamma(t, alpha), spread);
@@ -67,9 +50,6 @@ private:
                                 fmt::format("alpha={} gives gamma(M) = 1 on {} (Cyb89 Theorem 1)", alpha, spec));
             }};
   }
-
-  Parameters p_;
-  FlowStop stop_;
 };
 
 }  // namespace

@@ -17,10 +17,9 @@
 // the same way; the net flow summed over the rounds is what the objects follow, not the
 // overshoots of single rounds.
 
-#include "rank_protocols.hpp"
+#include "polynomial_flow_strategy.hpp"
 
 #include <dlbkit/analysis/polynomial_schemes.hpp>
-#include <dlbkit/phases/flows.hpp>
 #include <dlbkit/strategies/diffusion.hpp>
 #include <dlbkit/strategies/sos.hpp>
 
@@ -30,13 +29,12 @@ namespace dlbkit {
 
 namespace {
 
-class Sos final : public PhaseStrategy {
+class Sos final : public detail::PolynomialFlowStrategy<Sos> {
 public:
   static constexpr const char* name = "sos";
   static constexpr const char* description =
       "second-order diffusion on the loads, then each node ships objects matching the flow on each edge";
   static constexpr const char* source = "Ghosh, Muthukrishnan, Schultz SPAA'96; Cyb89 eq. 1a for M";
-  static constexpr bool weighs_speeds = true;
   static constexpr RealParam kAlpha{.name = "alpha", .default_value = "auto",
       .description = "alpha_ij on every edge, as for diffusion (capped at 1/max degree; auto: the optimal uniform "
                      "alpha)",
@@ -46,23 +44,8 @@ public:
       .min = 1, .max = 2, .allow_auto = true};
   static std::vector<ParamSpec> params() { return with_flow_params({kAlpha, kBeta}); }
 
-  explicit Sos(const Parameters& p) : p_(p), stop_(FlowStop::from(p)) {}
+  using PolynomialFlowStrategy::PolynomialFlowStrategy;
 
-  void rebalance(PhaseContext& ctx) override {
-    const FlowCapacities c = flow_capacities(ctx.phase());
-    const detail::FlowScheme s = scheme(p_, ctx.topology(), c.spread);
-    realise(ctx, polynomial_flow(ctx, s.alpha, s.betas, s.rounds(stop_.factor(ctx.loads(), c)), stop_.tolerance, c),
-            p_);
-  }
-
-  /// Its rank protocol (flow_protocol.cpp): the same rounds with real messages.
-  static std::unique_ptr<RankProtocol> rank_protocol(const Parameters& p, const RankSetup& setup) {
-    return detail::flow_rank_protocol(
-        p, setup, scheme(p, setup.topology, flow_capacities(setup.speeds, setup.topology.size()).spread));
-  }
-
-private:
-  // spread: the largest capacity (flows.hpp, FlowCapacities), 1 on equal nodes.
   static detail::FlowScheme scheme(const Parameters& p, const Topology& t, double spread) {
     const double alpha = diffusion_agent_alpha(t, p.text(kAlpha.name));
     const double gamma = heterogeneous_gamma(uniform_gamma(t, alpha), spread);
@@ -77,9 +60,6 @@ private:
                                 fmt::format("alpha={} gives gamma(M) = 1 on {} (Cyb89 Theorem 1)", alpha, spec));
             }};
   }
-
-  Parameters p_;
-  FlowStop stop_;
 };
 
 }  // namespace
