@@ -21,7 +21,8 @@
 
 $TIMED: a command put before each timed run (a real run, a calibration), e.g. "flock LOCKFILE"
 on a machine shared with other timed work. `messages` runs $RUNS rounds (default 3) on $RANKS
-ranks (default "2 4").
+ranks (default "2 4"), of the programs in $PROGRAMS (default "stencil particles"); the
+particles with the options $PARTICLES_ARGS (default "--work 4").
 
 Needs a build (scripts/build.sh) and mpirun; writes its scratch files under a temporary folder.
 """
@@ -192,11 +193,19 @@ def messages(scratch):
     worker's load, which holds the messages' delivery) and balancing time per phase; then
     advise's pick (on the recording of the median unbalanced replay) beside the real best, the
     pick and every strategy run again in $RUNS new rounds."""
+    programs = {"stencil": (STENCIL, []),
+                "particles": (PARTICLES, shlex.split(os.environ.get("PARTICLES_ARGS", "--work 4")))}
+    chosen = os.environ.get("PROGRAMS", "stencil particles").split()
+    if not chosen or any(name not in programs for name in chosen):
+        print("objects-figures: PROGRAMS=%r is not accepted; accepted: stencil, particles or both"
+              % os.environ.get("PROGRAMS"), file=sys.stderr)
+        sys.exit(2)
     cost = median_calibration(scratch)
     print("calibrated MPI model: send %s, handle %s, latency %s, per byte %s" % tuple(
         json.load(open(cost))[f] for f in ("send_overhead", "handle_cost", "latency", "per_byte")))
     rounds = int(os.environ.get("RUNS", "3"))
-    for name, program, args in (("stencil", STENCIL, []), ("particles", PARTICLES, ["--work", "4"])):
+    for name in chosen:
+        program, args = programs[name]
         for ranks in map(int, os.environ.get("RANKS", "2 4").split()):
             stems, runs = [], {s: [] for s in ["none"] + STRATEGIES}
             for k in range(rounds):
