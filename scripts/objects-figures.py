@@ -187,7 +187,9 @@ def messages(scratch):
     each a recording and a real run of every strategy (so that a slower spell of the machine falls
     on all of them); real: the median of the runs, predicted: the median of the recordings'
     replays, error: of the two medians, paired error: the median over the rounds of each round's
-    replay over its real run; the strategies that ObjectRuntime decides by their rank protocols
+    replay over its real run, scaled error: the same with the replay scaled by the host's speed in
+    the real run's own process (its unbalanced run, which the example runs first, over the replay
+    of that round's recording without balancing); the strategies that ObjectRuntime decides by their rank protocols
     priced as these run (--as-protocol: the calibrated plan API's rounds and step, the agents'
     computation as timed here). Beside them, the real runs' overhead (a phase's wall time beyond its busiest
     worker's load, which holds the messages' delivery) and balancing time per phase; then
@@ -220,13 +222,15 @@ def messages(scratch):
                     [DLBKIT, "phases", "-s", strategy, "--data", stem, "--replay", "-c", "file:" + cost, "--json"]
                     + protocol, capture_output=True, text=True, check=True).stdout) for stem in stems]
             print("\n%s, %d ranks (%s)" % (name, ranks, " ".join(args) or "defaults"))
-            print("| strategy | real | (min-max) | predicted | error | paired error | real overhead | predicted messages "
+            unbalanced = replays("none")
+            print("| strategy | real | (min-max) | predicted | error | paired error | scaled error | real overhead "
+                  "| predicted messages "
                   "| real balancing (decide + migrate) | predicted (protocol + migration) | crossing KB |")
-            print("|---|---|---|---|---|---|---|---|---|---|---|")
+            print("|---|---|---|---|---|---|---|---|---|---|---|---|")
             real = {}
             for s in runs:
                 real[s] = statistics.median(r["mean_phase_seconds_balanced"] for r in runs[s])
-                js = replays(s)
+                js = unbalanced if s == "none" else replays(s)
                 phases = len(js[0]["phases"])
                 predicted = statistics.median(j["mean_phase_seconds"] for j in js)
                 if s == "none":  # advise reads the recording of the median unbalanced replay
@@ -235,15 +239,21 @@ def messages(scratch):
                 # Each round's replay against that round's real run, made minutes apart at most:
                 # the machine's drift over the whole script falls out of the ratio.
                 paired = statistics.median(j["mean_phase_seconds"] / t for j, t in zip(js, times))
+                # A process runs the example's unbalanced phases, then its balanced ones: the host's speed
+                # in that process (it moves by up to a sixth from one minute to the next here) is the
+                # unbalanced run's time over the replay of the recording, which ran no balancing either.
+                scaled = statistics.median(j["mean_phase_seconds"] * r["mean_phase_seconds_unbalanced"]
+                                           / (u["mean_phase_seconds"] * r["mean_phase_seconds_balanced"])
+                                           for j, u, r in zip(js, unbalanced, runs[s]))
                 def real_ms(field):  # per phase, the median over the rounds
                     return 1e3 * statistics.median(r[field] / r["phases"] for r in runs[s])
 
                 def predicted_ms(field):
                     return 1e3 * statistics.median(j[field] for j in js) / phases
-                print("| %s | %.2f ms | %.2f-%.2f | %.2f ms | %+.1f%% | %+.1f%% | %.3f ms | %.3f ms "
+                print("| %s | %.2f ms | %.2f-%.2f | %.2f ms | %+.1f%% | %+.1f%% | %+.1f%% | %.3f ms | %.3f ms "
                       "| %.3f (%.3f + %.3f) ms | %.3f (%.3f + %.3f) ms | %.0f |" % (
                     s, 1e3 * real[s], 1e3 * min(times), 1e3 * max(times), 1e3 * predicted,
-                    100 * (predicted / real[s] - 1), 100 * (paired - 1),
+                    100 * (predicted / real[s] - 1), 100 * (paired - 1), 100 * (scaled - 1),
                     1e3 * statistics.median(r["overhead_phase_seconds"] for r in runs[s]),
                     1e3 * statistics.median(j["communication_seconds"] for j in js) / phases,
                     real_ms("balancing_seconds"), real_ms("decide_seconds"), real_ms("migrate_seconds"),
