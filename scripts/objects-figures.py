@@ -189,8 +189,8 @@ def messages(scratch):
     replays, error: of the two medians, paired error: the median over the rounds of each round's
     replay over its real run, scaled error: the same with the replay scaled by the host's speed in
     the real run's own process (its unbalanced run, which the example runs first, over the replay
-    of that round's recording without balancing); the strategies that ObjectRuntime decides by their rank protocols
-    priced as these run (--as-protocol: the calibrated plan API's rounds and step, the agents'
+    of that round's recording without balancing); the strategies that ObjectRuntime decides by
+    their rank protocols priced as these run (--as-protocol: the calibrated plan API's rounds and step, the agents'
     computation as timed here). Beside them, the real runs' overhead (a phase's wall time beyond its busiest
     worker's load, which holds the messages' delivery) and balancing time per phase; then
     advise's pick (on the recording of the median unbalanced replay) beside the real best, the
