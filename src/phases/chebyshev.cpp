@@ -18,8 +18,6 @@
 #include <dlbkit/strategies/diffusion.hpp>
 #include <dlbkit/strategies/sos.hpp>
 
-#include <fmt/format.h>
-
 namespace dlbkit {
 
 namespace {
@@ -45,10 +43,8 @@ public:
             .betas = spread == 1 ? sos_agent_betas(t, "chebyshev", alpha, "auto")
                      : gamma < 1 ? chebyshev_beta_schedule(gamma)
                                  : std::vector<double>{1.0},
-            .rounds = [=, stop = FlowStop::from(p), spec = t.spec()](double factor) {
-              return stop.limit(predict_scheme_steps(gamma, std::nullopt, factor).chebyshev, "phase strategy chebyshev",
-                                fmt::format("alpha={} gives gamma(M) = 1 on {} (Cyb89 Theorem 1)", alpha, spec));
-            }};
+            .rounds = detail::polynomial_rounds(p, t, name, alpha, gamma,
+                                                [](const SchemePrediction& s) { return s.chebyshev; })};
   }
 };
 

@@ -26,8 +26,6 @@
 #include <dlbkit/analysis/polynomial_schemes.hpp>
 #include <dlbkit/strategies/diffusion.hpp>
 
-#include <fmt/format.h>
-
 namespace dlbkit {
 
 namespace {
@@ -49,10 +47,10 @@ public:
   static detail::FlowScheme scheme(const Parameters& p, const Topology& t, double spread) {
     const double alpha = diffusion_agent_alpha(t, p.text(kAlpha.name));
     const double gamma = heterogeneous_gamma(uniform_gamma(t, alpha), spread);
-    return {.alpha = alpha, .betas = {1.0}, .rounds = [=, stop = FlowStop::from(p), spec = t.spec()](double factor) {
-              return stop.limit(predict_scheme_steps(gamma, std::nullopt, factor).fos, "phase strategy diffusion",
-                                fmt::format("alpha={} gives gamma(M) = 1 on {} (Cyb89 Theorem 1)", alpha, spec));
-            }};
+    return {.alpha = alpha,
+            .betas = {1.0},
+            .rounds = detail::polynomial_rounds(p, t, name, alpha, gamma,
+                                                [](const SchemePrediction& s) { return s.fos; })};
   }
 };
 

@@ -7,12 +7,27 @@
 
 #include "rank_protocols.hpp"
 
+#include <dlbkit/analysis/polynomial_schemes.hpp>
 #include <dlbkit/phases/flows.hpp>
 #include <dlbkit/phases/phase_strategy.hpp>
+
+#include <fmt/format.h>
 
 #include <memory>
 
 namespace dlbkit::detail {
+
+/// FlowScheme::rounds of a polynomial scheme: the `rounds` given, or for auto the count that
+/// `pick` takes of the analysis's prediction for gamma(M) (predict_scheme_steps); a scheme
+/// that does not converge (gamma(M) = 1, no prediction) is an error naming alpha.
+template <class Pick>
+std::function<std::uint64_t(double)> polynomial_rounds(const Parameters& p, const Topology& t, const char* strategy,
+                                                       double alpha, double gamma, Pick pick) {
+  return [=, stop = FlowStop::from(p), owner = fmt::format("phase strategy {}", strategy),
+          why = fmt::format("alpha={} gives gamma(M) = 1 on {} (Cyb89 Theorem 1)", alpha, t.spec())](double factor) {
+    return stop.limit(pick(predict_scheme_steps(gamma, std::nullopt, factor)), owner, why);
+  };
+}
 
 template <class Derived>
 class PolynomialFlowStrategy : public PhaseStrategy {

@@ -23,8 +23,6 @@
 #include <dlbkit/strategies/diffusion.hpp>
 #include <dlbkit/strategies/sos.hpp>
 
-#include <fmt/format.h>
-
 namespace dlbkit {
 
 namespace {
@@ -54,11 +52,9 @@ public:
             .betas = spread == 1 || !optimal ? sos_agent_betas(t, "sos", alpha, p.text(kBeta.name))
                      : gamma < 1         ? std::vector<double>{1.0, sos_beta(gamma)}
                                          : std::vector<double>{1.0},
-            .rounds = [=, stop = FlowStop::from(p), spec = t.spec()](double factor) {
-              const auto predicted = predict_scheme_steps(gamma, std::nullopt, factor);
-              return stop.limit(optimal ? predicted.sos : predicted.fos, "phase strategy sos",
-                                fmt::format("alpha={} gives gamma(M) = 1 on {} (Cyb89 Theorem 1)", alpha, spec));
-            }};
+            .rounds = detail::polynomial_rounds(p, t, name, alpha, gamma, [optimal](const SchemePrediction& s) {
+              return optimal ? s.sos : s.fos;
+            })};
   }
 };
 

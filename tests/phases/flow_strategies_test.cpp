@@ -544,17 +544,20 @@ TEST(FlowStrategies, HbmProtocolCountsTheLoadsUpTheOrdersDownAndTheAnnouncements
 
 TEST(FlowStrategies, AutoRoundsWhereTheSchemeCannotConvergeIsAnInputError) {
   const Phase phase = random_phase(16, 10);
-  try {
-    run("diffusion", phase, "torus:4x4", {{"alpha", "0"}});
-    ADD_FAILURE() << "alpha=0 with rounds=auto ran";
-  } catch (const InputError& e) {
-    const std::string what = e.what();
-    EXPECT_NE(what.find("alpha=0 "), std::string::npos) << what;
-    EXPECT_NE(what.find("rounds=N (1 to 10000000)"), std::string::npos) << what;
-    EXPECT_EQ(what.find('\n'), std::string::npos) << what;
+  for (const char* s : {"diffusion", "sos", "chebyshev"}) {
+    try {
+      run(s, phase, "torus:4x4", {{"alpha", "0"}});
+      ADD_FAILURE() << s << ": alpha=0 with rounds=auto ran";
+    } catch (const InputError& e) {
+      const std::string what = e.what();
+      EXPECT_NE(what.find(std::string("phase strategy ") + s + ": "), std::string::npos) << what;
+      EXPECT_NE(what.find("alpha=0 gives gamma(M) = 1 on torus:4x4"), std::string::npos) << what;
+      EXPECT_NE(what.find("rounds=N (1 to 10000000)"), std::string::npos) << what;
+      EXPECT_EQ(what.find('\n'), std::string::npos) << what;
+    }
+    // alpha = 1/degree on a bipartite torus: -1 is an eigenvalue (Cyb89 Theorem 1).
+    EXPECT_THROW(run(s, phase, "torus:4x4", {{"alpha", "0.25"}}), InputError) << s;
   }
-  // alpha = 1/degree on a bipartite torus: -1 is an eigenvalue (Cyb89 Theorem 1).
-  EXPECT_THROW(run("diffusion", phase, "torus:4x4", {{"alpha", "0.25"}}), InputError);
   EXPECT_THROW(run("dimension_exchange", phase, "torus:4x4", {{"lambda", "1"}}), InputError);
   EXPECT_THROW(run("dimension_exchange", phase, "torus:4x4", {{"lambda", "0"}}), InputError);
   EXPECT_THROW(builtin_phase_strategies().configure("sos", {{"rounds", "0"}}), InputError);
