@@ -17,7 +17,7 @@
 #   RUNS      LBAF's runs, and dlbkit's with seeds 1 to RUNS (default 1): LBAF is not
 #             deterministic, so each figure is then the median (min..max) over the runs
 #   JOBS      LBAF's runs at once (default 1), each in a folder of its own: a run on
-#             LBAF's thousands-tasks data takes about an hour on one core
+#             LBAF's thousands-tasks data takes about 2 h 30 min on one core
 # LBAF needs Debian's python3-numpy python3-scipy python3-yaml python3-brotli python3-schema
 # python3-colorama python3-typing-extensions.
 set -euo pipefail

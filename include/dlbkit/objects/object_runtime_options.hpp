@@ -56,8 +56,8 @@ struct ObjectRuntimeOptions {
   /// Each worker's declared speed (phases/speeds.hpp; --speeds S0,S1,...): a worker of speed s
   /// runs in 1 / s seconds what takes 1 s on a worker of speed 1. An object's load is then its
   /// measured time x the speed of the worker where it ran, and the strategy, one that weighs
-  /// speeds (greedy, refine), balances times, load / speed (docs/objects.md, Workers that
-  /// differ in speed). Empty: all equally fast.
+  /// speeds (every built-in one but tempered and hbm), balances times, load / speed
+  /// (docs/objects.md, Workers that differ in speed). Empty: all equally fast.
   std::vector<double> speeds;
   /// Each worker's speed estimated from the phases' times in place of declared ones
   /// (--speeds measured; objects/speed_estimate.hpp), then weighed as declared ones are.
