@@ -192,7 +192,8 @@ def messages(scratch):
     of that round's recording without balancing); the strategies that ObjectRuntime decides by
     their rank protocols priced as these run (--as-protocol: the calibrated plan API's rounds and step, the agents'
     computation as timed here). Beside them, the real runs' overhead (a phase's wall time beyond its busiest
-    worker's load, which holds the messages' delivery) and balancing time per phase; then
+    worker's load, which holds the messages' delivery) and balancing time per phase, and the bytes a
+    phase puts across ranks, replayed and real (the real strategy decides on its own loads); then
     advise's pick (on the recording of the median unbalanced replay) beside the real best, the
     pick and every strategy run again in $RUNS new rounds."""
     programs = {"stencil": (STENCIL, []),
@@ -225,8 +226,9 @@ def messages(scratch):
             unbalanced = replays("none")
             print("| strategy | real | (min-max) | predicted | error | paired error | scaled error | real overhead "
                   "| predicted messages "
-                  "| real balancing (decide + migrate) | predicted (protocol + migration) | crossing KB |")
-            print("|---|---|---|---|---|---|---|---|---|---|---|---|")
+                  "| real balancing (decide + migrate) | predicted (protocol + migration) | crossing KB "
+                  "| real crossing KB |")
+            print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
             real = {}
             for s in runs:
                 real[s] = statistics.median(r["mean_phase_seconds_balanced"] for r in runs[s])
@@ -251,7 +253,7 @@ def messages(scratch):
                 def predicted_ms(field):
                     return 1e3 * statistics.median(j[field] for j in js) / phases
                 print("| %s | %.2f ms | %.2f-%.2f | %.2f ms | %+.1f%% | %+.1f%% | %+.1f%% | %.3f ms | %.3f ms "
-                      "| %.3f (%.3f + %.3f) ms | %.3f (%.3f + %.3f) ms | %.0f |" % (
+                      "| %.3f (%.3f + %.3f) ms | %.3f (%.3f + %.3f) ms | %.0f | %.0f |" % (
                     s, 1e3 * real[s], 1e3 * min(times), 1e3 * max(times), 1e3 * predicted,
                     100 * (predicted / real[s] - 1), 100 * (paired - 1), 100 * (scaled - 1),
                     1e3 * statistics.median(r["overhead_phase_seconds"] for r in runs[s]),
@@ -259,8 +261,8 @@ def messages(scratch):
                     real_ms("balancing_seconds"), real_ms("decide_seconds"), real_ms("migrate_seconds"),
                     predicted_ms("balancing_seconds"), predicted_ms("protocol_seconds"),
                     predicted_ms("migration_seconds"),
-                    statistics.median(sum(p["crossing_bytes"] for p in j["phases"]) for j in js) / phases / 1e3),
-                    flush=True)
+                    statistics.median(sum(p["crossing_bytes"] for p in j["phases"]) for j in js) / phases / 1e3,
+                    statistics.median(r["crossing_phase_bytes"] for r in runs[s]) / 1e3), flush=True)
             out = subprocess.run([DLBKIT, "advise", "--data", median_stem, "-t", "complete:%d" % ranks,
                                   "-c", "file:" + cost, "--as-protocol", "--json"],
                                  capture_output=True, text=True, check=True).stdout

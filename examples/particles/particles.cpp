@@ -160,24 +160,27 @@ int main(int argc, char** argv) try {
   const RunFigures on = run(options, s);
   // The work of a phase over the workers: what a perfect balance would take.
   // The runtime's own share of a phase, its messages' delivery included: its wall time beyond
-  // the busiest worker's load.
-  double ideal = 0, overhead = 0;
+  // the busiest worker's load. The bytes a phase's messages put between processes (0 on threads).
+  double ideal = 0, overhead = 0, crossing = 0;
   for (const auto& phase : on.report.phases) {
     ideal += phase.mean_load;
     overhead += phase.seconds - phase.max_load;
+    crossing += phase.message_bytes;
   }
   ideal /= static_cast<double>(on.report.phases.size());
   overhead /= static_cast<double>(on.report.phases.size());
+  crossing /= static_cast<double>(on.report.phases.size());
   if (on.rank != 0) return on.checksum == off.checksum ? 0 : 1;
   if (s.json) {
     fmt::print("{{\"engine\": \"{}\", \"workers\": {}, \"strategy\": \"{}\", \"objects\": {}, \"phases\": {}, "
                "\"mean_phase_seconds_unbalanced\": {:.6g}, \"mean_phase_seconds_balanced\": {:.6g}, "
-               "\"ideal_phase_seconds\": {:.6g}, \"overhead_phase_seconds\": {:.6g}, \"balancing_seconds\": {:.6g}, "
+               "\"ideal_phase_seconds\": {:.6g}, \"overhead_phase_seconds\": {:.6g}, \"crossing_phase_bytes\": {:.6g}, "
+               "\"balancing_seconds\": {:.6g}, "
                "\"decide_seconds\": {:.6g}, \"migrate_seconds\": {:.6g}, \"balancing_steps\": {}, "
                "\"objects_migrated\": {}, \"checksum_unbalanced\": {:.17g}, \"checksum_balanced\": {:.17g}{}}}\n",
                on.engine, on.workers, options.strategy, s.cells, s.phases, mean_seconds(off.report, false),
-               mean_seconds(on.report, true), ideal, overhead, on.report.balancing_seconds, on.report.decide_seconds,
-               on.report.migrate_seconds, on.report.balances.size(),
+               mean_seconds(on.report, true), ideal, overhead, crossing, on.report.balancing_seconds,
+               on.report.decide_seconds, on.report.migrate_seconds, on.report.balances.size(),
                on.report.objects_migrated, off.checksum, on.checksum,
                speeds_field(on.report));
   } else {
