@@ -100,7 +100,7 @@ for stage in "${stages[@]}"; do
       (cd build-tsan && export TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 suppressions=$PWD/../scripts/tsan-suppressions.txt" &&
         ctest --output-on-failure -j "$jobs" --timeout 900 -L '^(runtime|objects)$' -E '^(Mpi(Engine|Runtime)|Calibration\.Mpi)|_mpi$|T1CountsAsPublishedForEveryStrategy' &&
         ctest --output-on-failure --timeout 900 -L runtime -R '^(Mpi(Engine|Runtime)|Calibration\.Mpi)' &&
-        ctest --output-on-failure --timeout 900 -R '^(ParallelWindows|ListsOnFirstUse)\.')  # the simulator's threads, the lists they share
+        ctest --output-on-failure -j "$jobs" --timeout 900 -R '^(ParallelWindows|ListsOnFirstUse)\.')  # the simulator's threads, the lists they share
       ;;
     *) echo "scripts/ci-sanitizers.sh: unknown stage '$stage'; accepted: fuzz, asan, tsan" >&2; exit 2 ;;
   esac
