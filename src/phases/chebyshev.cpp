@@ -43,8 +43,7 @@ public:
             .betas = spread == 1 ? sos_agent_betas(t, "chebyshev", alpha, "auto")
                      : gamma < 1 ? chebyshev_beta_schedule(gamma)
                                  : std::vector<double>{1.0},
-            .rounds = detail::polynomial_rounds(p, t, name, alpha, gamma,
-                                                [](const SchemePrediction& s) { return s.chebyshev; })};
+            .rounds = detail::polynomial_rounds(p, t, name, alpha, gamma, &SchemePrediction::chebyshev)};
   }
 };
 

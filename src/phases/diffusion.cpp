@@ -49,8 +49,7 @@ public:
     const double gamma = heterogeneous_gamma(uniform_gamma(t, alpha), spread);
     return {.alpha = alpha,
             .betas = {1.0},
-            .rounds = detail::polynomial_rounds(p, t, name, alpha, gamma,
-                                                [](const SchemePrediction& s) { return s.fos; })};
+            .rounds = detail::polynomial_rounds(p, t, name, alpha, gamma, &SchemePrediction::fos)};
   }
 };
 

@@ -13,19 +13,22 @@
 
 #include <fmt/format.h>
 
+#include <cstdint>
+#include <functional>
 #include <memory>
+#include <optional>
 
 namespace dlbkit::detail {
 
-/// FlowScheme::rounds of a polynomial scheme: the `rounds` given, or for auto the count that
-/// `pick` takes of the analysis's prediction for gamma(M) (predict_scheme_steps); a scheme
+/// FlowScheme::rounds of a polynomial scheme: the `rounds` given, or for auto the scheme's
+/// count (`steps`) of the analysis's prediction for gamma(M) (predict_scheme_steps); a scheme
 /// that does not converge (gamma(M) = 1, no prediction) is an error naming alpha.
-template <class Pick>
-std::function<std::uint64_t(double)> polynomial_rounds(const Parameters& p, const Topology& t, const char* strategy,
-                                                       double alpha, double gamma, Pick pick) {
+inline std::function<std::uint64_t(double)> polynomial_rounds(const Parameters& p, const Topology& t,
+                                                              const char* strategy, double alpha, double gamma,
+                                                              std::optional<std::uint64_t> SchemePrediction::*steps) {
   return [=, stop = FlowStop::from(p), owner = fmt::format("phase strategy {}", strategy),
           why = fmt::format("alpha={} gives gamma(M) = 1 on {} (Cyb89 Theorem 1)", alpha, t.spec())](double factor) {
-    return stop.limit(pick(predict_scheme_steps(gamma, std::nullopt, factor)), owner, why);
+    return stop.limit(predict_scheme_steps(gamma, std::nullopt, factor).*steps, owner, why);
   };
 }
 

@@ -52,9 +52,8 @@ public:
             .betas = spread == 1 || !optimal ? sos_agent_betas(t, "sos", alpha, p.text(kBeta.name))
                      : gamma < 1         ? std::vector<double>{1.0, sos_beta(gamma)}
                                          : std::vector<double>{1.0},
-            .rounds = detail::polynomial_rounds(p, t, name, alpha, gamma, [optimal](const SchemePrediction& s) {
-              return optimal ? s.sos : s.fos;
-            })};
+            .rounds = detail::polynomial_rounds(p, t, name, alpha, gamma,
+                                                optimal ? &SchemePrediction::sos : &SchemePrediction::fos)};
   }
 };
 
