@@ -282,8 +282,9 @@ std::vector<std::vector<std::byte>> ObjectEngine::all_gather(std::span<const std
   return mpi_->engine->all_gather(mine);
 }
 
-std::vector<std::vector<std::byte>> ObjectEngine::all_to_all(const std::vector<std::vector<std::byte>>& to) const {
-  return mpi_->engine->all_to_all(to);
+void ObjectEngine::all_to_all(const std::vector<std::vector<std::byte>>& to,
+                              std::vector<std::vector<std::byte>>& from) const {
+  mpi_->engine->all_to_all_into(to, from);
 }
 
 void ObjectEngine::commit(const std::vector<std::pair<std::uint64_t, NodeId>>& mine) {

@@ -81,15 +81,21 @@ public:
   }
 
   std::vector<std::vector<std::byte>> all_gather(std::span<const std::byte> mine) const override {
-    auto out = exchange([&](std::size_t) { return mine; }, kAllGatherTag);
+    std::vector<std::vector<std::byte>> out;
+    exchange([&](std::size_t) { return mine; }, kAllGatherTag, out);
     out[static_cast<std::size_t>(rank_)].assign(mine.begin(), mine.end());
     return out;
   }
 
   std::vector<std::vector<std::byte>> all_to_all(const std::vector<std::vector<std::byte>>& to) const override {
-    auto from = exchange([&](std::size_t r) { return std::span<const std::byte>(to[r]); }, kAllToAllTag);
-    from[static_cast<std::size_t>(rank_)] = to[static_cast<std::size_t>(rank_)];
+    std::vector<std::vector<std::byte>> from;
+    all_to_all_into(to, from);
     return from;
+  }
+  void all_to_all_into(const std::vector<std::vector<std::byte>>& to,
+                       std::vector<std::vector<std::byte>>& from) const override {
+    exchange([&](std::size_t r) { return std::span<const std::byte>(to[r]); }, kAllToAllTag, from);
+    from[static_cast<std::size_t>(rank_)] = to[static_cast<std::size_t>(rank_)];
   }
 
   void agree(std::exception_ptr error) const override {
@@ -163,11 +169,11 @@ public:
 
 private:
   // send(r)'s bytes go to rank r, and every other rank's to this one, each into its own
-  // buffer; this rank's own entry stays empty. One message a pair, whatever its length (no
+  // buffer of `from` (emptied first, its room kept); this rank's own entry stays empty. One message a pair, whatever its length (no
   // lengths are exchanged first: a simulation's windows take two of these each), in pieces
   // (message_pieces.hpp); messages between two ranks with one tag arrive in the order sent.
   template <class Send>
-  std::vector<std::vector<std::byte>> exchange(Send&& send, int tag) const {
+  void exchange(Send&& send, int tag, std::vector<std::vector<std::byte>>& from) const {
     const auto n = static_cast<std::size_t>(size_);
     std::vector<MPI_Request> sends;
     for (std::size_t r = 0; r < n; ++r) {
@@ -180,7 +186,8 @@ private:
         if (length < kMessagePiece) break;
       }
     }
-    std::vector<std::vector<std::byte>> from(n);
+    from.resize(n);
+    for (auto& bytes : from) bytes.clear();
     for (std::size_t r = 0; r < n; ++r) {
       if (static_cast<int>(r) == rank_) continue;
       for (;;) {
@@ -196,7 +203,6 @@ private:
       }
     }
     MPI_Waitall(static_cast<int>(sends.size()), sends.data(), MPI_STATUSES_IGNORE);
-    return from;
   }
 
   static constexpr int kAllToAllTag = 1;

@@ -130,8 +130,9 @@ public:
   /// Runs f(w) for every local worker w, each on its own thread, and waits. The exception of
   /// the lowest worker that threw comes out, on every rank (collective under MPI).
   void for_each_worker(const std::function<void(NodeId)>& f);
-  /// Collective under MPI: `to[r]` goes to rank r; what each rank sent this one.
-  std::vector<std::vector<std::byte>> all_to_all(const std::vector<std::vector<std::byte>>& to) const;
+  /// Collective under MPI: `to[r]` goes to rank r; `from[r]` becomes what rank r sent this
+  /// one, in buffers that keep their room from one call to the next.
+  void all_to_all(const std::vector<std::vector<std::byte>>& to, std::vector<std::vector<std::byte>>& from) const;
   /// Collective under MPI: every rank's bytes, by rank.
   std::vector<std::vector<std::byte>> all_gather(std::span<const std::byte> mine) const;
   /// Collective: `error` set on some rank becomes an exception on every rank.

@@ -441,7 +441,9 @@ private:
       return 0;
     }
     const auto me = static_cast<NodeId>(engine_.rank());
-    std::vector<std::vector<std::byte>> to(engine_.workers());
+    std::vector<std::vector<std::byte>>& to = sent_;
+    to.resize(engine_.workers());
+    for (auto& buffer : to) buffer.clear();
     double bytes = 0;
     Unsorted unsorted;
     agreed([&] {
@@ -463,9 +465,9 @@ private:
         bytes += static_cast<double>(to[r].size());
       }
     });
-    const auto received = engine_.all_to_all(to);
+    engine_.all_to_all(to, received_);
     agreed([&] {
-      for (const std::vector<std::byte>& bytes : received) {
+      for (const std::vector<std::byte>& bytes : received_) {
         std::size_t at = 0;
         while (at < bytes.size()) {
           const auto target = get<ObjectIndex>(bytes, at);
@@ -549,7 +551,8 @@ private:
         }
         mine.erase(stays, mine.end());
       });
-      const auto received = engine_.all_to_all(to);
+      std::vector<std::vector<std::byte>> received;
+      engine_.all_to_all(to, received);
       agreed([&] {
         for (const std::vector<std::byte>& in : received) {
           std::size_t at = 0;
@@ -638,6 +641,9 @@ private:
   std::vector<double> loads_;            // by index; this process's objects' are written
   std::vector<std::vector<std::pair<ObjectIndex, double>>> set_loads_;  // by local worker: ctx.set_load()'s
   std::vector<ObjectCommunication> last_communications_;  // the last phase's, this process's
+  // deliver()'s buffers between processes, kept from phase to phase: a phase's messages take
+  // about the bytes of the last one's, and buffers made afresh each phase are fresh pages.
+  std::vector<std::vector<std::byte>> sent_, received_;
   std::size_t phases_ = 0;
   bool broken_ = false;  // a call failed: the runtime refuses the next ones
 };

@@ -22,6 +22,10 @@ public:
   virtual RuntimeResult run(ByteApplication& app, const RuntimeConfig& config) = 0;
   /// Collective: waits for every rank, sleeping.
   virtual void barrier() const = 0;
+  /// all_to_all() into `from`, whose buffers keep their room: a program's phases exchange
+  /// about as many bytes each time, and fresh buffers of that size are fresh pages each time.
+  virtual void all_to_all_into(const std::vector<std::vector<std::byte>>& to,
+                               std::vector<std::vector<std::byte>>& from) const = 0;
 
   /// A message of a sparse exchange: its bytes, with the rank it goes to or came from.
   struct Parcel {
