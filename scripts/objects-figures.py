@@ -193,8 +193,8 @@ def messages(scratch):
     their rank protocols priced as these run (--as-protocol: the calibrated plan API's rounds and step, the agents'
     computation as timed here). Beside them, the real runs' overhead (a phase's wall time beyond its busiest
     worker's load, which holds the messages' delivery) and balancing time per phase, and the bytes a
-    phase puts across ranks, replayed and real (the real strategy decides on its own loads); then
-    advise's pick (on the recording of the median unbalanced replay) beside the real best, the
+    phase puts across ranks, replayed and real (the real strategy decides on its own loads), and the
+    strategies' order by the predicted and by the real times; then advise's pick (on the recording of the median unbalanced replay) beside the real best, the
     pick and every strategy run again in $RUNS new rounds."""
     programs = {"stencil": (STENCIL, []),
                 "particles": (PARTICLES, shlex.split(os.environ.get("PARTICLES_ARGS", "--work 4")))}
@@ -229,12 +229,12 @@ def messages(scratch):
                   "| real balancing (decide + migrate) | predicted (protocol + migration) | crossing KB "
                   "| real crossing KB |")
             print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
-            real = {}
+            real, predictions = {}, {}
             for s in runs:
                 real[s] = statistics.median(r["mean_phase_seconds_balanced"] for r in runs[s])
                 js = unbalanced if s == "none" else replays(s)
                 phases = len(js[0]["phases"])
-                predicted = statistics.median(j["mean_phase_seconds"] for j in js)
+                predicted = predictions[s] = statistics.median(j["mean_phase_seconds"] for j in js)
                 if s == "none":  # advise reads the recording of the median unbalanced replay
                     median_stem = stems[sorted(range(rounds), key=lambda k: js[k]["mean_phase_seconds"])[rounds // 2]]
                 times = [r["mean_phase_seconds_balanced"] for r in runs[s]]
@@ -263,6 +263,10 @@ def messages(scratch):
                     predicted_ms("migration_seconds"),
                     statistics.median(sum(p["crossing_bytes"] for p in j["phases"]) for j in js) / phases / 1e3,
                     statistics.median(r["crossing_phase_bytes"] for r in runs[s]) / 1e3), flush=True)
+            order = {"predicted": sorted(runs, key=predictions.get), "real": sorted(runs, key=real.get)}
+            print("order, fastest first: predicted %s; real %s (%s)" % (
+                " < ".join(order["predicted"]), " < ".join(order["real"]),
+                "the same" if order["predicted"] == order["real"] else "they differ"))
             out = subprocess.run([DLBKIT, "advise", "--data", median_stem, "-t", "complete:%d" % ranks,
                                   "-c", "file:" + cost, "--as-protocol", "--json"],
                                  capture_output=True, text=True, check=True).stdout
