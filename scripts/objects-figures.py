@@ -194,8 +194,9 @@ def messages(scratch):
     computation as timed here). Beside them, the real runs' overhead (a phase's wall time beyond its busiest
     worker's load, which holds the messages' delivery) and balancing time per phase, and the bytes a
     phase puts across ranks, replayed and real (the real strategy decides on its own loads), and the
-    strategies' order by the predicted and by the real times; then advise's pick (on the recording of the median unbalanced replay) beside the real best, the
-    pick and every strategy run again in $RUNS new rounds."""
+    strategies' order by the predicted and by the real times; then advise's pick (on the recording
+    of the median unbalanced replay) beside the real best, the pick and every strategy run again in
+    $RUNS new rounds."""
     programs = {"stencil": (STENCIL, []),
                 "particles": (PARTICLES, shlex.split(os.environ.get("PARTICLES_ARGS", "--work 4")))}
     chosen = os.environ.get("PROGRAMS", "stencil particles").split()

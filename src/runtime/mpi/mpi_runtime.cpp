@@ -169,9 +169,10 @@ public:
 
 private:
   // send(r)'s bytes go to rank r, and every other rank's to this one, each into its own
-  // buffer of `from` (emptied first, its room kept); this rank's own entry stays empty. One message a pair, whatever its length (no
-  // lengths are exchanged first: a simulation's windows take two of these each), in pieces
-  // (message_pieces.hpp); messages between two ranks with one tag arrive in the order sent.
+  // buffer of `from` (emptied first, its room kept); this rank's own entry stays empty. One
+  // message a pair, whatever its length (no lengths are exchanged first: a simulation's
+  // windows take two of these each), in pieces (message_pieces.hpp); messages between two
+  // ranks with one tag arrive in the order sent.
   template <class Send>
   void exchange(Send&& send, int tag, std::vector<std::vector<std::byte>>& from) const {
     const auto n = static_cast<std::size_t>(size_);
