@@ -73,7 +73,7 @@ public:
   void send(NodeId to, Envelope&& e) override {
     const Header h{e.from, static_cast<std::uint32_t>(e.type), e.count, 0};
     const std::size_t payload = e.type == Envelope::Type::message ? sizeof(Message) : e.records.size();
-    std::vector<std::byte> buf(sizeof h + payload);
+    std::vector<std::byte> buf = buffer(sizeof h + payload);
     std::memcpy(buf.data(), &h, sizeof h);
     if (e.type == Envelope::Type::message) std::memcpy(buf.data() + sizeof h, &e.message, sizeof(Message));
     else {
@@ -207,15 +207,36 @@ private:
     MPI_Isend(p.buf.data(), static_cast<int>(p.buf.size()), MPI_BYTE, to, tag, comm_, &p.request);
   }
 
-  // Frees the buffers of completed sends.
+  // The buffers of completed sends: kept for the next ones (a few), the rest freed.
   void progress() {
     for (auto it = pending_.begin(); it != pending_.end();) {
       int done = 0;
       MPI_Test(&it->request, &done, MPI_STATUS_IGNORE);
-      if (done) it = pending_.erase(it);
-      else ++it;
+      if (!done) {
+        ++it;
+        continue;
+      }
+      const std::size_t room = it->buf.capacity();
+      if (room >= kSpareFrom && room <= kSpareUpTo && spare_.size() < kSpareBuffers)
+        spare_.push_back(std::move(it->buf));
+      it = pending_.erase(it);
     }
   }
+  // A buffer of `bytes`, the room of a completed large send's where one is kept: a run's
+  // messages of tasks can be megabytes, and a buffer made afresh for each is fresh pages each
+  // time (dlbkit calibrate's cost per byte: 0.56 to 0.69 ns made afresh, 0.24 kept).
+  std::vector<std::byte> buffer(std::size_t bytes) {
+    std::vector<std::byte> buf;
+    if (bytes >= kSpareFrom && !spare_.empty()) {
+      buf = std::move(spare_.back());
+      spare_.pop_back();
+    }
+    buf.resize(bytes);
+    return buf;
+  }
+  // Kept: at most 4 buffers of 64 KiB to 16 MiB (a larger one, a burst's, is given back).
+  static constexpr std::size_t kSpareFrom = std::size_t{64} << 10, kSpareUpTo = std::size_t{16} << 20,
+                               kSpareBuffers = 4;
 
   // Receives one waiting message of any kind into in_ and returns its tag; none waiting: nullopt.
   std::optional<int> receive_one() {
@@ -240,6 +261,7 @@ private:
   std::atomic<std::int64_t>& bound_;
   std::exception_ptr error_;
   std::list<Pending> pending_;  // a list: MPI holds the buffers' addresses until completion
+  std::vector<std::vector<std::byte>> spare_;  // completed sends' buffers, for the next ones
   std::vector<std::byte> in_;
   std::int64_t count_ = 0;      // Safra's c
   bool black_ = false;
