@@ -557,6 +557,7 @@ Phase ObjectEngine::gather_phase(const std::vector<double>& loads, std::span<con
   }
   std::vector<std::byte> mine;
   const auto count = static_cast<std::uint64_t>(std::count_if(owners_.begin(), owners_.end(), [&](NodeId w) { return is_local(w); }));
+  append_bytes(std::exchange(packing_, {}), mine);
   append_bytes(count, mine);
   for (ObjectIndex i = 0; i < ids_.size(); ++i)
     if (is_local(owners_[i])) {
@@ -567,10 +568,15 @@ Phase ObjectEngine::gather_phase(const std::vector<double>& loads, std::span<con
       append_bytes(deserialize[i], mine);
     }
   for (const ObjectCommunication& c : communications) append_bytes(c, mine);
+  std::array<double, 3> packing{};  // summed over the processes
   for (const std::vector<std::byte>& from : mpi_->engine->all_gather(mine)) {
     std::size_t at = 0;
+    std::array<double, 3> theirs;
+    std::memcpy(&theirs, from.data(), sizeof theirs);
+    at += sizeof theirs;
+    for (std::size_t k = 0; k < 3; ++k) packing[k] += theirs[k];
     std::uint64_t n = 0;
-    std::memcpy(&n, from.data(), sizeof n);
+    std::memcpy(&n, from.data() + at, sizeof n);
     at += sizeof n;
     for (std::uint64_t k = 0; k < n; ++k) {
       ObjectIndex i = 0;
@@ -588,6 +594,10 @@ Phase ObjectEngine::gather_phase(const std::vector<double>& loads, std::span<con
       std::memcpy(&c, from.data() + at, sizeof c);
       phase.communications.push_back(c);
     }
+  }
+  if (packing[2] > 0) {
+    phase.message_serialize_seconds_per_byte = packing[0] / packing[2];
+    phase.message_deserialize_seconds_per_byte = packing[1] / packing[2];
   }
   return phase;
 }

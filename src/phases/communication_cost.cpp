@@ -20,12 +20,15 @@ double communication_seconds(const Phase& phase, const std::vector<NodeId>& mapp
     node[to].bytes_received += c.bytes;
   }
   if (!crossing) return 0;
-  double slowest = 0;  // ns
-  for (const Traffic& t : node)
+  double slowest = 0, pack = 0, unpack = 0;  // ns, seconds, seconds
+  for (const Traffic& t : node) {
     slowest = std::max(slowest, t.sent * static_cast<double>(cost.send_overhead) +
                                     t.received * static_cast<double>(cost.handle_cost) +
                                     std::max(t.bytes_sent, t.bytes_received) * cost.per_byte);
-  return (slowest + static_cast<double>(cost.latency)) * 1e-9;
+    pack = std::max(pack, t.bytes_sent * phase.message_serialize_seconds_per_byte);
+    unpack = std::max(unpack, t.bytes_received * phase.message_deserialize_seconds_per_byte);
+  }
+  return pack + (slowest + static_cast<double>(cost.latency)) * 1e-9 + unpack;
 }
 
 }  // namespace dlbkit

@@ -242,6 +242,10 @@ struct PhaseBuilder {
   std::unordered_map<std::int64_t, std::int32_t> block_of_id;
   std::vector<PendingCommunication> communications;
   std::vector<std::vector<double>> subphase_loads;  // by object: its subphases' times as read
+  // The messages' costs per byte (Phase::message_serialize_seconds_per_byte), summed over the
+  // files that give them, and those files.
+  double serialize_sum = 0, deserialize_sum = 0;
+  std::size_t costed_files = 0;
 };
 
 class DataSetReader {
@@ -296,6 +300,10 @@ public:
       if (!b.out.phase.has_memory) b.out.phase.node_working_bytes.clear();
       b.out.phase.node_alpha = alpha_;
       take_subphases(b, id);
+      if (b.costed_files > 0) {
+        b.out.phase.message_serialize_seconds_per_byte = b.serialize_sum / static_cast<double>(b.costed_files);
+        b.out.phase.message_deserialize_seconds_per_byte = b.deserialize_sum / static_cast<double>(b.costed_files);
+      }
       check_phase(b.out.phase, fmt::format("vt data {} phase {}", stem_, id));
       data.phases.push_back(std::move(b.out));
     }
@@ -350,6 +358,7 @@ private:
     if (const json* user_defined = c.optional(phase, "user_defined")) {
       c.object(*user_defined, at + "/user_defined");
       b.out.user_defined[rank] = user_defined->dump();
+      read_message_costs(*user_defined, c, at + "/user_defined", b);
     }
     // vt's own LB iterations within the phase are not read: a strategy starts from the phase's tasks.
     if (const json* iterations = c.optional(phase, "lb_iterations")) c.array(*iterations, at + "/lb_iterations");
@@ -393,6 +402,20 @@ private:
     b.out.phase.objects.push_back(object);
     b.out.phase.node_of.push_back(rank);
     b.out.tasks.push_back(task.dump());
+  }
+
+  // What ObjectRuntime's record measured of a phase's messages between processes: both costs
+  // per byte, or neither.
+  static void read_message_costs(const json& user, const FileChecker& c, const std::string& at, PhaseBuilder& b) {
+    const json* pack = c.optional(user, "message_serialize_seconds_per_byte");
+    const json* unpack = c.optional(user, "message_deserialize_seconds_per_byte");
+    if (pack == nullptr && unpack == nullptr) return;
+    if (pack == nullptr || unpack == nullptr)
+      c.fail(at, "has one of message_serialize_seconds_per_byte and message_deserialize_seconds_per_byte",
+             "both or neither");
+    b.serialize_sum += c.amount(*pack, at + "/message_serialize_seconds_per_byte", 1, "seconds");
+    b.deserialize_sum += c.amount(*unpack, at + "/message_deserialize_seconds_per_byte", 1, "seconds");
+    ++b.costed_files;
   }
 
   // A task's `subphases`, each time at its id (vt's LBDataHolder reads them so: an id not
@@ -685,6 +708,11 @@ void VtPhasesWriter::write(const Phase& phase) {
       }
       out.write("],");
     }
+    if (phase.message_serialize_seconds_per_byte > 0 || phase.message_deserialize_seconds_per_byte > 0)
+      out.write(R"("user_defined":)" +
+                dump({{"message_serialize_seconds_per_byte", phase.message_serialize_seconds_per_byte},
+                      {"message_deserialize_seconds_per_byte", phase.message_deserialize_seconds_per_byte}}) +
+                ",");
     out.write(fmt::format(R"("id":{},"tasks":[)", phases_));
     for (std::size_t k = 0; k < objects[r].size(); ++k) {
       const ObjectIndex i = objects[r][k];

@@ -585,6 +585,28 @@ TEST(ObjectRuntime, RecordsEachObjectsSerializedSize) {
   std::filesystem::remove_all(dir);
 }
 
+// Threads deliver a message by moving it: their record prices no packing. (Under MPI the
+// record does: test example_particles_mpi_record_costs.)
+TEST(ObjectRuntime, ARecordOnThreadsPricesNoPacking) {
+  const std::filesystem::path dir = dlbkit::test::temp_dir("objects_packing");
+  std::filesystem::create_directories(dir);
+  ObjectRuntimeOptions o = threads_options("none", 2);
+  o.record = (dir / "run").string();
+  {
+    ObjectRuntime<Cell, std::vector<std::uint64_t>> rt(o);
+    for (std::uint64_t id = 0; id < 4; ++id) rt.add(id, Cell{}, id % 2);
+    rt.run_phase([](Cell&, ObjectContext<std::vector<std::uint64_t>>& ctx) {
+      ctx.send((ctx.id() + 1) % 4, std::vector<std::uint64_t>(1000, ctx.id()));
+    });
+    rt.finish();
+  }
+  const dlbkit::Phase phase = dlbkit::read_vt_data(o.record).phases.at(0).phase;
+  EXPECT_EQ(phase.communications.size(), 4u);
+  EXPECT_EQ(phase.message_serialize_seconds_per_byte, 0);
+  EXPECT_EQ(phase.message_deserialize_seconds_per_byte, 0);
+  std::filesystem::remove_all(dir);
+}
+
 TEST(ObjectRuntime, RecordsOneCommunicationPerPair) {
   const std::filesystem::path dir = dlbkit::test::temp_dir("objects_pairs");
   std::filesystem::create_directories(dir);

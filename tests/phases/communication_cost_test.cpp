@@ -1,5 +1,6 @@
 // What crossing messages add to a phase's time (phases/communication_cost.hpp): a node's
-// overheads and its larger direction of bytes, the slowest node's, plus one latency.
+// overheads and its larger direction of bytes, the slowest node's, plus one latency; and
+// where measured, the slowest packing and the slowest unpacking.
 
 #include <dlbkit/phases/communication_cost.hpp>
 
@@ -34,6 +35,17 @@ TEST(CommunicationCost, TheSlowestNodesOverheadsAndBytesPlusOneLatency) {
   // node 1: 1 x 10 sent + 3 x 20 received + max(500, 1000) x 0.5 = 570 ns, + 100 latency
   const Phase phase = two_nodes();
   EXPECT_NEAR(communication_seconds(phase, phase.node_of, priced()), 670e-9, 1e-18);
+}
+
+TEST(CommunicationCost, PackingAndUnpackingAreStepsOfTheirOwnWhereMeasured) {
+  // + the slowest packing: node 0's 1000 bytes x 2 ns = 2000 ns (node 1's 500 x 2 = 1000);
+  // + the slowest unpacking: node 1's 1000 bytes x 3 ns = 3000 ns (node 0's 500 x 3 = 1500).
+  Phase phase = two_nodes();
+  phase.message_serialize_seconds_per_byte = 2e-9;
+  phase.message_deserialize_seconds_per_byte = 3e-9;
+  EXPECT_NEAR(communication_seconds(phase, phase.node_of, priced()), 670e-9 + 2000e-9 + 3000e-9, 1e-17);
+  // Measured or not, nothing crosses under one node.
+  EXPECT_EQ(communication_seconds(phase, {0, 0, 0}, priced()), 0.0);
 }
 
 TEST(CommunicationCost, NothingWithoutCrossingMessagesOrCosts) {

@@ -214,6 +214,8 @@ TEST(VtData, PhasesWhoseTasksDifferAreWrittenAndReadBackEachWithItsOwn) {
                               {.from = 2, .to = 1, .messages = 2, .bytes = 4}};
   phases[2].objects = {{.id = 1, .load = 1}, {.id = 2, .load = 3}};
   phases[2].node_of = {1, 1};
+  phases[2].message_serialize_seconds_per_byte = 2.5e-10;  // a record's measures
+  phases[2].message_deserialize_seconds_per_byte = 1.5e-10;
   const std::string dir = test::temp_dir("vt-changing-tasks");
   fs::create_directories(dir);
   write_vt_phases(phases, dir + "/run");
@@ -226,6 +228,8 @@ TEST(VtData, PhasesWhoseTasksDifferAreWrittenAndReadBackEachWithItsOwn) {
     const Phase& read = data.phases[k].phase;
     EXPECT_EQ(objects_by_id(read, read.node_of), objects_by_id(phases[k], phases[k].node_of));
     EXPECT_EQ(edges_by_id(read), edges_by_id(phases[k]));
+    EXPECT_EQ(read.message_serialize_seconds_per_byte, phases[k].message_serialize_seconds_per_byte);
+    EXPECT_EQ(read.message_deserialize_seconds_per_byte, phases[k].message_deserialize_seconds_per_byte);
     std::map<std::uint64_t, NodeId> home;
     for (const std::string& task : data.phases[k].tasks) {
       const json t = json::parse(task);
@@ -468,6 +472,13 @@ TEST(VtData, RefusesNegativeNonFiniteOrAbsurdNumbers) {
       {[](json& d) { d["phases"][0]["tasks"][0]["user_defined"] = {{"task_deserialize_seconds", -0.5}}; },
        "/phases/0/tasks/0/user_defined/task_deserialize_seconds is -0.5"},
       {[](json& d) { d["phases"][0]["tasks"][0]["entity"]["id"] = -5; }, "/phases/0/tasks/0/entity/id is -5"},
+      {[](json& d) {
+         d["phases"][0]["user_defined"] = {{"message_serialize_seconds_per_byte", -1e-9},
+                                           {"message_deserialize_seconds_per_byte", 1e-9}};
+       },
+       "/phases/0/user_defined/message_serialize_seconds_per_byte is -1e-09"},
+      {[](json& d) { d["phases"][0]["user_defined"] = {{"message_deserialize_seconds_per_byte", 1e-9}}; },
+       "/phases/0/user_defined has one of message_serialize_seconds_per_byte and"},
       {[](json& d) { d["phases"][0]["tasks"][0]["node"] = 1e20; }, "/phases/0/tasks/0/node is 1e+20"},
       {comm(-1, 1.0), "/phases/0/communications/0/messages is -1"},
       {comm(std::uint64_t{1} << 60, 1.0), "/phases/0/communications/0/messages is 1152921504606846976"},

@@ -14,6 +14,14 @@
 /// both ways at once (a full-duplex link: the larger direction counts); the messages travel
 /// together, so the latency is paid once. Messages between objects of one node cost nothing.
 ///
+/// Where the phase has the costs of packing and unpacking a message's bytes (as ObjectRuntime's
+/// record measures them: Phase::message_serialize_seconds_per_byte), two steps more, each as
+/// long as its slowest node, as ObjectRuntime delivers (every node packs what leaves it, the
+/// exchange, every node unpacks what arrived, a collective after each):
+///
+///     + max over nodes (bytes sent x serialize per byte)
+///     + max over nodes (bytes received x deserialize per byte)
+///
 /// ```
 /// const double comm = dlbkit::communication_seconds(phase, phase.node_of, dlbkit::make_cost_model("file:mpi.json"));
 /// ```

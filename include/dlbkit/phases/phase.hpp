@@ -78,6 +78,12 @@ struct Phase {
   /// empty (the default, and no cost to a phase without them): the phase is one part.
   std::size_t subphases = 0;
   std::vector<double> subphase_loads;
+  /// Seconds per byte to pack a message that goes to another process, and to unpack it, as
+  /// ObjectRuntime's record under MPI measures them (vt's phase user_defined
+  /// message_serialize_seconds_per_byte and message_deserialize_seconds_per_byte;
+  /// communication_cost.hpp prices them); 0: not known, not priced.
+  double message_serialize_seconds_per_byte = 0;
+  double message_deserialize_seconds_per_byte = 0;
 };
 
 /// Throws InputError naming `what` when the phase is not well formed: no node, a mapping of

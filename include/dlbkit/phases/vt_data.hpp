@@ -95,7 +95,9 @@ void write_vt_data(const VtDataSet& data, std::int64_t phase_id, const std::vect
 /// `time`, its subphase loads as `subphases`; its serialized bytes and the times to serialize
 /// and deserialize them, where known, as user_defined's task_serialized_bytes,
 /// task_serialize_seconds and task_deserialize_seconds) on
-/// its node of that phase, each communication as a SendRecv on its sender's node, and each
+/// its node of that phase, each communication as a SendRecv on its sender's node, the
+/// messages' costs per byte, where known, as the phase's user_defined
+/// message_serialize_seconds_per_byte and message_deserialize_seconds_per_byte, and each
 /// node's alpha of the first phase, where it has them, as its rank_alpha. Plain JSON; the
 /// files appear together or not at all. Throws InputError for an empty stem, phases of
 /// different node counts, two objects of a phase with one id, a file that cannot be written.

@@ -12,6 +12,7 @@
 #include <dlbkit/phases/work_model.hpp>
 #include <dlbkit/runtime/communicator.hpp>
 
+#include <array>
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
@@ -147,6 +148,16 @@ public:
     measure_sizes_ = std::move(f);
   }
 
+  /// Whether the phases go to a record (whose measurements are then wanted).
+  bool records() const { return !options_.record.empty(); }
+  /// A record's price of the messages between processes, for the phase under way: the seconds
+  /// this process took to pack its messages of the phase as a delivery between processes does,
+  /// and to unpack them, and their bytes. Before end_phase; the recorded phase gets the costs
+  /// per byte over every process (Phase::message_serialize_seconds_per_byte).
+  void measured_packing(double pack_seconds, double unpack_seconds, double bytes) {
+    packing_ = {pack_seconds, unpack_seconds, bytes};
+  }
+
   /// Marks the start of a phase (its time, the timeline's spans).
   void begin_phase();
   /// After the work of a phase, before its messages are delivered: when each local worker's
@@ -192,6 +203,7 @@ private:
 
   ObjectRuntimeOptions options_;
   MeasureSizes measure_sizes_;
+  std::array<double, 3> packing_{};  // measured_packing's: pack and unpack seconds, bytes
   std::string engine_;
   struct Mpi;
   std::unique_ptr<Mpi> mpi_;

@@ -301,6 +301,7 @@ private:
     });
     engine_.end_work(work_end, worker_load);
     const std::size_t messages = std::accumulate(sent.begin(), sent.end(), std::size_t{0});
+    if (engine_.records() && engine_.distributed()) agreed([&] { measure_packing(); });
     const double message_bytes = deliver(1 - unread);
     last_communications_.clear();
     for (auto& c : communications_) {
@@ -482,6 +483,36 @@ private:
     return bytes;
   }
 
+  // A record's price of the messages between processes (ObjectEngine::measured_packing), under
+  // MPI (threads pack nothing): all of this process's messages of the phase, wherever they go,
+  // packed as deliver() packs those that leave the process, into a buffer kept for the next
+  // phase as deliver()'s are, then unpacked from it into messages as deliver() does.
+  void measure_packing() {
+    std::vector<std::byte>& packed = packing_;
+    packed.clear();
+    double bytes = 0;
+    const auto start = detail::Clock::now();
+    for (const auto& by_destination : outbox_)
+      for (const std::vector<Outgoing>& messages : by_destination)
+        for (const Outgoing& m : messages) {
+          append_bytes(m.to, packed);
+          append_bytes(m.from, packed);
+          bytes += static_cast<double>(put_sized(packed, m.message));
+        }
+    const auto packed_at = detail::Clock::now();
+    std::vector<Message>& unpacked = unpacked_;
+    for (std::size_t at = 0; at < packed.size();) {
+      at += sizeof(ObjectIndex) + sizeof(std::uint64_t);
+      const auto size = get<std::uint64_t>(packed, at);
+      unpacked.push_back(from_bytes<Message>(std::span(packed).subspan(at, size)));
+      at += size;
+    }
+    const auto end = detail::Clock::now();
+    unpacked.clear();
+    engine_.measured_packing(std::chrono::duration<double>(packed_at - start).count(),
+                             std::chrono::duration<double>(end - packed_at).count(), bytes);
+  }
+
   // A message's bytes in its communication, where its type does not tell them (send()).
   template <class T>
   static constexpr bool sized = travels_as_bytes<T> || travels_as_block<T>;
@@ -644,6 +675,9 @@ private:
   // deliver()'s buffers between processes, kept from phase to phase: a phase's messages take
   // about the bytes of the last one's, and buffers made afresh each phase are fresh pages.
   std::vector<std::vector<std::byte>> sent_, received_;
+  // measure_packing()'s, kept likewise (a record's only).
+  std::vector<std::byte> packing_;
+  std::vector<Message> unpacked_;
   std::size_t phases_ = 0;
   bool broken_ = false;  // a call failed: the runtime refuses the next ones
 };
