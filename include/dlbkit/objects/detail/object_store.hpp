@@ -569,7 +569,10 @@ private:
       for (std::size_t w = 0; w < slots_.size(); ++w)
         for (Slot& s : moved[w]) slots_[w].push_back(std::move(s));
     } else {
-      std::vector<std::vector<std::byte>> to(engine_.workers());
+      // deliver()'s buffers, idle between phases: their pages are the process's already.
+      std::vector<std::vector<std::byte>>& to = sent_;
+      to.resize(engine_.workers());
+      for (auto& buffer : to) buffer.clear();
       auto& mine = slots_[0];
       agreed([&] {
         auto stays =
@@ -582,14 +585,17 @@ private:
         }
         mine.erase(stays, mine.end());
       });
-      std::vector<std::vector<std::byte>> received;
-      engine_.all_to_all(to, received);
+      engine_.all_to_all(to, received_);
       agreed([&] {
-        for (const std::vector<std::byte>& in : received) {
+        for (const std::vector<std::byte>& in : received_) {
           std::size_t at = 0;
           while (at < in.size()) mine.push_back(unpack(in, at));
         }
       });
+      // A large migration's room is not kept for the phases' messages.
+      for (auto* buffers : {&to, &received_})
+        for (std::vector<std::byte>& buffer : *buffers)
+          if (buffer.capacity() > kKeptBytes) std::vector<std::byte>().swap(buffer);
     }
     for (auto& mine : slots_)
       std::sort(mine.begin(), mine.end(), [](const Slot& a, const Slot& b) { return a.index < b.index; });
@@ -674,7 +680,9 @@ private:
   std::vector<ObjectCommunication> last_communications_;  // the last phase's, this process's
   // deliver()'s buffers between processes, kept from phase to phase: a phase's messages take
   // about the bytes of the last one's, and buffers made afresh each phase are fresh pages.
+  // relocate() uses them too, and frees those it grew beyond kKeptBytes.
   std::vector<std::vector<std::byte>> sent_, received_;
+  static constexpr std::size_t kKeptBytes = std::size_t{16} << 20;  // as the MPI transport's spares
   // measure_packing()'s, kept likewise (a record's only).
   std::vector<std::byte> packing_;
   std::vector<Message> unpacked_;
