@@ -61,10 +61,12 @@ void check_phase(const Phase& phase, const std::string& what) {
                                  what, phase.objects.size(), phase.subphases, phase.subphase_loads.size()));
   for (std::size_t i = 0; i < phase.subphase_loads.size(); ++i)
     check_amount(phase.subphase_loads[i], what, "the subphase load", i);
-  for (const auto& [name, value] : {std::pair{"message_serialize_seconds_per_byte", phase.message_serialize_seconds_per_byte},
-                                    std::pair{"message_deserialize_seconds_per_byte", phase.message_deserialize_seconds_per_byte}})
+  const auto check_cost = [&](const char* name, double value) {
     if (!std::isfinite(value) || value < 0)
       throw InputError(fmt::format("{}: {} is {}; accepted: a finite number >= 0", what, name, value));
+  };
+  check_cost("message_serialize_seconds_per_byte", phase.message_serialize_seconds_per_byte);
+  check_cost("message_deserialize_seconds_per_byte", phase.message_deserialize_seconds_per_byte);
 }
 
 std::vector<double> node_loads(const Phase& phase, const std::vector<NodeId>& mapping) {

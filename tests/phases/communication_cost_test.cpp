@@ -2,9 +2,14 @@
 // overheads and its larger direction of bytes, the slowest node's, plus one latency; and
 // where measured, the slowest packing and the slowest unpacking.
 
+#include <dlbkit/error.hpp>
 #include <dlbkit/phases/communication_cost.hpp>
 
 #include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <string>
 
 namespace dlbkit {
 namespace {
@@ -46,6 +51,24 @@ TEST(CommunicationCost, PackingAndUnpackingAreStepsOfTheirOwnWhereMeasured) {
   EXPECT_NEAR(communication_seconds(phase, phase.node_of, priced()), 670e-9 + 2000e-9 + 3000e-9, 1e-17);
   // Measured or not, nothing crosses under one node.
   EXPECT_EQ(communication_seconds(phase, {0, 0, 0}, priced()), 0.0);
+}
+
+TEST(CommunicationCost, APhaseWithANegativeOrNonFiniteCostPerByteIsRefused) {
+  for (double bad : {-1e-9, std::nan(""), std::numeric_limits<double>::infinity()}) {
+    Phase phase = two_nodes();
+    phase.message_deserialize_seconds_per_byte = bad;
+    try {
+      check_phase(phase, "p");
+      ADD_FAILURE() << bad;
+    } catch (const InputError& e) {
+      EXPECT_NE(std::string(e.what()).find("p: message_deserialize_seconds_per_byte is "), std::string::npos)
+          << e.what();
+    }
+  }
+  Phase phase = two_nodes();
+  phase.message_serialize_seconds_per_byte = 1e-10;
+  phase.message_deserialize_seconds_per_byte = 0;
+  EXPECT_NO_THROW(check_phase(phase, "p"));
 }
 
 TEST(CommunicationCost, NothingWithoutCrossingMessagesOrCosts) {
