@@ -572,7 +572,9 @@ private:
       // deliver()'s buffers, idle between phases: their pages are the process's already.
       std::vector<std::vector<std::byte>>& to = sent_;
       to.resize(engine_.workers());
+      received_.resize(engine_.workers());
       for (auto& buffer : to) buffer.clear();
+      const std::vector<std::size_t> room = rooms();
       auto& mine = slots_[0];
       agreed([&] {
         auto stays =
@@ -592,15 +594,28 @@ private:
           while (at < in.size()) mine.push_back(unpack(in, at));
         }
       });
-      // A large migration's room is not kept for the phases' messages.
-      for (auto* buffers : {&to, &received_})
-        for (std::vector<std::byte>& buffer : *buffers)
-          if (buffer.capacity() > kKeptBytes) std::vector<std::byte>().swap(buffer);
+      // A large migration's room is not kept for the phases' messages: what it grew goes when
+      // all the buffers would hold more than kKeptBytes.
+      const std::vector<std::size_t> now_room = rooms();
+      if (std::accumulate(now_room.begin(), now_room.end(), std::size_t{0}) > kKeptBytes) {
+        std::size_t k = 0;
+        for (auto* buffers : {&sent_, &received_})
+          for (std::vector<std::byte>& buffer : *buffers)
+            if (buffer.capacity() > room[k++]) std::vector<std::byte>().swap(buffer);
+      }
     }
     for (auto& mine : slots_)
       std::sort(mine.begin(), mine.end(), [](const Slot& a, const Slot& b) { return a.index < b.index; });
     index_slots();
     return bytes;
+  }
+
+  // The capacity of each of deliver()'s buffers, those sent then those received.
+  std::vector<std::size_t> rooms() const {
+    std::vector<std::size_t> room;
+    for (const auto* buffers : {&sent_, &received_})
+      for (const std::vector<std::byte>& buffer : *buffers) room.push_back(buffer.capacity());
+    return room;
   }
 
   // What a migration ships of an object (relocate): its index and id, the object, and the
@@ -680,7 +695,7 @@ private:
   std::vector<ObjectCommunication> last_communications_;  // the last phase's, this process's
   // deliver()'s buffers between processes, kept from phase to phase: a phase's messages take
   // about the bytes of the last one's, and buffers made afresh each phase are fresh pages.
-  // relocate() uses them too, and frees those it grew beyond kKeptBytes.
+  // relocate() uses them too, and frees the room it added when they hold more than kKeptBytes.
   std::vector<std::vector<std::byte>> sent_, received_;
   static constexpr std::size_t kKeptBytes = std::size_t{16} << 20;  // as the MPI transport's spares
   // measure_packing()'s, kept likewise (a record's only).
