@@ -484,9 +484,10 @@ private:
   }
 
   // A record's price of the messages between processes (ObjectEngine::measured_packing), under
-  // MPI (threads pack nothing): all of this process's messages of the phase, wherever they go,
-  // packed as deliver() packs those that leave the process, into a buffer kept for the next
-  // phase as deliver()'s are, then unpacked from it into messages as deliver() does.
+  // MPI (threads pack nothing): this process's messages of the phase, wherever they go, up to
+  // kKeptBytes of them, packed as deliver() packs those that leave the process, into a buffer
+  // kept for the next phase as deliver()'s are, then unpacked from it into messages as
+  // deliver() does.
   void measure_packing() {
     std::vector<std::byte>& packed = packing_;
     packed.clear();
@@ -494,10 +495,10 @@ private:
     const auto start = detail::Clock::now();
     for (const auto& by_destination : outbox_)
       for (const std::vector<Outgoing>& messages : by_destination)
-        for (const Outgoing& m : messages) {
-          append_bytes(m.to, packed);
-          append_bytes(m.from, packed);
-          bytes += static_cast<double>(put_sized(packed, m.message));
+        for (auto m = messages.begin(); m != messages.end() && packed.size() < kKeptBytes; ++m) {
+          append_bytes(m->to, packed);
+          append_bytes(m->from, packed);
+          bytes += static_cast<double>(put_sized(packed, m->message));
         }
     const auto packed_at = detail::Clock::now();
     std::vector<Message>& unpacked = unpacked_;
