@@ -169,7 +169,7 @@ public:
 
 private:
   // send(r)'s bytes go to rank r, and every other rank's to this one, each into its own
-  // buffer of `from` (emptied first, its room kept); this rank's own entry stays empty. One
+  // buffer of `from` (what it held replaced, its room kept); this rank's own entry stays empty. One
   // message a pair, whatever its length (no lengths are exchanged first: a simulation's
   // windows take two of these each), in pieces (message_pieces.hpp); messages between two
   // ranks with one tag arrive in the order sent.
@@ -188,20 +188,25 @@ private:
       }
     }
     from.resize(n);
-    for (auto& bytes : from) bytes.clear();
+    from[static_cast<std::size_t>(rank_)].clear();
     for (std::size_t r = 0; r < n; ++r) {
       if (static_cast<int>(r) == rank_) continue;
+      // The buffer grows only where the message is longer than its last one: what it held is
+      // written over, not zeroed first (a tenth to a quarter of a local exchange's time).
+      std::size_t filled = 0;
       for (;;) {
         MPI_Message message;
         MPI_Status status;
         MPI_Mprobe(static_cast<int>(r), tag, comm_, &message, &status);
         int length = 0;
         MPI_Get_count(&status, MPI_BYTE, &length);
-        const std::size_t first = from[r].size();
-        from[r].resize(first + static_cast<std::size_t>(length));
-        MPI_Mrecv(from[r].data() + first, length, MPI_BYTE, &message, MPI_STATUS_IGNORE);
+        const std::size_t end = filled + static_cast<std::size_t>(length);
+        if (from[r].size() < end) from[r].resize(end);
+        MPI_Mrecv(from[r].data() + filled, length, MPI_BYTE, &message, MPI_STATUS_IGNORE);
+        filled = end;
         if (static_cast<std::size_t>(length) < kMessagePiece) break;
       }
+      from[r].resize(filled);
     }
     MPI_Waitall(static_cast<int>(sends.size()), sends.data(), MPI_STATUSES_IGNORE);
   }
