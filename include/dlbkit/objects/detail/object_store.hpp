@@ -442,9 +442,7 @@ private:
       return 0;
     }
     const auto me = static_cast<NodeId>(engine_.rank());
-    std::vector<std::vector<std::byte>>& to = sent_;
-    to.resize(engine_.workers());
-    for (auto& buffer : to) buffer.clear();
+    std::vector<std::vector<std::byte>>& to = emptied_sends();
     double bytes = 0;
     Unsorted unsorted;
     agreed([&] {
@@ -571,10 +569,8 @@ private:
         for (Slot& s : moved[w]) slots_[w].push_back(std::move(s));
     } else {
       // deliver()'s buffers, idle between phases: their pages are the process's already.
-      std::vector<std::vector<std::byte>>& to = sent_;
-      to.resize(engine_.workers());
-      received_.resize(engine_.workers());
-      for (auto& buffer : to) buffer.clear();
+      std::vector<std::vector<std::byte>>& to = emptied_sends();
+      received_.resize(engine_.workers());  // rooms() below lists the same buffers after the exchange
       const std::vector<std::size_t> room = rooms();
       auto& mine = slots_[0];
       agreed([&] {
@@ -609,6 +605,13 @@ private:
       std::sort(mine.begin(), mine.end(), [](const Slot& a, const Slot& b) { return a.index < b.index; });
     index_slots();
     return bytes;
+  }
+
+  // deliver()'s send buffers, one a rank, emptied with their room kept.
+  std::vector<std::vector<std::byte>>& emptied_sends() {
+    sent_.resize(engine_.workers());
+    for (auto& buffer : sent_) buffer.clear();
+    return sent_;
   }
 
   // The capacity of each of deliver()'s buffers, those sent then those received.
