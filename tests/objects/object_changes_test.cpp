@@ -177,6 +177,14 @@ TEST(ObjectChanges, ABadChangeIsOneErrorAtTheNextCallAndTheRuntimeRefusesTheRest
   early.add(0, Cell{}, 0);
   early.remove(0);
   EXPECT_NE(error_of([&] { early.run_phase(work); }).find("remove(0) before the first phase"), std::string::npos);
+  // A bad add before the first phase: the first phase's error too (under MPI, on every rank).
+  Runtime elsewhere(threads_options("none", 2));
+  elsewhere.add(0, Cell{}, 2);
+  EXPECT_NE(error_of([&] { elsewhere.run_phase(work); }).find("add(0) on worker 2; accepted: a worker of this process"),
+            std::string::npos);
+  Runtime weighed(threads_options("none", 2));
+  weighed.add(0, Cell{}, 0, -1.0);
+  EXPECT_NE(error_of([&] { weighed.run_phase(work); }).find("add(0) with load -1"), std::string::npos);
 }
 
 }  // namespace

@@ -409,8 +409,11 @@ TEST(ObjectRuntime, BadUseIsAClearError) {
   ObjectRuntimeOptions wrong_size = threads_options("diffusion", 3);
   wrong_size.topology = "ring:4";
   EXPECT_NE(error_of([&] { ObjectRuntime<Cell, int> rt(wrong_size); }).find("3 workers"), std::string::npos);
+  ObjectRuntime<Cell, int> elsewhere(threads_options("greedy", 2));
+  elsewhere.add(1, Cell{}, 2);  // the first phase's error, on every rank (object_changes_test.cpp)
+  EXPECT_NE(error_of([&] { elsewhere.run_phase([](Cell&, ObjectContext<int>&) {}); }).find("worker 2"),
+            std::string::npos);
   ObjectRuntime<Cell, int> rt(threads_options("greedy", 2));
-  EXPECT_NE(error_of([&] { rt.add(1, Cell{}, 2); }).find("worker 2"), std::string::npos);
   EXPECT_NE(error_of([&] { rt.balance(); }).find("before any phase"), std::string::npos);
   rt.add(1, Cell{}, 0);
   rt.add(1, Cell{}, 1);

@@ -6,7 +6,8 @@
 //   objects_ranks change    objects split, moved together, merged, removed and added by the
 //                           ranks that hold them, between balanced phases: the values of a
 //                           sequential run; a child id in use on another rank, a merge across
-//                           ranks: each one error on every rank
+//                           ranks, an add on another rank's worker before the first phase: each
+//                           one error on every rank
 //   objects_ranks speeds    --speeds measured on ranks emulated at speeds 1 and 2 (through
 //                           set_load): every rank estimates the same speeds, near 1:2
 // Exits 0 when every check holds, 1 otherwise (a line on stderr says which).
@@ -189,6 +190,18 @@ int main(int argc, char** argv) try {
         if (std::string(e.what()).find(expected) == std::string::npos)
           return fail(rank, std::string("another error: ") + e.what());
       }
+    }
+    // Before the first phase, rank 0 adds an object on another rank's worker: the first phase's
+    // error on every rank, not an error on rank 0 alone while the others wait in that phase.
+    dlbkit::ObjectRuntime<Cell, std::uint64_t> early(o);
+    const auto last = static_cast<dlbkit::NodeId>(early.workers() - 1);
+    if (rank == 0) early.add(0, Cell{}, last);
+    try {
+      early.run_phase(alone);
+      return fail(rank, "no error for an add on another rank's worker");
+    } catch (const dlbkit::InputError& e) {
+      if (std::string(e.what()).find("add(0) on worker " + std::to_string(last)) == std::string::npos)
+        return fail(rank, std::string("another error: ") + e.what());
     }
     if (rank == 0) std::printf("change: ok\n%zu objects created\n", report.objects_created);
     return 0;

@@ -63,18 +63,16 @@ public:
   const ObjectEngine& engine() const { return engine_; }
   std::size_t phases() const { return phases_; }
 
+  // Bad input, before the first phase too, waits for the next collective call (fail): thrown
+  // here on one rank, it would leave the others waiting in that call.
   void add(std::uint64_t id, Object object, NodeId worker, std::optional<double> load) {
-    const auto elsewhere = [&] {
-      return fmt::format("ObjectRuntime::add({}) on worker {}; accepted: a worker of this process ({} to {})", id,
-                         worker, engine_.first_local(), engine_.first_local() + engine_.local_workers() - 1);
-    };
-    if (engine_.committed()) {
-      if (!engine_.is_local(worker)) return fail(elsewhere());
-      if (load && !(*load >= 0 && *load <= 1e12))
-        return fail(fmt::format("ObjectRuntime::add({}) with load {}; accepted: seconds in [0, 1e12]", id, *load));
+    if (!engine_.is_local(worker))
+      return fail(fmt::format("ObjectRuntime::add({}) on worker {}; accepted: a worker of this process ({} to {})", id,
+                              worker, engine_.first_local(), engine_.first_local() + engine_.local_workers() - 1));
+    if (load && !(*load >= 0 && *load <= 1e12))
+      return fail(fmt::format("ObjectRuntime::add({}) with load {}; accepted: seconds in [0, 1e12]", id, *load));
+    if (engine_.committed())
       return born(TableChanges::added, id, id, worker, load ? *load : mean_load(worker), {}, std::move(object));
-    }
-    if (!engine_.is_local(worker)) throw InputError(elsewhere());
     added_.emplace_back(id, worker);
     slots_[worker - engine_.first_local()].push_back({id, 0, std::move(object), {}});
   }
