@@ -113,6 +113,8 @@ public:
         input = 1;
       } catch (const std::exception& e) {
         what = e.what();
+      } catch (...) {  // a program's own kind: still told, or the other ranks would wait below
+        what = "an exception not derived from std::exception";
       }
     }
     int length = static_cast<int>(what.size());

@@ -2,7 +2,8 @@
 //   objects_ranks balance   objects all start on rank 0; phases with balancing steps, two in a
 //                           row each time: every object once, and the values of a sequential run
 //   objects_ranks throw     an object's work throws on one rank: the exception comes out on
-//                           every rank, and the runtime refuses the next call
+//                           every rank, and the runtime refuses the next call; one not derived
+//                           from std::exception too
 //   objects_ranks change    objects split, moved together, merged, removed and added by the
 //                           ranks that hold them, between balanced phases: the values of a
 //                           sequential run; a child id in use on another rank, a merge across
@@ -148,6 +149,21 @@ int main(int argc, char** argv) try {
       return fail(rank, "a call after the failure ran");
     } catch (const dlbkit::InputError& e) {
       if (std::string(e.what()).find("after one that failed") == std::string::npos)
+        return fail(rank, std::string("another error: ") + e.what());
+    }
+    // An exception of no std::exception kind: rethrown where thrown, told to the other ranks.
+    dlbkit::ObjectRuntime<Cell, std::uint64_t> odd(o);
+    for (std::uint64_t id = 0; id < kObjects; ++id)
+      if (odd.is_local(id % odd.workers())) odd.add(id, Cell{id, {}}, static_cast<dlbkit::NodeId>(id % odd.workers()));
+    try {
+      odd.run_phase([](Cell&, dlbkit::ObjectContext<std::uint64_t>& ctx) {
+        if (ctx.id() == 1) throw 17;
+      });
+      return fail(rank, "no exception of another kind");
+    } catch (int thrown) {
+      if (rank != 1 || thrown != 17) return fail(rank, "the int thrown on another rank than 1");
+    } catch (const std::runtime_error& e) {
+      if (rank == 1 || std::string(e.what()).find("not derived from std::exception") == std::string::npos)
         return fail(rank, std::string("another error: ") + e.what());
     }
     if (rank == 0) std::printf("throw: ok\n");
