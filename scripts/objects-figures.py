@@ -379,8 +379,9 @@ def protocol(scratch):
     cost = median_calibration(scratch)
     model = json.load(open(cost))
     print("calibrated MPI model (median of 3): send %s, handle %s, latency %s, protocol_round %s, protocol_step %s, "
-          "protocol_object %s" % tuple(model[f] for f in ("send_overhead", "handle_cost", "latency", "protocol_round",
-                                                          "protocol_step", "protocol_object")))
+          "protocol_object %s" % tuple(model.get(f, "0ns") for f in ("send_overhead", "handle_cost", "latency",
+                                                                     "protocol_round", "protocol_step",
+                                                                     "protocol_object")))  # a term measured as 0 is left out
     print("| strategy | ranks | rounds | messages | predicted | measured: median (range) | measured / predicted |")
     print("|---|---|---|---|---|---|---|")
     for ranks in map(int, os.environ.get("RANKS", "2").split()):
