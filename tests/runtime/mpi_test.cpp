@@ -281,7 +281,8 @@ TEST(MpiEngine, ATasksExceptionReachesEveryRank) {
   const std::vector<std::tuple<int, int, int, std::string>> cases = {
       {2, 0, 0, "work_stealing"}, {2, 1, 30, "work_stealing"}, {4, 0, 0, "work_stealing"},
       {4, 2, 30, "work_stealing"}, {4, 1, 30, "sid"},          {4, 3, 30, "rid"},
-      {4, 0, 0, "lifeline"},      {4, 2, 30, "lifeline"}};
+      {4, 0, 0, "lifeline"},      {4, 2, 30, "lifeline"},     {2, 1, -1, "work_stealing"},
+      {4, 2, -1, "rid"}};  // -1: the roots() of that rank throws
   for (const auto& [ranks, thrower, after, strategy] : cases) {
     SCOPED_TRACE(strategy + ": rank " + std::to_string(thrower) + " of " + std::to_string(ranks) + " after " +
                  std::to_string(after));
@@ -294,7 +295,7 @@ TEST(MpiEngine, ATasksExceptionReachesEveryRank) {
       continue;
     }
     EXPECT_EQ(count_of(o.out, "caught rank " + std::to_string(thrower) + " cause ok: a task threw on rank " +
-                                  std::to_string(thrower) + ": node "),
+                                  std::to_string(thrower) + (after < 0 ? ": the root" : ": node ")),
               ranks)
         << o.out;
     EXPECT_EQ(count_of(o.out, "is bad"), ranks) << o.out;

@@ -92,7 +92,12 @@ class ThrowingTree final : public ReportedApplication<TreeNode, TreeCount> {
 public:
   ThrowingTree(int thrower, long throw_after) : tree_(400, 2490, 200), thrower_(thrower), throw_after_(throw_after) {}
 
-  std::vector<TreeNode> roots(NodeId w, std::size_t n) const override { return tree_.roots(w, n); }
+  // With throw_after < 0 the thrower's roots() throws, before any task runs.
+  std::vector<TreeNode> roots(NodeId w, std::size_t n) const override {
+    if (throw_after_ < 0 && static_cast<int>(w) == thrower_)
+      throw std::runtime_error("the root of worker " + std::to_string(w) + " is bad");
+    return tree_.roots(w, n);
+  }
   void execute(const TreeNode& t, TaskContext<TreeNode, TreeCount>& ctx) override {
     if (static_cast<int>(ctx.worker()) == thrower_ && executed_++ == throw_after_)
       throw std::runtime_error("node " + std::to_string(t.id) + " is bad");

@@ -469,7 +469,11 @@ RuntimeResult run_mpi(detail::ByteApplication& app, const RuntimeConfig& config,
     run.start = run.origin = clock_ns();
   WorkerCore core(app, config, static_cast<NodeId>(rank), transport, bound, run.origin);
   core.trace_from(run.start - run.origin);  // this rank's spans begin when it starts, maybe after rank 0
-  core.push_roots();
+  try {  // the program's roots() on this rank: its error stops every rank, as a task's does
+    core.push_roots();
+  } catch (...) {
+    transport.task_failed(core, std::current_exception());
+  }
   core.run();
   const SimTime elapsed = clock_ns() - run.start;
   transport.drain();

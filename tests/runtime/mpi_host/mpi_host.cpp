@@ -4,7 +4,8 @@
 //                            result is the same on every rank
 //   mpi_host throw R K S     a task on rank R throws after that rank executed K tasks, with
 //                            strategy S; every rank must catch a TaskFailure naming rank R,
-//                            unless rank R executed K tasks or fewer
+//                            unless rank R executed K tasks or fewer; with K = -1 the program's
+//                            roots() throws on rank R, before any task runs
 //   mpi_host split S         one long range task on rank 0 that splits on demand, strategy S:
 //                            each rank prints the sum and the elements executed away from rank 0
 // Each rank prints one line starting "rank <r>:"; the test reads them.
