@@ -105,9 +105,14 @@ RankPlan run_rank_protocol(const DistributedEngine& engine, const RankProtocolFa
     if (largest > std::numeric_limits<int>::max())
       throw std::runtime_error(fmt::format("a rank protocol's message of {} bytes; accepted: less than 2^31", largest));
     if (done && messages == 0) {
-      plan.departures = agent->departures();
-      plan.arrivals = agent->arrivals();
-      plan.load_after = agent->load();
+      try {  // a program's own agent may throw here on one rank: then on every rank
+        plan.departures = agent->departures();
+        plan.arrivals = agent->arrivals();
+        plan.load_after = agent->load();
+      } catch (...) {
+        error = std::current_exception();
+      }
+      engine.agree(error);
       plan.figures.rounds = round + 1;
       plan.figures.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
       return plan;

@@ -2,7 +2,7 @@
 // at 2, 3 and 4 ranks (tests/CMakeLists.txt), the ranks late at random before each round's
 // sends: each rank's plan is the in-process driver's for the same seed (which the phases
 // tests check under random orders), every departure is an arrival, and an agent that throws
-// on one rank throws the same error on every rank. Prints "protocols: ok" and exits 0 when
+// on one rank (made, or its plan read) throws the same error on every rank. Prints "protocols: ok" and exits 0 when
 // every check holds, 1 otherwise (a line on stderr says which).
 #include <dlbkit/error.hpp>
 #include <dlbkit/objects/detail/protocol_driver.hpp>
@@ -161,6 +161,31 @@ int main() try {
     fail("no error from the faulty agent");
   } catch (const dlbkit::InputError& e) {
     if (std::string(e.what()) != "rank 1's objects are bad") fail(std::string("another error: ") + e.what());
+  }
+  // One that throws on rank 1 alone as the driver reads its plan, after the last round.
+  struct BadPlan : dlbkit::RankProtocol {
+    std::unique_ptr<dlbkit::RankProtocol> agent;
+    bool bad;
+    void round(const dlbkit::RoundInput& in, dlbkit::RoundOutput& out) override { agent->round(in, out); }
+    std::vector<ObjectMove> departures() const override {
+      if (bad) throw dlbkit::InputError("rank 1's plan is bad");
+      return agent->departures();
+    }
+    std::vector<ObjectMove> arrivals() const override { return agent->arrivals(); }
+    double load() const override { return agent->load(); }
+  };
+  const dlbkit::RankProtocolFactory bad_plan = [&](const dlbkit::RankSetup& s) {
+    auto a = std::make_unique<BadPlan>();
+    a->agent = tempered(s);
+    a->bad = s.rank == 1;
+    return a;
+  };
+  try {
+    dlbkit::detail::run_rank_protocol(engine, bad_plan, ranks[static_cast<std::size_t>(rank)], complete,
+                                      std::numeric_limits<double>::infinity(), 1);
+    fail("no error from the faulty plan");
+  } catch (const dlbkit::InputError& e) {
+    if (std::string(e.what()) != "rank 1's plan is bad") fail(std::string("another error: ") + e.what());
   }
 
   const int all_failures = [&] {
