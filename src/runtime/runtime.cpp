@@ -172,7 +172,7 @@ void on_every_rank(const Runtime& runtime, const std::function<void()>& work) {
   std::exception_ptr error;
   try {
     work();
-  } catch (const std::exception&) {
+  } catch (...) {
     error = std::current_exception();
   }
   runtime.agree(error);
@@ -211,8 +211,10 @@ void Runtime::run_engine(detail::ByteApplication& app) {
   on_every_rank(*this, [&] {
     if (recorded && rank() == 0) recorded->merge_sections();
   });
-  if (recorded) recorded->commit();
-  if (timeline) timeline->commit();
+  on_every_rank(*this, [&] {  // a file that fails on one rank: the error of every rank
+    if (recorded) recorded->commit();
+    if (timeline) timeline->commit();
+  });
   for (const std::string& w : s.last.warnings) warn(w);
 }
 

@@ -105,6 +105,14 @@ TEST(MpiRuntime, ATasksExceptionStopsEveryRankAndIsPrintedOnce) {
   EXPECT_EQ(o.err.find("dlbkit: failed: ", 1), std::string::npos) << o.err;  // once, not once per rank
 }
 
+TEST(MpiRuntime, AResultsSerialiserThatThrowsOnOneRankStopsEveryRank) {
+  const auto o = mpirun(2, "--engine mpi --bad-result");
+  EXPECT_NE(o.status, 0);
+  EXPECT_NE(o.out.find("rank 0: the result threw"), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("rank 1: the result threw"), std::string::npos) << o.out;
+  EXPECT_NE(o.err.find("rank 1's tally is bad"), std::string::npos) << o.err;
+}
+
 TEST(MpiRuntime, BadOptionsArePrintedOnceByRankZero) {
   for (const std::string args : {"--engine mpi --strategy fastest", "--engine mpi --topology ring:3",
                                  "--engine mpi --workers 2", "--engine gpu"}) {

@@ -107,7 +107,13 @@ public:
       Result total = app.identity();
       if (distributed()) {
         std::vector<std::byte> mine;
-        to_bytes(app.partial_result(static_cast<NodeId>(rank())), mine);
+        std::exception_ptr error;
+        try {  // the program's serialiser, on this rank's result: an error is every rank's
+          to_bytes(app.partial_result(static_cast<NodeId>(rank())), mine);
+        } catch (...) {
+          error = std::current_exception();
+        }
+        agree(error);
         for (const auto& bytes : all_gather(mine)) app.combine(total, from_bytes<Result>(bytes));
       } else {
         for (NodeId w = 0; w < partials_in_process(); ++w) app.combine(total, app.partial_result(w));

@@ -1,7 +1,7 @@
 // Under mpirun: a program that owns MPI and a communicator of its own runs dlbkit::Runtime
 // on it, a class-form tree count and a lambda-form census of serialised tasks, and every
 // rank prints the typed results it got back. With --fail, a task throws on one rank, and
-// every rank's run throws. With --guest the program leaves MPI to dlbkit and runs two
+// every rank's run throws; with --bad-result, the result's serialiser on one rank. With --guest the program leaves MPI to dlbkit and runs two
 // Runtimes in turn on MPI_COMM_WORLD; with --from-thread it makes its Runtime on a thread
 // of its own under MPI_THREAD_SINGLE. mpi_runtime_test.cpp checks every rank's line.
 
@@ -47,12 +47,37 @@ void fail(dlbkit::Runtime& runtime) {
   }
 }
 
+// A result that does not travel as its bytes: its own serialiser, which throws on rank 1.
+struct Tally {
+  std::vector<int> values;
+  inline static int rank = -1;
+  template <class A>
+  void serialize(A& a) {
+    if (rank == 1) throw std::runtime_error("rank 1's tally is bad");
+    a(values);
+  }
+};
+
+void bad_result(dlbkit::Runtime& runtime) {
+  Tally::rank = runtime.rank();
+  std::vector<int> roots(8, 1);
+  try {
+    runtime.run(roots, [](int v, auto& ctx) { ctx.result().values.push_back(v); }, Tally{},
+                [](Tally& into, const Tally& other) { into.values.insert(into.values.end(), other.values.begin(),
+                                                                        other.values.end()); });
+  } catch (const std::exception& e) {
+    std::printf("rank %d: the result threw\n", runtime.rank());
+    std::fflush(stdout);
+    throw;
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) try {
-  bool fails = false, guest = false, from_thread = false;
-  const auto options =
-      dlbkit::RuntimeOptions::parse(argc, argv, {{"--fail", fails}, {"--guest", guest}, {"--from-thread", from_thread}});
+  bool fails = false, bad = false, guest = false, from_thread = false;
+  const auto options = dlbkit::RuntimeOptions::parse(
+      argc, argv, {{"--fail", fails}, {"--bad-result", bad}, {"--guest", guest}, {"--from-thread", from_thread}});
   if (guest) {  // MPI is dlbkit's: initialised by the first Runtime, finalised at exit
     for (int turn = 0; turn < 2; ++turn) {
       dlbkit::Runtime runtime(options);
@@ -78,6 +103,7 @@ int main(int argc, char** argv) try {
     }
     dlbkit::Runtime runtime(options, dlbkit::communicator(mine));
     if (fails) fail(runtime);
+    if (bad) bad_result(runtime);
     count(runtime);
   } catch (const std::exception& e) {
     status = dlbkit::print_error(e);
