@@ -69,10 +69,15 @@ RunResult run_command(const RunInputs& in, const RunProgress& progress) {
   out.strategy = runtime.strategy();
   out.rank = runtime.rank();
   if (in.sequential && runtime.engine() != "sequential" && out.rank == 0) {
-    if (progress.sequential) progress.sequential();
-    out.sequential = run_sequential(*app, runtime.topology().size());
+    try {
+      if (progress.sequential) progress.sequential();
+      out.sequential = run_sequential(*app, runtime.topology().size());
+    } catch (...) {
+      error = std::current_exception();
+    }
   }
-  runtime.barrier();
+  runtime.barrier();     // sleeping while rank 0 alone runs the baseline
+  runtime.agree(error);  // then its error, if any, on every rank
   if (progress.parallel && out.rank == 0)
     progress.parallel(runtime.engine() == "mpi" ? "MPI engine (rank 0's count)" : runtime.engine() + " engine");
   out.parallel = runtime.run(*app);
