@@ -147,22 +147,26 @@ int main() try {
       if (moved == 0) fail(what + ": nothing moved off the hot spot");
     }
 
-  // An agent that throws on rank 1 alone: the same InputError on every rank, no hang.
+  // Agents that throw on rank 1 alone, made or as the driver reads their plan after the last
+  // round: the same InputError on every rank, no hang.
   const dlbkit::Topology complete = dlbkit::parse_topology(fmt::format("complete:{}", size));
   const auto tempered = dlbkit::rank_protocol_factory(dlbkit::builtin_phase_strategies().configure("tempered", {}));
-  const dlbkit::RankProtocolFactory faulty = [&](const dlbkit::RankSetup& s) {
-    if (s.rank == 1) throw dlbkit::InputError("rank 1's objects are bad");
-    return tempered(s);
-  };
   const auto ranks = ranks_of(size, false, false);
-  try {
-    dlbkit::detail::run_rank_protocol(engine, faulty, ranks[static_cast<std::size_t>(rank)], complete,
-                                      std::numeric_limits<double>::infinity(), 1);
-    fail("no error from the faulty agent");
-  } catch (const dlbkit::InputError& e) {
-    if (std::string(e.what()) != "rank 1's objects are bad") fail(std::string("another error: ") + e.what());
-  }
-  // One that throws on rank 1 alone as the driver reads its plan, after the last round.
+  const auto expect_error = [&](const dlbkit::RankProtocolFactory& faulty, const std::string& error) {
+    try {
+      dlbkit::detail::run_rank_protocol(engine, faulty, ranks[static_cast<std::size_t>(rank)], complete,
+                                        std::numeric_limits<double>::infinity(), 1);
+      fail("no error: " + error);
+    } catch (const dlbkit::InputError& e) {
+      if (std::string(e.what()) != error) fail(std::string("another error: ") + e.what());
+    }
+  };
+  expect_error(
+      [&](const dlbkit::RankSetup& s) {
+        if (s.rank == 1) throw dlbkit::InputError("rank 1's objects are bad");
+        return tempered(s);
+      },
+      "rank 1's objects are bad");
   struct BadPlan : dlbkit::RankProtocol {
     std::unique_ptr<dlbkit::RankProtocol> agent;
     bool bad;
@@ -174,19 +178,14 @@ int main() try {
     std::vector<ObjectMove> arrivals() const override { return agent->arrivals(); }
     double load() const override { return agent->load(); }
   };
-  const dlbkit::RankProtocolFactory bad_plan = [&](const dlbkit::RankSetup& s) {
-    auto a = std::make_unique<BadPlan>();
-    a->agent = tempered(s);
-    a->bad = s.rank == 1;
-    return a;
-  };
-  try {
-    dlbkit::detail::run_rank_protocol(engine, bad_plan, ranks[static_cast<std::size_t>(rank)], complete,
-                                      std::numeric_limits<double>::infinity(), 1);
-    fail("no error from the faulty plan");
-  } catch (const dlbkit::InputError& e) {
-    if (std::string(e.what()) != "rank 1's plan is bad") fail(std::string("another error: ") + e.what());
-  }
+  expect_error(
+      [&](const dlbkit::RankSetup& s) -> std::unique_ptr<dlbkit::RankProtocol> {
+        auto a = std::make_unique<BadPlan>();
+        a->agent = tempered(s);
+        a->bad = s.rank == 1;
+        return a;
+      },
+      "rank 1's plan is bad");
 
   const int all_failures = [&] {
     const auto all = engine.all_gather(std::as_bytes(std::span(&failures, 1)));
