@@ -23,6 +23,7 @@
 // rank 0's after the barrier that begins the run (runtime/clock_offset.hpp), and counts its
 // times from rank 0's start in rank 0's time, so that the ranks' files merge into one trace.
 
+#include "what_of.hpp"
 #include "worker_core.hpp"
 
 #include <dlbkit/core/number.hpp>
@@ -376,21 +377,6 @@ private:
   MPI_Comm comm_ = MPI_COMM_NULL;
 };
 
-// The message of `error`; `bad_input`: whether it is an InputError.
-std::string what_of(const std::exception_ptr& error, int& bad_input) {
-  bad_input = 0;
-  try {
-    std::rethrow_exception(error);
-  } catch (const InputError& e) {
-    bad_input = 1;
-    return e.what();
-  } catch (const std::exception& e) {
-    return e.what();
-  } catch (...) {
-    return "an exception not derived from std::exception";
-  }
-}
-
 // Collective: when a task or the strategy threw on some rank, every rank throws the error
 // of the lowest such rank: bad input (an InputError, such as a strategy's parameter that
 // does not suit the topology) as it was, on every rank, as the threads engine rethrows it;
@@ -401,7 +387,7 @@ void throw_if_failed(MPI_Comm comm, int rank, const std::exception_ptr& error) {
   MPI_Allreduce(&mine, &failed, 1, MPI_INT, MPI_MIN, comm);
   if (failed == std::numeric_limits<int>::max()) return;
   int head[2] = {0, 0};  // the message's length, bad input or not
-  std::string what = rank == failed ? what_of(error, head[1]) : std::string();
+  std::string what = rank == failed ? detail::what_of(error, head[1]) : std::string();
   head[0] = static_cast<int>(what.size());
   MPI_Bcast(head, 2, MPI_INT, failed, comm);
   what.resize(static_cast<std::size_t>(head[0]));

@@ -7,6 +7,7 @@
 #include <dlbkit/runtime/runtime.hpp>
 
 #include "message_pieces.hpp"
+#include "what_of.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -103,20 +104,8 @@ public:
     int first = size_;
     MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, comm_);
     if (first == size_) return;
-    std::string what;
     int input = 0;
-    if (rank_ == first) {
-      try {
-        std::rethrow_exception(error);
-      } catch (const InputError& e) {
-        what = e.what();
-        input = 1;
-      } catch (const std::exception& e) {
-        what = e.what();
-      } catch (...) {  // a program's own kind: still told, or the other ranks would wait below
-        what = "an exception not derived from std::exception";
-      }
-    }
+    std::string what = rank_ == first ? what_of(error, input) : std::string();
     int length = static_cast<int>(what.size());
     int head[2] = {length, input};
     MPI_Bcast(head, 2, MPI_INT, first, comm_);
