@@ -164,27 +164,21 @@ std::unique_ptr<Timeline> Runtime::open_timeline() const {
                                     title, s.timeline_nodes, own);
 }
 
-namespace {
-
-// Runs `work` on every rank; when it threw on some rank, every rank throws the error of the
-// lowest such rank.
-void on_every_rank(const Runtime& runtime, const std::function<void()>& work) {
+void Runtime::on_every_rank(const std::function<void()>& work) const {
   std::exception_ptr error;
   try {
     work();
   } catch (...) {
     error = std::current_exception();
   }
-  runtime.agree(error);
+  agree(error);
 }
-
-}  // namespace
 
 void Runtime::run_engine(detail::ByteApplication& app) {
   State& s = *state_;
   std::unique_ptr<RecordingApplication> recorded;  // under MPI each rank writes its worker's section
   std::unique_ptr<Timeline> timeline;
-  on_every_rank(*this, [&] {
+  on_every_rank([&] {
     if (!s.options.record.empty()) recorded = std::make_unique<RecordingApplication>(app, s.options.record);
     timeline = open_timeline();
   });
@@ -204,14 +198,14 @@ void Runtime::run_engine(detail::ByteApplication& app) {
   // The outputs: every one complete before any takes its name, on every rank (rank 0 merges
   // the trace from every rank's section, on a shared file system). The files not put in
   // place are removed when their objects go.
-  on_every_rank(*this, [&] {
+  on_every_rank([&] {
     if (recorded) recorded->close_sections();
     if (timeline) timeline->finish();
   });
-  on_every_rank(*this, [&] {
+  on_every_rank([&] {
     if (recorded && rank() == 0) recorded->merge_sections();
   });
-  on_every_rank(*this, [&] {  // a file that fails on one rank: the error of every rank
+  on_every_rank([&] {  // a file that fails on one rank: the error of every rank
     if (recorded) recorded->commit();
     if (timeline) timeline->commit();
   });
