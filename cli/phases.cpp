@@ -24,7 +24,7 @@ struct Options {
   std::string workload, data, charm_dump, write, threshold = "inf", time_limit = "60", memory_bound = "inf",
       lbaf_config, work_model = "load", speeds, devices, offload;
   std::int64_t phase = 0;
-  long long phases = 1, every = 1;
+  long long phases = 1, every = 1, memory_group = 1;
   std::vector<std::string> params, workload_params, cost_params;
   bool json = false;
 };
@@ -111,7 +111,7 @@ Run add_phases(CLI::App& app) {
   cmd->add_option("-s,--strategy", o->in.strategy, "phase strategy (dlbkit list phase-strategies)");
   auto* lbaf_config = cmd->add_option(
       "--lbaf-config", o->lbaf_config,
-      "LBAF's YAML configuration: its data, phase, algorithm (as tempered) and memory bound; the other options "
+      "LBAF's YAML configuration: its data, phase, algorithm (as tempered), memory bound and group; the other options "
       "given override it (docs/phases.md)");
   cmd->add_option("-p,--param", o->params, "strategy parameter name=value (repeatable)");
   auto* workload = cmd->add_option("-w,--workload", o->workload,
@@ -156,6 +156,11 @@ Run add_phases(CLI::App& app) {
   auto* memory_bound =
       cmd->add_option("--memory-bound", o->memory_bound, "most bytes a node may hold; inf: no bound")
           ->capture_default_str();
+  auto* memory_group =
+      cmd->add_option("--memory-group", o->memory_group,
+                      "the memory bound holds for each K consecutive nodes together (LBAF's ranks_per_node: ranks "
+                      "that share a machine's memory)")
+          ->capture_default_str();
   auto* work_model = cmd->add_option("--work-model", o->work_model,
                                      "what the criteria weigh: load, or LBAF's alpha x load + beta x max(sent, "
                                      "received bytes) + gamma + delta x homing bytes (+ intra x bytes staying on "
@@ -179,8 +184,8 @@ Run add_phases(CLI::App& app) {
                 "run the strategy's rank protocol, each node an agent, and price its own rounds: the step as the MPI "
                 "plan API runs it (tempered, diffusion)");
   cmd->add_flag("--json", o->json, "print one JSON document with the inputs and the figures");
-  return [o, workload, data, charm_dump, phase, write, phases, every, threshold, time_limit, memory_bound, work_model,
-          lbaf_config, speeds, devices, offload] {
+  return [o, workload, data, charm_dump, phase, write, phases, every, threshold, time_limit, memory_bound, memory_group,
+          work_model, lbaf_config, speeds, devices, offload] {
     PhasesInputs in = o->in;
     in.params = assignments(o->params, "--param");
     in.workload_params = assignments(o->workload_params, "--workload-param");
@@ -198,6 +203,7 @@ Run add_phases(CLI::App& app) {
     if (threshold->count() > 0) in.threshold = o->threshold;
     if (time_limit->count() > 0) in.time_limit = o->time_limit;
     if (memory_bound->count() > 0) in.rebalance.memory_bound = o->memory_bound;
+    if (memory_group->count() > 0) in.rebalance.memory_group = o->memory_group;
     if (work_model->count() > 0) in.rebalance.work_model = o->work_model;
     if (lbaf_config->count() > 0) in.lbaf_config = o->lbaf_config;
 

@@ -377,7 +377,7 @@ PYBIND11_MODULE(_dlbkit, m) {
          std::optional<std::string> time_limit, std::optional<std::string> lbaf_config,
          std::optional<std::string> work_model, std::optional<std::string> charm_dump, bool as_protocol,
          std::optional<std::string> speeds, std::optional<std::string> devices, std::optional<std::string> offload,
-         bool device_blind) {
+         bool device_blind, std::optional<long long> memory_group) {
         return phases({.strategy = std::move(strategy), .params = std::move(params), .workload = std::move(workload),
                        .workload_params = std::move(workload_params), .data = std::move(data),
                        .charm_dump = std::move(charm_dump), .phase = phase,
@@ -391,6 +391,7 @@ PYBIND11_MODULE(_dlbkit, m) {
                                      .migration_cost = std::move(migration_cost),
                                      .migration_byte_cost = std::move(migration_byte_cost),
                                      .memory_bound = std::move(memory_bound),
+                                     .memory_group = memory_group,
                                      .work_model = std::move(work_model)},
                        .seed = seed,
                        .optimal = optimal,
@@ -403,7 +404,8 @@ PYBIND11_MODULE(_dlbkit, m) {
       py::arg("threshold"), py::arg("cost"), py::arg("cost_params"), py::arg("migration_cost"),
       py::arg("migration_byte_cost"), py::arg("memory_bound"), py::arg("seed"), py::arg("optimal"),
       py::arg("time_limit"), py::arg("lbaf_config"), py::arg("work_model"), py::arg("charm_dump"),
-      py::arg("as_protocol"), py::arg("speeds"), py::arg("devices"), py::arg("offload"), py::arg("device_blind"));
+      py::arg("as_protocol"), py::arg("speeds"), py::arg("devices"), py::arg("offload"), py::arg("device_blind"),
+      py::arg("memory_group"));
   // `dlbkit advise --json` (the same checks and messages): the inputs as texts, None an option not given.
   m.def(
       "advise",

@@ -135,7 +135,7 @@ def phases(strategy: Optional[str] = None, workload: Optional[str] = None, data:
            charm_dump: Optional[str] = None, as_protocol: bool = False,
            speeds: Optional[Union[str, Sequence[float]]] = None,
            devices: Optional[Union[str, Sequence[float]]] = None, offload: Optional[_Value] = None,
-           device_blind: bool = False) -> PhasesResult: ...
+           device_blind: bool = False, memory_group: Optional[int] = None) -> PhasesResult: ...
 def read_timeline(path: str) -> Any: ...  # pandas.DataFrame, or a dict of lists without pandas
 def read_trace(path: str) -> Any: ...  # pandas.DataFrame, or a dict of numpy arrays without pandas
 def read_vt_data(stem: str) -> Any: ...  # pandas.DataFrame, or a dict of numpy arrays without pandas

@@ -19,7 +19,8 @@ class PhasesResult(_Figures):
     protocol_seconds, migration_seconds, balancing_steps, application_seconds (the sum of the
     phases' max loads, or with subphases their times, and communication), communication_seconds
     (the messages between nodes, priced by the cost model), unbalanced_seconds (the same, never balanced), balancing_seconds,
-    mean_phase_seconds, wall_seconds, max_memory_after (with memory in the data),
+    mean_phase_seconds, wall_seconds, max_memory_after (with memory in the data; and
+    max_group_memory_after with a memory group),
     subphase_time_before and subphase_time_after (with subphases in the data: the phase's time,
     the sum over its subphases of the slowest node's load in each), with devices
     device_time_before, device_time_after, device_bound (means over the balancing steps: the
@@ -74,7 +75,7 @@ def phases(strategy=None, workload=None, data=None, topology=None, params=None, 
            replay=False, write=None, phases=None, every=None, threshold=None, memory_bound=None, cost="ipsc2",
            cost_params=None, migration_cost=None, migration_byte_cost=None, seed=1, optimal=False, time_limit=None,
            lbaf_config=None, work_model=None, charm_dump=None, as_protocol=False, speeds=None, devices=None,
-           offload=None, device_blind=False):
+           offload=None, device_blind=False, memory_group=None):
     """Balance persistent objects between phases: `dlbkit phases`.
 
     strategy             a phase strategy (`dlbkit list phase-strategies`); None: the
@@ -96,6 +97,8 @@ def phases(strategy=None, workload=None, data=None, topology=None, params=None, 
                          and after any phase whose imbalance exceeds threshold (None: "inf")
     memory_bound         the most bytes a node may hold, or "inf" (None: "inf", or
                          lbaf_config's)
+    memory_group         the bound holds for each K consecutive nodes together (LBAF's
+                         ranks_per_node; None: 1, or lbaf_config's)            --memory-group
     speeds               each node's speed, "1,2" or [1, 2] (> 0; None: the input's, 1
                          on every node for a workload)                                  --speeds
     devices              each node's device speedup, "8,0,0,0", "8*2,0*6" (N nodes alike)
@@ -118,7 +121,7 @@ def phases(strategy=None, workload=None, data=None, topology=None, params=None, 
     as_protocol          run the strategy's rank protocol, each node an agent, and price
                          its own rounds (tempered, diffusion ...)                       --as-protocol
     lbaf_config          LBAF's YAML configuration: its data, phase, algorithm (as
-                         tempered), work model and memory bound, where the arguments leave
+                         tempered), work model, memory bound and group, where the arguments leave
                          them None (each of params overrides the file's)          --lbaf-config
 
     Returns a PhasesResult. The run releases the GIL. Raises ValueError with the CLI's message
@@ -138,7 +141,8 @@ def phases(strategy=None, workload=None, data=None, topology=None, params=None, 
         _text_or_none(migration_byte_cost) or "", _text_or_none(memory_bound),
         _integer("--seed", seed, 0, 2**64 - 1, "a decimal whole number"), bool(optimal), _text_or_none(time_limit),
         _text_or_none(lbaf_config), _text_or_none(work_model), _text_or_none(charm_dump), bool(as_protocol),
-        _list_text(speeds), _list_text(devices), _text_or_none(offload), bool(device_blind))))
+        _list_text(speeds), _list_text(devices), _text_or_none(offload), bool(device_blind),
+        _integer("--memory-group", memory_group, -2**63, 2**63 - 1, "an integer >= 1 (nodes)"))))
     for key in (result.inputs["lbaf_config"] or {}).get("ignored", []):
         _warnings.warn(f"ignored: {key}", stacklevel=2)
     for warning in result.inputs.get("warnings", []):

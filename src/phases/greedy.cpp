@@ -143,7 +143,7 @@ private:
             for (ObjectIndex a : give) moves.emplace_back(a, v);
             if (take) moves.emplace_back(*take, m);
           };
-          if (!phase.has_memory || ctx.memory().with(std::span(give.begin(), give.size()), v) <= ctx.memory_bound())
+          if (ctx.fits(std::span(give.begin(), give.size()), v))
             record(given, std::nullopt);
           const double wanted = given - (time(m) - time(v)) / (alpha(m) + alpha(v));  // the partner's ideal load
           const auto it = std::lower_bound(on[v].begin(), on[v].end(), wanted,

@@ -45,6 +45,7 @@ public:
       "two levels: groups' totals balanced among their leaders, then refine or greedy inside each group";
   static constexpr const char* source = "Charm++ TreeLB / HybridLB (hierarchical balancers)";
   static constexpr bool weighs_speeds = true;
+  static constexpr bool plans_node_memory = true;  // its leaders place by each rank's memory
   static constexpr IntegerParam kGroup{.name = "group",
                                        .default_value = "auto",
                                        .description = "nodes per group; auto: ceil(sqrt(nodes))",

@@ -50,6 +50,34 @@ double NodeMemory::with(std::span<const ObjectIndex> objects, NodeId to) const {
   return node.own + node.shared + node.footprints + added + largest_working;
 }
 
+double NodeMemory::without(std::span<const ObjectIndex> objects, NodeId from) const {
+  if (nodes_.empty()) return 0.0;
+  const Node& node = nodes_[from];
+  double footprints = node.footprints, shared = node.shared;
+  std::map<std::int32_t, std::uint32_t> blocks;  // block -> objects of it leaving
+  std::map<double, std::uint32_t> working;       // working bytes -> objects with them leaving
+  for (ObjectIndex i : objects) {
+    const ObjectMemory& m = phase_->objects[i].memory;
+    footprints -= m.footprint_bytes;
+    ++working[m.working_bytes];
+    if (m.block >= 0) ++blocks[m.block];
+  }
+  for (const auto& [block, leaving] : blocks) {
+    const auto held = node.blocks.find(block);
+    assert(held != node.blocks.end() && held->second >= leaving);
+    if (held->second == leaving) shared -= phase_->block_bytes[block];
+  }
+  double largest_working = 0;  // the largest working bytes some object that stays has
+  for (auto it = node.working.rbegin(); it != node.working.rend(); ++it) {
+    const auto leaving = working.find(it->first);
+    if (leaving == working.end() || leaving->second < it->second) {
+      largest_working = it->first;
+      break;
+    }
+  }
+  return node.own + shared + footprints + largest_working;
+}
+
 void NodeMemory::move(ObjectIndex object, NodeId from, NodeId to) {
   if (nodes_.empty() || from == to) return;
   const ObjectMemory& m = phase_->objects[object].memory;

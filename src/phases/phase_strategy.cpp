@@ -1,12 +1,14 @@
 #include <dlbkit/phases/phase_strategy.hpp>
 
+#include <algorithm>
+#include <cassert>
 #include <fmt/format.h>
 #include <stdexcept>
 
 namespace dlbkit {
 
 PhaseContext::PhaseContext(const Phase& phase, const Topology& topology, const CostModel& cost, double memory_bound,
-                           std::uint64_t seed, const WorkModel& work_model)
+                           std::uint64_t seed, const WorkModel& work_model, std::size_t memory_group)
     : phase_(&phase),
       topology_(&topology),
       mapping_(phase.node_of),
@@ -15,6 +17,7 @@ PhaseContext::PhaseContext(const Phase& phase, const Topology& topology, const C
       work_(follows_loads(work_model, phase) ? std::nullopt
                                              : std::optional<NodeWork>(std::in_place, phase, phase.node_of, work_model)),
       memory_bound_(memory_bound),
+      memory_group_(memory_group),
       memory_(phase, phase.node_of),
       protocol_(topology, cost),
       rng_(seed, 0x9a5e) {}
@@ -25,8 +28,28 @@ std::vector<std::vector<ObjectIndex>> PhaseContext::objects_by_node() const {
   return lists;
 }
 
+double PhaseContext::group_memory(const NodeMemory& memory, NodeId node) const {
+  if (memory_group_ == 1) return memory.of(node);
+  const std::size_t first = node / memory_group_ * memory_group_, end = std::min(first + memory_group_, nodes());
+  double sum = 0;
+  for (std::size_t u = first; u < end; ++u) sum += memory.of(static_cast<NodeId>(u));
+  return sum;
+}
+
 bool PhaseContext::fits(ObjectIndex object, NodeId to) const {
-  return mapping_[object] == to || !phase_->has_memory || memory_.with(object, to) <= memory_bound_;
+  return mapping_[object] == to || fits(std::span(&object, 1), to);
+}
+
+bool PhaseContext::fits(std::span<const ObjectIndex> objects, NodeId to) const {
+  if (!phase_->has_memory) return true;
+  if (memory_group_ == 1) return memory_.with(objects, to) <= memory_bound_;
+  // The group's memory as it would be: `to`'s with the objects, and their node's without
+  // them where it is in the same group.
+  const NodeId from = mapping_[objects.front()];
+  assert(std::all_of(objects.begin(), objects.end(), [&](ObjectIndex i) { return mapping_[i] == from; }));
+  double memory = bounded_memory(to) - memory_.of(to) + memory_.with(objects, to);
+  if (from / memory_group_ == to / memory_group_) memory += memory_.without(objects, from) - memory_.of(from);
+  return memory <= memory_bound_;
 }
 
 bool PhaseContext::move(ObjectIndex object, NodeId to) {
@@ -48,7 +71,7 @@ bool PhaseContext::move_together(std::span<const std::pair<ObjectIndex, NodeId>>
     for (const auto& [object, to] : moves) memory_.move(object, mapping_[object], to);
     bool fits = true;
     for (const auto& [object, to] : moves)
-      if (to != mapping_[object] && memory_.of(to) > memory_bound_) fits = false;
+      if (to != mapping_[object] && bounded_memory(to) > memory_bound_) fits = false;
     if (!fits) {
       for (auto it = moves.rbegin(); it != moves.rend(); ++it) memory_.move(it->first, it->second, mapping_[it->first]);
       return false;
@@ -75,9 +98,9 @@ void PhaseContext::remap(const std::vector<NodeId>& mapping) {
   NodeMemory memory(*phase_, mapping);
   if (phase_->has_memory)
     for (NodeId v = 0; v < nodes(); ++v)
-      if (gains[v] && memory.of(v) > memory_bound_)
+      if (gains[v] && group_memory(memory, v) > memory_bound_)
         throw std::logic_error(fmt::format("remap: node {} would hold {} bytes, above the bound {}", v,
-                                           memory.of(v), memory_bound_));
+                                           group_memory(memory, v), memory_bound_));
   mapping_ = mapping;
   loads_ = node_loads(*phase_, mapping_);
   if (work_) work_.emplace(*phase_, mapping_, work_model_);

@@ -71,6 +71,27 @@ std::vector<std::string> strategies_with_protocols() {
   return names;
 }
 
+// A memory group above 1 only where the strategy's moves go through PhaseContext's checks.
+void check_memory_group(const PhaseStrategyChoice& strategy, const RebalanceOptions& options) {
+  const std::size_t group = options.memory_group;
+  if (group == 0) throw InputError("memory group 0; accepted: a number of nodes >= 1");
+  if (group == 1) return;
+  if (options.as_protocol)
+    throw InputError(fmt::format("memory group {} with --as-protocol; accepted: 1 (each rank agent bounds its own memory)",
+                                 group));
+  if (options.optimum_time_limit)
+    throw InputError(fmt::format("memory group {} with --optimal; accepted: 1 (the exact reference bounds each node)",
+                                 group));
+  if (strategy.info->plans_node_memory) {
+    std::vector<std::string> names;
+    for (const auto& s : builtin_phase_strategies().all())
+      if (!s.plans_node_memory) names.push_back(s.name);
+    throw InputError(fmt::format("memory group {} with phase strategy {}, which plans each node's memory alone; "
+                                 "accepted: 1, or one of {}",
+                                 group, strategy.info->name, fmt::join(names, ", ")));
+  }
+}
+
 // The mapping the agents' plans give, and the step's figures as the meter priced them.
 Rebalanced as_protocol(const PhaseStrategyChoice& strategy, const Phase& phase, const Topology& topology,
                        const RebalanceOptions& options, Rebalanced result) {
@@ -136,12 +157,14 @@ Rebalanced rebalance(const PhaseStrategyChoice& strategy, const Phase& phase, co
   if (strategy.info->check_topology) strategy.info->check_topology(topology);
   if (std::isnan(options.memory_bound) || options.memory_bound < 0)
     throw InputError(fmt::format("memory bound {}; accepted: a number of bytes >= 0", options.memory_bound));
+  check_memory_group(strategy, options);
 
   Rebalanced result;
   result.before = phase_figures(phase, phase.node_of);
   if (options.as_protocol) return as_protocol(strategy, phase, topology, options, result);
   const auto decision_start = std::chrono::steady_clock::now();
-  PhaseContext ctx(phase, topology, options.cost, options.memory_bound, options.seed, options.work_model);
+  PhaseContext ctx(phase, topology, options.cost, options.memory_bound, options.seed, options.work_model,
+                   options.memory_group);
   const auto start = std::chrono::steady_clock::now();
   strategy.create()->rebalance(ctx);
   result.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -151,9 +174,15 @@ Rebalanced rebalance(const PhaseStrategyChoice& strategy, const Phase& phase, co
   result.unplaced = ctx.unplaced();
   std::sort(result.unplaced.begin(), result.unplaced.end());
   result.unplaced.erase(std::unique(result.unplaced.begin(), result.unplaced.end()), result.unplaced.end());
-  if (phase.has_memory)
+  if (phase.has_memory) {
     for (NodeId v = 0; v < phase.nodes; ++v)
-      if (ctx.memory().of(v) > options.memory_bound) ++result.nodes_over_memory_bound;
+      if (ctx.bounded_memory(v) > options.memory_bound) ++result.nodes_over_memory_bound;
+    if (options.memory_group > 1) {
+      result.max_group_memory_after = 0.0;
+      for (NodeId v = 0; v < phase.nodes; v += static_cast<NodeId>(options.memory_group))
+        result.max_group_memory_after = std::max(*result.max_group_memory_after, ctx.bounded_memory(v));
+    }
+  }
   result.rounds = ctx.protocol().rounds();
   result.messages = ctx.protocol().messages();
   result.protocol_time = ctx.protocol().time();

@@ -19,6 +19,10 @@ RebalanceOptions rebalance_options(const RebalanceInputs& in, std::uint64_t seed
                               ? ro.cost.per_byte
                               : parse_fractional_duration(in.migration_byte_cost, "--migration-byte-cost");
   ro.memory_bound = non_negative_or_inf(in.memory_bound.value_or("inf"), "--memory-bound");
+  if (in.memory_group && *in.memory_group < 1)
+    throw InputError(
+        fmt::format("--memory-group '{}' is not accepted; accepted: an integer >= 1 (nodes)", *in.memory_group));
+  ro.memory_group = static_cast<std::size_t>(in.memory_group.value_or(1));
   ro.work_model = parse_work_model(in.work_model.value_or("load"), "--work-model");
   ro.seed = seed;
   return ro;

@@ -434,7 +434,7 @@ private:
       joined.push_back(rest[r]);
       offer.push_back(list[rest[r]].object);
       rest.erase(rest.begin() + static_cast<std::ptrdiff_t>(r));
-      const bool room = !memory_bound(ctx) || ctx.memory().with(offer, known_node_[k]) <= ctx.memory_bound();
+      const bool room = !memory_bound(ctx) || ctx.fits(offer, known_node_[k]);
       if (room && gain(ctx, v, k, offer, load_of(ctx, offer)) >= 0) {
         std::sort(joined.begin(), joined.end(), std::greater<>());
         for (std::size_t j : joined) list.erase(list.begin() + static_cast<std::ptrdiff_t>(j));
@@ -735,9 +735,7 @@ private:
     for (const Subcluster& sub : subclusters) {
       const std::span<const ObjectIndex> objects(subcluster_objects_.data() + sub.begin, sub.size);
       const double amount = own - sub.reach;
-      const auto room = [&](std::size_t k) {
-        return ctx.memory().with(objects, known_node_[k]) <= ctx.memory_bound();
-      };
+      const auto room = [&](std::size_t k) { return ctx.fits(objects, known_node_[k]); };
       std::optional<std::size_t> t;
       if (deterministic_) {
         double closest = std::numeric_limits<double>::infinity(), best = 0;

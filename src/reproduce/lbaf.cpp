@@ -33,9 +33,6 @@ struct Problem {
   std::string label;
   std::string config;                   ///< in LBAF's config/
   std::optional<std::string> data;      ///< in LBAF's data/: STEM instead of the file's
-  /// The file's problem given as options instead (--lbaf-config refuses the file: say why).
-  std::optional<PhasesInputs> explicit_inputs;
-  std::string why_explicit;
   std::optional<double> imbalance_before;  ///< LBAF's; none: not measured
   std::optional<Spread> imbalance_after, migrated;
   std::optional<double> wall_seconds;   ///< LBAF's whole process, median
@@ -44,13 +41,6 @@ struct Problem {
 
 // LBAF at commit 9615e7a, `RUNS=5 STRATEGIES="tempered:peers=vt tempered" scripts/lbaf-peer.sh DATA CONFIG`.
 std::vector<Problem> problems() {
-  PhasesInputs blocks{.strategy = "tempered",
-                      .params = {{"transfer_strategy", "Clustering"}, {"n_iterations", "8"}, {"n_rounds", "2"},
-                                 {"fanout", "2"}, {"max_subclusters", "4"}, {"max_objects_per_transfer", "8"},
-                                 {"deterministic_transfer", "true"}, {"peers", "LBAF"}},
-                      .data = "synthetic-blocks/synthetic-dataset-blocks",
-                      .phase = 0,
-                      .rebalance = {.memory_bound = "45", .work_model = "delta=0.1"}};
   return {
       {.label = "challenging-toy-fewer-tasks",
        .config = "challenging-toy-fewer-tasks.yaml",
@@ -72,12 +62,10 @@ std::vector<Problem> problems() {
        .wall_seconds = 0.82},
       {.label = "synthetic-blocks",
        .config = "synthetic-blocks.yaml",
-       .explicit_inputs = blocks,
-       .why_explicit = "its ranks_per_node: 2 under an upper bound: the bound per rank here",
        .imbalance_before = 1,
        .imbalance_after = Spread{0.25, 0.25, 0.25},
        .migrated = Spread{2, 2, 3},
-       .wall_seconds = 0.70},
+       .wall_seconds = 0.37},
       {.label = "conf (synthetic-blocks' data)",
        .config = "conf.yaml",
        .imbalance_before = 1,
@@ -151,10 +139,6 @@ ReproductionResult beside_lbaf(const ReproductionOptions& options) {
       missing(data_dir / (*p.data + ".0.json"), "data file");
       continue;
     }
-    if (p.explicit_inputs && !std::filesystem::exists(data_dir / (*p.explicit_inputs->data + ".0.json"))) {
-      missing(data_dir / (*p.explicit_inputs->data + ".0.json"), "data file");
-      continue;
-    }
     const auto lbaf_cell = [](const std::optional<Spread>& s, const char* format) -> Cell {
       return s ? Cell(text(*s, format)) : Cell(std::string("not measured"));
     };
@@ -168,14 +152,8 @@ ReproductionResult beside_lbaf(const ReproductionOptions& options) {
       double before = 0, bound = 0;
       bool on_clusters = false;
       for (int seed = 1; seed <= runs; ++seed) {
-        PhasesInputs in;
-        if (p.explicit_inputs) {
-          in = *p.explicit_inputs;
-          in.data = (data_dir / *in.data).string();
-        } else {
-          in.lbaf_config = config.string();
-          if (p.data) in.data = (data_dir / *p.data).string();
-        }
+        PhasesInputs in{.lbaf_config = config.string()};
+        if (p.data) in.data = (data_dir / *p.data).string();
         in.params["peers"] = peers;
         in.seed = static_cast<std::uint64_t>(seed);
         const PhasesResult r = phases_command(in);
@@ -196,8 +174,6 @@ ReproductionResult beside_lbaf(const ReproductionOptions& options) {
     if (p.imbalance_after && p.lbaf_runs != 5)
       notes.push_back(
           fmt::format("{}: LBAF's figures are of {} run{}", p.label, p.lbaf_runs, p.lbaf_runs == 1 ? "" : "s"));
-    if (p.explicit_inputs) notes.push_back(fmt::format("{}: tempered runs the file's problem as options ({})", p.label,
-                                                       p.why_explicit));
   }
   Results results{.inputs = {{"lbaf", root}, {"runs", runs}}, .tables = {std::move(table)}};
   results.notes = {

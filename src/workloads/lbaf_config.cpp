@@ -290,14 +290,10 @@ private:
     if (p_.phase_ids && std::ranges::none_of(*p_.phase_ids, holds))
       refuse("algorithm.phase_id", fmt::format("{} is not among from_data.phase_ids; accepted: one of them",
                                                p_.phase_id));
-    if (p_.ranks_per_node > 1) {
-      // LBAF then bounds each node's memory (node_bounds), not each rank's.
-      if (p_.memory_bound)
-        refuse("from_data.ranks_per_node", fmt::format("{} with an upper bound is not supported: LBAF then bounds "
-                                                       "each node of {} ranks, dlbkit each rank; accepted: 1",
-                                                       p_.ranks_per_node, p_.ranks_per_node));
+    // LBAF bounds each node's memory (LBAF_app.py: node_bounds), its ranks' together: the memory
+    // group. Where nothing is bounded its nodes only group ranks in its statistics.
+    if (p_.ranks_per_node > 1 && !p_.memory_bound)
       ignore("from_data.ranks_per_node", "LBAF's nodes only group ranks in its statistics where nothing is bounded");
-    }
     if (given.strategy.empty() && !p_.algorithm)
       refuse("algorithm", "is not given; accepted: an algorithm InformAndTransfer, or -s STRATEGY");
     LbafConfig out{given, std::move(ignored_)};
@@ -310,6 +306,8 @@ private:
     }
     if (in.data && !in.phase && !in.replay) in.phase = p_.phase_id;
     if (!in.rebalance.memory_bound) in.rebalance.memory_bound = p_.memory_bound;
+    if (!in.rebalance.memory_group && p_.memory_bound && p_.ranks_per_node > 1)
+      in.rebalance.memory_group = p_.ranks_per_node;
     if (!in.rebalance.work_model) in.rebalance.work_model = to_string(p_.work_model);
     if (in.strategy.empty() || in.strategy == "tempered") {
       in.strategy = "tempered";

@@ -326,6 +326,7 @@ PhasesResult phases_command(const PhasesInputs& given, const PhasesProgress& pro
                  {"nodes", topology.size()},
                  {"objects", result.run.last.objects.size()},
                  {"memory_bound", in.rebalance.memory_bound.value_or("inf")},
+                 {"memory_group", options.rebalance.memory_group},
                  {"work_model", to_string(options.rebalance.work_model)},
                  {"cost", options.rebalance.cost.to_json()},
                  {"migration_cost", exact_duration(options.rebalance.migration.per_object)},
@@ -346,6 +347,7 @@ nlohmann::json to_json(const PhasesResult& result) {
   const bool has_memory = run.last.has_memory, has_subphases = run.last.subphases > 0;
   // Over the balancing steps: the imbalances are means, the rest sums (max for memory).
   double before = 0, after = 0, bound = 0, max_memory = 0, bytes = 0, work_before = 0, work_after = 0;
+  std::optional<double> max_group_memory;
   double time_before = 0, time_after = 0;
   bool weighs_work = false;
   std::uint64_t rounds = 0, messages = 0, unplaced = 0;
@@ -361,6 +363,8 @@ nlohmann::json to_json(const PhasesResult& result) {
       time_before += s.rebalanced->before.subphase_time;
       time_after += s.rebalanced->after.subphase_time;
       max_memory = std::max(max_memory, s.rebalanced->after.max_memory);
+      if (s.rebalanced->max_group_memory_after)
+        max_group_memory = std::max(max_group_memory.value_or(0.0), *s.rebalanced->max_group_memory_after);
       bytes += s.rebalanced->bytes_migrated;
       rounds += s.rebalanced->rounds;
       messages += s.rebalanced->messages;
@@ -402,6 +406,7 @@ nlohmann::json to_json(const PhasesResult& result) {
                    {"mean_phase_seconds",
                     (run.application_seconds + run.balancing_seconds) / static_cast<double>(run.steps.size())}};
   if (has_memory) j["max_memory_after"] = figure(max_memory, balanced);
+  if (max_group_memory) j["max_group_memory_after"] = *max_group_memory;
   if (has_subphases) {  // means over the balancing steps, as the imbalances
     j["subphase_time_before"] = figure(time_before / steps, balanced);
     j["subphase_time_after"] = figure(time_after / steps, balanced);
@@ -459,6 +464,7 @@ nlohmann::json to_json(const PhasesResult& result) {
       p["unplaced_objects"] = r.unplaced.size();
       p["nodes_over_memory_bound"] = r.nodes_over_memory_bound;
       if (has_memory) p["max_memory_after"] = r.after.max_memory;
+      if (r.max_group_memory_after) p["max_group_memory_after"] = *r.max_group_memory_after;
       if (has_subphases) p["subphase_time_after"] = r.after.subphase_time;
       if (r.max_work_after) {
         p["max_work_before"] = *r.max_work_before;

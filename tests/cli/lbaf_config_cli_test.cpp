@@ -56,9 +56,26 @@ TEST(CliLbafConfig, RunsTheFileAsTheExplicitOptionsAndSaysWhatItLeavesOut) {
   EXPECT_EQ(unbounded["inputs"]["params"]["n_rounds"], 2);
 }
 
+// LBAF's ranks_per_node under its upper bound: the bound on each node's ranks together.
+TEST(CliLbafConfig, RanksPerNodeUnderABoundIsTheMemoryGroup) {
+  const nlohmann::json j = cli_json({"phases", "--lbaf-config", kData + "/lbaf/synthetic-blocks.yaml", "--json"});
+  EXPECT_EQ(j["inputs"]["memory_group"], 2);
+  EXPECT_LE(j["max_group_memory_after"].get<double>(), 45);
+  EXPECT_EQ(figures(j),
+            figures(cli_json({"phases", "-s", "tempered", "-p", "n_iterations=8", "-p", "n_rounds=2", "-p", "fanout=2",
+                              "-p", "order_strategy=arbitrary", "-p", "transfer_strategy=Clustering", "-p",
+                              "max_subclusters=4", "-p", "max_objects_per_transfer=8", "-p",
+                              "deterministic_transfer=true", "-p", "peers=LBAF", "--data",
+                              kData + "/vt/synthetic-dataset-blocks", "--phase", "0", "--memory-bound", "45.0",
+                              "--memory-group", "2", "--work-model", "delta=0.1", "--json"})));
+  expect_usage_error({"phases", "-s", "hierarchical", "--lbaf-config", kData + "/lbaf/synthetic-blocks.yaml"},
+                     {"memory group 2 with phase strategy hierarchical, which plans each node's memory alone",
+                      "accepted: 1, or one of"});
+  expect_usage_error({"phases", "-s", "greedy", "--data", kData + "/vt/toy_mem", "--memory-group", "0"},
+                     {"--memory-group '0' is not accepted; accepted: an integer >= 1 (nodes)"});
+}
+
 TEST(CliLbafConfig, RefusesWhatDlbkitDoesNotRunOnOneLine) {
-  expect_usage_error({"phases", "--lbaf-config", kData + "/lbaf/synthetic-blocks.yaml"},
-                     {"synthetic-blocks.yaml: from_data.ranks_per_node 2 with an upper bound is not supported", "accepted: 1"});
   expect_usage_error({"phases", "--lbaf-config", kData + "/lbaf/none.yaml"}, {"--lbaf-config", "none.yaml"});
   expect_usage_error({"phases", "--data", kData + "/vt/toy_mem"}, {"no strategy", "--lbaf-config FILE"});
 }

@@ -81,8 +81,6 @@ std::string lbaf_tree(const std::string& name) {
       fs::copy_file(data / "vt" / (stem + "." + std::to_string(r) + ".json"),
                     root / "data" / (stem + "-folder") / (stem + "." + std::to_string(r) + ".json"));
   }
-  // LBAF's own folder for the synthetic blocks, which the reproduction names.
-  fs::create_directory_symlink(root / "data" / "synthetic-dataset-blocks-folder", root / "data" / "synthetic-blocks");
   return root.string();
 }
 

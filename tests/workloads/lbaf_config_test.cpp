@@ -79,6 +79,27 @@ TEST(LbafConfig, ReadsLbafsShippedConfigurations) {
   c = with_lbaf_config({.lbaf_config = kMemoryToy});
   EXPECT_EQ(c.inputs.params.at("max_objects_per_transfer"), "32");
   EXPECT_TRUE(has(c.ignored, "visualization ("));
+  EXPECT_FALSE(c.inputs.rebalance.memory_group);
+
+  // ranks_per_node under an upper bound: LBAF bounds each node's ranks together.
+  c = with_lbaf_config({.lbaf_config = kBlocks});
+  EXPECT_EQ(c.inputs.rebalance.memory_group, 2);
+  EXPECT_EQ(c.inputs.rebalance.memory_bound, "45.0");
+  EXPECT_EQ(c.inputs.rebalance.work_model, "delta=0.1");
+  EXPECT_EQ(c.inputs.params.at("max_subclusters"), "4");
+  c = with_lbaf_config({.rebalance = {.memory_group = 1}, .lbaf_config = kBlocks});
+  EXPECT_EQ(c.inputs.rebalance.memory_group, 1);  // the caller's
+  // Without one, LBAF's nodes group ranks in its statistics only.
+  const std::string nodes = variant("lbaf-nodes", "phase_ids:", "ranks_per_node: 4\n  phase_ids:");
+  std::ifstream in(nodes);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  text.erase(text.find("    upper_bounds:"), std::string("    upper_bounds:\n      max_memory_usage: 8000000000.0\n").size());
+  std::ofstream(nodes) << text;
+  c = with_lbaf_config({.lbaf_config = nodes});
+  EXPECT_FALSE(c.inputs.rebalance.memory_group);
+  EXPECT_FALSE(c.inputs.rebalance.memory_bound);
+  EXPECT_TRUE(has(c.ignored, "from_data.ranks_per_node (LBAF's nodes only group ranks in its statistics"));
+  std::filesystem::remove(nodes);
 
   // The AffineCombination's terms are the work model (phases/work_model.hpp).
   const std::string weighed = variant("lbaf-weighed", "beta: 0.0\n    gamma: 0.0", "beta: 1.0e-08\n    gamma: 2");
@@ -113,10 +134,6 @@ TEST(LbafConfig, TheCallersInputsWin) {
 }
 
 TEST(LbafConfig, RefusesWhatWouldChangeTheResultNamingTheKey) {
-  const std::string where = "--lbaf-config " + kBlocks + ": ";
-  EXPECT_EQ(error_of({.lbaf_config = kBlocks}),
-            where + "from_data.ranks_per_node 2 with an upper bound is not supported: LBAF then bounds each node of 2 "
-                    "ranks, dlbkit each rank; accepted: 1");
   const std::string stepper = variant("lbaf-stepper", "name: InformAndTransfer", "name: PhaseStepper");
   EXPECT_EQ(error_of({.lbaf_config = stepper}),
             "--lbaf-config " + stepper + ": algorithm.name 'PhaseStepper' is not supported; accepted: "
@@ -133,8 +150,6 @@ TEST(LbafConfig, RefusesWhatWouldChangeTheResultNamingTheKey) {
        {"fanout: 2", "fanout: 0"}},
       {"algorithm.phase_id 1 is not among from_data.phase_ids", {"phase_id: 0", "phase_id: 1"}},
       {"algorithm.phase_id 0 is not among from_data.phase_ids", {"phase_ids:\n  - 0", "phase_ids: 2-5"}},
-      {"from_data.ranks_per_node 2 with an upper bound is not supported",
-       {"phase_ids:", "ranks_per_node: 2\n  phase_ids:"}},
       {"'work_model.parameters.upper_bounds.load' is not supported; accepted: max_memory_usage",
        {"max_memory_usage:", "load:"}},
       {"from_samplers (LBAF's sampled loads) is not supported; accepted: from_data", {"from_data:", "from_samplers:"}},

@@ -32,6 +32,8 @@ public:
   double with(ObjectIndex object, NodeId node) const { return with(std::span(&object, 1), node); }
   /// The node's memory if all of `objects` (none of them there yet) joined it.
   double with(std::span<const ObjectIndex> objects, NodeId node) const;
+  /// The node's memory if all of `objects` (each on it, each once) left it.
+  double without(std::span<const ObjectIndex> objects, NodeId node) const;
   /// Moves `object` from its node to `to` in the accounting (`from` kNowhere: places it).
   void move(ObjectIndex object, NodeId from, NodeId to);
 

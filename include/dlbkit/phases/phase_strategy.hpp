@@ -36,9 +36,11 @@ struct RankSetup;
 class PhaseContext {
 public:
   /// `memory_bound`: most bytes a node may hold (infinity: no bound); `work_model`: what a
-  /// criterion weighs (work_model.hpp; by default the loads).
+  /// criterion weighs (work_model.hpp; by default the loads); `memory_group`: the bound holds
+  /// for each group of that many consecutive nodes together, the last group holding the rest
+  /// (LBAF's ranks_per_node: ranks that share a machine's memory).
   PhaseContext(const Phase& phase, const Topology& topology, const CostModel& cost, double memory_bound,
-               std::uint64_t seed, const WorkModel& work_model = {});
+               std::uint64_t seed, const WorkModel& work_model = {}, std::size_t memory_group = 1);
 
   const Phase& phase() const { return *phase_; }
   const Topology& topology() const { return *topology_; }
@@ -59,8 +61,12 @@ public:
 
   double memory_bound() const { return memory_bound_; }
   const NodeMemory& memory() const { return memory_; }
+  /// The memory the bound holds for: the node's, or with a memory group its group's.
+  double bounded_memory(NodeId node) const { return group_memory(memory_, node); }
   /// Whether `object` may live on `to` within the bound (true on its own node).
   bool fits(ObjectIndex object, NodeId to) const;
+  /// Whether `objects`, all on one node other than `to`, may join `to` together within the bound.
+  bool fits(std::span<const ObjectIndex> objects, NodeId to) const;
   /// Moves `object` to `to` when it is migratable and fits; false (nothing moved) otherwise.
   bool move(ObjectIndex object, NodeId to);
   /// Moves every (object, node) of `moves` (each object once) at once, or none: each must be migratable,
@@ -85,6 +91,8 @@ public:
   std::optional<double> flow_error() const { return flow_error_; }
 
 private:
+  double group_memory(const NodeMemory& memory, NodeId node) const;
+
   const Phase* phase_;
   const Topology* topology_;
   std::vector<NodeId> mapping_;
@@ -92,6 +100,7 @@ private:
   WorkModel work_model_;
   std::optional<NodeWork> work_;  // kept only where the work does not follow the loads
   double memory_bound_;
+  std::size_t memory_group_;
   NodeMemory memory_;
   std::vector<ObjectIndex> unplaced_;
   Protocol protocol_;
@@ -125,11 +134,14 @@ struct PhaseStrategyInfo {
   std::function<bool(const Parameters&)> moves_whole_clusters;
   /// Where set, the strategy's agent on one rank of a distributed run (rank_protocol.hpp).
   std::function<std::unique_ptr<RankProtocol>(const Parameters&, const RankSetup&)> rank_protocol;
+  /// Whether it plans each node's memory alone (a plan for PhaseContext::remap): it takes no
+  /// memory group.
+  bool plans_node_memory = false;
 };
 
 /// The registry entry of a phase strategy class S, declared once in static members (name,
 /// description, source, optional params(), check_topology, reads_communications, weighs_speeds,
-/// moves_whole_clusters and rank_protocol) and built from its Parameters.
+/// moves_whole_clusters, rank_protocol and plans_node_memory) and built from its Parameters.
 template <class S>
 PhaseStrategyInfo phase_strategy_info() {
   PhaseStrategyInfo info{.name = S::name,
@@ -144,6 +156,7 @@ PhaseStrategyInfo phase_strategy_info() {
   if constexpr (requires { S::weighs_speeds; }) info.weighs_speeds = S::weighs_speeds;
   if constexpr (requires { &S::moves_whole_clusters; }) info.moves_whole_clusters = &S::moves_whole_clusters;
   if constexpr (requires { &S::rank_protocol; }) info.rank_protocol = &S::rank_protocol;
+  if constexpr (requires { S::plans_node_memory; }) info.plans_node_memory = S::plans_node_memory;
   return info;
 }
 

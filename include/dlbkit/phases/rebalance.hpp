@@ -21,6 +21,10 @@ struct RebalanceOptions {
   CostModel cost;                  ///< prices the protocol's messages (default: free)
   MigrationCost migration;         ///< prices the objects' moves
   double memory_bound = std::numeric_limits<double>::infinity();  ///< bytes per node
+  /// The bound holds for each group of this many consecutive nodes together (PhaseContext;
+  /// LBAF's ranks_per_node). Above 1: not with as_protocol, the exact reference, or a strategy
+  /// that plans each node's memory alone (PhaseStrategyInfo::plans_node_memory).
+  std::size_t memory_group = 1;
   WorkModel work_model;            ///< what the strategies' criteria weigh (work_model.hpp)
   std::uint64_t seed = 1;
   /// Where set, the exact reference is solved beside the strategy with this time limit in
@@ -38,7 +42,8 @@ struct Rebalanced {
   std::size_t objects_migrated = 0;
   double bytes_migrated = 0;
   std::vector<ObjectIndex> unplaced;  ///< objects the strategy found no room for
-  std::size_t nodes_over_memory_bound = 0;  ///< after: nodes still above the bound
+  std::size_t nodes_over_memory_bound = 0;  ///< after: nodes still above the bound (or in a group above it)
+  std::optional<double> max_group_memory_after;  ///< with a memory group: the fullest group's bytes
   std::uint64_t rounds = 0, messages = 0;
   SimTime protocol_time = 0;   ///< simulated, protocol.hpp
   SimTime migration_time = 0;  ///< simulated, protocol.hpp

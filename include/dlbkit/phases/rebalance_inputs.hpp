@@ -24,6 +24,8 @@ struct RebalanceInputs {
   std::string migration_cost;                        ///< per object, e.g. 50us; empty: the model's per_task
   std::string migration_byte_cost;                   ///< per byte, e.g. 0.1ns; empty: the model's per_byte
   std::optional<std::string> memory_bound;           ///< bytes a node may hold, or inf; not given: inf
+  /// Consecutive nodes that share the bound (--memory-group, RebalanceOptions); not given: 1.
+  std::optional<long long> memory_group;
   std::optional<std::string> work_model;             ///< work_model.hpp's parse_work_model; not given: load
 };
 

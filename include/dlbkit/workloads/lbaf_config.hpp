@@ -8,9 +8,11 @@
 /// - algorithm InformAndTransfer: the `tempered` phase strategy with the parameters of the same
 ///   names and `peers=LBAF` (every rank informs and transfers, as in LBAF);
 /// - work_model.parameters beta, gamma, delta: the work model (phases/work_model.hpp);
-/// - work_model.parameters.upper_bounds.max_memory_usage: the memory bound.
+/// - work_model.parameters.upper_bounds.max_memory_usage: the memory bound;
+/// - from_data.ranks_per_node, with that bound: the memory group (LBAF bounds each node's ranks
+///   together).
 ///
-/// What the caller gave wins: a strategy, data, phase or memory bound given, and each strategy
+/// What the caller gave wins: a strategy, data, phase, memory bound or group given, and each strategy
 /// parameter given; a strategy other than tempered leaves the file's algorithm out. A key that
 /// does not change the result (outputs, visualization, schema checks) is listed in `ignored`;
 /// one that would (another algorithm or criterion, samplers instead of data, an unknown key) is
