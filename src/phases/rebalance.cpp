@@ -179,8 +179,9 @@ Rebalanced rebalance(const PhaseStrategyChoice& strategy, const Phase& phase, co
       if (ctx.bounded_memory(v) > options.memory_bound) ++result.nodes_over_memory_bound;
     if (options.memory_group > 1) {
       result.max_group_memory_after = 0.0;
-      for (NodeId v = 0; v < phase.nodes; v += static_cast<NodeId>(options.memory_group))
-        result.max_group_memory_after = std::max(*result.max_group_memory_after, ctx.bounded_memory(v));
+      for (std::size_t v = 0; v < phase.nodes; v += options.memory_group)
+        result.max_group_memory_after =
+            std::max(*result.max_group_memory_after, ctx.bounded_memory(static_cast<NodeId>(v)));
     }
   }
   result.rounds = ctx.protocol().rounds();

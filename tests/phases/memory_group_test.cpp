@@ -125,33 +125,40 @@ Topology topology_for(const PhaseStrategyInfo& s) {
 }
 
 TEST(MemoryGroup, EveryStrategyThatTakesOneKeepsEachGroupItFillsWithinTheBound) {
-  // Heavy nodes 0, 3 and 6; groups of 2 nodes; the bound is the fullest group's memory, so
-  // every group starts within it and a node may only take what its partner leaves room for.
+  // Heavy nodes 0, 3 and 6; groups of 2 nodes, of 3 (the last of 2), of all 8, and one far
+  // larger than the machine. The bound is the fullest group's memory, so every group
+  // starts within it and a node may only take what its partners leave room for.
   const Phase phase = random_memory_phase(7, 8, 10, 5);
-  double bound = 0;
-  for (NodeId v = 0; v < 8; v += 2) bound = std::max(bound, group_memory(NodeMemory(phase, phase.node_of), v, 2, 8));
+  const NodeMemory before(phase, phase.node_of);
   std::size_t over_with_nodes_alone = 0;
-  for (const PhaseStrategyInfo& s : builtin_phase_strategies().all()) {
-    if (s.plans_node_memory) continue;
-    for (const auto& params : std::vector<std::map<std::string, std::string>>{{}, {{"transfer_strategy", "Clustering"}}}) {
-      if (!params.empty() && s.name != "tempered") continue;
-      SCOPED_TRACE(s.name + (params.empty() ? "" : " Clustering"));
-      const auto strategy = builtin_phase_strategies().configure(s.name, params);
-      const Rebalanced r = rebalance(strategy, phase, topology_for(s), {.memory_bound = bound, .memory_group = 2});
-      const NodeMemory after(phase, r.mapping);
-      double fullest = 0;
-      for (NodeId v = 0; v < 8; v += 2) {
-        EXPECT_LE(group_memory(after, v, 2, 8), bound) << "group of node " << v;
-        fullest = std::max(fullest, group_memory(after, v, 2, 8));
+  for (const std::size_t group : {std::size_t{2}, std::size_t{3}, std::size_t{8}, std::size_t{1} << 40}) {
+    double bound = 0;
+    for (std::size_t v = 0; v < 8; v += group) bound = std::max(bound, group_memory(before, static_cast<NodeId>(v), group, 8));
+    for (const PhaseStrategyInfo& s : builtin_phase_strategies().all()) {
+      if (s.plans_node_memory) continue;
+      for (const auto& params : std::vector<std::map<std::string, std::string>>{{}, {{"transfer_strategy", "Clustering"}}}) {
+        if (!params.empty() && s.name != "tempered") continue;
+        SCOPED_TRACE(s.name + (params.empty() ? "" : " Clustering") + ", groups of " + std::to_string(group));
+        const auto strategy = builtin_phase_strategies().configure(s.name, params);
+        const Rebalanced r =
+            rebalance(strategy, phase, topology_for(s), {.memory_bound = bound, .memory_group = group});
+        const NodeMemory after(phase, r.mapping);
+        double fullest = 0;
+        for (std::size_t v = 0; v < 8; v += group) {
+          const double memory = group_memory(after, static_cast<NodeId>(v), group, 8);
+          EXPECT_LE(memory, bound) << "group of node " << v;
+          fullest = std::max(fullest, memory);
+        }
+        EXPECT_EQ(r.nodes_over_memory_bound, 0u);
+        ASSERT_TRUE(r.max_group_memory_after.has_value());
+        EXPECT_DOUBLE_EQ(*r.max_group_memory_after, fullest);
+        if (group != 2) continue;
+        // The same bound on each node alone lets some strategy fill a group past it.
+        const Rebalanced alone = rebalance(strategy, phase, topology_for(s), {.memory_bound = bound});
+        EXPECT_FALSE(alone.max_group_memory_after.has_value());
+        const NodeMemory memory(phase, alone.mapping);
+        for (NodeId v = 0; v < 8; v += 2) over_with_nodes_alone += group_memory(memory, v, 2, 8) > bound;
       }
-      EXPECT_EQ(r.nodes_over_memory_bound, 0u);
-      ASSERT_TRUE(r.max_group_memory_after.has_value());
-      EXPECT_DOUBLE_EQ(*r.max_group_memory_after, fullest);
-      // The same bound on each node alone lets some strategy fill a group past it.
-      const Rebalanced alone = rebalance(strategy, phase, topology_for(s), {.memory_bound = bound});
-      EXPECT_FALSE(alone.max_group_memory_after.has_value());
-      const NodeMemory memory(phase, alone.mapping);
-      for (NodeId v = 0; v < 8; v += 2) over_with_nodes_alone += group_memory(memory, v, 2, 8) > bound;
     }
   }
   EXPECT_GT(over_with_nodes_alone, 0u);
