@@ -102,7 +102,7 @@ Run add_advise(CLI::App& app) {
     std::string workload, trace, data, threshold = "inf", memory_bound = "inf", migration_cost,
                                        migration_byte_cost;
     std::int64_t phase = 0;
-    long long every = 1;
+    long long every = 1, memory_group = 1;
     unsigned jobs = std::max(1u, std::thread::hardware_concurrency());
     bool json = false, as_protocol = false;
   };
@@ -127,6 +127,9 @@ Run add_advise(CLI::App& app) {
   auto* memory_bound =
       cmd->add_option("--memory-bound", o->memory_bound, "with --data: most bytes a node may hold; inf: no bound")
           ->capture_default_str();
+  auto* memory_group = cmd->add_option("--memory-group", o->memory_group,
+                                       "with --data: the memory bound holds for each K consecutive nodes together "
+                                       "(dlbkit phases --memory-group)");
   auto* migration_cost =
       cmd->add_option("--migration-cost", o->migration_cost,
                       "with --data: time to migrate one object (default: the cost model's per_task)");
@@ -156,6 +159,7 @@ Run add_advise(CLI::App& app) {
     if (given(every)) in.every = o->every;
     if (given(threshold)) in.threshold = o->threshold;
     if (given(memory_bound)) in.memory_bound = o->memory_bound;
+    if (given(memory_group)) in.memory_group = o->memory_group;
     if (given(migration_cost)) in.migration_cost = o->migration_cost;
     if (given(migration_byte_cost)) in.migration_byte_cost = o->migration_byte_cost;
     in.as_protocol = o->as_protocol;

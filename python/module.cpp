@@ -415,7 +415,8 @@ PYBIND11_MODULE(_dlbkit, m) {
          std::optional<std::string> max_events, std::optional<std::string> max_seconds,
          std::optional<std::int64_t> phase, std::optional<long long> every, std::optional<std::string> threshold,
          std::optional<std::string> memory_bound, std::optional<std::string> migration_cost,
-         std::optional<std::string> migration_byte_cost, bool as_protocol, unsigned jobs) {
+         std::optional<std::string> migration_byte_cost, bool as_protocol, unsigned jobs,
+         std::optional<long long> memory_group) {
         const dlbkit::AdviseInputs in{.workload = std::move(workload), .trace = std::move(trace),
                                       .data = std::move(data), .topology = std::move(topology),
                                       .cost = std::move(cost), .cost_params = std::move(cost_params),
@@ -425,7 +426,7 @@ PYBIND11_MODULE(_dlbkit, m) {
                                       .threshold = std::move(threshold), .memory_bound = std::move(memory_bound),
                                       .migration_cost = std::move(migration_cost),
                                       .migration_byte_cost = std::move(migration_byte_cost),
-                                      .as_protocol = as_protocol, .jobs = jobs};
+                                      .memory_group = memory_group, .as_protocol = as_protocol, .jobs = jobs};
         py::gil_scoped_release release;
         return json_text(dlbkit::to_json(dlbkit::advise_command(in)));
       },
@@ -433,7 +434,7 @@ PYBIND11_MODULE(_dlbkit, m) {
       py::arg("cost_params"), py::arg("seed"), py::arg("workload_params"), py::arg("execution"),
       py::arg("max_events"), py::arg("max_seconds"), py::arg("phase"), py::arg("every"), py::arg("threshold"),
       py::arg("memory_bound"), py::arg("migration_cost"), py::arg("migration_byte_cost"), py::arg("as_protocol"),
-      py::arg("jobs"));
+      py::arg("jobs"), py::arg("memory_group"));
   // `dlbkit run --json` (its warnings in the document only) and the cost model file of
   // `dlbkit calibrate`, with the same checks and messages; on the threads or sequential
   // engine: this module does not link the MPI one.

@@ -162,7 +162,8 @@ def advise(workload: Optional[str] = None, trace: Optional[str] = None, data: Op
            max_events: Optional[_Value] = None, max_seconds: Optional[_Value] = None, phase: Optional[int] = None,
            every: Optional[int] = None, threshold: Optional[_Value] = None, memory_bound: Optional[_Value] = None,
            migration_cost: Optional[_Value] = None, migration_byte_cost: Optional[_Value] = None,
-           as_protocol: bool = False, jobs: Optional[int] = None) -> AdviceResult: ...
+           as_protocol: bool = False, jobs: Optional[int] = None,
+           memory_group: Optional[int] = None) -> AdviceResult: ...
 
 class RunResult:
     inputs: dict[str, Any]

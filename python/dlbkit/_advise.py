@@ -41,7 +41,7 @@ class AdviceResult(_Figures):
 def advise(workload=None, trace=None, data=None, topology=None, cost=None, cost_params=None, seed=1,
            workload_params=None, execution=None, max_events=None, max_seconds=None, phase=None, every=None,
            threshold=None, memory_bound=None, migration_cost=None, migration_byte_cost=None, as_protocol=False,
-           jobs=None):
+           jobs=None, memory_group=None):
     """Rank every strategy that accepts the topology, with a few values of its main parameters,
     by predicted makespan: `dlbkit advise`.
 
@@ -64,6 +64,7 @@ def advise(workload=None, trace=None, data=None, topology=None, cost=None, cost_
     every, threshold     with a replay: balance after every k-th phase, and after any phase
                          whose imbalance exceeds threshold ("inf": never)
     memory_bound         the most bytes a node may hold, or "inf"
+    memory_group         the bound holds for each K consecutive nodes together       --memory-group
     migration_cost       time to migrate one object, e.g. "50us" (None: the model's per_task)
     migration_byte_cost  time per byte migrated, e.g. "0.1ns" (default: the cost model's per_byte)
     as_protocol          each strategy with a rank protocol for its parameters runs it and
@@ -85,4 +86,5 @@ def advise(workload=None, trace=None, data=None, topology=None, cost=None, cost_
         _text_or_none(execution), _text_or_none(max_events), _text_or_none(max_seconds),
         _integer("--phase", phase, -2**63, 2**63 - 1, "a decimal integer"), _integer("--every", every, 1, 1000000),
         _text_or_none(threshold), _text_or_none(memory_bound), _text_or_none(migration_cost),
-        _text_or_none(migration_byte_cost), bool(as_protocol), _integer("--jobs", jobs, 1, 256))))
+        _text_or_none(migration_byte_cost), bool(as_protocol), _integer("--jobs", jobs, 1, 256),
+        _integer("--memory-group", memory_group, -2**63, 2**63 - 1, "an integer >= 1 (nodes)"))))

@@ -32,6 +32,9 @@ def cases(recorded):
          ["--data", recorded, "-t", "complete:2", "-c", "ideal", "--phase", "1"]),
         (dict(data=recorded, topology="complete:2", cost="ipsc2", as_protocol=True),
          ["--data", recorded, "-t", "complete:2", "-c", "ipsc2", "--as-protocol"]),
+        (dict(data=BLOCKS, topology="complete:4", cost="ideal", memory_bound=40, memory_group=2, jobs=2),
+         ["--data", BLOCKS, "-t", "complete:4", "-c", "ideal", "--memory-bound", "40", "--memory-group", "2",
+          "--jobs", "2"]),
     ]
 
 
@@ -78,6 +81,8 @@ def test_bad_values_are_the_clis_errors(cli_error, recorded):
          ["--data", recorded, "-t", "complete:2", "-c", "ideal", "--every", "0"]),
         (dict(workload="uts", topology="complete:2", cost="ideal", as_protocol=True),
          ["-w", "uts", "-t", "complete:2", "-c", "ideal", "--as-protocol"]),
+        (dict(data=BLOCKS, topology="complete:4", cost="ideal", memory_group=0),
+         ["--data", BLOCKS, "-t", "complete:4", "-c", "ideal", "--memory-group", "0"]),
     ]:
         with pytest.raises(ValueError) as error:
             dlbkit.advise(**kwargs)

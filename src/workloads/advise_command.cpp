@@ -75,6 +75,7 @@ void check_options(const AdviseInputs& in) {
                                                        {"--every", in.every.has_value()},
                                                        {"--threshold", in.threshold.has_value()},
                                                        {"--memory-bound", in.memory_bound.has_value()},
+                                                       {"--memory-group", in.memory_group.has_value()},
                                                        {"--migration-cost", in.migration_cost.has_value()},
                                                        {"--migration-byte-cost", in.migration_byte_cost.has_value()},
                                                        {"--as-protocol", in.as_protocol}};
@@ -281,8 +282,13 @@ AdviceResult advise_on_data(const AdviseInputs& in, const AdviseProgress& progre
                                          .cost_params = in.cost_params,
                                          .migration_cost = in.migration_cost.value_or(""),
                                          .migration_byte_cost = migration_byte_cost,
-                                         .memory_bound = memory_bound},
+                                         .memory_bound = memory_bound,
+                                         .memory_group = in.memory_group},
                                         seed);
+  if (in.as_protocol && options.rebalance.memory_group > 1)
+    throw InputError(fmt::format("--as-protocol is given with --memory-group {}; accepted: one of the two (each rank "
+                                 "agent bounds its own memory)",
+                                 options.rebalance.memory_group));
   const std::optional<VtReplay> replay_input = replay ? std::optional<VtReplay>(VtReplay(data)) : std::nullopt;
 
   AdviceResult result;
@@ -299,6 +305,7 @@ AdviceResult advise_on_data(const AdviseInputs& in, const AdviseProgress& progre
                    {"migration_cost", exact_duration(options.rebalance.migration.per_object)},
                    {"migration_byte_cost", fmt::format("{}ns", options.rebalance.migration.per_byte)},
                    {"memory_bound", memory_bound},
+                   {"memory_group", options.rebalance.memory_group},
                    {"as_protocol", in.as_protocol},
                    {"seed", seed}};
   result.optimal = total_load_per_node(data, replay ? nullptr : &first, topology.size());

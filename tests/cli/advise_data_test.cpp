@@ -120,6 +120,30 @@ TEST(CliAdviseData, RanksEveryPhaseStrategyByTheNextPhaseOfOne) {
   EXPECT_NE(run_cli(with({"advise"}, inputs)).out.find("no mapping has I below 0.000"), std::string::npos);
 }
 
+// With a memory group each row is `dlbkit phases --memory-group`'s; hierarchical, which plans
+// each node's memory alone, fails with phases' reason.
+TEST(CliAdviseData, AMemoryGroupIsPhasesOne) {
+  const std::string toy = std::string(DLBKIT_TEST_DATA) + "/vt/toy_mem";
+  const std::vector<std::string> inputs = {"--data", toy, "-t", "complete:4", "-c", "ipsc2",
+                                           "--memory-bound", "1.45e10", "--memory-group", "2"};
+  const json advice = cli_json(with({"advise"}, with(inputs, {"--json"})));
+  EXPECT_EQ(advice["inputs"]["memory_group"], 2);
+  ASSERT_FALSE(advice["ranking"].empty());
+  for (const json& row : advice["ranking"]) {
+    SCOPED_TRACE(row.dump());
+    const json step = phases_of(row, inputs, {"--json"})["phases"][0];
+    EXPECT_EQ(row["objects_migrated"], step["objects_migrated"]);
+    EXPECT_EQ(row["imbalance_after"], step["imbalance_after"]);
+  }
+  ASSERT_FALSE(advice["failed"].empty());
+  for (const json& row : advice["failed"]) {
+    EXPECT_EQ(row["strategy"], "hierarchical");
+    EXPECT_NE(row["error"].get<std::string>().find("memory group 2 with phase strategy hierarchical"),
+              std::string::npos)
+        << row.dump();
+  }
+}
+
 // Two or more phases: every phase replayed, as `dlbkit phases --data STEM --replay` runs it;
 // --phase K predicts the next phase of K alone.
 TEST(CliAdviseData, ReplaysEveryPhaseOfTheData) {
@@ -220,7 +244,7 @@ TEST(CliAdviseData, BadInputIsOneLine) {
     expect_usage_error(with(data, option), {option[0], "with --data", "-w/--workload or --trace"});
   for (const std::vector<std::string>& option :
        {std::vector<std::string>{"--phase", "0"}, {"--every", "2"}, {"--threshold", "1"}, {"--memory-bound", "10"},
-        {"--migration-cost", "1us"}, {"--migration-byte-cost", "1ns"}, {"--as-protocol"}})
+        {"--memory-group", "2"}, {"--migration-cost", "1us"}, {"--migration-byte-cost", "1ns"}, {"--as-protocol"}})
     expect_usage_error(with({"advise", "-w", "busy", "-t", "complete:2", "-c", "ideal"}, option),
                        {option[0], "without --data"});
   expect_usage_error(with(data, {"--every", "2"}), {"--every", "has one phase", "two or more phases"});
@@ -229,6 +253,9 @@ TEST(CliAdviseData, BadInputIsOneLine) {
   expect_usage_error({"advise", "--data", kBlocks, "-t", "complete:3", "-c", "ipsc2"}, {"3 nodes", "4 ranks"});
   expect_usage_error(with(data, {"--phase", "7"}), {"no phase 7"});
   expect_usage_error(with(data, {"--memory-bound", "-1"}), {"--memory-bound", "-1"});
+  expect_usage_error(with(data, {"--memory-group", "0"}), {"--memory-group '0' is not accepted"});
+  expect_usage_error(with(data, {"--memory-group", "2", "--as-protocol"}),
+                     {"--as-protocol is given with --memory-group 2; accepted: one of the two"});
   expect_usage_error(with(data, {"--migration-cost", "fast"}), {"--migration-cost"});
   expect_usage_error({"advise", "--data", "", "-t", "complete:4", "-c", "ipsc2"}, {"--data"});
   expect_usage_error({"advise", "--data", kBlocks + "-none", "-t", "complete:4", "-c", "ipsc2"},

@@ -50,6 +50,7 @@ struct AdviseInputs {
   std::optional<std::int64_t> phase;
   std::optional<long long> every;
   std::optional<std::string> threshold, memory_bound, migration_cost, migration_byte_cost;
+  std::optional<long long> memory_group;
   /// With data only: each strategy whose rank protocol runs for its parameters
   /// (runnable_rank_protocol) runs it and is priced as it runs (`dlbkit phases --as-protocol`),
   /// as Balancer and ObjectRuntime run it; the others as their PhaseContext form.
