@@ -32,7 +32,7 @@ struct Options {
 void print_optimum(const MilpResult& o, const PhaseFigures& after) {
   if (!o.found) {
     fmt::print("  {:>5}  optimum: {}\n", "",
-               o.infeasible ? "no mapping keeps every node within the memory bound"
+               o.infeasible ? "no mapping keeps every node (memory group) within the memory bound"
                             : "no mapping found within the time limit");
     return;
   }
@@ -66,6 +66,8 @@ void print_report(const std::string& title, const PhaseRunResult& run, bool has_
       fmt::print("  {:>5}  memory bound: {} objects found no room, {} nodes above the bound\n", "", r.unplaced.size(),
                  r.nodes_over_memory_bound);
     if (has_memory) fmt::print("  {:>5}  max memory after {:.0f} bytes\n", "", r.after.max_memory);
+    if (r.max_group_memory_after)
+      fmt::print("  {:>5}  max group memory after {:.0f} bytes\n", "", *r.max_group_memory_after);
     if (r.max_work_after)
       fmt::print("  {:>5}  max work {:.4f} before, {:.4f} after\n", "", *r.max_work_before, *r.max_work_after);
     if (!devices.empty())

@@ -6,7 +6,8 @@
 //   C >= 0              the makespan, in units of total load / total speed
 //   sum_v x[i][v] = 1                                   each object on one node
 //   alpha_v sum_i load_i x[i][v] <= C                   on every node (its time; alpha 1 without alphas)
-//   and with a memory bound, memory.hpp's sum, in units of the bound, on every node:
+//   and with a memory bound, memory.hpp's sum, in units of the bound, on every node (summed
+//   over each memory group's nodes, with one):
 //   own_v + sum_b block_b y[b][v] + sum_i footprint_i x[i][v] + w[v] <= 1
 //     y[b][v] >= x[i][v] for i in block b   (a block counted once where any of its objects is)
 //     w[v] >= working_i x[i][v]             (the largest working bytes)
@@ -63,7 +64,8 @@ using Model = std::unique_ptr<Cbc_Model, decltype(&Cbc_deleteModel)>;
 constexpr int kC = 0, kFirstX = 1;
 
 /// The model. stage 1: minimise C; stage 2: C at most `cap`, minimise the objects moved.
-Model build(const Phase& phase, const std::vector<Pair>& pairs, double bound, double unit, int stage, double cap) {
+Model build(const Phase& phase, const std::vector<Pair>& pairs, double bound, std::size_t group, double unit, int stage,
+            double cap) {
   Model model(Cbc_newModel(), &Cbc_deleteModel);
   Cbc_Model* m = model.get();
   Cbc_setLogLevel(m, 0);
@@ -122,14 +124,17 @@ Model build(const Phase& phase, const std::vector<Pair>& pairs, double bound, do
   }
   if (!phase.has_memory || !std::isfinite(bound)) return model;
 
-  // Memory, in units of the bound: y and w columns after the x's.
+  // Memory, in units of the bound: y and w columns after the x's; one row a group.
   int next = kFirstX + static_cast<int>(pairs.size());
+  std::vector<int> row_cols;
+  std::vector<double> row_coefs;
+  double free = 1;
   for (NodeId v = 0; v < n; ++v) {
     const int w = next++;
     Cbc_addCol(m, "", fixed_working[v] / bound, kNoLimit, 0, 0, 0, nullptr, nullptr);
     std::map<std::int32_t, int> y;  // block -> its column on v
-    std::vector<int> row_cols{w};
-    std::vector<double> row_coefs{1};
+    row_cols.push_back(w);
+    row_coefs.push_back(1);
     for (int k : on_node[v]) {
       const ObjectMemory& mem = phase.objects[pairs[static_cast<std::size_t>(k)].object].memory;
       const int x = kFirstX + k;
@@ -153,8 +158,13 @@ Model build(const Phase& phase, const std::vector<Pair>& pairs, double bound, do
         Cbc_addRow(m, "", 2, link, by, 'L', 0);
       }
     }
-    const double free = 1 - (phase.node_working_bytes[v] + fixed_bytes[v]) / bound;
-    Cbc_addRow(m, "", static_cast<int>(row_cols.size()), row_cols.data(), row_coefs.data(), 'L', free);
+    free -= (phase.node_working_bytes[v] + fixed_bytes[v]) / bound;
+    if (v + 1 == n || (v + 1) % group == 0) {  // the group's last node
+      Cbc_addRow(m, "", static_cast<int>(row_cols.size()), row_cols.data(), row_coefs.data(), 'L', free);
+      row_cols.clear();
+      row_coefs.clear();
+      free = 1;
+    }
   }
   return model;
 }
@@ -178,10 +188,20 @@ void start_from(Cbc_Model* m, const std::vector<Pair>& pairs, const std::vector<
   Cbc_setMIPStartI(m, static_cast<int>(cols.size()), cols.data(), values.data());
 }
 
-/// Whether `mapping` keeps every node within the bound, as NodeMemory counts (the solver's
-/// answer holds only within its tolerances).
-bool fits(const Phase& phase, const std::vector<NodeId>& mapping, double bound) {
-  return !phase.has_memory || NodeMemory(phase, mapping).max() <= bound;
+/// Whether `mapping` keeps every node (each group of `group` nodes) within the bound, as
+/// NodeMemory counts (the solver's answer holds only within its tolerances).
+bool fits(const Phase& phase, const std::vector<NodeId>& mapping, double bound, std::size_t group) {
+  if (!phase.has_memory) return true;
+  const NodeMemory memory(phase, mapping);
+  double sum = 0;
+  for (std::size_t v = 0; v < phase.nodes; ++v) {
+    sum += memory.of(static_cast<NodeId>(v));
+    if (v + 1 == phase.nodes || (v + 1) % group == 0) {
+      if (sum > bound) return false;
+      sum = 0;
+    }
+  }
+  return true;
 }
 
 /// The busiest node's time, alpha x load (its load without alphas).
@@ -200,6 +220,7 @@ MilpResult solve_milp(const Phase& phase, const MilpOptions& options) {
     throw InputError(fmt::format("time limit {} s; accepted: a number of seconds > 0", options.time_limit));
   if (std::isnan(options.memory_bound) || options.memory_bound < 0)
     throw InputError(fmt::format("memory bound {}; accepted: a number of bytes >= 0", options.memory_bound));
+  if (options.memory_group == 0) throw InputError("memory group 0; accepted: a number of nodes >= 1");
   const std::size_t size = phase.objects.size() * phase.nodes;
   if (size > kMilpMaxPairs)
     throw InputError(fmt::format("the exact reference of {} objects on {} nodes ({} pairs); accepted: at most {} "
@@ -220,9 +241,9 @@ MilpResult solve_milp(const Phase& phase, const MilpOptions& options) {
   // Stage 1: the least max load, from the better start (CBC drops one that breaks the bound),
   // in at most 3/4 of the time when it is not done, so that stage 2 has some.
   const bool hinted = options.start.size() == phase.node_of.size() &&
-                      fits(phase, options.start, options.memory_bound) &&
+                      fits(phase, options.start, options.memory_bound, options.memory_group) &&
                       max_load(phase, options.start) < max_load(phase, phase.node_of);
-  const Model first = build(phase, pairs, options.memory_bound, unit, 1, 0);
+  const Model first = build(phase, pairs, options.memory_bound, options.memory_group, unit, 1, 0);
   Cbc_Model* m = first.get();
   Cbc_setColLower(m, kC, cheap / unit);
   Cbc_setMaximumSeconds(m, 0.75 * options.time_limit);
@@ -234,7 +255,7 @@ MilpResult solve_milp(const Phase& phase, const MilpOptions& options) {
   if (std::isfinite(proven) && !result.infeasible) result.max_load_lower_bound = std::max(cheap, proven);
   if (x != nullptr && !result.infeasible) result.mapping = mapping_of(phase, pairs, x);
   result.out_of_time = Cbc_isSecondsLimitReached(m) != 0;
-  if (x == nullptr || result.infeasible || !fits(phase, result.mapping, options.memory_bound)) {
+  if (x == nullptr || result.infeasible || !fits(phase, result.mapping, options.memory_bound, options.memory_group)) {
     result.mapping = phase.node_of;
     result.wall_seconds = elapsed();
     return result;
@@ -247,7 +268,8 @@ MilpResult solve_milp(const Phase& phase, const MilpOptions& options) {
   // Stage 2: the fewest migrations at that max load, from stage 1's mapping.
   const double left = options.time_limit - elapsed();
   if (left > 0) {
-    const Model second = build(phase, pairs, options.memory_bound, unit, 2, result.max_load / unit * (1 + 1e-9));
+    const Model second =
+        build(phase, pairs, options.memory_bound, options.memory_group, unit, 2, result.max_load / unit * (1 + 1e-9));
     m = second.get();
     Cbc_setMaximumSeconds(m, left);
     start_from(m, pairs, result.mapping);
@@ -256,7 +278,8 @@ MilpResult solve_milp(const Phase& phase, const MilpOptions& options) {
     if ((x = Cbc_bestSolution(m)) != nullptr) {
       std::vector<NodeId> fewer = mapping_of(phase, pairs, x);
       // Kept only when it keeps the max load (it may differ from stage 1's by the rounding of a sum).
-      if (max_load(phase, fewer) <= result.max_load * (1 + 1e-9) && fits(phase, fewer, options.memory_bound)) {
+      if (max_load(phase, fewer) <= result.max_load * (1 + 1e-9) &&
+          fits(phase, fewer, options.memory_bound, options.memory_group)) {
         result.mapping = std::move(fewer);
         result.migrations_minimal = Cbc_isProvenOptimal(m) != 0;
       }

@@ -43,6 +43,7 @@ void finish_bounds(const PhaseStrategyChoice& strategy, const Phase& phase, cons
   result.max_load_lower_bound = max_load_lower_bound(phase, options.memory_bound, result.lower_bound_on_clusters);
   if (options.optimum_time_limit) {
     result.optimum = solve_milp(phase, {.memory_bound = options.memory_bound,
+                                        .memory_group = options.memory_group,
                                         .time_limit = *options.optimum_time_limit,
                                         .start = result.mapping});
     // The solver's bound holds for mappings within the memory bound; the strategy's result is one
@@ -78,9 +79,6 @@ void check_memory_group(const PhaseStrategyChoice& strategy, const RebalanceOpti
   if (group == 1) return;
   if (options.as_protocol)
     throw InputError(fmt::format("memory group {} with --as-protocol; accepted: 1 (each rank agent bounds its own memory)",
-                                 group));
-  if (options.optimum_time_limit)
-    throw InputError(fmt::format("memory group {} with --optimal; accepted: 1 (the exact reference bounds each node)",
                                  group));
   if (strategy.info->plans_node_memory) {
     std::vector<std::string> names;

@@ -5,6 +5,7 @@
 #include <dlbkit/core/random.hpp>
 #include <dlbkit/error.hpp>
 #include <dlbkit/phases/builtin_phase_strategies.hpp>
+#include <dlbkit/phases/milp.hpp>
 #include <dlbkit/phases/rebalance.hpp>
 #include <dlbkit/phases/rebalance_inputs.hpp>
 #include <dlbkit/topology/generators.hpp>
@@ -164,6 +165,30 @@ TEST(MemoryGroup, EveryStrategyThatTakesOneKeepsEachGroupItFillsWithinTheBound) 
   EXPECT_GT(over_with_nodes_alone, 0u);
 }
 
+// Two objects of one shared block (100 bytes) on node 0 of two, under a bound of 150: alone,
+// each node may hold the block, so the objects split; as one group, they must stay together.
+TEST(MemoryGroup, TheExactReferenceBoundsTheGroup) {
+  Phase phase{.nodes = 2, .has_memory = true, .node_working_bytes = {0, 0}, .block_bytes = {100}, .block_ids = {0}};
+  phase.objects = {{.id = 0, .load = 1, .memory = {.block = 0}}, {.id = 1, .load = 1, .memory = {.block = 0}}};
+  phase.node_of = {0, 0};
+  const MilpResult alone = solve_milp(phase, {.memory_bound = 150, .time_limit = 30});
+  ASSERT_TRUE(alone.found && alone.optimal);
+  EXPECT_DOUBLE_EQ(alone.max_load, 1);
+  const MilpResult together = solve_milp(phase, {.memory_bound = 150, .memory_group = 2, .time_limit = 30});
+  ASSERT_TRUE(together.found && together.optimal);
+  EXPECT_DOUBLE_EQ(together.max_load, 2);
+  EXPECT_EQ(together.objects_migrated, 0u);
+  EXPECT_TRUE(solve_milp(phase, {.memory_bound = 99, .memory_group = 2, .time_limit = 30}).infeasible);
+  // A strategy beside it: at the optimum, which proves its bound.
+  const Rebalanced r = rebalance(builtin_phase_strategies().configure("greedy", {}), phase,
+                                 parse_topology("complete:2"),
+                                 {.memory_bound = 150, .memory_group = 2, .optimum_time_limit = 30.0});
+  ASSERT_TRUE(r.optimum.has_value());
+  EXPECT_DOUBLE_EQ(r.after.max_load, 2);
+  EXPECT_DOUBLE_EQ(r.max_load_lower_bound, 2);
+  EXPECT_TRUE(r.at_lower_bound);
+}
+
 TEST(MemoryGroup, WhatCannotTakeOneIsAClearError) {
   const Phase phase = random_memory_phase(3, 8, 4, 2);
   const Topology t = parse_topology("complete:8");
@@ -180,7 +205,6 @@ TEST(MemoryGroup, WhatCannotTakeOneIsAClearError) {
                  "memory group 2 with phase strategy hierarchical, which plans each node's memory alone; accepted: 1, "
                  "or one of none, greedy");
   expect_refused("tempered", {.memory_bound = 100, .memory_group = 2, .as_protocol = true}, "with --as-protocol");
-  expect_refused("refine", {.memory_bound = 100, .memory_group = 2, .optimum_time_limit = 1.0}, "with --optimal");
   try {
     rebalance_options({.memory_group = -3}, 1);
     ADD_FAILURE() << "accepted --memory-group -3";

@@ -22,6 +22,8 @@ namespace dlbkit {
 
 struct MilpOptions {
   double memory_bound = std::numeric_limits<double>::infinity();  ///< bytes per node
+  /// The bound holds for each group of this many consecutive nodes together (PhaseContext).
+  std::size_t memory_group = 1;
   double time_limit = 60;  ///< seconds of this machine's time, both objectives together
   /// A mapping to start from (a strategy's answer), used when it is within the bound and has a
   /// lower max load than the phase's own; empty: the phase's.
@@ -30,7 +32,7 @@ struct MilpOptions {
 
 struct MilpResult {
   bool found = false;       ///< a mapping within the memory bound was found (else mapping is the phase's)
-  bool infeasible = false;  ///< proven: no mapping keeps every node within the memory bound
+  bool infeasible = false;  ///< proven: no mapping keeps every node (group) within the memory bound
   bool optimal = false;     ///< max_load proven the least possible
   bool migrations_minimal = false;  ///< and objects_migrated proven the fewest at that max load
   bool out_of_time = false;         ///< the time limit stopped the solver (in either objective)
@@ -47,7 +49,7 @@ struct MilpResult {
 inline constexpr std::size_t kMilpMaxPairs = 1'000'000;
 
 /// Throws InputError for a phase with more than kMilpMaxPairs objects x nodes, a time limit
-/// not above 0, or as check_phase() does.
+/// not above 0, a memory group of 0 nodes, or as check_phase() does.
 MilpResult solve_milp(const Phase& phase, const MilpOptions& options);
 
 }  // namespace dlbkit

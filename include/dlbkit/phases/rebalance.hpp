@@ -22,8 +22,8 @@ struct RebalanceOptions {
   MigrationCost migration;         ///< prices the objects' moves
   double memory_bound = std::numeric_limits<double>::infinity();  ///< bytes per node
   /// The bound holds for each group of this many consecutive nodes together (PhaseContext;
-  /// LBAF's ranks_per_node). Above 1: not with as_protocol, the exact reference, or a strategy
-  /// that plans each node's memory alone (PhaseStrategyInfo::plans_node_memory).
+  /// LBAF's ranks_per_node). Above 1: not with as_protocol or a strategy that plans each
+  /// node's memory alone (PhaseStrategyInfo::plans_node_memory).
   std::size_t memory_group = 1;
   WorkModel work_model;            ///< what the strategies' criteria weigh (work_model.hpp)
   std::uint64_t seed = 1;
