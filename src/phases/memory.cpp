@@ -53,28 +53,29 @@ double NodeMemory::with(std::span<const ObjectIndex> objects, NodeId to) const {
 double NodeMemory::without(std::span<const ObjectIndex> objects, NodeId from) const {
   if (nodes_.empty()) return 0.0;
   const Node& node = nodes_[from];
+  const auto memory_of = [&](ObjectIndex i) -> const ObjectMemory& { return phase_->objects[i].memory; };
+  // How many of the objects (a span of a few, so no container) have this block or working size.
+  const auto leaving = [&](auto same) {
+    return static_cast<std::uint32_t>(std::count_if(objects.begin(), objects.end(), same));
+  };
   double footprints = node.footprints, shared = node.shared;
-  std::map<std::int32_t, std::uint32_t> blocks;  // block -> objects of it leaving
-  std::map<double, std::uint32_t> working;       // working bytes -> objects with them leaving
-  for (ObjectIndex i : objects) {
-    const ObjectMemory& m = phase_->objects[i].memory;
+  for (std::size_t k = 0; k < objects.size(); ++k) {
+    const ObjectMemory& m = memory_of(objects[k]);
     footprints -= m.footprint_bytes;
-    ++working[m.working_bytes];
-    if (m.block >= 0) ++blocks[m.block];
-  }
-  for (const auto& [block, leaving] : blocks) {
-    const auto held = node.blocks.find(block);
-    assert(held != node.blocks.end() && held->second >= leaving);
-    if (held->second == leaving) shared -= phase_->block_bytes[block];
+    const auto same_block = [&](ObjectIndex i) { return memory_of(i).block == m.block; };
+    // Each block once, at its first object in the span.
+    if (m.block < 0 || std::any_of(objects.begin(), objects.begin() + static_cast<std::ptrdiff_t>(k), same_block))
+      continue;
+    const auto held = node.blocks.find(m.block);
+    assert(held != node.blocks.end() && held->second >= leaving(same_block));
+    if (held->second == leaving(same_block)) shared -= phase_->block_bytes[m.block];
   }
   double largest_working = 0;  // the largest working bytes some object that stays has
-  for (auto it = node.working.rbegin(); it != node.working.rend(); ++it) {
-    const auto leaving = working.find(it->first);
-    if (leaving == working.end() || leaving->second < it->second) {
+  for (auto it = node.working.rbegin(); it != node.working.rend(); ++it)
+    if (leaving([&](ObjectIndex i) { return memory_of(i).working_bytes == it->first; }) < it->second) {
       largest_working = it->first;
       break;
     }
-  }
   return node.own + shared + footprints + largest_working;
 }
 
