@@ -2,9 +2,10 @@
 # dlbkit's phase strategies beside LBAF's InformAndTransfer on one of LBAF's own data sets
 # (opt-in, never part of the tests): LBAF runs from its source in a scratch folder with its
 # shipped configuration for that data, dlbkit's strategies on the same problem read from the
-# same configuration (dlbkit phases --lbaf-config: its data, phase and memory bound, tempered
-# with its InformAndTransfer parameters), and the script prints both (imbalance before and
-# after, objects migrated, the largest node memory, wall time).
+# same configuration (dlbkit phases --lbaf-config: its data, phase, memory bound and group,
+# tempered with its InformAndTransfer parameters), and the script prints both (imbalance before
+# and after, objects migrated, the largest rank memory, the largest rank work as the
+# configuration's work model counts it, wall time).
 #   scripts/lbaf-peer.sh [DATA [CONFIG]]
 #     DATA    a folder of LBAF's data/ (default challenging_toy_hundreds_tasks: 64 ranks, 23 709 objects)
 #     CONFIG  a file of LBAF's config/ (default challenging-toy-hundreds-tasks.yaml)
@@ -81,8 +82,8 @@ YAML
 
 # One LBAF run: its figures (imbalance of the rank loads before and after from its statistics,
 # the objects whose rank changed from its output files against its input, the largest rank
-# memory) and its wall time, on one line. Run K has the folder $out/run-K: its configuration,
-# log and output.
+# memory, the largest rank work after its last iteration) and its wall time, on one line. Run
+# K has the folder $out/run-K: its configuration, log and output.
 run_lbaf() {
   local dir="$out/run-$1" start seconds
   rm -rf "$dir" && mkdir -p "$dir"
@@ -98,6 +99,7 @@ log = open(f"{dir}/lbaf.log").read()
 before = re.search(r"initial rank load:\n.*?imbalance: ([0-9.e+-]+)", log).group(1)
 after = re.search(r"rebalanced rank load:\n.*?imbalance: ([0-9.e+-]+)", log).group(1)
 memory = re.search(r"rebalanced rank maximum memory usage:\n.*?\n.*?maximum: ([0-9.e+-]+)", log)
+work = re.findall(r"maximum rank work: ([0-9.e+-]+|inf)", log)[-1]
 def ranks(prefix):
     where, r = {}, 0
     while os.path.exists(f"{prefix}.{r}.json"):
@@ -110,11 +112,11 @@ def ranks(prefix):
 a = ranks(f"{out}/lbaf/data/{data}/{stem}")
 output_stem = next(f[:-len(".0.json")] for f in os.listdir(f"{dir}/output") if f.endswith(".0.json"))
 b = ranks(f"{dir}/output/{output_stem}")
-print(before, after, sum(1 for k in a if b.get(k) != a[k]), memory.group(1) if memory else 0, seconds)
+print(before, after, sum(1 for k in a if b.get(k) != a[k]), memory.group(1) if memory else 0, work, seconds)
 PY
 }
 
-# Lines "before after migrated memory seconds", one per run, as one row: each column's
+# Lines "before after migrated memory work seconds", one per run, as one row: each column's
 # median, with (min..max) when the runs differ.
 summary() {
   "$python" -c '
@@ -124,8 +126,8 @@ def cell(values, form):
     m = statistics.median(values)
     low, high = min(values), max(values)
     return form.format(m) + ("" if low == high else " (" + form.format(low) + ".." + form.format(high) + ")")
-forms = ["{:.5g}", "{:.5g}", "{:.0f}", "{:.6g}", "{:.3g}"]
-print(" | ".join([label] + [cell([r[k] for r in rows], forms[k]) for k in range(5)]))
+forms = ["{:.5g}", "{:.5g}", "{:.0f}", "{:.6g}", "{:.5g}", "{:.3g}"]
+print(" | ".join([label] + [cell([r[k] for r in rows], forms[k]) for k in range(6)]))
 ' "$1"
 }
 
@@ -144,7 +146,7 @@ lbaf_rows=$(cat "$out"/run-*.row)
 build_dlbkit() { [ -x build/bin/dlbkit ] || scripts/build.sh >/dev/null; }
 build_dlbkit
 strategies=${STRATEGIES:-$(build/bin/dlbkit list phase-strategies | awk '/^  [a-z_]+ / && $1 != "none" {print $1}' | tr '\n' ' ')}
-echo "balancer | I before | I after | migrated | max memory | wall s"
+echo "balancer | I before | I after | migrated | max memory | max work | wall s"
 summary "LBAF InformAndTransfer ($config)" <<<"$lbaf_rows"
 for s in $strategies; do
   name=${s%%:*} params=()
@@ -159,7 +161,7 @@ for s in $strategies; do
       echo "dlbkit $s | $(cat "$out/dlbkit.err")"
       continue 2
     fi
-    rows+=$(jq -r '"\(.imbalance_before) \(.imbalance_after) \(.objects_migrated) \(.max_memory_after // 0) \(.wall_seconds)"' <<<"$json")$'\n'
+    rows+=$(jq -r '"\(.imbalance_before) \(.imbalance_after) \(.objects_migrated) \(.max_memory_after // 0) \(.max_work_after // .phases[-1].max_load_after) \(.wall_seconds)"' <<<"$json")$'\n'
   done
   summary "dlbkit $s" <<<"$rows"
 done
