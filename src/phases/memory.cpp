@@ -26,6 +26,14 @@ double NodeMemory::total(const Node& node) const {
 
 double NodeMemory::of(NodeId node) const { return nodes_.empty() ? 0.0 : total(nodes_[node]); }
 
+double NodeMemory::of_group(NodeId node, std::size_t group) const {
+  if (group == 1) return of(node);
+  const std::size_t first = node / group * group, end = std::min(first + group, phase_->nodes);
+  double sum = 0;
+  for (std::size_t u = first; u < end; ++u) sum += of(static_cast<NodeId>(u));
+  return sum;
+}
+
 double NodeMemory::max() const {
   double largest = 0;
   for (const Node& node : nodes_) largest = std::max(largest, total(node));

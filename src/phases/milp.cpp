@@ -193,14 +193,8 @@ void start_from(Cbc_Model* m, const std::vector<Pair>& pairs, const std::vector<
 bool fits(const Phase& phase, const std::vector<NodeId>& mapping, double bound, std::size_t group) {
   if (!phase.has_memory) return true;
   const NodeMemory memory(phase, mapping);
-  double sum = 0;
-  for (std::size_t v = 0; v < phase.nodes; ++v) {
-    sum += memory.of(static_cast<NodeId>(v));
-    if (v + 1 == phase.nodes || (v + 1) % group == 0) {
-      if (sum > bound) return false;
-      sum = 0;
-    }
-  }
+  for (std::size_t v = 0; v < phase.nodes; v += group)
+    if (memory.of_group(static_cast<NodeId>(v), group) > bound) return false;
   return true;
 }
 

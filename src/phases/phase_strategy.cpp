@@ -28,14 +28,6 @@ std::vector<std::vector<ObjectIndex>> PhaseContext::objects_by_node() const {
   return lists;
 }
 
-double PhaseContext::group_memory(const NodeMemory& memory, NodeId node) const {
-  if (memory_group_ == 1) return memory.of(node);
-  const std::size_t first = node / memory_group_ * memory_group_, end = std::min(first + memory_group_, nodes());
-  double sum = 0;
-  for (std::size_t u = first; u < end; ++u) sum += memory.of(static_cast<NodeId>(u));
-  return sum;
-}
-
 bool PhaseContext::fits(ObjectIndex object, NodeId to) const {
   return mapping_[object] == to || fits(std::span(&object, 1), to);
 }
@@ -98,9 +90,9 @@ void PhaseContext::remap(const std::vector<NodeId>& mapping) {
   NodeMemory memory(*phase_, mapping);
   if (phase_->has_memory)
     for (NodeId v = 0; v < nodes(); ++v)
-      if (gains[v] && group_memory(memory, v) > memory_bound_)
+      if (gains[v] && memory.of_group(v, memory_group_) > memory_bound_)
         throw std::logic_error(fmt::format("remap: node {} would hold {} bytes, above the bound {}", v,
-                                           group_memory(memory, v), memory_bound_));
+                                           memory.of_group(v, memory_group_), memory_bound_));
   mapping_ = mapping;
   loads_ = node_loads(*phase_, mapping_);
   if (work_) work_.emplace(*phase_, mapping_, work_model_);

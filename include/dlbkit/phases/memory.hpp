@@ -27,6 +27,9 @@ public:
   NodeMemory(const Phase& phase, const std::vector<NodeId>& mapping);
 
   double of(NodeId node) const;
+  /// The memory of `node`'s group: the `group` consecutive nodes it is among, from a multiple of
+  /// `group` (the last group holds the rest). A group of 1 is the node.
+  double of_group(NodeId node, std::size_t group) const;
   double max() const;
   /// The node's memory if `object` joined it (objects already there: unchanged).
   double with(ObjectIndex object, NodeId node) const { return with(std::span(&object, 1), node); }

@@ -62,7 +62,7 @@ public:
   double memory_bound() const { return memory_bound_; }
   const NodeMemory& memory() const { return memory_; }
   /// The memory the bound holds for: the node's, or with a memory group its group's.
-  double bounded_memory(NodeId node) const { return group_memory(memory_, node); }
+  double bounded_memory(NodeId node) const { return memory_.of_group(node, memory_group_); }
   /// Whether `object` may live on `to` within the bound (true on its own node).
   bool fits(ObjectIndex object, NodeId to) const;
   /// Whether `objects`, all on one node other than `to`, may join `to` together within the bound.
@@ -91,8 +91,6 @@ public:
   std::optional<double> flow_error() const { return flow_error_; }
 
 private:
-  double group_memory(const NodeMemory& memory, NodeId node) const;
-
   const Phase* phase_;
   const Topology* topology_;
   std::vector<NodeId> mapping_;
