@@ -3,12 +3,14 @@
 /// The one exception type for bad user input: a topology spec, a parameter, a file.
 /// Its message names the bad value and what would be accepted; the CLI prints it on one
 /// line and exits with status 2. Broken internal invariants are asserted, not thrown.
+/// And how an error on one rank reaches every rank (on_every_rank).
 
 #include <cstddef>
 #include <exception>
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <utility>
 
 namespace dlbkit {
 
@@ -44,5 +46,19 @@ int print_error_here(const std::exception& error);
 /// This process's rank in MPI_COMM_WORLD as the launcher's environment tells it; -1 outside
 /// a launcher.
 int launcher_rank();
+
+/// Collective: runs `work` on this rank, then `ranks.agree` with its exception or none
+/// (ProcessGroup::agree, or any type with that member): an exception on one rank comes out
+/// on every rank, so that none waits in the next collective for a rank that failed.
+template <class Ranks, class Work>
+void on_every_rank(const Ranks& ranks, Work&& work) {
+  std::exception_ptr error;
+  try {
+    std::forward<Work>(work)();
+  } catch (...) {
+    error = std::current_exception();
+  }
+  ranks.agree(error);
+}
 
 }  // namespace dlbkit

@@ -1,6 +1,7 @@
 #include <dlbkit/apps/run_command.hpp>
 
 #include <dlbkit/core/parameters.hpp>
+#include <dlbkit/error.hpp>
 #include <dlbkit/runtime/engine.hpp>
 #include <dlbkit/runtime/runtime.hpp>
 
@@ -57,17 +58,14 @@ RunResult run_command(const RunInputs& in, const RunProgress& progress) {
   Runtime runtime(runtime_options(in, max_delay, progress.tasks_executed));
   RunResult out;
   std::unique_ptr<AnyApplication> app;
-  std::exception_ptr error;
-  try {
+  on_every_rank(runtime, [&] {
     out.app = builtin_apps().configure(in.app, assignments(in.app_params, "--app-param"));
     app = out.app.create();
-  } catch (const std::exception&) {
-    error = std::current_exception();
-  }
-  runtime.agree(error);
+  });
 
   out.strategy = runtime.strategy();
   out.rank = runtime.rank();
+  std::exception_ptr error;
   if (in.sequential && runtime.engine() != "sequential" && out.rank == 0) {
     try {
       if (progress.sequential) progress.sequential();

@@ -330,14 +330,8 @@ struct Balancer::Impl {
   MigrationPlan plan_by_protocol(const LocalPhase& mine, std::chrono::steady_clock::time_point start) {
     check_ids(mine);
     const std::size_t size = static_cast<std::size_t>(mpi->size());
-    std::exception_ptr error;
     std::optional<Topology> t;
-    try {
-      t = topology(size);
-    } catch (...) {
-      error = std::current_exception();
-    }
-    agree(error);
+    on_every_rank(*this, [&] { t = topology(size); });
     const RankPlan rank = detail::run_rank_protocol(*mpi, protocol, mine, *t, options.memory_bound, options.seed);
     const RankFigures f = rank_figures(mine, rank);
     std::vector<RankFigures> figures;
@@ -380,8 +374,7 @@ struct Balancer::Impl {
       for (std::uint64_t id : reader.get_all<std::uint64_t>()) queries.emplace_back(id, static_cast<int>(r));
     }
     std::sort(held.begin(), held.end());
-    std::exception_ptr error;
-    try {
+    on_every_rank(*this, [&] {
       for (std::size_t k = 1; k < held.size(); ++k)
         if (held[k].first == held[k - 1].first)
           throw InputError(fmt::format("Balancer: object {} is on ranks {} and {}; accepted: each id on one rank",
@@ -394,10 +387,7 @@ struct Balancer::Impl {
                                        "edges between objects of the ranks",
                                        r, id));
       }
-    } catch (...) {
-      error = std::current_exception();
-    }
-    agree(error);
+    });
   }
 
   Rebalanced decide(const Phase& phase) const {
@@ -411,18 +401,12 @@ Balancer::Balancer(BalancerOptions options, std::optional<PhaseStrategyInfo> own
   Impl& b = *impl_;
   b.options = std::move(options);
   b.own = std::move(own);
-  std::exception_ptr error;
-  try {
-    if (b.options.engine == "sequential")
-      throw InputError("Balancer engine 'sequential'; accepted: auto, mpi, threads");
-    detail::ResolvedEngine engine = detail::resolve_engine(b.options.engine, communicator);
-    b.engine = engine.name;
-    b.mpi = std::move(engine.mpi);
-  } catch (...) {
-    error = std::current_exception();  // no engine: the same error on every rank without talking
-  }
-  if (error) std::rethrow_exception(error);
-  try {
+  // No engine yet: an error here is the same on every rank without talking.
+  if (b.options.engine == "sequential") throw InputError("Balancer engine 'sequential'; accepted: auto, mpi, threads");
+  detail::ResolvedEngine engine = detail::resolve_engine(b.options.engine, communicator);
+  b.engine = engine.name;
+  b.mpi = std::move(engine.mpi);
+  on_every_rank(b, [&] {
     if (b.own && !b.own->create)
       throw InputError(fmt::format("phase strategy '{}' has no create(); accepted: a PhaseStrategyInfo that creates "
                                    "its strategy",
@@ -437,10 +421,7 @@ Balancer::Balancer(BalancerOptions options, std::optional<PhaseStrategyInfo> own
                        : builtin_phase_strategies().configure(b.options.strategy, params);
     if (b.options.topology != "auto") (void)parse_topology(b.options.topology);
     b.protocol = runnable_rank_protocol(b.strategy, b.work_model);
-  } catch (...) {
-    error = std::current_exception();
-  }
-  b.agree(error);
+  });
   if (!b.mpi) return;
   // The same decision everywhere needs the same options everywhere.
   const std::string mine = fmt::format(
@@ -498,13 +479,7 @@ MigrationPlan Balancer::plan(const LocalPhase& mine) {
   if (!b.mpi) return std::move(plan(std::span(&mine, 1)).front());
   const auto start = std::chrono::steady_clock::now();
   const int rank = b.mpi->rank(), size = b.mpi->size();
-  std::exception_ptr error;
-  try {
-    check_local_phase(mine, fmt::format("Balancer: rank {}", rank));
-  } catch (...) {
-    error = std::current_exception();
-  }
-  b.agree(error);
+  on_every_rank(b, [&] { check_local_phase(mine, fmt::format("Balancer: rank {}", rank)); });
 
   if (b.protocol) return b.plan_by_protocol(mine, start);
   // Gather to the root, decide there, scatter: each an all-to-all or two (through the group
@@ -513,19 +488,15 @@ MigrationPlan Balancer::plan(const LocalPhase& mine) {
   Bundle bundle;
   bundle.emplace_back(rank, encode(mine));
   bundle = b.pass_up(tree, std::move(bundle));
-  try {
-    if (rank == 0) {
-      std::vector<LocalPhase> ranks(size);
-      for (const auto& [r, bytes] : bundle) ranks[r] = decode_phase(bytes);
-      const Phase phase = assemble(ranks);
-      const std::vector<MigrationPlan> plans = plans_of(phase, b.decide(phase), tree);
-      bundle.clear();
-      for (int r = 0; r < size; ++r) bundle.emplace_back(r, encode(plans[r]));
-    }
-  } catch (...) {
-    error = std::current_exception();
-  }
-  b.agree(error);
+  on_every_rank(b, [&] {
+    if (rank != 0) return;
+    std::vector<LocalPhase> ranks(size);
+    for (const auto& [r, bytes] : bundle) ranks[r] = decode_phase(bytes);
+    const Phase phase = assemble(ranks);
+    const std::vector<MigrationPlan> plans = plans_of(phase, b.decide(phase), tree);
+    bundle.clear();
+    for (int r = 0; r < size; ++r) bundle.emplace_back(r, encode(plans[r]));
+  });
   bundle = b.pass_down(tree, std::move(bundle));
   MigrationPlan plan = decode_plan(bundle.at(0).second);
   plan.number_ = ++b.plans;
@@ -537,8 +508,7 @@ void Balancer::migrate_bytes(MigrationPlan& plan,
                              const std::function<void(std::uint64_t, std::vector<std::byte>&)>& pack,
                              const std::function<void(std::uint64_t, std::span<const std::byte>)>& unpack) {
   Impl& b = *impl_;
-  std::exception_ptr error;
-  try {
+  on_every_rank(b, [&] {
     if (plan.carried_out_)
       throw InputError(fmt::format("Balancer::migrate: plan {} was carried out already; accepted: each plan once",
                                    plan.number_));
@@ -546,10 +516,7 @@ void Balancer::migrate_bytes(MigrationPlan& plan,
       throw InputError(fmt::format("Balancer::migrate: plan {} is not this balancer's latest ({}); accepted: the "
                                    "plan the last plan() returned",
                                    plan.number_, b.plans));
-  } catch (...) {
-    error = std::current_exception();
-  }
-  b.agree(error);
+  });
   plan.carried_out_ = true;
   if (!b.mpi) {  // one process: nothing travels
     if (!plan.departures.empty() || !plan.arrivals.empty())
@@ -561,7 +528,7 @@ void Balancer::migrate_bytes(MigrationPlan& plan,
   std::sort(departures.begin(), departures.end(), [](const ObjectMove& a, const ObjectMove& b) { return a.id < b.id; });
   std::vector<std::vector<std::byte>> to(b.mpi->size());
   std::vector<std::byte> scratch;
-  try {
+  on_every_rank(b, [&] {
     for (const ObjectMove& d : departures) {
       scratch.clear();
       pack(d.id, scratch);
@@ -569,10 +536,7 @@ void Balancer::migrate_bytes(MigrationPlan& plan,
       append_bytes(std::uint64_t{scratch.size()}, to[d.rank]);
       to[d.rank].insert(to[d.rank].end(), scratch.begin(), scratch.end());
     }
-  } catch (...) {
-    error = std::current_exception();
-  }
-  b.agree(error);
+  });
   const auto received = b.mpi->all_to_all(to);
   struct Arrival {
     std::uint64_t id;
@@ -585,12 +549,9 @@ void Balancer::migrate_bytes(MigrationPlan& plan,
       arrivals.push_back({id, r.take_span(r.get<std::uint64_t>())});
     }
   std::sort(arrivals.begin(), arrivals.end(), [](const Arrival& a, const Arrival& b) { return a.id < b.id; });
-  try {
+  on_every_rank(b, [&] {
     for (const Arrival& a : arrivals) unpack(a.id, a.bytes);
-  } catch (...) {
-    error = std::current_exception();
-  }
-  b.agree(error);
+  });
 }
 
 }  // namespace dlbkit

@@ -178,8 +178,7 @@ ObjectEngine::ObjectEngine(ObjectRuntimeOptions options, std::optional<PhaseStra
   detail::ResolvedEngine engine = detail::resolve_engine(options_.engine, communicator);
   engine_ = engine.name;
   if (engine.mpi) mpi_ = std::make_unique<Mpi>(Mpi{std::move(engine.mpi)});
-  std::exception_ptr error;
-  try {
+  on_every_rank(*this, [&] {
     if (options_.load_model != "persistence" && options_.load_model != "linear")
       throw InputError(fmt::format("load model '{}'; accepted: persistence, linear", options_.load_model));
     if (options_.load_window < 2 || options_.load_window > 1000)
@@ -240,10 +239,7 @@ ObjectEngine::ObjectEngine(ObjectRuntimeOptions options, std::optional<PhaseStra
     // the rank protocols balance loads, the gathered phase's strategies weigh the speeds.
     if (options_.load_model == "persistence" && speeds_.empty())
       protocol_ = runnable_rank_protocol(strategy_, work_model_);
-  } catch (...) {
-    error = std::current_exception();
-  }
-  agree(error);
+  });
   if (mpi_) {
     first_local_ = static_cast<NodeId>(mpi_->engine->rank());
     local_workers_ = 1;
@@ -502,22 +498,12 @@ const std::vector<NodeId>& ObjectEngine::take_moves() {
 }
 
 void ObjectEngine::for_each_worker(const std::function<void(NodeId)>& f) {
-  std::exception_ptr error;
-  if (team_) {
+  on_every_rank(*this, [&] {
+    if (!team_) return f(first_local_);
     team_->run([&](std::size_t local) { f(static_cast<NodeId>(local)); });
     for (const std::exception_ptr& e : team_->errors)
-      if (e) {
-        error = e;
-        break;
-      }
-  } else {
-    try {
-      f(first_local_);
-    } catch (...) {
-      error = std::current_exception();
-    }
-  }
-  agree(error);
+      if (e) std::rethrow_exception(e);
+  });
 }
 
 void ObjectEngine::begin_phase() { phase_start_ns_ = now_ns(); }
@@ -537,13 +523,9 @@ Phase ObjectEngine::gather_phase(const std::vector<double>& loads, std::span<con
   // 0: not known (no record)
   std::vector<double> sizes(ids_.size(), 0.0), serialize(ids_.size(), 0.0), deserialize(ids_.size(), 0.0);
   if (!options_.record.empty() && measure_sizes_) {
-    std::exception_ptr error;  // a serialiser's, on every rank before the gathering below
-    try {
+    on_every_rank(*this, [&] {  // a serialiser's, on every rank before the gathering below
       measure_sizes_(sizes, serialize, deserialize);
-    } catch (...) {
-      error = std::current_exception();
-    }
-    agree(error);
+    });
   }
   for (ObjectIndex i = 0; i < ids_.size(); ++i) {
     phase.objects[i].memory.serialized_bytes = sizes[i];
@@ -684,16 +666,11 @@ void ObjectEngine::gather_last_phase(const std::vector<double>& loads,
 }
 
 void ObjectEngine::record_last_phase() {
-  std::exception_ptr error;
-  if (rank() == 0) {
-    try {
-      if (!record_) record_ = std::make_unique<VtPhasesWriter>(options_.record, workers_);
-      record_->write(last_phase_);
-    } catch (...) {
-      error = std::current_exception();
-    }
-  }
-  agree(error);
+  on_every_rank(*this, [&] {
+    if (rank() != 0) return;
+    if (!record_) record_ = std::make_unique<VtPhasesWriter>(options_.record, workers_);
+    record_->write(last_phase_);
+  });
 }
 
 Phase ObjectEngine::predicted_phase() const {
@@ -729,19 +706,14 @@ const std::vector<NodeId>& ObjectEngine::decide(const std::vector<double>& loads
   }
   gather_last_phase(loads, communications);
   std::vector<NodeId> mapping = owners_;
-  std::exception_ptr error;
-  if (rank() == 0 && workers_ > 1) {
-    try {
-      const Rebalanced r = rebalance(strategy_, predicted_phase(), *topology_,
-                                     {.work_model = work_model_, .seed = options_.seed + step.after_phase});
-      mapping = r.mapping;
-      step.imbalance_before = r.before.imbalance;
-      step.imbalance_after = r.after.imbalance;
-    } catch (...) {
-      error = std::current_exception();
-    }
-  }
-  agree(error);
+  on_every_rank(*this, [&] {
+    if (rank() != 0 || workers_ <= 1) return;
+    const Rebalanced r = rebalance(strategy_, predicted_phase(), *topology_,
+                                   {.work_model = work_model_, .seed = options_.seed + step.after_phase});
+    mapping = r.mapping;
+    step.imbalance_before = r.before.imbalance;
+    step.imbalance_after = r.after.imbalance;
+  });
   if (mpi_) {
     std::vector<std::byte> mine;
     if (rank() == 0) {

@@ -48,17 +48,13 @@ RankPlan run_rank_protocol(const DistributedEngine& engine, const RankProtocolFa
     speeds.push_back(as_doubles(bytes).front());
   if (std::all_of(speeds.begin(), speeds.end(), [](double s) { return s == 1; })) speeds.clear();
   std::unique_ptr<RankProtocol> agent;
-  std::exception_ptr error;
-  try {
+  on_every_rank(engine, [&] {
     if (topology.size() != static_cast<std::size_t>(engine.size()))
       throw InputError(fmt::format("a rank protocol on topology {} of {} nodes for {} ranks; accepted: {} nodes",
                                    topology.spec(), topology.size(), engine.size(), engine.size()));
     agent = make({.mine = mine, .rank = rank, .topology = topology, .memory_bound = memory_bound, .seed = seed,
                   .speeds = speeds});
-  } catch (...) {
-    error = std::current_exception();
-  }
-  engine.agree(error);
+  });
 
   Rng delays(~seed, rank);
   RankPlan plan;
@@ -67,6 +63,7 @@ RankPlan run_rank_protocol(const DistributedEngine& engine, const RankProtocolFa
   for (std::uint64_t round = 0;; ++round) {
     if (round == options.max_rounds) throw_round_limit(options.max_rounds);
     RoundOutput out;
+    std::exception_ptr error;  // told in the round's gather, with the figures below
     try {
       agent->round({.round = round, .inbox = inbox, .sums = sums, .maxima = maxima}, out);
       for (const ProtocolMessage& m : out.outbox)
@@ -105,14 +102,11 @@ RankPlan run_rank_protocol(const DistributedEngine& engine, const RankProtocolFa
     if (largest > std::numeric_limits<int>::max())
       throw std::runtime_error(fmt::format("a rank protocol's message of {} bytes; accepted: less than 2^31", largest));
     if (done && messages == 0) {
-      try {  // a program's own agent may throw here on one rank: then on every rank
+      on_every_rank(engine, [&] {  // a program's own agent may throw here on one rank
         plan.departures = agent->departures();
         plan.arrivals = agent->arrivals();
         plan.load_after = agent->load();
-      } catch (...) {
-        error = std::current_exception();
-      }
-      engine.agree(error);
+      });
       plan.figures.rounds = round + 1;
       plan.figures.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
       return plan;

@@ -103,8 +103,7 @@ void Runtime::set_up(Communicator communicator) {
   if (s.options.check_tasks == 0) throw InputError("check_tasks: 0 is not accepted; accepted: 1 to 2^30");
   // A topology file may fail on one rank only: under MPI the ranks agree before any waits
   // for another.
-  std::exception_ptr error;
-  try {
+  on_every_rank(*this, [&] {
     const auto params = assignments(s.options.params, "--param");
     s.strategy = s.own_strategy ? StrategyChoice{&*s.own_strategy, Parameters::parse(s.own_strategy->params, params,
                                                                                       "strategy " + s.own_strategy->name)}
@@ -116,10 +115,7 @@ void Runtime::set_up(Communicator communicator) {
     // Outputs that cannot be written fail here, not after a run.
     if (!s.options.record.empty()) RecordingApplication::check_path(s.options.record);
     open_timeline();
-  } catch (const std::exception&) {
-    error = std::current_exception();
-  }
-  agree(error);
+  });
   for (const std::string& w : detail::launcher_warnings(s.engine, s.mpi.get())) warn(w);
   if (!s.options.timeline.empty() && s.options.timeline_nodes.empty() && workers() > kTimelineDefaultNodes)
     warn(fmt::format("the timeline records nodes {} (the first {} by default); choose with --timeline-nodes (e.g. "
@@ -164,21 +160,11 @@ std::unique_ptr<Timeline> Runtime::open_timeline() const {
                                     title, s.timeline_nodes, own);
 }
 
-void Runtime::on_every_rank(const std::function<void()>& work) const {
-  std::exception_ptr error;
-  try {
-    work();
-  } catch (...) {
-    error = std::current_exception();
-  }
-  agree(error);
-}
-
 void Runtime::run_engine(detail::ByteApplication& app) {
   State& s = *state_;
   std::unique_ptr<RecordingApplication> recorded;  // under MPI each rank writes its worker's section
   std::unique_ptr<Timeline> timeline;
-  on_every_rank([&] {
+  on_every_rank(*this, [&] {
     if (!s.options.record.empty()) recorded = std::make_unique<RecordingApplication>(app, s.options.record);
     timeline = open_timeline();
   });
@@ -198,14 +184,14 @@ void Runtime::run_engine(detail::ByteApplication& app) {
   // The outputs: every one complete before any takes its name, on every rank (rank 0 merges
   // the trace from every rank's section, on a shared file system). The files not put in
   // place are removed when their objects go.
-  on_every_rank([&] {
+  on_every_rank(*this, [&] {
     if (recorded) recorded->close_sections();
     if (timeline) timeline->finish();
   });
-  on_every_rank([&] {
+  on_every_rank(*this, [&] {
     if (recorded && rank() == 0) recorded->merge_sections();
   });
-  on_every_rank([&] {  // a file that fails on one rank: the error of every rank
+  on_every_rank(*this, [&] {  // a file that fails on one rank: the error of every rank
     if (recorded) recorded->commit();
     if (timeline) timeline->commit();
   });

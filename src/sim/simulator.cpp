@@ -1679,8 +1679,7 @@ public:
   SimulationResult run() {
     const auto wall_start = std::chrono::steady_clock::now();
     Part& me = *part_;
-    std::exception_ptr error;
-    try {
+    on_every_rank(group_, [&] {
       Rng rng(config_.seed, 0);  // the workload's stream, as on one thread
       deferred_ = deferred_initial_tasks(config_, rng);
       if (deferred_) {
@@ -1695,10 +1694,7 @@ public:
       me.begin_parallel(wall_start, bounds_);
       me.after_initial_tasks();
       me.start_nodes();
-    } catch (...) {
-      error = std::current_exception();
-    }
-    group_.agree(error);
+    });
     windows();
     return result(wall_start);
   }

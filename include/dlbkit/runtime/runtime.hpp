@@ -57,7 +57,6 @@
 
 #include <cstdio>
 #include <exception>
-#include <functional>
 #include <memory>
 #include <span>
 #include <string>
@@ -109,7 +108,7 @@ public:
       if (distributed()) {
         std::vector<std::byte> mine;
         // The program's serialiser, on this rank's result: an error is every rank's.
-        on_every_rank([&] { to_bytes(app.partial_result(static_cast<NodeId>(rank())), mine); });
+        on_every_rank(*this, [&] { to_bytes(app.partial_result(static_cast<NodeId>(rank())), mine); });
         for (const auto& bytes : all_gather(mine)) app.combine(total, from_bytes<Result>(bytes));
       } else {
         for (NodeId w = 0; w < partials_in_process(); ++w) app.combine(total, app.partial_result(w));
@@ -165,9 +164,6 @@ public:
 
 private:
   void set_up(Communicator communicator);
-  /// Runs `work` on this rank; when it threw on some rank, every rank throws the error of the
-  /// lowest such rank (agree), so that none waits for a rank that failed.
-  void on_every_rank(const std::function<void()>& work) const;
   void run_engine(detail::ByteApplication& app);
   std::unique_ptr<Timeline> open_timeline() const;
   void warn(const std::string& warning) const;

@@ -168,7 +168,7 @@ public:
       sync();
       std::vector<std::pair<ObjectIndex, T>> mine;
       std::vector<std::byte> bytes;
-      agreed([&] {
+      on_every_rank(engine_, [&] {
         for (const auto& slots : slots_)
           for (const Slot& s : slots) mine.emplace_back(s.index, f(s.id, s.object));
         if (engine_.distributed())
@@ -179,7 +179,7 @@ public:
       });
       if (engine_.distributed()) {
         const auto all = engine_.all_gather(bytes);
-        agreed([&] {
+        on_every_rank(engine_, [&] {
           mine.clear();
           for (const std::vector<std::byte>& from : all)
             for (std::size_t at = 0; at < from.size();) {
@@ -229,19 +229,6 @@ private:
       throw;
     }
   }
-  // Runs `f`; an exception in it on any rank comes out on every rank, before the collective
-  // that follows, which the others would otherwise wait in.
-  template <class F>
-  void agreed(F&& f) {
-    std::exception_ptr error;
-    try {
-      f();
-    } catch (...) {
-      error = std::current_exception();
-    }
-    engine_.agree(error);
-  }
-
   template <class Work>
   void phase(Work& work) {
     sync();
@@ -299,7 +286,7 @@ private:
     });
     engine_.end_work(work_end, worker_load);
     const std::size_t messages = std::accumulate(sent.begin(), sent.end(), std::size_t{0});
-    if (engine_.records() && engine_.distributed()) agreed([&] { measure_packing(); });
+    if (engine_.records() && engine_.distributed()) on_every_rank(engine_, [&] { measure_packing(); });
     const double message_bytes = deliver(1 - unread);
     last_communications_.clear();
     for (auto& c : communications_) {
@@ -326,7 +313,7 @@ private:
   // move since the last phase), and a bad change an InputError on every rank.
   void sync() {
     if (!engine_.committed()) {
-      agreed([&] {
+      on_every_rank(engine_, [&] {
         if (!changes_.error.empty()) throw InputError(changes_.error);
       });
       commit();
@@ -443,7 +430,7 @@ private:
     std::vector<std::vector<std::byte>>& to = emptied_sends();
     double bytes = 0;
     Unsorted unsorted;
-    agreed([&] {
+    on_every_rank(engine_, [&] {
       std::vector<std::byte> scratch;
       for (NodeId r = 0; r < engine_.workers(); ++r) {
         for (Outgoing& m : outbox_[0][r]) {
@@ -463,7 +450,7 @@ private:
       }
     });
     engine_.all_to_all(to, received_);
-    agreed([&] {
+    on_every_rank(engine_, [&] {
       for (const std::vector<std::byte>& bytes : received_) {
         std::size_t at = 0;
         while (at < bytes.size()) {
@@ -571,7 +558,7 @@ private:
       received_.resize(engine_.workers());  // rooms() below lists the same buffers after the exchange
       const std::vector<std::size_t> room = rooms();
       auto& mine = slots_[0];
-      agreed([&] {
+      on_every_rank(engine_, [&] {
         auto stays =
             std::stable_partition(mine.begin(), mine.end(), [&](const Slot& s) { return now[s.index] == old[s.index]; });
         for (auto it = stays; it != mine.end(); ++it) {
@@ -583,7 +570,7 @@ private:
         mine.erase(stays, mine.end());
       });
       engine_.all_to_all(to, received_);
-      agreed([&] {
+      on_every_rank(engine_, [&] {
         for (const std::vector<std::byte>& in : received_) {
           std::size_t at = 0;
           while (at < in.size()) mine.push_back(unpack(in, at));
