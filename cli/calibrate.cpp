@@ -27,7 +27,7 @@ namespace dlbkit::cli {
 
 namespace {
 
-struct Options {
+struct CalibrateOptions {
   CalibrateInputs in;
   bool json = false;
 };
@@ -67,7 +67,7 @@ std::string file_text(const nlohmann::json& file) {
   return file.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
-void print(const Options& o, const CalibrationResult& r, const nlohmann::json& file) {
+void print(const CalibrateOptions& o, const CalibrationResult& r, const nlohmann::json& file) {
   if (o.json)
     fmt::print("{}\n", json_text(file));
   else
@@ -163,7 +163,7 @@ nlohmann::json measure_plan_api(CalibrationResult* r, int repetitions) {
 }
 
 // Collective over the session's two ranks: calibrate_command() and the plan API's costs.
-int calibrate_mpi(const Options& o, MpiSession& mpi) {
+int calibrate_mpi(const CalibrateOptions& o, MpiSession& mpi) {
   CalibrateInputs in = o.in;
   in.output.clear();  // written below, with the plan API's costs
   std::optional<CalibrationResult> r = calibrate_command(
@@ -178,7 +178,7 @@ int calibrate_mpi(const Options& o, MpiSession& mpi) {
 }
 #endif
 
-int calibrate(const Options& o) {
+int calibrate(const CalibrateOptions& o) {
   if (const std::optional<CalibrationResult> r = calibrate_command(o.in)) print(o, *r, to_json(*r));
   return 0;
 }
@@ -188,7 +188,7 @@ int calibrate(const Options& o) {
 Run add_calibrate(CLI::App& app) {
   auto* cmd = app.add_subcommand("calibrate", "Measure the runtime's costs on this machine and write them as a cost "
                                               "model file (simulate --cost file:PATH)");
-  auto o = std::make_shared<Options>();
+  auto o = std::make_shared<CalibrateOptions>();
   cmd->add_option("-e,--engine", o->in.engine, "threads, or mpi (under mpirun -np 2)")
       ->check(one_of({"threads", "mpi"}))
       ->capture_default_str();

@@ -19,7 +19,7 @@ namespace dlbkit::cli {
 namespace {
 
 // The options' texts; PhasesInputs takes the options given.
-struct Options {
+struct PhasesOptions {
   PhasesInputs in;
   std::string workload, data, charm_dump, write, threshold = "inf", time_limit = "60", memory_bound = "inf",
       lbaf_config, work_model = "load", speeds, devices, offload;
@@ -109,7 +109,7 @@ Run add_phases(CLI::App& app) {
       "phases",
       "Balance persistent objects between the phases of an iterative workload, or a phase of vt's LB data files "
       "or of a Charm++ LB dump (docs/phases.md)");
-  auto o = std::make_shared<Options>();
+  auto o = std::make_shared<PhasesOptions>();
   cmd->add_option("-s,--strategy", o->in.strategy, "phase strategy (dlbkit list phase-strategies)");
   auto* lbaf_config = cmd->add_option(
       "--lbaf-config", o->lbaf_config,

@@ -20,7 +20,7 @@ namespace dlbkit::cli {
 
 namespace {
 
-struct Options {
+struct RunOptions {
   RunInputs in;
   bool json = false, no_sequential = false;
 };
@@ -72,7 +72,7 @@ RunResult run_with_progress(const RunInputs& in) {
 
 // An error is the same on every rank of a launcher: rank 0 reports it, the others leave
 // quietly with 0, so that mpirun does not stop the reporting rank before it has said why.
-int run(const Options& o) {
+int run(const RunOptions& o) {
   RunInputs in = o.in;
   in.sequential = !o.no_sequential;
   RunResult r;
@@ -95,7 +95,7 @@ int run(const Options& o) {
 Run add_run(CLI::App& app) {
   auto* cmd = app.add_subcommand("run", "Run an application for real on the threads or MPI engine, beside its "
                                         "sequential run (a client of dlbkit::Runtime)");
-  auto o = std::make_shared<Options>();
+  auto o = std::make_shared<RunOptions>();
   cmd->add_option("-a,--app", o->in.app, "application: busy, bnb, uts, queens (dlbkit list apps)")->required();
   cmd->add_option("--app-param", o->in.app_params, "application parameter name=value (repeatable)");
   cmd->add_option("-s,--strategy", o->in.strategy, "strategy name (dlbkit list strategies)")->capture_default_str();

@@ -9,8 +9,11 @@
 #         assertions (-D_GLIBCXX_ASSERTIONS), halting on the first report
 #   tsan  the runtime and objects tests (threads and MPI engines, the runtime example) and the
 #         simulator's parallel windows under ThreadSanitizer
-# fuzz and asan share build-asan/ (Clang: libFuzzer is Clang's); tsan builds with GCC in
-# build-tsan/, only the runtime tests and the CLI. All at -O1 with assertions on.
+# fuzz and asan share build-asan/ (Clang: libFuzzer is Clang's), its layers and tests compiled
+# in batches of sources (DLBKIT_UNITY_BUILD) as in scripts/test.sh; tsan builds with GCC in
+# build-tsan/, only the runtime tests and the CLI, each file alone, so that CI also compiles
+# those files as an edit does (a file that compiles only in a batch, for a header another file
+# of the batch includes, fails there). All at -O1 with assertions on.
 # Usage: scripts/ci-sanitizers.sh [fuzz] [asan] [tsan]   (default: all three)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -28,7 +31,9 @@ configure() {  # build directory, sanitizers, further CMake arguments
   cmake -S . -B "$dir" -G Ninja -DDLBKIT_SANITIZE="$sanitize" -DDLBKIT_WERROR=ON -DDLBKIT_BUILD_BENCH=OFF \
         -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1" "${compiler_cache[@]}" "$@" >/dev/null
 }
-configure_asan() { configure build-asan address,undefined -DCMAKE_CXX_COMPILER=clang++ -DDLBKIT_BUILD_FUZZ=ON; }
+configure_asan() {
+  configure build-asan address,undefined -DCMAKE_CXX_COMPILER=clang++ -DDLBKIT_BUILD_FUZZ=ON -DDLBKIT_UNITY_BUILD=ON
+}
 
 # Runs one fuzz target; it fails on a crash, a sanitizer report, an exception other than
 # dlbkit::InputError, a broken check, an input slower than 10 s or more than 2 GiB of memory,
@@ -90,7 +95,7 @@ for stage in "${stages[@]}"; do
         -E '^(Mpi(Engine|Runtime)|Calibration\.Mpi)|_mpi$|^Docs\.|^StrategyLiveness\.|^AhmadReproductions\.Fig11|^CybenkoTable[12]\.|^Torus\.LargestBuilds$|^Odd\.LargestBuildsWithTheRightCount$|^Spectrum\.HypercubeOfDimension20BySparseSolver$|^Distance\.MatchesBfsOnLargerClosedFormInstances$')
       ;;
     tsan)
-      configure build-tsan thread
+      configure build-tsan thread -DDLBKIT_UNITY_BUILD=OFF
       cmake --build build-tsan -j "$jobs" --target dlbkit_cli dlbkit_runtime_tests dlbkit_objects_tests dlbkit_example_tree_count \
         dlbkit_sim_tests dlbkit_topology_tests
       # The MPI tests one at a time: each mpirun already starts up to four ranks, which under

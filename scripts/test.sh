@@ -6,7 +6,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
-scripts/build.sh -DDLBKIT_WERROR=ON
+DLBKIT_UNITY_BUILD=ON scripts/build.sh -DDLBKIT_WERROR=ON
 (cd build && ctest --output-on-failure -j "$(nproc)" --timeout 600)
 # The Python package and the CLI of this tree from a new shell, anywhere, as the README says.
 if [ -d build/python/dlbkit ]; then

@@ -10,7 +10,7 @@ namespace dlbkit {
 
 namespace {
 
-constexpr const char* kAccepted = "accepted: one per node, a number >= 0 (0: no device)";
+constexpr const char* kAcceptedSpeedups = "accepted: one per node, a number >= 0 (0: no device)";
 constexpr std::size_t kMaxNodes = 10'000'000;  // what S*N items may add up to: a typo cannot exhaust memory
 
 }  // namespace
@@ -29,7 +29,8 @@ std::vector<double> parse_device_speedups(const std::string& text, const std::st
                                    "(0: no device), comma-separated, S*N for N nodes alike, e.g. 8,0,0,0 or 8*2,0*6",
                                    what, excerpt(text), excerpt(item)));
     if (n > kMaxNodes - speedups.size())
-      throw InputError(fmt::format("{} '{}': more than {} speedups; {}", what, excerpt(text), kMaxNodes, kAccepted));
+      throw InputError(
+          fmt::format("{} '{}': more than {} speedups; {}", what, excerpt(text), kMaxNodes, kAcceptedSpeedups));
     speedups.insert(speedups.end(), n, s);
     if (comma == std::string::npos) return speedups;
     start = comma + 1;
@@ -38,7 +39,8 @@ std::vector<double> parse_device_speedups(const std::string& text, const std::st
 
 void check_device_speedups(const std::vector<double>& speedups, std::size_t nodes, const std::string& what) {
   if (speedups.size() != nodes)
-    throw InputError(fmt::format("{}: {} device speedups for {} nodes; {}", what, speedups.size(), nodes, kAccepted));
+    throw InputError(
+        fmt::format("{}: {} device speedups for {} nodes; {}", what, speedups.size(), nodes, kAcceptedSpeedups));
   for (std::size_t v = 0; v < speedups.size(); ++v)
     if (!std::isfinite(speedups[v]) || !(speedups[v] >= 0))
       throw InputError(fmt::format("{}: node {}'s device speedup is {}; accepted: a number >= 0 (0: no device)", what,

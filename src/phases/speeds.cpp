@@ -9,7 +9,7 @@ namespace dlbkit {
 
 namespace {
 
-constexpr const char* kAccepted = "accepted: one speed per node, each a number > 0, comma-separated, e.g. 1,2";
+constexpr const char* kAcceptedSpeeds = "accepted: one speed per node, each a number > 0, comma-separated, e.g. 1,2";
 
 }  // namespace
 
@@ -21,7 +21,7 @@ std::vector<double> parse_speeds(const std::string& text, const std::string& wha
     double s = 0;
     if (!parse_number(item, s) || !(s > 0))
       throw InputError(fmt::format("{} '{}': the speed '{}' is not accepted; {}", what, excerpt(text), excerpt(item),
-                                   kAccepted));
+                                   kAcceptedSpeeds));
     speeds.push_back(s);
     if (comma == std::string::npos) return speeds;
     start = comma + 1;
@@ -30,10 +30,10 @@ std::vector<double> parse_speeds(const std::string& text, const std::string& wha
 
 void check_speeds(const std::vector<double>& speeds, std::size_t nodes, const std::string& what) {
   if (speeds.size() != nodes)
-    throw InputError(fmt::format("{}: {} speeds for {} nodes; {}", what, speeds.size(), nodes, kAccepted));
+    throw InputError(fmt::format("{}: {} speeds for {} nodes; {}", what, speeds.size(), nodes, kAcceptedSpeeds));
   for (std::size_t v = 0; v < speeds.size(); ++v)
     if (!std::isfinite(speeds[v]) || !(speeds[v] > 0))
-      throw InputError(fmt::format("{}: node {}'s speed is {}; {}", what, v, speeds[v], kAccepted));
+      throw InputError(fmt::format("{}: node {}'s speed is {}; {}", what, v, speeds[v], kAcceptedSpeeds));
 }
 
 void set_speeds(Phase& phase, const std::vector<double>& speeds, const std::string& what) {

@@ -25,8 +25,8 @@ using Loads = std::vector<std::int64_t>;
 constexpr std::int64_t kWorstCaseC = 5;  // Sec. 5: L_sum = c P on one processor, c = 5
 
 // A count of shifts or iterations, empty where the method never got there.
-Cell count(const std::optional<std::uint64_t>& x) { return x ? Cell{static_cast<std::int64_t>(*x)} : Cell{}; }
-Cell count(std::uint64_t x) { return static_cast<std::int64_t>(x); }
+Cell count_cell(const std::optional<std::uint64_t>& x) { return x ? Cell{static_cast<std::int64_t>(*x)} : Cell{}; }
+Cell count_cell(std::uint64_t x) { return static_cast<std::int64_t>(x); }
 
 // Shifts until balanced (balancing) or until shared (!balancing).
 const std::optional<std::uint64_t>& shifts_to(const BalanceResult& r, bool balancing) {
@@ -134,7 +134,7 @@ ReproductionResult henrich_table3(const ReproductionOptions& options) {
   trace.columns.push_back({.name = "max_minus_min"});
   for (const auto& [method, r] : {std::pair{"lm-c5", &lm5}, std::pair{"nna", &nn}})
     for (const BalanceSnapshot& snapshot : r->trace) {
-      std::vector<Cell> row{std::string(method), count(snapshot.shifts)};
+      std::vector<Cell> row{std::string(method), count_cell(snapshot.shifts)};
       for (const std::int64_t x : snapshot.loads) row.push_back(x);
       row.push_back(spread(snapshot.loads));
       trace.rows.push_back(std::move(row));
@@ -143,10 +143,10 @@ ReproductionResult henrich_table3(const ReproductionOptions& options) {
   Table beside{.name = "henrich-table3-beside-paper",
                .columns = {{.name = "quantity", .label = "", .width = 34, .left = true}, {.name = "paper", .width = 8},
                            {.name = "dlbkit", .width = 10}},
-               .rows = {{"LM-C5 shifts to sharing", kPaperLmSharing, count(lm5.shifts_to_sharing)},
-                        {"LM-C5 shifts to balancing", kPaperLmBalancing, count(lm5.shifts_to_balancing)},
-                        {"NNA shifts to balancing", kPaperNnaBalancing, count(nn.shifts_to_balancing)},
-                        {"NNA shifts of its first iteration", "> 7", count(nn.trace[1].shifts)},
+               .rows = {{"LM-C5 shifts to sharing", kPaperLmSharing, count_cell(lm5.shifts_to_sharing)},
+                        {"LM-C5 shifts to balancing", kPaperLmBalancing, count_cell(lm5.shifts_to_balancing)},
+                        {"NNA shifts to balancing", kPaperNnaBalancing, count_cell(nn.shifts_to_balancing)},
+                        {"NNA shifts of its first iteration", "> 7", count_cell(nn.trace[1].shifts)},
                         {"LM faster than NNA by (%)", kPaperLmFaster, 100 * faster}},
                .row_formats = {"{}", "{}", "{}", "{}", "{:.0f}"},
                .written = false};
@@ -156,7 +156,8 @@ ReproductionResult henrich_table3(const ReproductionOptions& options) {
                            {.name = "shifts to balancing"}, {.name = "iterations"}},
                .written = false};
   for (const auto& [name, r] : readings)
-    others.rows.push_back({name, count(r.shifts_to_sharing), count(r.shifts_to_balancing), count(r.steps)});
+    others.rows.push_back(
+        {name, count_cell(r.shifts_to_sharing), count_cell(r.shifts_to_balancing), count_cell(r.steps)});
   results.tables = {std::move(trace), std::move(beside), std::move(others)};
   results.figures = {{.name = "henrich-table3",
                       .table = "henrich-table3",
@@ -256,7 +257,7 @@ ReproductionResult henrich_fig5(const ReproductionOptions& options, const Henric
       for (const Method& m : methods)
         if (!balancing || m.balances()) {
           const BalanceResult* r = find(p, m.name);
-          row.push_back(r ? count(shifts_to(*r, balancing)) : Cell{});
+          row.push_back(r ? count_cell(shifts_to(*r, balancing)) : Cell{});
         }
       const BalanceResult* l = find(p, "lm-c5");
       for (const char* name : {"nna", "nna-gross"}) {
@@ -305,11 +306,11 @@ ReproductionResult henrich_fig5(const ReproductionOptions& options, const Henric
     for (const bool balancing : {true, false})
       for (const Method& m : methods) {
         const BalanceResult* r = find(p, m.name);
-        row.push_back(r ? count(shifts_to(*r, balancing)) : Cell{});
+        row.push_back(r ? count_cell(shifts_to(*r, balancing)) : Cell{});
       }
     for (const Method& m : methods) {
       const BalanceResult* r = find(p, m.name);
-      row.push_back(r ? count(r->steps) : Cell{});
+      row.push_back(r ? count_cell(r->steps) : Cell{});
     }
     all.rows.push_back(std::move(row));
   }
@@ -403,9 +404,9 @@ ReproductionResult henrich_fig6(const ReproductionOptions& options, const Henric
     std::vector<Cell> row{static_cast<std::int64_t>(ps[i])};
     for (std::size_t j = 0; j < columns; ++j) {
       row.push_back(static_cast<double>(iterations[i][j]) / static_cast<double>(iterations[at512][j]));
-      row.push_back(count(iterations[i][j]));
+      row.push_back(count_cell(iterations[i][j]));
     }
-    for (std::size_t j = 0; j < cs.size(); ++j) row.push_back(count(shifts[i][j]));
+    for (std::size_t j = 0; j < cs.size(); ++j) row.push_back(count_cell(shifts[i][j]));
     table.rows.push_back(std::move(row));
   }
   Table slopes{.name = "henrich-fig6-growth",
@@ -484,12 +485,12 @@ ReproductionResult henrich_fig7(const ReproductionOptions& options, const Henric
     std::vector<Cell> row{std::int64_t{ks[i]}, std::int64_t{ks[i] * ks[i]}};
     for (std::size_t c = 0; c < conditions.size(); ++c) {
       const BalanceResult& w = at(i, c, 0);
-      row.push_back(count(w.shifts_to_balancing));
-      row.push_back(count(w.shifts_to_sharing));
+      row.push_back(count_cell(w.shifts_to_balancing));
+      row.push_back(count_cell(w.shifts_to_sharing));
       row.push_back(mean_random(i, c));
       for (std::size_t s = 1; s <= runs; ++s)
         random.rows.push_back({std::int64_t{ks[i]}, "lm-" + to_string(conditions[c]), static_cast<std::int64_t>(s),
-                               count(at(i, c, s).shifts_to_balancing)});
+                               count_cell(at(i, c, s).shifts_to_balancing)});
     }
     table.rows.push_back(std::move(row));
   }
@@ -590,8 +591,8 @@ ReproductionResult henrich_theorem3(const ReproductionOptions& options, const He
     }
     worst_ratio = std::max({worst_ratio, ratio, random_ratio});
     table.rows.push_back({std::int64_t{w.d}, std::int64_t{w.k}, static_cast<std::int64_t>(std::pow(w.k, w.d)), w.l_diff,
-                          count(w.r.shifts_to_balancing), bound(w), ratio, random_worst->l_diff,
-                          count(random_worst->r.shifts_to_balancing), random_ratio});
+                          count_cell(w.r.shifts_to_balancing), bound(w), ratio, random_worst->l_diff,
+                          count_cell(random_worst->r.shifts_to_balancing), random_ratio});
   }
   Figure figure{.name = "henrich-theorem3", .table = "henrich-theorem3", .xlabel = "K", .ylabel = "T / (D K L_diff)",
                 .x = "k", .panels = {{.title = "Henrich Theorem 3: LM-C5 shifts to balance over D K L_diff"}},

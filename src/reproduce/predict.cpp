@@ -106,7 +106,7 @@ std::vector<AppCase> cases(bool tiny) {
   };
 }
 
-struct Row {
+struct PredictedRow {
   std::string app, strategy, topology, error;
   double t_real = 0, eff_real = 0, moved_real = 0;
   double t_pred = 0, eff_pred = 0, moved_pred = 0;
@@ -173,7 +173,7 @@ ReproductionResult predict_runtime(const ReproductionOptions& options) {
       {.repetitions = options.tiny ? 20 : 200});
   const std::vector<std::size_t> scales = options.tiny ? std::vector<std::size_t>{64} : std::vector<std::size_t>{64, 1024};
 
-  std::vector<Row> rows;
+  std::vector<PredictedRow> rows;
   std::vector<ScaleRow> scale_rows;
   Results results;
   Table case_table{.name = "predict-runtime-cases",
@@ -208,7 +208,7 @@ ReproductionResult predict_runtime(const ReproductionOptions& options) {
     double sim_work = 0;
     std::size_t first_row = rows.size();
     for (const StrategyInfo& info : builtin_strategies().all()) {
-      Row row{.app = c.label, .strategy = info.name};
+      PredictedRow row{.app = c.label, .strategy = info.name};
       std::optional<Topology> pair;
       try {
         pair = auto_topology(info, 2);
@@ -239,14 +239,15 @@ ReproductionResult predict_runtime(const ReproductionOptions& options) {
       }
       rows.push_back(row);
     }
-    std::vector<const Row*> ranked;
+    std::vector<const PredictedRow*> ranked;
     for (std::size_t i = first_row; i < rows.size(); ++i)
       if (rows[i].error.empty()) ranked.push_back(&rows[i]);
-    std::sort(ranked.begin(), ranked.end(), [](const Row* a, const Row* b) { return a->t_real < b->t_real; });
+    std::sort(ranked.begin(), ranked.end(),
+              [](const PredictedRow* a, const PredictedRow* b) { return a->t_real < b->t_real; });
     ranked.resize(std::min<std::size_t>(4, ranked.size()));
     int within = 0;
     std::string names;
-    for (const Row* r : ranked) {
+    for (const PredictedRow* r : ranked) {
       within += std::abs(r->relative_error()) <= 0.10 ? 1 : 0;
       names += fmt::format("{}{} ({:+.1f}%)", names.empty() ? "" : ", ", r->strategy, 100 * r->relative_error());
     }
@@ -293,7 +294,7 @@ ReproductionResult predict_runtime(const ReproductionOptions& options) {
       case_row.push_back(c.large_label);
       case_row.push_back(large_workload.params.to_string());
       std::vector<ScaleRow*> best;
-      for (const Row* r : ranked)
+      for (const PredictedRow* r : ranked)
         for (std::size_t s = first_scale; s < scale_rows.size(); ++s)
           if (scale_rows[s].strategy == r->strategy) best.push_back(&scale_rows[s]);
       parallel_for(best.size(), options.jobs, [&](std::size_t i) {
@@ -332,7 +333,7 @@ ReproductionResult predict_runtime(const ReproductionOptions& options) {
                                {.name = "eff_real", .format = "{:.3f}"}, {.name = "eff_pred", .format = "{:.3f}"},
                                {.name = "moved_real", .format = "{:.0f}"}, {.name = "moved_pred", .format = "{:.0f}"},
                                {.name = "error", .left = true}}};
-  for (const Row& r : rows) {
+  for (const PredictedRow& r : rows) {
     const std::string error = !r.error.empty() || r.same_result ? r.error : "result differs from the sequential run";
     if (!r.error.empty()) {
       pair_table.rows.push_back({r.app, r.strategy, r.topology, {}, {}, {}, {}, {}, {}, {}, error});

@@ -15,7 +15,7 @@ namespace dlbkit {
 
 namespace {
 
-constexpr const char* kAccepted = "spike, spike:AMOUNT, uniform:MAX or file:PATH";
+constexpr const char* kAcceptedLoads = "spike, spike:AMOUNT, uniform:MAX or file:PATH";
 
 template <class Load>
 Load parse_amount(const std::string& text, const std::string& what) {
@@ -89,7 +89,7 @@ std::vector<Load> initial_load(const std::string& spec, std::size_t nodes, std::
     return checked_total(std::move(w), spec);
   }
   if (kind == "file" && !value.empty()) return checked_total(read_file<Load>(value, nodes), spec);
-  throw InputError(fmt::format("initial load '{}' is not accepted; accepted: {}", spec, kAccepted));
+  throw InputError(fmt::format("initial load '{}' is not accepted; accepted: {}", spec, kAcceptedLoads));
 }
 
 }  // namespace

@@ -69,8 +69,8 @@ inline void combine(const std::int64_t* x, const std::int64_t* pred, const std::
 // Definition 1 for `count` processors at w[0..count) whose predecessor's predecessor,
 // predecessor and successor lie at the fixed offsets pp, p and s.
 template <ShiftCondition C, class Load>
-void run(const Load* __restrict w, Load* __restrict next, std::size_t count, std::ptrdiff_t pp, std::ptrdiff_t p,
-         std::ptrdiff_t s, bool stream) {
+void run_kernel(const Load* __restrict w, Load* __restrict next, std::size_t count, std::ptrdiff_t pp, std::ptrdiff_t p,
+                std::ptrdiff_t s, bool stream) {
   const auto n = static_cast<std::ptrdiff_t>(count);
   if constexpr (std::is_integral_v<Load>) {
     if (p == -1) {
@@ -148,7 +148,7 @@ void fast(const Load* w, Load* next, std::size_t begin, std::size_t end, std::si
         done = true;
       }
     }
-    if (!done) run<C>(w + v, next + v, count, pp, p, s, stream);
+    if (!done) run_kernel<C>(w + v, next + v, count, pp, p, s, stream);
     previous_full_row = done;
     v += count;
   }

@@ -15,7 +15,8 @@ namespace dlbkit {
 
 namespace {
 
-constexpr const char* kAccepted = "normal:MU:SIGMA (SIGMA >= 0), uniform:LO:HI (LO <= HI) or exponential:MEAN (MEAN > 0)";
+constexpr const char* kAcceptedDistributions =
+    "normal:MU:SIGMA (SIGMA >= 0), uniform:LO:HI (LO <= HI) or exponential:MEAN (MEAN > 0)";
 
 // Batches for the standard error of the time average; fewer samples than two per batch
 // give no error estimate.
@@ -25,7 +26,7 @@ double parse_field(const std::string& spec, const std::string& field, const char
   double x = 0;
   if (!parse_number(field, x))
     throw InputError(fmt::format("arrival spec '{}': {} '{}' is not a finite number; accepted: {}", spec, name, field,
-                                 kAccepted));
+                                 kAcceptedDistributions));
   return x;
 }
 
@@ -55,32 +56,35 @@ ArrivalDistribution ArrivalDistribution::parse(const std::string& spec) {
   const auto need = [&](std::size_t fields) {
     if (p.size() != fields)
       throw InputError(fmt::format("arrival spec '{}' has {} value(s) after '{}:', {} expected; accepted: {}", spec,
-                                   p.size() - 1, p[0], fields - 1, kAccepted));
+                                   p.size() - 1, p[0], fields - 1, kAcceptedDistributions));
   };
   ArrivalDistribution d;
   if (p[0] == "normal") {
     need(3);
     d = {Kind::normal, parse_field(spec, p[1], "MU"), parse_field(spec, p[2], "SIGMA")};
     if (d.b < 0)
-      throw InputError(fmt::format("arrival spec '{}': SIGMA {} is negative; accepted: {}", spec, p[2], kAccepted));
+      throw InputError(
+          fmt::format("arrival spec '{}': SIGMA {} is negative; accepted: {}", spec, p[2], kAcceptedDistributions));
   } else if (p[0] == "uniform") {
     need(3);
     d = {Kind::uniform, parse_field(spec, p[1], "LO"), parse_field(spec, p[2], "HI")};
     if (d.a > d.b)
-      throw InputError(fmt::format("arrival spec '{}': LO {} is above HI {}; accepted: {}", spec, p[1], p[2], kAccepted));
+      throw InputError(fmt::format("arrival spec '{}': LO {} is above HI {}; accepted: {}", spec, p[1], p[2],
+                                   kAcceptedDistributions));
   } else if (p[0] == "exponential") {
     need(2);
     d = {Kind::exponential, parse_field(spec, p[1], "MEAN"), 0};
     if (!(d.a > 0))
-      throw InputError(fmt::format("arrival spec '{}': MEAN {} is not positive; accepted: {}", spec, p[1], kAccepted));
+      throw InputError(
+          fmt::format("arrival spec '{}': MEAN {} is not positive; accepted: {}", spec, p[1], kAcceptedDistributions));
   } else {
-    throw InputError(fmt::format("arrival spec '{}' is not accepted; accepted: {}", spec, kAccepted));
+    throw InputError(fmt::format("arrival spec '{}' is not accepted; accepted: {}", spec, kAcceptedDistributions));
   }
   // sigma^2 and the loads are doubles: a spread whose square overflows would print inf.
   if (!std::isfinite(d.variance()) || !std::isfinite(d.mean()))
     throw InputError(fmt::format("arrival spec '{}': its variance overflows a double; accepted: {}, with values "
                                  "and spread of magnitude below 1e150",
-                                 spec, kAccepted));
+                                 spec, kAcceptedDistributions));
   return d;
 }
 

@@ -21,7 +21,7 @@ struct Load {
   std::uint32_t sweep;
   std::int32_t dimension;
 };
-struct Transfer {
+struct DemTransfer {
   std::int64_t moved;
   std::uint32_t sweep;
   std::int32_t dimension;
@@ -93,7 +93,7 @@ public:
         break;
       }
       case kTransfer: {
-        const auto tr = m.as<Transfer>();
+        const auto tr = m.as<DemTransfer>();
         assert(exchanging() && tr.sweep == sweep_ && tr.dimension == dimension_ && from == *partner_[dim()]);
         announced_ = tr.moved;
         break;
@@ -169,7 +169,7 @@ private:
       if (amount >= delta_min_ && difference > 0) {
         // The heavier sends and announces how many tasks left (some may have completed since).
         const std::int64_t moved = ctx.migrate(*partner_[dim()], amount);
-        ctx.send(*partner_[dim()], Message::make(kTransfer, Transfer{moved, sweep_, dimension_}));
+        ctx.send(*partner_[dim()], Message::make(kTransfer, DemTransfer{moved, sweep_, dimension_}));
       }
       // The lighter waits for the announcement and the tasks it announces.
       if (amount >= delta_min_ && difference < 0 && (announced_ < 0 || arrived_ < announced_)) return;

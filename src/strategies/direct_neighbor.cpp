@@ -27,7 +27,7 @@ struct LoadInfo {
   double load;          // the sender's (possibly distorted) load as meant for the receiver
   std::int64_t landed;  // 1: a transfer from the receiver to the sender has landed (the couple ends)
 };
-struct LoadRequest {
+struct DnLoadRequest {
   std::int64_t amount;
 };
 struct RequestReply {
@@ -41,7 +41,7 @@ struct CoupleReply {
   double load;            // the replier's load as meant for the sender (announced load included
                           // with count_announced)
 };
-struct Transfer {
+struct DnTransfer {
   std::int64_t moved;  // what the sender migrated after the reply (0: nothing could go)
 };
 
@@ -163,7 +163,7 @@ public:
       }
       case kLoadRequest: {
         // Receiver-initiated: the sender still decides the entities, never more than half its load.
-        const std::int64_t asked = m.as<LoadRequest>().amount;
+        const std::int64_t asked = m.as<DnLoadRequest>().amount;
         const std::int64_t granted = ctx.migrate(from, std::max<std::int64_t>(0, std::min(asked, ctx.load() / 2)));
         ctx.send(from, Message::make(kRequestReply, RequestReply{granted}));
         break;
@@ -177,7 +177,7 @@ public:
       case kCoupleReply: on_couple_reply(ctx, k, m.as<CoupleReply>()); break;
       case kTransfer: {
         assert(couple_[k] == Couple::receiving);
-        expected_[k] = m.as<Transfer>().moved;
+        expected_[k] = m.as<DnTransfer>().moved;
         end_if_landed(ctx, k);
         break;
       }
@@ -282,7 +282,7 @@ private:
       if (!exceeds(other, local)) return;
       const std::int64_t amount = equalising_amount(other, local);
       if (amount < 1) return;
-      ctx.send(nb[static_cast<std::size_t>(k)], Message::make(kLoadRequest, LoadRequest{amount}));
+      ctx.send(nb[static_cast<std::size_t>(k)], Message::make(kLoadRequest, DnLoadRequest{amount}));
       request_pending_ = true;
       return;
     }
@@ -352,7 +352,7 @@ private:
     if (decide_on_reply_[k]) amount = equalising_amount(effective_load(ctx) - static_cast<double>(offered), reply.load);
     const std::int64_t moved =
         ctx.migrate(ctx.neighbors()[k], std::max<std::int64_t>(0, std::min(amount, ctx.migratable() - offered)));
-    ctx.send(ctx.neighbors()[k], Message::make(kTransfer, Transfer{moved}));
+    ctx.send(ctx.neighbors()[k], Message::make(kTransfer, DnTransfer{moved}));
     // k's reply counted what was announced as coming only with count_announced.
     known_[k] += static_cast<double>(moved - (count_announced_ ? announced : 0));
     if (moved > 0) couple_[k] = Couple::sending;

@@ -8,7 +8,7 @@ namespace dlbkit {
 
 namespace {
 
-struct LoadRequest {
+struct FdLoadRequest {
   std::uint32_t probe;
 };
 struct LoadReply {
@@ -53,7 +53,7 @@ public:
   void on_message(NodeContext& ctx, NodeId from, const Message& m) override {
     switch (m.kind) {
       case kLoadRequest:
-        ctx.send(from, Message::make(kLoadReply, LoadReply{m.as<LoadRequest>().probe, 0, ctx.load()}));
+        ctx.send(from, Message::make(kLoadReply, LoadReply{m.as<FdLoadRequest>().probe, 0, ctx.load()}));
         break;
       case kLoadReply: {
         const auto reply = m.as<LoadReply>();
@@ -89,7 +89,7 @@ private:
     if (limit_ == 0) return;
     const std::uint32_t id = next_probe_++;
     probes_[id].remaining = ctx.neighbors().size();
-    for (NodeId nb : ctx.neighbors()) ctx.send(nb, Message::make(kLoadRequest, LoadRequest{id}));
+    for (NodeId nb : ctx.neighbors()) ctx.send(nb, Message::make(kLoadRequest, FdLoadRequest{id}));
   }
 
   bool limit_auto_;

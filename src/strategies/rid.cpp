@@ -14,7 +14,7 @@ namespace dlbkit {
 
 namespace {
 
-struct LoadRequest {
+struct RidLoadRequest {
   std::int64_t amount;
 };
 struct RequestAck {
@@ -105,7 +105,7 @@ public:
       case kLoadRequest: {
         // III-C: fulfil a request only up to half of the current load; only queued
         // (not executing) tasks can move.
-        const std::int64_t asked = m.as<LoadRequest>().amount;
+        const std::int64_t asked = m.as<RidLoadRequest>().amount;
         const std::int64_t granted = ctx.migrate(from, std::max<std::int64_t>(0, std::min(asked, ctx.load() / 2)));
         granted_ += granted;
         ctx.send(from, Message::make(kRequestAck, RequestAck{granted}));  // what actually left
@@ -151,7 +151,7 @@ private:
       const double delta = (average - l_p) * (l_k - average) / surplus;  // eq. (18)
       const auto amount = static_cast<std::int64_t>(std::floor(delta));
       if (amount < delta_min_) continue;
-      ctx.send(nb[k], Message::make(kLoadRequest, LoadRequest{amount}));
+      ctx.send(nb[k], Message::make(kLoadRequest, RidLoadRequest{amount}));
       ++pending_acks_;
     }
   }

@@ -13,7 +13,7 @@ namespace {
 // message lets the thief send one request more than it has answers pending; counting any
 // refusal as the answer, those extra requests' refusals went on asking for ever, and a
 // victim paying more to refuse than a thief to ask never got back to its last task.
-struct Request {
+struct StealRequest {
   std::uint64_t number;
 };
 
@@ -57,11 +57,11 @@ public:
         // Steal half: the victim gives half of its spare tasks, rounded up.
         const std::int64_t spare = ctx.spare();
         const std::int64_t moved = spare > 0 ? ctx.migrate(from, (spare + 1) / 2) : 0;
-        if (moved == 0) ctx.send(from, Message::make(kStealRefused, m.as<Request>()));
+        if (moved == 0) ctx.send(from, Message::make(kStealRefused, m.as<StealRequest>()));
         break;
       }
       case kStealRefused:
-        if (!outstanding_ || m.as<Request>().number != requests_) break;  // an earlier request's
+        if (!outstanding_ || m.as<StealRequest>().number != requests_) break;  // an earlier request's
         outstanding_ = false;
         if (ctx.load() > 0) break;
         if (++refusals_ % victims_ != 0) steal(ctx);
@@ -93,7 +93,7 @@ private:
       if (victim_ >= ctx.self()) ++victim_;
     }
     outstanding_ = true;
-    ctx.send(victim_, Message::make(kStealRequest, Request{++requests_}));
+    ctx.send(victim_, Message::make(kStealRequest, StealRequest{++requests_}));
   }
 
   bool neighbors_only_;

@@ -23,7 +23,7 @@ using dlbkit::test::expect_usage_error;
 
 // Written by Charm++'s stencil3d example (tests/data/charm/README.md): 4 PEs, 16 chares.
 const std::string kDump = std::string(DLBKIT_TEST_DATA) + "/charm/lbdump.0";
-const std::string kBlocks = std::string(DLBKIT_TEST_DATA) + "/vt/synthetic-dataset-blocks";
+const std::string kBlocksData = std::string(DLBKIT_TEST_DATA) + "/vt/synthetic-dataset-blocks";
 
 TEST(CliPhasesCharmDump, BalancesTheDumpAndWritesItAsVtData) {
   const std::string dir = dlbkit::test::temp_dir("cli-charm-write");
@@ -63,10 +63,10 @@ TEST(CliPhasesCharmDump, BadInputIsOneLine) {
     std::ofstream(cut, std::ios::binary) << bytes;
   }
   expect_usage_error({"phases", "-s", "greedy", "--charm-dump", cut}, {cut, "byte 28", "truncated"});
-  expect_usage_error({"phases", "-s", "greedy", "--charm-dump", kBlocks + ".0.json"},
-                     {kBlocks + ".0.json", "byte 0", "no PUP machine info"});
+  expect_usage_error({"phases", "-s", "greedy", "--charm-dump", kBlocksData + ".0.json"},
+                     {kBlocksData + ".0.json", "byte 0", "no PUP machine info"});
   expect_usage_error({"phases", "-s", "greedy", "--charm-dump", dir + "/none"}, {dir + "/none"});
-  expect_usage_error({"phases", "-s", "greedy", "--charm-dump", kDump, "--data", kBlocks},
+  expect_usage_error({"phases", "-s", "greedy", "--charm-dump", kDump, "--data", kBlocksData},
                      {"both --data and --charm-dump are given"});
   expect_usage_error({"phases", "-s", "greedy"}, {"neither -w/--workload nor --data nor --charm-dump"});
   expect_usage_error({"phases", "-s", "greedy", "--charm-dump", kDump, "--replay"},

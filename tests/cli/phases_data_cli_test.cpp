@@ -20,13 +20,13 @@ using dlbkit::test::cli_json;
 using dlbkit::test::expect_usage_error;
 
 // LBAF's shipped data sets (tests/data/vt/README.md).
-const std::string kMemoryToy = std::string(DLBKIT_TEST_DATA) + "/vt/toy_mem";
-const std::string kBlocks = std::string(DLBKIT_TEST_DATA) + "/vt/synthetic-dataset-blocks";
+const std::string kMemoryToyStem = std::string(DLBKIT_TEST_DATA) + "/vt/toy_mem";
+const std::string kBlocksStem = std::string(DLBKIT_TEST_DATA) + "/vt/synthetic-dataset-blocks";
 
 TEST(CliPhasesData, BalancesAVtPhaseAndWritesItBack) {
   const std::string dir = dlbkit::test::temp_dir("cli-vt-write");
   fs::create_directories(dir);
-  const auto j = cli_json({"phases", "-s", "greedy", "--data", kMemoryToy, "--phase", "0", "--write", dir + "/out",
+  const auto j = cli_json({"phases", "-s", "greedy", "--data", kMemoryToyStem, "--phase", "0", "--write", dir + "/out",
                            "--json"});
   ASSERT_TRUE(j.is_object());
   // toy_mem's ranks hold 190, 20, 50 and 90 s (the sum of each file's `time`, by python3's
@@ -52,7 +52,7 @@ TEST(CliPhasesData, BalancesAVtPhaseAndWritesItBack) {
 TEST(CliPhasesData, ReportsTheLowerBoundAndTheExactReference) {
   // toy_mem under a bound its ranks' own bytes nearly fill: refine stops above the mean (87.5 s),
   // where the exact reference reaches it.
-  const auto j = cli_json({"phases", "-s", "refine", "--data", kMemoryToy, "--memory-bound", "1.45e10", "--optimal",
+  const auto j = cli_json({"phases", "-s", "refine", "--data", kMemoryToyStem, "--memory-bound", "1.45e10", "--optimal",
                            "--time-limit", "30", "--json"});
   ASSERT_TRUE(j.is_object());
   EXPECT_DOUBLE_EQ(j["imbalance_lower_bound"].get<double>(), 0);
@@ -67,14 +67,14 @@ TEST(CliPhasesData, ReportsTheLowerBoundAndTheExactReference) {
   EXPECT_DOUBLE_EQ(optimum["gap"].get<double>(), 0);
   EXPECT_LT(optimum["wall_seconds"].get<double>(), 30);
   // Without --optimal, no reference; greedy reaches the mean, its bound.
-  const auto g = cli_json({"phases", "-s", "greedy", "--data", kMemoryToy, "--json"});
+  const auto g = cli_json({"phases", "-s", "greedy", "--data", kMemoryToyStem, "--json"});
   EXPECT_TRUE(g["at_lower_bound"].get<bool>());
   EXPECT_TRUE(g["phases"][0]["at_lower_bound"].get<bool>());
   EXPECT_FALSE(g["phases"][0].contains("optimum"));
 }
 
 TEST(CliPhasesData, CountsTheDataSetsCommunications) {
-  const auto j = cli_json({"phases", "-s", "refine", "--data", kBlocks, "--json"});
+  const auto j = cli_json({"phases", "-s", "refine", "--data", kBlocksStem, "--json"});
   ASSERT_TRUE(j.is_object());
   EXPECT_EQ(j["inputs"]["communications"], 8);
   EXPECT_EQ(j["inputs"]["objects"], 9);
@@ -127,26 +127,26 @@ TEST(CliPhasesData, BadInputIsOneLineAndWritesNothing) {
   const std::string dir = dlbkit::test::temp_dir("cli-vt-bad");
   fs::create_directories(dir);
   const std::string out = dir + "/out";
-  expect_usage_error({"phases", "-s", "greedy", "--data", kBlocks, "-w", "hotspot", "-t", "ring:4"},
+  expect_usage_error({"phases", "-s", "greedy", "--data", kBlocksStem, "-w", "hotspot", "-t", "ring:4"},
                      {"both -w/--workload and --data"});
   expect_usage_error({"phases", "-s", "greedy"}, {"neither -w/--workload nor --data"});
   expect_usage_error({"phases", "-s", "greedy", "--data", ""}, {"--data"});
-  expect_usage_error({"phases", "-s", "greedy", "--data", kBlocks, "--write", ""}, {"--write"});
+  expect_usage_error({"phases", "-s", "greedy", "--data", kBlocksStem, "--write", ""}, {"--write"});
   expect_usage_error({"phases", "-s", "greedy", "--data", dir + "/none"}, {dir + "/none.0.json"});
-  expect_usage_error({"phases", "-s", "greedy", "--data", kBlocks, "--phase", "3", "--write", out},
+  expect_usage_error({"phases", "-s", "greedy", "--data", kBlocksStem, "--phase", "3", "--write", out},
                      {"no phase 3", "accepted: 0"});
-  expect_usage_error({"phases", "-s", "greedy", "--data", kBlocks, "--phases", "2"}, {"--phases", "--data"});
-  expect_usage_error({"phases", "-s", "greedy", "--data", kBlocks, "--workload-param", "speed=1"},
+  expect_usage_error({"phases", "-s", "greedy", "--data", kBlocksStem, "--phases", "2"}, {"--phases", "--data"});
+  expect_usage_error({"phases", "-s", "greedy", "--data", kBlocksStem, "--workload-param", "speed=1"},
                      {"--workload-param"});
   expect_usage_error({"phases", "-s", "greedy", "-w", "hotspot", "-t", "ring:4", "--write", out},
                      {"--write", "without --data"});
-  expect_usage_error({"phases", "-s", "greedy", "--data", kBlocks, "-t", "ring:5"}, {"ring:5", "4 ranks"});
+  expect_usage_error({"phases", "-s", "greedy", "--data", kBlocksStem, "-t", "ring:5"}, {"ring:5", "4 ranks"});
   expect_usage_error({"phases", "-s", "greedy", "-w", "hotspot"}, {"-t/--topology"});
-  expect_usage_error({"phases", "-s", "greedy", "--data", kBlocks, "--time-limit", "5"}, {"--time-limit", "--optimal"});
-  expect_usage_error({"phases", "-s", "greedy", "--data", kBlocks, "--optimal", "--time-limit", "0"},
+  expect_usage_error({"phases", "-s", "greedy", "--data", kBlocksStem, "--time-limit", "5"}, {"--time-limit", "--optimal"});
+  expect_usage_error({"phases", "-s", "greedy", "--data", kBlocksStem, "--optimal", "--time-limit", "0"},
                      {"--time-limit: '0'", "seconds > 0"});
   fs::create_directories(out + ".2.json");  // rank 2's file cannot be written: none is
-  expect_usage_error({"phases", "-s", "greedy", "--data", kBlocks, "--write", out}, {out + ".2.json"});
+  expect_usage_error({"phases", "-s", "greedy", "--data", kBlocksStem, "--write", out}, {out + ".2.json"});
   EXPECT_EQ(std::distance(fs::directory_iterator(dir), fs::directory_iterator()), 1);
 }
 

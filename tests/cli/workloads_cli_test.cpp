@@ -19,7 +19,7 @@ using dlbkit::test::cli_json;
 using dlbkit::test::expect_usage_error;
 using nlohmann::json;
 
-const std::string kTree = "type=geometric,shape=fixed,b0=4,depth=5,seed=19";
+const std::string kTreeParams = "type=geometric,shape=fixed,b0=4,depth=5,seed=19";
 
 std::string slurp(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
@@ -31,16 +31,16 @@ std::string slurp(const std::string& path) {
 }  // namespace
 
 TEST(CliWorkloads, SimulatedUtsRunsTheTreeDlbkitUtsCounts) {
-  const json counted = cli_json({"uts", "--tree", kTree, "--json"});
+  const json counted = cli_json({"uts", "--tree", kTreeParams, "--json"});
   const json simulated =
       cli_json({"simulate", "-s", "work_stealing", "-t", "hypercube:3", "-c", "ideal", "-w", "uts", "--workload-param",
-                "tree=" + kTree, "--json"});
+                "tree=" + kTreeParams, "--json"});
   EXPECT_EQ(simulated["tasks"], counted["nodes"]);
 }
 
 TEST(CliWorkloads, RecordedRunReplaysInTheSimulator) {
   const std::string trace = dlbkit::test::temp_path("cli-uts.trace").string();
-  const json real = cli_json({"run", "--app", "uts", "--app-param", "tree=" + kTree, "--workers", "2",
+  const json real = cli_json({"run", "--app", "uts", "--app-param", "tree=" + kTreeParams, "--workers", "2",
                               "--no-sequential", "--record", trace, "--json"});
   ASSERT_TRUE(std::filesystem::exists(trace));
   EXPECT_FALSE(std::filesystem::exists(trace + ".part0"));

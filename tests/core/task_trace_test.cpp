@@ -51,7 +51,7 @@ TaskTree read(const std::string& bytes) {
   return read_task_trace(in, "t.trace");
 }
 
-std::string error_of(const std::string& bytes) {
+std::string read_error(const std::string& bytes) {
   try {
     read(bytes);
   } catch (const InputError& e) {
@@ -107,33 +107,33 @@ TEST(TaskTrace, AboutFourBytesATaskForShortTasks) {
 TEST(TaskTrace, EveryTruncationIsAnInputError) {
   const std::string bytes = small_trace();
   for (std::size_t n = 0; n < bytes.size(); ++n) {
-    const std::string e = error_of(bytes.substr(0, n));
+    const std::string e = read_error(bytes.substr(0, n));
     EXPECT_NE(e.find("t.trace"), std::string::npos) << "cut at " << n << ": '" << e << "'";
   }
 }
 
 TEST(TaskTrace, EveryDefectIsNamed) {
   const std::string good = small_trace();
-  EXPECT_NE(error_of("hello").find("not a task trace"), std::string::npos);
+  EXPECT_NE(read_error("hello").find("not a task trace"), std::string::npos);
   std::string v3 = good;
   v3[8] = 3;
-  EXPECT_NE(error_of(v3).find("format version 3"), std::string::npos);
-  EXPECT_NE(error_of(good + "x").find("bytes after the end"), std::string::npos);
+  EXPECT_NE(read_error(v3).find("format version 3"), std::string::npos);
+  EXPECT_NE(read_error(good + "x").find("bytes after the end"), std::string::npos);
   const std::string head = good.substr(0, 9);
   // workers 0
-  EXPECT_NE(error_of(head + std::string("\x00\x00", 2)).find("worker count 0"), std::string::npos);
+  EXPECT_NE(read_error(head + std::string("\x00\x00", 2)).find("worker count 0"), std::string::npos);
   // one worker; section of worker 3
-  EXPECT_NE(error_of(head + "\x01\x04").find("section of worker 3"), std::string::npos);
+  EXPECT_NE(read_error(head + "\x01\x04").find("section of worker 3"), std::string::npos);
   // one worker, two sections of worker 0 (a section: worker, records, end, poll() count)
-  EXPECT_NE(error_of(head + std::string("\x01\x01\x00\x00\x01\x00\x00\x00", 8)).find("a second section of worker 0"),
+  EXPECT_NE(read_error(head + std::string("\x01\x01\x00\x00\x01\x00\x00\x00", 8)).find("a second section of worker 0"),
             std::string::npos);
   // a task whose parent (0, 5) does not exist
-  EXPECT_NE(error_of(head + std::string("\x01\x01\x02\x05\x07\x00\x00\x00", 8)).find("not in the file"),
+  EXPECT_NE(read_error(head + std::string("\x01\x01\x02\x05\x07\x00\x00\x00", 8)).find("not in the file"),
             std::string::npos);
   // a task that is its own parent: not reached from a root
-  EXPECT_NE(error_of(head + std::string("\x01\x01\x02\x00\x07\x00\x00\x00", 8)).find("cycle"), std::string::npos);
+  EXPECT_NE(read_error(head + std::string("\x01\x01\x02\x00\x07\x00\x00\x00", 8)).find("cycle"), std::string::npos);
   // an 11-byte varint
-  EXPECT_NE(error_of(head + "\x01\x01\x01\x00" + std::string(10, '\xff') + "\x01").find("64 bits"), std::string::npos);
+  EXPECT_NE(read_error(head + "\x01\x01\x01\x00" + std::string(10, '\xff') + "\x01").find("64 bits"), std::string::npos);
   EXPECT_THROW(load_task_trace(test::temp_path("no-such.trace").string()), InputError);
   try {
     load_task_trace(std::filesystem::temp_directory_path().string());  // said "no DLBTRACE header"

@@ -17,7 +17,7 @@
 namespace dlbkit {
 namespace {
 
-Rebalanced run(const std::string& strategy, const Phase& phase, std::map<std::string, std::string> params = {},
+Rebalanced balance(const std::string& strategy, const Phase& phase, std::map<std::string, std::string> params = {},
                double memory_bound = std::numeric_limits<double>::infinity()) {
   return rebalance(builtin_phase_strategies().configure(strategy, params), phase,
                    parse_topology(fmt::format("complete:{}", phase.nodes)), {.memory_bound = memory_bound});
@@ -43,7 +43,7 @@ TEST(Hierarchical, BalancesAcrossAndInsideGroupsAtEveryGroupSize) {
     for (const char* group : {"1", "4", "auto", "36", "100"}) {
       for (const char* inner : {"refine", "greedy"}) {
         SCOPED_TRACE(fmt::format("seed {} group {} inner {}", seed, group, inner));
-        const Rebalanced r = run("hierarchical", phase, {{"group", group}, {"inner", inner}});
+        const Rebalanced r = balance("hierarchical", phase, {{"group", group}, {"inner", inner}});
         EXPECT_LT(r.after.imbalance, 0.25 * r.before.imbalance);
         EXPECT_GT(r.objects_migrated, 0u);
         EXPECT_TRUE(r.unplaced.empty());
@@ -57,10 +57,10 @@ TEST(Hierarchical, EndsAtTheEndsOfEveryParameter) {
   for (const char* group : {"1", "1000000000"})
     for (const char* inner : {"refine", "greedy"}) {
       SCOPED_TRACE(fmt::format("group {} inner {}", group, inner));
-      const Rebalanced eager = run("hierarchical", phase, {{"group", group}, {"inner", inner}, {"tolerance", "0"}});
+      const Rebalanced eager = balance("hierarchical", phase, {{"group", group}, {"inner", inner}, {"tolerance", "0"}});
       EXPECT_LT(eager.after.imbalance, eager.before.imbalance);
       // Nothing is above (1 + 10^6) x the mean: refine moves nothing; greedy deals every group anew.
-      const Rebalanced idle = run("hierarchical", phase, {{"group", group}, {"inner", inner}, {"tolerance", "1e6"}});
+      const Rebalanced idle = balance("hierarchical", phase, {{"group", group}, {"inner", inner}, {"tolerance", "1e6"}});
       if (std::string(inner) == "refine") EXPECT_EQ(idle.objects_migrated, 0u);
       else EXPECT_LE(idle.after.imbalance, idle.before.imbalance);
     }
@@ -68,22 +68,22 @@ TEST(Hierarchical, EndsAtTheEndsOfEveryParameter) {
 
 TEST(Hierarchical, OneGroupIsItsInnerStrategy) {
   const Phase phase = hot(16, 3);
-  EXPECT_EQ(run("hierarchical", phase, {{"group", "16"}, {"inner", "greedy"}}).mapping, run("greedy", phase).mapping);
-  const Rebalanced refine = run("refine", phase), one = run("hierarchical", phase, {{"group", "16"}});
+  EXPECT_EQ(balance("hierarchical", phase, {{"group", "16"}, {"inner", "greedy"}}).mapping, balance("greedy", phase).mapping);
+  const Rebalanced refine = balance("refine", phase), one = balance("hierarchical", phase, {{"group", "16"}});
   EXPECT_DOUBLE_EQ(one.after.max_load, refine.after.max_load);
   EXPECT_EQ(one.objects_migrated, refine.objects_migrated);
 }
 
 TEST(Hierarchical, RefineInsideMovesFewerObjectsThanGreedyInside) {
   const Phase phase = hot(36, 2);
-  EXPECT_LT(run("hierarchical", phase).objects_migrated,
-            run("hierarchical", phase, {{"inner", "greedy"}}).objects_migrated / 2);
+  EXPECT_LT(balance("hierarchical", phase).objects_migrated,
+            balance("hierarchical", phase, {{"inner", "greedy"}}).objects_migrated / 2);
 }
 
 TEST(Hierarchical, KeepsEveryNodeWithinTheMemoryBound) {
   const Phase phase = hot(36, 4);
   // 20 objects of 10 bytes a node: a bound of 230 lets a node take at most 3 more.
-  const Rebalanced r = run("hierarchical", phase, {{"inner", "greedy"}}, 230);
+  const Rebalanced r = balance("hierarchical", phase, {{"inner", "greedy"}}, 230);
   for (NodeId v = 0; v < phase.nodes; ++v) EXPECT_LE(NodeMemory(phase, r.mapping).of(v), 230);
   EXPECT_EQ(r.nodes_over_memory_bound, 0u);
   EXPECT_LT(r.after.imbalance, r.before.imbalance);

@@ -12,7 +12,7 @@
 namespace dlbkit {
 namespace {
 
-constexpr double kInf = std::numeric_limits<double>::infinity();
+constexpr double kInfinity = std::numeric_limits<double>::infinity();
 
 Phase on_node_0(std::size_t nodes, const std::vector<double>& loads) {
   Phase phase{.nodes = nodes};
@@ -34,8 +34,8 @@ std::size_t migrated(const Phase& phase, const std::vector<NodeId>& mapping) {
 
 /// The lexicographic optimum by enumeration: the least max load within the bound, then the
 /// fewest migrations; {inf, 0} when no mapping fits.
-std::pair<double, std::size_t> brute_force(const Phase& phase, double bound) {
-  std::pair<double, std::size_t> best{kInf, 0};
+std::pair<double, std::size_t> brute_force_optimum(const Phase& phase, double bound) {
+  std::pair<double, std::size_t> best{kInfinity, 0};
   std::vector<NodeId> mapping(phase.objects.size(), 0);
   for (;;) {
     bool allowed = NodeMemory(phase, mapping).max() <= bound;
@@ -62,7 +62,7 @@ TEST(Milp, FindsTheOptimumKnownByHandWithTheFewestMigrations) {
   EXPECT_DOUBLE_EQ(r.max_load, 11);
   EXPECT_DOUBLE_EQ(r.max_load_lower_bound, 11);
   EXPECT_EQ(r.objects_migrated, 2u);
-  EXPECT_EQ(brute_force(phase, kInf), std::make_pair(11.0, std::size_t{2}));
+  EXPECT_EQ(brute_force_optimum(phase, kInfinity), std::make_pair(11.0, std::size_t{2}));
   EXPECT_DOUBLE_EQ(max_load(phase, r.mapping), 11);
 }
 
@@ -84,10 +84,10 @@ TEST(Milp, MatchesBruteForceUnderTheMemoryBound) {
     for (std::size_t i = 0; i < n; ++i) phase.node_of.push_back(static_cast<NodeId>(rng.below(nodes)));
     for (std::size_t v = 0; v < nodes; ++v) phase.node_working_bytes.push_back(static_cast<double>(rng.below(4)));
     const double bound = static_cast<double>(10 + rng.below(10));
-    const auto [best, fewest] = brute_force(phase, bound);
-    bound_binds += best > brute_force(phase, kInf).first;
+    const auto [best, fewest] = brute_force_optimum(phase, bound);
+    bound_binds += best > brute_force_optimum(phase, kInfinity).first;
     const MilpResult r = solve_milp(phase, {.memory_bound = bound});
-    if (best == kInf) {
+    if (best == kInfinity) {
       EXPECT_TRUE(r.infeasible) << "trial " << trial;
       EXPECT_FALSE(r.found) << "trial " << trial;
       continue;

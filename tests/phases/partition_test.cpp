@@ -29,7 +29,7 @@ Phase cliques(Mapping node_of) {
   return phase;
 }
 
-Rebalanced run(const std::string& strategy, const Phase& phase, std::map<std::string, std::string> params = {},
+Rebalanced partition_run(const std::string& strategy, const Phase& phase, std::map<std::string, std::string> params = {},
                const RebalanceOptions& options = {}) {
   return rebalance(builtin_phase_strategies().configure(strategy, params), phase,
                    parse_topology(fmt::format("complete:{}", phase.nodes)), options);
@@ -37,8 +37,8 @@ Rebalanced run(const std::string& strategy, const Phase& phase, std::map<std::st
 
 TEST(Partition, KeepsCommunicatingObjectsTogetherWhereGreedyCutsThem) {
   const Phase phase = cliques([](ObjectIndex) { return 0; });  // all on node 0
-  const Rebalanced partition = run("partition", phase);
-  const Rebalanced greedy = run("greedy", phase);
+  const Rebalanced partition = partition_run("partition", phase);
+  const Rebalanced greedy = partition_run("greedy", phase);
   EXPECT_LE(partition.after.imbalance, 0.05);
   EXPECT_LT(partition.after.crossing_bytes, greedy.after.crossing_bytes);
   EXPECT_LE(partition.after.crossing_bytes, 40);  // at most the ring
@@ -63,8 +63,8 @@ Phase mesh() {
 
 TEST(Partition, AHighMigrationWeightMigratesFewerObjects) {
   const Phase phase = mesh();
-  const Rebalanced cheap = run("partition", phase, {{"migration_weight", "0"}});
-  const Rebalanced dear = run("partition", phase, {{"migration_weight", "100"}});
+  const Rebalanced cheap = partition_run("partition", phase, {{"migration_weight", "0"}});
+  const Rebalanced dear = partition_run("partition", phase, {{"migration_weight", "100"}});
   EXPECT_LT(dear.objects_migrated, cheap.objects_migrated / 2);
   for (const Rebalanced* r : {&cheap, &dear}) EXPECT_LT(r->after.imbalance, r->before.imbalance / 10);
 }
@@ -73,15 +73,15 @@ TEST(Partition, IsReproducibleFromTheSeed) {
   Rng rng(9);
   const Phase phase = cliques([&](ObjectIndex) { return static_cast<NodeId>(rng.below(4)); });
   for (const char* strategy : {"recursive", "default", "quality", "speed", "balance"})
-    EXPECT_EQ(run("partition", phase, {{"strategy", strategy}}, {.seed = 3}).mapping,
-              run("partition", phase, {{"strategy", strategy}}, {.seed = 3}).mapping)
+    EXPECT_EQ(partition_run("partition", phase, {{"strategy", strategy}}, {.seed = 3}).mapping,
+              partition_run("partition", phase, {{"strategy", strategy}}, {.seed = 3}).mapping)
         << strategy;
 }
 
 TEST(Partition, UnmigratableObjectsStay) {
   Phase phase = cliques([](ObjectIndex) { return 0; });
   for (ObjectIndex i = 0; i < 32; i += 3) phase.objects[i].migratable = false;
-  const Rebalanced r = run("partition", phase);
+  const Rebalanced r = partition_run("partition", phase);
   for (ObjectIndex i = 0; i < 32; i += 3) EXPECT_EQ(r.mapping[i], 0u);
   EXPECT_LT(r.after.imbalance, r.before.imbalance);
 }
@@ -102,7 +102,7 @@ TEST(Partition, AtMillionsOfObjectsGroupsThemAndStillBalances) {
       if (x + 1 < kSide) phase.communications.push_back({.from = i, .to = i + 1, .messages = 1, .bytes = 1000});
       if (y + 1 < kSide) phase.communications.push_back({.from = i, .to = i + kSide, .messages = 1, .bytes = 1000});
     }
-  const Rebalanced r = run("partition", phase);
+  const Rebalanced r = partition_run("partition", phase);
   EXPECT_GT(r.before.imbalance, 0.5);
   EXPECT_LT(r.after.imbalance, 0.06);
   for (ObjectIndex i = 0; i < phase.objects.size(); i += 4099) ASSERT_EQ(r.mapping[i], phase.node_of[i]) << i;
@@ -115,7 +115,7 @@ TEST(Partition, NeverPlacesANodeOverTheMemoryBound) {
   phase.has_memory = true;
   phase.node_working_bytes = {0, 0, 0, 0};
   for (auto& object : phase.objects) object.memory.footprint_bytes = 100;
-  const Rebalanced r = run("partition", phase, {}, {.memory_bound = 500});  // five objects per node
+  const Rebalanced r = partition_run("partition", phase, {}, {.memory_bound = 500});  // five objects per node
   const NodeMemory memory(phase, r.mapping);
   for (NodeId v = 1; v < 4; ++v) EXPECT_LE(memory.of(v), 500) << v;
   EXPECT_FALSE(r.unplaced.empty());

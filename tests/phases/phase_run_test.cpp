@@ -37,27 +37,27 @@ private:
   std::size_t k_ = 0;
 };
 
-PhaseRunResult run(const std::string& strategy, PhaseRunOptions options) {
+PhaseRunResult run_phases(const std::string& strategy, PhaseRunOptions options) {
   MovingHotObject workload;
   return run_phases(builtin_phase_strategies().configure(strategy, {}), workload, parse_topology("complete:4"),
                     options);
 }
 
 TEST(PhaseRunResult, BalancesAfterEveryKthPhaseAndAboveTheThreshold) {
-  PhaseRunResult r = run("greedy", {.phases = 6, .every = 3});
+  PhaseRunResult r = run_phases("greedy", {.phases = 6, .every = 3});
   ASSERT_EQ(r.steps.size(), 6u);
   for (std::size_t k = 0; k < 6; ++k) EXPECT_EQ(r.steps[k].rebalanced.has_value(), k == 2 || k == 5) << k;
   EXPECT_EQ(r.balancing_steps, 2u);
 
   // Every phase has imbalance (10 + 1) / 4.5 - 1 = 1.44: above 1, every phase is followed by balancing.
-  r = run("greedy", {.phases = 4, .every = 100, .threshold = 1});
+  r = run_phases("greedy", {.phases = 4, .every = 100, .threshold = 1});
   EXPECT_EQ(r.balancing_steps, 4u);
-  r = run("greedy", {.phases = 4, .every = 100, .threshold = 2});
+  r = run_phases("greedy", {.phases = 4, .every = 100, .threshold = 2});
   EXPECT_EQ(r.balancing_steps, 0u);
 }
 
 TEST(PhaseRunResult, TheApplicationTimeIsTheSumOfThePhasesMaxLoads) {
-  const PhaseRunResult none = run("none", {.phases = 5});
+  const PhaseRunResult none = run_phases("none", {.phases = 5});
   EXPECT_DOUBLE_EQ(none.application_seconds, 5 * 11.0);  // the hot object beside one other, every phase
   EXPECT_DOUBLE_EQ(none.unbalanced_seconds, none.application_seconds);
   EXPECT_EQ(none.objects_migrated, 0u);
@@ -96,7 +96,7 @@ TEST(PhaseRunResult, EachPhasePaysItsCrossingMessages) {
 TEST(PhaseRunResult, TheMappingCarriesOverFromOnePhaseToTheNext) {
   // Greedy balanced phase k's loads; phase k + 1 runs that mapping with its own loads (the hot
   // object moved on to object k + 1).
-  const PhaseRunResult r = run("greedy", {.phases = 4});
+  const PhaseRunResult r = run_phases("greedy", {.phases = 4});
   EXPECT_DOUBLE_EQ(r.steps[0].figures.max_load, 11);
   for (std::size_t k = 0; k + 1 < 4; ++k) {
     const std::vector<NodeId>& mapping = r.steps[k].rebalanced->mapping;
@@ -200,9 +200,9 @@ TEST(PhaseRunResult, AWorkloadsPhaseWithTwoObjectsOfOneIdOrAnUnknownOriginIsRefu
 }
 
 TEST(PhaseRunResult, BadOptionsAreRefused) {
-  EXPECT_THROW(run("none", {.phases = 0}), InputError);
-  EXPECT_THROW(run("none", {.phases = 1, .every = 0}), InputError);
-  EXPECT_THROW(run("none", {.phases = 1, .threshold = -1}), InputError);
+  EXPECT_THROW(run_phases("none", {.phases = 0}), InputError);
+  EXPECT_THROW(run_phases("none", {.phases = 1, .every = 0}), InputError);
+  EXPECT_THROW(run_phases("none", {.phases = 1, .threshold = -1}), InputError);
 }
 
 }  // namespace

@@ -51,7 +51,7 @@ std::vector<LocalPhase> ranks_of(std::size_t ranks, std::size_t per_rank, bool m
   return out;
 }
 
-std::vector<RankPlan> run(const std::string& strategy, const std::vector<LocalPhase>& ranks,
+std::vector<RankPlan> run_ranks(const std::string& strategy, const std::vector<LocalPhase>& ranks,
                           const std::string& topology, std::map<std::string, std::string> params = {},
                           double bound = kNoBound,
                           std::optional<std::uint64_t> shuffle = std::nullopt, std::uint64_t seed = 11) {
@@ -203,14 +203,14 @@ TEST(RankProtocol, EveryObjectEndsOnOneRankWhateverTheOrderAndTheBound) {
       const bool memory = bound != kNoBound;
       const auto ranks = ranks_of(n, 12, memory);
       const std::string what = fmt::format("{} on {}, bound {}", c.strategy, c.topology, bound);
-      const auto plain = run(c.strategy, ranks, c.topology, c.params, bound);
+      const auto plain = run_ranks(c.strategy, ranks, c.topology, c.params, bound);
       const Outcome outcome = check_plan(ranks, plain);
       for (std::uint64_t shuffle = 1; shuffle <= 20; ++shuffle)
-        expect_same_plans(plain, run(c.strategy, ranks, c.topology, c.params, bound, shuffle), what);
+        expect_same_plans(plain, run_ranks(c.strategy, ranks, c.topology, c.params, bound, shuffle), what);
       if (!memory) continue;
       std::size_t moved = 0, unbounded = 0;
       for (const RankPlan& p : plain) moved += p.departures.size();
-      for (const RankPlan& p : run(c.strategy, ranks, c.topology, c.params)) unbounded += p.departures.size();
+      for (const RankPlan& p : run_ranks(c.strategy, ranks, c.topology, c.params)) unbounded += p.departures.size();
       if (bound == 250) {
         EXPECT_EQ(moved, 0u) << what;
       } else if (unbounded > 0) {
@@ -227,7 +227,7 @@ TEST(RankProtocol, EveryObjectEndsOnOneRankWhateverTheOrderAndTheBound) {
 TEST(RankProtocol, BalancesAHotSpot) {
   for (const Case& c : {Case{"tempered", "complete:8", {}}, Case{"diffusion", "hypercube:3", {}}}) {
     const auto ranks = ranks_of(8, 40);
-    const auto outcome = check_plan(ranks, run(c.strategy, ranks, c.topology, c.params));
+    const auto outcome = check_plan(ranks, run_ranks(c.strategy, ranks, c.topology, c.params));
     EXPECT_LT(imbalance(outcome.loads_after), 0.5 * imbalance(loads_before(ranks))) << c.strategy;
   }
 }
@@ -254,7 +254,7 @@ TEST(RankProtocol, TheFlowStrategiesAndHierarchicalMoveWhatThePhaseStrategyMoves
     }
     const auto choice = builtin_phase_strategies().configure(strategy, {});
     const Rebalanced central = rebalance(choice, phase, parse_topology(topology), {});
-    const auto plans = run(strategy, ranks, topology);
+    const auto plans = run_ranks(strategy, ranks, topology);
     check_plan(ranks, plans);
     std::map<std::uint64_t, NodeId> moved;
     for (NodeId r = 0; r < n; ++r)
@@ -310,15 +310,15 @@ TEST(RankProtocol, TemperedBalancesAsItsPhaseStrategyDoes) {
     const auto choice = builtin_phase_strategies().configure("tempered", {});
     const Topology complete = parse_topology(fmt::format("complete:{}", n));
     const double central = rebalance(choice, phase, complete, {}).after.imbalance;
-    const double protocol = imbalance(check_plan(ranks, run("tempered", ranks, complete.spec())).loads_after);
+    const double protocol = imbalance(check_plan(ranks, run_ranks("tempered", ranks, complete.spec())).loads_after);
     EXPECT_LT(protocol, 1.5 * central + 0.02) << n << " ranks: the phase strategy reaches " << central;
   }
 }
 
 TEST(RankProtocol, TemperedProposingSeveralObjectsAHandshakeTakesFewerRounds) {
   const auto ranks = ranks_of(16, 60);
-  const auto one = run("tempered", ranks, "complete:16");
-  const auto all = run("tempered", ranks, "complete:16", {{"proposals_per_round", "inf"}});
+  const auto one = run_ranks("tempered", ranks, "complete:16");
+  const auto all = run_ranks("tempered", ranks, "complete:16", {{"proposals_per_round", "inf"}});
   const double before = imbalance(loads_before(ranks));
   const double one_after = imbalance(check_plan(ranks, one).loads_after);
   const double all_after = imbalance(check_plan(ranks, all).loads_after);
@@ -361,10 +361,10 @@ TEST(RankProtocol, TemperedClusteringKeepsEveryObjectWhateverTheOrderAndTheBound
         const std::size_t n = parse_topology(topology).size();
         const auto ranks = ranks_of(n, 12, true);
         const std::string what = fmt::format("Clustering {} on {}, bound {}", fmt::join(params, " "), topology, bound);
-        const auto plain = run("tempered", ranks, topology, clustering(params), bound);
+        const auto plain = run_ranks("tempered", ranks, topology, clustering(params), bound);
         const Outcome outcome = check_plan(ranks, plain);
         for (std::uint64_t shuffle = 1; shuffle <= 20; ++shuffle)
-          expect_same_plans(plain, run("tempered", ranks, topology, clustering(params), bound, shuffle), what);
+          expect_same_plans(plain, run_ranks("tempered", ranks, topology, clustering(params), bound, shuffle), what);
         std::size_t moved = 0;
         for (const RankPlan& p : plain) moved += p.departures.size();
         if (bound == kNoBound) {
@@ -382,7 +382,7 @@ TEST(RankProtocol, TemperedClusteringMovesSharedBlocksWhole) {
   // Without subclusters only whole clusters move: a rank's migratable objects of a block all
   // go to one rank, or none does.
   const auto ranks = ranks_of(6, 12, true);
-  const auto plans = run("tempered", ranks, "complete:6", clustering({{"max_subclusters", "0"}}));
+  const auto plans = run_ranks("tempered", ranks, "complete:6", clustering({{"max_subclusters", "0"}}));
   check_plan(ranks, plans);
   std::size_t moved = 0;
   for (NodeId r = 0; r < 6; ++r) {
@@ -454,14 +454,14 @@ TEST(RankProtocol, TemperedClusteringBalancesAsItsPhaseStrategyDoes) {
 
 TEST(RankProtocol, SameSeedSamePlan) {
   const auto ranks = ranks_of(6, 20);
-  expect_same_plans(run("tempered", ranks, "complete:6", {}, kNoBound, std::nullopt, 5),
-                    run("tempered", ranks, "complete:6", {}, kNoBound, 9, 5), "tempered, seed 5");
+  expect_same_plans(run_ranks("tempered", ranks, "complete:6", {}, kNoBound, std::nullopt, 5),
+                    run_ranks("tempered", ranks, "complete:6", {}, kNoBound, 9, 5), "tempered, seed 5");
   const auto blocks = ranks_of(6, 20, true);
   for (const std::string peers : {"vt", "LBAF"}) {
     const auto params = clustering({{"peers", peers}});
-    const auto plans = run("tempered", blocks, "complete:6", params, kNoBound, std::nullopt, 5);
-    expect_same_plans(plans, run("tempered", blocks, "complete:6", params, kNoBound, 9, 5), "Clustering, seed 5");
-    const auto other = run("tempered", blocks, "complete:6", params, kNoBound, std::nullopt, 6);
+    const auto plans = run_ranks("tempered", blocks, "complete:6", params, kNoBound, std::nullopt, 5);
+    expect_same_plans(plans, run_ranks("tempered", blocks, "complete:6", params, kNoBound, 9, 5), "Clustering, seed 5");
+    const auto other = run_ranks("tempered", blocks, "complete:6", params, kNoBound, std::nullopt, 6);
     bool differs = false;
     for (NodeId r = 0; r < 6; ++r) differs |= plans[r].departures.size() != other[r].departures.size();
     EXPECT_TRUE(differs) << "Clustering, peers " << peers << ": seeds 5 and 6 give the same plan";
@@ -471,7 +471,7 @@ TEST(RankProtocol, SameSeedSamePlan) {
 TEST(RankProtocol, OneRankMovesNothing) {
   const auto ranks = ranks_of(1, 5);
   for (const char* name : {"tempered", "diffusion", "sos", "chebyshev", "dimension_exchange", "hbm", "hierarchical"}) {
-    const auto plans = run(name, ranks, "complete:1");
+    const auto plans = run_ranks(name, ranks, "complete:1");
     EXPECT_TRUE(plans[0].departures.empty() && plans[0].arrivals.empty()) << name;
     EXPECT_EQ(plans[0].figures.messages, 0u) << name;
   }

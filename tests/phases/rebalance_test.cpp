@@ -19,7 +19,7 @@ namespace {
 
 using test::piled_up;
 
-Rebalanced run(const std::string& strategy, const Phase& phase, const RebalanceOptions& options = {},
+Rebalanced rebalance_run(const std::string& strategy, const Phase& phase, const RebalanceOptions& options = {},
                std::map<std::string, std::string> params = {}) {
   return rebalance(builtin_phase_strategies().configure(strategy, params), phase,
                    parse_topology(fmt::format("complete:{}", phase.nodes)), options);
@@ -60,7 +60,7 @@ TEST(NodeMemory, CountsOwnBytesSharedBlocksOnceFootprintsAndTheLargestWorkingByt
 }
 
 TEST(Greedy, PlacesTheHeaviestObjectsOnTheLeastLoadedNodes) {
-  const Rebalanced r = run("greedy", piled_up(2, 4));  // 4,3,2,1 -> {4,1} and {3,2}
+  const Rebalanced r = rebalance_run("greedy", piled_up(2, 4));  // 4,3,2,1 -> {4,1} and {3,2}
   EXPECT_DOUBLE_EQ(r.before.imbalance, 1);
   EXPECT_DOUBLE_EQ(r.after.imbalance, 0);
   EXPECT_EQ(r.objects_migrated, 2u);
@@ -73,7 +73,7 @@ TEST(Greedy, NeverPlacesANodeOverTheMemoryBoundAndReportsWhatItCouldNotPlace) {
   phase.has_memory = true;
   phase.node_working_bytes = {0, 0};
   for (auto& object : phase.objects) object.memory.footprint_bytes = 100;
-  const Rebalanced r = run("greedy", phase, {.memory_bound = 150});  // node 1 has room for one object
+  const Rebalanced r = rebalance_run("greedy", phase, {.memory_bound = 150});  // node 1 has room for one object
   EXPECT_EQ(r.objects_migrated, 1u);
   EXPECT_LE(NodeMemory(phase, r.mapping).of(1), 150);
   EXPECT_FALSE(r.unplaced.empty());
@@ -86,8 +86,8 @@ TEST(Greedy, ImproveReachesTheOptimumWhereHeaviestFirstMissesIt) {
   Phase phase{.nodes = 2};
   for (double load : {3.0, 3.0, 2.0, 2.0, 2.0}) phase.objects.push_back({.id = phase.objects.size(), .load = load});
   phase.node_of.assign(5, 0);
-  EXPECT_DOUBLE_EQ(run("greedy", phase).after.max_load, 7);
-  EXPECT_DOUBLE_EQ(run("greedy", phase, {}, {{"improve", "true"}}).after.max_load, 6);
+  EXPECT_DOUBLE_EQ(rebalance_run("greedy", phase).after.max_load, 7);
+  EXPECT_DOUBLE_EQ(rebalance_run("greedy", phase, {}, {{"improve", "true"}}).after.max_load, 6);
 }
 
 // On random phases, with and without a memory bound, the local search never ends above
@@ -104,8 +104,8 @@ TEST(Greedy, ImproveNeverEndsAboveHeaviestFirstNorOverTheBound) {
     }
     for (const double bound : {std::numeric_limits<double>::infinity(), 80.0}) {
       SCOPED_TRACE(fmt::format("seed {} bound {}", seed, bound));
-      const Rebalanced plain = run("greedy", phase, {.memory_bound = bound});
-      const Rebalanced improved = run("greedy", phase, {.memory_bound = bound}, {{"improve", "true"}});
+      const Rebalanced plain = rebalance_run("greedy", phase, {.memory_bound = bound});
+      const Rebalanced improved = rebalance_run("greedy", phase, {.memory_bound = bound}, {{"improve", "true"}});
       EXPECT_LE(improved.after.max_load, plain.after.max_load);
       EXPECT_EQ(improved.nodes_over_memory_bound, plain.nodes_over_memory_bound);
       for (NodeId v = 2; v < phase.nodes; ++v) EXPECT_LE(NodeMemory(phase, improved.mapping).of(v), bound);
@@ -119,8 +119,8 @@ TEST(Refine, MovesOnlyFromOverloadedNodesAndFewerObjectsThanGreedy) {
   Phase phase = piled_up(4, 40);
   for (ObjectIndex i = 0; i < 40; ++i) phase.node_of[i] = i % 4;  // balanced ...
   phase.node_of[39] = 0;                                          // ... but for one heavy object
-  const Rebalanced refine = run("refine", phase);
-  const Rebalanced greedy = run("greedy", phase);
+  const Rebalanced refine = rebalance_run("refine", phase);
+  const Rebalanced greedy = rebalance_run("greedy", phase);
   EXPECT_LT(refine.after.imbalance, refine.before.imbalance);
   EXPECT_LT(refine.objects_migrated, greedy.objects_migrated);
   for (ObjectIndex i = 0; i < 40; ++i) {
@@ -133,12 +133,12 @@ TEST(Refine, MovesOnlyFromOverloadedNodesAndFewerObjectsThanGreedy) {
 TEST(Rebalance, UnmigratableObjectsStay) {
   Phase phase = piled_up(2, 4);
   for (auto& object : phase.objects) object.migratable = false;
-  for (const char* strategy : {"greedy", "refine"}) EXPECT_EQ(run(strategy, phase).objects_migrated, 0u) << strategy;
+  for (const char* strategy : {"greedy", "refine"}) EXPECT_EQ(rebalance_run(strategy, phase).objects_migrated, 0u) << strategy;
 }
 
 TEST(Rebalance, ProtocolTimeFollowsTheCostModel) {
   CostModel cost{.send_overhead = 10, .handle_cost = 100, .latency = 1000};
-  const Rebalanced r = run("greedy", piled_up(3, 3), {.cost = cost});
+  const Rebalanced r = rebalance_run("greedy", piled_up(3, 3), {.cost = cost});
   // gather: node 0 handles 2 messages (200) + latency; scatter: node 0 sends 2 (20), each
   // other node handles one (100), + latency
   EXPECT_EQ(r.protocol_time, 200 + 1000 + 100 + 1000);
@@ -162,11 +162,11 @@ TEST(Rebalance, AMigrationPaysItsBytesAndItsRecordedSerializeSeconds) {
     o.memory.serialize_seconds = 2e-6;
   }
   const MigrationCost cost{.per_object = 10, .per_byte = 1};
-  Rebalanced r = run("greedy", phase, {.migration = cost});
+  Rebalanced r = rebalance_run("greedy", phase, {.migration = cost});
   EXPECT_EQ(r.objects_migrated, 1u);
   EXPECT_EQ(r.migration_time, 2000 + (10 + 100) + 2000);  // unpacking unknown: as long as packing
   for (PhaseObject& o : phase.objects) o.memory.deserialize_seconds = 0.5e-6;
-  r = run("greedy", phase, {.migration = cost});
+  r = rebalance_run("greedy", phase, {.migration = cost});
   EXPECT_EQ(r.migration_time, 2000 + (10 + 100) + 500);
 }
 

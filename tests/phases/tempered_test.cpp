@@ -19,7 +19,7 @@ using test::piled_up;
 
 /// `per_node` objects of random loads on each node, the first quarter of the nodes with
 /// three times the load.
-Phase random_phase(std::size_t nodes, std::size_t per_node, std::uint64_t seed) {
+Phase tempered_phase(std::size_t nodes, std::size_t per_node, std::uint64_t seed) {
   Rng rng(seed);
   Phase phase{.nodes = nodes};
   for (NodeId v = 0; v < nodes; ++v)
@@ -30,36 +30,36 @@ Phase random_phase(std::size_t nodes, std::size_t per_node, std::uint64_t seed) 
   return phase;
 }
 
-Rebalanced run(const Phase& phase, std::map<std::string, std::string> params = {},
+Rebalanced run_tempered(const Phase& phase, std::map<std::string, std::string> params = {},
                const RebalanceOptions& options = {}) {
   return rebalance(builtin_phase_strategies().configure("tempered", params), phase,
                    parse_topology(fmt::format("complete:{}", phase.nodes)), options);
 }
 
 TEST(Tempered, SpreadsAPiledUpPhase) {
-  const Rebalanced r = run(piled_up(8, 200));
+  const Rebalanced r = run_tempered(piled_up(8, 200));
   EXPECT_DOUBLE_EQ(r.before.imbalance, 7);
   EXPECT_LT(r.after.imbalance, 0.2);
   EXPECT_GT(r.messages, 0u);
 }
 
 TEST(Tempered, ReducesTheImbalanceOfARandomPhase) {
-  const Phase phase = random_phase(64, 20, 3);
-  const Rebalanced r = run(phase);
+  const Phase phase = tempered_phase(64, 20, 3);
+  const Rebalanced r = run_tempered(phase);
   EXPECT_GT(r.before.imbalance, 0.8);
   EXPECT_LT(r.after.imbalance, r.before.imbalance / 4);
 }
 
 TEST(Tempered, IsReproducibleFromTheSeed) {
-  const Phase phase = random_phase(64, 20, 4);
-  EXPECT_EQ(run(phase, {}, {.seed = 7}).mapping, run(phase, {}, {.seed = 7}).mapping);
-  EXPECT_NE(run(phase, {}, {.seed = 7}).mapping, run(phase, {}, {.seed = 8}).mapping);
+  const Phase phase = tempered_phase(64, 20, 4);
+  EXPECT_EQ(run_tempered(phase, {}, {.seed = 7}).mapping, run_tempered(phase, {}, {.seed = 7}).mapping);
+  EXPECT_NE(run_tempered(phase, {}, {.seed = 7}).mapping, run_tempered(phase, {}, {.seed = 8}).mapping);
 }
 
 TEST(Tempered, CountsTheGossipOfEveryRound) {
   // Two nodes: the underloaded one informs the other (fanout capped at 1) in round 0; the
   // receiver knows everyone after it and sends nothing more. Then the handshakes.
-  const Rebalanced r = run(piled_up(2, 2), {{"n_iterations", "1"}});
+  const Rebalanced r = run_tempered(piled_up(2, 2), {{"n_iterations", "1"}});
   // mean reduction (2 messages), inform (1), proposal + reply for the one transfer (2)
   EXPECT_EQ(r.messages, 5u);
   EXPECT_EQ(r.objects_migrated, 1u);
@@ -70,7 +70,7 @@ TEST(Tempered, NeverPlacesANodeOverTheMemoryBound) {
   phase.has_memory = true;
   phase.node_working_bytes = {0, 0, 0, 0};
   for (auto& object : phase.objects) object.memory.footprint_bytes = 100;
-  const Rebalanced r = run(phase, {}, {.memory_bound = 500});  // five objects per node
+  const Rebalanced r = run_tempered(phase, {}, {.memory_bound = 500});  // five objects per node
   const NodeMemory memory(phase, r.mapping);
   for (NodeId v = 1; v < 4; ++v) EXPECT_LE(memory.of(v), 500) << v;
   EXPECT_LE(r.objects_migrated, 15u);
@@ -79,7 +79,7 @@ TEST(Tempered, NeverPlacesANodeOverTheMemoryBound) {
 }
 
 TEST(Tempered, TerminatesAtTheEndsOfItsParametersAndNeverRaisesTheMaximum) {
-  const Phase phase = random_phase(16, 10, 5);
+  const Phase phase = tempered_phase(16, 10, 5);
   const std::vector<std::map<std::string, std::string>> ends = {
       {{"n_iterations", "1"}}, {{"n_iterations", "1000"}}, {{"n_rounds", "1"}}, {{"n_rounds", "64"}},
       {{"fanout", "1"}}, {{"fanout", "1000000000"}}, {{"deterministic_transfer", "true"}},
@@ -88,7 +88,7 @@ TEST(Tempered, TerminatesAtTheEndsOfItsParametersAndNeverRaisesTheMaximum) {
       {{"peers", "LBAF"}, {"transfer_strategy", "Clustering"}}, {{"proposals_per_round", "inf"}},
       {{"proposals_per_round", "2"}, {"peers", "LBAF"}}};
   for (const auto& params : ends) {
-    const Rebalanced r = run(phase, params);
+    const Rebalanced r = run_tempered(phase, params);
     EXPECT_EQ(r.mapping.size(), phase.objects.size());
     // The tempered criterion holds on the true loads of the pair: no node rises above the
     // larger of the two.
@@ -100,10 +100,10 @@ TEST(Tempered, TerminatesAtTheEndsOfItsParametersAndNeverRaisesTheMaximum) {
 // extension of a refused transfer (max_objects_per_transfer) is not tried: the runs agree
 // whatever its value, random draws included.
 TEST(Tempered, RecursiveOnLoadsIsTheSameWhateverMaxObjectsPerTransfer) {
-  const Phase phase = random_phase(16, 10, 9);
+  const Phase phase = tempered_phase(16, 10, 9);
   for (const std::string peers : {"vt", "LBAF"}) {
-    const Rebalanced one = run(phase, {{"max_objects_per_transfer", "1"}, {"peers", peers}});
-    const Rebalanced all = run(phase, {{"max_objects_per_transfer", "inf"}, {"peers", peers}});
+    const Rebalanced one = run_tempered(phase, {{"max_objects_per_transfer", "1"}, {"peers", peers}});
+    const Rebalanced all = run_tempered(phase, {{"max_objects_per_transfer", "inf"}, {"peers", peers}});
     EXPECT_GT(one.objects_migrated, 0u);
     EXPECT_EQ(one.mapping, all.mapping) << peers;
   }
@@ -117,7 +117,7 @@ TEST(Tempered, ClusteringMovesSharedBlocksWhole) {
   for (int i = 0; i < 10; ++i)
     phase.objects.push_back({.id = static_cast<std::uint64_t>(i), .load = 1.0 + i % 5, .memory = {.block = i / 5}});
   phase.node_of.assign(10, 0);
-  const Rebalanced r = run(phase, {{"transfer_strategy", "Clustering"}, {"n_iterations", "1"}});
+  const Rebalanced r = run_tempered(phase, {{"transfer_strategy", "Clustering"}, {"n_iterations", "1"}});
   EXPECT_DOUBLE_EQ(r.after.imbalance, 0);
   EXPECT_EQ(r.objects_migrated, 5u);
   for (int i = 1; i < 5; ++i) EXPECT_EQ(r.mapping[i], r.mapping[0]);
@@ -145,20 +145,20 @@ TEST(Tempered, ClusteringSplitsASharedBlockTooHeavyToMoveWhole) {
   for (const char* deterministic : {"true", "false"}) {
     const std::map<std::string, std::string> params = {{"transfer_strategy", "Clustering"},
                                                        {"deterministic_transfer", deterministic}};
-    const Rebalanced r = run(phase, params);
+    const Rebalanced r = run_tempered(phase, params);
     EXPECT_DOUBLE_EQ(r.after.imbalance, 0) << deterministic;
     EXPECT_EQ(r.objects_migrated, 2u) << deterministic;
     auto without = params;
     without["max_subclusters"] = "0";
-    EXPECT_EQ(run(phase, without).objects_migrated, 0u) << deterministic;
+    EXPECT_EQ(run_tempered(phase, without).objects_migrated, 0u) << deterministic;
   }
   // At most one subset tried: the first of size 1, which leaves loads 3 and 1.
-  const Rebalanced capped = run(phase, {{"transfer_strategy", "Clustering"}, {"n_iterations", "1"},
+  const Rebalanced capped = run_tempered(phase, {{"transfer_strategy", "Clustering"}, {"n_iterations", "1"},
                                         {"deterministic_transfer", "true"}, {"max_enumerated_subclusters", "1"}});
   EXPECT_EQ(capped.objects_migrated, 1u);
   EXPECT_EQ(capped.mapping[0], 1u);
   // Subsets of at most one object: the same.
-  EXPECT_EQ(run(phase, {{"transfer_strategy", "Clustering"}, {"n_iterations", "1"}, {"deterministic_transfer", "true"},
+  EXPECT_EQ(run_tempered(phase, {{"transfer_strategy", "Clustering"}, {"n_iterations", "1"}, {"deterministic_transfer", "true"},
                         {"max_objects_per_transfer", "1"}})
                 .objects_migrated,
             1u);
@@ -170,7 +170,7 @@ TEST(Tempered, SubclustersGoWhereTheMemoryBoundLeavesRoom) {
   const Phase phase = one_block(3, 4, {0, 95, 0});
   for (const char* deterministic : {"true", "false"})
     for (std::uint64_t seed = 1; seed <= 5; ++seed) {
-      const Rebalanced r = run(phase, {{"transfer_strategy", "Clustering"}, {"deterministic_transfer", deterministic}},
+      const Rebalanced r = run_tempered(phase, {{"transfer_strategy", "Clustering"}, {"deterministic_transfer", deterministic}},
                                {.memory_bound = 100, .seed = seed});
       const NodeMemory memory(phase, r.mapping);
       for (NodeId v = 0; v < 3; ++v) EXPECT_LE(memory.of(v), 100) << v;
@@ -185,12 +185,12 @@ TEST(Tempered, SubclustersAreReproducibleFromTheSeed) {
   for (const char* deterministic : {"true", "false"}) {
     const std::map<std::string, std::string> params = {{"transfer_strategy", "Clustering"},
                                                        {"deterministic_transfer", deterministic}};
-    const Rebalanced a = run(phase, params, {.seed = 3});
-    EXPECT_EQ(a.mapping, run(phase, params, {.seed = 3}).mapping) << deterministic;
+    const Rebalanced a = run_tempered(phase, params, {.seed = 3});
+    EXPECT_EQ(a.mapping, run_tempered(phase, params, {.seed = 3}).mapping) << deterministic;
     EXPECT_LT(a.after.imbalance, a.before.imbalance / 2) << deterministic;
   }
   const std::map<std::string, std::string> random = {{"transfer_strategy", "Clustering"}};
-  EXPECT_NE(run(phase, random, {.seed = 3}).mapping, run(phase, random, {.seed = 4}).mapping);
+  EXPECT_NE(run_tempered(phase, random, {.seed = 3}).mapping, run_tempered(phase, random, {.seed = 4}).mapping);
 }
 
 TEST(Tempered, SubclusteringEndsAtTheEndsOfItsParameters) {
@@ -205,7 +205,7 @@ TEST(Tempered, SubclusteringEndsAtTheEndsOfItsParameters) {
       {"peers", "LBAF"}};
   for (const char* deterministic : {"true", "false"})
     for (const auto& [name, value] : ends) {
-      const Rebalanced r = run(phase, {{"transfer_strategy", "Clustering"}, {"deterministic_transfer", deterministic},
+      const Rebalanced r = run_tempered(phase, {{"transfer_strategy", "Clustering"}, {"deterministic_transfer", deterministic},
                                        {name, value}},
                                {.memory_bound = 40});
       EXPECT_LE(r.after.max_load, r.before.max_load) << name << "=" << value;
@@ -224,7 +224,7 @@ TEST(Tempered, RecursiveChoosesATargetWithRoom) {
   for (auto& object : phase.objects) object.memory.footprint_bytes = 10;
   for (const char* deterministic : {"true", "false"})
     for (std::uint64_t seed = 1; seed <= 5; ++seed) {
-      const Rebalanced r = run(phase, {{"deterministic_transfer", deterministic}}, {.memory_bound = 100, .seed = seed});
+      const Rebalanced r = run_tempered(phase, {{"deterministic_transfer", deterministic}}, {.memory_bound = 100, .seed = seed});
       EXPECT_EQ(std::count(r.mapping.begin(), r.mapping.end(), 1u), 0) << deterministic << seed;
       EXPECT_GT(std::count(r.mapping.begin(), r.mapping.end(), 2u), 0) << deterministic << seed;
       EXPECT_LT(r.after.imbalance, r.before.imbalance) << deterministic << seed;
@@ -242,17 +242,17 @@ TEST(Tempered, LbafsPeersReachNodesAboveTheMean) {
   phase.node_working_bytes = {0, 95, 0};
   for (auto& object : phase.objects) object.memory.footprint_bytes = 10;
   const RebalanceOptions bound{.memory_bound = 100};
-  EXPECT_EQ(run(phase, {{"deterministic_transfer", "true"}}, bound).objects_migrated, 0u);
-  const Rebalanced r = run(phase, {{"deterministic_transfer", "true"}, {"peers", "LBAF"}}, bound);
+  EXPECT_EQ(run_tempered(phase, {{"deterministic_transfer", "true"}}, bound).objects_migrated, 0u);
+  const Rebalanced r = run_tempered(phase, {{"deterministic_transfer", "true"}, {"peers", "LBAF"}}, bound);
   EXPECT_GT(r.objects_migrated, 0u);
   EXPECT_EQ(std::count(r.mapping.begin(), r.mapping.end(), 1u), 0);
   EXPECT_LT(r.after.imbalance, r.before.imbalance);
 }
 
 TEST(Tempered, ProposingSeveralObjectsAHandshakeTakesFewerRounds) {
-  const Phase phase = random_phase(32, 40, 11);
-  const Rebalanced one = run(phase);
-  const Rebalanced all = run(phase, {{"proposals_per_round", "inf"}});
+  const Phase phase = tempered_phase(32, 40, 11);
+  const Rebalanced one = run_tempered(phase);
+  const Rebalanced all = run_tempered(phase, {{"proposals_per_round", "inf"}});
   EXPECT_LT(all.rounds, one.rounds / 2);
   EXPECT_LT(all.after.imbalance, one.before.imbalance / 4);
   EXPECT_LT(all.after.imbalance, one.after.imbalance + 0.05) << "one at a time reaches " << one.after.imbalance;
@@ -261,17 +261,17 @@ TEST(Tempered, ProposingSeveralObjectsAHandshakeTakesFewerRounds) {
 }
 
 TEST(Tempered, ProposingSeveralObjectsNeedsRecursiveOnLoads) {
-  const Phase phase = random_phase(8, 10, 12);
-  EXPECT_THROW(run(phase, {{"proposals_per_round", "2"}, {"transfer_strategy", "Clustering"}}), InputError);
-  EXPECT_THROW(run(phase, {{"proposals_per_round", "2"}}, {.work_model = {.beta = 1e-9}}), InputError);
-  EXPECT_NO_THROW(run(phase, {{"proposals_per_round", "1"}}, {.work_model = {.beta = 1e-9}}));
+  const Phase phase = tempered_phase(8, 10, 12);
+  EXPECT_THROW(run_tempered(phase, {{"proposals_per_round", "2"}, {"transfer_strategy", "Clustering"}}), InputError);
+  EXPECT_THROW(run_tempered(phase, {{"proposals_per_round", "2"}}, {.work_model = {.beta = 1e-9}}), InputError);
+  EXPECT_NO_THROW(run_tempered(phase, {{"proposals_per_round", "1"}}, {.work_model = {.beta = 1e-9}}));
 }
 
 TEST(Tempered, UnmigratableObjectsStayAndOneNodeIsLeftAlone) {
   Phase phase = piled_up(4, 8);
   for (auto& object : phase.objects) object.migratable = false;
-  EXPECT_EQ(run(phase).objects_migrated, 0u);
-  EXPECT_EQ(run(piled_up(1, 8)).messages, 0u);
+  EXPECT_EQ(run_tempered(phase).objects_migrated, 0u);
+  EXPECT_EQ(run_tempered(piled_up(1, 8)).messages, 0u);
 }
 
 TEST(Tempered, BadParametersAreInputErrors) {

@@ -34,12 +34,12 @@ using json = nlohmann::json;
 const std::string kBlocks = std::string(DLBKIT_TEST_DATA) + "/vt/synthetic-dataset-blocks";
 const std::string kMemoryToy = std::string(DLBKIT_TEST_DATA) + "/vt/toy_mem";
 
-std::string slurp(const std::string& path) {
+std::string read_text(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
-void spit(const std::string& path, std::string_view text) {
+void write_text(const std::string& path, std::string_view text) {
   std::ofstream(path, std::ios::binary | std::ios::trunc) << text;
 }
 
@@ -47,7 +47,7 @@ void spit(const std::string& path, std::string_view text) {
 std::string data_files(const std::string& name, const std::vector<std::string>& texts) {
   const std::string dir = test::temp_dir("vt-" + name);
   fs::create_directories(dir);
-  for (std::size_t r = 0; r < texts.size(); ++r) spit(fmt::format("{}/d.{}.json", dir, r), texts[r]);
+  for (std::size_t r = 0; r < texts.size(); ++r) write_text(fmt::format("{}/d.{}.json", dir, r), texts[r]);
   return dir + "/d";
 }
 
@@ -131,7 +131,7 @@ TEST(VtData, ReadsEveryMemoryFieldOfLbafsMemoryToy) {
 
 TEST(VtData, ReadsBrotliCompressedFilesAsTheirText) {
   std::vector<std::string> texts;
-  for (int r = 0; r < 4; ++r) texts.push_back(slurp(fmt::format("{}.{}.json", kBlocks, r)));
+  for (int r = 0; r < 4; ++r) texts.push_back(read_text(fmt::format("{}.{}.json", kBlocks, r)));
   std::vector<std::string> compressed;
   for (const std::string& text : texts) compressed.push_back(compress(text));
   compressed[2] = texts[2];  // plain and compressed files mix
@@ -252,12 +252,12 @@ TEST(VtData, WrittenTasksKeepTheirEntityHomeAndUserFieldsAndCommunicationsFollow
   const auto [balanced, out] = balance_and_write(data, "fields");
   std::map<std::uint64_t, json> original;
   for (int r = 0; r < 4; ++r) {
-    const json doc = json::parse(slurp(fmt::format("{}.{}.json", kBlocks, r)));
+    const json doc = json::parse(read_text(fmt::format("{}.{}.json", kBlocks, r)));
     for (const json& t : doc["phases"][0]["tasks"]) original[t["entity"]["seq_id"].get<std::uint64_t>()] = t;
   }
   std::size_t tasks = 0, communications = 0;
   for (int r = 0; r < 4; ++r) {
-    const json doc = json::parse(slurp(fmt::format("{}.{}.json", out, r)));
+    const json doc = json::parse(read_text(fmt::format("{}.{}.json", out, r)));
     EXPECT_EQ(doc["metadata"], (json{{"type", "LBDatafile"}, {"rank", r}}));
     std::set<std::uint64_t> here;
     for (const json& t : doc["phases"][0]["tasks"]) {
@@ -370,12 +370,12 @@ TEST(VtData, ReadsEachPhaseApartAndWritesTheBalancedOneAlone) {
   EXPECT_EQ(node_loads(later, later.node_of), (std::vector<double>{7.5, 7.5}));
   const std::string out = test::temp_dir("two-phases-out") + "-out";
   write_vt_data(data, 5, std::vector<NodeId>(6, 1), out);
-  const json written = json::parse(slurp(out + ".1.json"));
+  const json written = json::parse(read_text(out + ".1.json"));
   ASSERT_EQ(written["phases"].size(), 1u);
   EXPECT_EQ(written["phases"][0]["id"], 5);
   EXPECT_EQ(written["phases"][0]["tasks"].size(), 6u);
   EXPECT_FALSE(written["metadata"].contains("phases"));  // it described the phases read, not the one written
-  EXPECT_EQ(json::parse(slurp(out + ".0.json"))["phases"][0]["tasks"].size(), 0u);
+  EXPECT_EQ(json::parse(read_text(out + ".0.json"))["phases"][0]["tasks"].size(), 0u);
 }
 
 TEST(VtData, RefusesAMissingStemOrAGapOrADirectory) {

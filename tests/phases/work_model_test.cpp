@@ -83,7 +83,7 @@ TEST(WorkModel, IsLbafsAffineCombinationByHand) {
 }
 
 /// A random phase with communications and blocks spread over the nodes.
-Phase random_phase(std::uint64_t seed, std::size_t nodes, std::size_t objects) {
+Phase random_work_phase(std::uint64_t seed, std::size_t nodes, std::size_t objects) {
   Rng rng(seed, 1);
   Phase phase{.nodes = nodes};
   phase.block_bytes = {100, 200, 300, 50};
@@ -110,7 +110,7 @@ Phase random_phase(std::uint64_t seed, std::size_t nodes, std::size_t objects) {
 TEST(WorkModel, NodeWorkPredictsAndKeepsTheWorksCountedFromScratch) {
   const WorkModel model{.beta = 0.3, .gamma = 1, .delta = 0.02, .intra = 0.1};
   for (std::uint64_t seed = 1; seed <= 20; ++seed) {
-    const Phase phase = random_phase(seed, 5, 40);
+    const Phase phase = random_work_phase(seed, 5, 40);
     Rng rng(seed, 2);
     std::vector<NodeId> mapping = phase.node_of;
     NodeWork work(phase, mapping, model);
@@ -149,7 +149,7 @@ TEST(WorkModel, TemperedOnWorksNeverRaisesTheLargestWork) {
   for (const double beta : {0.01, 1.0}) {
     const WorkModel model{.beta = beta, .delta = beta / 10};
     for (std::uint64_t seed = 1; seed <= 12; ++seed) {
-      Phase phase = random_phase(seed, 6, 60);
+      Phase phase = random_work_phase(seed, 6, 60);
       phase.node_alpha.clear();
       for (std::size_t i = 0; i < phase.objects.size(); ++i) phase.node_of[i] = i % 2;  // 4 nodes idle
       const Topology t = parse_topology("complete:6");
@@ -174,7 +174,7 @@ TEST(WorkModel, TemperedOnWorksNeverRaisesTheLargestWork) {
 // At the ends of its parameters, weighing works, tempered ends and never raises the largest
 // work, with a memory bound too (objects footprints of 1 byte, blocks of 50 to 300).
 TEST(WorkModel, TemperedOnWorksEndsAtTheEndsOfItsParameters) {
-  Phase phase = random_phase(7, 8, 80);
+  Phase phase = random_work_phase(7, 8, 80);
   phase.has_memory = true;
   phase.node_working_bytes.assign(phase.nodes, 0.0);
   for (PhaseObject& o : phase.objects) o.memory.footprint_bytes = 1;

@@ -20,7 +20,7 @@
 namespace dlbkit {
 namespace {
 
-RoundLoopOptions until(const std::string& rule, int threads = 1) {
+RoundLoopOptions stop_at(const std::string& rule, int threads = 1) {
   return RoundLoopOptions{.until = StopRule::parse(rule), .max_steps = 100000, .threads = threads};
 }
 
@@ -78,11 +78,11 @@ TEST(PolynomialSchemes, OpsBalancesAHypercubeExactlyInDSteps) {
     const Topology t = parse_topology("hypercube:" + std::to_string(d));
     const PolynomialKernel k = scheme("ops", t);
     std::vector<double> w = continuous_initial_load("uniform:1000", t.size(), d);
-    const RoundLoopResult r = run_rounds(k, w, until("steps:" + std::to_string(d)));
+    const RoundLoopResult r = run_rounds(k, w, stop_at("steps:" + std::to_string(d)));
     EXPECT_LT(r.relative_error, 1e-12) << "d = " << d;
     // One step fewer leaves an error.
     std::vector<double> w2 = continuous_initial_load("uniform:1000", t.size(), d);
-    EXPECT_GT(run_rounds(k, w2, until("steps:" + std::to_string(d - 1))).relative_error, 1e-6) << "d = " << d;
+    EXPECT_GT(run_rounds(k, w2, stop_at("steps:" + std::to_string(d - 1))).relative_error, 1e-6) << "d = " << d;
   }
 }
 
@@ -92,7 +92,7 @@ TEST(PolynomialSchemes, OpsBalancesToriInMMinusOneSteps) {
     const std::size_t m = distinct_graph_laplacian_eigenvalues(t)->size();
     const PolynomialKernel k = scheme("ops", t);
     std::vector<double> w = continuous_initial_load("spike", t.size(), 1);
-    EXPECT_LT(run_rounds(k, w, until("steps:" + std::to_string(m - 1))).relative_error, 1e-10) << spec;
+    EXPECT_LT(run_rounds(k, w, stop_at("steps:" + std::to_string(m - 1))).relative_error, 1e-10) << spec;
   }
 }
 
@@ -123,14 +123,14 @@ TEST(PolynomialSchemes, StencilPathsGiveTheLoadsOfTheGeneralPath) {
       SCOPED_TRACE(std::string(spec) + (sos ? " sos" : " fos"));
       const PolynomialKernel::Options randomized{.rounding = Rounding::randomized, .seed = 9};
       std::vector<std::int64_t> a = integer_initial_load("uniform:1000", t.size(), 4), b = a, c = a;
-      run_rounds(kernel(t, sos, randomized), a, until("steps:40"));
-      run_rounds(kernel(file, sos, randomized), b, until("steps:40"));
-      run_rounds(kernel(t, sos, randomized), c, until("steps:40", 2));
+      run_rounds(kernel(t, sos, randomized), a, stop_at("steps:40"));
+      run_rounds(kernel(file, sos, randomized), b, stop_at("steps:40"));
+      run_rounds(kernel(t, sos, randomized), c, stop_at("steps:40", 2));
       EXPECT_EQ(a, b);
       EXPECT_EQ(a, c);
       std::vector<double> x = continuous_initial_load("uniform:100", t.size(), 4), y = x;
-      run_rounds(kernel(t, sos, {}), x, until("steps:40"));
-      run_rounds(kernel(file, sos, {}), y, until("steps:40", 2));
+      run_rounds(kernel(t, sos, {}), x, stop_at("steps:40"));
+      run_rounds(kernel(file, sos, {}), y, stop_at("steps:40", 2));
       EXPECT_EQ(x, y);
     }
   }
@@ -145,7 +145,7 @@ TEST(PolynomialSchemes, RealLoadsFollowTheMatrixRecurrence) {
     std::vector<double> w = continuous_initial_load("uniform:50", t.size(), 3);
     std::vector<double> previous = w, current = w, mw(w.size());
     std::vector<double> engine = w;
-    run_rounds(k, engine, until("steps:25"));
+    run_rounds(k, engine, stop_at("steps:25"));
     for (std::uint64_t s = 0; s < 25; ++s) {
       fos.update(s, current, mw, 0, static_cast<NodeId>(w.size()));
       const double b = k.beta(s);
@@ -166,7 +166,7 @@ TEST(PolynomialSchemes, SosAndChebyshevBeatFosOnATorusAsPredicted) {
   const char* names[] = {"fos", "sos", "chebyshev"};
   for (int i = 0; i < 3; ++i) {
     std::vector<double> w = continuous_initial_load("spike", t.size(), 1);
-    const RoundLoopResult r = run_rounds(scheme(names[i], t), w, until("eps:1e-6"));
+    const RoundLoopResult r = run_rounds(scheme(names[i], t), w, stop_at("eps:1e-6"));
     ASSERT_TRUE(r.stop_rule_met) << names[i];
     measured[i] = r.steps;
   }
@@ -189,10 +189,10 @@ TEST(PolynomialSchemes, IntegerLoadsAreConservedExactlyUnderEveryRounding) {
         const PolynomialKernel k = scheme(name, t, {.rounding = r, .seed = 5});
         std::vector<std::int64_t> w = integer_initial_load("uniform:1000", t.size(), 2);
         std::vector<std::int64_t> w2 = w;
-        const RoundLoopResult one = run_rounds(k, w, until("steps:200"));
+        const RoundLoopResult one = run_rounds(k, w, stop_at("steps:200"));
         EXPECT_EQ(one.total_final, one.total_initial);
         // Two threads give the same loads.
-        run_rounds(k, w2, until("steps:200", 2));
+        run_rounds(k, w2, stop_at("steps:200", 2));
         EXPECT_EQ(w, w2);
       }
   }
@@ -207,8 +207,8 @@ TEST(PolynomialSchemes, FlowImitationStaysWithinTheDegreeOfTheContinuousScheme) 
       const PolynomialKernel k = scheme(name, t, {.rounding = Rounding::flow_imitation});
       std::vector<std::int64_t> w = integer_initial_load("spike:100000", t.size(), 1);
       std::vector<double> x(w.begin(), w.end());
-      run_rounds(k, w, until("steps:300"));
-      run_rounds(scheme(name, t), x, until("steps:300"));
+      run_rounds(k, w, stop_at("steps:300"));
+      run_rounds(scheme(name, t), x, stop_at("steps:300"));
       for (std::size_t v = 0; v < w.size(); ++v)
         EXPECT_LE(std::abs(static_cast<double>(w[v]) - x[v]), static_cast<double>(t.degree(static_cast<NodeId>(v))) + 1e-6)
             << spec << " " << name << " node " << v;
@@ -221,9 +221,9 @@ TEST(PolynomialSchemes, FlowImitationStaysWithinTheDegreeOfTheContinuousScheme) 
 TEST(PolynomialSchemes, RandomizedRoundingDependsOnTheSeedOnly) {
   const Topology t = parse_topology("torus:16x16");
   std::vector<std::int64_t> a = integer_initial_load("spike:100000", t.size(), 1), b = a, c = a;
-  run_rounds(scheme("fos", t, {.rounding = Rounding::randomized, .seed = 1}), a, until("steps:50"));
-  run_rounds(scheme("fos", t, {.rounding = Rounding::randomized, .seed = 1}), b, until("steps:50"));
-  run_rounds(scheme("fos", t, {.rounding = Rounding::randomized, .seed = 2}), c, until("steps:50"));
+  run_rounds(scheme("fos", t, {.rounding = Rounding::randomized, .seed = 1}), a, stop_at("steps:50"));
+  run_rounds(scheme("fos", t, {.rounding = Rounding::randomized, .seed = 1}), b, stop_at("steps:50"));
+  run_rounds(scheme("fos", t, {.rounding = Rounding::randomized, .seed = 2}), c, stop_at("steps:50"));
   EXPECT_EQ(a, b);
   EXPECT_NE(a, c);
 }

@@ -15,7 +15,7 @@ namespace {
 
 #define DLBKIT_AS_ROOT "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 timeout 120 "
 
-dlbkit::test::Outcome mpirun(int ranks, const std::string& args) {
+dlbkit::test::Outcome launch(int ranks, const std::string& args) {
   return dlbkit::test::run_shell(DLBKIT_AS_ROOT DLBKIT_MPIEXEC " --oversubscribe -np " + std::to_string(ranks) +
                                  " " DLBKIT_RUNTIME_RANKS " " + args);
 }
@@ -38,7 +38,7 @@ std::size_t occurrences(const std::string& text, const std::string& part) {
 TEST(MpiRuntime, EveryRankGetsTheTypedResults) {
   for (const std::string strategy : {"work_stealing", "sid"}) {
     SCOPED_TRACE(strategy);
-    const auto o = mpirun(2, "--engine mpi --strategy " + strategy);
+    const auto o = launch(2, "--engine mpi --strategy " + strategy);
     ASSERT_EQ(o.status, 0) << o.err;
     EXPECT_NE(o.out.find("rank 0: " + results()), std::string::npos) << o.out;
     EXPECT_NE(o.out.find("rank 1: " + results()), std::string::npos) << o.out;
@@ -48,7 +48,7 @@ TEST(MpiRuntime, EveryRankGetsTheTypedResults) {
 // No --engine: mpirun's two processes are one run of the mpi engine, not two copies of the
 // threads engine (which would both print "rank 0").
 TEST(MpiRuntime, TheEngineIsTakenFromTheLauncher) {
-  const auto o = mpirun(2, "");
+  const auto o = launch(2, "");
   ASSERT_EQ(o.status, 0) << o.err;
   EXPECT_EQ(occurrences(o.out, "rank 0: " + results()), 1u) << o.out;
   EXPECT_EQ(occurrences(o.out, "rank 1: " + results()), 1u) << o.out;
@@ -59,7 +59,7 @@ TEST(MpiRuntime, TheEngineIsTakenFromTheLauncher) {
 
 // --engine threads under mpirun: two copies, as asked, and one line saying so.
 TEST(MpiRuntime, TheThreadsEngineUnderMpirunWarnsOnce) {
-  const auto o = mpirun(2, "--engine threads --workers 2");
+  const auto o = launch(2, "--engine threads --workers 2");
   ASSERT_EQ(o.status, 0) << o.err;
   EXPECT_EQ(occurrences(o.out, "rank 0: " + results()), 2u) << o.out;
   EXPECT_EQ(occurrences(o.err, "dlbkit: warning: threads engine in each of the 2 processes mpirun started"), 1u)
@@ -77,7 +77,7 @@ TEST(MpiRuntime, TheMpiEngineWithoutALauncherWarns) {
 // MPI left to dlbkit: the first Runtime initialises it, the second runs after the first
 // is destroyed, and MPI is finalised once, at exit.
 TEST(MpiRuntime, SeveralRuntimesRunInTurnWhenDlbkitOwnsMpi) {
-  const auto o = mpirun(2, "--guest");
+  const auto o = launch(2, "--guest");
   ASSERT_EQ(o.status, 0) << o.err;
   EXPECT_EQ(occurrences(o.out, "rank 0: " + results()), 2u) << o.out;
   EXPECT_EQ(occurrences(o.out, "rank 1: " + results()), 2u) << o.out;
@@ -86,7 +86,7 @@ TEST(MpiRuntime, SeveralRuntimesRunInTurnWhenDlbkitOwnsMpi) {
 // MPI_Init gives MPI_THREAD_SINGLE: a Runtime on another thread is refused, with the level
 // named, on every rank and printed once.
 TEST(MpiRuntime, AThreadLevelTooLowIsAClearError) {
-  const auto o = mpirun(2, "--from-thread");
+  const auto o = launch(2, "--from-thread");
   EXPECT_EQ(o.status, 2);
   EXPECT_EQ(o.err.find("dlbkit: error: MPI thread level MPI_THREAD_SINGLE with dlbkit::Runtime on a thread other than "
                        "the main one; accepted: MPI_Init_thread with MPI_THREAD_SERIALIZED"),
@@ -96,7 +96,7 @@ TEST(MpiRuntime, AThreadLevelTooLowIsAClearError) {
 }
 
 TEST(MpiRuntime, ATasksExceptionStopsEveryRankAndIsPrintedOnce) {
-  const auto o = mpirun(2, "--engine mpi --fail");
+  const auto o = launch(2, "--engine mpi --fail");
   EXPECT_NE(o.status, 0);
   EXPECT_NE(o.out.find("rank 0: the run threw"), std::string::npos) << o.out;
   EXPECT_NE(o.out.find("rank 1: the run threw"), std::string::npos) << o.out;
@@ -106,7 +106,7 @@ TEST(MpiRuntime, ATasksExceptionStopsEveryRankAndIsPrintedOnce) {
 }
 
 TEST(MpiRuntime, AResultsSerialiserThatThrowsOnOneRankStopsEveryRank) {
-  const auto o = mpirun(2, "--engine mpi --bad-result");
+  const auto o = launch(2, "--engine mpi --bad-result");
   EXPECT_NE(o.status, 0);
   EXPECT_NE(o.out.find("rank 0: the result threw"), std::string::npos) << o.out;
   EXPECT_NE(o.out.find("rank 1: the result threw"), std::string::npos) << o.out;
@@ -117,7 +117,7 @@ TEST(MpiRuntime, BadOptionsArePrintedOnceByRankZero) {
   for (const std::string args : {"--engine mpi --strategy fastest", "--engine mpi --topology ring:3",
                                  "--engine mpi --workers 2", "--engine gpu"}) {
     SCOPED_TRACE(args);
-    const auto o = mpirun(2, args);
+    const auto o = launch(2, args);
     EXPECT_NE(o.status, 0);
     EXPECT_EQ(o.err.find("dlbkit: error: "), 0u) << o.err;
     EXPECT_EQ(o.err.find("dlbkit: error: ", 1), std::string::npos) << o.err;  // once, not once per rank
@@ -126,7 +126,7 @@ TEST(MpiRuntime, BadOptionsArePrintedOnceByRankZero) {
 
 // --help under mpirun: the usage once, on stdout, and every rank exits 0.
 TEST(MpiRuntime, HelpIsPrintedOnceByRankZero) {
-  const auto o = mpirun(2, "--help");
+  const auto o = launch(2, "--help");
   EXPECT_EQ(o.status, 0) << o.err;
   EXPECT_EQ(occurrences(o.out, "usage: "), 1u) << o.out;
   EXPECT_NE(o.out.find("\noptions:\n  --fail\n"), std::string::npos) << o.out;  // the program's own

@@ -35,7 +35,7 @@ std::uint64_t count_tree(Runtime& runtime) {
       std::uint64_t{0}, std::plus<>{});
 }
 
-RuntimeOptions parse(std::vector<const char*> args) {
+RuntimeOptions parse_options(std::vector<const char*> args) {
   args.insert(args.begin(), "program");
   return RuntimeOptions::parse(static_cast<int>(args.size()), args.data());
 }
@@ -86,11 +86,11 @@ TEST(RuntimeOutputs, AnOutputThatCannotBeWrittenFailsAtConstruction) {
 }
 
 TEST(RuntimeOutputs, TheCommandLineNamesThem) {
-  const RuntimeOptions o = parse({"--record", "a.trace", "--timeline=t.json", "--timeline-nodes", "0-3"});
+  const RuntimeOptions o = parse_options({"--record", "a.trace", "--timeline=t.json", "--timeline-nodes", "0-3"});
   EXPECT_EQ(o.record, "a.trace");
   EXPECT_EQ(o.timeline, "t.json");
   EXPECT_EQ(o.timeline_nodes, "0-3");
-  const RuntimeOptions d = parse({});
+  const RuntimeOptions d = parse_options({});
   EXPECT_EQ(d.record, "");
   EXPECT_EQ(d.timeline, "");
 }

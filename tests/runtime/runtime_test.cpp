@@ -459,7 +459,7 @@ std::string stderr_of(F f) {
   return testing::internal::GetCapturedStderr();
 }
 
-std::size_t occurrences(const std::string& text, const std::string& part) {
+std::size_t times_in(const std::string& text, const std::string& part) {
   std::size_t n = 0;
   for (auto at = text.find(part); at != std::string::npos; at = text.find(part, at + 1)) ++n;
   return n;
@@ -477,7 +477,7 @@ TEST(Runtime, WarnsOnStderrOnceUnlessQuiet) {
     expect_same(runtime.run(tree), tree.expected());
     expect_same(runtime.run(tree), tree.expected());
   });
-  EXPECT_EQ(occurrences(err, "dlbkit: warning: rid with retry_on_update=false: 1 of the 2 workers start without tasks"),
+  EXPECT_EQ(times_in(err, "dlbkit: warning: rid with retry_on_update=false: 1 of the 2 workers start without tasks"),
             1u)
       << err;
   RuntimeOptions quiet = rid;
@@ -504,7 +504,7 @@ TEST(Runtime, TheThreadsEngineUnderALauncherWarns) {
   ::unsetenv("OMPI_COMM_WORLD_SIZE");
   ::unsetenv("OMPI_COMM_WORLD_RANK");
   EXPECT_EQ(err.find("dlbkit: warning: threads engine in each of the 2 processes mpirun started"), 0u) << err;
-  EXPECT_EQ(occurrences(err, "\n"), 1u) << err;
+  EXPECT_EQ(times_in(err, "\n"), 1u) << err;
   EXPECT_EQ(rank1, "");
   const std::string alone = stderr_of([] { EXPECT_EQ(Runtime(RuntimeOptions{.workers = 2}).engine(), "threads"); });
   EXPECT_EQ(alone, "");

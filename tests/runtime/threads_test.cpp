@@ -22,7 +22,7 @@ namespace {
 
 // Strategy settings for task pools that start from one root: RID as in WLR93 waits for
 // its own load to change, which an empty node's never does, so it also retries on updates.
-std::map<std::string, std::string> params_for(const std::string& strategy) {
+std::map<std::string, std::string> strategy_params(const std::string& strategy) {
   if (strategy == "rid") return {{"retry_on_update", "true"}};
   return {};
 }
@@ -36,7 +36,7 @@ std::vector<std::string> all_strategies() {
 RuntimeResult run(AnyApplication& app, const Topology& t, const std::string& strategy, SimTime max_delay = 0,
                   std::uint32_t check_tasks = 1024) {
   const RuntimeConfig config{.topology = &t,
-                             .strategy = builtin_strategies().configure(strategy, params_for(strategy)),
+                             .strategy = builtin_strategies().configure(strategy, strategy_params(strategy)),
                              .seed = 7,
                              .check_tasks = check_tasks,
                              .max_delay = max_delay};

@@ -21,7 +21,7 @@ nlohmann::json published(const std::string& name) {
   return {};
 }
 
-RuntimeResult run(AnyApplication& app, const std::string& topology, const std::string& strategy) {
+RuntimeResult run_uts(AnyApplication& app, const std::string& topology, const std::string& strategy) {
   const Topology t = parse_topology(topology);
   std::map<std::string, std::string> p;
   if (strategy == "rid") p = {{"retry_on_update", "true"}};
@@ -34,7 +34,7 @@ void expect_every_strategy_counts(AnyApplication& app, const nlohmann::json& exp
     SCOPED_TRACE(info.name);
     const auto network = test::network_for(info.name, {"hypercube:1", "ring:3", "bisectional:3"});
     ASSERT_TRUE(network) << "no network of 2 to 4 nodes for " << info.name;
-    const RuntimeResult r = run(app, *network, info.name);
+    const RuntimeResult r = run_uts(app, *network, info.name);
     EXPECT_EQ(app.report_bytes(r.result.data()), expected);
   }
 }
@@ -52,7 +52,7 @@ TEST(UtsRuntime, T3CountsAsPublishedOnFourWorkers) {
   auto app = builtin_apps().configure("uts", {{"tree", "T3"}}).create();
   for (const std::string strategy : {"work_stealing", "sid"}) {
     SCOPED_TRACE(strategy);
-    const RuntimeResult r = run(*app, "hypercube:2", strategy);
+    const RuntimeResult r = run_uts(*app, "hypercube:2", strategy);
     EXPECT_EQ(app->report_bytes(r.result.data()), published("T3"));
     EXPECT_GT(r.tasks_moved(), 0u);
   }
@@ -66,7 +66,7 @@ TEST(UtsRuntime, CustomTreesCountAsTheSequentialWalk) {
     const uts::TreeCounts seq = uts::count_sequential(uts::parse_tree(spec));
     ASSERT_GT(seq.nodes, 100u);  // not a lone root: the spec was read
     auto app = builtin_apps().configure("uts", {{"tree", spec}}).create();
-    const RuntimeResult r = run(*app, "hypercube:2", "work_stealing");
+    const RuntimeResult r = run_uts(*app, "hypercube:2", "work_stealing");
     EXPECT_EQ(app->report_bytes(r.result.data()),
               (nlohmann::json{{"nodes", seq.nodes}, {"leaves", seq.leaves}, {"max_depth", seq.max_depth}}));
   }
@@ -107,7 +107,7 @@ TEST(UtsRuntime, SubtreeTasksSplitWhenAStrategyWantsWork) {
   auto app = builtin_apps().configure("uts", {{"tree", "T1"}, {"tasks", "subtree"}}).create();
   for (const std::string strategy : {"work_stealing", "lifeline", "rid", "sid"}) {
     SCOPED_TRACE(strategy);
-    const RuntimeResult r = run(*app, "hypercube:1", strategy);
+    const RuntimeResult r = run_uts(*app, "hypercube:1", strategy);
     EXPECT_EQ(app->report_bytes(r.result.data()), published("T1"));
     EXPECT_GT(r.workers[0].splits, 0u);
     EXPECT_GT(r.workers[1].tasks_received, 0u);
@@ -126,7 +126,7 @@ TEST(UtsRuntime, SubtreeTasksSplitByChildrenHandOverTheFrontier) {
       auto app = builtin_apps()
                      .configure("uts", {{"tree", "T1"}, {"tasks", "subtree"}, {"split", by_child ? "children" : "levels"}})
                      .create();
-      const RuntimeResult r = run(*app, "hypercube:1", strategy);
+      const RuntimeResult r = run_uts(*app, "hypercube:1", strategy);
       EXPECT_EQ(app->report_bytes(r.result.data()), published("T1"));
       received[by_child] = r.workers[1].tasks_received;
     }

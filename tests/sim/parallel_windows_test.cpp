@@ -374,13 +374,13 @@ TEST(ParallelWindows, SlicesOfAWindowRankAsOneThreadDoes) {
   }
 }
 
-struct Item {
+struct WindowItem {
   std::int64_t time;
   std::uint64_t key;
 };
 
 TEST(ParallelWindows, TheQueueLooksPastAWindowWithoutMovingItsBase) {
-  EventQueue<Item> queue;
+  EventQueue<WindowItem> queue;
   queue.push({1000, 1});
   queue.push({5000, 2});
   ASSERT_NE(queue.top_before(2000), nullptr);

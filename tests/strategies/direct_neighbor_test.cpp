@@ -16,7 +16,7 @@ using dlbkit::test::FakeContext;
 
 namespace {
 
-constexpr std::uint16_t kLoadInfo = 0, kLoadRequest = 1, kCoupleRequest = 3, kCoupleReply = 4, kTransfer = 5;
+constexpr std::uint16_t kLoadInfo = 0, kLoadRequest = 1, kCoupleRequest = 3, kCoupleReply = 4, kDnTransfer = 5;
 struct CoupleReply {
   std::int64_t accepted;
   double load;
@@ -221,7 +221,7 @@ TEST(DirectNeighbor, TheReceiverAcceptsCountsTheAnnouncedLoadAndEndsTheCoupleWhe
   ASSERT_EQ(ctx.of_kind(kCoupleReply).size(), 2u);
   EXPECT_EQ(ctx.of_kind(kCoupleReply)[1].message.as<CoupleReply>().accepted, 0);
   // Node 1 could send only 3; they arrive in two messages. The couple ends with the last one.
-  s->on_message(ctx, 1, Message::make(kTransfer, std::int64_t{3}));
+  s->on_message(ctx, 1, Message::make(kDnTransfer, std::int64_t{3}));
   ctx.set_load(3);
   s->on_tasks_arrived(ctx, 1, 1);
   for (const auto& m : ctx.of_kind(kLoadInfo)) EXPECT_EQ(m.message.as<LoadInfo>().landed, 0);
@@ -263,8 +263,8 @@ TEST(DirectNeighbor, TwoNeighboursThatAskEachOtherAtOnceDoNotWaitForEachOther) {
   ASSERT_EQ(c0.migrations.size(), 1u);  // node 0 goes ahead: (20 - 5) / 2 = 7
   EXPECT_EQ(c0.migrations[0].amount, 7);
   EXPECT_TRUE(c1.migrations.empty());
-  ASSERT_EQ(c0.of_kind(kTransfer).size(), 1u);
-  s1->on_message(c1, 0, c0.of_kind(kTransfer)[0].message);
+  ASSERT_EQ(c0.of_kind(kDnTransfer).size(), 1u);
+  s1->on_message(c1, 0, c0.of_kind(kDnTransfer)[0].message);
   c1.set_load(27);
   s1->on_tasks_arrived(c1, 0, 7);
   const auto landed = c1.of_kind(kLoadInfo).back();
@@ -451,7 +451,7 @@ TEST(DirectNeighbor, WithoutCountingAReceiverWaitingForLoadAsksForNoMore) {
     s->on_message(ctx, 2, info(5));
     EXPECT_EQ(ctx.of_kind(kLoadRequest).size(), std::string(count) == "true" ? 1u : 0u) << count;
     if (std::string(count) == "true") continue;
-    s->on_message(ctx, 1, Message::make(kTransfer, std::int64_t{1}));
+    s->on_message(ctx, 1, Message::make(kDnTransfer, std::int64_t{1}));
     ctx.set_load(3);
     s->on_tasks_arrived(ctx, 1, 1);  // the couple ends
     s->on_message(ctx, 2, info(5.5));
@@ -497,8 +497,8 @@ TEST(DirectNeighbor, AmountAtCoupleIsDecidedFromTheLoadInTheReply) {
     s->on_message(ctx, 1, accept(16));
     ASSERT_EQ(ctx.migrations.size(), 1u) << at;
     EXPECT_EQ(ctx.migrations[0].amount, moved) << at;
-    ASSERT_EQ(ctx.of_kind(kTransfer).size(), 1u);
-    EXPECT_EQ(ctx.of_kind(kTransfer)[0].message.as<std::int64_t>(), moved);
+    ASSERT_EQ(ctx.of_kind(kDnTransfer).size(), 1u);
+    EXPECT_EQ(ctx.of_kind(kDnTransfer)[0].message.as<std::int64_t>(), moved);
   }
   // The pair is already equal when the reply comes: nothing goes, and the Transfer says so.
   FakeContext ctx(ring, 0, 20);
@@ -507,8 +507,8 @@ TEST(DirectNeighbor, AmountAtCoupleIsDecidedFromTheLoadInTheReply) {
   s->on_message(ctx, 1, info(10));
   s->on_message(ctx, 1, accept(19));
   for (const auto& m : ctx.migrations) EXPECT_EQ(m.amount, 0);
-  ASSERT_EQ(ctx.of_kind(kTransfer).size(), 1u);
-  EXPECT_EQ(ctx.of_kind(kTransfer)[0].message.as<std::int64_t>(), 0);
+  ASSERT_EQ(ctx.of_kind(kDnTransfer).size(), 1u);
+  EXPECT_EQ(ctx.of_kind(kDnTransfer)[0].message.as<std::int64_t>(), 0);
   // Extended distribution still forwards all that arrived (Sec. 3.2), an amount known already.
   FakeContext fwd(ring, 0, 6);
   auto f = make({{"amount_at", "couple"}, {"extended", "true"}, {"threshold", "10"}});

@@ -18,7 +18,7 @@ namespace {
 
 constexpr std::uint16_t kSteal = 0, kLifeline = 1, kRefused = 2, kGift = 3;
 
-std::unique_ptr<Strategy> make(std::map<std::string, std::string> p = {}) {
+std::unique_ptr<Strategy> make_lifeline(std::map<std::string, std::string> p = {}) {
   return builtin_strategies().configure("lifeline", p).create();
 }
 
@@ -78,7 +78,7 @@ TEST(Lifeline, BuddiesFormALowDegreeCyclicHypercube) {
 TEST(Lifeline, WRandomStealsThenTheLifelinesThenSilence) {
   const Topology t = parse_topology("hypercube:3");
   FakeContext ctx(t, 5, 0);
-  auto s = make({{"w", "2"}});
+  auto s = make_lifeline({{"w", "2"}});
   s->on_start(ctx);
   // Two random attempts, one at a time.
   for (int attempt = 0; attempt < 2; ++attempt) {
@@ -121,7 +121,7 @@ TEST(Lifeline, WRandomStealsThenTheLifelinesThenSilence) {
 TEST(Lifeline, AVictimRecordsLifelineThievesAndFeedsThemLater) {
   const Topology t = parse_topology("hypercube:2");
   FakeContext ctx(t, 0, 1);  // only the executing task
-  auto s = make();
+  auto s = make_lifeline();
   s->on_start(ctx);
   s->on_message(ctx, 2, Message::make(kSteal, 0));       // random thief: refused, forgotten
   s->on_message(ctx, 1, Message::make(kLifeline, 0));    // lifeline thief: refused, recorded

@@ -51,25 +51,25 @@ TEST(LiquidAgents, TopologiesTheyCannotUseAreRefused) {
 
 // ----- lock-step -----
 
-constexpr std::uint64_t kRounds = 60;
+constexpr std::uint64_t kLiquidRounds = 60;
 
-void expect_lock_step(const std::string& strategy, const Params& params, const std::string& spec,
+void expect_liquid_lock_step(const std::string& strategy, const Params& params, const std::string& spec,
                       const RoundKernel& kernel, const Loads& start) {
-  test::expect_lock_step(strategy, params, parse_topology(spec), kernel, start, kRounds, false);
+  test::expect_lock_step(strategy, params, parse_topology(spec), kernel, start, kLiquidRounds, false);
 }
 
 TEST(LiquidAgents, LockStepReproducesTheKernelRoundByRound) {
   // Table 3's example, then random loads on tori of one to three dimensions.
   for (const char* c : {"c0", "c1", "c2", "c3", "c4", "c5"}) {
     const ShiftCondition condition = parse_shift_condition(c);
-    expect_lock_step("liquid", {{"condition", c}}, "ring:8", LiquidKernel(parse_topology("ring:8"), condition),
+    expect_liquid_lock_step("liquid", {{"condition", c}}, "ring:8", LiquidKernel(parse_topology("ring:8"), condition),
                      {16, 0, 0, 0, 0, 0, 0, 0});
     Rng rng(static_cast<std::uint64_t>(condition) + 1);
     for (const char* spec : {"ring:9", "torus:4x3", "torus:3x2x3", "hypercube:3"}) {
       const Topology t = parse_topology(spec);
       Loads start(t.size());
       for (auto& x : start) x = static_cast<std::int64_t>(rng.below(7));
-      expect_lock_step("liquid", {{"condition", c}}, spec, LiquidKernel(t, condition), start);
+      expect_liquid_lock_step("liquid", {{"condition", c}}, spec, LiquidKernel(t, condition), start);
     }
   }
 }
@@ -78,12 +78,12 @@ TEST(LiquidAgents, NnaLockStepReproducesTheKernelIterationByIteration) {
   for (const char* transfer : {"net", "gross"}) {
     const NnaTransfer rule = parse_nna_transfer(transfer);
     const Topology ring = parse_topology("ring:8");
-    expect_lock_step("nna", {{"transfer", transfer}}, "ring:8", NnaKernel(ring, rule), {16, 0, 0, 0, 0, 0, 0, 0});
+    expect_liquid_lock_step("nna", {{"transfer", transfer}}, "ring:8", NnaKernel(ring, rule), {16, 0, 0, 0, 0, 0, 0, 0});
     Rng rng(7);
     const Topology ring11 = parse_topology("ring:11");
     Loads start(11);
     for (auto& x : start) x = static_cast<std::int64_t>(rng.below(20));
-    expect_lock_step("nna", {{"transfer", transfer}}, "ring:11", NnaKernel(ring11, rule), start);
+    expect_liquid_lock_step("nna", {{"transfer", transfer}}, "ring:11", NnaKernel(ring11, rule), start);
   }
 }
 

@@ -11,14 +11,14 @@ using dlbkit::test::FakeContext;
 
 namespace {
 
-constexpr std::uint16_t kLoadUpdate = 0;  // SID's only message kind
+constexpr std::uint16_t kSidLoadUpdate = 0;  // SID's only message kind
 
 std::unique_ptr<Strategy> sid(std::map<std::string, std::string> params = {}) {
   return builtin_strategies().configure("sid", params).create();
 }
 
-void tell_load(Strategy& s, FakeContext& ctx, NodeId from, std::int64_t load) {
-  s.on_message(ctx, from, Message::make(kLoadUpdate, LoadUpdate{load}));
+void tell_sid_load(Strategy& s, FakeContext& ctx, NodeId from, std::int64_t load) {
+  s.on_message(ctx, from, Message::make(kSidLoadUpdate, LoadUpdate{load}));
 }
 
 // Tells the strategy its neighbours' loads while its own load is 0, so that no update
@@ -26,7 +26,7 @@ void tell_load(Strategy& s, FakeContext& ctx, NodeId from, std::int64_t load) {
 void know(Strategy& s, FakeContext& ctx, std::vector<std::pair<NodeId, std::int64_t>> loads) {
   const std::int64_t own = ctx.load();
   ctx.set_load(0);
-  for (auto [from, load] : loads) tell_load(s, ctx, from, load);
+  for (auto [from, load] : loads) tell_sid_load(s, ctx, from, load);
   ctx.set_load(own);
 }
 
@@ -56,7 +56,7 @@ TEST(Sid, ApportionsTheSurplusByDeficiencyAsInFig2) {
   const auto nb = torus.neighbors(5);
   know(*s, ctx, {{nb[0], 12}, {nb[1], 1}, {nb[2], 2}, {nb[3], 4}});
   ASSERT_TRUE(ctx.migrations.empty());
-  tell_load(*s, ctx, nb[0], 12);  // with L_LOW = inf (Table II) every update triggers
+  tell_sid_load(*s, ctx, nb[0], 12);  // with L_LOW = inf (Table II) every update triggers
   EXPECT_EQ(moved_to(ctx, nb[0]), 0);
   EXPECT_EQ(moved_to(ctx, nb[1]), 8);
   EXPECT_EQ(moved_to(ctx, nb[2]), 7);
@@ -68,11 +68,11 @@ TEST(Sid, BalancesOnlyWhenANeighbourReportsBelowLLow) {
   FakeContext ctx(cube, 0, 40);
   auto s = sid({{"l_low", "5"}});
   s->on_start(ctx);
-  tell_load(*s, ctx, 1, 5);  // not below L_LOW
+  tell_sid_load(*s, ctx, 1, 5);  // not below L_LOW
   EXPECT_TRUE(ctx.migrations.empty());
   s->on_load_change(ctx);  // SID never balances on its own load
   EXPECT_TRUE(ctx.migrations.empty());
-  tell_load(*s, ctx, 2, 4);  // below: Lbar = 49/3, excess 23.7, h = (11.3, 12.3)
+  tell_sid_load(*s, ctx, 2, 4);  // below: Lbar = 49/3, excess 23.7, h = (11.3, 12.3)
   ASSERT_EQ(ctx.migrations.size(), 2u);
   EXPECT_EQ(moved_to(ctx, 1), 11);
   EXPECT_EQ(moved_to(ctx, 2), 12);
@@ -84,14 +84,14 @@ TEST(Sid, NothingWithinThresholdOrBelowDeltaMin) {
   auto s = sid();
   s->on_start(ctx);
   know(*s, ctx, {{1, 5}, {2, 5}});
-  tell_load(*s, ctx, 2, 5);  // Lbar = 16/3, excess 0.67 <= L_threshold = 1
+  tell_sid_load(*s, ctx, 2, 5);  // Lbar = 16/3, excess 0.67 <= L_threshold = 1
   EXPECT_TRUE(ctx.migrations.empty());
 
   FakeContext big(cube, 0, 10);
   auto t = sid({{"delta_min", "3"}});
   t->on_start(big);
   know(*t, big, {{1, 10}, {2, 4}});
-  tell_load(*t, big, 2, 4);  // Lbar = 8, excess 2: delta = 2 < delta_MIN = 3
+  tell_sid_load(*t, big, 2, 4);  // Lbar = 8, excess 2: delta = 2 < delta_MIN = 3
   EXPECT_TRUE(big.migrations.empty());
 }
 
@@ -102,11 +102,11 @@ TEST(Sid, CountsWhatItSentBeforeTheNeighbourReports) {
   auto s = sid();
   s->on_start(ctx);
   know(*s, ctx, {{1, 30}, {2, 0}});
-  tell_load(*s, ctx, 2, 0);  // Lbar = 20, excess 10, all to node 2
+  tell_sid_load(*s, ctx, 2, 0);  // Lbar = 20, excess 10, all to node 2
   EXPECT_EQ(moved_to(ctx, 2), 10);
   // Node 2 is now known to hold 10 and this node holds 20: Lbar = 20, no excess. Had it
   // kept node 2 at 0, it would see an excess of 3.3 and send again.
-  tell_load(*s, ctx, 1, 30);
+  tell_sid_load(*s, ctx, 1, 30);
   EXPECT_EQ(moved_to(ctx, 2), 10);
 }
 
@@ -115,9 +115,9 @@ TEST(Sid, LLowAutoIsOnePlusATenthOfTheInitialLoad) {
   FakeContext ctx(cube, 0, 100);  // L_LOW = 11
   auto s = sid({{"l_low", "auto"}});
   s->on_start(ctx);
-  tell_load(*s, ctx, 1, 11);
+  tell_sid_load(*s, ctx, 1, 11);
   EXPECT_TRUE(ctx.migrations.empty());
-  tell_load(*s, ctx, 2, 10);
+  tell_sid_load(*s, ctx, 2, 10);
   EXPECT_FALSE(ctx.migrations.empty());
 }
 
@@ -131,7 +131,7 @@ TEST(Sid, IntegerAverageRoundsLbarDownAndSendsMore) {
     auto s = sid({{"average", average}});
     s->on_start(ctx);
     know(*s, ctx, {{1, 2}, {2, 3}});
-    tell_load(*s, ctx, 2, 3);
+    tell_sid_load(*s, ctx, 2, 3);
     EXPECT_EQ(moved_to(ctx, 1), to_1) << average;
     EXPECT_EQ(moved_to(ctx, 2), to_2) << average;
   }
@@ -148,7 +148,7 @@ TEST(Sid, AverageOverTheNeighboursGivesFig2sCaption) {
     auto s = sid({{"average_over", over}});
     s->on_start(ctx);
     know(*s, ctx, {{nb[0], 0}, {nb[1], 0}, {nb[2], 20}, {nb[3], 20}});
-    tell_load(*s, ctx, nb[0], 0);
+    tell_sid_load(*s, ctx, nb[0], 0);
     EXPECT_EQ(moved_to(ctx, nb[0]), each) << over;
     EXPECT_EQ(moved_to(ctx, nb[1]), each) << over;
     EXPECT_EQ(moved_to(ctx, nb[2]) + moved_to(ctx, nb[3]), 0) << over;

@@ -14,16 +14,16 @@ using dlbkit::test::FakeContext;
 
 namespace {
 
-constexpr std::uint16_t kRequest = 0, kRefused = 1;
+constexpr std::uint16_t kStealRequest = 0, kStealRefused = 1;
 
-std::unique_ptr<Strategy> make(std::map<std::string, std::string> p = {}) {
+std::unique_ptr<Strategy> make_stealing(std::map<std::string, std::string> p = {}) {
   return builtin_strategies().configure("work_stealing", p).create();
 }
 
 // The victim's refusal of a request: the request's body (its number) comes back.
 Message refusal_of(const Message& request) {
   Message m = request;
-  m.kind = kRefused;
+  m.kind = kStealRefused;
   return m;
 }
 
@@ -40,10 +40,10 @@ TEST(WorkStealing, AnIdleNodeAsksOneRandomOtherNode) {
   for (int trial = 0; trial < 200; ++trial) {
     FakeContext ctx(t, 3, 0);
     ctx.rng() = Rng(static_cast<std::uint64_t>(trial));
-    auto s = make();
+    auto s = make_stealing();
     s->on_start(ctx);
     ASSERT_EQ(ctx.sent.size(), 1u);  // one request outstanding
-    EXPECT_EQ(ctx.sent[0].message.kind, kRequest);
+    EXPECT_EQ(ctx.sent[0].message.kind, kStealRequest);
     EXPECT_NE(ctx.sent[0].to, 3u);
     victims.insert(ctx.sent[0].to);
     s->on_idle(ctx);
@@ -57,7 +57,7 @@ TEST(WorkStealing, NeighborsOptionKeepsVictimsAmongNeighbours) {
   for (int trial = 0; trial < 100; ++trial) {
     FakeContext ctx(t, 3, 0);
     ctx.rng() = Rng(static_cast<std::uint64_t>(trial));
-    auto s = make({{"neighbors", "true"}});
+    auto s = make_stealing({{"neighbors", "true"}});
     s->on_start(ctx);
     ASSERT_EQ(ctx.sent.size(), 1u);
     EXPECT_TRUE(ctx.sent[0].to == 2 || ctx.sent[0].to == 4) << ctx.sent[0].to;
@@ -67,23 +67,23 @@ TEST(WorkStealing, NeighborsOptionKeepsVictimsAmongNeighbours) {
 TEST(WorkStealing, VictimGivesHalfItsQueueOrRefuses) {
   const Topology t = parse_topology("complete:4");
   FakeContext rich(t, 0, 8);  // 7 queued, one executing
-  auto s = make();
+  auto s = make_stealing();
   s->on_start(rich);
   EXPECT_TRUE(rich.sent.empty());
-  s->on_message(rich, 2, Message::make(kRequest, 0));
+  s->on_message(rich, 2, Message::make(kStealRequest, 0));
   ASSERT_EQ(rich.migrations.size(), 1u);
   EXPECT_EQ(rich.migrations[0].to, 2u);
   EXPECT_EQ(rich.migrations[0].amount, 4);  // half of 7, rounded up
   EXPECT_TRUE(rich.sent.empty());
 
   FakeContext poor(t, 1, 1);  // only the executing task
-  auto p = make();
+  auto p = make_stealing();
   p->on_start(poor);
-  p->on_message(poor, 3, Message::make(kRequest, 42));
+  p->on_message(poor, 3, Message::make(kStealRequest, 42));
   EXPECT_TRUE(poor.migrations.empty());
   ASSERT_EQ(poor.sent.size(), 1u);
   EXPECT_EQ(poor.sent[0].to, 3u);
-  EXPECT_EQ(poor.sent[0].message.kind, kRefused);
+  EXPECT_EQ(poor.sent[0].message.kind, kStealRefused);
   EXPECT_EQ(poor.sent[0].message.as<int>(), 42) << "the refusal carries the request's number back";
 }
 
@@ -94,12 +94,12 @@ TEST(WorkStealing, AVictimThatExecutesNothingKeepsItsNextTask) {
   for (const std::int64_t queued : {1, 2, 5}) {
     FakeContext ctx(t, 0, queued);
     ctx.executing = false;  // all queued
-    auto s = make();
-    s->on_message(ctx, 1, Message::make(kRequest, 0));
+    auto s = make_stealing();
+    s->on_message(ctx, 1, Message::make(kStealRequest, 0));
     if (queued == 1) {
       EXPECT_TRUE(ctx.migrations.empty());
       ASSERT_EQ(ctx.sent.size(), 1u);
-      EXPECT_EQ(ctx.sent[0].message.kind, kRefused);
+      EXPECT_EQ(ctx.sent[0].message.kind, kStealRefused);
     } else {
       ASSERT_EQ(ctx.migrations.size(), 1u);
       EXPECT_EQ(ctx.migrations[0].amount, queued / 2) << "half of the " << queued - 1 << " spare, rounded up";
@@ -113,7 +113,7 @@ TEST(WorkStealing, AVictimThatExecutesNothingKeepsItsNextTask) {
 TEST(WorkStealing, OnlyTheLatestRequestsRefusalCounts) {
   const Topology t = parse_topology("complete:2");
   FakeContext ctx(t, 0, 0);
-  auto s = make();
+  auto s = make_stealing();
   s->on_start(ctx);
   ASSERT_EQ(ctx.sent.size(), 1u);
   const Message first = ctx.sent[0].message;
@@ -138,7 +138,7 @@ TEST(WorkStealing, OnlyTheLatestRequestsRefusalCounts) {
 TEST(WorkStealing, RefusedThiefTriesAnotherVictimThenWaits) {
   const Topology t = parse_topology("complete:3");  // two victims
   FakeContext ctx(t, 0, 0);
-  auto s = make();
+  auto s = make_stealing();
   s->on_start(ctx);
   ASSERT_EQ(ctx.sent.size(), 1u);
   s->on_message(ctx, ctx.sent[0].to, refusal_of(ctx.sent[0].message));

@@ -16,7 +16,7 @@ namespace {
 
 const std::string kDir = std::string(DLBKIT_TEST_DATA) + "/topology/";
 
-std::vector<NodeId> nbrs(const Topology& t, NodeId v) {
+std::vector<NodeId> neighbours_of(const Topology& t, NodeId v) {
   const auto s = t.neighbors(v);
   return {s.begin(), s.end()};
 }
@@ -33,8 +33,8 @@ TEST(LoadEdgeList, PetersenFileHasPetersenInvariants) {
   EXPECT_FALSE(t.bipartite());
   EXPECT_TRUE(t.extents().empty());
   EXPECT_FALSE(t.edge_dimension(0, 0).has_value());
-  EXPECT_EQ(nbrs(t, 0), (std::vector<NodeId>{1, 4, 5}));
-  EXPECT_EQ(nbrs(t, 9), (std::vector<NodeId>{4, 6, 7}));
+  EXPECT_EQ(neighbours_of(t, 0), (std::vector<NodeId>{1, 4, 5}));
+  EXPECT_EQ(neighbours_of(t, 9), (std::vector<NodeId>{4, 6, 7}));
   EXPECT_EQ(t.distance(0, 7), 2);
   EXPECT_EQ(t.distance(5, 7), 1);
   EXPECT_EQ(t.distance(3, 3), 0);
@@ -46,8 +46,8 @@ TEST(LoadEdgeList, PetersenFileHasPetersenInvariants) {
 
 TEST(LoadEdgeList, NeighbourListsAreSortedWhateverTheFileOrder) {
   const Topology t = parse_topology("file:" + kDir + "star.txt");
-  EXPECT_EQ(nbrs(t, 0), (std::vector<NodeId>{1, 2, 3, 4}));
-  EXPECT_EQ(nbrs(t, 3), (std::vector<NodeId>{0}));
+  EXPECT_EQ(neighbours_of(t, 0), (std::vector<NodeId>{1, 2, 3, 4}));
+  EXPECT_EQ(neighbours_of(t, 3), (std::vector<NodeId>{0}));
   EXPECT_EQ(t.diameter(), 2);
   EXPECT_TRUE(t.bipartite());
   EXPECT_EQ(t.min_degree(), 1U);
@@ -58,8 +58,8 @@ TEST(LoadEdgeList, TheExampleInTheDocs) {
   const Topology t = load_edge_list(kDir + "ring6_chord.txt");
   EXPECT_EQ(t.size(), 6U);
   EXPECT_EQ(t.edge_count(), 7U);
-  EXPECT_EQ(nbrs(t, 0), (std::vector<NodeId>{1, 3, 5}));
-  EXPECT_EQ(nbrs(t, 3), (std::vector<NodeId>{0, 2, 4}));
+  EXPECT_EQ(neighbours_of(t, 0), (std::vector<NodeId>{1, 3, 5}));
+  EXPECT_EQ(neighbours_of(t, 3), (std::vector<NodeId>{0, 2, 4}));
   EXPECT_EQ(t.distance(1, 4), 3);
   EXPECT_EQ(t.distance(5, 3), 2);
   EXPECT_EQ(t.diameter(), 3);
@@ -75,7 +75,7 @@ TEST(LoadEdgeList, SingleNodeAndCrlfFiles) {
 
   const Topology path = load_edge_list(kDir + "path_crlf.txt");
   EXPECT_EQ(path.size(), 3U);
-  EXPECT_EQ(nbrs(path, 1), (std::vector<NodeId>{0, 2}));
+  EXPECT_EQ(neighbours_of(path, 1), (std::vector<NodeId>{0, 2}));
   EXPECT_EQ(path.distance(0, 2), 2);
   EXPECT_EQ(path.diameter(), 2);
 }
@@ -84,8 +84,8 @@ TEST(FromAdjacency, KeepsTheGivenOrder) {
   const Topology t = Topology::from_adjacency("square", {{3, 1}, {0, 2}, {3, 1}, {2, 0}});
   EXPECT_EQ(t.spec(), "square");
   EXPECT_EQ(t.kind(), TopologyKind::file);
-  EXPECT_EQ(nbrs(t, 0), (std::vector<NodeId>{3, 1}));
-  EXPECT_EQ(nbrs(t, 2), (std::vector<NodeId>{3, 1}));
+  EXPECT_EQ(neighbours_of(t, 0), (std::vector<NodeId>{3, 1}));
+  EXPECT_EQ(neighbours_of(t, 2), (std::vector<NodeId>{3, 1}));
   EXPECT_EQ(t.edge_count(), 4U);
   EXPECT_EQ(t.distance(0, 2), 2);
   EXPECT_TRUE(t.bipartite());

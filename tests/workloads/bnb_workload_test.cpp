@@ -17,7 +17,7 @@ using namespace dlbkit;
 
 namespace {
 
-struct Recorded {
+struct RecordedSearch {
   NodeId node;
   SimTime work;
   std::uint32_t tag;
@@ -26,10 +26,10 @@ struct Recorded {
 class Recorder final : public TaskSink {
 public:
   void add(NodeId node, SimTime work, std::uint32_t tag) override { tasks.push_back({node, work, tag}); }
-  std::vector<Recorded> tasks;
+  std::vector<RecordedSearch> tasks;
 };
 
-std::vector<Recorded> create_tasks(const WorkloadInfo& info, const std::map<std::string, std::string>& params,
+std::vector<RecordedSearch> create_tasks(const WorkloadInfo& info, const std::map<std::string, std::string>& params,
                                    const std::string& topology = "hypercube:3", std::uint64_t seed = 1) {
   const WorkloadRegistry registry = [&] {
     WorkloadRegistry r;
@@ -105,7 +105,7 @@ TEST(BnbWorkload, PlacementInBlocksOrCyclic) {
 }
 
 TEST(BnbWorkload, InstanceFromTheRunStreamOrFromItsOwnSeed) {
-  const auto total = [](const std::vector<Recorded>& tasks) {
+  const auto total = [](const std::vector<RecordedSearch>& tasks) {
     SimTime sum = 0;
     for (const auto& t : tasks) sum += t.work;
     return sum;

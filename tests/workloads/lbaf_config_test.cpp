@@ -19,16 +19,16 @@ namespace {
 
 const std::string kData = DLBKIT_TEST_DATA;
 const std::string kHundreds = kData + "/lbaf/challenging-toy-hundreds-tasks.yaml";
-const std::string kMemoryToy = kData + "/lbaf/user-defined-memory-toy-problem.yaml";
+const std::string kMemoryToyConfig = kData + "/lbaf/user-defined-memory-toy-problem.yaml";
 const std::string kRecursive = kData + "/lbaf/conf.yaml";
-const std::string kBlocks = kData + "/lbaf/synthetic-blocks.yaml";
+const std::string kBlocksConfig = kData + "/lbaf/synthetic-blocks.yaml";
 
 bool has(const std::vector<std::string>& ignored, const std::string& prefix) {
   return std::ranges::any_of(ignored, [&](const std::string& line) { return line.rfind(prefix, 0) == 0; });
 }
 
 /// The message with which with_lbaf_config refuses the file, "" when it does not.
-std::string error_of(const PhasesInputs& in) {
+std::string config_error(const PhasesInputs& in) {
   try {
     with_lbaf_config(in);
   } catch (const InputError& e) {
@@ -40,7 +40,7 @@ std::string error_of(const PhasesInputs& in) {
 /// LBAF's memory toy configuration (tests/data/lbaf) with its lines `from` replaced by `to`,
 /// written to a file of its own.
 std::string variant(const std::string& name, const std::string& from, const std::string& to) {
-  std::ifstream in(kMemoryToy);
+  std::ifstream in(kMemoryToyConfig);
   std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   const std::size_t at = text.find(from);
   EXPECT_NE(at, std::string::npos) << from;
@@ -76,18 +76,18 @@ TEST(LbafConfig, ReadsLbafsShippedConfigurations) {
   EXPECT_FALSE(c.inputs.rebalance.memory_bound);  // no upper bound in its work model
   EXPECT_TRUE(has(c.ignored, "write_JSON ("));
 
-  c = with_lbaf_config({.lbaf_config = kMemoryToy});
+  c = with_lbaf_config({.lbaf_config = kMemoryToyConfig});
   EXPECT_EQ(c.inputs.params.at("max_objects_per_transfer"), "32");
   EXPECT_TRUE(has(c.ignored, "visualization ("));
   EXPECT_FALSE(c.inputs.rebalance.memory_group);
 
   // ranks_per_node under an upper bound: LBAF bounds each node's ranks together.
-  c = with_lbaf_config({.lbaf_config = kBlocks});
+  c = with_lbaf_config({.lbaf_config = kBlocksConfig});
   EXPECT_EQ(c.inputs.rebalance.memory_group, 2);
   EXPECT_EQ(c.inputs.rebalance.memory_bound, "45.0");
   EXPECT_EQ(c.inputs.rebalance.work_model, "delta=0.1");
   EXPECT_EQ(c.inputs.params.at("max_subclusters"), "4");
-  c = with_lbaf_config({.rebalance = {.memory_group = 1}, .lbaf_config = kBlocks});
+  c = with_lbaf_config({.rebalance = {.memory_group = 1}, .lbaf_config = kBlocksConfig});
   EXPECT_EQ(c.inputs.rebalance.memory_group, 1);  // the caller's
   // Without one, LBAF's nodes group ranks in its statistics only.
   const std::string nodes = variant("lbaf-nodes", "phase_ids:", "ranks_per_node: 4\n  phase_ids:");
@@ -114,7 +114,7 @@ TEST(LbafConfig, TheCallersInputsWin) {
                                    .data = "elsewhere",
                                    .phase = 3,
                                    .rebalance = {.memory_bound = "1e9", .work_model = "delta=3"},
-                                   .lbaf_config = kMemoryToy});
+                                   .lbaf_config = kMemoryToyConfig});
   EXPECT_EQ(c.inputs.params.at("n_iterations"), "2");
   EXPECT_EQ(c.inputs.params.at("peers"), "vt");
   EXPECT_EQ(c.inputs.params.at("n_rounds"), "2");  // the file's
@@ -135,7 +135,7 @@ TEST(LbafConfig, TheCallersInputsWin) {
 
 TEST(LbafConfig, RefusesWhatWouldChangeTheResultNamingTheKey) {
   const std::string stepper = variant("lbaf-stepper", "name: InformAndTransfer", "name: PhaseStepper");
-  EXPECT_EQ(error_of({.lbaf_config = stepper}),
+  EXPECT_EQ(config_error({.lbaf_config = stepper}),
             "--lbaf-config " + stepper + ": algorithm.name 'PhaseStepper' is not supported; accepted: "
             "InformAndTransfer (dlbkit's tempered), or -s STRATEGY for another of dlbkit's");
   const std::map<std::string, std::pair<std::string, std::string>> refused{
@@ -156,12 +156,12 @@ TEST(LbafConfig, RefusesWhatWouldChangeTheResultNamingTheKey) {
       {"line 3, column 11: illegal map value; accepted: LBAF's YAML configuration", {"  data_stem", "\tdata_stem"}}};
   for (const auto& [message, edit] : refused) {
     const std::string path = variant("lbaf-refused", edit.first, edit.second);
-    const std::string error = error_of({.lbaf_config = path});
+    const std::string error = config_error({.lbaf_config = path});
     EXPECT_EQ(error.rfind("--lbaf-config " + path + ": " + message, 0), 0u) << error;
     std::filesystem::remove(path);
   }
   std::filesystem::remove(stepper);
-  EXPECT_NE(error_of({.lbaf_config = kData + "/lbaf/none.yaml"}), "");
+  EXPECT_NE(config_error({.lbaf_config = kData + "/lbaf/none.yaml"}), "");
 }
 
 // The same JSON as the explicit options, but for the decision's wall time and the file's name.
@@ -184,7 +184,7 @@ TEST(LbafConfig, RunsAsTheExplicitOptions) {
                                                    .phase = 0,
                                                    .rebalance = {.memory_bound = "8000000000.0"},
                                                    .seed = 3});
-  EXPECT_EQ(figures({.seed = 3, .lbaf_config = kMemoryToy}), explicit_options);
+  EXPECT_EQ(figures({.seed = 3, .lbaf_config = kMemoryToyConfig}), explicit_options);
   EXPECT_GT(explicit_options["objects_migrated"].get<std::size_t>(), 0u);
 
   const PhasesResult r = phases_command({.lbaf_config = kRecursive});
