@@ -38,9 +38,6 @@ struct StepsRow {
   std::string note[4];
 };
 
-// A step count, empty where there is none (not reached, or no prediction).
-Cell count(const std::optional<std::uint64_t>& s) { return s ? Cell{static_cast<std::int64_t>(*s)} : Cell{}; }
-
 ReproductionResult steps(const ReproductionOptions& options, bool large) {
   std::vector<std::string> specs;
   for (int d = 6; d <= (options.tiny ? 7 : large ? 20 : 14); ++d) specs.push_back(fmt::format("hypercube:{}", d));
@@ -106,8 +103,8 @@ ReproductionResult steps(const ReproductionOptions& options, bool large) {
                             static_cast<std::int64_t>(row.distinct)};
     std::vector<std::string> notes;
     for (int s = 0; s < 4; ++s) {
-      cells.push_back(count(row.measured[s]));
-      cells.push_back(count(predicted[s]));
+      cells.push_back(count_cell(row.measured[s]));
+      cells.push_back(count_cell(predicted[s]));
       if (!row.note[s].empty()) notes.push_back(fmt::format("{} {}", kSchemes[s], row.note[s]));
     }
     cells.push_back(fmt::format("{}", fmt::join(notes, "; ")));

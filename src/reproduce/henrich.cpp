@@ -24,8 +24,7 @@ using Loads = std::vector<std::int64_t>;
 
 constexpr std::int64_t kWorstCaseC = 5;  // Sec. 5: L_sum = c P on one processor, c = 5
 
-// A count of shifts or iterations, empty where the method never got there.
-Cell count_cell(const std::optional<std::uint64_t>& x) { return x ? Cell{static_cast<std::int64_t>(*x)} : Cell{}; }
+// A count of shifts or iterations that the method always reaches, as a cell.
 Cell count_cell(std::uint64_t x) { return static_cast<std::int64_t>(x); }
 
 // Shifts until balanced (balancing) or until shared (!balancing).

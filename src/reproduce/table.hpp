@@ -21,6 +21,11 @@ namespace dlbkit {
 /// One cell: empty, a count, a measured or published number, or a label.
 using Cell = std::variant<std::monostate, std::int64_t, double, std::string>;
 
+/// A count as a cell; empty where the run did not reach it.
+inline Cell count_cell(const std::optional<std::uint64_t>& n) {
+  return n ? Cell{static_cast<std::int64_t>(*n)} : Cell{};
+}
+
 struct Column {
   std::string name;                   ///< the header in the CSV, the name in the JSON and to figures
   std::optional<std::string> label;   ///< the header in the text, for people; none: the name

@@ -3,6 +3,7 @@
 
 #include "../support/cli_json.hpp"
 #include "../support/command.hpp"
+#include "../support/file_bytes.hpp"
 #include "../support/temp_path.hpp"
 #include "../support/usage_error.hpp"
 
@@ -11,7 +12,6 @@
 
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 
 namespace {
 
@@ -21,12 +21,7 @@ using nlohmann::json;
 
 const std::string kTreeParams = "type=geometric,shape=fixed,b0=4,depth=5,seed=19";
 
-std::string slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using dlbkit::test::file_bytes;
 
 }  // namespace
 
@@ -53,7 +48,7 @@ TEST(CliWorkloads, RecordedRunReplaysInTheSimulator) {
     EXPECT_EQ(replay["tasks"], real["tasks_executed"]) << form;
   }
   // Every truncation of the file is an error naming it, never a crash.
-  const std::string bytes = slurp(trace);
+  const std::string bytes = file_bytes(trace);
   const std::string cut = dlbkit::test::temp_path("cli-cut.trace").string();
   for (const std::size_t n : {std::size_t{0}, std::size_t{5}, std::size_t{12}, bytes.size() / 2, bytes.size() - 1}) {
     std::ofstream(cut, std::ios::binary | std::ios::trunc).write(bytes.data(), static_cast<std::streamsize>(n));

@@ -2,6 +2,7 @@
 // file (truncation anywhere, bad header, a parent that names no task, a cycle, trailing
 // bytes) is an InputError naming the file, never a crash.
 
+#include "../support/file_bytes.hpp"
 #include "../support/temp_path.hpp"
 
 #include <dlbkit/core/task_trace.hpp>
@@ -17,12 +18,7 @@ using namespace dlbkit;
 
 namespace {
 
-std::string slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using dlbkit::test::file_bytes;
 
 // Two workers: worker 0 runs the root (0,0) and its child (0,1); worker 1 runs (1,0), a
 // child of (0,0), and (1,1), a child of (0,1). A second root started on worker 1 ran on 0.
@@ -41,7 +37,7 @@ std::string small_trace() {
   merge_task_trace(out, 2, parts);
   out.commit();
   EXPECT_FALSE(std::ifstream(parts[0]).good()) << "section files are removed after the merge";
-  std::string bytes = slurp(path);
+  std::string bytes = file_bytes(path);
   std::remove(path.c_str());
   return bytes;
 }

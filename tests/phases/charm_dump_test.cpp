@@ -1,3 +1,4 @@
+#include "../support/file_bytes.hpp"
 #include "../support/temp_path.hpp"
 
 #include <dlbkit/error.hpp>
@@ -22,14 +23,8 @@ namespace fs = std::filesystem;
 // Written by Charm++'s stencil3d example with +LBDump (tests/data/charm/README.md).
 const std::string kDump = std::string(DLBKIT_TEST_DATA) + "/charm/lbdump.0";
 
-std::string slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-
-void spit(const std::string& path, const std::string& bytes) {
-  std::ofstream(path, std::ios::binary | std::ios::trunc) << bytes;
-}
+using test::file_bytes;
+using test::write_bytes;
 
 // The message of read_charm_dump's InputError, "" when it reads the file.
 std::string error_of(const std::string& path) {
@@ -170,8 +165,8 @@ std::string as_charm6(const std::string& dump) {
 TEST(CharmDump, ReadsCharm6sLayoutAsTheSamePhase) {
   const std::string dir = test::temp_dir("charm-dump-6");
   fs::create_directories(dir);
-  const std::string bytes = as_charm6(slurp(kDump));
-  spit(dir + "/lbdump.0", bytes);
+  const std::string bytes = as_charm6(file_bytes(kDump));
+  write_bytes(dir + "/lbdump.0", bytes);
   const CharmDump dump = read_charm_dump(kDump), old = read_charm_dump(dir + "/lbdump.0");
   EXPECT_EQ(old.layout, "Charm++ 6.9 or 6.10");
   EXPECT_EQ(old.version, 3);
@@ -186,7 +181,7 @@ TEST(CharmDump, ReadsCharm6sLayoutAsTheSamePhase) {
   EXPECT_EQ(old.processors[0].background_seconds, dump.processors[0].background_seconds);
   // Cut in its communications, it is refused there: the error is that of the layout that
   // read furthest.
-  spit(dir + "/lbdump.1", bytes.substr(0, bytes.size() - 40));
+  write_bytes(dir + "/lbdump.1", bytes.substr(0, bytes.size() - 40));
   const std::string message = error_of(dir + "/lbdump.1");
   const std::size_t at = message.find(": byte ");
   ASSERT_NE(at, std::string::npos) << message;
@@ -195,7 +190,7 @@ TEST(CharmDump, ReadsCharm6sLayoutAsTheSamePhase) {
 }
 
 TEST(CharmDump, TruncatedFileIsOneLineNamingTheFileAndTheOffset) {
-  const std::string bytes = slurp(kDump);
+  const std::string bytes = file_bytes(kDump);
   ASSERT_GT(bytes.size(), 3000u);
   const std::string dir = test::temp_dir("charm-dump-cut");
   fs::create_directories(dir);
@@ -204,7 +199,7 @@ TEST(CharmDump, TruncatedFileIsOneLineNamingTheFileAndTheOffset) {
                            std::size_t{100}, std::size_t{500}, std::size_t{1200}, bytes.size() / 2,
                            bytes.size() - 1}) {
     const std::string path = dir + "/lbdump.cut" + std::to_string(size);
-    spit(path, bytes.substr(0, size));
+    write_bytes(path, bytes.substr(0, size));
     const std::string message = error_of(path);
     SCOPED_TRACE(message);
     ASSERT_FALSE(message.empty()) << "a dump cut at byte " << size << " was read";
@@ -222,20 +217,20 @@ TEST(CharmDump, TruncatedFileIsOneLineNamingTheFileAndTheOffset) {
 }
 
 TEST(CharmDump, ForeignFilesAreRefusedNamingTheOffset) {
-  const std::string bytes = slurp(kDump);
+  const std::string bytes = file_bytes(kDump);
   const std::string dir = test::temp_dir("charm-dump-foreign");
   fs::create_directories(dir);
   const auto refused = [&](const std::string& name, const std::string& content, const std::string& offset,
                            const std::string& problem) {
     const std::string path = dir + "/" + name;
-    spit(path, content);
+    write_bytes(path, content);
     const std::string message = error_of(path);
     SCOPED_TRACE(name + ": " + message);
     EXPECT_NE(message.find(path + ": byte " + offset + ": "), std::string::npos);
     EXPECT_NE(message.find(problem), std::string::npos);
     EXPECT_NE(message.find("accepted: a Charm++ +LBDump file"), std::string::npos);
   };
-  refused("vt.json", slurp(std::string(DLBKIT_TEST_DATA) + "/vt/toy_mem.0.json"), "0", "no PUP machine info");
+  refused("vt.json", file_bytes(std::string(DLBKIT_TEST_DATA) + "/vt/toy_mem.0.json"), "0", "no PUP machine info");
   std::mt19937 random(7);
   std::string noise(4096, '\0');
   for (char& c : noise) c = static_cast<char>(random());

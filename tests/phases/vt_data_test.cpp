@@ -1,5 +1,6 @@
 #include "../support/vt_refused.hpp"
 #include "../support/command.hpp"
+#include "../support/file_bytes.hpp"
 #include "../support/temp_path.hpp"
 
 #include <dlbkit/error.hpp>
@@ -16,7 +17,6 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
 #include <functional>
 #include <map>
 #include <set>
@@ -34,20 +34,14 @@ using json = nlohmann::json;
 const std::string kBlocks = std::string(DLBKIT_TEST_DATA) + "/vt/synthetic-dataset-blocks";
 const std::string kMemoryToy = std::string(DLBKIT_TEST_DATA) + "/vt/toy_mem";
 
-std::string read_text(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-
-void write_text(const std::string& path, std::string_view text) {
-  std::ofstream(path, std::ios::binary | std::ios::trunc) << text;
-}
+using test::file_bytes;
+using test::write_bytes;
 
 /// A fresh folder for one test, with `texts[r]` as d.r.json; returns the stem.
 std::string data_files(const std::string& name, const std::vector<std::string>& texts) {
   const std::string dir = test::temp_dir("vt-" + name);
   fs::create_directories(dir);
-  for (std::size_t r = 0; r < texts.size(); ++r) write_text(fmt::format("{}/d.{}.json", dir, r), texts[r]);
+  for (std::size_t r = 0; r < texts.size(); ++r) write_bytes(fmt::format("{}/d.{}.json", dir, r), texts[r]);
   return dir + "/d";
 }
 
@@ -131,7 +125,7 @@ TEST(VtData, ReadsEveryMemoryFieldOfLbafsMemoryToy) {
 
 TEST(VtData, ReadsBrotliCompressedFilesAsTheirText) {
   std::vector<std::string> texts;
-  for (int r = 0; r < 4; ++r) texts.push_back(read_text(fmt::format("{}.{}.json", kBlocks, r)));
+  for (int r = 0; r < 4; ++r) texts.push_back(file_bytes(fmt::format("{}.{}.json", kBlocks, r)));
   std::vector<std::string> compressed;
   for (const std::string& text : texts) compressed.push_back(compress(text));
   compressed[2] = texts[2];  // plain and compressed files mix
@@ -252,12 +246,12 @@ TEST(VtData, WrittenTasksKeepTheirEntityHomeAndUserFieldsAndCommunicationsFollow
   const auto [balanced, out] = balance_and_write(data, "fields");
   std::map<std::uint64_t, json> original;
   for (int r = 0; r < 4; ++r) {
-    const json doc = json::parse(read_text(fmt::format("{}.{}.json", kBlocks, r)));
+    const json doc = json::parse(file_bytes(fmt::format("{}.{}.json", kBlocks, r)));
     for (const json& t : doc["phases"][0]["tasks"]) original[t["entity"]["seq_id"].get<std::uint64_t>()] = t;
   }
   std::size_t tasks = 0, communications = 0;
   for (int r = 0; r < 4; ++r) {
-    const json doc = json::parse(read_text(fmt::format("{}.{}.json", out, r)));
+    const json doc = json::parse(file_bytes(fmt::format("{}.{}.json", out, r)));
     EXPECT_EQ(doc["metadata"], (json{{"type", "LBDatafile"}, {"rank", r}}));
     std::set<std::uint64_t> here;
     for (const json& t : doc["phases"][0]["tasks"]) {
@@ -370,12 +364,12 @@ TEST(VtData, ReadsEachPhaseApartAndWritesTheBalancedOneAlone) {
   EXPECT_EQ(node_loads(later, later.node_of), (std::vector<double>{7.5, 7.5}));
   const std::string out = test::temp_dir("two-phases-out") + "-out";
   write_vt_data(data, 5, std::vector<NodeId>(6, 1), out);
-  const json written = json::parse(read_text(out + ".1.json"));
+  const json written = json::parse(file_bytes(out + ".1.json"));
   ASSERT_EQ(written["phases"].size(), 1u);
   EXPECT_EQ(written["phases"][0]["id"], 5);
   EXPECT_EQ(written["phases"][0]["tasks"].size(), 6u);
   EXPECT_FALSE(written["metadata"].contains("phases"));  // it described the phases read, not the one written
-  EXPECT_EQ(json::parse(read_text(out + ".0.json"))["phases"][0]["tasks"].size(), 0u);
+  EXPECT_EQ(json::parse(file_bytes(out + ".0.json"))["phases"][0]["tasks"].size(), 0u);
 }
 
 TEST(VtData, RefusesAMissingStemOrAGapOrADirectory) {
