@@ -8,7 +8,7 @@ namespace dlbkit {
 
 namespace {
 
-void check_object_amount(double value, const std::string& what, const char* field, std::size_t index) {
+void check_entry_amount(double value, const std::string& what, const char* field, std::size_t index) {
   if (!std::isfinite(value) || value < 0)
     throw InputError(fmt::format("{}: {} of entry {} is {}; accepted: a finite number >= 0", what, field, index, value));
 }
@@ -25,12 +25,12 @@ void check_phase(const Phase& phase, const std::string& what) {
     if (phase.node_of[i] >= phase.nodes)
       throw InputError(fmt::format("{}: object {} is on node {}; accepted: a node in [0, {}]", what, object.id,
                                    phase.node_of[i], phase.nodes - 1));
-    check_object_amount(object.load, what, "the load", i);
-    check_object_amount(object.memory.footprint_bytes, what, "the footprint bytes", i);
-    check_object_amount(object.memory.working_bytes, what, "the working bytes", i);
-    check_object_amount(object.memory.serialized_bytes, what, "the serialized bytes", i);
-    check_object_amount(object.memory.serialize_seconds, what, "the serialize seconds", i);
-    check_object_amount(object.memory.deserialize_seconds, what, "the deserialize seconds", i);
+    check_entry_amount(object.load, what, "the load", i);
+    check_entry_amount(object.memory.footprint_bytes, what, "the footprint bytes", i);
+    check_entry_amount(object.memory.working_bytes, what, "the working bytes", i);
+    check_entry_amount(object.memory.serialized_bytes, what, "the serialized bytes", i);
+    check_entry_amount(object.memory.serialize_seconds, what, "the serialize seconds", i);
+    check_entry_amount(object.memory.deserialize_seconds, what, "the deserialize seconds", i);
     if (object.memory.block < -1 || object.memory.block >= static_cast<std::int64_t>(phase.block_bytes.size()))
       throw InputError(fmt::format("{}: object {} uses shared block {}; accepted: -1 or a block in [0, {})", what,
                                    object.id, object.memory.block, phase.block_bytes.size()));
@@ -40,29 +40,29 @@ void check_phase(const Phase& phase, const std::string& what) {
     if (c.from >= phase.objects.size() || c.to >= phase.objects.size())
       throw InputError(fmt::format("{}: communication {} joins objects {} and {}; accepted: objects in [0, {})", what,
                                    i, c.from, c.to, phase.objects.size()));
-    check_object_amount(c.messages, what, "the messages", i);
-    check_object_amount(c.bytes, what, "the bytes", i);
+    check_entry_amount(c.messages, what, "the messages", i);
+    check_entry_amount(c.bytes, what, "the bytes", i);
   }
   if (phase.has_memory && phase.node_working_bytes.size() != phase.nodes)
     throw InputError(fmt::format("{}: {} nodes but {} nodes' working bytes", what, phase.nodes,
                                  phase.node_working_bytes.size()));
   for (std::size_t i = 0; i < phase.node_working_bytes.size(); ++i)
-    check_object_amount(phase.node_working_bytes[i], what, "the node working bytes", i);
+    check_entry_amount(phase.node_working_bytes[i], what, "the node working bytes", i);
   if (phase.block_ids.size() != phase.block_bytes.size())
     throw InputError(fmt::format("{}: {} shared blocks but {} block ids", what, phase.block_bytes.size(),
                                  phase.block_ids.size()));
   for (std::size_t i = 0; i < phase.block_bytes.size(); ++i)
-    check_object_amount(phase.block_bytes[i], what, "the shared bytes", i);
+    check_entry_amount(phase.block_bytes[i], what, "the shared bytes", i);
   if (!phase.node_alpha.empty() && phase.node_alpha.size() != phase.nodes)
     throw InputError(fmt::format("{}: {} nodes but {} nodes' alpha", what, phase.nodes, phase.node_alpha.size()));
   for (std::size_t i = 0; i < phase.node_alpha.size(); ++i)
-    check_object_amount(phase.node_alpha[i], what, "the alpha", i);
+    check_entry_amount(phase.node_alpha[i], what, "the alpha", i);
   if (phase.subphase_loads.size() != phase.objects.size() * phase.subphases)
     throw InputError(fmt::format("{}: {} objects and {} subphases but {} subphase loads; accepted: one per object "
                                  "and subphase",
                                  what, phase.objects.size(), phase.subphases, phase.subphase_loads.size()));
   for (std::size_t i = 0; i < phase.subphase_loads.size(); ++i)
-    check_object_amount(phase.subphase_loads[i], what, "the subphase load", i);
+    check_entry_amount(phase.subphase_loads[i], what, "the subphase load", i);
   const auto check_cost = [&](const char* name, double value) {
     if (!std::isfinite(value) || value < 0)
       throw InputError(fmt::format("{}: {} is {}; accepted: a finite number >= 0", what, name, value));
