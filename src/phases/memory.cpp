@@ -75,8 +75,9 @@ double NodeMemory::without(std::span<const ObjectIndex> objects, NodeId from) co
     if (m.block < 0 || std::any_of(objects.begin(), objects.begin() + static_cast<std::ptrdiff_t>(k), same_block))
       continue;
     const auto held = node.blocks.find(m.block);
-    assert(held != node.blocks.end() && held->second >= leaving(same_block));
-    if (held->second == leaving(same_block)) shared -= phase_->block_bytes[m.block];
+    const std::uint32_t of_block = leaving(same_block);
+    assert(held != node.blocks.end() && held->second >= of_block);
+    if (held->second == of_block) shared -= phase_->block_bytes[m.block];
   }
   double largest_working = 0;  // the largest working bytes some object that stays has
   for (auto it = node.working.rbegin(); it != node.working.rend(); ++it)
