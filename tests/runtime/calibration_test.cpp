@@ -3,6 +3,7 @@
 // file and read back. Nothing here depends on how fast the machine is.
 
 #include "../support/command.hpp"
+#include "../support/mpirun.hpp"
 #include "../support/temp_path.hpp"
 
 #include <dlbkit/error.hpp>
@@ -119,16 +120,15 @@ TEST(Calibration, CalibrateCommandRefusesBadInput) {
 }
 
 #ifdef DLBKIT_MPIEXEC
-std::string mpirun_output(int ranks, const std::string& args) {
-  return "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 timeout 120 " DLBKIT_MPIEXEC " --oversubscribe -np " +
-         std::to_string(ranks) + " " DLBKIT_CLI " calibrate --engine mpi " + args;
+test::Outcome mpirun_calibrate(int ranks, const std::string& args) {
+  return test::run_mpirun(ranks, DLBKIT_CLI " calibrate --engine mpi " + args);
 }
 
 // Under mpirun with two ranks: rank 0 writes the file, which loads, with the plan API's costs;
 // other rank counts are refused with one line and status 2.
 TEST(Calibration, MpiCalibrationWritesALoadableCostModel) {
   const std::string path = test::temp_path("calibrate-mpi.json").string();
-  const auto o = test::run_shell(mpirun_output(2, "--repetitions 10 --app-runs 1 --output " + test::shell_quote(path)));
+  const auto o = mpirun_calibrate(2, "--repetitions 10 --app-runs 1 --output " + test::shell_quote(path));
   ASSERT_EQ(o.status, 0) << o.err;
   const CostModel model = make_cost_model("file:" + path);
   EXPECT_EQ(model.name, "calibrated-mpi");
@@ -142,7 +142,7 @@ TEST(Calibration, MpiCalibrationWritesALoadableCostModel) {
   const auto plan_api = nlohmann::json::parse(std::ifstream(path))["calibration"]["plan_api"];
   EXPECT_GT(plan_api["step_ns_51_rounds"].get<double>(), plan_api["step_ns_1_round"].get<double>());
   EXPECT_GT(plan_api["step_ns_1_round_2000_objects"].get<double>(), 0);
-  const auto three = test::run_shell(mpirun_output(3, "--output " + test::shell_quote(path)));
+  const auto three = mpirun_calibrate(3, "--output " + test::shell_quote(path));
   EXPECT_EQ(three.status, 2);
   EXPECT_NE(three.err.find("3 MPI ranks; accepted: 2"), std::string::npos) << three.err;
 }

@@ -6,6 +6,7 @@
 #if defined(DLBKIT_MPIEXEC) && defined(DLBKIT_RUNTIME_RANKS)
 
 #include "../support/command.hpp"
+#include "../support/mpirun.hpp"
 #include "tree_app.hpp"
 
 #include <gtest/gtest.h>
@@ -13,11 +14,8 @@
 
 namespace {
 
-#define DLBKIT_AS_ROOT "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 timeout 120 "
-
 dlbkit::test::Outcome launch(int ranks, const std::string& args) {
-  return dlbkit::test::run_shell(DLBKIT_AS_ROOT DLBKIT_MPIEXEC " --oversubscribe -np " + std::to_string(ranks) +
-                                 " " DLBKIT_RUNTIME_RANKS " " + args);
+  return dlbkit::test::run_mpirun(ranks, DLBKIT_RUNTIME_RANKS " " + args);
 }
 
 // What every rank prints for runtime_ranks' counts.
@@ -68,7 +66,8 @@ TEST(MpiRuntime, TheThreadsEngineUnderMpirunWarnsOnce) {
 
 // --engine mpi without mpirun: one rank, the right count, and one line saying so.
 TEST(MpiRuntime, TheMpiEngineWithoutALauncherWarns) {
-  const auto o = dlbkit::test::run_shell(DLBKIT_AS_ROOT DLBKIT_RUNTIME_RANKS " --engine mpi --guest");
+  const auto o = dlbkit::test::run_shell("OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 timeout 120 " DLBKIT_RUNTIME_RANKS
+                                         " --engine mpi --guest");
   ASSERT_EQ(o.status, 0) << o.err;
   EXPECT_EQ(occurrences(o.out, "rank 0: " + results()), 2u) << o.out;
   EXPECT_EQ(occurrences(o.err, "dlbkit: warning: mpi engine on a single process"), 2u) << o.err;  // once per Runtime

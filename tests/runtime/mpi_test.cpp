@@ -4,6 +4,7 @@
 #ifdef DLBKIT_MPIEXEC
 
 #include "../support/command.hpp"
+#include "../support/mpirun.hpp"
 #include "../support/networks.hpp"
 #include "../support/temp_path.hpp"
 #include "../support/trace_format.hpp"
@@ -26,11 +27,9 @@ namespace {
 
 using dlbkit::test::Outcome;
 
-// `environment`: more VAR=value words for the ranks.
+// `dlbkit run --engine mpi ARGS` on `ranks` processes; `environment`: VAR=value words for them.
 Outcome mpirun(int ranks, const std::string& args, const std::string& environment = "") {
-  return dlbkit::test::run_shell("OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 " + environment +
-                                 " timeout 120 " DLBKIT_MPIEXEC " --oversubscribe -np " + std::to_string(ranks) +
-                                 " " DLBKIT_CLI " run --engine mpi " + args);
+  return dlbkit::test::run_mpirun(ranks, DLBKIT_CLI " run --engine mpi " + args, environment);
 }
 
 std::int64_t optimum_of(int n, std::uint64_t seed) {
