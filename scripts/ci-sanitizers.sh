@@ -88,12 +88,12 @@ for stage in "${stages[@]}"; do
       # closed-form distances on larger instances (Distance.MatchesBfsOnEveryFamily); together
       # about 4% of the Release test time of the tests ASan runs (32 of 867 s, loaded machine).
       # Two sweeps whose every run takes paths that shorter tests take under ASan, 115 of the
-      # 857 test seconds of the tests it ran before: every strategy on 1 to 4 threads (ThreadSanitizer's stage runs it
-      # whole; ParallelWindows.ProcessesGive... and ObserversSee... take the windows under
-      # ASan) and 90 simulations with their tasks deferred and held (the other DeferredTasks
-      # tests and every simulation take either path). Kept although slow: the round agents'
-      # conservation sweeps (no shorter test runs them under every cost model) and the
-      # streaming and past-the-table paths, which only large instances take.
+      # 857 test seconds of the tests it ran before: every strategy on 1 to 4 threads (the
+      # tsan stage runs it whole; ParallelWindows.ProcessesGive... and ObserversSee... take
+      # the windows under ASan) and 90 simulations with their tasks deferred and held (the
+      # other DeferredTasks tests and every simulation take either path). Kept although slow:
+      # the round agents' conservation sweeps (no shorter test runs them under every cost
+      # model) and the streaming and past-the-table paths, which only large instances take.
       # Left out too: the checks that compile (label build) or compare the docs with the
       # reproductions' output (Docs.*), which test no sanitized code of their own.
       (cd build-asan && ctest --output-on-failure -j "$jobs" --timeout 900 -LE '^build$' \

@@ -66,8 +66,8 @@ TEST(MpiRuntime, TheThreadsEngineUnderMpirunWarnsOnce) {
 
 // --engine mpi without mpirun: one rank, the right count, and one line saying so.
 TEST(MpiRuntime, TheMpiEngineWithoutALauncherWarns) {
-  const auto o = dlbkit::test::run_shell("OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 timeout 120 " DLBKIT_RUNTIME_RANKS
-                                         " --engine mpi --guest");
+  const auto o = dlbkit::test::run_shell("OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 timeout 120 "
+                                         DLBKIT_RUNTIME_RANKS " --engine mpi --guest");
   ASSERT_EQ(o.status, 0) << o.err;
   EXPECT_EQ(occurrences(o.out, "rank 0: " + results()), 2u) << o.out;
   EXPECT_EQ(occurrences(o.err, "dlbkit: warning: mpi engine on a single process"), 2u) << o.err;  // once per Runtime
