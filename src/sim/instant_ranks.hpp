@@ -149,11 +149,13 @@ void rank_shared_instants(std::span<WindowLog* const> logs, SimTime window_start
   }
   // Whether p's next event at the instant comes before q's: by the creators' times, then,
   // creators at one instant of the window, by their ranks.
-  const auto before = [&](std::size_t p, std::size_t q) {
-    const EventKey a = logs[p]->events()[at[p]].key, b = logs[q]->events()[at[q]].key;
+  const auto precedes = [&](EventKey a, const WindowLog& of_a, EventKey b, const WindowLog& of_b) {
     if (a.creator_time != b.creator_time || a.creator_time < window_start) return a < b;
     wait_for(a.creator_time);
-    return logs[p]->global_key(a, window_start) < logs[q]->global_key(b, window_start);
+    return of_a.global_key(a, window_start) < of_b.global_key(b, window_start);
+  };
+  const auto before = [&](std::size_t p, std::size_t q) {
+    return precedes(logs[p]->events()[at[p]].key, *logs[p], logs[q]->events()[at[q]].key, *logs[q]);
   };
   for (;;) {
     // The earliest instant not yet passed, and the next after it in another partition.
@@ -179,12 +181,29 @@ void rank_shared_instants(std::span<WindowLog* const> logs, SimTime window_start
       next[first] = i;
       continue;
     }
+    std::size_t sharing = 0, p0 = 0, p1 = 0;
     for (std::size_t p = 0; p < parts; ++p) {
       const auto instants = logs[p]->instants();
       at[p] = end[p] = 0;
       if (next[p] == instants.size() || instants[next[p]].time != t) continue;
       at[p] = instants[next[p]].first;
       end[p] = logs[p]->end_of(next[p]++);
+      (sharing++ == 0 ? p0 : p1) = p;
+    }
+    if (sharing == 2) {  // the usual case: a merge of two lists, without a pass over the partitions a rank
+      HandledEvent *a = &logs[p0]->events()[at[p0]], *const a_end = a + (end[p0] - at[p0]);
+      HandledEvent *b = &logs[p1]->events()[at[p1]], *const b_end = b + (end[p1] - at[p1]);
+      std::uint64_t rank = 0;
+      while (a != a_end && b != b_end) {  // a and b stay in registers: no reference to either
+        const bool a_first = precedes(a->key, *logs[p0], b->key, *logs[p1]);
+        (a_first ? a : b)->rank = rank++;
+        a += a_first;
+        b += !a_first;
+      }
+      for (; a != a_end; ++a) a->rank = rank++;
+      for (; b != b_end; ++b) b->rank = rank++;
+      ranked(t);
+      continue;
     }
     for (std::uint64_t rank = 0;; ++rank) {
       std::size_t best = parts;

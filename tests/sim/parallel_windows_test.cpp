@@ -334,6 +334,35 @@ TEST(ParallelWindows, EventsOfASharedInstantAreRankedInKeyOrder) {
   EXPECT_EQ(zero.instants().size(), 2u);
 }
 
+// Three partitions: at 10 all three have events (the merge of any number of lists), at 20
+// two of them (the merge of two, which takes a path of its own), interleaved in key order.
+TEST(ParallelWindows, InstantsSharedByTwoOrThreePartitionsAreRankedInKeyOrder) {
+  const auto key = [](SimTime creator, std::uint64_t rank) { return EventKey{creator, rank << EventKey::kRankShift}; };
+  WindowLog zero, one, two;
+  zero.add(10, key(5, 1), 0);
+  zero.add(10, key(5, 4), 1);
+  one.add(10, key(5, 0), 0);
+  one.add(10, key(5, 5), 1);
+  two.add(10, key(5, 2), 0);
+  two.add(10, key(5, 3), 1);
+  zero.add(20, key(6, 0), 0);
+  zero.add(20, key(6, 3), 1);
+  zero.add(20, key(6, 4), 2);
+  two.add(20, key(6, 1), 0);
+  two.add(20, key(6, 2), 1);
+  two.add(20, key(6, 5), 2);
+  WindowLog* logs[3] = {&zero, &one, &two};
+  rank_shared_instants(logs, 7, 100);
+  const auto ranks = [](const WindowLog& log) {
+    std::vector<std::uint64_t> r;
+    for (const HandledEvent& e : log.events()) r.push_back(e.rank);
+    return r;
+  };
+  EXPECT_EQ(ranks(zero), (std::vector<std::uint64_t>{1, 4, 0, 3, 4}));
+  EXPECT_EQ(ranks(one), (std::vector<std::uint64_t>{0, 5}));
+  EXPECT_EQ(ranks(two), (std::vector<std::uint64_t>{2, 3, 1, 2, 5}));
+}
+
 TEST(ParallelWindows, SlicesOfAWindowRankAsOneThreadDoes) {
   // A window [7, 100) in two slices, [7, 50) and [50, 100). At 10 the partitions share an
   // instant, which the run orders partition 1's first; at 60 each has an event made by its
