@@ -6,11 +6,15 @@
 // task", has the measured table).
 // BM_RidCurve: the same case from 2^10 to 2^16 nodes (2^20 with DLBKIT_BENCH_LARGE=1),
 // events/s and resident bytes per task. BM_ParallelWindows: the same on 1 and 2 threads.
+// BM_RankSharedInstants: the parallel windows' merge alone, events ranked per second.
 
 #include <dlbkit/workloads/builtin_workloads.hpp>
 #include <dlbkit/sim/simulator.hpp>
 #include <dlbkit/strategies/builtin_strategies.hpp>
 
+#include "instant_ranks.hpp"
+
+#include <algorithm>
 #include <atomic>
 #include <benchmark/benchmark.h>
 #include <cstdlib>
@@ -19,6 +23,9 @@
 #include <string>
 #include <malloc.h>
 #include <new>
+#include <numeric>
+#include <random>
+#include <vector>
 
 // Heap accounting for this binary: current and peak bytes in use.
 namespace {
@@ -165,8 +172,39 @@ void BM_ParallelWindows(benchmark::State& state) {
   state.SetLabel(name);
 }
 
+// The merge of a window's shared instants (src/sim/instant_ranks.hpp) on P partitions' logs
+// (arg): 100 000 instants of work stealing's kind, each with 3 events a partition whose
+// creators' ranks interleave at random, all creators before the window. Events ranked a second.
+void BM_RankSharedInstants(benchmark::State& state) {
+  const auto parts = static_cast<std::size_t>(state.range(0));
+  constexpr std::size_t kInstants = 100'000, kPerPartition = 3;
+  std::vector<dlbkit::WindowLog> logs(parts);
+  std::mt19937_64 rng(1);
+  std::vector<std::uint64_t> ranks(parts * kPerPartition);
+  for (std::size_t i = 0; i < kInstants; ++i) {
+    std::iota(ranks.begin(), ranks.end(), 0);
+    std::shuffle(ranks.begin(), ranks.end(), rng);
+    for (std::size_t p = 0; p < parts; ++p) {
+      const auto first = ranks.begin() + static_cast<std::ptrdiff_t>(p * kPerPartition);
+      std::sort(first, first + kPerPartition);
+      for (std::size_t j = 0; j < kPerPartition; ++j)
+        logs[p].add(static_cast<dlbkit::SimTime>(1000 + 10 * i),
+                    {500, first[static_cast<std::ptrdiff_t>(j)] << dlbkit::EventKey::kRankShift}, j);
+    }
+  }
+  std::vector<dlbkit::WindowLog*> pointers;
+  for (auto& log : logs) pointers.push_back(&log);
+  for (auto _ : state) {
+    dlbkit::rank_shared_instants(pointers, 1000, 1000 + 10 * kInstants);
+    benchmark::DoNotOptimize(logs[0].events()[0].rank);
+  }
+  state.counters["events_per_second"] = benchmark::Counter(
+      static_cast<double>(state.iterations() * kInstants * kPerPartition * parts), benchmark::Counter::kIsRate);
+}
+
 }  // namespace
 
+BENCHMARK(BM_RankSharedInstants)->Arg(2)->Arg(3)->Arg(4)->Arg(8)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_ParallelWindows)
     ->ArgsProduct({{0, 1}, {12, 14, 16}, {1, 2}})
     ->Iterations(1)

@@ -139,7 +139,14 @@ template <class WaitFor, class Ranked>
 void rank_shared_instants(std::span<WindowLog* const> logs, SimTime window_start, SimTime from, SimTime until,
                           WaitFor&& wait_for, Ranked&& ranked) {
   const std::size_t parts = logs.size();
-  std::vector<std::size_t> next(parts), at(parts), end(parts);
+  std::vector<std::size_t> next(parts);
+  struct List {
+    HandledEvent* at;  // the next event to rank
+    HandledEvent* end;
+    const WindowLog* log;
+  };
+  std::vector<List> lists;
+  lists.reserve(parts);
   for (std::size_t p = 0; p < parts; ++p) {
     const auto instants = logs[p]->instants();
     next[p] = static_cast<std::size_t>(
@@ -153,9 +160,6 @@ void rank_shared_instants(std::span<WindowLog* const> logs, SimTime window_start
     if (a.creator_time != b.creator_time || a.creator_time < window_start) return a < b;
     wait_for(a.creator_time);
     return of_a.global_key(a, window_start) < of_b.global_key(b, window_start);
-  };
-  const auto before = [&](std::size_t p, std::size_t q) {
-    return precedes(logs[p]->events()[at[p]].key, *logs[p], logs[q]->events()[at[q]].key, *logs[q]);
   };
   for (;;) {
     // The earliest instant not yet passed, and the next after it in another partition.
@@ -181,37 +185,39 @@ void rank_shared_instants(std::span<WindowLog* const> logs, SimTime window_start
       next[first] = i;
       continue;
     }
-    std::size_t sharing = 0, p0 = 0, p1 = 0;
+    // The lists of the partitions that have the instant, merged in key order.
+    lists.clear();
     for (std::size_t p = 0; p < parts; ++p) {
       const auto instants = logs[p]->instants();
-      at[p] = end[p] = 0;
       if (next[p] == instants.size() || instants[next[p]].time != t) continue;
-      at[p] = instants[next[p]].first;
-      end[p] = logs[p]->end_of(next[p]++);
-      (sharing++ == 0 ? p0 : p1) = p;
+      HandledEvent* const events = logs[p]->events().data();
+      lists.push_back({events + instants[next[p]].first, events + logs[p]->end_of(next[p]++), logs[p]});
     }
-    if (sharing == 2) {  // the usual case: a merge of two lists, without a pass over the partitions a rank
-      HandledEvent *a = &logs[p0]->events()[at[p0]], *const a_end = a + (end[p0] - at[p0]);
-      HandledEvent *b = &logs[p1]->events()[at[p1]], *const b_end = b + (end[p1] - at[p1]);
-      std::uint64_t rank = 0;
-      while (a != a_end && b != b_end) {  // a and b stay in registers: no reference to either
-        const bool a_first = precedes(a->key, *logs[p0], b->key, *logs[p1]);
+    std::uint64_t rank = 0;
+    if (lists.size() == 2) {  // the usual case: the two heads compared, a and b kept in registers
+      HandledEvent *a = lists[0].at, *b = lists[1].at;
+      while (a != lists[0].end && b != lists[1].end) {
+        const bool a_first = precedes(a->key, *lists[0].log, b->key, *lists[1].log);
         (a_first ? a : b)->rank = rank++;
         a += a_first;
         b += !a_first;
       }
-      for (; a != a_end; ++a) a->rank = rank++;
-      for (; b != b_end; ++b) b->rank = rank++;
-      ranked(t);
-      continue;
+      lists[0].at = a;
+      lists[1].at = b;
+      if (a == lists[0].end) lists[0] = lists[1];  // one of the two is through: the other's rest follows
+      lists.pop_back();
     }
-    for (std::uint64_t rank = 0;; ++rank) {
-      std::size_t best = parts;
-      for (std::size_t p = 0; p < parts; ++p)
-        if (at[p] != end[p] && (best == parts || before(p, best))) best = p;
-      if (best == parts) break;
-      logs[best]->events()[at[best]++].rank = rank;
+    while (lists.size() > 1) {  // the earliest head of three or more; an emptied list leaves
+      std::size_t best = 0;
+      for (std::size_t i = 1; i < lists.size(); ++i)
+        if (precedes(lists[i].at->key, *lists[i].log, lists[best].at->key, *lists[best].log)) best = i;
+      (lists[best].at++)->rank = rank++;
+      if (lists[best].at == lists[best].end) {
+        lists[best] = lists.back();
+        lists.pop_back();
+      }
     }
+    for (HandledEvent* e = lists[0].at; e != lists[0].end; ++e) e->rank = rank++;
     ranked(t);
   }
 }
