@@ -154,8 +154,8 @@ void rank_shared_instants(std::span<WindowLog* const> logs, SimTime window_start
                          [](const WindowLog::Instant& i, SimTime t) { return i.time < t; }) -
         instants.begin());
   }
-  // Whether p's next event at the instant comes before q's: by the creators' times, then,
-  // creators at one instant of the window, by their ranks.
+  // Whether event key a (in log of_a) comes before b (in of_b) at their instant: by the
+  // creators' times, then, creators at one instant of the window, by their ranks.
   const auto precedes = [&](EventKey a, const WindowLog& of_a, EventKey b, const WindowLog& of_b) {
     if (a.creator_time != b.creator_time || a.creator_time < window_start) return a < b;
     wait_for(a.creator_time);
