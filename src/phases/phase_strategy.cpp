@@ -99,4 +99,13 @@ void PhaseContext::remap(const std::vector<NodeId>& mapping) {
   memory_ = std::move(memory);
 }
 
+void PhaseContext::return_to(const State& state) {
+  if (state.mapping.size() != mapping_.size()) throw std::logic_error("return_to: a mapping of another length");
+  mapping_ = state.mapping;
+  loads_ = node_loads(*phase_, mapping_);
+  if (work_) work_.emplace(*phase_, mapping_, work_model_);
+  memory_ = NodeMemory(*phase_, mapping_);
+  unplaced_ = state.unplaced;
+}
+
 }  // namespace dlbkit

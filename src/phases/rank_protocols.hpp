@@ -46,6 +46,8 @@ struct TemperedProtocolOptions {
   double sub_threshold = 0, sub_improvement = 0;
   bool separate = false;
   long long max_enumerated = 0;
+  long long trials = 1;  // vt's trials and rollback (tempered.cpp's)
+  bool rollback = false;
 };
 std::unique_ptr<RankProtocol> tempered_rank_protocol(const TemperedProtocolOptions& options, const RankSetup& setup);
 

@@ -131,9 +131,21 @@ public:
                      "load less what it proposed and its targets' known loads plus it (inf: all in one pass, as "
                      "vt's originalTransfer); 1: one at a time, as LBAF",
       .min = 1, .max = 1e9, .allow_inf = true};
+  // vt's TemperedLB (temperedlb.cc, doLBStages): `trials` runs of n_iterations, each from the
+  // phase's mapping, and `rollback` to the best iteration. LBAF has neither: one run, its last
+  // iteration.
+  static constexpr IntegerParam kTrials{
+      .name = "trials", .default_value = "1",
+      .description = "runs of n_iterations, each from the phase's mapping; the least max load is kept (vt's)",
+      .min = 1, .max = 1000};
+  static constexpr BooleanParam kRollback{
+      .name = "rollback", .default_value = "false",
+      .description = "true: the iteration of least max load of any trial (vt's default); false: the best of the "
+                     "trials' last (with trials=1 the last, LBAF's). None above the phase's: its mapping stays"};
   static std::vector<ParamSpec> params() {
     return {kIterations, kRounds,       kFanout,         kTransfer, kOrder,      kDeterministic, kPeers,    kSwapRtol,
-            kMaxSubclusters, kMaxObjects, kSubThreshold, kSubImprovement, kSeparate, kEnumerated, kProposals};
+            kMaxSubclusters, kMaxObjects, kSubThreshold, kSubImprovement, kSeparate, kEnumerated, kProposals,
+            kTrials,     kRollback};
   }
 
   explicit Tempered(const Parameters& p)
@@ -151,7 +163,9 @@ public:
         sub_improvement_(p[kSubImprovement]),
         separate_(p[kSeparate]),
         max_enumerated_(p[kEnumerated]),
-        proposals_(p.real(kProposals.name)) {}
+        proposals_(p.real(kProposals.name)),
+        trials_(p[kTrials]),
+        rollback_(p[kRollback]) {}
 
   /// Clustering without subclusters swaps and transfers whole clusters only, here and in the
   /// rank protocol; objects of no block stay (LBAF's __build_rank_clusters).
@@ -180,7 +194,9 @@ public:
                                            .sub_threshold = p[kSubThreshold],
                                            .sub_improvement = p[kSubImprovement],
                                            .separate = p[kSeparate],
-                                           .max_enumerated = p[kEnumerated]},
+                                           .max_enumerated = p[kEnumerated],
+                                           .trials = p[kTrials],
+                                           .rollback = p[kRollback]},
                                           setup);
   }
 
@@ -197,13 +213,39 @@ public:
     // a collective reduction: along a tree, not through one root.
     detail::all_reduce(ctx);
     mean_ = std::accumulate(ctx.loads().begin(), ctx.loads().end(), 0.0) / static_cast<double>(ctx.nodes());
-    for (long long i = 0; i < iterations_; ++i) {
-      inform(ctx);
-      transfer(ctx);
+    if (trials_ == 1 && !rollback_) {
+      for (long long i = 0; i < iterations_; ++i) {
+        inform(ctx);
+        transfer(ctx);
+      }
+      return;
     }
+    // vt's doLBStages: the mapping of least max load (its imbalance: the mean is fixed) among
+    // the iterations it reduces the loads after (each with rollback, else each trial's last),
+    // the earliest on ties, and none above the start's: the phase's mapping then stays.
+    const PhaseContext::State start = ctx.state();
+    const double start_max = max_load(ctx);
+    std::optional<PhaseContext::State> best;
+    double best_max = std::numeric_limits<double>::infinity();
+    for (long long trial = 0; trial < trials_; ++trial) {
+      if (trial > 0) ctx.return_to(start);
+      for (long long i = 0; i < iterations_; ++i) {
+        inform(ctx);
+        transfer(ctx);
+        if (!rollback_ && i + 1 < iterations_) continue;
+        detail::all_reduce(ctx);
+        const double m = max_load(ctx);
+        if (m < best_max && m <= start_max) best = ctx.state(), best_max = m;
+      }
+    }
+    ctx.return_to(best ? *best : start);
   }
 
 private:
+  static double max_load(const PhaseContext& ctx) {
+    return *std::max_element(ctx.loads().begin(), ctx.loads().end());
+  }
+
   /// Fisher-Yates from the end, with the run's random stream (LBAF's random.sample orders).
   template <class T>
   static void shuffle(std::vector<T>& items, Rng& rng) {
@@ -772,6 +814,8 @@ private:
   bool separate_;
   long long max_enumerated_;
   double proposals_;  // an integer, or inf
+  long long trials_;
+  bool rollback_;
   double mean_ = 0;
   bool loads_only_ = true;  // the work is the load (as far as the criterion can tell)
   // What each node knows after the inform stage: node v's known nodes and their loads at

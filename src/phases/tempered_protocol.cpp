@@ -29,6 +29,8 @@
 //   polls its known targets' loads and memory and offers one subcluster, which the target
 //   takes when the criterion holds on both current loads and it fits. With
 //   separate_subclustering the subclusters come once no source asks any more (a reduction).
+// With vt's trials or rollback, a reduction of the largest load after each iteration (or each
+// trial's last): every rank keeps its holdings of the best and starts each trial from the phase's.
 // Where the phase strategy decides for all nodes in one process, here: each target handles
 // its proposals in an order drawn from its own stream (the strategy: the sources' shuffled
 // order, one for all); a source judges room from the memory gossiped at the iteration's start
@@ -132,14 +134,17 @@ public:
       case Stage::mean:
         if (in.round == 0) {
           out.sums = {holdings_.load()};
+          if (keeps_best()) out.maxima = {holdings_.load()};
           return;
         }
         mean_ = in.sums[0] / static_cast<double>(ranks_);
+        if (keeps_best()) start_ = holdings_, start_max_ = in.maxima[0];
         return start_inform(out);
       case Stage::inform: return inform(in, out);
       case Stage::propose: return propose(in, out);
       case Stage::reply: return reply(in, out);
       case Stage::cluster: return cluster_round(in, out);
+      case Stage::tally: return tally(in, out);
       case Stage::finish: return holdings_.end_step(in, out);
     }
   }
@@ -149,7 +154,7 @@ public:
   double load() const override { return holdings_.load(); }
 
 private:
-  enum class Stage { mean, inform, propose, reply, cluster, finish };
+  enum class Stage { mean, inform, propose, reply, cluster, tally, finish };
   NodeId self() const { return holdings_.self(); }
 
   /// lbsTemperedCriterion.compute: how much the larger of the two loads falls when `amount`
@@ -227,9 +232,33 @@ private:
     offer(out);
   }
 
-  /// The transfer stage is over on every rank: the next iteration, or the step's end.
+  /// The transfer stage is over on every rank: the next iteration, or the step's end; with
+  /// vt's trials or rollback, first the loads' maximum (tempered.cpp's rebalance).
   void end_transfer(const RoundInput& in, RoundOutput& out) {
-    if (++iteration_ < o_.iterations) return start_inform(out);
+    ++iteration_;
+    if (keeps_best() && (o_.rollback || iteration_ == o_.iterations)) {
+      stage_ = Stage::tally;
+      out.maxima = {holdings_.load()};
+      return;
+    }
+    if (iteration_ < o_.iterations) return start_inform(out);
+    stage_ = Stage::finish;
+    holdings_.end_step(in, out);
+  }
+
+  bool keeps_best() const { return o_.trials > 1 || o_.rollback; }
+
+  /// Every rank keeps its holdings of the iteration of least max load, none above the start's,
+  /// and returns to the phase's at each new trial; at the end, to the best (or the phase's).
+  void tally(const RoundInput& in, RoundOutput& out) {
+    if (in.maxima[0] < best_max_ && in.maxima[0] <= start_max_) best_ = holdings_, best_max_ = in.maxima[0];
+    if (iteration_ < o_.iterations) return start_inform(out);
+    if (++trial_ < o_.trials) {
+      holdings_ = *start_;
+      iteration_ = 0;
+      return start_inform(out);
+    }
+    holdings_ = best_ ? *best_ : *start_;
     stage_ = Stage::finish;
     holdings_.end_step(in, out);
   }
@@ -765,9 +794,11 @@ private:
   double own_working_;  // the rank's own working bytes (LocalPhase::working_bytes)
   Rng rng_;
   Holdings holdings_;
+  std::optional<Holdings> start_, best_;  // with trials or rollback
+  double start_max_ = 0, best_max_ = std::numeric_limits<double>::infinity();
   Stage stage_ = Stage::mean;
   double mean_ = 0;
-  long long iteration_ = 0, gossip_round_ = 0;
+  long long iteration_ = 0, gossip_round_ = 0, trial_ = 0;
   bool informing_ = false;
   std::vector<Known> known_;  // by rank
   double least_known_ = 0;

@@ -173,6 +173,8 @@ const std::vector<Case> kCases = {
     {"tempered", "complete:6", {{"proposals_per_round", "inf"}}},
     {"tempered", "complete:6", {{"proposals_per_round", "2"}, {"deterministic_transfer", "true"}}},
     {"tempered", "complete:2", {{"proposals_per_round", "1000000000"}, {"peers", "LBAF"}}},
+    {"tempered", "complete:6", {{"rollback", "true"}}},
+    {"tempered", "complete:5", {{"trials", "20"}, {"n_iterations", "1"}, {"rollback", "true"}}},
     {"diffusion", "ring:6", {}},
     {"diffusion", "hypercube:3", {{"rounds", "1"}, {"hops", "1"}}},
     {"diffusion", "mesh:3x3", {{"selection", "largest_first"}, {"transit", "own"}}},
@@ -327,6 +329,27 @@ TEST(RankProtocol, TemperedProposingSeveralObjectsAHandshakeTakesFewerRounds) {
   EXPECT_LT(all_after, one_after + 0.05) << "one at a time reaches " << one_after;
 }
 
+// vt's trials and rollback: every rank returns to the holdings of the iteration of least max
+// load, which the run of one trial without rollback ends no lower than.
+TEST(RankProtocol, TemperedTrialsAndRollbackKeepTheLeastMaxLoad) {
+  for (const std::size_t n : {6u, 16u}) {
+    const auto ranks = ranks_of(n, 30);
+    const std::string topology = fmt::format("complete:{}", n);
+    const std::map<std::string, std::string> params = {{"n_iterations", "2"}, {"fanout", "1"}, {"n_rounds", "1"}};
+    auto best = params;
+    best["trials"] = "4";
+    best["rollback"] = "true";
+    const auto plain = run_ranks("tempered", ranks, topology, params);
+    const auto kept = run_ranks("tempered", ranks, topology, best);
+    const auto max_of = [](const std::vector<double>& loads) { return *std::max_element(loads.begin(), loads.end()); };
+    const double before = max_of(loads_before(ranks));
+    const double plain_after = max_of(check_plan(ranks, plain).loads_after);
+    const double kept_after = max_of(check_plan(ranks, kept).loads_after);
+    EXPECT_LE(kept_after, std::min(plain_after, before) + 1e-12) << n << " ranks";
+    EXPECT_GT(kept[0].figures.rounds, plain[0].figures.rounds) << n << " ranks";
+  }
+}
+
 // tempered's Clustering at the ends of its parameters' ranges (its defaults: max_subclusters
 // and max_objects_per_transfer inf).
 const std::vector<std::map<std::string, std::string>> kClustering = {
@@ -344,6 +367,7 @@ const std::vector<std::map<std::string, std::string>> kClustering = {
     {{"peers", "LBAF"}, {"deterministic_transfer", "true"}, {"cluster_swap_rtol", "0"}},
     {{"cluster_swap_rtol", "1000000"}, {"order_strategy", "decreasing_loads"}},
     {{"fanout", "1"}, {"n_iterations", "8"}, {"n_rounds", "1"}},
+    {{"trials", "3"}, {"rollback", "true"}},
 };
 
 std::map<std::string, std::string> clustering(std::map<std::string, std::string> params) {

@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <limits>
 #include <map>
 
 namespace dlbkit {
@@ -86,7 +87,8 @@ TEST(Tempered, TerminatesAtTheEndsOfItsParametersAndNeverRaisesTheMaximum) {
       {{"order_strategy", "fewest_migrations"}}, {{"order_strategy", "small_objects"}},
       {{"transfer_strategy", "Clustering"}}, {{"cluster_swap_rtol", "0"}}, {{"peers", "LBAF"}},
       {{"peers", "LBAF"}, {"transfer_strategy", "Clustering"}}, {{"proposals_per_round", "inf"}},
-      {{"proposals_per_round", "2"}, {"peers", "LBAF"}}};
+      {{"proposals_per_round", "2"}, {"peers", "LBAF"}}, {{"trials", "1000"}, {"n_iterations", "1"}},
+      {{"rollback", "true"}, {"transfer_strategy", "Clustering"}}};
   for (const auto& params : ends) {
     const Rebalanced r = run_tempered(phase, params);
     EXPECT_EQ(r.mapping.size(), phase.objects.size());
@@ -267,6 +269,51 @@ TEST(Tempered, ProposingSeveralObjectsNeedsRecursiveOnLoads) {
   EXPECT_NO_THROW(run_tempered(phase, {{"proposals_per_round", "1"}}, {.work_model = {.beta = 1e-9}}));
 }
 
+// vt's rollback: the iteration of least max load, the earliest of equals. Iteration i of a run
+// draws what the last of a run of i iterations draws, so the rollback's mapping is that of the
+// first of those runs to reach the least max load.
+TEST(Tempered, RollbackKeepsTheIterationOfLeastMaxLoad) {
+  std::size_t rolled_back = 0;
+  for (const std::uint64_t seed : {1, 2, 3, 4, 5, 6}) {
+    const Phase phase = tempered_phase(32, 10, seed);
+    const std::map<std::string, std::string> params = {{"n_iterations", "6"}, {"fanout", "2"}, {"n_rounds", "1"}};
+    std::vector<NodeId> best, last;
+    double best_max = std::numeric_limits<double>::infinity();
+    for (int i = 1; i <= 6; ++i) {
+      auto fewer = params;
+      fewer["n_iterations"] = std::to_string(i);
+      const Rebalanced r = run_tempered(phase, fewer, {.seed = seed});
+      if (r.after.max_load < best_max) best_max = r.after.max_load, best = r.mapping;
+      last = r.mapping;
+    }
+    auto rollback = params;
+    rollback["rollback"] = "true";
+    const Rebalanced r = run_tempered(phase, rollback, {.seed = seed});
+    EXPECT_EQ(r.mapping, best) << "seed " << seed;
+    EXPECT_DOUBLE_EQ(r.after.max_load, best_max) << "seed " << seed;
+    rolled_back += r.mapping != last;
+  }
+  EXPECT_GT(rolled_back, 0u) << "in none of the runs did an earlier iteration reach the least max load";
+}
+
+// vt's trials: each from the phase's mapping, the least max load kept. The first is the run of
+// one trial (the same draws), so more trials never end above it.
+TEST(Tempered, TrialsKeepTheBestOfTheirRuns) {
+  for (const std::uint64_t seed : {1, 2, 3, 4}) {
+    const Phase phase = tempered_phase(32, 10, seed);
+    const Rebalanced one = run_tempered(phase, {{"n_iterations", "2"}}, {.seed = seed});
+    const Rebalanced five = run_tempered(phase, {{"n_iterations", "2"}, {"trials", "5"}}, {.seed = seed});
+    EXPECT_LE(five.after.max_load, one.after.max_load) << "seed " << seed;
+    EXPECT_GT(five.rounds, 4 * one.rounds) << "seed " << seed;
+    if (seed == 1) {
+      EXPECT_LT(five.after.max_load, one.after.max_load) << "a later trial does better";
+    }
+    // Every object once, on a node within the phase.
+    EXPECT_EQ(five.mapping.size(), phase.objects.size());
+    EXPECT_TRUE(std::all_of(five.mapping.begin(), five.mapping.end(), [&](NodeId v) { return v < phase.nodes; }));
+  }
+}
+
 TEST(Tempered, UnmigratableObjectsStayAndOneNodeIsLeftAlone) {
   Phase phase = piled_up(4, 8);
   for (auto& object : phase.objects) object.migratable = false;
@@ -280,7 +327,8 @@ TEST(Tempered, BadParametersAreInputErrors) {
            {"order_strategy", "random"}, {"cluster_swap_rtol", "-1"}, {"max_subclusters", "-1"},
            {"max_objects_per_transfer", "0"}, {"subclustering_threshold", "-1"},
            {"subclustering_minimum_improvement", "-1"}, {"separate_subclustering", "maybe"},
-           {"max_enumerated_subclusters", "0"}, {"peers", "all"}, {"proposals_per_round", "0"}})
+           {"max_enumerated_subclusters", "0"}, {"peers", "all"}, {"proposals_per_round", "0"}, {"trials", "0"},
+           {"trials", "1001"}, {"rollback", ""}})
     EXPECT_THROW(builtin_phase_strategies().configure("tempered", {{name, value}}), InputError) << name;
 }
 

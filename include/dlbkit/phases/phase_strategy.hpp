@@ -81,6 +81,16 @@ public:
   void could_not_place(ObjectIndex object) { unplaced_.push_back(object); }
   const std::vector<ObjectIndex>& unplaced() const { return unplaced_; }
 
+  /// What a strategy that tries several times and keeps its best (tempered's trials and
+  /// rollback) saves and returns to: the mapping and the objects that found no room.
+  struct State {
+    std::vector<NodeId> mapping;
+    std::vector<ObjectIndex> unplaced;
+  };
+  State state() const { return {mapping_, unplaced_}; }
+  /// Returns to a state this context held (no bound is checked: it held).
+  void return_to(const State& state);
+
   Protocol& protocol() { return protocol_; }
   Rng& rng() { return rng_; }
 
