@@ -140,8 +140,9 @@ public:
       .min = 1, .max = 1000};
   static constexpr BooleanParam kRollback{
       .name = "rollback", .default_value = "false",
-      .description = "true: the iteration of least max load of any trial (vt's default); false: the best of the "
-                     "trials' last (with trials=1 the last, LBAF's). None above the phase's: its mapping stays"};
+      .description = "true: the iteration of least max load of any trial (vt's default); false: the best trial's "
+                     "last (trials=1: the last whatever it is, as LBAF). With trials or rollback, none above the "
+                     "phase's own: its mapping stays"};
   static std::vector<ParamSpec> params() {
     return {kIterations, kRounds,       kFanout,         kTransfer, kOrder,      kDeterministic, kPeers,    kSwapRtol,
             kMaxSubclusters, kMaxObjects, kSubThreshold, kSubImprovement, kSeparate, kEnumerated, kProposals,
