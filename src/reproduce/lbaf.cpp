@@ -147,7 +147,8 @@ ReproductionResult beside_lbaf(const ReproductionOptions& options) {
                           lbaf_cell(p.imbalance_after, "{:.5g}"), median(p.imbalance_after),
                           lbaf_cell(p.migrated, "{:.0f}"), median(p.migrated),
                           p.wall_seconds ? Cell(*p.wall_seconds) : Cell(), Cell(), Cell()});
-    for (const std::string peers : {"vt", "LBAF"}) {
+    // vt's peers, LBAF's, and LBAF's with vt's rollback (docs/phases.md, vt's trials and rollback).
+    for (const auto& [peers, rollback] : {std::pair{"vt", false}, {"LBAF", false}, {"LBAF", true}}) {
       std::vector<double> after, migrated, wall;
       double before = 0, bound = 0;
       bool on_clusters = false;
@@ -155,6 +156,7 @@ ReproductionResult beside_lbaf(const ReproductionOptions& options) {
         PhasesInputs in{.lbaf_config = config.string()};
         if (p.data) in.data = (data_dir / *p.data).string();
         in.params["peers"] = peers;
+        if (rollback) in.params["rollback"] = "true";
         in.seed = static_cast<std::uint64_t>(seed);
         const PhasesResult r = phases_command(in);
         const Rebalanced& step = *r.run.steps.back().rebalanced;
@@ -166,8 +168,10 @@ ReproductionResult beside_lbaf(const ReproductionOptions& options) {
         wall.push_back(step.wall_seconds);
       }
       const Spread a = spread(after), m = spread(migrated);
-      table.rows.push_back({p.label, peers == "vt" ? std::string("tempered, vt's peers")
-                                                   : std::string("tempered peers=LBAF"),
+      const std::string balancer = std::string(peers) == "vt" ? "tempered, vt's peers"
+                                   : rollback                  ? "tempered peers=LBAF rollback=true"
+                                                               : "tempered peers=LBAF";
+      table.rows.push_back({p.label, balancer,
                             before, text(a, "{:.5g}"), a.median, text(m, "{:.0f}"), m.median, spread(wall).median,
                             bound, std::string(on_clusters ? "clusters" : "objects")});
     }

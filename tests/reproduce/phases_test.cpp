@@ -84,8 +84,9 @@ std::string lbaf_tree(const std::string& name) {
   return root.string();
 }
 
-// tempered beside LBAF on the configurations found: three rows each (LBAF's recorded figures,
-// tempered with vt's peers and with LBAF's), from the same imbalance before; the others are
+// tempered beside LBAF on the configurations found: four rows each (LBAF's recorded figures,
+// tempered with vt's peers, with LBAF's, and with LBAF's and vt's rollback), from the same
+// imbalance before; the others are
 // named as not run. Without an LBAF checkout it is one line saying what it needs.
 TEST(PhasesReproduction, TemperedBesideLbafOnTheConfigurationsFound) {
   const std::string root = lbaf_tree("phases-lbaf");
@@ -93,23 +94,28 @@ TEST(PhasesReproduction, TemperedBesideLbafOnTheConfigurationsFound) {
       {.out_dir = test::temp_dir("phases-lbaf-out"), .runs = 2, .params = {{"lbaf", root}}});
   const auto column = [&](const char* name) { return test::column_of(r.data, "phases-lbaf", name); };
   const auto problem = column("problem"), balancer = column("balancer"), before = column("imbalance_before");
-  ASSERT_EQ(problem.size(), 9u);
-  for (std::size_t i = 0; i < problem.size(); i += 3) {
+  ASSERT_EQ(problem.size(), 12u);
+  for (std::size_t i = 0; i < problem.size(); i += 4) {
     SCOPED_TRACE(problem[i].get<std::string>());
     EXPECT_EQ(balancer[i], "LBAF");
     EXPECT_EQ(balancer[i + 1], "tempered, vt's peers");
     EXPECT_EQ(balancer[i + 2], "tempered peers=LBAF");
+    EXPECT_EQ(balancer[i + 3], "tempered peers=LBAF rollback=true");
     EXPECT_NEAR(before[i + 1].get<double>(), before[i].get<double>(), 1e-4);  // LBAF's, rounded
     EXPECT_EQ(before[i + 2], before[i + 1]);
-    for (std::size_t k : {i + 1, i + 2}) {
+    EXPECT_EQ(before[i + 3], before[i + 1]);
+    // The rollback keeps the iteration of least max load: never above the last's.
+    const auto after = column("imbalance_after_median");
+    EXPECT_LE(after[i + 3].get<double>(), after[i + 2].get<double>());
+    for (std::size_t k : {i + 1, i + 2, i + 3}) {
       EXPECT_LT(column("imbalance_after_median")[k].get<double>(), before[k].get<double>());
       EXPECT_LE(column("imbalance_lower_bound")[k].get<double>(), column("imbalance_after_median")[k].get<double>());
       EXPECT_EQ(column("lower_bound_units")[k], "objects");  // these configurations split blocks
     }
   }
   EXPECT_EQ(problem[0], "user-defined-memory-toy-problem");
-  EXPECT_EQ(problem[3], "synthetic-blocks");
-  EXPECT_EQ(problem[6], "conf (synthetic-blocks' data)");
+  EXPECT_EQ(problem[4], "synthetic-blocks");
+  EXPECT_EQ(problem[8], "conf (synthetic-blocks' data)");
   EXPECT_NE(r.text.find("challenging-toy-fewer-tasks: not run, no configuration"), std::string::npos) << r.text;
   EXPECT_NE(r.text.find("thousands-tasks data, hundreds-tasks configuration: not run"), std::string::npos);
   try {
