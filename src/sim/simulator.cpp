@@ -426,6 +426,7 @@ public:
   struct Outbox {
     std::vector<Crossing> items;
     std::vector<Task> tasks;
+    std::vector<std::byte> states;  // the tasks' states, task_state_bytes() each (a tree search's nodes)
     std::vector<Message> large;
   };
 
@@ -434,6 +435,7 @@ public:
     bounds_ = bounds;
     outboxes_.resize(part_.count);
     woken_ = std::make_unique_for_overwrite<NodeId[]>(part_.hi - part_.lo);
+    state_bytes_ = config_.workload->task_state_bytes();
   }
   TaskSink& sink() { return *this; }
   // The observers' calls go to `log` instead, to be replayed in the run's order.
@@ -501,6 +503,7 @@ public:
     for (Outbox& out : outboxes_) {
       out.items.clear();
       out.tasks.clear();
+      out.states.clear();
       out.large.clear();
     }
     std::size_t kept = 0;
@@ -522,6 +525,7 @@ public:
         c.first = static_cast<std::uint32_t>(out.tasks.size());
         c.count = static_cast<std::uint32_t>(batch.size());
         out.tasks.insert(out.tasks.end(), batch.begin(), batch.end());
+        if (state_bytes_ > 0) export_states(batch, out.states);
         held_ -= static_cast<std::int64_t>(batch.size());
         release_batch(c.item.ref);
       } else if (c.item.type == Delivery::large_message) {
@@ -536,6 +540,14 @@ public:
     return earliest;
   }
 
+  // The workload's states of tasks that leave the partition, after `states`.
+  void export_states(std::span<const Task> tasks, std::vector<std::byte>& states) {
+    const std::size_t at = states.size();
+    states.resize(at + tasks.size() * state_bytes_);
+    for (std::size_t i = 0; i < tasks.size(); ++i)
+      config_.workload->export_state(tasks[i], part_.index, std::span(states).subspan(at + i * state_bytes_, state_bytes_));
+  }
+
   // Once the outboxes are sent (processes: copied into the bytes sent): a burst's room goes back.
   void clear_outboxes() {
     for (Outbox& out : outboxes_)
@@ -544,15 +556,20 @@ public:
 
   // What another partition packed for this one, then the events kept for later, join the queue.
   void unpack(const Outbox& from) {
-    for (const Crossing& c : from.items) unpack(c, from.tasks, from.large);
+    for (const Crossing& c : from.items) unpack(c, from.tasks, from.states, from.large);
   }
-  // One crossing, whose tasks or large message are in `tasks` and `large`.
-  void unpack(const Crossing& c, std::span<const Task> tasks, std::span<const Message> large) {
+  // One crossing, whose tasks (and their states) or large message are in `tasks` and `large`.
+  void unpack(const Crossing& c, std::span<const Task> tasks, std::span<const std::byte> states,
+              std::span<const Message> large) {
     InFlight item = c.item;
     item.next = kNone;
     if (item.type == Delivery::tasks) {
       item.ref = new_batch();
-      batches_[item.ref].assign(tasks.begin() + c.first, tasks.begin() + c.first + c.count);
+      auto& batch = batches_[item.ref];
+      batch.assign(tasks.begin() + c.first, tasks.begin() + c.first + c.count);
+      if (state_bytes_ > 0)
+        for (std::uint32_t i = 0; i < c.count; ++i)
+          batch[i].tag = config_.workload->import_state(part_.index, states.subspan((c.first + i) * state_bytes_, state_bytes_));
       held_ += c.count;
     } else if (item.type == Delivery::large_message) {
       item.ref = place(large_, free_large_, large[c.first]);
@@ -1358,6 +1375,7 @@ private:
   std::unique_ptr<NodeId[]> woken_;
   std::size_t woken_count_ = 0;
   std::vector<Outbox> outboxes_;
+  std::size_t state_bytes_ = 0;  // Workload::task_state_bytes(), in a parallel run
   std::span<const NodeId> bounds_;
   // Tasks this engine holds: at its nodes, on their way between them, and on their way to
   // them from or to another partition until the window's exchange; on one thread, the tasks
@@ -1410,6 +1428,7 @@ public:
 
   SimulationResult run() {
     const auto wall_start = std::chrono::steady_clock::now();
+    config_.workload->split(bounds_);  // before its first task: each partition keeps its tasks' states
     Rng rng(config_.seed, 0);  // the workload's stream, as on one thread
     deferred_ = deferred_initial_tasks(config_, rng);
     if (deferred_) {
@@ -1680,6 +1699,7 @@ public:
     const auto wall_start = std::chrono::steady_clock::now();
     Part& me = *part_;
     on_every_rank(group_, [&] {
+      config_.workload->split(bounds_);  // before its first task: each partition keeps its tasks' states
       Rng rng(config_.seed, 0);  // the workload's stream, as on one thread
       deferred_ = deferred_initial_tasks(config_, rng);
       if (deferred_) {
@@ -1821,6 +1841,7 @@ private:
   // What a partition's crossings deliver, sent in the first round.
   struct Delivered {
     std::vector<Task> tasks;
+    std::vector<std::byte> states;
     std::vector<Message> large;
   };
 
@@ -1836,6 +1857,7 @@ private:
     const auto& box = part_->outbox(to);
     if (round == 0) {
       w.put_all(std::span(box.tasks));
+      w.put_all(std::span(box.states));
       w.put_all(std::span(box.large));
     }
     w.put_all(mine.split.part(box.items, round));
@@ -1845,9 +1867,11 @@ private:
   void unpack(ByteReader& r, std::uint64_t round, Delivered& from) {
     if (round == 0) {
       from.tasks = r.get_all<Task>();
+      from.states = r.get_all<std::byte>();
       from.large = r.get_all<Message>();
     }
-    r.for_each<typename Part::Crossing>([&](const typename Part::Crossing& c) { part_->unpack(c, from.tasks, from.large); });
+    r.for_each<typename Part::Crossing>(
+        [&](const typename Part::Crossing& c) { part_->unpack(c, from.tasks, from.states, from.large); });
   }
 
   // Every partition's window log, for rank_shared_instants, which every process runs alike

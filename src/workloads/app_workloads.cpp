@@ -51,16 +51,27 @@ public:
 
   void initial_tasks(const Topology&, const CostModel&, Rng&, TaskSink& sink) override {
     const uts::Node root = uts::root(tree_);
-    sink.add(0, work(root), pending_.put(root));  // as the app's roots(): worker 0
+    sink.add(0, work(root), pending_.put(0, root));  // as the app's roots(): worker 0
   }
   void on_completed(const Task& done, NodeId node, Rng&, TaskSink& sink) override {
-    const uts::Node n = pending_.take(done.tag);
+    const uts::Node n = pending_.take(node, done.tag);
     for (int i = 0, c = uts::child_count(tree_, n); i < c; ++i) {
       const uts::Node child = uts::child(tree_, n, i);
-      sink.add(node, work(child), pending_.put(child));
+      sink.add(node, work(child), pending_.put(node, child));
     }
   }
   bool tasks_poll() const override { return false; }  // the app's node tasks never poll
+  // A node's children are made from it alone (SHA-1): partitions run apart, each with the
+  // tree nodes of its tasks.
+  bool runs_apart() const override { return true; }
+  std::size_t task_state_bytes() const override { return sizeof(uts::Node); }
+  void split(std::span<const NodeId> bounds) override { pending_.split(bounds); }
+  void export_state(const Task& task, unsigned part, std::span<std::byte> out) override {
+    pending_.export_node(part, task.tag, out);
+  }
+  std::uint32_t import_state(unsigned part, std::span<const std::byte> state) override {
+    return pending_.import_node(part, state);
+  }
 
 private:
   UtsWorkload(uts::TreeParams tree, double node_time)

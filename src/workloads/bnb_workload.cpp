@@ -78,8 +78,21 @@ public:
   // placement=tree: the app's tasks (BnbTaskTree in threshold mode), from the root on node 0.
   void on_completed(const Task& done, NodeId node, Rng&, TaskSink& sink) override {
     if (!tree_ || done.tag == kWhole) return;
-    const Prefix p = pending_.take(done.tag);
+    const Prefix p = pending_.take(node, done.tag);
     tree_->split(p, [this] { return bound_; }, [](const Prefix&) {}, [&](const Prefix& c) { add(node, c, sink); });
+  }
+
+  // placement=tree: a prefix's children are made from it and the fixed bound alone, so
+  // partitions run apart, each with the prefixes of its tasks; a task searched whole has none.
+  bool runs_apart() const override { return true; }
+  std::size_t task_state_bytes() const override { return closed() ? 0 : 1 + sizeof(Prefix); }
+  void split(std::span<const NodeId> bounds) override { pending_.split(bounds); }
+  void export_state(const Task& task, unsigned part, std::span<std::byte> out) override {
+    out[0] = std::byte{task.tag == kWhole};
+    if (task.tag != kWhole) pending_.export_node(part, task.tag, out.subspan(1));
+  }
+  std::uint32_t import_state(unsigned part, std::span<const std::byte> state) override {
+    return state[0] == std::byte{1} ? kWhole : pending_.import_node(part, state.subspan(1));
   }
 
 private:
@@ -103,7 +116,7 @@ private:
       return;
     }
     steps = tree_->jobs() - static_cast<int>(p.depth);
-    sink.add(node, work_of(steps), pending_.put(p));
+    sink.add(node, work_of(steps), pending_.put(node, p));
   }
 
   SimTime work_of(std::uint64_t steps) const {

@@ -72,6 +72,15 @@ std::vector<SimulationResult> simulate_on_processes(const Case& run, int size,
   return results;
 }
 
+const std::vector<Case> kTreeSearches = {
+    {.strategy = "work_stealing", .topology = "hypercube:5", .workload = "uts",
+     .workload_params = {{"tree", "T1,depth=6"}, {"node_time", "50us"}}},
+    {.strategy = "lifeline", .topology = "torus:4x8", .workload = "uts",
+     .workload_params = {{"tree", "T3,b0=50"}, {"node_time", "50us"}}},
+    {.strategy = "work_stealing", .topology = "hypercube:4", .workload = "bnb",
+     .workload_params = {{"placement", "tree"}, {"n", "9"}, {"m", "4"}}},
+};
+
 TEST(ParallelWindows, EveryThreadCountGivesTheVeryRunOfOneThread) {
   // Strategies whose runs have ties between partitions (work stealing, diffusion, gm:
   // docs/simulator.md, "Ties and parallel runs"), one that sends tasks far (rid), and the
@@ -84,9 +93,15 @@ TEST(ParallelWindows, EveryThreadCountGivesTheVeryRunOfOneThread) {
   runs.push_back({.strategy = "rid", .topology = "hypercube:4", .cost = "meiko-cs1"});
   runs.push_back({.strategy = "work_stealing", .topology = "hypercube:4", .cost_params = {}});  // ipsc2 itself
   runs.push_back({.strategy = "work_stealing", .topology = "hypercube:4", .speeds = {1, 2, 1, 2, 1, 2, 1, 2, 3, 1, 1, 1, 1, 0.5, 1, 1}});
+  // Tree searches: children made where their parent completes, the tree nodes of the tasks
+  // that cross carried to the other partition (Workload::task_state_bytes).
+  for (const Case& tree : kTreeSearches) runs.push_back(tree);
   for (const Case& run : runs) {
     const SimulationResult one = simulate_on(run, 1);
     EXPECT_EQ(one.threads, 1u);
+    if (run.workload != "artificial") {
+      EXPECT_GT(one.tasks_transferred, 1000u) << run.workload << ": tasks, and their tree nodes, cross partitions";
+    }
     for (const unsigned threads : {2u, 3u, 4u}) {
       const std::string what = run.strategy + " on " + run.topology + ", " + std::to_string(threads) + " threads";
       const SimulationResult many = simulate_on(run, threads);
@@ -107,6 +122,7 @@ TEST(ParallelWindows, ProcessesGiveTheVeryRunOfOneThread) {
   runs.push_back({.strategy = "rid", .topology = "ring:9", .execution = Execution::processor_sharing});
   runs.push_back({.strategy = "work_stealing", .topology = "hypercube:4", .speeds = {1, 2, 1, 2, 1, 2, 1, 2, 3, 1, 1, 1, 1, 0.5, 1, 1}});
   runs.push_back({.strategy = "rid", .topology = "hypercube:1"});  // 3 processes: one holds no node
+  for (const Case& tree : kTreeSearches) runs.push_back(tree);
   for (const Case& run : runs) {
     const SimulationResult one = simulate_on(run, 1);
     for (const int size : {2, 3}) {
@@ -247,8 +263,8 @@ TEST(ParallelWindows, RunsThatCannotBeSplitRunOnOneThreadAndSaySo) {
   SimulationResult r = simulate_on({.strategy = "rid", .topology = "hypercube:3", .cost = "ideal", .cost_params = {}}, 2);
   EXPECT_EQ(r.threads, 1u);
   EXPECT_NE(r.one_thread_because.find("lookahead"), std::string::npos) << r.one_thread_because;
-  // Tasks made where others complete share the workload's state (a tree search).
-  r = simulate_on({.strategy = "work_stealing", .topology = "hypercube:3", .workload = "uts", .workload_params = {}}, 2);
+  // Arrivals from outside draw from the workload's one stream.
+  r = simulate_on({.strategy = "work_stealing", .topology = "hypercube:3", .workload = "poisson", .workload_params = {}}, 2);
   EXPECT_EQ(r.threads, 1u);
   EXPECT_NE(r.one_thread_because.find("workload"), std::string::npos) << r.one_thread_because;
   // Asked for one: nothing to say.

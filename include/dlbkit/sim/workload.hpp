@@ -12,11 +12,13 @@
 #include <dlbkit/sim/deferred_tasks.hpp>
 #include <dlbkit/topology/topology.hpp>
 
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <memory>
 #include <nlohmann/json_fwd.hpp>
 #include <optional>
+#include <span>
 
 namespace dlbkit {
 
@@ -57,9 +59,24 @@ public:
   /// (artificial, bnb with its static placements): NOBAL then needs no simulation (sim/nobal.hpp).
   virtual bool closed() const { return false; }
   /// True when on_completed() creates tasks only at the completing node, draws nothing from
-  /// the workload's stream and changes no state, and next_arrival() gives none: the
-  /// simulator may then run partitions of the nodes at once (SimulationConfig::threads).
+  /// the workload's stream and changes no state but its tasks' own (below), and
+  /// next_arrival() gives none: the simulator may then run partitions of the nodes at once
+  /// (SimulationConfig::threads, processes).
   virtual bool runs_apart() const { return closed(); }
+
+  /// Tasks whose state the workload keeps (a tree search's pending nodes, named by the
+  /// task's tag): the state's size in bytes, 0 for none. In a run of partitions the state
+  /// travels with a task that crosses to another partition, through the two calls below.
+  virtual std::size_t task_state_bytes() const { return 0; }
+  /// Before initial_tasks() in a run of partitions: partition p holds the nodes
+  /// [bounds[p], bounds[p + 1]), and each keeps its tasks' states apart from the others'
+  /// (the partitions run on threads of their own).
+  virtual void split(std::span<const NodeId> /*bounds*/) {}
+  /// A task of partition `part` leaving it: its state into `out` (task_state_bytes()),
+  /// forgotten there.
+  virtual void export_state(const Task& /*task*/, unsigned /*part*/, std::span<std::byte> /*out*/) {}
+  /// A task arriving in partition `part` with `state`: its tag there.
+  virtual std::uint32_t import_state(unsigned /*part*/, std::span<const std::byte> /*state*/) { return 0; }
   /// True when a task calls poll() as it runs, as WLR93's processes check messages (V-B),
   /// so that an engine looks at its messages inside the task; false for the tasks of an app
   /// that never polls (uts nodes, a recorded run whose tasks made no poll() call). With the
