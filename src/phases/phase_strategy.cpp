@@ -93,19 +93,20 @@ void PhaseContext::remap(const std::vector<NodeId>& mapping) {
       if (gains[v] && memory.of_group(v, memory_group_) > memory_bound_)
         throw std::logic_error(fmt::format("remap: node {} would hold {} bytes, above the bound {}", v,
                                            memory.of_group(v, memory_group_), memory_bound_));
-  mapping_ = mapping;
-  loads_ = node_loads(*phase_, mapping_);
-  if (work_) work_.emplace(*phase_, mapping_, work_model_);
-  memory_ = std::move(memory);
+  take(mapping, std::move(memory));
 }
 
 void PhaseContext::return_to(const State& state) {
   if (state.mapping.size() != mapping_.size()) throw std::logic_error("return_to: a mapping of another length");
-  mapping_ = state.mapping;
+  take(state.mapping, NodeMemory(*phase_, state.mapping));
+  unplaced_ = state.unplaced;
+}
+
+void PhaseContext::take(const std::vector<NodeId>& mapping, NodeMemory memory) {
+  mapping_ = mapping;
   loads_ = node_loads(*phase_, mapping_);
   if (work_) work_.emplace(*phase_, mapping_, work_model_);
-  memory_ = NodeMemory(*phase_, mapping_);
-  unplaced_ = state.unplaced;
+  memory_ = std::move(memory);
 }
 
 }  // namespace dlbkit

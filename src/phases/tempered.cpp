@@ -214,32 +214,27 @@ public:
     // a collective reduction: along a tree, not through one root.
     detail::all_reduce(ctx);
     mean_ = std::accumulate(ctx.loads().begin(), ctx.loads().end(), 0.0) / static_cast<double>(ctx.nodes());
-    if (trials_ == 1 && !rollback_) {
-      for (long long i = 0; i < iterations_; ++i) {
-        inform(ctx);
-        transfer(ctx);
-      }
-      return;
-    }
-    // vt's doLBStages: the mapping of least max load (its imbalance: the mean is fixed) among
-    // the iterations it reduces the loads after (each with rollback, else each trial's last),
-    // the earliest on ties, and none above the start's: the phase's mapping then stays.
-    const PhaseContext::State start = ctx.state();
+    // With trials or rollback, vt's doLBStages: the mapping of least max load (its imbalance:
+    // the mean is fixed) among the iterations it reduces the loads after (each with rollback,
+    // else each trial's last), the earliest on ties, and none above the start's: the phase's
+    // mapping then stays. Without, LBAF's: the last iteration.
+    const bool keeps_best = trials_ > 1 || rollback_;
+    std::optional<PhaseContext::State> start, best;
     const double start_max = max_load(ctx);
-    std::optional<PhaseContext::State> best;
     double best_max = std::numeric_limits<double>::infinity();
+    if (keeps_best) start = ctx.state();
     for (long long trial = 0; trial < trials_; ++trial) {
-      if (trial > 0) ctx.return_to(start);
+      if (trial > 0) ctx.return_to(*start);
       for (long long i = 0; i < iterations_; ++i) {
         inform(ctx);
         transfer(ctx);
-        if (!rollback_ && i + 1 < iterations_) continue;
+        if (!keeps_best || (!rollback_ && i + 1 < iterations_)) continue;
         detail::all_reduce(ctx);
         const double m = max_load(ctx);
         if (m < best_max && m <= start_max) best = ctx.state(), best_max = m;
       }
     }
-    ctx.return_to(best ? *best : start);
+    if (keeps_best) ctx.return_to(best ? *best : *start);
   }
 
 private:

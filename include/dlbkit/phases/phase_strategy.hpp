@@ -101,6 +101,9 @@ public:
   std::optional<double> flow_error() const { return flow_error_; }
 
 private:
+  // The whole mapping replaced (remap, return_to): its loads and works recomputed, `memory` its accounting.
+  void take(const std::vector<NodeId>& mapping, NodeMemory memory);
+
   const Phase* phase_;
   const Topology* topology_;
   std::vector<NodeId> mapping_;
