@@ -60,8 +60,9 @@ RankPlan run_rank_protocol(const DistributedEngine& engine, const RankProtocolFa
   RankPlan plan;
   std::vector<ProtocolMessage> inbox;
   std::vector<double> sums, maxima;
+  const std::uint64_t limit = round_limit(options.max_rounds, *agent);  // alike on every rank: the same parameters
   for (std::uint64_t round = 0;; ++round) {
-    if (round == options.max_rounds) throw_round_limit(options.max_rounds);
+    if (round == limit) throw_round_limit(limit);
     RoundOutput out;
     std::exception_ptr error;  // told in the round's gather, with the figures below
     try {

@@ -39,8 +39,9 @@ std::vector<RankPlan> run_protocol_in_process(const RankProtocolFactory& make, s
   std::vector<RoundOutput> outputs(n);
   std::vector<NodeId> turn(n);
   std::iota(turn.begin(), turn.end(), NodeId{0});
+  const std::uint64_t limit = n == 0 ? options.max_rounds : detail::round_limit(options.max_rounds, *agents[0]);
   for (std::uint64_t round = 0;; ++round) {
-    if (round == options.max_rounds) detail::throw_round_limit(options.max_rounds);
+    if (round == limit) detail::throw_round_limit(limit);
     shuffle(turn);
     for (const NodeId r : turn) {
       shuffle(inbox[r]);

@@ -42,6 +42,7 @@ public:
     return moves;
   }
   double load() const override { return inner_->load(); }
+  std::uint64_t passes() const override { return inner_->passes(); }
 
 private:
   std::unique_ptr<RankProtocol> inner_;

@@ -38,6 +38,11 @@ void detail::reduce_round(std::vector<double>& sums, std::vector<double>& maxima
   for (std::size_t k = 0; k < maxima.size(); ++k) maxima[k] = std::max(maxima[k], rank.maxima[k]);
 }
 
+std::uint64_t detail::round_limit(std::uint64_t per_pass, const RankProtocol& agent) {
+  std::uint64_t limit = 0;
+  return __builtin_mul_overflow(per_pass, agent.passes(), &limit) ? std::numeric_limits<std::uint64_t>::max() : limit;
+}
+
 void detail::throw_round_limit(std::uint64_t max_rounds) {
   throw std::runtime_error(fmt::format("a rank protocol did not end within {} rounds", max_rounds));
 }

@@ -220,7 +220,7 @@ public:
     // mapping then stays. Without, LBAF's: the last iteration.
     const bool keeps_best = trials_ > 1 || rollback_;
     std::optional<PhaseContext::State> start, best;
-    const double start_max = max_load(ctx);
+    const double start_max = keeps_best ? max_load(ctx) : 0;
     double best_max = std::numeric_limits<double>::infinity();
     if (keeps_best) start = ctx.state();
     for (long long trial = 0; trial < trials_; ++trial) {
@@ -610,10 +610,10 @@ private:
   void cluster_transfers(PhaseContext& ctx, const std::vector<NodeId>& sources, const ObjectsByNode& on) {
     arrived_.assign(ctx.nodes(), {});
     // LBAF's maximum load is the one its statistics hold, the iteration's first: a reduction.
-    double max_load = 0;
+    double max_of_loads = 0;
     if (deterministic_ && sub_threshold_ > 0) {
       detail::all_reduce(ctx);
-      max_load = *std::max_element(ctx.loads().begin(), ctx.loads().end());
+      max_of_loads = max_load(ctx);
     }
     const bool subclusters = max_subclusters_ > 0;
     std::vector<std::vector<NodeId>> asked(ctx.nodes());
@@ -623,10 +623,10 @@ private:
       const bool swapped = swap_clusters(ctx, v, on, asked[v]);
       any_swapped |= swapped;
       if (subclusters && !separate_ && (deterministic_ || !swapped))
-        transfer_subcluster(ctx, v, on, max_load, asked[v], polled);
+        transfer_subcluster(ctx, v, on, max_of_loads, asked[v], polled);
     }
     if (subclusters && separate_ && (deterministic_ || !any_swapped))
-      for (NodeId v : sources) transfer_subcluster(ctx, v, on, max_load, asked[v], polled);
+      for (NodeId v : sources) transfer_subcluster(ctx, v, on, max_of_loads, asked[v], polled);
     if (!polled.empty()) {
       for (NodeId v : polled)
         for (std::size_t k = known_start_[v]; k < known_start_[v + 1]; ++k) ctx.protocol().send(v, known_node_[k]);
@@ -742,10 +742,10 @@ private:
   /// subclustering_minimum_improvement x v's load, and none when v's load is below
   /// subclustering_threshold x the maximum load; random, LBAF's CMF (select_target), without
   /// those two filters, as LBAF's code has it. One subcluster per source and stage.
-  void transfer_subcluster(PhaseContext& ctx, NodeId v, const ObjectsByNode& on, double max_load,
+  void transfer_subcluster(PhaseContext& ctx, NodeId v, const ObjectsByNode& on, double max_of_loads,
                            std::vector<NodeId>& asked, std::vector<NodeId>& polled) {
     const double own = ctx.load(v);
-    if (deterministic_ && own < sub_threshold_ * max_load) return;
+    if (deterministic_ && own < sub_threshold_ * max_of_loads) return;
     struct Subcluster {
       double reach;  // v's load without it
       std::size_t begin, size;  // its objects in subcluster_objects_

@@ -152,6 +152,7 @@ public:
   std::vector<ObjectMove> departures() const override { return holdings_.departures(); }
   std::vector<ObjectMove> arrivals() const override { return holdings_.arrivals(); }
   double load() const override { return holdings_.load(); }
+  std::uint64_t passes() const override { return static_cast<std::uint64_t>(o_.trials * o_.iterations); }
 
 private:
   enum class Stage { mean, inform, propose, reply, cluster, tally, finish };
@@ -242,6 +243,10 @@ private:
       return;
     }
     if (iteration_ < o_.iterations) return start_inform(out);
+    finish(in, out);
+  }
+
+  void finish(const RoundInput& in, RoundOutput& out) {
     stage_ = Stage::finish;
     holdings_.end_step(in, out);
   }
@@ -259,8 +264,7 @@ private:
       return start_inform(out);
     }
     holdings_ = best_ ? *best_ : *start_;
-    stage_ = Stage::finish;
-    holdings_.end_step(in, out);
+    finish(in, out);
   }
 
   /// LBAF's order strategies (lbsRecursiveTransferStrategy.py), as tempered.cpp's ordered();

@@ -509,6 +509,20 @@ TEST(RankProtocol, ARoundLimitIsAnErrorNotAHang) {
                std::runtime_error);
 }
 
+// tempered's trials x n_iterations passes each get the limit: more passes are not a step that never ends.
+TEST(RankProtocol, TheRoundLimitGrowsWithTemperedsPasses) {
+  const auto ranks = ranks_of(4, 10);
+  const auto step = [&](const char* trials, std::uint64_t max_rounds) {
+    const auto choice = builtin_phase_strategies().configure("tempered", {{"trials", trials}, {"n_iterations", "4"}});
+    return run_protocol_in_process(rank_protocol_factory(choice), ranks, parse_topology("complete:4"), kNoBound, 1,
+                                   {.max_rounds = max_rounds});
+  };
+  const std::uint64_t one_trial = step("1", 1'000'000)[0].figures.rounds;
+  const auto five = step("5", one_trial);  // 20 passes of one_trial rounds each
+  EXPECT_GT(five[0].figures.rounds, one_trial);
+  EXPECT_THROW(step("5", one_trial / 8), std::runtime_error);  // 20 / 8 trials' worth: too few
+}
+
 TEST(RankProtocol, OnlyTheDistributedStrategiesHaveOne) {
   for (const char* name : {"tempered", "diffusion", "sos", "chebyshev", "dimension_exchange", "hbm", "hierarchical"})
     EXPECT_TRUE(rank_protocol_factory(builtin_phase_strategies().configure(name, {}))) << name;

@@ -314,6 +314,47 @@ TEST(Tempered, TrialsKeepTheBestOfTheirRuns) {
   }
 }
 
+// vt's trials without rollback weigh each trial's last iteration only; rollback, every
+// iteration, the earliest of equals. On loads alone an iteration never raises the max load,
+// so the two keep the same max load, rollback at times from an earlier iteration.
+TEST(Tempered, TrialsWithoutRollbackWeighEachTrialsLastOnly) {
+  std::size_t earlier = 0;
+  for (const std::uint64_t seed : {1, 2, 3, 4, 5, 6}) {
+    const Phase phase = tempered_phase(32, 10, seed);
+    std::map<std::string, std::string> params = {
+        {"n_iterations", "6"}, {"fanout", "2"}, {"n_rounds", "1"}, {"trials", "2"}};
+    const Rebalanced last = run_tempered(phase, params, {.seed = seed});
+    params["rollback"] = "true";
+    const Rebalanced any = run_tempered(phase, params, {.seed = seed});
+    EXPECT_DOUBLE_EQ(any.after.max_load, last.after.max_load) << "seed " << seed;
+    earlier += any.mapping != last.mapping;
+  }
+  EXPECT_GT(earlier, 0u) << "in none of the runs did rollback keep another iteration than a trial's last";
+}
+
+// Weighing works, a transfer can raise the max load: with trials or rollback no mapping above
+// the phase's own is kept (vt's rule), while LBAF's last iteration is.
+TEST(Tempered, NoMappingAboveThePhasesMaxLoadIsKept) {
+  // Two nodes of equal load, objects 0 and 1 talking across them: on one node their bytes
+  // cost nothing, and no move keeps the loads equal.
+  const Phase phase{.nodes = 2,
+                    .objects = {{.id = 0, .load = 2}, {.id = 1, .load = 1}, {.id = 2, .load = 1}},
+                    .node_of = {0, 1, 1},
+                    .communications = {{.from = 0, .to = 1, .messages = 1, .bytes = 10}}};
+  const std::map<std::string, std::string> lbaf = {{"peers", "LBAF"}, {"deterministic_transfer", "true"}};
+  const RebalanceOptions options = {.work_model = {.beta = 1}};
+  const Rebalanced moved = run_tempered(phase, lbaf, options);
+  ASSERT_GT(moved.objects_migrated, 0u);
+  EXPECT_GT(moved.after.max_load, moved.before.max_load) << "the works' criterion raised the max load";
+  for (const auto& [name, value] : std::map<std::string, std::string>{{"rollback", "true"}, {"trials", "2"}}) {
+    auto params = lbaf;
+    params[name] = value;
+    const Rebalanced kept = run_tempered(phase, params, options);
+    EXPECT_EQ(kept.objects_migrated, 0u) << name;
+    EXPECT_EQ(kept.mapping, phase.node_of) << name;
+  }
+}
+
 TEST(Tempered, UnmigratableObjectsStayAndOneNodeIsLeftAlone) {
   Phase phase = piled_up(4, 8);
   for (auto& object : phase.objects) object.migratable = false;

@@ -52,6 +52,7 @@ public:
     std::array<std::uint8_t, kMaxJobs> jobs;
     std::uint32_t depth;
     std::uint32_t used;       ///< bit j: job j is in the prefix
+    std::uint32_t unused;     ///< 0: no padding, so that a prefix's bytes are all defined where it travels
     std::int64_t completion;  ///< of the prefix's last job
     std::int64_t partial;     ///< partial tardiness of the prefix, eq. (37)
   };
@@ -64,7 +65,7 @@ public:
   /// The original index of EDD label k.
   int job_of(int label) const { return edd_[static_cast<std::size_t>(label)]; }
   std::int64_t edd_tardiness() const { return edd_tardiness_; }
-  Prefix root() const { return Prefix{{}, 0, 0, 0, 0}; }
+  Prefix root() const { return Prefix{{}, 0, 0, 0, 0, 0}; }
   /// True when the task is searched whole rather than split.
   bool searched_whole(const Prefix& p) const { return n_ - static_cast<int>(p.depth) <= m_; }
 

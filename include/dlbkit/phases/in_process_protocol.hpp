@@ -25,7 +25,8 @@ namespace dlbkit {
 struct InProcessOptions {
   /// Where set, the agents of a round run, and their inboxes arrive, in an order drawn from it.
   std::optional<std::uint64_t> shuffle_seed;
-  /// A step not ended after this many rounds is an error (detail::throw_round_limit).
+  /// A step not ended after this many rounds for each of its passes (RankProtocol::passes) is
+  /// an error (detail::throw_round_limit).
   std::uint64_t max_rounds = 1'000'000;
 };
 

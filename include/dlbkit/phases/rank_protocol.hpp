@@ -62,6 +62,10 @@ public:
   virtual std::vector<ObjectMove> arrivals() const = 0;
   /// The rank's load once the plan is carried out, as the protocol counted it.
   virtual double load() const = 0;
+  /// The passes a step makes, each allowed a driver's round limit (InProcessOptions::max_rounds),
+  /// the same on every rank: tempered's trials x n_iterations, so that a step asked for more
+  /// iterations is not taken for one that never ends.
+  virtual std::uint64_t passes() const { return 1; }
 };
 
 /// What an agent is made from: the rank's part of the phase and what every rank knows alike.
@@ -110,6 +114,9 @@ namespace detail {
 /// (the same bits in every driver); `first`: the first rank's. std::logic_error when their
 /// lengths differ from the ranks' before (a protocol's bug).
 void reduce_round(std::vector<double>& sums, std::vector<double>& maxima, const RoundOutput& rank, bool first);
+/// The rounds a step may take: a driver's limit for one pass times the agent's passes (at
+/// most 2^64 - 1).
+std::uint64_t round_limit(std::uint64_t per_pass, const RankProtocol& agent);
 /// The error of a step that has not ended within `max_rounds` rounds: a protocol's bug,
 /// thrown on every rank alike instead of a hang.
 [[noreturn]] void throw_round_limit(std::uint64_t max_rounds);

@@ -29,6 +29,7 @@ namespace dlbkit {
 template <class Node>
 class PendingNodes {
   static_assert(std::is_trivially_copyable_v<Node>, "a pending node travels as bytes");
+  static_assert(std::has_unique_object_representations_v<Node>, "a pending node's bytes are all defined: no padding");
 
 public:
   /// Partition p holds the simulated nodes [bounds[p], bounds[p + 1]); each gets a table of

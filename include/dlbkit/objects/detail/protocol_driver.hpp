@@ -16,7 +16,7 @@
 namespace dlbkit::detail {
 
 struct ProtocolDriverOptions {
-  std::uint64_t max_rounds = 1'000'000;
+  std::uint64_t max_rounds = 1'000'000;  // for each of the agent's passes (RankProtocol::passes)
   /// Most microseconds of a random sleep before each round's sends (0: none), drawn from the
   /// rank's own stream: the adversity of a test, ranks late at random.
   std::uint64_t max_delay_us = 0;
