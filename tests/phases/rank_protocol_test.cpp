@@ -520,7 +520,7 @@ TEST(RankProtocol, TheRoundLimitGrowsWithTemperedsPasses) {
   const std::uint64_t one_trial = step("1", 1'000'000)[0].figures.rounds;
   const auto five = step("5", one_trial);  // 20 passes of one_trial rounds each
   EXPECT_GT(five[0].figures.rounds, one_trial);
-  EXPECT_THROW(step("5", one_trial / 8), std::runtime_error);  // 20 / 8 trials' worth: too few
+  EXPECT_THROW(step("5", one_trial / 8), std::runtime_error);  // 20 passes of an eighth: 2.5 trials for 5
 }
 
 TEST(RankProtocol, OnlyTheDistributedStrategiesHaveOne) {
