@@ -13,6 +13,7 @@
 #include <dlbkit/error.hpp>
 #include <dlbkit/sim/meter.hpp>
 #include <dlbkit/sim/simulator.hpp>
+#include <dlbkit/sim/workload.hpp>
 
 #include <algorithm>
 #include <array>
@@ -516,8 +517,7 @@ public:
         later_[kept++] = e;
         continue;
       }
-      const auto to = static_cast<std::size_t>(std::upper_bound(bounds_.begin(), bounds_.end(), e.node) - bounds_.begin()) - 1;
-      Outbox& out = outboxes_[to];
+      Outbox& out = outboxes_[partition_of(bounds_, e.node)];
       Crossing c{e, in_flight_[e.ref]};
       free_slots_.push_back(e.ref);
       if (c.item.type == Delivery::tasks) {
@@ -1395,8 +1395,7 @@ struct PartitionDispatch final : TaskSink {
   void add(NodeId node, SimTime work, std::uint32_t tag) override {
     if (node >= bounds_.back())
       throw std::logic_error(fmt::format("workload placed a task at node {} of {}", node, bounds_.back()));
-    const auto k = static_cast<std::size_t>(std::upper_bound(bounds_.begin(), bounds_.end(), node) - bounds_.begin()) - 1;
-    if (sinks_[k] != nullptr) sinks_[k]->add(node, work, tag);
+    if (TaskSink* sink = sinks_[partition_of(bounds_, node)]) sink->add(node, work, tag);
   }
   std::span<const NodeId> bounds_;  // partition k has the nodes [bounds_[k], bounds_[k + 1])
   std::vector<TaskSink*> sinks_;

@@ -12,10 +12,9 @@
 /// uts::Node n = pending.take(node, done.tag);       // in on_completed
 /// ```
 
-#include <dlbkit/topology/topology.hpp>
 #include <dlbkit/error.hpp>
+#include <dlbkit/sim/workload.hpp>
 
-#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -82,8 +81,7 @@ private:
   };
 
   std::size_t part_of(NodeId v) const {
-    if (tables_.size() == 1) return 0;
-    return static_cast<std::size_t>(std::upper_bound(bounds_.begin(), bounds_.end(), v) - bounds_.begin()) - 1;
+    return tables_.size() == 1 ? 0 : partition_of(bounds_, v);
   }
 
   std::vector<NodeId> bounds_;

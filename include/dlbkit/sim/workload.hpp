@@ -12,6 +12,7 @@
 #include <dlbkit/sim/deferred_tasks.hpp>
 #include <dlbkit/topology/topology.hpp>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -84,6 +85,11 @@ public:
   /// Asked after initial_tasks().
   virtual bool tasks_poll() const { return true; }
 };
+
+/// In a run of partitions (Workload::split's bounds), the partition that holds node v.
+inline std::size_t partition_of(std::span<const NodeId> bounds, NodeId v) {
+  return static_cast<std::size_t>(std::upper_bound(bounds.begin(), bounds.end(), v) - bounds.begin()) - 1;
+}
 
 struct WorkloadInfo {
   static constexpr const char* kind = "workload";
